@@ -1,0 +1,102 @@
+"""What the controller tells its views, as immutable events. Views only ever see these."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+
+import pandas as pd
+
+from ..llm.base import Usage
+from ..sql.session import QueryResult
+
+
+@dataclass(frozen=True)
+class Step:
+    """One SQL statement of a request, as it ended."""
+
+    index: int
+    goal: str
+    sql: str
+    status: str  # "done" | "failed"
+    result: QueryResult | None = None
+    error: str | None = None
+    rows_affected: int | None = None
+
+
+@dataclass(frozen=True)
+class Reply:
+    """The outcome of `ChatDB.ask`: the answer, the SQL that produced it and its final result."""
+
+    request: str
+    answer: str
+    sql: list[str]
+    result: pd.DataFrame | None
+    steps: list[Step] = field(default_factory=list)
+    usage: Usage = field(default_factory=Usage)
+    model: str = ""
+
+    def _repr_markdown_(self) -> str:
+        from ..widgets.render import reply_markdown
+
+        return reply_markdown(self)
+
+    def _repr_html_(self) -> str:
+        from ..widgets.render import reply_html
+
+        return reply_html(self)
+
+
+@dataclass(frozen=True)
+class Event:
+    """Base class of everything `Controller.run` yields."""
+
+
+@dataclass(frozen=True)
+class RequestStarted(Event):
+    request: str
+    model: str
+    tables: tuple[str, ...]
+    allow_writes: bool
+
+
+@dataclass(frozen=True)
+class ModelText(Event):
+    """A piece of model output as it is generated (`purpose`: sql, repair, answer)."""
+
+    purpose: str
+    text: str
+
+
+@dataclass(frozen=True)
+class StepPlanned(Event):
+    index: int
+    goal: str
+    sql: str
+    attempt: int = 1
+
+
+@dataclass(frozen=True)
+class StepStarted(Event):
+    index: int
+    sql: str
+
+
+@dataclass(frozen=True)
+class StepDone(Event):
+    step: Step
+
+
+@dataclass(frozen=True)
+class StepFailed(Event):
+    step: Step
+    will_retry: bool
+
+
+@dataclass(frozen=True)
+class RolledBack(Event):
+    reason: str
+
+
+@dataclass(frozen=True)
+class Answered(Event):
+    reply: Reply

@@ -1,0 +1,188 @@
+"""One request, one round: prompt -> constrained SQL -> guard -> execute -> (one repair) -> answer.
+
+The controller never imports IPython or ipywidgets: it yields events and views render them.
+"""
+
+from __future__ import annotations
+
+import queue
+import threading
+from collections.abc import Generator, Iterator
+from dataclasses import dataclass
+
+import pandas as pd
+
+from ..errors import ChatDBError, ModelOutputError, QueryFailed, SQLRefused
+from ..llm.base import LLM, Completion, JSONSchema, Message, Usage
+from ..sql import guard
+from ..sql.catalog import Catalog
+from ..sql.session import QueryResult, Session
+from . import prompts
+from .events import (
+    Answered,
+    Event,
+    ModelText,
+    Reply,
+    RequestStarted,
+    RolledBack,
+    Step,
+    StepDone,
+    StepFailed,
+    StepPlanned,
+    StepStarted,
+)
+
+SQL_MAX_TOKENS = 320
+ANSWER_MAX_TOKENS = 120
+
+
+@dataclass(frozen=True)
+class Request:
+    text: str
+    allow_writes: bool = False
+    summarize: bool = True  # False: a plain answer from the result, without a second model call
+
+
+class Cancelled(Exception):
+    """Raised inside the model's stream callback to stop generation."""
+
+
+class Controller:
+    def __init__(self, model: LLM, session: Session, *, repair_rounds: int = 1) -> None:
+        self.model = model
+        self.session = session
+        self.repair_rounds = repair_rounds
+
+    def run(self, request: Request) -> Iterator[Event]:
+        """Yield events while answering `request`; the last one is `Answered`.
+
+        Raises a ChatDBError (after yielding the failed step) when the request cannot be answered.
+        """
+        if not request.text.strip():
+            raise ChatDBError("The request is empty: write a question or an instruction.")
+        catalog = Catalog.read(self.session)
+        if not catalog.tables:
+            raise ChatDBError("There is no data to query: create a pandas DataFrame or register one first.")
+        yield RequestStarted(request.text, self.model.name, tuple(catalog.tables), request.allow_writes)
+        usage = Usage()
+        messages = prompts.sql_messages(catalog.prompt_text(), request.text, allow_writes=request.allow_writes)
+        for attempt in range(1, self.repair_rounds + 2):
+            completion = yield from self._generate("sql" if attempt == 1 else "repair", messages, prompts.SQL_SCHEMA, SQL_MAX_TOKENS)
+            usage += completion.usage
+            sql = prompts.parse_json(completion.text, "sql")
+            if sql is None:
+                raise ModelOutputError(f"The model did not return SQL (it said: {completion.text[:200]!r}).")
+            yield StepPlanned(1, request.text, sql, attempt)
+            try:
+                checked = guard.check(sql, catalog.schema(), allow_writes=request.allow_writes)
+                steps = yield from self._execute(checked, request.text)
+                break
+            except (SQLRefused, QueryFailed) as error:
+                retry = attempt <= self.repair_rounds and getattr(error, "fixable", True)
+                yield StepFailed(Step(1, request.text, sql, "failed", error=str(error)), will_retry=retry)
+                if not retry:
+                    raise
+                messages = prompts.repair_messages(messages, completion.text, str(error))
+        reply = yield from self._answer(request, steps, usage)
+        yield Answered(reply)
+
+    def _execute(self, checked: guard.Checked, goal: str) -> Generator[Event, None, list[Step]]:
+        """Run the statements in one transaction when any writes; a failure rolls back all of them."""
+        if not checked.writes:
+            statement = checked.statements[0]
+            yield StepStarted(1, statement.sql)
+            step = Step(1, goal, statement.sql, "done", result=self.session.run(statement.sql))
+            yield StepDone(step)
+            return [step]
+        steps: list[Step] = []
+        try:
+            with self.session.transaction():
+                for index, statement in enumerate(checked.statements, start=1):
+                    yield StepStarted(index, statement.sql)
+                    result = self.session.run(statement.sql)
+                    steps.append(Step(index, goal, statement.sql, "done", result, rows_affected=_affected(statement, result)))
+                    yield StepDone(steps[-1])
+        except (ChatDBError, KeyboardInterrupt):
+            yield RolledBack(f"statement {len(steps) + 1} failed, so none of the {len(checked.statements)} was applied")
+            raise
+        return steps
+
+    def _answer(self, request: Request, steps: list[Step], usage: Usage) -> Generator[Event, None, Reply]:
+        writes = [step.rows_affected for step in steps if step.rows_affected is not None]
+        affected = sum(writes) if writes else None
+        last = steps[-1]
+        returned_rows = last.result is not None and last.rows_affected is None and len(last.result.frame.columns)
+        result = last.result.frame if returned_rows else None
+        sql = [step.sql for step in steps]
+        answer = plain_answer(result, affected)
+        if request.summarize:
+            completion = yield from self._generate(
+                "answer", prompts.answer_messages(request.text, sql, result, affected), prompts.ANSWER_SCHEMA, ANSWER_MAX_TOKENS
+            )
+            usage += completion.usage
+            answer = prompts.parse_json(completion.text, "answer") or answer
+        return Reply(request.text, answer, sql, result, steps, usage, self.model.name)
+
+    def _generate(
+        self, purpose: str, messages: list[Message], schema: JSONSchema, max_tokens: int
+    ) -> Generator[Event, None, Completion]:
+        """Call the model in a worker thread and yield its output as it streams.
+
+        Ctrl-C while waiting stops generation at the next token and re-raises.
+        """
+        pieces: queue.Queue[str | None] = queue.Queue()
+        stop = threading.Event()
+        outcome: dict[str, object] = {}
+
+        def on_piece(piece: str) -> None:
+            if stop.is_set():
+                raise Cancelled()
+            pieces.put(piece)
+
+        def work() -> None:
+            try:
+                outcome["completion"] = self.model.complete(
+                    messages, json_schema=schema, stream=on_piece, max_tokens=max_tokens
+                )
+            except BaseException as error:  # handed to the calling thread below
+                outcome["error"] = error
+            finally:
+                pieces.put(None)
+
+        worker = threading.Thread(target=work, name=f"chatdb-model-{purpose}", daemon=True)
+        worker.start()
+        try:
+            while (piece := pieces.get()) is not None:
+                yield ModelText(purpose, piece)
+        except BaseException:
+            stop.set()
+            raise
+        worker.join()
+        if "error" in outcome:
+            raise outcome["error"]  # type: ignore[misc]
+        return outcome["completion"]  # type: ignore[return-value]
+
+
+def _affected(statement: guard.Statement, result: QueryResult) -> int | None:
+    """Rows a write changed: DuckDB returns the count, or the rows themselves with RETURNING."""
+    if statement.kind is not guard.Kind.WRITE:
+        return None
+    return result.row_count if statement.returns_rows else int(result.scalar)  # type: ignore[call-overload]
+
+
+def plain_answer(result: pd.DataFrame | None, affected: int | None) -> str:
+    """An answer built from the result alone (no model call).
+
+    >>> import pandas as pd
+    >>> plain_answer(pd.DataFrame({"total": [42]}), None)
+    'total: 42'
+    >>> plain_answer(None, 3)
+    '3 rows changed.'
+    """
+    if affected is not None:
+        return f"{affected} row{'s' if affected != 1 else ''} changed."
+    if result is None or result.empty:
+        return "Nothing matched."
+    if result.shape == (1, 1):
+        return f"{result.columns[0]}: {result.iat[0, 0]}"
+    return f"{len(result)} row{'s' if len(result) != 1 else ''}."

@@ -1,0 +1,49 @@
+"""The errors users see, and the one place that turns them into a short message.
+
+Every ChatDBError carries a sentence that says what went wrong and what to do. IPython shows
+`_render_traceback_` instead of a traceback, so a failed cell shows that sentence and nothing else;
+unexpected exceptions (bugs) keep their full traceback.
+"""
+
+from __future__ import annotations
+
+
+class ChatDBError(Exception):
+    """Base class: the message is complete and meant for the user."""
+
+    def _render_traceback_(self) -> list[str]:
+        return [f"{type(self).__name__}: {self}"]
+
+
+class ConfigError(ChatDBError):
+    """An option or argument has a value that cannot work."""
+
+
+class ModelUnavailable(ChatDBError):
+    """No model can be used: missing key, unreachable server, model not installed."""
+
+
+class ModelIntegrityError(ModelUnavailable):
+    """The embedded model file is missing parts or has the wrong checksum."""
+
+
+class ModelOutputError(ChatDBError):
+    """The model answered with something that is not what was asked for."""
+
+
+class SQLRefused(ChatDBError):
+    """The SQL guard refused a statement; the message explains why."""
+
+    def __init__(self, message: str, *, fixable: bool = False) -> None:
+        super().__init__(message)
+        # Fixable refusals (unknown names, syntax) may be sent back to the model to repair;
+        # policy refusals (writes not allowed, ATTACH, ...) never are.
+        self.fixable = fixable
+
+
+class QueryFailed(ChatDBError):
+    """DuckDB raised an error while running a statement."""
+
+
+class QueryInterrupted(ChatDBError):
+    """The user interrupted a running query; nothing was changed."""

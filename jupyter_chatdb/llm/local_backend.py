@@ -1,0 +1,112 @@
+"""The embedded, offline model: llama-cpp-python on the CPU. The only module importing llama_cpp."""
+
+from __future__ import annotations
+
+import functools
+import os
+from pathlib import Path
+from typing import Any
+
+from ..errors import ModelOutputError, ModelUnavailable
+from .base import Completion, JSONSchema, Message, StreamCallback, Usage
+from .model_files import INSTALL_HINT, QWEN_CODER_1_5B, ModelSpec, ensure_model
+
+DEFAULT_CONTEXT = 4096
+
+
+class LocalBackend:
+    """Qwen2.5-Coder-1.5B-Instruct (Q4_K_M) by default, or any verified-by-you GGUF `model_path`.
+
+    The weights load on first use and stay loaded for the life of the process (the kernel), shared
+    by every backend with the same file and settings. Structured output is grammar-constrained.
+    """
+
+    def __init__(
+        self,
+        model_path: str | Path | None = None,
+        *,
+        threads: int | None = None,
+        context: int = DEFAULT_CONTEXT,
+        seed: int = 0,
+        spec: ModelSpec = QWEN_CODER_1_5B,
+    ) -> None:
+        self.model_path = Path(model_path) if model_path else None
+        self.threads = threads or int(os.environ.get("CHATDB_THREADS", "2"))
+        self.context = context
+        self.seed = seed
+        self.spec = spec
+        self.name = self.model_path.stem if self.model_path else spec.name
+
+    def __repr__(self) -> str:
+        return f"LocalBackend({self.name!r}, threads={self.threads})"
+
+    def load(self) -> Any:
+        """Verify (or assemble) the file and load it; cheap after the first call."""
+        path = self.model_path or _verified_model(self.spec)
+        if not path.exists():
+            raise ModelUnavailable(f"No model file at {path}: check the path or use the embedded model.")
+        return _load_llama(str(path), self.threads, self.context, self.seed)
+
+    def complete(
+        self,
+        messages: list[Message],
+        *,
+        json_schema: JSONSchema | None = None,
+        stream: StreamCallback | None = None,
+        max_tokens: int = 512,
+        temperature: float = 0.0,
+    ) -> Completion:
+        llama = self.load()
+        kwargs: dict[str, Any] = dict(
+            messages=list(messages), max_tokens=max_tokens, temperature=temperature, seed=self.seed
+        )
+        if json_schema is not None:
+            kwargs["response_format"] = {"type": "json_object", "schema": json_schema}
+        try:
+            if stream is None:
+                response = llama.create_chat_completion(**kwargs)
+                usage = response["usage"]
+                return Completion(
+                    response["choices"][0]["message"]["content"] or "",
+                    Usage(usage["prompt_tokens"], usage["completion_tokens"], 1),
+                )
+            return _streamed(llama, kwargs, stream)
+        except ValueError as error:  # llama.cpp reports an over-long prompt this way
+            raise ModelOutputError(
+                f"The request does not fit the model's context of {self.context} tokens ({error}); "
+                "bind fewer or narrower tables, or use a larger model."
+            ) from error
+
+
+def _streamed(llama: Any, kwargs: dict[str, Any], stream: StreamCallback) -> Completion:
+    pieces: list[str] = []
+    for chunk in llama.create_chat_completion(stream=True, **kwargs):
+        piece = chunk["choices"][0]["delta"].get("content")
+        if piece:
+            pieces.append(piece)
+            stream(piece)
+    # llama.cpp keeps prompt + generated tokens in its context; the stream reports no usage.
+    completion_tokens = len(pieces)
+    return Completion("".join(pieces), Usage(max(llama.n_tokens - completion_tokens, 0), completion_tokens, 1))
+
+
+@functools.lru_cache(maxsize=2)
+def _verified_model(spec: ModelSpec) -> Path:
+    """Hash the 1 GB file once per process, not once per call."""
+    return ensure_model(spec)
+
+
+@functools.lru_cache(maxsize=2)
+def _load_llama(path: str, threads: int, context: int, seed: int) -> Any:
+    try:
+        from llama_cpp import Llama
+    except ImportError as error:
+        raise ModelUnavailable(f"llama-cpp-python is not installed: {INSTALL_HINT}.") from error
+    return Llama(
+        model_path=path,
+        n_ctx=context,
+        n_threads=threads,
+        n_threads_batch=threads,
+        seed=seed,
+        verbose=False,
+    )

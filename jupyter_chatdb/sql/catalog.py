@@ -1,0 +1,152 @@
+"""What the model is told about the data: tables, columns, types, keys and a few sample values."""
+
+from __future__ import annotations
+
+from collections.abc import Iterable
+from dataclasses import dataclass
+
+from sqlglot import exp
+
+from .session import Session
+
+SAMPLE_VALUES = 3
+SAMPLE_CHARS = 40
+TEXT_TYPES = ("VARCHAR", "TEXT", "STRING", "CHAR")
+
+
+@dataclass(frozen=True)
+class Column:
+    name: str
+    type: str
+    samples: tuple[str, ...] = ()
+
+
+@dataclass(frozen=True)
+class ForeignKey:
+    columns: tuple[str, ...]
+    table: str
+    references: tuple[str, ...]
+
+
+@dataclass(frozen=True)
+class Table:
+    name: str
+    columns: tuple[Column, ...]
+    row_count: int
+    is_frame: bool = False
+    primary_key: tuple[str, ...] = ()
+    foreign_keys: tuple[ForeignKey, ...] = ()
+
+    def ddl(self) -> str:
+        """A compact CREATE TABLE with sample values as comments, the form code models know best.
+
+        >>> print(Table("t", (Column("id", "INTEGER"), Column("city", "VARCHAR", ("Oslo",))), 2, primary_key=("id",)).ddl())
+        CREATE TABLE t (
+          id INTEGER PRIMARY KEY,
+          city VARCHAR -- e.g. 'Oslo'
+        ); -- 2 rows
+        """
+        lines = []
+        for index, column in enumerate(self.columns):
+            line = f"  {_quote(column.name)} {column.type}"
+            if self.primary_key == (column.name,):
+                line += " PRIMARY KEY"
+            if index < len(self.columns) - 1 or self._constraints():
+                line += ","
+            if column.samples:
+                line += " -- e.g. " + ", ".join(_literal(value) for value in column.samples)
+            lines.append(line)
+        lines += self._constraints()
+        rows = f"{self.row_count} row" + ("" if self.row_count == 1 else "s")
+        return f"CREATE TABLE {_quote(self.name)} (\n" + "\n".join(lines) + f"\n); -- {rows}"
+
+    def _constraints(self) -> list[str]:
+        constraints = []
+        if len(self.primary_key) > 1:
+            constraints.append(f"  PRIMARY KEY ({', '.join(self.primary_key)})")
+        for key in self.foreign_keys:
+            constraints.append(
+                f"  FOREIGN KEY ({', '.join(key.columns)}) REFERENCES {key.table} ({', '.join(key.references)})"
+            )
+        return [c + ("," if i < len(constraints) - 1 else "") for i, c in enumerate(constraints)]
+
+
+class Catalog:
+    """A snapshot of the session's tables and bound DataFrames."""
+
+    def __init__(self, tables: Iterable[Table]) -> None:
+        self.tables = {table.name: table for table in tables}
+
+    @classmethod
+    def read(cls, session: Session, samples: int = SAMPLE_VALUES) -> "Catalog":
+        rows = session.rows(
+            "SELECT database_name, table_name, column_name, data_type FROM duckdb_columns()"
+            " WHERE NOT internal AND schema_name = 'main' AND database_name IN (current_database(), 'temp')"
+            " ORDER BY database_name = 'temp', table_oid, column_index"
+        )
+        columns: dict[str, list[tuple[str, str]]] = {}
+        frames: set[str] = set()
+        for database, table, column, data_type in rows:
+            columns.setdefault(table, []).append((column, data_type))
+            if database == "temp":
+                frames.add(table)
+        keys = _keys(session)
+        return cls(
+            Table(
+                name,
+                tuple(Column(c, t, _samples(session, name, c, t, samples)) for c, t in cols),
+                _count(session, name),
+                is_frame=name in frames,
+                primary_key=keys[0].get(name, ()),
+                foreign_keys=tuple(keys[1].get(name, ())),
+            )
+            for name, cols in columns.items()
+        )
+
+    def schema(self) -> dict[str, list[str]]:
+        """table -> column names, for the guard."""
+        return {name: [c.name for c in table.columns] for name, table in self.tables.items()}
+
+    def prompt_text(self, names: Iterable[str] | None = None) -> str:
+        chosen = self.tables if names is None else {n: self.tables[n] for n in names if n in self.tables}
+        return "\n\n".join(table.ddl() for table in chosen.values())
+
+    def __len__(self) -> int:
+        return len(self.tables)
+
+
+def _keys(session: Session) -> tuple[dict[str, tuple[str, ...]], dict[str, list[ForeignKey]]]:
+    primary: dict[str, tuple[str, ...]] = {}
+    foreign: dict[str, list[ForeignKey]] = {}
+    for table, kind, columns, referenced, referenced_columns in session.rows(
+        "SELECT table_name, constraint_type, constraint_column_names, referenced_table,"
+        " referenced_column_names FROM duckdb_constraints()"
+        " WHERE constraint_type IN ('PRIMARY KEY', 'FOREIGN KEY')"
+    ):
+        if kind == "PRIMARY KEY":
+            primary[table] = tuple(columns)
+        else:
+            foreign.setdefault(table, []).append(ForeignKey(tuple(columns), referenced, tuple(referenced_columns)))
+    return primary, foreign
+
+
+def _count(session: Session, table: str) -> int:
+    return session.rows(f"SELECT count(*) FROM {_quote(table)}")[0][0]
+
+
+def _samples(session: Session, table: str, column: str, data_type: str, limit: int) -> tuple[str, ...]:
+    if not limit or not data_type.upper().startswith(TEXT_TYPES):
+        return ()
+    rows = session.rows(
+        f"SELECT DISTINCT {_quote(column)} FROM {_quote(table)} WHERE {_quote(column)} IS NOT NULL LIMIT {int(limit)}"
+    )
+    return tuple(str(value)[:SAMPLE_CHARS] for (value,) in rows)
+
+
+def _quote(name: str) -> str:
+    """Quote only where DuckDB needs it (reserved words, spaces): quotes cost tokens."""
+    return exp.to_identifier(name).sql(dialect="duckdb")
+
+
+def _literal(value: str) -> str:
+    return "'" + value.replace("'", "''") + "'"

