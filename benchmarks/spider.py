@@ -1,0 +1,183 @@
+"""Execution accuracy of `ChatDB.ask` on the Spider dev subset (shared/datasets/spider_dev).
+
+Each database is read from SQLite into pandas and bound to a ChatDB session, as a notebook user
+would; each question goes through `ChatDB.ask`; the predicted result is compared with the gold
+query's result on the original SQLite file (multisets; ordered only when the gold has ORDER BY).
+The baseline, measured in the same run, is the model's first SQL without the repair round.
+
+    python benchmarks/spider.py --limit 50
+    python benchmarks/spider.py --db concert_singer --model local
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import math
+import sqlite3
+import statistics
+import sys
+import time
+from collections import Counter
+from dataclasses import asdict, dataclass
+from pathlib import Path
+
+import pandas as pd
+import sqlglot
+
+from jupyter_chatdb import ChatDB, ChatDBError
+from jupyter_chatdb.controller.events import StepDone, StepFailed
+from jupyter_chatdb.llm import select_backend
+
+DATASET = Path(__file__).resolve().parents[1].parent / "shared" / "datasets" / "spider_dev"
+
+
+@dataclass
+class Outcome:
+    id: int
+    db_id: str
+    question: str
+    gold: str
+    predicted: str
+    executed: bool
+    correct: bool
+    first_correct: bool  # the baseline: first SQL, no repair
+    seconds: float
+    calls: int
+    error: str = ""
+
+
+def main() -> int:
+    args = parse_args()
+    questions = json.loads((args.dataset / "dev.json").read_text())
+    if args.db:
+        questions = [q for q in questions if q["db_id"] == args.db]
+    questions = questions[: args.limit] if args.limit else questions
+    if not questions:
+        print(f"No questions match --db {args.db!r}.", file=sys.stderr)
+        return 2
+    model = select_backend(args.model)
+    outcomes: list[Outcome] = []
+    args.out.parent.mkdir(parents=True, exist_ok=True)
+    with args.out.open("w") as predictions, args.details.open("w") as details:
+        for db_id in dict.fromkeys(q["db_id"] for q in questions):
+            sqlite_path = args.dataset / "database" / f"{db_id}.sqlite"
+            chatdb = ChatDB(model=model, summarize=False, repair_rounds=args.repair_rounds)
+            for name, frame in read_sqlite(sqlite_path).items():
+                chatdb.register(name, frame)
+            for question in (q for q in questions if q["db_id"] == db_id):
+                outcome = evaluate(chatdb, question, sqlite_path)
+                outcomes.append(outcome)
+                predictions.write(to_sqlite(outcome.predicted) + "\n")
+                details.write(json.dumps(asdict(outcome)) + "\n")
+                details.flush()
+                if args.verbose:
+                    mark = "ok " if outcome.correct else "ERR" if not outcome.executed else "no "
+                    print(f"[{len(outcomes)}/{len(questions)}] {mark} {outcome.seconds:5.1f}s {outcome.question}", flush=True)
+            chatdb.close()
+    report(outcomes, model.name, args)
+    return 0
+
+
+def parse_args() -> argparse.Namespace:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--limit", type=int, default=0, help="ask only the first N questions")
+    parser.add_argument("--db", help="ask only the questions of this database (db_id)")
+    parser.add_argument("--model", default="local", help="model for ChatDB (default: the embedded model)")
+    parser.add_argument("--repair-rounds", type=int, default=1)
+    parser.add_argument("--dataset", type=Path, default=DATASET)
+    parser.add_argument("--out", type=Path, default=Path("benchmarks/out/spider_predictions.sql"))
+    parser.add_argument("--details", type=Path, default=Path("benchmarks/out/spider_details.jsonl"))
+    parser.add_argument("-v", "--verbose", action="store_true", help="print each question as it is answered")
+    return parser.parse_args()
+
+
+def read_sqlite(path: Path) -> dict[str, pd.DataFrame]:
+    with sqlite3.connect(path) as con:
+        con.text_factory = lambda raw: raw.decode(errors="replace")
+        names = [n for (n,) in con.execute("SELECT name FROM sqlite_master WHERE type = 'table' AND name NOT LIKE 'sqlite_%'")]
+        return {name: pd.read_sql_query(f'SELECT * FROM "{name}"', con) for name in names}
+
+
+def evaluate(chatdb: ChatDB, question: dict, sqlite_path: Path) -> Outcome:
+    gold_rows = gold_result(question["query"], sqlite_path)
+    ordered = gold_is_ordered(question["query"])
+    first: list[bool] = []
+
+    def observe(event: object) -> None:
+        if not first and isinstance(event, StepDone):
+            first.append(same(event.step.result.frame, gold_rows, ordered))
+        elif not first and isinstance(event, StepFailed):
+            first.append(False)
+
+    started = time.perf_counter()
+    try:
+        reply = chatdb.ask(question["question"], on_event=observe)
+        predicted = reply.sql[-1]
+        correct = reply.result is not None and same(reply.result, gold_rows, ordered)
+        executed, error, calls = True, "", reply.usage.calls
+    except ChatDBError as failure:
+        predicted, correct, executed, error = getattr(failure, "sql", "") or "", False, False, str(failure)
+        calls = 1 + chatdb._controller.repair_rounds
+    return Outcome(
+        question["id"], question["db_id"], question["question"], question["query"], predicted,
+        executed, correct, bool(first and first[0]), time.perf_counter() - started, calls, error,
+    )
+
+
+def gold_result(sql: str, path: Path) -> list[tuple]:
+    with sqlite3.connect(path) as con:
+        con.text_factory = lambda raw: raw.decode(errors="replace")
+        return con.execute(sql).fetchall()
+
+
+def gold_is_ordered(sql: str) -> bool:
+    try:
+        return sqlglot.parse_one(sql, read="sqlite").args.get("order") is not None
+    except sqlglot.errors.ParseError:
+        return "order by" in sql.lower()
+
+
+def same(frame: pd.DataFrame, gold: list[tuple], ordered: bool) -> bool:
+    predicted = [tuple(normalize(v) for v in row) for row in frame.itertuples(index=False)]
+    expected = [tuple(normalize(v) for v in row) for row in gold]
+    return predicted == expected if ordered else Counter(predicted) == Counter(expected)
+
+
+def normalize(value: object) -> object:
+    if value is None or (isinstance(value, float) and math.isnan(value)):
+        return None
+    if hasattr(value, "item"):  # numpy scalars
+        value = value.item()
+    if isinstance(value, bool):
+        return float(value)
+    if isinstance(value, (int, float)):
+        return round(float(value), 4)
+    if isinstance(value, pd.Timestamp):
+        return str(value.date()) if value == value.normalize() else str(value)
+    return str(value)
+
+
+def to_sqlite(sql: str) -> str:
+    if not sql:
+        return "SELECT 1"
+    try:
+        return " ".join(sqlglot.transpile(sql, read="duckdb", write="sqlite")[0].split())
+    except sqlglot.errors.SqlglotError:
+        return " ".join(sql.split())
+
+
+def report(outcomes: list[Outcome], model: str, args: argparse.Namespace) -> None:
+    n = len(outcomes)
+    pct = lambda k: f"{100 * k / n:5.1f}%"  # noqa: E731
+    print(f"\nSpider dev subset: {n} questions, model {model}, repair rounds {args.repair_rounds}")
+    print(f"  execution accuracy          {pct(sum(o.correct for o in outcomes))}")
+    print(f"  baseline (first SQL only)   {pct(sum(o.first_correct for o in outcomes))}")
+    print(f"  execution success           {pct(sum(o.executed for o in outcomes))}")
+    print(f"  median seconds per question {statistics.median(o.seconds for o in outcomes):6.2f}")
+    print(f"  mean LLM calls per question {statistics.mean(o.calls for o in outcomes):6.2f}")
+    print(f"  predictions: {args.out}   details: {args.details}")
+
+
+if __name__ == "__main__":
+    sys.exit(main())
