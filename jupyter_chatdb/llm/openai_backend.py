@@ -106,6 +106,8 @@ class OpenAIBackend:
 
 
 def _completion(response: Any) -> Completion:
+    if not response.choices:
+        raise ModelOutputError("The model server returned no choices: check that the model is loaded.")
     text = response.choices[0].message.content or ""
     return Completion(text, _usage(response.usage))
 

@@ -39,6 +39,12 @@ class ChatDBMagics(Magics):
             self._chatdb = ChatDB(self.model or None, self.database or None, summarize=self.summarize)
         return self._chatdb
 
+    @engine.setter
+    def engine(self, chatdb: ChatDB) -> None:
+        """Use an existing ChatDB (another model or database) for the following cells."""
+        self.close()
+        self._chatdb = chatdb
+
     @magic_arguments()
     @argument("-o", "--out", metavar="VAR", help="Store the result DataFrame in the variable VAR.")
     @argument("--write", action="store_true", help="Allow INSERT, UPDATE and DELETE for this cell.")

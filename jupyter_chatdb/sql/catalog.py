@@ -137,8 +137,10 @@ def _count(session: Session, table: str) -> int:
 def _samples(session: Session, table: str, column: str, data_type: str, limit: int) -> tuple[str, ...]:
     if not limit or not data_type.upper().startswith(TEXT_TYPES):
         return ()
+    quoted = _quote(column)  # the most frequent values first, ties by value: a stable prompt
     rows = session.rows(
-        f"SELECT DISTINCT {_quote(column)} FROM {_quote(table)} WHERE {_quote(column)} IS NOT NULL LIMIT {int(limit)}"
+        f"SELECT {quoted} FROM {_quote(table)} WHERE {quoted} IS NOT NULL"
+        f" GROUP BY {quoted} ORDER BY count(*) DESC, {quoted} LIMIT {int(limit)}"
     )
     return tuple(str(value)[:SAMPLE_CHARS] for (value,) in rows)
 

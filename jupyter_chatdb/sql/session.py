@@ -18,6 +18,7 @@ from ..errors import ConfigError, QueryFailed, QueryInterrupted
 DEFAULT_FETCH_LIMIT = 100_000
 CHUNK_VECTORS = 8  # DuckDB vectors (2048 rows each) fetched per step
 INTERRUPT_POLL_S = 0.1
+HUGE_INTEGERS = {"HUGEINT", "UHUGEINT"}
 _Fetched = tuple[pd.DataFrame, int, bool]
 
 
@@ -157,7 +158,7 @@ class Session:
                 chunks.append(chunk.head(self.fetch_limit - kept))
                 kept += len(chunks[-1])
         frame = pd.concat(chunks, ignore_index=True) if len(chunks) > 1 else chunks[0]
-        return frame, total, total > kept
+        return _restore_integers(frame, cursor.description), total, total > kept
 
     @contextmanager
     def transaction(self) -> Iterator[None]:
@@ -174,6 +175,23 @@ class Session:
     def close(self) -> None:
         self._worker.shutdown(wait=True)
         self._con.close()
+
+
+def _restore_integers(frame: pd.DataFrame, description: list[tuple]) -> pd.DataFrame:
+    """sum() of integers is HUGEINT, which pandas receives as float: give whole numbers back as ints.
+
+    >>> import duckdb
+    >>> cursor = duckdb.connect().execute("SELECT sum(x) AS s FROM range(4) t(x)")
+    >>> _restore_integers(cursor.fetch_df(), cursor.description)["s"].tolist()
+    [6]
+    """
+    for (name, type_code, *_), column in zip(description, list(frame.columns)):
+        values = frame[column]
+        if str(type_code) in HUGE_INTEGERS and values.dtype.kind == "f":
+            present = values.dropna()
+            if ((present % 1 == 0) & (present.abs() < 2**63)).all():
+                frame[column] = values.astype("int64" if len(present) == len(values) else "Int64")
+    return frame
 
 
 def _wait_interruptibly(future: Future[_Fetched]) -> _Fetched:

@@ -1,0 +1,53 @@
+# Everything from a fresh machine: `make demo` (the quickstart on the embedded model), `make test`.
+SHELL := /bin/bash
+PYTHON ?= python3
+VENV ?= .venv
+PY := $(VENV)/bin/python
+PIP := $(PY) -m pip --disable-pip-version-check
+export CHATDB_HOME ?= $(HOME)/.cache/jupyter-chatdb
+STAMPS := $(VENV)/.stamps
+
+# llama-cpp-python is source-only; its default -march=native build crashes on some CPUs (AMX), so it is
+# built once, portably, into $(CHATDB_HOME)/wheels and reused by every later install.
+LLAMA_VERSION := 0.3.36
+LLAMA_WHEELS := $(CHATDB_HOME)/wheels
+LLAMA_CMAKE_ARGS := -DGGML_NATIVE=OFF -DGGML_AVX=ON -DGGML_AVX2=ON -DGGML_FMA=ON -DGGML_F16C=ON -DGGML_BMI2=ON
+
+.PHONY: demo test lab model clean
+
+demo: $(STAMPS)/local
+	CHATDB_MODEL=local $(PY) scripts/run_notebook.py notebooks/quickstart.ipynb
+
+test: $(STAMPS)/local $(STAMPS)/dev
+	$(PY) -m pytest
+
+lab: $(STAMPS)/local
+	$(VENV)/bin/jupyter lab notebooks/
+
+model: $(STAMPS)/local  ## assemble and verify the embedded model file now
+
+$(PY):
+	$(PYTHON) -m venv $(VENV)
+	$(PIP) install -q --upgrade pip
+
+$(STAMPS)/llama: | $(PY)
+	@mkdir -p $(STAMPS) $(LLAMA_WHEELS)
+	@if ! ls $(LLAMA_WHEELS)/llama_cpp_python-$(LLAMA_VERSION)-*.whl >/dev/null 2>&1; then \
+		echo "Building llama-cpp-python $(LLAMA_VERSION) portably (a few minutes, once)"; \
+		CMAKE_ARGS="$(LLAMA_CMAKE_ARGS)" $(PIP) wheel -q --no-cache-dir --no-deps -w $(LLAMA_WHEELS) \
+			llama-cpp-python==$(LLAMA_VERSION); \
+	fi
+	$(PIP) install -q $(LLAMA_WHEELS)/llama_cpp_python-$(LLAMA_VERSION)-*.whl
+	@touch $@
+
+$(STAMPS)/local: pyproject.toml $(STAMPS)/llama
+	$(PIP) install -q --find-links $(LLAMA_WHEELS) -e '.[local]'
+	$(PY) -m jupyter_chatdb.llm.model_files
+	@touch $@
+
+$(STAMPS)/dev: pyproject.toml | $(PY)
+	$(PIP) install -q -e '.[dev]'
+	@touch $@
+
+clean:
+	rm -rf $(VENV) build *.egg-info

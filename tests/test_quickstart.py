@@ -1,0 +1,27 @@
+"""notebooks/quickstart.ipynb runs end to end in a real kernel with the embedded model."""
+
+from pathlib import Path
+
+import nbformat
+import pytest
+from nbclient import NotebookClient
+
+from .conftest import requires_model
+
+NOTEBOOK = Path(__file__).resolve().parents[1] / "notebooks" / "quickstart.ipynb"
+
+pytestmark = [requires_model, pytest.mark.model]
+
+
+def test_quickstart_answers_every_question(monkeypatch, tmp_path):
+    monkeypatch.setenv("CHATDB_MODEL", "local")
+    notebook = nbformat.read(NOTEBOOK, as_version=4)
+    NotebookClient(notebook, timeout=900, kernel_name="python3", resources={"metadata": {"path": str(tmp_path)}}).execute()
+    chatdb_cells = [cell for cell in notebook.cells if cell.cell_type == "code" and cell.source.startswith("%%chatdb")]
+    assert len(chatdb_cells) == 3
+    for cell in chatdb_cells:
+        shown = cell.outputs[-1]["data"]
+        assert "Step 1 (done" in shown["text/plain"] and "Answer: " in shown["text/plain"]
+        assert 'class="chatdb-step"' in shown["text/html"] and "**Answer:**" in shown["text/markdown"]
+    last = notebook.cells[-1].outputs[0]["data"]["text/plain"]
+    assert "North" in last and "29" in last  # units_by_region, kept with -o: North sold 12 + 8 + 7 + 10
