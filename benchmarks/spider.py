@@ -26,7 +26,7 @@ import pandas as pd
 import sqlglot
 
 from jupyter_chatdb import ChatDB, ChatDBError
-from jupyter_chatdb.controller.events import StepDone, StepFailed
+from jupyter_chatdb.controller.events import StepDone, StepFailed, StepPlanned
 from jupyter_chatdb.llm import select_backend
 
 DATASET = Path(__file__).resolve().parents[1].parent / "shared" / "datasets" / "spider_dev"
@@ -43,7 +43,7 @@ class Outcome:
     correct: bool
     first_correct: bool  # the baseline: first SQL, no repair
     seconds: float
-    calls: int
+    calls: int  # model calls (summaries are off here, so one per SQL written)
     error: str = ""
 
 
@@ -102,10 +102,13 @@ def read_sqlite(path: Path) -> dict[str, pd.DataFrame]:
 def evaluate(chatdb: ChatDB, question: dict, sqlite_path: Path) -> Outcome:
     gold_rows = gold_result(question["query"], sqlite_path)
     ordered = gold_is_ordered(question["query"])
+    planned: list[str] = []  # every SQL the model wrote, first attempt first
     first: list[bool] = []
 
     def observe(event: object) -> None:
-        if not first and isinstance(event, StepDone):
+        if isinstance(event, StepPlanned):
+            planned.append(event.sql)
+        elif not first and isinstance(event, StepDone):
             first.append(same(event.step.result.frame, gold_rows, ordered))
         elif not first and isinstance(event, StepFailed):
             first.append(False)
@@ -113,15 +116,13 @@ def evaluate(chatdb: ChatDB, question: dict, sqlite_path: Path) -> Outcome:
     started = time.perf_counter()
     try:
         reply = chatdb.ask(question["question"], on_event=observe)
-        predicted = reply.sql[-1]
-        correct = reply.result is not None and same(reply.result, gold_rows, ordered)
-        executed, error, calls = True, "", reply.usage.calls
+        correct, executed, error = reply.result is not None and same(reply.result, gold_rows, ordered), True, ""
     except ChatDBError as failure:
-        predicted, correct, executed, error = getattr(failure, "sql", "") or "", False, False, str(failure)
-        calls = 1 + chatdb._controller.repair_rounds
+        correct, executed, error = False, False, str(failure)
     return Outcome(
-        question["id"], question["db_id"], question["question"], question["query"], predicted,
-        executed, correct, bool(first and first[0]), time.perf_counter() - started, calls, error,
+        question["id"], question["db_id"], question["question"], question["query"],
+        planned[-1] if planned else "", executed, correct, bool(first and first[0]),
+        time.perf_counter() - started, len(planned), error,
     )
 
 

@@ -11,6 +11,8 @@ from __future__ import annotations
 class ChatDBError(Exception):
     """Base class: the message is complete and meant for the user."""
 
+    fixable = False  # True: the model may be shown the message and asked to correct its SQL
+
     def _render_traceback_(self) -> list[str]:
         return [f"{type(self).__name__}: {self}"]
 
@@ -36,13 +38,14 @@ class SQLRefused(ChatDBError):
 
     def __init__(self, message: str, *, fixable: bool = False) -> None:
         super().__init__(message)
-        # Fixable refusals (unknown names, syntax) may be sent back to the model to repair;
-        # policy refusals (writes not allowed, ATTACH, ...) never are.
+        # Unknown names and syntax errors are fixable; policy refusals (writes, ATTACH, ...) never are.
         self.fixable = fixable
 
 
 class QueryFailed(ChatDBError):
     """DuckDB raised an error while running a statement."""
+
+    fixable = True
 
 
 class QueryInterrupted(ChatDBError):

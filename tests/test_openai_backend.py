@@ -12,7 +12,7 @@ from jupyter_chatdb.errors import ModelUnavailable
 from jupyter_chatdb.llm.base import Completion, Message, Usage
 from jupyter_chatdb.llm.openai_backend import LOCAL_SERVER_KEY, OpenAIBackend
 
-from openai_server import PROMPT_TOKENS, OpenAIServer, split_text
+from .openai_server import PROMPT_TOKENS, OpenAIServer, split_text
 
 KEY = "sk-test-secret-123"
 MODEL = "test-model"

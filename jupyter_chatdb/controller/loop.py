@@ -12,7 +12,7 @@ from dataclasses import dataclass
 
 import pandas as pd
 
-from ..errors import ChatDBError, ModelOutputError, QueryFailed, SQLRefused
+from ..errors import ChatDBError, ModelOutputError
 from ..llm.base import LLM, Completion, JSONSchema, Message, Usage
 from ..sql import guard
 from ..sql.catalog import Catalog
@@ -67,7 +67,8 @@ class Controller:
         usage = Usage()
         messages = prompts.sql_messages(catalog.prompt_text(), request.text, allow_writes=request.allow_writes)
         for attempt in range(1, self.repair_rounds + 2):
-            completion = yield from self._generate("sql" if attempt == 1 else "repair", messages, prompts.SQL_SCHEMA, SQL_MAX_TOKENS)
+            purpose = "sql" if attempt == 1 else "repair"
+            completion = yield from self._generate(purpose, messages, prompts.SQL_SCHEMA, SQL_MAX_TOKENS)
             usage += completion.usage
             sql = prompts.parse_json(completion.text, "sql")
             if sql is None:
@@ -77,8 +78,8 @@ class Controller:
                 checked = guard.check(sql, catalog.schema(), allow_writes=request.allow_writes)
                 steps = yield from self._execute(checked, request.text)
                 break
-            except (SQLRefused, QueryFailed) as error:
-                retry = attempt <= self.repair_rounds and getattr(error, "fixable", True)
+            except ChatDBError as error:
+                retry = attempt <= self.repair_rounds and error.fixable
                 yield StepFailed(Step(1, request.text, sql, "failed", error=str(error)), will_retry=retry)
                 if not retry:
                     raise
