@@ -85,6 +85,9 @@ class Session:
             raise ConfigError(f"{name!r} is a {type(frame).__name__}, not a pandas DataFrame.")
         if name in self.stored_tables():
             raise ConfigError(f"{name!r} is already a table in the database: bind the DataFrame under another name.")
+        self._register(name, frame)
+
+    def _register(self, name: str, frame: pd.DataFrame) -> None:
         with self._lock:
             self._con.register(name, frame)
             self._frames[name] = frame
@@ -110,7 +113,7 @@ class Session:
             if name in stored:
                 binding.shadowed.append(name)
             else:  # always re-register: DuckDB does not see rows added to a frame after binding
-                self.bind(name, frame)
+                self._register(name, frame)
         binding.bound = sorted(self._frames)
         return binding
 

@@ -1,0 +1,87 @@
+"""The chain view's state and static rendering, as plain Python objects."""
+
+import pandas as pd
+
+from jupyter_chatdb.controller.events import (
+    Answered,
+    ModelText,
+    Reply,
+    RequestStarted,
+    RolledBack,
+    Step,
+    StepDone,
+    StepFailed,
+    StepPlanned,
+    StepStarted,
+)
+from jupyter_chatdb.sql.session import QueryResult
+from jupyter_chatdb.widgets.render import chain_html, chain_markdown, chain_text, mime_bundle
+from jupyter_chatdb.widgets.state import ChainState
+
+RESULT = QueryResult("SELECT region FROM sales", pd.DataFrame({"region": ["North", "South<x>"]}), 2, 3.4)
+
+
+def run_events():
+    state = ChainState()
+    state.apply(RequestStarted("Which regions?", "scripted", ("sales",), False))
+    state.apply(ModelText("sql", '{"sql": "SELECT regoin'))
+    assert state.generating == '{"sql": "SELECT regoin'
+    state.apply(StepPlanned(1, "Which regions?", "SELECT regoin FROM sales"))
+    assert state.generating == "" and state.cards[1].status == "waiting"
+    state.apply(StepFailed(Step(1, "Which regions?", "SELECT regoin FROM sales", "failed", error="Unknown column 'regoin'"), will_retry=True))
+    assert state.cards[1].status == "retrying"
+    state.apply(StepPlanned(1, "Which regions?", "SELECT region FROM sales", attempt=2))
+    state.apply(StepStarted(1, "SELECT region FROM sales"))
+    assert state.cards[1].status == "running"
+    state.apply(StepDone(Step(1, "Which regions?", "SELECT region FROM sales", "done", RESULT)))
+    reply = Reply("Which regions?", "North and South<x>.", ["SELECT region FROM sales"], RESULT.frame)
+    state.apply(Answered(reply))
+    return state
+
+
+def test_events_drive_the_state():
+    state = run_events()
+    card = state.cards[1]
+    assert (card.status, card.attempt, card.row_count, card.error) == ("done", 2, 2, None)
+    assert card.preview["region"].tolist() == ["North", "South<x>"]
+    assert state.answer == "North and South<x>."
+
+
+def test_html_escapes_and_shows_steps_and_answer():
+    html = chain_html(run_events())
+    assert '<div class="chatdb-step" data-status="done"' in html
+    assert "SELECT region FROM sales</pre>" in html
+    assert "South&lt;x&gt;" in html and "South<x>" not in html
+    assert "<b>Answer:</b> North and South&lt;x&gt;." in html
+    assert "attempt 2, 2 rows, 3 ms" in html
+
+
+def test_markdown_and_text_read_without_a_kernel():
+    state = run_events()
+    markdown = chain_markdown(state)
+    assert "```sql\nSELECT region FROM sales\n```" in markdown
+    assert "| region |\n| --- |\n| North |\n| South<x> |" in markdown
+    assert markdown.rstrip().endswith("**Answer:** North and South<x>.")
+    assert chain_text(state) == (
+        "Request: Which regions?\nStep 1 (done, attempt 2, 2 rows, 3 ms): SELECT region FROM sales\n"
+        "Answer: North and South<x>."
+    )
+    assert set(mime_bundle(state)) == {"text/plain", "text/html", "text/markdown"}
+
+
+def test_rollback_and_writes_are_shown():
+    state = ChainState()
+    state.apply(RequestStarted("Add pear", "scripted", ("stock",), True))
+    written = QueryResult("INSERT INTO stock VALUES ('pear', 5)", pd.DataFrame({"Count": [1]}), 1, 1.0)
+    state.apply(StepDone(Step(1, "Add pear", written.sql, "done", written, rows_affected=1)))
+    state.apply(RolledBack("statement 2 failed, so none of the 2 was applied"))
+    text = chain_markdown(state)
+    assert "(done, 1 row changed, 1 ms)" in text
+    assert "Rolled back: statement 2 failed, so none of the 2 was applied." in text
+    assert state.cards[1].preview is None
+
+
+def test_reply_renders_the_same_way():
+    reply = Reply("Which regions?", "Two.", ["SELECT region FROM sales"], RESULT.frame, [Step(1, "Which regions?", "SELECT region FROM sales", "done", RESULT)])
+    assert "**Answer:** Two." in reply._repr_markdown_()
+    assert 'data-status="done"' in reply._repr_html_()
