@@ -148,3 +148,13 @@ def test_events_describe_the_run_in_order(db, scripted):
     assert isinstance(events[1], StepPlanned) and isinstance(events[2], StepStarted)
     assert isinstance(events[3], StepDone) and events[3].step.result.row_count == 1
     assert isinstance(events[-1], Answered)
+
+
+def test_an_answer_with_numbers_not_in_the_result_falls_back_to_the_result(db, scripted):
+    scripted.push(
+        {"sql": "SELECT region, sum(units) AS units FROM sales GROUP BY region ORDER BY units DESC"},
+        {"answer": "22 + 16 + 3 = 41 units."},  # the model's own (wrong) arithmetic
+    )
+    assert db.ask("How many units did each region sell?").answer == "North (17); South (16); East (3)."
+    scripted.push({"sql": "SELECT sum(units) AS units FROM sales"}, {"answer": "They sold 36 units."})
+    assert db.ask("How many units in total?").answer == "They sold 36 units."

@@ -24,4 +24,4 @@ def test_quickstart_answers_every_question(monkeypatch, tmp_path):
         assert "Step 1 (done" in shown["text/plain"] and "Answer: " in shown["text/plain"]
         assert 'class="chatdb-step"' in shown["text/html"] and "**Answer:**" in shown["text/markdown"]
     last = notebook.cells[-1].outputs[0]["data"]["text/plain"]
-    assert "North" in last and "29" in last  # units_by_region, kept with -o: North sold 12 + 8 + 7 + 10
+    assert "North" in last and "37" in last  # units_by_region, kept with -o: North sold 12 + 8 + 7 + 10

@@ -10,14 +10,13 @@ import threading
 from collections.abc import Generator, Iterator
 from dataclasses import dataclass
 
-import pandas as pd
-
 from ..errors import ChatDBError, ModelOutputError
 from ..llm.base import LLM, Completion, JSONSchema, Message, Usage
 from ..sql import guard
 from ..sql.catalog import Catalog
 from ..sql.session import QueryResult, Session
 from . import prompts
+from .answer import is_grounded, plain_answer
 from .events import (
     Answered,
     Event,
@@ -117,11 +116,12 @@ class Controller:
         sql = [step.sql for step in steps]
         answer = plain_answer(result, affected)
         if request.summarize:
-            completion = yield from self._generate(
-                "answer", prompts.answer_messages(request.text, sql, result, affected), prompts.ANSWER_SCHEMA, ANSWER_MAX_TOKENS
-            )
+            messages = prompts.answer_messages(request.text, sql, result, affected)
+            completion = yield from self._generate("answer", messages, prompts.ANSWER_SCHEMA, ANSWER_MAX_TOKENS)
             usage += completion.usage
-            answer = prompts.parse_json(completion.text, "answer") or answer
+            phrased = prompts.parse_json(completion.text, "answer")
+            if phrased and is_grounded(phrased, result, affected, request.text):
+                answer = phrased  # otherwise the model did its own arithmetic: keep the plain answer
         return Reply(request.text, answer, sql, result, steps, usage, self.model.name)
 
     def _generate(
@@ -169,21 +169,3 @@ def _affected(statement: guard.Statement, result: QueryResult) -> int | None:
     if statement.kind is not guard.Kind.WRITE:
         return None
     return result.row_count if statement.returns_rows else int(result.scalar)  # type: ignore[call-overload]
-
-
-def plain_answer(result: pd.DataFrame | None, affected: int | None) -> str:
-    """An answer built from the result alone (no model call).
-
-    >>> import pandas as pd
-    >>> plain_answer(pd.DataFrame({"total": [42]}), None)
-    'total: 42'
-    >>> plain_answer(None, 3)
-    '3 rows changed.'
-    """
-    if affected is not None:
-        return f"{affected} row{'s' if affected != 1 else ''} changed."
-    if result is None or result.empty:
-        return "Nothing matched."
-    if result.shape == (1, 1):
-        return f"{result.columns[0]}: {result.iat[0, 0]}"
-    return f"{len(result)} row{'s' if len(result) != 1 else ''}."

@@ -49,7 +49,8 @@ READ_WRITE = (
 
 ANSWER_INSTRUCTIONS = """\
 You answer a question from the result of a SQL query, in one or two short sentences.
-Use only the values in the result and copy numbers exactly as they appear there. If the result is empty, say that nothing matched.
+Use only the values in the result and copy numbers exactly as they appear there; never add, subtract or compute anything.
+If the result is empty, say that nothing matched.
 Reply with JSON: {"answer": "<the answer>"}."""
 
 

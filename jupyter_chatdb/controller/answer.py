@@ -1,0 +1,78 @@
+"""Answers grounded in results: every number the user reads comes from a result, not the model's arithmetic."""
+
+from __future__ import annotations
+
+import math
+import re
+
+import pandas as pd
+
+PLAIN_ROWS = 5  # rows a plain answer lists before it just counts them
+NUMBER = re.compile(r"(?<![\w.])-?\d+(?:,\d{3})*(?:\.\d+)?")
+
+
+def plain_answer(result: pd.DataFrame | None, affected: int | None) -> str:
+    """An answer built from the result alone (no model call).
+
+    >>> plain_answer(pd.DataFrame({"total": [42]}), None)
+    'total: 42'
+    >>> plain_answer(pd.DataFrame({"region": ["North", "South"], "units": [37, 16]}), None)
+    'North (37); South (16).'
+    >>> plain_answer(None, 3)
+    '3 rows changed.'
+    """
+    if affected is not None:
+        return f"{affected} row{'s' if affected != 1 else ''} changed."
+    if result is None or result.empty:
+        return "Nothing matched."
+    if result.shape == (1, 1):
+        return f"{result.columns[0]}: {result.iat[0, 0]}"
+    if len(result) == 1:
+        return "; ".join(f"{column}: {value}" for column, value in result.iloc[0].items()) + "."
+    rows = [_row_text(list(row)) for row in result.head(PLAIN_ROWS).itertuples(index=False)]
+    more = f"; and {len(result) - PLAIN_ROWS} more" if len(result) > PLAIN_ROWS else ""
+    return "; ".join(rows) + more + "."
+
+
+def is_grounded(answer: str, result: pd.DataFrame | None, affected: int | None, request: str) -> bool:
+    """True when every number in `answer` is a value of the result (or of the request), maybe rounded.
+
+    >>> frame = pd.DataFrame({"region": ["North", "South"], "units": [37, 16]})
+    >>> is_grounded("North sold the most, 37 units.", frame, None, "Which region sold most?")
+    True
+    >>> is_grounded("37 + 16 = 53", frame, None, "How many in total?")
+    False
+    >>> is_grounded("The average was $1.21.", pd.DataFrame({"avg": [1.2125]}), None, "average?")
+    True
+    """
+    known = _numbers_in(result) + [float(n.replace(",", "")) for n in NUMBER.findall(request)]
+    if affected is not None:
+        known.append(float(affected))
+    return all(_matches(token, known) for token in NUMBER.findall(answer))
+
+
+def _numbers_in(result: pd.DataFrame | None) -> list[float]:
+    if result is None:
+        return []
+    values: list[float] = [float(len(result))]
+    for value in result.head(50).to_numpy().ravel():
+        if isinstance(value, (int, float)) and not isinstance(value, bool) and math.isfinite(value):
+            values.append(float(value))
+        elif hasattr(value, "item") and isinstance(value.item(), (int, float)):
+            values.append(float(value.item()))
+        elif isinstance(value, str):
+            values += [float(n.replace(",", "")) for n in NUMBER.findall(value)]
+        elif isinstance(value, pd.Timestamp):
+            values += [float(value.year), float(value.month), float(value.day)]
+    return values
+
+
+def _matches(token: str, known: list[float]) -> bool:
+    number = float(token.replace(",", ""))
+    decimals = len(token.split(".")[1]) if "." in token else 0
+    return any(math.isclose(number, value) or round(value, decimals) == number for value in known)
+
+
+def _row_text(row: list[object]) -> str:
+    label, *rest = row
+    return f"{label} ({', '.join(str(v) for v in rest)})" if rest else str(label)
