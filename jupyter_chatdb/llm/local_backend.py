@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import functools
 import os
+import threading
 from pathlib import Path
 from typing import Any
 
@@ -12,6 +13,9 @@ from .base import Completion, JSONSchema, Message, StreamCallback, Usage
 from .model_files import INSTALL_HINT, QWEN_CODER_1_5B, ModelSpec, ensure_model
 
 DEFAULT_CONTEXT = 4096
+# llama.cpp contexts are not thread-safe: a cancelled generation may still be finishing in its thread
+# when the next cell starts one, so generations take turns.
+_GENERATING = threading.Lock()
 
 
 class LocalBackend:
@@ -63,14 +67,15 @@ class LocalBackend:
         if json_schema is not None:
             kwargs["response_format"] = {"type": "json_object", "schema": json_schema}
         try:
-            if stream is None:
-                response = llama.create_chat_completion(**kwargs)
-                usage = response["usage"]
-                return Completion(
-                    response["choices"][0]["message"]["content"] or "",
-                    Usage(usage["prompt_tokens"], usage["completion_tokens"], 1),
-                )
-            return _streamed(llama, kwargs, stream)
+            with _GENERATING:
+                if stream is None:
+                    response = llama.create_chat_completion(**kwargs)
+                    usage = response["usage"]
+                    return Completion(
+                        response["choices"][0]["message"]["content"] or "",
+                        Usage(usage["prompt_tokens"], usage["completion_tokens"], 1),
+                    )
+                return _streamed(llama, kwargs, stream)
         except ValueError as error:  # llama.cpp reports an over-long prompt this way
             raise ModelOutputError(
                 f"The request does not fit the model's context of {self.context} tokens ({error}); "
