@@ -107,3 +107,10 @@ def test_own_tables_persist_in_a_file(tmp_path):
     assert second.run("SELECT body FROM notes").scalar == "kept"
     assert second.stored_tables() == {"notes"}
     second.close()
+
+
+def test_namespace_binding_leaves_explicit_bindings_alone(session, sales):
+    session.bind("registered", sales)
+    session.bind_frames({"frame": sales})
+    session.bind_frames({})
+    assert sorted(session.frames) == ["registered"]

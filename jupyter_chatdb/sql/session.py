@@ -67,6 +67,7 @@ class Session:
         except duckdb.Error as error:
             raise ConfigError(f"Cannot open the database {self.database}: {error}") from error
         self._frames: dict[str, pd.DataFrame] = {}
+        self._from_namespace: set[str] = set()  # bound by bind_frames, so also dropped by it
         self._lock = threading.RLock()
         self._worker = ThreadPoolExecutor(max_workers=1, thread_name_prefix="chatdb-duckdb")
 
@@ -86,6 +87,7 @@ class Session:
         if name in self.stored_tables():
             raise ConfigError(f"{name!r} is already a table in the database: bind the DataFrame under another name.")
         self._register(name, frame)
+        self._from_namespace.discard(name)
 
     def _register(self, name: str, frame: pd.DataFrame) -> None:
         with self._lock:
@@ -94,26 +96,31 @@ class Session:
 
     def unbind(self, name: str) -> None:
         with self._lock:
+            self._from_namespace.discard(name)
             if self._frames.pop(name, None) is not None:
                 self._con.unregister(name)
 
     def bind_frames(self, frames: Mapping[str, object]) -> Binding:
-        """Bind every DataFrame in `frames` (say, the notebook namespace) and drop stale bindings."""
+        """Bind every DataFrame in `frames` (say, the notebook namespace) and drop its stale bindings.
+
+        Frames bound explicitly with `bind` are left alone.
+        """
         stored = self.stored_tables()
+        explicit = set(self._frames) - self._from_namespace
         wanted = {
             name: value
             for name, value in frames.items()
-            if isinstance(value, pd.DataFrame) and not name.startswith("_")
+            if isinstance(value, pd.DataFrame) and not name.startswith("_") and name not in explicit
         }
         binding = Binding()
-        for name in list(self._frames):
-            if name not in wanted:
-                self.unbind(name)
+        for name in self._from_namespace - set(wanted):
+            self.unbind(name)
         for name, frame in wanted.items():
             if name in stored:
                 binding.shadowed.append(name)
             else:  # always re-register: DuckDB does not see rows added to a frame after binding
                 self._register(name, frame)
+                self._from_namespace.add(name)
         binding.bound = sorted(self._frames)
         return binding
 
