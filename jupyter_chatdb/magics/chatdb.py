@@ -5,7 +5,7 @@ from __future__ import annotations
 from IPython.core.error import UsageError
 from IPython.core.magic import Magics, cell_magic, magics_class
 from IPython.core.magic_arguments import argument, magic_arguments, parse_argstring
-from traitlets import Bool, Int, Unicode
+from traitlets import Bool, Int, Unicode, observe
 
 from ..api import ChatDB
 from .display import LiveDisplay
@@ -44,6 +44,10 @@ class ChatDBMagics(Magics):
         """Use an existing ChatDB (another model or database) for the following cells."""
         self.close()
         self._chatdb = chatdb
+
+    @observe("model", "database", "summarize")
+    def _settings_changed(self, change: dict) -> None:
+        self.close()  # the next cell builds a ChatDB with the new settings
 
     @magic_arguments()
     @argument("-o", "--out", metavar="VAR", help="Store the result DataFrame in the variable VAR.")
