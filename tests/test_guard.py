@@ -17,6 +17,7 @@ SCHEMA = {"singer": ["singer_id", "name", "country", "age"], "concert": ["concer
         "SELECT country, avg(age) AS mean_age FROM singer GROUP BY 1 HAVING mean_age > 30",
         "SELECT x.n FROM (SELECT count(*) AS n FROM singer) AS x",
         "SELECT name FROM singer;",
+        "SELECT name FROM singer; -- the names",
     ],
 )
 def test_reads_pass(sql):

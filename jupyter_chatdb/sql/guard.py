@@ -82,7 +82,8 @@ def check(sql: str, schema: Schema | None = None, *, allow_writes: bool = False)
 
 def parse(sql: str) -> list[exp.Expression]:
     try:
-        trees = [tree for tree in sqlglot.parse(sql, read=DIALECT) if tree is not None]
+        # a trailing comment after the last ';' parses as an empty Semicolon statement
+        trees = [tree for tree in sqlglot.parse(sql, read=DIALECT) if tree is not None and not isinstance(tree, exp.Semicolon)]
     except sqlglot.errors.ParseError as error:
         detail = error.errors[0] if error.errors else {}
         where = f" at line {detail.get('line')}, column {detail.get('col')}" if detail else ""
