@@ -44,6 +44,8 @@ class Statement:
     kind: Kind
     tables: tuple[str, ...]  # tables it reads or writes
     returns_rows: bool = False  # a write with RETURNING
+    target: str | None = None  # the table a write or CREATE changes
+    unbounded: bool = False  # UPDATE or DELETE without WHERE: every row of the table
 
     @property
     def is_write(self) -> bool:
@@ -61,7 +63,7 @@ class Checked:
 
 READ_TYPES = (exp.Select, exp.SetOperation, exp.Subquery, exp.Describe, exp.Summarize)
 WRITE_TYPES = (exp.Insert, exp.Update, exp.Delete)
-ALLOWED_DDL = (exp.Create,)
+PRIVATE_SCHEMA = "chatdb_journal"
 DDL_TYPES = (exp.Create, exp.Drop, exp.Alter, exp.TruncateTable)
 FILE_FUNCTION_PREFIXES = ("read_", "parquet_", "sqlite_", "postgres_", "mysql_", "iceberg_", "delta_")
 FILE_FUNCTIONS = frozenset({"glob", "sniff_csv", "query_table", "query", "getenv", "load_aws_credentials"})
@@ -123,7 +125,20 @@ def _statement(tree: exp.Expression, original: str | None) -> Statement:
     tables = tuple(dict.fromkeys(t.name.lower() for t in tree.find_all(exp.Table) if t.name))
     sql = original.strip().rstrip(";").strip() if original else tree.sql(dialect=DIALECT)
     returning = isinstance(tree, WRITE_TYPES) and tree.args.get("returning") is not None
-    return Statement(sql, classify(tree), tables, returning)
+    unbounded = isinstance(tree, (exp.Update, exp.Delete)) and tree.args.get("where") is None
+    return Statement(sql, classify(tree), tables, returning, _target(tree), unbounded)
+
+
+def _target(tree: exp.Expression) -> str | None:
+    """
+    >>> _target(sqlglot.parse_one("INSERT INTO t (a) SELECT a FROM s"))
+    't'
+    """
+    if not isinstance(tree, (*WRITE_TYPES, exp.Create)):
+        return None
+    node = tree.this
+    table = node.this if isinstance(node, exp.Schema) else node
+    return table.name.lower() if isinstance(table, exp.Table) else None
 
 
 def _check_policy(statements: Sequence[Statement], trees: Sequence[exp.Expression], allow_writes: bool) -> None:
@@ -133,10 +148,12 @@ def _check_policy(statements: Sequence[Statement], trees: Sequence[exp.Expressio
                 f"{statement_name(tree)} statements are not allowed: ChatDB only reads and writes "
                 "the tables of its session."
             )
-        if statement.kind is Kind.DDL and not isinstance(tree, ALLOWED_DDL):
+        if any(t.db.lower() == PRIVATE_SCHEMA for t in tree.find_all(exp.Table)):
+            raise SQLRefused(f"The {PRIVATE_SCHEMA} schema holds ChatDB's journal; use history(), undo() and restore().")
+        if statement.kind is Kind.DDL and not _allowed_ddl(tree):
             raise SQLRefused(
-                f"{statement_name(tree)} is not allowed in a request: drop, alter or truncate tables "
-                "yourself in a code cell."
+                f"{statement_name(tree)} is not allowed in a request: only CREATE TABLE and CREATE SEQUENCE are; "
+                "drop, alter or truncate tables yourself in a code cell."
             )
     if allow_writes:
         return
@@ -150,6 +167,11 @@ def _check_policy(statements: Sequence[Statement], trees: Sequence[exp.Expressio
             f"This request would change data ({statement_name(trees[0])}); allow writes to run it: "
             "`ask(..., allow_writes=True)` or `%%chatdb --write`."
         )
+
+
+def _allowed_ddl(tree: exp.Expression) -> bool:
+    """Only CREATE TABLE / CREATE SEQUENCE (a new memory's schema); views, macros and the rest are refused."""
+    return isinstance(tree, exp.Create) and str(tree.args.get("kind", "")).upper() in ("TABLE", "SEQUENCE")
 
 
 def _check_file_access(tree: exp.Expression) -> None:

@@ -139,6 +139,11 @@ class Session:
         with self._lock:
             return self._con.execute(sql, params or []).fetchall()
 
+    def frame(self, sql: str, params: list[object] | None = None) -> pd.DataFrame:
+        """Run trusted, internal SQL and return every row as a DataFrame."""
+        with self._lock:
+            return self._con.execute(sql, params or []).df()
+
     def run(self, sql: str) -> QueryResult:
         """Run one statement; Ctrl-C (KeyboardInterrupt) interrupts it and raises QueryInterrupted."""
         with self._lock:

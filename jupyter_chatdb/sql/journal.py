@@ -1,0 +1,327 @@
+"""Undo and restore of write requests, kept in the database itself (schema `chatdb_journal`).
+
+Before a request first writes a table, the table is copied; when the request commits, only the
+difference is kept: the old images of the rows it removed or changed and the new images of the rows
+it added or changed. Undoing a request applies that difference backwards, by primary key where the
+table has one (so rows other code changed meanwhile are left alone), otherwise row by row. The
+journal commits in the same transaction as the request, so a file database keeps it across restarts.
+"""
+
+from __future__ import annotations
+
+import json
+from dataclasses import dataclass, field
+
+import pandas as pd
+
+from ..errors import ChatDBError
+from .guard import PRIVATE_SCHEMA, Kind, Statement
+from .session import Session
+
+J = PRIVATE_SCHEMA
+SETUP = f"""
+CREATE SCHEMA IF NOT EXISTS {J};
+CREATE TABLE IF NOT EXISTS {J}.requests (
+    request_id INTEGER PRIMARY KEY, applied_at TIMESTAMP, request VARCHAR, statements VARCHAR,
+    rows_changed INTEGER, undone_at TIMESTAMP);
+CREATE TABLE IF NOT EXISTS {J}.changes (
+    request_id INTEGER, position INTEGER, table_name VARCHAR, kind VARCHAR, old_rows VARCHAR, new_rows VARCHAR);
+"""
+
+
+@dataclass(frozen=True)
+class TableChange:
+    """What one request did to one table: old images of removed/changed rows, new images of added/changed rows."""
+
+    table: str
+    old: pd.DataFrame
+    new: pd.DataFrame
+    key: tuple[str, ...] = ()
+    created: bool = False
+
+    @property
+    def summary(self) -> str:
+        """
+        >>> TableChange("t", pd.DataFrame({"id": [1]}), pd.DataFrame({"id": [1, 2]}), ("id",)).summary
+        't: 1 added, 1 changed'
+        """
+        if self.created:
+            return f"{self.table}: created, {len(self.new)} rows"
+        if self.key:
+            old, new = _keys(self.old, self.key), _keys(self.new, self.key)
+            counts = {"added": len(new - old), "removed": len(old - new), "changed": len(old & new)}
+        else:
+            counts = {"added": len(self.new), "removed": len(self.old)}
+        parts = [f"{n} {what}" for what, n in counts.items() if n]
+        return f"{self.table}: " + (", ".join(parts) if parts else "no change")
+
+
+@dataclass
+class Recorder:
+    """Tracks the tables one request writes, inside its transaction."""
+
+    session: Session
+    _tracked: dict[str, str] = field(default_factory=dict)  # table -> its copy before the request
+    _created: list[tuple[str, str]] = field(default_factory=list)  # (name, TABLE | SEQUENCE)
+
+    def before(self, statement: Statement, ddl_kind: str = "TABLE") -> None:
+        """Call before running a write: copies its table the first time the request writes it."""
+        table = statement.target
+        if table is None or table in self._tracked or any(table == name for name, _ in self._created):
+            return
+        if statement.kind is Kind.DDL:
+            if not self._exists(table, ddl_kind):
+                self._created.append((table, ddl_kind))
+            return
+        _ensure_schema(self.session)
+        copy = f"{J}.pre_{len(self._tracked)}"
+        self.session.rows(f"CREATE OR REPLACE TABLE {copy} AS SELECT * FROM main.{_quote(table)}")
+        self._tracked[table] = copy
+
+    def changes(self) -> list[TableChange]:
+        """The differences so far (before commit or rollback): the rows a dry run would touch."""
+        changes = [_created_change(self.session, name) for name, kind in self._created if kind == "TABLE"]
+        for table, copy in self._tracked.items():
+            old = _frame(self.session, f"SELECT * FROM {copy} EXCEPT ALL SELECT * FROM main.{_quote(table)}")
+            new = _frame(self.session, f"SELECT * FROM main.{_quote(table)} EXCEPT ALL SELECT * FROM {copy}")
+            if len(old) or len(new):
+                changes.append(TableChange(table, old, new, _primary_key(self.session, table)))
+        return changes
+
+    def commit(self, request: str, statements: list[str]) -> int | None:
+        """Store the request's difference in the journal (same transaction); its id, or None if nothing changed."""
+        changes = self.changes()
+        request_id = None
+        if changes or self._created:
+            request_id = self._store(request, statements, changes)
+        for copy in self._tracked.values():
+            self.session.rows(f"DROP TABLE {copy}")
+        return request_id
+
+    def _store(self, request: str, statements: list[str], changes: list[TableChange]) -> int:
+        _ensure_schema(self.session)
+        (request_id,) = self.session.rows(f"SELECT coalesce(max(request_id), 0) + 1 FROM {J}.requests")[0]
+        for position, change in enumerate(changes):
+            old_rows, new_rows = f"{J}.r{request_id}_{position}_old", f"{J}.r{request_id}_{position}_new"
+            if not change.created:
+                copy, live = self._tracked[change.table], f"main.{_quote(change.table)}"
+                self.session.rows(f"CREATE TABLE {old_rows} AS SELECT * FROM {copy} EXCEPT ALL SELECT * FROM {live}")
+                self.session.rows(f"CREATE TABLE {new_rows} AS SELECT * FROM {live} EXCEPT ALL SELECT * FROM {copy}")
+            self.session.rows(
+                f"INSERT INTO {J}.changes VALUES (?, ?, ?, ?, ?, ?)",
+                [request_id, position, change.table, "created" if change.created else "rows", old_rows, new_rows],
+            )
+        for name, kind in self._created:
+            if kind == "SEQUENCE":
+                self.session.rows(f"INSERT INTO {J}.changes VALUES (?, -1, ?, 'sequence', NULL, NULL)", [request_id, name])
+        rows_changed = sum(len(c.new) + len(c.old) for c in changes if not c.created)
+        self.session.rows(
+            f"INSERT INTO {J}.requests VALUES (?, current_localtimestamp(), ?, ?, ?, NULL)",
+            [request_id, request, json.dumps(statements), rows_changed],
+        )
+        return request_id
+
+    def _exists(self, name: str, kind: str) -> bool:
+        catalog = "duckdb_tables()" if kind == "TABLE" else "duckdb_sequences()"
+        column = "table_name" if kind == "TABLE" else "sequence_name"
+        return bool(self.session.rows(f"SELECT 1 FROM {catalog} WHERE schema_name = 'main' AND {column} = ?", [name]))
+
+
+class Journal:
+    """The applied write requests of a database, newest last; undo and restore them."""
+
+    def __init__(self, session: Session) -> None:
+        self.session = session
+
+    def recorder(self) -> Recorder:
+        return Recorder(self.session)
+
+    def history(self) -> pd.DataFrame:
+        """One row per applied write request: id, time, request, SQL, rows changed, and when it was undone."""
+        if not _has_schema(self.session):
+            return pd.DataFrame(columns=["request_id", "applied_at", "request", "statements", "rows_changed", "undone_at"])
+        frame = _frame(self.session, f"SELECT * FROM {J}.requests ORDER BY request_id")
+        frame["statements"] = [json.loads(text) for text in frame["statements"]]
+        return frame
+
+    def undo(self, n: int = 1) -> list[int]:
+        """Undo the last `n` requests still applied, newest first, in one transaction; their ids."""
+        if n < 1:
+            raise ChatDBError("undo(n) needs n >= 1.")
+        active = self._active()
+        if not active:
+            raise ChatDBError("There is nothing to undo: no write request has been applied.")
+        if n > len(active):
+            raise ChatDBError(f"Only {len(active)} request(s) can be undone; call undo({len(active)}).")
+        return self._undo(list(reversed(active))[:n])
+
+    def restore(self, request_id: int) -> list[int]:
+        """Bring the data back to how it was right after `request_id` (0: before the first request)."""
+        active = self._active()
+        if request_id != 0 and request_id not in active:
+            known = ", ".join(map(str, active)) or "none"
+            raise ChatDBError(f"Request {request_id} is not an applied request (applied: {known}); see history().")
+        return self._undo([r for r in reversed(active) if r > request_id])
+
+    def _active(self) -> list[int]:
+        if not _has_schema(self.session):
+            return []
+        return [r for (r,) in self.session.rows(f"SELECT request_id FROM {J}.requests WHERE undone_at IS NULL ORDER BY 1")]
+
+    def _undo(self, request_ids: list[int]) -> list[int]:
+        for request_id in request_ids:
+            self._undo_one(request_id)
+        return request_ids
+
+    def _undo_one(self, request_id: int) -> None:
+        """Apply one request's difference backwards.
+
+        DuckDB refuses to delete a parent row in the transaction that deleted its children, so the
+        deletions run in one transaction per level of the foreign-key tree, children first; the
+        rest runs in the first one and the request is marked undone in the last one.
+        """
+        changes = self.session.rows(
+            f"SELECT table_name, kind, old_rows, new_rows FROM {J}.changes WHERE request_id = ? ORDER BY position",
+            [request_id],
+        )
+        row_changes = {t: (old, new) for t, kind, old, new in changes if kind == "rows"}
+        levels = _children_first_levels(self.session, list(row_changes))
+        created = [(t, kind) for t, kind, _, _ in reversed(changes) if kind in ("created", "sequence")]
+        for depth, level in enumerate(levels or [[]]):
+            with self.session.transaction():
+                if depth == 0:
+                    for table in reversed([t for lvl in levels for t in lvl]):  # parents first
+                        _reinsert(self.session, table, *row_changes[table])
+                    for table in row_changes:
+                        _revert_changed(self.session, table, *row_changes[table])
+                for table in level:
+                    _delete_added(self.session, table, *row_changes[table])
+                if depth == max(len(levels) - 1, 0):
+                    for name, kind in created:
+                        what = "TABLE" if kind == "created" else "SEQUENCE"
+                        self.session.rows(f"DROP {what} IF EXISTS main.{_quote(name)}")
+                    self.session.rows(
+                        f"UPDATE {J}.requests SET undone_at = current_localtimestamp() WHERE request_id = ?", [request_id]
+                    )
+
+
+# -- applying a difference backwards -----------------------------------------------------------
+
+
+def _reinsert(session: Session, table: str, old: str, new: str) -> None:
+    """Rows the request removed come back."""
+    key = _primary_key(session, table)
+    only_old = f"WHERE NOT EXISTS (SELECT 1 FROM {new} AS n WHERE {_same(key, 'n', 'o')})" if key else ""
+    session.rows(f"INSERT INTO main.{_quote(table)} SELECT o.* FROM {old} AS o {only_old}")
+
+
+def _revert_changed(session: Session, table: str, old: str, new: str) -> None:
+    """Rows the request changed get their old values back (tables with a primary key)."""
+    key = _primary_key(session, table)
+    if not key:
+        return
+    live = f"main.{_quote(table)}"
+    columns = [c for c in _columns(session, table) if c not in key]
+    in_both = f"EXISTS (SELECT 1 FROM {new} AS n WHERE {_same(key, 'n', 'o')})"
+    # set only the columns that differ: DuckDB rewrites an update of an indexed column as delete + insert
+    differing = [
+        c for c in columns
+        if session.rows(
+            f"SELECT count(*) FROM {old} AS o JOIN {live} AS t ON {_same(key, 't', 'o')}"
+            f" WHERE {in_both} AND o.{_quote(c)} IS DISTINCT FROM t.{_quote(c)}"
+        )[0][0]
+    ]
+    if differing:
+        assignments = ", ".join(f"{_quote(c)} = o.{_quote(c)}" for c in differing)
+        session.rows(f"UPDATE {live} AS t SET {assignments} FROM {old} AS o WHERE {_same(key, 't', 'o')} AND {in_both}")
+
+
+def _delete_added(session: Session, table: str, old: str, new: str) -> None:
+    """Rows the request added go away: by key, or else one live row per added row."""
+    key = _primary_key(session, table)
+    live = f"main.{_quote(table)}"
+    if key:
+        session.rows(
+            f"DELETE FROM {live} AS t WHERE EXISTS (SELECT 1 FROM {new} AS n WHERE {_same(key, 't', 'n')}"
+            f" AND NOT EXISTS (SELECT 1 FROM {old} AS o WHERE {_same(key, 'o', 'n')}))"
+        )
+        return
+    columns = _columns(session, table)
+    listed = ", ".join(_quote(c) for c in columns)
+    session.rows(
+        f"DELETE FROM {live} WHERE rowid IN (SELECT l.rowid FROM"
+        f" (SELECT rowid, {listed}, row_number() OVER (PARTITION BY {listed}) AS nth FROM {live}) AS l"
+        f" JOIN (SELECT {listed}, count(*) AS times FROM {new} GROUP BY ALL) AS n"
+        f" ON {_same(columns, 'l', 'n')} AND l.nth <= n.times)"
+    )
+
+
+# -- catalog helpers ----------------------------------------------------------------------------
+
+
+def _ensure_schema(session: Session) -> None:
+    if not _has_schema(session):
+        session.rows(SETUP)
+
+
+def _has_schema(session: Session) -> bool:
+    return bool(session.rows(f"SELECT 1 FROM duckdb_tables() WHERE schema_name = '{J}' AND table_name = 'requests'"))
+
+
+def _primary_key(session: Session, table: str) -> tuple[str, ...]:
+    rows = session.rows(
+        "SELECT constraint_column_names FROM duckdb_constraints() WHERE schema_name = 'main'"
+        " AND table_name = ? AND constraint_type = 'PRIMARY KEY'",
+        [table],
+    )
+    return tuple(rows[0][0]) if rows else ()
+
+
+def _columns(session: Session, table: str) -> list[str]:
+    return [
+        name for (name,) in session.rows(
+            "SELECT column_name FROM duckdb_columns() WHERE schema_name = 'main' AND table_name = ? ORDER BY column_index",
+            [table],
+        )
+    ]
+
+
+def _children_first_levels(session: Session, tables: list[str]) -> list[list[str]]:
+    """`tables` in levels: each level's tables are referenced by no table of a later level.
+
+    A cycle of references ends the ordering: the tables left form the last level.
+    """
+    references = {
+        t: {r for (r,) in session.rows(
+            "SELECT referenced_table FROM duckdb_constraints() WHERE schema_name = 'main' AND table_name = ?"
+            " AND constraint_type = 'FOREIGN KEY'", [t])} - {t}
+        for t in tables
+    }
+    levels: list[list[str]] = []
+    left = list(tables)
+    while left:
+        referenced = set().union(*(references[t] for t in left))
+        level = [t for t in left if t not in referenced] or left
+        levels.append(level)
+        left = [t for t in left if t not in level]
+    return levels
+
+
+def _created_change(session: Session, table: str) -> TableChange:
+    return TableChange(table, pd.DataFrame(), _frame(session, f"SELECT * FROM main.{_quote(table)}"), created=True)
+
+
+def _frame(session: Session, sql: str) -> pd.DataFrame:
+    return session.frame(sql)
+
+
+def _keys(frame: pd.DataFrame, key: tuple[str, ...]) -> set[tuple]:
+    return set(frame[list(key)].itertuples(index=False, name=None)) if len(frame) else set()
+
+
+def _same(columns: tuple[str, ...] | list[str], left: str, right: str) -> str:
+    return " AND ".join(f"{left}.{_quote(c)} IS NOT DISTINCT FROM {right}.{_quote(c)}" for c in columns)
+
+
+def _quote(name: str) -> str:
+    return '"' + name.replace('"', '""') + '"'
