@@ -8,17 +8,24 @@ from pathlib import Path
 import pandas as pd
 
 from .controller.events import Answered, Event, Reply
-from .controller.loop import Controller, Request
+from .controller.loop import Controller, Options
+from .controller.one_round import OneRoundController
+from .controller.request import Request
+from .errors import ChatDBError
 from .llm.base import LLM
 from .llm.select import select_backend
+from .sql.journal import Journal
 from .sql.session import Binding, Session
+
+STRATEGIES = ("chain", "one-round")
 
 
 class ChatDB:
     """Ask questions about DataFrames and stored tables in plain language.
 
     >>> from jupyter_chatdb.llm import ScriptedBackend
-    >>> db = ChatDB(model=ScriptedBackend([{"sql": "SELECT sum(kg) AS kg FROM sales"}]), summarize=False)
+    >>> plan = {"steps": [{"goal": "total kg", "sql": "SELECT sum(kg) AS kg FROM sales", "binds": []}]}
+    >>> db = ChatDB(model=ScriptedBackend([{"route": "read"}, plan]), summarize=False)
     >>> db.register("sales", pd.DataFrame({"kg": [2.5, 4.0]}))
     >>> db.ask("How many kg did we sell?").answer
     'kg: 6.5'
@@ -31,13 +38,34 @@ class ChatDB:
         *,
         base_url: str | None = None,
         api_key: str | None = None,
-        repair_rounds: int = 1,
+        schema: str | Path | None = None,
         summarize: bool = True,
+        strategy: str = "chain",
+        candidates: int = 1,
+        revisions: int = 2,
+        repair_rounds: int = 1,
     ) -> None:
+        """`schema`: a .sql file or SQL text of CREATE statements, run when the database has no tables yet.
+
+        `strategy`: "chain" (plan, run step by step, revise) or "one-round" (one SQL and one repair,
+        the baseline). `candidates` > 1 samples that many plans for a question and keeps the result
+        most of them agree on. `revisions`: how often a failing plan is revised per request.
+        """
+        if strategy not in STRATEGIES:
+            raise ChatDBError(f"Unknown strategy {strategy!r}: use one of {', '.join(STRATEGIES)}.")
+        if candidates < 1:
+            raise ChatDBError("candidates must be at least 1.")
         self.model = select_backend(model, base_url=base_url, api_key=api_key)
         self.session = Session(database)
+        self.journal = Journal(self.session)
         self.summarize = summarize
-        self._controller = Controller(self.model, self.session, repair_rounds=repair_rounds)
+        if schema is not None:
+            self._bootstrap(schema)
+        self._controller: Controller | OneRoundController = (
+            Controller(self.model, self.session, self.journal, Options(revisions=revisions, candidates=candidates))
+            if strategy == "chain"
+            else OneRoundController(self.model, self.session, repair_rounds=repair_rounds)
+        )
 
     def __repr__(self) -> str:
         return f"ChatDB(model={self.model!r}, session={self.session!r})"
@@ -50,10 +78,47 @@ class ChatDB:
         """Bind every DataFrame of `namespace` by its variable name; drop names no longer there."""
         return self.session.bind_frames(namespace)
 
-    def ask(self, text: str, *, allow_writes: bool = False, on_event: Callable[[Event], None] | None = None) -> Reply:
-        """Answer `text`; with `allow_writes`, INSERT/UPDATE/DELETE run in one transaction."""
+    def ask(
+        self,
+        text: str,
+        *,
+        allow_writes: bool = False,
+        dry_run: bool = False,
+        on_event: Callable[[Event], None] | None = None,
+    ) -> Reply:
+        """Answer or carry out `text`.
+
+        Writes run in one transaction, journalled for `undo`. Without `allow_writes` (or with
+        `dry_run`, or when a step would change every row of a table) they are tried and rolled back:
+        the reply is `pending`, lists the rows they would change, and `apply(reply)` runs them.
+        """
+        return self._collect(Request(text, allow_writes=allow_writes, summarize=self.summarize, dry_run=dry_run), on_event)
+
+    def events(self, text: str, *, allow_writes: bool = False, dry_run: bool = False) -> Iterator[Event]:
+        """The events of answering `text`, for views that show the work as it happens."""
+        return self._controller.run(Request(text, allow_writes=allow_writes, summarize=self.summarize, dry_run=dry_run))
+
+    def apply(self, reply: Reply, *, on_event: Callable[[Event], None] | None = None) -> Reply:
+        """Run the writes of a pending reply as they were planned (no model call): the user approved them."""
+        if not reply.pending or not reply.plan:
+            raise ChatDBError("This reply has no pending writes to apply.")
+        return self._collect(Request(reply.request, allow_writes=True, summarize=False, approved=reply.plan), on_event)
+
+    def history(self) -> pd.DataFrame:
+        """The applied write requests, oldest first, with their SQL and whether they were undone."""
+        return self.journal.history()
+
+    def undo(self, n: int = 1) -> list[int]:
+        """Undo the last `n` applied write requests; returns their ids."""
+        return self.journal.undo(n)
+
+    def restore(self, request_id: int) -> list[int]:
+        """Bring the data back to how it was right after request `request_id` (0: before the first)."""
+        return self.journal.restore(request_id)
+
+    def _collect(self, request: Request, on_event: Callable[[Event], None] | None) -> Reply:
         reply = None
-        for event in self.events(text, allow_writes=allow_writes):
+        for event in self._controller.run(request):
             if on_event is not None:
                 on_event(event)
             if isinstance(event, Answered):
@@ -61,9 +126,17 @@ class ChatDB:
         assert reply is not None, "the controller ended without an answer"
         return reply
 
-    def events(self, text: str, *, allow_writes: bool = False) -> Iterator[Event]:
-        """The events of answering `text`, for views that show the work as it happens."""
-        return self._controller.run(Request(text, allow_writes=allow_writes, summarize=self.summarize))
+    def _bootstrap(self, schema: str | Path) -> None:
+        path = Path(schema) if isinstance(schema, Path) or str(schema).strip().endswith(".sql") else None
+        if path is not None and not path.is_file():
+            raise ChatDBError(f"No schema file at {path}: give a .sql file or the SQL text itself.")
+        if self.session.stored_tables():
+            return  # an existing database keeps its tables
+        text = path.read_text() if path else str(schema)
+        try:
+            self.session.rows(text)
+        except Exception as error:  # duckdb.Error: the user's own schema text
+            raise ChatDBError(f"The schema did not load: {str(error).splitlines()[0]}") from None
 
     def close(self) -> None:
         self.session.close()

@@ -43,3 +43,12 @@ def embedded_model_installed() -> bool:
 requires_model = pytest.mark.skipif(
     not embedded_model_installed(), reason="the embedded model is not installed (make demo installs it)"
 )
+
+
+def plan(*steps: str | tuple[str, list[str]]) -> dict:
+    """A scripted plan: each step an SQL string, or (sql, binds)."""
+    planned = []
+    for index, step in enumerate(steps, start=1):
+        sql, binds = (step, []) if isinstance(step, str) else step
+        planned.append({"goal": f"step {index}", "sql": sql, "binds": binds})
+    return {"steps": planned}

@@ -4,6 +4,7 @@ import pandas as pd
 import pytest
 from IPython.core.interactiveshell import InteractiveShell
 
+from .conftest import plan
 from jupyter_chatdb import ChatDB
 from jupyter_chatdb.magics.chatdb import ChatDBMagics
 
@@ -22,7 +23,11 @@ def shell(scripted):
 
 
 def test_cell_shows_sql_result_and_answer_and_stores_the_result(shell, scripted, capsys):
-    scripted.push({"sql": "SELECT region, sum(units) AS units FROM sales GROUP BY region ORDER BY units DESC"}, {"answer": "North leads with 17."})
+    scripted.push(
+        {"route": "read"},
+        plan("SELECT region, sum(units) AS units FROM sales GROUP BY region ORDER BY units DESC"),
+        {"answer": "North leads with 17."},
+    )
     result = shell.run_cell("%%chatdb -o top\nWhich region sold the most units?")
     result.raise_error()
     shown = capsys.readouterr().out
@@ -34,22 +39,22 @@ def test_cell_shows_sql_result_and_answer_and_stores_the_result(shell, scripted,
 
 
 def test_frames_are_rebound_every_cell(shell, scripted):
-    scripted.push({"sql": "SELECT count(*) AS n FROM sales"}, {"answer": "3"})
+    scripted.push({"route": "read"}, plan("SELECT count(*) AS n FROM sales"), {"answer": "3"})
     shell.run_cell("%%chatdb -o result\nHow many rows?").raise_error()
     shell.user_ns["sales"] = pd.DataFrame({"region": ["West"], "units": [1]})
-    scripted.push({"sql": "SELECT count(*) AS n FROM sales"}, {"answer": "1"})
+    scripted.push({"route": "read"}, plan("SELECT count(*) AS n FROM sales"), {"answer": "1"})
     shell.run_cell("%%chatdb -o result\nHow many rows now?").raise_error()
     assert shell.user_ns["result"]["n"].tolist() == [1]
 
 
 def test_refused_write_shows_one_line_not_a_traceback(shell, scripted, capsys):
-    scripted.push({"sql": "DELETE FROM sales"})
-    result = shell.run_cell("%%chatdb\nDelete everything")
+    scripted.push({"route": "write"}, plan("DELETE FROM sales WHERE units < 5"))
+    result = shell.run_cell("%%chatdb --write\nDelete the small sales")
     out = capsys.readouterr().out
     assert result.error_in_exec is not None
     assert (
-        "SQLRefused: This request would change data (DELETE); allow writes to run it: "
-        "`ask(..., allow_writes=True)` or `%%chatdb --write`."
+        "SQLRefused: sales is a DataFrame of the notebook: change it with pandas, "
+        "or store it as a table (CREATE TABLE ... AS SELECT) to change it here."
     ) in out
     assert "Traceback" not in out
 

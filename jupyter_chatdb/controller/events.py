@@ -7,7 +7,9 @@ from dataclasses import dataclass, field
 import pandas as pd
 
 from ..llm.base import Usage
+from ..sql.journal import TableChange
 from ..sql.session import QueryResult
+from .plan import PlannedStep
 
 
 @dataclass(frozen=True)
@@ -34,6 +36,11 @@ class Reply:
     steps: list[Step] = field(default_factory=list)
     usage: Usage = field(default_factory=Usage)
     model: str = ""
+    route: str = "read"  # read | write | chat
+    plan: tuple[PlannedStep, ...] = ()  # the steps as run (placeholders kept): what `ChatDB.apply` replays
+    changes: tuple[TableChange, ...] = ()  # what the writes changed, or would change when pending
+    pending: bool = False  # writes were only tried (dry run) and rolled back: they wait for approval
+    request_id: int | None = None  # the journal's id of an applied write request
 
     def _repr_markdown_(self) -> str:
         from ..widgets.render import reply_markdown
@@ -68,6 +75,29 @@ class ModelText(Event):
 
 
 @dataclass(frozen=True)
+class Routed(Event):
+    route: str  # read | write | chat
+
+
+@dataclass(frozen=True)
+class PlanMade(Event):
+    """A plan, or (revision > 0) a revised rest of a plan starting at step `first`."""
+
+    steps: tuple[PlannedStep, ...]
+    first: int = 1
+    revision: int = 0
+
+
+@dataclass(frozen=True)
+class CandidatesVoted(Event):
+    """Self-consistency: how many candidate plans agreed on the chosen result."""
+
+    candidates: int
+    agreeing: int
+    sql: str
+
+
+@dataclass(frozen=True)
 class StepPlanned(Event):
     index: int
     goal: str
@@ -95,6 +125,20 @@ class StepFailed(Event):
 @dataclass(frozen=True)
 class RolledBack(Event):
     reason: str
+
+
+@dataclass(frozen=True)
+class ApprovalNeeded(Event):
+    """The writes were tried and rolled back; `changes` is what applying them would do."""
+
+    reason: str
+    changes: tuple[TableChange, ...]
+
+
+@dataclass(frozen=True)
+class Committed(Event):
+    request_id: int | None
+    changes: tuple[TableChange, ...]
 
 
 @dataclass(frozen=True)

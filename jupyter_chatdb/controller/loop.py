@@ -1,171 +1,384 @@
-"""One request, one round: prompt -> constrained SQL -> guard -> execute -> (one repair) -> answer.
+"""The chain-of-memory controller: route, plan, run step by step with revision, answer.
+
+    request -> route (read | write | chat) -> plan {goal, sql, binds}... -> for each step:
+    fill <names> from earlier results -> guard -> run -> bind its one-row result
+    -> when a step fails, finds nothing to bind or changes nothing: revise the rest (bounded)
+    -> commit (journalled) or, for unapproved writes, roll back and show what would change.
 
 The controller never imports IPython or ipywidgets: it yields events and views render them.
 """
 
 from __future__ import annotations
 
-import queue
-import threading
 from collections.abc import Generator, Iterator
-from dataclasses import dataclass
+from dataclasses import dataclass, field, replace
 
-from ..errors import ChatDBError, ModelOutputError
-from ..llm.base import LLM, Completion, JSONSchema, Message, Usage
+import pandas as pd
+
+from ..errors import ChatDBError, ModelOutputError, QueryFailed, SQLRefused
+from ..llm.base import LLM, Message, Usage
 from ..sql import guard
 from ..sql.catalog import Catalog
+from ..sql.journal import Journal, Recorder, TableChange
 from ..sql.session import QueryResult, Session
-from . import prompts
+from . import examples, prompts
 from .answer import is_grounded, plain_answer
 from .events import (
     Answered,
+    ApprovalNeeded,
+    CandidatesVoted,
+    Committed,
     Event,
-    ModelText,
+    PlanMade,
     Reply,
     RequestStarted,
     RolledBack,
+    Routed,
     Step,
     StepDone,
     StepFailed,
     StepPlanned,
     StepStarted,
 )
+from .generate import generate
+from .plan import PLAN_SCHEMA, PlannedStep, bound_values, fill, parse_plan, plan_text
+from .request import Request
+from .vote import signature
 
-SQL_MAX_TOKENS = 320
+ROUTE_MAX_TOKENS = 12
+PLAN_MAX_TOKENS = 900
 ANSWER_MAX_TOKENS = 120
+SAMPLE_TEMPERATURE = 0.7
 
 
-@dataclass(frozen=True)
-class Request:
-    text: str
-    allow_writes: bool = False
-    summarize: bool = True  # False: a plain answer from the result, without a second model call
+@dataclass
+class Options:
+    revisions: int = 2  # model revisions of a failing plan per request
+    candidates: int = 1  # >1: sample that many plans for a read and vote on their results
+    examples: int = 3  # worked examples in the planning prompt
+    route: bool = True  # False: treat every request as a read, or a write when writes are allowed
 
 
-class Cancelled(Exception):
-    """Raised inside the model's stream callback to stop generation."""
+class StepProblem(Exception):
+    """A step that ran (or could not run) but cannot be used as planned; the plan gets revised."""
+
+
+@dataclass
+class Chain:
+    """The state of one request while its steps run."""
+
+    request: Request
+    writes: bool
+    schema: dict[str, list[str]]
+    values: dict[str, object] = field(default_factory=dict)
+    steps: list[Step] = field(default_factory=list)
+    done: list[PlannedStep] = field(default_factory=list)
+    recorder: Recorder | None = None
+    in_transaction: bool = False
+    needs_approval: str | None = None
+    usage: Usage = field(default_factory=Usage)
 
 
 class Controller:
-    def __init__(self, model: LLM, session: Session, *, repair_rounds: int = 1) -> None:
+    def __init__(self, model: LLM, session: Session, journal: Journal | None = None, options: Options | None = None) -> None:
         self.model = model
         self.session = session
-        self.repair_rounds = repair_rounds
+        self.journal = journal or Journal(session)
+        self.options = options or Options()
 
     def run(self, request: Request) -> Iterator[Event]:
-        """Yield events while answering `request`; the last one is `Answered`.
+        """Yield events while carrying out `request`; the last one is `Answered`.
 
-        Raises a ChatDBError (after yielding the failed step) when the request cannot be answered.
+        Raises a ChatDBError (after yielding the failed step) when the request cannot be carried out;
+        then nothing was written.
         """
         if not request.text.strip():
             raise ChatDBError("The request is empty: write a question or an instruction.")
         catalog = Catalog.read(self.session)
-        if not catalog.tables:
-            raise ChatDBError("There is no data to query: create a pandas DataFrame or register one first.")
         yield RequestStarted(request.text, self.model.name, tuple(catalog.tables), request.allow_writes)
         usage = Usage()
-        messages = prompts.sql_messages(catalog.prompt_text(), request.text, allow_writes=request.allow_writes)
-        for attempt in range(1, self.repair_rounds + 2):
-            purpose = "sql" if attempt == 1 else "repair"
-            completion = yield from self._generate(purpose, messages, prompts.SQL_SCHEMA, SQL_MAX_TOKENS)
-            usage += completion.usage
-            sql = prompts.parse_json(completion.text, "sql")
-            if sql is None:
-                raise ModelOutputError(f"The model did not return SQL (it said: {completion.text[:200]!r}).")
-            yield StepPlanned(1, request.text, sql, attempt)
-            try:
-                checked = guard.check(sql, catalog.schema(), allow_writes=request.allow_writes)
-                steps = yield from self._execute(checked, request.text)
-                break
-            except ChatDBError as error:
-                retry = attempt <= self.repair_rounds and error.fixable
-                yield StepFailed(Step(1, request.text, sql, "failed", error=str(error)), will_retry=retry)
-                if not retry:
-                    raise
-                messages = prompts.repair_messages(messages, completion.text, str(error))
-        reply = yield from self._answer(request, steps, usage)
+        messages: list[Message] = []
+        reply_text = ""
+        if request.approved:
+            route, steps = "write", list(request.approved)
+        else:
+            route, usage = yield from self._route(request, catalog, usage)
+            yield Routed(route)
+            if route == "chat":
+                reply = yield from self._chat(request, catalog, usage)
+                yield Answered(reply)
+                return
+            if not catalog.tables and route == "read":
+                raise ChatDBError("There is no data to query: create a pandas DataFrame, register one, or record something with writes allowed.")
+            steps, messages, reply_text, usage = yield from self._plan(request, catalog, route == "write", usage)
+        chain = Chain(request, route == "write", catalog.schema(), usage=usage)
+        if not request.approved and route == "read" and self.options.candidates > 1:
+            steps, chain.usage = yield from self._vote(steps, messages, chain)
+        yield PlanMade(tuple(steps))
+        for index, step in enumerate(steps, start=1):
+            yield StepPlanned(index, step.goal, step.sql)
+        try:
+            yield from self._run_steps(chain, steps, messages, reply_text)
+            reply = yield from self._finish(chain, route)
+        except BaseException:
+            if chain.in_transaction:
+                self.session.rollback()
+                yield RolledBack(self._rollback_reason(chain))
+            raise
         yield Answered(reply)
 
-    def _execute(self, checked: guard.Checked, goal: str) -> Generator[Event, None, list[Step]]:
-        """Run the statements in one transaction when any writes; a failure rolls back all of them."""
-        if not checked.writes:
-            statement = checked.statements[0]
-            yield StepStarted(1, statement.sql)
-            step = Step(1, goal, statement.sql, "done", result=self.session.run(statement.sql))
-            yield StepDone(step)
-            return [step]
-        steps: list[Step] = []
-        try:
-            with self.session.transaction():
-                for index, statement in enumerate(checked.statements, start=1):
-                    yield StepStarted(index, statement.sql)
-                    result = self.session.run(statement.sql)
-                    steps.append(Step(index, goal, statement.sql, "done", result, rows_affected=_affected(statement, result)))
-                    yield StepDone(steps[-1])
-        except (ChatDBError, KeyboardInterrupt):
-            yield RolledBack(f"statement {len(steps) + 1} failed, so none of the {len(checked.statements)} was applied")
-            raise
-        return steps
+    # -- routing and planning ---------------------------------------------------------------
 
-    def _answer(self, request: Request, steps: list[Step], usage: Usage) -> Generator[Event, None, Reply]:
-        writes = [step.rows_affected for step in steps if step.rows_affected is not None]
-        affected = sum(writes) if writes else None
-        last = steps[-1]
-        returned_rows = last.result is not None and last.rows_affected is None and len(last.result.frame.columns)
-        result = last.result.frame if returned_rows else None
-        sql = [step.sql for step in steps]
-        answer = plain_answer(result, affected)
-        if request.summarize:
-            messages = prompts.answer_messages(request.text, sql, result, affected)
-            completion = yield from self._generate("answer", messages, prompts.ANSWER_SCHEMA, ANSWER_MAX_TOKENS)
+    def _route(self, request: Request, catalog: Catalog, usage: Usage) -> Generator[Event, None, tuple[str, Usage]]:
+        if not self.options.route:
+            return ("write" if request.allow_writes else "read"), usage
+        messages = prompts.route_messages(request.text, list(catalog.tables))
+        completion = yield from generate(self.model, "route", messages, prompts.ROUTE_SCHEMA, ROUTE_MAX_TOKENS)
+        route = prompts.parse_json(completion.text, "route")
+        return (route if route in ("read", "write", "chat") else "read"), usage + completion.usage
+
+    def _plan(
+        self, request: Request, catalog: Catalog, writes: bool, usage: Usage
+    ) -> Generator[Event, None, tuple[list[PlannedStep], list[Message], str, Usage]]:
+        """One constrained call; an unparseable plan gets one retry with the error, then fails."""
+        chosen = examples.choose(request.text, self.options.examples + writes, writes=writes)
+        schema_text = catalog.prompt_text() or "(no tables yet: create the tables the request needs, with primary keys and types)"
+        messages = prompts.plan_messages(schema_text, request.text, [e.text() for e in chosen], writes=writes)
+        for attempt in (1, 2):
+            completion = yield from generate(self.model, "plan", messages, PLAN_SCHEMA, PLAN_MAX_TOKENS)
             usage += completion.usage
-            phrased = prompts.parse_json(completion.text, "answer")
-            if phrased and is_grounded(phrased, result, affected, request.text):
-                answer = phrased  # otherwise the model did its own arithmetic: keep the plain answer
-        return Reply(request.text, answer, sql, result, steps, usage, self.model.name)
-
-    def _generate(
-        self, purpose: str, messages: list[Message], schema: JSONSchema, max_tokens: int
-    ) -> Generator[Event, None, Completion]:
-        """Call the model in a worker thread and yield its output as it streams.
-
-        Ctrl-C while waiting stops generation at the next token and re-raises.
-        """
-        pieces: queue.Queue[str | None] = queue.Queue()
-        stop = threading.Event()
-        outcome: dict[str, object] = {}
-
-        def on_piece(piece: str) -> None:
-            if stop.is_set():
-                raise Cancelled()
-            pieces.put(piece)
-
-        def work() -> None:
-            try:
-                outcome["completion"] = self.model.complete(
-                    messages, json_schema=schema, stream=on_piece, max_tokens=max_tokens
+            steps = parse_plan(completion.text)
+            if steps is not None:
+                return steps, messages, completion.text, usage
+            if attempt == 1:
+                messages = prompts.repair_messages(
+                    messages, completion.text, 'That is not a plan: reply with JSON {"steps": [{"goal", "sql", "binds"}]}.'
                 )
-            except BaseException as error:  # handed to the calling thread below
-                outcome["error"] = error
-            finally:
-                pieces.put(None)
+        raise ModelOutputError(f"The model did not return a usable plan (it said: {completion.text[:200]!r}); nothing was run.")
 
-        worker = threading.Thread(target=work, name=f"chatdb-model-{purpose}", daemon=True)
-        worker.start()
+    def _vote(
+        self, steps: list[PlannedStep], messages: list[Message], chain: Chain
+    ) -> Generator[Event, None, tuple[list[PlannedStep], Usage]]:
+        """Execution-guided self-consistency: sample more plans, run each, keep the most common result."""
+        usage = chain.usage
+        candidates = [steps]
+        for _ in range(self.options.candidates - 1):
+            completion = yield from generate(self.model, "sample", messages, PLAN_SCHEMA, PLAN_MAX_TOKENS, SAMPLE_TEMPERATURE)
+            usage += completion.usage
+            if (sampled := parse_plan(completion.text)) is not None:
+                candidates.append(sampled)
+        groups: dict[object, list[list[PlannedStep]]] = {}
+        for candidate in candidates:
+            result = self._try_read(candidate, chain.schema)
+            if result is not None:
+                groups.setdefault(signature(result), []).append(candidate)
+        if not groups:
+            return steps, usage
+        best = max(groups.values(), key=len)  # ties: the group met first, which holds the greedy plan if it ran
+        yield CandidatesVoted(len(candidates), len(best), best[0][-1].sql)
+        return best[0], usage
+
+    def _try_read(self, steps: list[PlannedStep], schema: dict[str, list[str]]) -> pd.DataFrame | None:
+        """The final result of a read-only plan without placeholders, or None if it does not run."""
+        if len(steps) != 1 or steps[0].placeholders():
+            return None
         try:
-            while (piece := pieces.get()) is not None:
-                yield ModelText(purpose, piece)
-        except BaseException:
-            stop.set()
-            raise
-        worker.join()
-        if "error" in outcome:
-            raise outcome["error"]  # type: ignore[misc]
-        return outcome["completion"]  # type: ignore[return-value]
+            checked = guard.check(steps[0].sql, schema, allow_writes=False)
+            return self.session.run(checked.statements[0].sql).frame
+        except ChatDBError:
+            return None
+
+    # -- running the chain ------------------------------------------------------------------
+
+    def _run_steps(
+        self, chain: Chain, steps: list[PlannedStep], messages: list[Message], plan_reply: str
+    ) -> Generator[Event, None, None]:
+        pending = list(steps)
+        revision = 0
+        while pending:
+            planned = pending.pop(0)
+            index = len(chain.steps) + 1
+            try:
+                step = yield from self._run_step(chain, index, planned)
+            except StepProblem as problem:
+                can_revise = revision < self.options.revisions and bool(messages)
+                yield StepFailed(Step(index, planned.goal, fill(planned.sql, chain.values), "failed", error=str(problem)), will_retry=can_revise)
+                if not can_revise:
+                    raise QueryFailed(f"Step {index} ({planned.goal}) failed: {problem}") from None
+                revision += 1
+                pending, plan_reply = yield from self._revise(chain, messages, plan_reply, index, str(problem), revision)
+                continue
+            chain.steps.append(step)
+            chain.done.append(planned)
+            yield StepDone(step)
+
+    def _run_step(self, chain: Chain, index: int, planned: PlannedStep) -> Generator[Event, None, Step]:
+        sql = fill(planned.sql, chain.values)
+        unbound = [name for name in planned.placeholders() if name not in chain.values]
+        if unbound:
+            raise StepProblem(f"it uses <{unbound[0]}>, which no earlier step binds")
+        try:
+            checked = guard.check(sql, chain.schema, allow_writes=chain.writes)
+        except ChatDBError as error:
+            if not error.fixable:
+                raise
+            raise StepProblem(str(error)) from None
+        result, affected = None, None
+        for statement in checked.statements:
+            if statement.is_write:
+                self._before_write(chain, statement)
+            yield StepStarted(index, statement.sql)
+            result = self._execute(chain, statement)
+            if statement.is_write:
+                affected = (affected or 0) + _affected(statement, result)
+                if affected == 0 and not statement.conditional and statement.kind is guard.Kind.WRITE:
+                    raise StepProblem("it changed no row; check the names and values in its WHERE clause")
+            if statement.kind is guard.Kind.DDL:
+                chain.schema = Catalog.read(self.session, samples=0).schema()
+        assert result is not None
+        values, problem = bound_values(planned.binds, result.frame)
+        if problem:
+            raise StepProblem(problem)
+        chain.values.update(values)
+        return Step(index, planned.goal, sql, "done", result, rows_affected=affected)
+
+    def _before_write(self, chain: Chain, statement: guard.Statement) -> None:
+        if statement.target in self.session.frames:
+            raise SQLRefused(
+                f"{statement.target} is a DataFrame of the notebook: change it with pandas, "
+                "or store it as a table (CREATE TABLE ... AS SELECT) to change it here."
+            )
+        if not chain.in_transaction:
+            self.session.begin()
+            chain.in_transaction = True
+            chain.recorder = self.journal.recorder()
+        if statement.unbounded and not chain.request.approved:
+            chain.needs_approval = f"step {len(chain.steps) + 1} changes every row of {statement.target}"
+        assert chain.recorder is not None
+        chain.recorder.before(statement)
+
+    def _execute(self, chain: Chain, statement: guard.Statement) -> QueryResult:
+        try:
+            return self.session.run(statement.sql)
+        except QueryFailed as error:
+            if chain.in_transaction:  # DuckDB aborts the transaction: start again with the steps done
+                self._replay(chain)
+            raise StepProblem(str(error)) from None
+
+    def _replay(self, chain: Chain) -> None:
+        """Roll back and run the steps already done again, so the revised rest starts from their state.
+
+        Ids from sequences are not rolled back, so results are bound afresh.
+        """
+        self.session.rollback()
+        self.session.begin()
+        chain.recorder = self.journal.recorder()
+        chain.values.clear()
+        for planned in chain.done:
+            sql = fill(planned.sql, chain.values)
+            for statement in guard.check(sql, chain.schema, allow_writes=True).statements:
+                if statement.is_write:
+                    chain.recorder.before(statement)
+                result = self.session.run(statement.sql)
+            chain.values.update(bound_values(planned.binds, result.frame)[0])
+
+    def _revise(
+        self, chain: Chain, messages: list[Message], plan_reply: str, index: int, problem: str, revision: int
+    ) -> Generator[Event, None, tuple[list[PlannedStep], str]]:
+        results = "\n".join(
+            f"step {s.index} ({s.goal}): " + (_result_line(s.result) if s.result is not None else "done")
+            for s in chain.steps
+        )
+        bound = ", ".join(f"<{k}> = {v}" for k, v in chain.values.items())
+        revise = prompts.revise_messages(messages, plan_reply, index, problem, results + (f"\nBound: {bound}" if bound else ""))
+        completion = yield from generate(self.model, "revise", revise, PLAN_SCHEMA, PLAN_MAX_TOKENS)
+        chain.usage += completion.usage
+        steps = parse_plan(completion.text)
+        if steps is None:
+            raise ModelOutputError(f"The model did not return a usable revision (it said: {completion.text[:200]!r}).")
+        yield PlanMade(tuple(steps), first=index, revision=revision)
+        for offset, step in enumerate(steps):
+            yield StepPlanned(index + offset, step.goal, step.sql, attempt=revision + 1)
+        return steps, completion.text
+
+    # -- finishing --------------------------------------------------------------------------
+
+    def _finish(self, chain: Chain, route: str) -> Generator[Event, None, Reply]:
+        changes: tuple[TableChange, ...] = ()
+        request_id, pending = None, False
+        if chain.in_transaction:
+            assert chain.recorder is not None
+            approval = chain.needs_approval or (None if chain.request.allow_writes else "writes are not allowed")
+            if chain.request.dry_run:
+                approval = approval or "this is a dry run"
+            if approval:
+                changes = tuple(chain.recorder.changes())
+                self.session.rollback()
+                chain.in_transaction, pending = False, True
+                yield ApprovalNeeded(approval, changes)
+            else:
+                changes = tuple(chain.recorder.changes())
+                request_id = chain.recorder.commit(chain.request.text, [s.sql for s in chain.steps])
+                self.session.commit()
+                chain.in_transaction = False
+                yield Committed(request_id, changes)
+        reply = yield from self._answer(chain, route, changes, pending)
+        return replace(reply, request_id=request_id)
+
+    def _answer(
+        self, chain: Chain, route: str, changes: tuple[TableChange, ...], pending: bool
+    ) -> Generator[Event, None, Reply]:
+        request, steps = chain.request, chain.steps
+        reads = [s for s in steps if s.result is not None and s.rows_affected is None and len(s.result.frame.columns)]
+        result = reads[-1].result.frame if reads else None  # type: ignore[union-attr]
+        writes = [s.rows_affected for s in steps if s.rows_affected is not None]
+        affected = sum(writes) if writes else None
+        sql = [s.sql for s in steps]
+        if changes or affected is not None:
+            answer = _changes_answer(changes, pending)
+        else:
+            answer = plain_answer(result, None)
+            if request.summarize and result is not None:
+                messages = prompts.answer_messages(request.text, sql, result, None)
+                completion = yield from generate(self.model, "answer", messages, prompts.ANSWER_SCHEMA, ANSWER_MAX_TOKENS)
+                chain.usage += completion.usage
+                phrased = prompts.parse_json(completion.text, "answer")
+                known = pd.concat([s.result.frame for s in reads], ignore_index=True)  # type: ignore[union-attr]
+                if phrased and is_grounded(phrased, known, None, request.text):
+                    answer = phrased  # otherwise the model did its own arithmetic: keep the plain answer
+        return Reply(
+            request.text, answer, sql, result, steps, chain.usage, self.model.name,
+            route=route, plan=tuple(chain.done), changes=changes, pending=pending,
+        )
+
+    def _chat(self, request: Request, catalog: Catalog, usage: Usage) -> Generator[Event, None, Reply]:
+        messages = prompts.chat_messages(request.text, list(catalog.tables))
+        completion = yield from generate(self.model, "answer", messages, prompts.ANSWER_SCHEMA, ANSWER_MAX_TOKENS)
+        answer = prompts.parse_json(completion.text, "answer") or completion.text
+        return Reply(request.text, answer, [], None, [], usage + completion.usage, self.model.name, route="chat")
+
+    @staticmethod
+    def _rollback_reason(chain: Chain) -> str:
+        return f"step {len(chain.steps) + 1} did not complete, so none of the {len(chain.steps)} steps before it was kept"
 
 
-def _affected(statement: guard.Statement, result: QueryResult) -> int | None:
+def _affected(statement: guard.Statement, result: QueryResult) -> int:
     """Rows a write changed: DuckDB returns the count, or the rows themselves with RETURNING."""
     if statement.kind is not guard.Kind.WRITE:
-        return None
+        return 0
     return result.row_count if statement.returns_rows else int(result.scalar)  # type: ignore[call-overload]
+
+
+def _result_line(result: QueryResult) -> str:
+    return prompts.result_text(result.frame, rows=3).replace("\n", " | ")
+
+
+def _changes_answer(changes: tuple[TableChange, ...], pending: bool) -> str:
+    """
+    >>> _changes_answer((), False)
+    'Nothing changed.'
+    """
+    if not changes:
+        return "Nothing would change." if pending else "Nothing changed."
+    listed = "; ".join(change.summary for change in changes)
+    return f"Would change (not applied yet): {listed}." if pending else f"Recorded: {listed}."

@@ -7,6 +7,7 @@ import json
 import pandas as pd
 
 from ..llm.base import JSONSchema, Message
+from .examples import EXAMPLE_TABLES as EXAMPLE_TABLES_TEXT
 
 SQL_SCHEMA: JSONSchema = {
     "type": "object",
@@ -110,3 +111,88 @@ def parse_json(text: str, key: str) -> str | None:
     except (json.JSONDecodeError, KeyError, TypeError):
         return None
     return value if isinstance(value, str) else None
+
+
+# -- the chain-of-memory controller -------------------------------------------------------------
+
+ROUTE_SCHEMA: JSONSchema = {
+    "type": "object",
+    "properties": {"route": {"type": "string", "enum": ["read", "write", "chat"]}},
+    "required": ["route"],
+    "additionalProperties": False,
+}
+
+ROUTE_INSTRUCTIONS = """\
+You sort requests to a database assistant. Reply with JSON {"route": "..."}:
+- "write": the request records, changes or removes data (a sale, a purchase, a return, a new price, "add", "delete", "update").
+- "read": the request asks about data in the tables (how many, which, list, show, total, when, what was).
+- "chat": a greeting, thanks, or a question about the assistant or general knowledge that needs no table.
+The tables are: {tables}."""
+
+PLAN_INSTRUCTIONS = """\
+You plan the DuckDB SQL steps that carry out a request over the user's tables.
+Reply with JSON {{"steps": [{{"goal": "...", "sql": "...", "binds": [...]}}]}}.
+Rules:
+- One statement per step, using only the user's tables and columns, spelled exactly as listed.
+- A step whose result a later step needs returns exactly one row and lists its column names in "binds"; later steps write <name> where that value goes.
+- Ids with DEFAULT nextval(...) are generated: leave them out of INSERT and get them back with RETURNING.
+- {mode}
+- Return only the columns the request asks for. "How many" means count(*); "for each"/"per" means GROUP BY; "the most"/"the highest" means ORDER BY ... DESC LIMIT 1.
+- Compare text with single-quoted values written like the sample values; write dates as DATE '2024-03-01'.
+
+Worked examples on other tables:
+{example_tables}
+
+{examples}"""
+
+READ_MODE = "Only read: every step is a SELECT, usually one step is enough."
+WRITE_MODE = (
+    "Record everything the request states: find a person or thing by name and add it only if new; "
+    "keep stock and current prices up to date; later figures are computed from the rows you write."
+)
+
+REVISE_INSTRUCTIONS = """\
+Step {index} of the plan cannot be used as written: {problem}.
+Results so far:
+{results}
+Write the corrected plan for the remaining steps only, starting with a replacement for step {index}; earlier steps are done and their <names> still hold."""
+
+
+def route_messages(request: str, tables: list[str]) -> list[Message]:
+    return [
+        {"role": "system", "content": ROUTE_INSTRUCTIONS.replace("{tables}", ", ".join(tables))},
+        {"role": "user", "content": request},
+    ]
+
+
+def plan_messages(schema_text: str, request: str, examples: list[str], *, writes: bool) -> list[Message]:
+    instructions = PLAN_INSTRUCTIONS.format(
+        mode=WRITE_MODE if writes else READ_MODE,
+        example_tables=EXAMPLE_TABLES_TEXT,
+        examples="\n\n".join(examples),
+    )
+    return [
+        {"role": "system", "content": instructions},
+        {"role": "user", "content": f"Tables:\n{schema_text}\n\nRequest: {request}"},
+    ]
+
+
+def revise_messages(previous: list[Message], plan_reply: str, index: int, problem: str, results: str) -> list[Message]:
+    """Keep the planning conversation (and its cached prefix) and ask for the rest of the plan anew."""
+    return [
+        *previous,
+        {"role": "assistant", "content": plan_reply},
+        {"role": "user", "content": REVISE_INSTRUCTIONS.format(index=index, problem=problem, results=results or "(none)")},
+    ]
+
+
+CHAT_INSTRUCTIONS = """\
+You are a concise assistant inside a notebook whose data lives in tables ({tables}).
+Answer in one or two sentences. Reply with JSON {{"answer": "..."}}."""
+
+
+def chat_messages(request: str, tables: list[str]) -> list[Message]:
+    return [
+        {"role": "system", "content": CHAT_INSTRUCTIONS.format(tables=", ".join(tables) or "none yet")},
+        {"role": "user", "content": request},
+    ]

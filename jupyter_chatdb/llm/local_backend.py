@@ -12,7 +12,8 @@ from ..errors import ModelOutputError, ModelUnavailable
 from .base import Completion, JSONSchema, Message, StreamCallback, Usage
 from .model_files import INSTALL_HINT, QWEN_CODER_1_5B, ModelSpec, ensure_model
 
-DEFAULT_CONTEXT = 4096
+DEFAULT_CONTEXT = 8192
+PROMPT_CACHE_BYTES = 1 << 30
 # llama.cpp contexts are not thread-safe: a cancelled generation may still be finishing in its thread
 # when the next cell starts one, so generations take turns.
 _GENERATING = threading.Lock()
@@ -39,6 +40,7 @@ class LocalBackend:
         self.context = context
         self.seed = seed
         self.spec = spec
+        self._samples = 0
         self.name = self.model_path.stem if self.model_path else spec.name
 
     def __repr__(self) -> str:
@@ -61,8 +63,10 @@ class LocalBackend:
         temperature: float = 0.0,
     ) -> Completion:
         llama = self.load()
+        if temperature > 0:  # each sample draws anew; greedy calls stay reproducible
+            self._samples += 1
         kwargs: dict[str, Any] = dict(
-            messages=list(messages), max_tokens=max_tokens, temperature=temperature, seed=self.seed
+            messages=list(messages), max_tokens=max_tokens, temperature=temperature, seed=self.seed + self._samples
         )
         if json_schema is not None:
             kwargs["response_format"] = {"type": "json_object", "schema": json_schema}
@@ -107,7 +111,9 @@ def _load_llama(path: str, threads: int, context: int, seed: int) -> Any:
         from llama_cpp import Llama
     except ImportError as error:
         raise ModelUnavailable(f"llama-cpp-python is not installed: {INSTALL_HINT}.") from error
-    return Llama(
+    from llama_cpp import LlamaRAMCache
+
+    llama = Llama(
         model_path=path,
         n_ctx=context,
         n_threads=threads,
@@ -115,3 +121,7 @@ def _load_llama(path: str, threads: int, context: int, seed: int) -> Any:
         seed=seed,
         verbose=False,
     )
+    # keeps the evaluated state of earlier prompts, so each kind of call (route, plan, answer)
+    # reuses its own fixed instructions instead of only the previous call's
+    llama.set_cache(LlamaRAMCache(capacity_bytes=PROMPT_CACHE_BYTES))
+    return llama

@@ -46,6 +46,8 @@ class Statement:
     returns_rows: bool = False  # a write with RETURNING
     target: str | None = None  # the table a write or CREATE changes
     unbounded: bool = False  # UPDATE or DELETE without WHERE: every row of the table
+    conditional: bool = False  # an INSERT that may add nothing by design (ON CONFLICT, WHERE NOT EXISTS)
+    creates: str | None = None  # TABLE or SEQUENCE for a CREATE
 
     @property
     def is_write(self) -> bool:
@@ -126,7 +128,11 @@ def _statement(tree: exp.Expression, original: str | None) -> Statement:
     sql = original.strip().rstrip(";").strip() if original else tree.sql(dialect=DIALECT)
     returning = isinstance(tree, WRITE_TYPES) and tree.args.get("returning") is not None
     unbounded = isinstance(tree, (exp.Update, exp.Delete)) and tree.args.get("where") is None
-    return Statement(sql, classify(tree), tables, returning, _target(tree), unbounded)
+    conditional = isinstance(tree, exp.Insert) and (
+        tree.args.get("conflict") is not None or any(isinstance(e.parent, exp.Not) for e in tree.find_all(exp.Exists))
+    )
+    creates = str(tree.args.get("kind", "")).upper() if isinstance(tree, exp.Create) else None
+    return Statement(sql, classify(tree), tables, returning, _target(tree), unbounded, conditional, creates)
 
 
 def _target(tree: exp.Expression) -> str | None:

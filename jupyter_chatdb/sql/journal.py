@@ -64,14 +64,15 @@ class Recorder:
     _tracked: dict[str, str] = field(default_factory=dict)  # table -> its copy before the request
     _created: list[tuple[str, str]] = field(default_factory=list)  # (name, TABLE | SEQUENCE)
 
-    def before(self, statement: Statement, ddl_kind: str = "TABLE") -> None:
+    def before(self, statement: Statement) -> None:
         """Call before running a write: copies its table the first time the request writes it."""
         table = statement.target
         if table is None or table in self._tracked or any(table == name for name, _ in self._created):
             return
         if statement.kind is Kind.DDL:
-            if not self._exists(table, ddl_kind):
-                self._created.append((table, ddl_kind))
+            kind = statement.creates or "TABLE"
+            if not self._exists(table, kind):
+                self._created.append((table, kind))
             return
         _ensure_schema(self.session)
         copy = f"{J}.pre_{len(self._tracked)}"

@@ -187,6 +187,16 @@ class Session:
                 raise
             self._con.execute("COMMIT")
 
+    def begin(self) -> None:
+        """Open a transaction that spans several calls (a chain with model calls between statements)."""
+        self.rows("BEGIN TRANSACTION")
+
+    def commit(self) -> None:
+        self.rows("COMMIT")
+
+    def rollback(self) -> None:
+        self.rows("ROLLBACK")
+
     def close(self) -> None:
         self._worker.shutdown(wait=True)
         self._con.close()

@@ -1,7 +1,9 @@
-"""The one-round controller, driven by a scripted model against a real DuckDB session."""
+"""The one-round controller (the benchmarks' baseline), driven by a scripted model against a real DuckDB session."""
 
 import pandas as pd
 import pytest
+
+from jupyter_chatdb import ChatDB
 
 from jupyter_chatdb.controller.events import (
     Answered,
@@ -14,6 +16,14 @@ from jupyter_chatdb.controller.events import (
     StepStarted,
 )
 from jupyter_chatdb.errors import ChatDBError, ModelOutputError, QueryFailed, SQLRefused
+
+
+@pytest.fixture
+def db(scripted, sales):
+    chatdb = ChatDB(model=scripted, strategy="one-round")
+    chatdb.register("sales", sales)
+    yield chatdb
+    chatdb.close()
 
 
 def kinds(events):
@@ -117,7 +127,7 @@ def test_failed_write_chain_rolls_back_every_statement(db, scripted):
 def test_without_summary_the_answer_comes_from_the_result(scripted, sales):
     from jupyter_chatdb import ChatDB
 
-    db = ChatDB(model=scripted, summarize=False)
+    db = ChatDB(model=scripted, summarize=False, strategy="one-round")
     db.register("sales", sales)
     scripted.push({"sql": "SELECT sum(units) AS units FROM sales"})
     assert db.ask("Total units?").answer == "units: 36"
@@ -133,7 +143,7 @@ def test_non_json_model_output_is_a_clear_error(db, scripted):
 def test_empty_request_and_empty_database_are_explained(scripted):
     from jupyter_chatdb import ChatDB
 
-    db = ChatDB(model=scripted)
+    db = ChatDB(model=scripted, strategy="one-round")
     with pytest.raises(ChatDBError, match="request is empty"):
         db.ask("   ")
     with pytest.raises(ChatDBError, match="no data to query"):

@@ -1,0 +1,252 @@
+"""The ChatDB fruit-shop evaluation (shared/datasets/fruitshop_sample).
+
+For each strategy: load schema.sql into a fresh ChatDB, feed every record in order through
+`ask(..., allow_writes=True)`, check the final database against the records' facts (stock per
+fruit, number of valid sales, revenue), then ask every question and score it by the dataset's rules.
+The baseline in the same run is the Foundation's one-round controller.
+
+    python benchmarks/fruitshop.py                       # chain and one-round, embedded model
+    python benchmarks/fruitshop.py --strategy chain --records 5 -v
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import re
+import statistics
+import sys
+import time
+from collections import defaultdict
+from dataclasses import dataclass, field
+from decimal import Decimal
+from pathlib import Path
+
+from jupyter_chatdb import ChatDB, ChatDBError
+from jupyter_chatdb.llm import select_backend
+from jupyter_chatdb.llm.base import LLM, Completion, Message, Usage
+
+DATASET = Path(__file__).resolve().parents[1].parent / "shared" / "datasets" / "fruitshop_sample"
+
+
+class CountingModel:
+    """Counts every call and token of the model it wraps, failed requests included."""
+
+    def __init__(self, model: LLM) -> None:
+        self.model, self.name, self.usage = model, model.name, Usage()
+
+    def complete(self, messages: list[Message], **kwargs: object) -> Completion:
+        completion = self.model.complete(messages, **kwargs)  # type: ignore[arg-type]
+        self.usage += completion.usage
+        return completion
+
+
+@dataclass
+class Run:
+    strategy: str
+    applied: int = 0
+    record_seconds: list[float] = field(default_factory=list)
+    question_seconds: list[float] = field(default_factory=list)
+    correct: dict[str, list[bool]] = field(default_factory=lambda: defaultdict(list))
+    state: dict[str, tuple[int, int]] = field(default_factory=dict)  # check -> (right, total)
+    record_usage: Usage = field(default_factory=Usage)
+    question_usage: Usage = field(default_factory=Usage)
+
+
+def main() -> int:
+    args = parse_args()
+    records = [json.loads(line) for line in (args.dataset / "records.jsonl").read_text().splitlines() if line.strip()]
+    questions = [json.loads(line) for line in (args.dataset / "questions.jsonl").read_text().splitlines() if line.strip()]
+    records = records[: args.records] if args.records else records
+    model = CountingModel(select_backend(args.model))
+    strategies = ["chain", "one-round"] if args.strategy == "both" else [args.strategy]
+    runs = [evaluate(strategy, model, records, questions, args) for strategy in strategies]
+    report(runs, records, questions, model.name, args)
+    return 0
+
+
+def parse_args() -> argparse.Namespace:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--model", default="local", help="model for ChatDB (default: the embedded model)")
+    parser.add_argument("--strategy", choices=["both", "chain", "one-round"], default="both")
+    parser.add_argument("--records", type=int, default=0, help="feed only the first N records")
+    parser.add_argument("--candidates", type=int, default=1, help="plans sampled per question (chain)")
+    parser.add_argument("--dataset", type=Path, default=DATASET)
+    parser.add_argument("--out", type=Path, default=Path("benchmarks/out/fruitshop_details.jsonl"))
+    parser.add_argument("-v", "--verbose", action="store_true")
+    return parser.parse_args()
+
+
+def evaluate(strategy: str, model: CountingModel, records: list[dict], questions: list[dict], args: argparse.Namespace) -> Run:
+    run = Run(strategy)
+    db = ChatDB(model=model, schema=args.dataset / "schema.sql", summarize=False, strategy=strategy, candidates=args.candidates)
+    args.out.parent.mkdir(parents=True, exist_ok=True)
+    with args.out.with_name(f"{args.out.stem}_{strategy}.jsonl").open("w") as details:
+        for record in records:
+            before, started = model.usage, time.perf_counter()
+            try:
+                reply = db.ask(record["text"], allow_writes=True)
+                ok, detail = not reply.pending, {"answer": reply.answer, "sql": reply.sql}
+            except ChatDBError as error:
+                ok, detail = False, {"error": str(error)}
+            run.record_seconds.append(time.perf_counter() - started)
+            run.record_usage += _minus(model.usage, before)
+            run.applied += ok
+            details.write(json.dumps({"record": record["id"], "ok": ok, **detail}, default=str) + "\n")
+            details.flush()
+            if args.verbose:
+                print(f"[{strategy}] {record['id']} {'ok ' if ok else 'ERR'} {run.record_seconds[-1]:5.1f}s", flush=True)
+        run.state = check_state(db, records)
+        for question in questions:
+            before, started = model.usage, time.perf_counter()
+            try:
+                reply = db.ask(question["text"])
+                texts = [reply.answer, reply.result.to_csv(index=False) if reply.result is not None else ""]
+                detail = {"answer": reply.answer, "sql": reply.sql}
+            except ChatDBError as error:
+                texts, detail = [], {"error": str(error)}
+            right = any(matches(text, question) for text in texts)
+            run.question_seconds.append(time.perf_counter() - started)
+            run.question_usage += _minus(model.usage, before)
+            run.correct[question["difficulty"]].append(right)
+            details.write(json.dumps({"question": question["id"], "right": right, "gold": question["answer"], **detail}, default=str) + "\n")
+            details.flush()
+            if args.verbose:
+                print(f"[{strategy}] {question['id']} {'ok ' if right else 'no '} {run.question_seconds[-1]:5.1f}s {detail}", flush=True)
+    db.close()
+    return run
+
+
+# -- the expected state, replayed from the records' facts ----------------------------------------
+
+
+def expected_state(records: list[dict]) -> tuple[dict[str, Decimal], int, Decimal]:
+    """Stock per fruit, number of valid sales and revenue (returned sales excluded)."""
+    stock: dict[str, Decimal] = defaultdict(Decimal)
+    price: dict[str, Decimal] = {}
+    sales: list[dict] = []  # {customer, date, lines: [(fruit, kg, price)], returned}
+    for record in records:
+        facts = record["facts"]
+        if record["kind"] == "purchase":
+            for item in facts["items"]:
+                stock[item["fruit"]] += Decimal(str(item["kg"]))
+                price[item["fruit"]] = Decimal(str(item["sell_price"]))
+        elif record["kind"] == "price_change":
+            price[facts["fruit"]] = Decimal(str(facts["new_price"]))
+        elif record["kind"] == "sale":
+            lines = [(i["fruit"], Decimal(str(i["kg"])), price[i["fruit"]]) for i in facts["items"]]
+            for fruit, kg, _ in lines:
+                stock[fruit] -= kg
+            sales.append({"customer": facts["customer"]["name"], "date": record["date"], "lines": lines, "returned": False})
+        elif record["kind"] == "return":
+            sale = next(s for s in sales if s["customer"] == facts["customer"]["name"] and s["date"] == facts["sale_date"] and not s["returned"])
+            sale["returned"] = True
+            for fruit, kg, _ in sale["lines"]:
+                stock[fruit] += kg
+    valid = [s for s in sales if not s["returned"]]
+    revenue = sum((kg * p for s in valid for _, kg, p in s["lines"]), Decimal())
+    return dict(stock), len(valid), revenue
+
+
+def check_state(db: ChatDB, records: list[dict]) -> dict[str, tuple[int, int]]:
+    stock, sale_count, revenue = expected_state(records)
+    actual_stock = dict(db.session.rows("SELECT name, stock_kg FROM fruits"))
+    right_stock = sum(Decimal(str(actual_stock.get(f, "NaN"))) == kg for f, kg in stock.items())
+    (actual_sales,) = db.session.rows("SELECT count(*) FROM sales WHERE returned_on IS NULL")[0]
+    (actual_revenue,) = db.session.rows(
+        "SELECT coalesce(sum(i.quantity_kg * i.unit_price), 0) FROM sale_items AS i"
+        " JOIN sales AS s ON i.sale_id = s.sale_id WHERE s.returned_on IS NULL"
+    )[0]
+    return {
+        "stock per fruit": (right_stock, len(stock)),
+        "valid sales": (int(actual_sales == sale_count), 1),
+        "revenue": (int(abs(Decimal(str(actual_revenue)) - revenue) < Decimal("0.005")), 1),
+    }
+
+
+# -- scoring by the dataset's rules ------------------------------------------------------------
+
+NUMBER = re.compile(r"-?\$?\d[\d,]*(?:\.\d+)?%?")
+DATE_FORMS = [
+    re.compile(r"(\d{4})-(\d{2})-(\d{2})"),
+]
+MONTHS = {m: i for i, m in enumerate("jan feb mar apr may jun jul aug sep oct nov dec".split(), start=1)}
+
+
+def matches(text: str, question: dict) -> bool:
+    gold, kind = question["answer"], question["answer_type"]
+    if kind == "number":
+        tolerance = max(question["tolerance"] * abs(gold), 0.01)
+        return any(abs(value - gold) <= tolerance for value in numbers(text))
+    if kind == "date":
+        return gold in dates(text)
+    if kind == "list":
+        return all(matches(text, {**question, "answer": g, "answer_type": "text"}) for g in gold)
+    return re.search(rf"\b{re.escape(str(gold).lower())}(e?s)?\b", text.lower()) is not None
+
+
+def numbers(text: str) -> list[float]:
+    """Numbers in `text`, ignoring dates, phone numbers and e-mail addresses.
+
+    >>> numbers("Revenue $1,234.50 on 2023-01-05 (call 123-919-6618)")
+    [1234.5]
+    """
+    text = re.sub(r"\S+@\S+", " ", text)
+    text = re.sub(r"\d{4}-\d{2}-\d{2}(?:[ T][\d:.]+)?|\d{3}-\d{3}-\d{4}|\d{1,2}/\d{1,2}/\d{4}", " ", text)
+    return [float(t.strip("$%").replace(",", "")) for t in NUMBER.findall(text) if t.strip("$%-")]
+
+
+def dates(text: str) -> set[str]:
+    """ISO dates in `text`, from the common forms the dataset lists.
+
+    >>> sorted(dates("January 5, 2023 or 6 Jan 2023 or 2023-01-31 or 05/01/2023"))
+    ['2023-01-05', '2023-01-06', '2023-01-31']
+    """
+    found = {f"{y}-{m}-{d}" for y, m, d in re.findall(r"(\d{4})-(\d{2})-(\d{2})", text)}
+    for month, day, year in re.findall(r"([A-Za-z]{3})[a-z]*\.? (\d{1,2}),? (\d{4})", text):
+        if month.lower() in MONTHS:
+            found.add(f"{year}-{MONTHS[month.lower()]:02d}-{int(day):02d}")
+    for day, month, year in re.findall(r"(\d{1,2}) ([A-Za-z]{3})[a-z]*\.?,? (\d{4})", text):
+        if month.lower() in MONTHS:
+            found.add(f"{year}-{MONTHS[month.lower()]:02d}-{int(day):02d}")
+    for day, month, year in re.findall(r"\b(\d{2})/(\d{2})/(\d{4})\b", text):  # day first, as the dataset writes it
+        found.add(f"{year}-{month}-{day}")
+    return found
+
+
+def _minus(after: Usage, before: Usage) -> Usage:
+    return Usage(after.prompt_tokens - before.prompt_tokens, after.completion_tokens - before.completion_tokens, after.calls - before.calls)
+
+
+def report(runs: list[Run], records: list[dict], questions: list[dict], model: str, args: argparse.Namespace) -> None:
+    print(f"\nFruit shop: {len(records)} records, {len(questions)} questions, model {model}")
+    header = f"  {'':34}" + "".join(f"{run.strategy:>14}" for run in runs)
+    print(header)
+
+    def line(label: str, values: list[str]) -> None:
+        print(f"  {label:34}" + "".join(f"{v:>14}" for v in values))
+
+    line("records applied without error", [f"{r.applied}/{len(records)}" for r in runs])
+    for check in runs[0].state:
+        line(f"final state: {check}", [f"{r.state[check][0]}/{r.state[check][1]}" for r in runs])
+    for level in ("easy", "hard"):
+        line(f"questions {level}", [_accuracy(r.correct[level]) for r in runs])
+    line("questions all", [_accuracy([x for v in r.correct.values() for x in v]) for r in runs])
+    line("seconds per record (median)", [f"{statistics.median(r.record_seconds):.1f}" for r in runs])
+    line("seconds per question (median)", [f"{statistics.median(r.question_seconds):.1f}" for r in runs])
+    line("LLM calls per record", [f"{r.record_usage.calls / len(records):.2f}" for r in runs])
+    line("LLM calls per question", [f"{r.question_usage.calls / len(questions):.2f}" for r in runs])
+    line("tokens in/out per record", [f"{r.record_usage.prompt_tokens // len(records)}/{r.record_usage.completion_tokens // len(records)}" for r in runs])
+    line("tokens in/out per question", [f"{r.question_usage.prompt_tokens // len(questions)}/{r.question_usage.completion_tokens // len(questions)}" for r in runs])
+    if len(runs) == 2:
+        a, b = ([x for v in r.correct.values() for x in v] for r in runs)
+        print(f"  question accuracy difference ({runs[0].strategy} - {runs[1].strategy}): {100 * (sum(a) - sum(b)) / len(a):+.1f} points")
+    print(f"  details: {args.out.parent}/")
+
+
+def _accuracy(values: list[bool]) -> str:
+    return f"{sum(values)}/{len(values)} {100 * sum(values) / len(values):.0f}%" if values else "-"
+
+
+if __name__ == "__main__":
+    sys.exit(main())

@@ -1,0 +1,59 @@
+"""Run the model in a worker thread and stream its output as events; Ctrl-C stops it."""
+
+from __future__ import annotations
+
+import queue
+import threading
+from collections.abc import Generator
+
+from ..llm.base import LLM, Completion, JSONSchema, Message
+from .events import Event, ModelText
+
+
+class Cancelled(Exception):
+    """Raised inside the model's stream callback to stop generation."""
+
+
+def generate(
+    model: LLM,
+    purpose: str,
+    messages: list[Message],
+    schema: JSONSchema,
+    max_tokens: int,
+    temperature: float = 0.0,
+) -> Generator[Event, None, Completion]:
+    """Call the model in a worker thread and yield its output as it streams.
+
+    Ctrl-C while waiting stops generation at the next token and re-raises.
+    """
+    pieces: queue.Queue[str | None] = queue.Queue()
+    stop = threading.Event()
+    outcome: dict[str, object] = {}
+
+    def on_piece(piece: str) -> None:
+        if stop.is_set():
+            raise Cancelled()
+        pieces.put(piece)
+
+    def work() -> None:
+        try:
+            outcome["completion"] = model.complete(
+                messages, json_schema=schema, stream=on_piece, max_tokens=max_tokens, temperature=temperature
+            )
+        except BaseException as error:  # handed to the calling thread below
+            outcome["error"] = error
+        finally:
+            pieces.put(None)
+
+    worker = threading.Thread(target=work, name=f"chatdb-model-{purpose}", daemon=True)
+    worker.start()
+    try:
+        while (piece := pieces.get()) is not None:
+            yield ModelText(purpose, piece)
+    except BaseException:
+        stop.set()
+        raise
+    worker.join()
+    if "error" in outcome:
+        raise outcome["error"]  # type: ignore[misc]
+    return outcome["completion"]  # type: ignore[return-value]

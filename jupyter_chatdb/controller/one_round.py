@@ -1,0 +1,118 @@
+"""The Foundation controller, kept as the benchmarks' baseline: one SQL, one repair round, one answer.
+
+The controller never imports IPython or ipywidgets: it yields events and views render them.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Generator, Iterator
+
+from ..errors import ChatDBError, ModelOutputError
+from ..llm.base import LLM, Usage
+from ..sql import guard
+from ..sql.catalog import Catalog
+from ..sql.session import QueryResult, Session
+from . import prompts
+from .answer import is_grounded, plain_answer
+from .generate import generate
+from .request import Request
+from .events import (
+    Answered,
+    Event,
+    Reply,
+    RequestStarted,
+    RolledBack,
+    Step,
+    StepDone,
+    StepFailed,
+    StepPlanned,
+    StepStarted,
+)
+
+SQL_MAX_TOKENS = 320
+ANSWER_MAX_TOKENS = 120
+
+
+class OneRoundController:
+    def __init__(self, model: LLM, session: Session, *, repair_rounds: int = 1) -> None:
+        self.model = model
+        self.session = session
+        self.repair_rounds = repair_rounds
+
+    def run(self, request: Request) -> Iterator[Event]:
+        """Yield events while answering `request`; the last one is `Answered`.
+
+        Raises a ChatDBError (after yielding the failed step) when the request cannot be answered.
+        """
+        if not request.text.strip():
+            raise ChatDBError("The request is empty: write a question or an instruction.")
+        catalog = Catalog.read(self.session)
+        if not catalog.tables:
+            raise ChatDBError("There is no data to query: create a pandas DataFrame or register one first.")
+        yield RequestStarted(request.text, self.model.name, tuple(catalog.tables), request.allow_writes)
+        usage = Usage()
+        messages = prompts.sql_messages(catalog.prompt_text(), request.text, allow_writes=request.allow_writes)
+        for attempt in range(1, self.repair_rounds + 2):
+            purpose = "sql" if attempt == 1 else "repair"
+            completion = yield from generate(self.model, purpose, messages, prompts.SQL_SCHEMA, SQL_MAX_TOKENS)
+            usage += completion.usage
+            sql = prompts.parse_json(completion.text, "sql")
+            if sql is None:
+                raise ModelOutputError(f"The model did not return SQL (it said: {completion.text[:200]!r}).")
+            yield StepPlanned(1, request.text, sql, attempt)
+            try:
+                checked = guard.check(sql, catalog.schema(), allow_writes=request.allow_writes)
+                steps = yield from self._execute(checked, request.text)
+                break
+            except ChatDBError as error:
+                retry = attempt <= self.repair_rounds and error.fixable
+                yield StepFailed(Step(1, request.text, sql, "failed", error=str(error)), will_retry=retry)
+                if not retry:
+                    raise
+                messages = prompts.repair_messages(messages, completion.text, str(error))
+        reply = yield from self._answer(request, steps, usage)
+        yield Answered(reply)
+
+    def _execute(self, checked: guard.Checked, goal: str) -> Generator[Event, None, list[Step]]:
+        """Run the statements in one transaction when any writes; a failure rolls back all of them."""
+        if not checked.writes:
+            statement = checked.statements[0]
+            yield StepStarted(1, statement.sql)
+            step = Step(1, goal, statement.sql, "done", result=self.session.run(statement.sql))
+            yield StepDone(step)
+            return [step]
+        steps: list[Step] = []
+        try:
+            with self.session.transaction():
+                for index, statement in enumerate(checked.statements, start=1):
+                    yield StepStarted(index, statement.sql)
+                    result = self.session.run(statement.sql)
+                    steps.append(Step(index, goal, statement.sql, "done", result, rows_affected=_affected(statement, result)))
+                    yield StepDone(steps[-1])
+        except (ChatDBError, KeyboardInterrupt):
+            yield RolledBack(f"statement {len(steps) + 1} failed, so none of the {len(checked.statements)} was applied")
+            raise
+        return steps
+
+    def _answer(self, request: Request, steps: list[Step], usage: Usage) -> Generator[Event, None, Reply]:
+        writes = [step.rows_affected for step in steps if step.rows_affected is not None]
+        affected = sum(writes) if writes else None
+        last = steps[-1]
+        returned_rows = last.result is not None and last.rows_affected is None and len(last.result.frame.columns)
+        result = last.result.frame if returned_rows else None
+        sql = [step.sql for step in steps]
+        answer = plain_answer(result, affected)
+        if request.summarize:
+            messages = prompts.answer_messages(request.text, sql, result, affected)
+            completion = yield from generate(self.model, "answer", messages, prompts.ANSWER_SCHEMA, ANSWER_MAX_TOKENS)
+            usage += completion.usage
+            phrased = prompts.parse_json(completion.text, "answer")
+            if phrased and is_grounded(phrased, result, affected, request.text):
+                answer = phrased  # otherwise the model did its own arithmetic: keep the plain answer
+        return Reply(request.text, answer, sql, result, steps, usage, self.model.name)
+
+def _affected(statement: guard.Statement, result: QueryResult) -> int | None:
+    """Rows a write changed: DuckDB returns the count, or the rows themselves with RETURNING."""
+    if statement.kind is not guard.Kind.WRITE:
+        return None
+    return result.row_count if statement.returns_rows else int(result.scalar)  # type: ignore[call-overload]

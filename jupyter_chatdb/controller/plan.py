@@ -1,0 +1,134 @@
+"""A plan: ordered SQL steps whose one-row results feed later steps through <name> placeholders."""
+
+from __future__ import annotations
+
+import datetime as dt
+import decimal
+import json
+import math
+import re
+from collections.abc import Mapping
+from dataclasses import dataclass
+
+import pandas as pd
+
+from ..llm.base import JSONSchema
+
+MAX_STEPS = 12
+STEP_SCHEMA: JSONSchema = {
+    "type": "object",
+    "properties": {
+        "goal": {"type": "string"},
+        "sql": {"type": "string"},
+        "binds": {"type": "array", "items": {"type": "string"}},
+    },
+    "required": ["goal", "sql", "binds"],
+    "additionalProperties": False,
+}
+PLAN_SCHEMA: JSONSchema = {
+    "type": "object",
+    "properties": {"steps": {"type": "array", "items": STEP_SCHEMA, "minItems": 1, "maxItems": MAX_STEPS}},
+    "required": ["steps"],
+    "additionalProperties": False,
+}
+PLACEHOLDER = re.compile(r"'?<([A-Za-z_][A-Za-z0-9_]*)>'?")
+
+
+@dataclass(frozen=True)
+class PlannedStep:
+    goal: str
+    sql: str  # may hold <name> placeholders
+    binds: tuple[str, ...] = ()  # result columns later steps use as <name>
+
+    def placeholders(self) -> list[str]:
+        """
+        >>> PlannedStep("", "SELECT * FROM t WHERE id = <sale_id> AND c = '<city>'").placeholders()
+        ['sale_id', 'city']
+        """
+        return PLACEHOLDER.findall(self.sql)
+
+
+def parse_plan(text: str) -> list[PlannedStep] | None:
+    """The steps of the model's JSON plan, or None when it is not such a plan.
+
+    >>> parse_plan('{"steps": [{"goal": "count", "sql": "SELECT 1", "binds": []}]}')
+    [PlannedStep(goal='count', sql='SELECT 1', binds=())]
+    >>> parse_plan('{"steps": []}') is None
+    True
+    """
+    try:
+        steps = json.loads(text)["steps"]
+        planned = [
+            PlannedStep(str(s["goal"]), str(s["sql"]).strip().rstrip(";").strip(), tuple(map(str, s.get("binds", []))))
+            for s in steps
+        ]
+    except (json.JSONDecodeError, KeyError, TypeError, AttributeError):
+        return None
+    return planned if planned and all(step.sql for step in planned) else None
+
+
+def plan_text(steps: list[PlannedStep]) -> str:
+    """The plan as the model wrote it, for revision prompts."""
+    return json.dumps({"steps": [{"goal": s.goal, "sql": s.sql, "binds": list(s.binds)} for s in steps]})
+
+
+def fill(sql: str, values: Mapping[str, object]) -> str:
+    """Replace each known <name> (quoted or not) by the SQL literal of its value; unknown names stay.
+
+    >>> fill("INSERT INTO items VALUES (<sale_id>, '<fruit>', <day>)", {"sale_id": 7, "fruit": "O'Neil", "day": dt.date(2023, 1, 5)})
+    "INSERT INTO items VALUES (7, 'O''Neil', DATE '2023-01-05')"
+    """
+
+    def literal(match: re.Match[str]) -> str:
+        name = match.group(1)
+        return sql_literal(values[name]) if name in values else match.group(0)
+
+    return PLACEHOLDER.sub(literal, sql)
+
+
+def sql_literal(value: object) -> str:
+    """
+    >>> [sql_literal(v) for v in (None, True, 3, 2.5, decimal.Decimal("1.30"), "a'b")]
+    ['NULL', 'TRUE', '3', '2.5', '1.30', "'a''b'"]
+    """
+    if value is None or (isinstance(value, float) and math.isnan(value)) or value is pd.NaT:
+        return "NULL"
+    if isinstance(value, bool):
+        return "TRUE" if value else "FALSE"
+    if isinstance(value, (int, float, decimal.Decimal)):
+        return str(value)
+    if hasattr(value, "item"):  # numpy scalars
+        return sql_literal(value.item())  # type: ignore[union-attr]
+    if isinstance(value, (pd.Timestamp, dt.datetime)):
+        return f"TIMESTAMP '{value.isoformat(sep=' ')}'"
+    if isinstance(value, dt.date):
+        return f"DATE '{value.isoformat()}'"
+    return "'" + str(value).replace("'", "''") + "'"
+
+
+def bound_values(binds: tuple[str, ...], result: pd.DataFrame) -> tuple[dict[str, object], str | None]:
+    """The values a step binds from its one-row result, or why they cannot be bound.
+
+    >>> bound_values(("id",), pd.DataFrame({"id": [4]}))
+    ({'id': 4}, None)
+    >>> bound_values(("id",), pd.DataFrame({"id": []}))[1]
+    'it returned no row, and later steps need id'
+    """
+    if not binds:
+        return {}, None
+    if result.empty:
+        return {}, f"it returned no row, and later steps need {', '.join(binds)}"
+    if len(result) > 1:
+        return {}, f"it returned {len(result)} rows where one was expected for {', '.join(binds)}"
+    row = result.iloc[0]
+    columns = {str(c).lower(): c for c in result.columns}
+    missing = [name for name in binds if name.lower() not in columns]
+    if missing and len(binds) == 1 and len(result.columns) == 1:  # one value, whatever its column is called
+        return {binds[0]: _plain(row.iloc[0])}, None
+    if missing:
+        return {}, f"its result has no column {missing[0]!r} (columns: {', '.join(map(str, result.columns))})"
+    return {name: _plain(row[columns[name.lower()]]) for name in binds}, None
+
+
+def _plain(value: object) -> object:
+    return value.item() if hasattr(value, "item") and not isinstance(value, (pd.Timestamp, str)) else value

@@ -1,0 +1,16 @@
+"""What a view asks the controller to do."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from .plan import PlannedStep
+
+
+@dataclass(frozen=True)
+class Request:
+    text: str
+    allow_writes: bool = False
+    summarize: bool = True  # False: a plain answer from the result, without a second model call
+    dry_run: bool = False  # plan and show what would change, change nothing
+    approved: tuple[PlannedStep, ...] = ()  # a plan the user approved: run it as is, no model calls

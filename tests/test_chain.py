@@ -1,0 +1,280 @@
+"""The chain-of-memory controller, driven by a scripted model against a real DuckDB database."""
+
+import threading
+
+import pytest
+
+from jupyter_chatdb import ChatDB
+from jupyter_chatdb.controller.events import (
+    Answered,
+    ApprovalNeeded,
+    CandidatesVoted,
+    Committed,
+    ModelText,
+    PlanMade,
+    RolledBack,
+    Routed,
+    StepDone,
+    StepFailed,
+)
+from jupyter_chatdb.errors import ChatDBError, ModelOutputError, QueryFailed, SQLRefused
+from jupyter_chatdb.llm import ScriptedBackend
+
+from .conftest import plan
+
+SHOP = """
+CREATE SEQUENCE customer_seq START 1;
+CREATE SEQUENCE sale_seq START 1;
+CREATE TABLE fruits (fruit_id INTEGER PRIMARY KEY, name VARCHAR UNIQUE, price DECIMAL(10, 2), stock_kg DECIMAL(10, 2));
+CREATE TABLE customers (customer_id INTEGER PRIMARY KEY DEFAULT nextval('customer_seq'), name VARCHAR);
+CREATE TABLE sales (sale_id INTEGER PRIMARY KEY DEFAULT nextval('sale_seq'),
+                    customer_id INTEGER REFERENCES customers (customer_id), sale_date DATE);
+CREATE TABLE sale_items (sale_id INTEGER REFERENCES sales (sale_id), fruit_id INTEGER REFERENCES fruits (fruit_id),
+                         kg DECIMAL(10, 2), unit_price DECIMAL(10, 2));
+INSERT INTO fruits VALUES (1, 'apple', 2.70, 27), (2, 'pear', 1.10, 30);
+INSERT INTO customers (name) VALUES ('Bob Lewis');
+"""
+
+SALE = [
+    ("SELECT customer_id FROM customers WHERE name = 'Bob Lewis'", ["customer_id"]),
+    ("INSERT INTO sales (customer_id, sale_date) VALUES (<customer_id>, DATE '2023-01-01') RETURNING sale_id", ["sale_id"]),
+    "INSERT INTO sale_items SELECT <sale_id>, fruit_id, 8, price FROM fruits WHERE name = 'apple'",
+    "UPDATE fruits SET stock_kg = stock_kg - 8 WHERE name = 'apple'",
+]
+
+
+@pytest.fixture
+def shop(scripted):
+    chatdb = ChatDB(model=scripted, schema=SHOP, summarize=False)
+    yield chatdb
+    chatdb.close()
+
+
+def state(db):
+    return {t: db.session.rows(f"SELECT * FROM {t} ORDER BY ALL") for t in ("fruits", "customers", "sales", "sale_items")}
+
+
+def test_a_record_becomes_a_chain_whose_results_feed_later_steps(shop, scripted):
+    scripted.push({"route": "write"}, plan(*SALE))
+    events = []
+    reply = shop.ask("Bob Lewis bought 8 kg of apple on 2023-01-01.", allow_writes=True, on_event=events.append)
+    assert shop.session.rows("SELECT * FROM sales") == [(1, 1, __import__("datetime").date(2023, 1, 1))]
+    assert shop.session.rows("SELECT sale_id, fruit_id, kg, unit_price FROM sale_items")[0][:2] == (1, 1)
+    assert shop.session.rows("SELECT stock_kg FROM fruits WHERE name = 'apple'") == [(19,)]
+    assert reply.sql[1] == "INSERT INTO sales (customer_id, sale_date) VALUES (1, DATE '2023-01-01') RETURNING sale_id"
+    assert reply.sql[2].startswith("INSERT INTO sale_items SELECT 1, fruit_id")
+    assert reply.request_id == 1 and not reply.pending
+    assert reply.answer == "Recorded: sales: 1 added; sale_items: 1 added; fruits: 1 changed."
+    assert [type(e) for e in events if isinstance(e, (Routed, PlanMade, Committed, Answered))] == [Routed, PlanMade, Committed, Answered]
+    assert scripted.calls[1].json_schema["properties"]["steps"]["maxItems"] == 12
+
+
+def test_planning_prompt_has_schema_with_keys_examples_and_the_request(shop, scripted):
+    scripted.push({"route": "write"}, plan(*SALE))
+    shop.ask("Bob Lewis bought 8 kg of apple on 2023-01-01.", allow_writes=True)
+    system, user = (m["content"] for m in scripted.calls[1].messages)
+    assert "Worked examples on other tables" in system and "RETURNING order_id" in system
+    assert "FOREIGN KEY (customer_id) REFERENCES customers (customer_id)" in user
+    assert user.endswith("Request: Bob Lewis bought 8 kg of apple on 2023-01-01.")
+    assert scripted.calls[0].json_schema["properties"]["route"]["enum"] == ["read", "write", "chat"]
+
+
+def test_an_empty_lookup_gets_the_rest_of_the_plan_revised(shop, scripted):
+    scripted.push(
+        {"route": "write"},
+        plan(("SELECT customer_id FROM customers WHERE name = 'Ann Lee'", ["customer_id"]), *SALE[1:2]),
+        plan(
+            ("INSERT INTO customers (name) VALUES ('Ann Lee') RETURNING customer_id", ["customer_id"]),
+            SALE[1],
+        ),
+    )
+    events = []
+    reply = shop.ask("Ann Lee bought something on 2023-01-01.", allow_writes=True, on_event=events.append)
+    failed = [e for e in events if isinstance(e, StepFailed)]
+    assert len(failed) == 1 and failed[0].will_retry and "returned no row" in failed[0].step.error
+    assert [e.first for e in events if isinstance(e, PlanMade)] == [1, 1]
+    revise_prompt = scripted.calls[2].messages[-1]["content"]
+    assert "Step 1 of the plan cannot be used as written: it returned no row, and later steps need customer_id" in revise_prompt
+    assert shop.session.rows("SELECT c.name FROM sales JOIN customers AS c USING (customer_id)") == [("Ann Lee",)]
+    assert len(reply.steps) == 2
+
+
+def test_an_execution_error_mid_chain_is_revised_after_replaying_the_steps_done(shop, scripted):
+    scripted.push(
+        {"route": "write"},
+        plan(SALE[0], SALE[1], "INSERT INTO sale_items SELECT <sale_id>, fruit_id, 8, 'cheap' FROM fruits WHERE name = 'apple'"),
+        plan(SALE[2]),
+    )
+    reply = shop.ask("Bob bought 8 kg of apple.", allow_writes=True)
+    # DuckDB aborted the transaction at the error; the two steps done were run again, binding the new sale id
+    assert shop.session.rows("SELECT count(*) FROM sales") == [(1,)]
+    assert shop.session.rows("SELECT sale_id FROM sale_items") == shop.session.rows("SELECT sale_id FROM sales")
+    assert len(reply.steps) == 3
+
+
+def test_a_failed_chain_rolls_back_everything_and_names_the_step(shop, scripted):
+    before = state(shop)
+    scripted.push(
+        {"route": "write"},
+        plan(*SALE[:2], "UPDATE fruits SET stock_kg = stock_kg - 8 WHERE name = 'kiwi'"),
+        plan("UPDATE fruits SET stock_kg = stock_kg - 8 WHERE name = 'kiwi'"),
+        plan("UPDATE fruits SET stock_kg = stock_kg - 8 WHERE name = 'kiwi'"),
+    )
+    events = []
+    with pytest.raises(QueryFailed, match=r"Step 3 \(step 1\) failed: it changed no row"):
+        shop.ask("Bob bought 8 kg of kiwi.", allow_writes=True, on_event=events.append)
+    assert state(shop) == before
+    assert isinstance(events[-1], RolledBack) and "step 3 did not complete" in events[-1].reason
+    assert shop.history().empty
+
+
+def test_writes_without_permission_are_a_dry_run_that_apply_runs(shop, scripted):
+    before = state(shop)
+    scripted.push({"route": "write"}, plan(*SALE))
+    events = []
+    pending = shop.ask("Bob Lewis bought 8 kg of apple on 2023-01-01.", on_event=events.append)
+    assert pending.pending and state(shop) == before
+    approval = next(e for e in events if isinstance(e, ApprovalNeeded))
+    assert approval.reason == "writes are not allowed"
+    touched = {c.table: c for c in approval.changes}
+    assert touched["fruits"].new["stock_kg"].tolist() == [19] and touched["fruits"].old["stock_kg"].tolist() == [27]
+    assert pending.answer == "Would change (not applied yet): sales: 1 added; sale_items: 1 added; fruits: 1 changed."
+    calls = len(scripted.calls)
+    applied = shop.apply(pending)
+    assert len(scripted.calls) == calls  # no model call: the approved plan runs as it is
+    assert applied.request_id == 1 and shop.session.rows("SELECT stock_kg FROM fruits WHERE name = 'apple'") == [(19,)]
+    with pytest.raises(ChatDBError, match="no pending writes"):
+        shop.apply(applied)
+
+
+def test_changing_every_row_needs_approval_even_with_writes_allowed(shop, scripted):
+    scripted.push({"route": "write"}, plan("UPDATE fruits SET price = price * 1.1"))
+    reply = shop.ask("Raise all prices by 10%.", allow_writes=True)
+    assert reply.pending and shop.session.rows("SELECT price::VARCHAR FROM fruits ORDER BY 1") == [("1.10",), ("2.70",)]
+    shop.apply(reply)
+    assert shop.session.rows("SELECT price::VARCHAR FROM fruits ORDER BY 1") == [("1.21",), ("2.97",)]
+
+
+def test_unparseable_plan_gets_one_retry_then_a_clear_failure(shop, scripted):
+    scripted.push({"route": "read"}, "SELECT 1", {"steps": []})
+    with pytest.raises(ModelOutputError, match="did not return a usable plan"):
+        shop.ask("How many fruits?")
+    assert "That is not a plan" in scripted.calls[2].messages[-1]["content"]
+
+
+def test_policy_refusals_are_not_sent_back_to_the_model(shop, scripted):
+    scripted.push({"route": "write"}, plan("DROP TABLE sales"))
+    with pytest.raises(SQLRefused, match="DROP is not allowed"):
+        shop.ask("Forget all sales.", allow_writes=True)
+    assert len(scripted.calls) == 2
+
+
+def test_chat_requests_are_answered_without_sql(shop, scripted):
+    scripted.push({"route": "chat"}, {"answer": "Hello! Ask me about your fruits."})
+    reply = shop.ask("Hi there")
+    assert reply.route == "chat" and reply.sql == [] and reply.answer.startswith("Hello")
+
+
+def test_reads_answer_from_the_last_result(shop, scripted):
+    scripted.push({"route": "read"}, plan("SELECT name, stock_kg FROM fruits ORDER BY stock_kg DESC LIMIT 1"))
+    reply = shop.ask("Which fruit has the most stock?")
+    assert reply.result.to_dict("records") == [{"name": "pear", "stock_kg": 30}]
+    assert reply.answer == "name: pear; stock_kg: 30.00." or reply.answer.startswith("name: pear")
+
+
+def test_self_consistency_keeps_the_result_most_candidates_agree_on(scripted):
+    db = ChatDB(model=scripted, schema=SHOP, summarize=False, candidates=3)
+    scripted.push(
+        {"route": "read"},
+        plan("SELECT name FROM fruits ORDER BY price LIMIT 1"),
+        plan("SELECT name FROM fruits ORDER BY price DESC LIMIT 1"),
+        plan("SELECT name FROM fruits WHERE price = (SELECT max(price) FROM fruits)"),
+    )
+    events = []
+    reply = db.ask("Which fruit is the most expensive?", on_event=events.append)
+    assert reply.result["name"].tolist() == ["apple"]
+    vote = next(e for e in events if isinstance(e, CandidatesVoted))
+    assert (vote.candidates, vote.agreeing) == (3, 2)
+    assert [c.temperature for c in scripted.calls[1:]] == [0.0, 0.7, 0.7]
+
+
+def test_undo_and_restore_bring_back_exact_states(shop, scripted):
+    states = [state(shop)]
+    for day in (1, 2, 3):
+        scripted.push({"route": "write"}, plan(*[s.replace("2023-01-01", f"2023-01-0{day}") if isinstance(s, str) else (s[0].replace("2023-01-01", f"2023-01-0{day}"), s[1]) for s in SALE]))
+        shop.ask(f"Bob bought 8 kg of apple on 2023-01-0{day}.", allow_writes=True)
+        states.append(state(shop))
+    assert shop.history()["request_id"].tolist() == [1, 2, 3]
+    assert shop.undo() == [3] and state(shop) == states[2]
+    assert shop.restore(1) == [2] and state(shop) == states[1]
+    assert shop.restore(0) == [1] and state(shop) == states[0]
+    history = shop.history()
+    assert history["undone_at"].notna().all()
+    assert history["statements"][0][0] == "SELECT customer_id FROM customers WHERE name = 'Bob Lewis'"
+    with pytest.raises(ChatDBError, match="nothing to undo"):
+        shop.undo()
+
+
+def test_undo_keeps_changes_made_outside_the_request(shop, scripted):
+    scripted.push({"route": "write"}, plan(*SALE))
+    shop.ask("Bob bought 8 kg of apple on 2023-01-01.", allow_writes=True)
+    shop.session.rows("INSERT INTO customers (name) VALUES ('Walk-in')")
+    shop.session.rows("UPDATE fruits SET price = 1.25 WHERE name = 'pear'")
+    shop.undo()
+    assert shop.session.rows("SELECT name FROM customers ORDER BY 1") == [("Bob Lewis",), ("Walk-in",)]
+    assert shop.session.rows("SELECT name, price::VARCHAR, stock_kg FROM fruits ORDER BY 1") == [("apple", "2.70", 27), ("pear", "1.25", 30)]
+
+
+def test_the_journal_survives_a_restart_with_a_file_database(tmp_path):
+    path = tmp_path / "shop.duckdb"
+    first = ChatDB(model=ScriptedBackend([{"route": "write"}, plan(*SALE)]), database=path, schema=SHOP, summarize=False)
+    before = state(first)
+    first.ask("Bob bought 8 kg of apple on 2023-01-01.", allow_writes=True)
+    first.close()
+    second = ChatDB(model=ScriptedBackend(), database=path, schema=SHOP, summarize=False)  # schema skipped: tables exist
+    assert second.history()["request"].tolist() == ["Bob bought 8 kg of apple on 2023-01-01."]
+    second.undo()
+    assert state(second) == before
+    second.close()
+
+
+def test_an_empty_database_can_be_given_tables_by_a_write_request(scripted):
+    db = ChatDB(model=scripted, summarize=False)
+    scripted.push(
+        {"route": "write"},
+        plan("CREATE TABLE expenses (expense_id INTEGER PRIMARY KEY, item VARCHAR, amount DECIMAL(10, 2))",
+             "INSERT INTO expenses VALUES (1, 'coffee', 3.50)"),
+    )
+    reply = db.ask("Track my expenses: coffee 3.50.", allow_writes=True)
+    assert db.session.rows("SELECT item, amount FROM expenses") == [("coffee", 3.50)]
+    assert reply.answer == "Recorded: expenses: created, 1 rows."
+    db.undo()
+    assert "expenses" not in db.session.stored_tables()
+
+
+def test_create_is_refused_in_a_read(shop, scripted):
+    scripted.push({"route": "read"}, plan("CREATE TABLE t (a INTEGER)"))
+    with pytest.raises(SQLRefused, match="allow writes"):
+        shop.ask("make a table")
+
+
+def test_schema_file_must_exist(scripted, tmp_path):
+    with pytest.raises(ChatDBError, match="No schema file"):
+        ChatDB(model=scripted, schema=tmp_path / "missing.sql")
+
+
+def test_ctrl_c_during_generation_stops_the_chain_and_rolls_back(shop):
+    class InterruptingModel(ScriptedBackend):
+        def complete(self, messages, **kwargs):
+            if len(self.calls) == 2:  # the revision call
+                raise KeyboardInterrupt
+            return super().complete(messages, **kwargs)
+
+    model = InterruptingModel([{"route": "write"}, plan(*SALE[:2], ("SELECT 1 WHERE false", ["x"]))])
+    db = ChatDB(model=model, schema=SHOP, summarize=False)
+    before = state(db)
+    events = []
+    with pytest.raises(KeyboardInterrupt):
+        db.ask("Bob bought apples.", allow_writes=True, on_event=events.append)
+    assert state(db) == before and isinstance(events[-1], RolledBack)
+    assert threading.active_count() < 20
