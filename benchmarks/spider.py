@@ -3,10 +3,12 @@
 Each database is read from SQLite into pandas and bound to a ChatDB session, as a notebook user
 would; each question goes through `ChatDB.ask`; the predicted result is compared with the gold
 query's result on the original SQLite file (multisets; ordered only when the gold has ORDER BY).
-The baseline, measured in the same run, is the model's first SQL without the repair round.
+`--strategy both` (the default) asks every question twice, with the chain-of-memory controller and
+with the Foundation's one-round controller (the baseline), and prints both accuracies and their
+difference; the one-round run also reports its first SQL without the repair round.
 
     python benchmarks/spider.py --limit 50
-    python benchmarks/spider.py --db concert_singer --model local
+    python benchmarks/spider.py --db concert_singer --strategy chain --candidates 3
 """
 
 from __future__ import annotations
@@ -26,8 +28,9 @@ import pandas as pd
 import sqlglot
 
 from jupyter_chatdb import ChatDB, ChatDBError
-from jupyter_chatdb.controller.events import StepDone, StepFailed, StepPlanned
+from jupyter_chatdb.controller.events import Answered, StepDone, StepFailed, StepPlanned
 from jupyter_chatdb.llm import select_backend
+from jupyter_chatdb.llm.base import LLM, Usage
 
 DATASET = Path(__file__).resolve().parents[1].parent / "shared" / "datasets" / "spider_dev"
 
@@ -43,7 +46,7 @@ class Outcome:
     correct: bool
     first_correct: bool  # the baseline: first SQL, no repair
     seconds: float
-    calls: int  # model calls (summaries are off here, so one per SQL written)
+    calls: int  # model calls (summaries are off here)
     error: str = ""
 
 
@@ -52,17 +55,34 @@ def main() -> int:
     questions = json.loads((args.dataset / "dev.json").read_text())
     if args.db:
         questions = [q for q in questions if q["db_id"] == args.db]
+    questions = questions[:: args.stride]
     questions = questions[: args.limit] if args.limit else questions
     if not questions:
         print(f"No questions match --db {args.db!r}.", file=sys.stderr)
         return 2
     model = select_backend(args.model)
+    strategies = ["chain", "one-round"] if args.strategy == "both" else [args.strategy]
+    results = {strategy: run(strategy, model, questions, args) for strategy in strategies}
+    for strategy, outcomes in results.items():
+        report(outcomes, model.name, strategy, args)
+    if len(results) == 2:
+        chain, baseline = (sum(o.correct for o in outcomes) for outcomes in results.values())
+        print(f"\nchain - one-round: {100 * (chain - baseline) / len(questions):+.1f} points of execution accuracy")
+    return 0
+
+
+def run(strategy: str, model: LLM, questions: list[dict], args: argparse.Namespace) -> list[Outcome]:
     outcomes: list[Outcome] = []
-    args.out.parent.mkdir(parents=True, exist_ok=True)
-    with args.out.open("w") as predictions, args.details.open("w") as details:
+    out = args.out.with_name(f"{args.out.stem}_{strategy}{args.out.suffix}")
+    details_path = args.details.with_name(f"{args.details.stem}_{strategy}{args.details.suffix}")
+    out.parent.mkdir(parents=True, exist_ok=True)
+    with out.open("w") as predictions, details_path.open("w") as details:
         for db_id in dict.fromkeys(q["db_id"] for q in questions):
             sqlite_path = args.dataset / "database" / f"{db_id}.sqlite"
-            chatdb = ChatDB(model=model, summarize=False, repair_rounds=args.repair_rounds)
+            chatdb = ChatDB(
+                model=model, summarize=False, strategy=strategy,
+                repair_rounds=args.repair_rounds, candidates=args.candidates,
+            )
             for name, frame in read_sqlite(sqlite_path).items():
                 chatdb.register(name, frame)
             for question in (q for q in questions if q["db_id"] == db_id):
@@ -73,18 +93,20 @@ def main() -> int:
                 details.flush()
                 if args.verbose:
                     mark = "ok " if outcome.correct else "ERR" if not outcome.executed else "no "
-                    print(f"[{len(outcomes)}/{len(questions)}] {mark} {outcome.seconds:5.1f}s {outcome.question}", flush=True)
+                    print(f"[{strategy} {len(outcomes)}/{len(questions)}] {mark} {outcome.seconds:5.1f}s {outcome.question}", flush=True)
             chatdb.close()
-    report(outcomes, model.name, args)
-    return 0
+    return outcomes
 
 
 def parse_args() -> argparse.Namespace:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--limit", type=int, default=0, help="ask only the first N questions")
+    parser.add_argument("--stride", type=int, default=1, help="ask every Nth question (a spread over all databases)")
     parser.add_argument("--db", help="ask only the questions of this database (db_id)")
     parser.add_argument("--model", default="local", help="model for ChatDB (default: the embedded model)")
-    parser.add_argument("--repair-rounds", type=int, default=1)
+    parser.add_argument("--strategy", choices=["both", "chain", "one-round"], default="both")
+    parser.add_argument("--candidates", type=int, default=1, help="plans sampled and voted on per question (chain)")
+    parser.add_argument("--repair-rounds", type=int, default=1, help="repair rounds of the one-round baseline")
     parser.add_argument("--dataset", type=Path, default=DATASET)
     parser.add_argument("--out", type=Path, default=Path("benchmarks/out/spider_predictions.sql"))
     parser.add_argument("--details", type=Path, default=Path("benchmarks/out/spider_details.jsonl"))
@@ -104,10 +126,14 @@ def evaluate(chatdb: ChatDB, question: dict, sqlite_path: Path) -> Outcome:
     ordered = gold_is_ordered(question["query"])
     planned: list[str] = []  # every SQL the model wrote, first attempt first
     first: list[bool] = []
+    usage = Usage()
 
     def observe(event: object) -> None:
+        nonlocal usage
         if isinstance(event, StepPlanned):
             planned.append(event.sql)
+        elif isinstance(event, Answered):
+            usage = event.reply.usage
         elif not first and isinstance(event, StepDone):
             first.append(same(event.step.result.frame, gold_rows, ordered))
         elif not first and isinstance(event, StepFailed):
@@ -122,7 +148,7 @@ def evaluate(chatdb: ChatDB, question: dict, sqlite_path: Path) -> Outcome:
     return Outcome(
         question["id"], question["db_id"], question["question"], question["query"],
         planned[-1] if planned else "", executed, correct, bool(first and first[0]),
-        time.perf_counter() - started, len(planned), error,
+        time.perf_counter() - started, usage.calls or len(planned), error,
     )
 
 
@@ -168,16 +194,17 @@ def to_sqlite(sql: str) -> str:
         return " ".join(sql.split())
 
 
-def report(outcomes: list[Outcome], model: str, args: argparse.Namespace) -> None:
+def report(outcomes: list[Outcome], model: str, strategy: str, args: argparse.Namespace) -> None:
     n = len(outcomes)
     pct = lambda k: f"{100 * k / n:5.1f}%"  # noqa: E731
-    print(f"\nSpider dev subset: {n} questions, model {model}, repair rounds {args.repair_rounds}")
+    print(f"\nSpider dev subset: {n} questions, model {model}, strategy {strategy}")
     print(f"  execution accuracy          {pct(sum(o.correct for o in outcomes))}")
-    print(f"  baseline (first SQL only)   {pct(sum(o.first_correct for o in outcomes))}")
+    if strategy == "one-round":
+        print(f"  first SQL only (no repair)  {pct(sum(o.first_correct for o in outcomes))}")
     print(f"  execution success           {pct(sum(o.executed for o in outcomes))}")
     print(f"  median seconds per question {statistics.median(o.seconds for o in outcomes):6.2f}")
     print(f"  mean LLM calls per question {statistics.mean(o.calls for o in outcomes):6.2f}")
-    print(f"  predictions: {args.out}   details: {args.details}")
+    print(f"  predictions and details: {args.out.parent}/")
 
 
 if __name__ == "__main__":

@@ -94,7 +94,7 @@ def test_an_empty_lookup_gets_the_rest_of_the_plan_revised(shop, scripted):
     assert len(failed) == 1 and failed[0].will_retry and "returned no row" in failed[0].step.error
     assert [e.first for e in events if isinstance(e, PlanMade)] == [1, 1]
     revise_prompt = scripted.calls[2].messages[-1]["content"]
-    assert "Step 1 of the plan cannot be used as written: it returned no row, and later steps need customer_id" in revise_prompt
+    assert "Step 1 failed:\nSELECT customer_id FROM customers WHERE name = 'Ann Lee'\nProblem: it returned no row, and later steps need customer_id" in revise_prompt
     assert shop.session.rows("SELECT c.name FROM sales JOIN customers AS c USING (customer_id)") == [("Ann Lee",)]
     assert len(reply.steps) == 2
 

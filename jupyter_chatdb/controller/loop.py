@@ -206,7 +206,8 @@ class Controller:
                 if not can_revise:
                     raise QueryFailed(f"Step {index} ({planned.goal}) failed: {problem}") from None
                 revision += 1
-                pending, plan_reply = yield from self._revise(chain, messages, plan_reply, index, str(problem), revision)
+                failed_sql = fill(planned.sql, chain.values)
+                pending, plan_reply = yield from self._revise(chain, messages, plan_reply, index, failed_sql, str(problem), revision)
                 continue
             chain.steps.append(step)
             chain.done.append(planned)
@@ -283,19 +284,22 @@ class Controller:
             chain.values.update(bound_values(planned.binds, result.frame)[0])
 
     def _revise(
-        self, chain: Chain, messages: list[Message], plan_reply: str, index: int, problem: str, revision: int
+        self, chain: Chain, messages: list[Message], plan_reply: str, index: int, sql: str, problem: str, revision: int
     ) -> Generator[Event, None, tuple[list[PlannedStep], str]]:
         results = "\n".join(
             f"step {s.index} ({s.goal}): " + (_result_line(s.result) if s.result is not None else "done")
             for s in chain.steps
         )
         bound = ", ".join(f"<{k}> = {v}" for k, v in chain.values.items())
-        revise = prompts.revise_messages(messages, plan_reply, index, problem, results + (f"\nBound: {bound}" if bound else ""))
+        revise = prompts.revise_messages(messages, plan_reply, index, sql, problem, results + (f"\nBound: {bound}" if bound else ""))
         completion = yield from generate(self.model, "revise", revise, PLAN_SCHEMA, PLAN_MAX_TOKENS)
         chain.usage += completion.usage
         steps = parse_plan(completion.text)
         if steps is None:
             raise ModelOutputError(f"The model did not return a usable revision (it said: {completion.text[:200]!r}).")
+        steps = _without_steps_done(steps, chain.done)
+        if not steps:
+            raise QueryFailed(f"Step {index} failed: {problem}; the revised plan only repeated the steps done.")
         yield PlanMade(tuple(steps), first=index, revision=revision)
         for offset, step in enumerate(steps):
             yield StepPlanned(index + offset, step.goal, step.sql, attempt=revision + 1)
@@ -367,6 +371,18 @@ def _affected(statement: guard.Statement, result: QueryResult) -> int:
     if statement.kind is not guard.Kind.WRITE:
         return 0
     return result.row_count if statement.returns_rows else int(result.scalar)  # type: ignore[call-overload]
+
+
+def _without_steps_done(steps: list[PlannedStep], done: list[PlannedStep]) -> list[PlannedStep]:
+    """Small models often restate the whole plan when asked for the rest: drop the leading steps already run.
+
+    >>> a, b = PlannedStep("a", "SELECT 1"), PlannedStep("b", "SELECT 2")
+    >>> _without_steps_done([a, b], [a])
+    [PlannedStep(goal='b', sql='SELECT 2', binds=())]
+    """
+    done_sql = {step.sql for step in done}
+    first_new = next((i for i, step in enumerate(steps) if step.sql not in done_sql), len(steps))
+    return steps[first_new:]
 
 
 def _result_line(result: QueryResult) -> str:

@@ -147,15 +147,18 @@ Worked examples on other tables:
 
 READ_MODE = "Only read: every step is a SELECT, usually one step is enough."
 WRITE_MODE = (
-    "Record everything the request states: find a person or thing by name and add it only if new; "
-    "keep stock and current prices up to date; later figures are computed from the rows you write."
+    "Record everything the request states, one item per step: find a person or thing by name and add it only if new; "
+    "write the quantities and prices the request gives as literal values; keep stock and current prices up to date. "
+    "Goods a customer buys or purchases are a sale; goods bought from a supplier are a purchase."
 )
 
 REVISE_INSTRUCTIONS = """\
-Step {index} of the plan cannot be used as written: {problem}.
+Steps 1 to {done} are done. Step {index} failed:
+{sql}
+Problem: {problem}.
 Results so far:
 {results}
-Write the corrected plan for the remaining steps only, starting with a replacement for step {index}; earlier steps are done and their <names> still hold."""
+Reply with the steps still to do, from a corrected step {index} on; do not repeat the steps done. Their <names> still hold."""
 
 
 def route_messages(request: str, tables: list[str]) -> list[Message]:
@@ -177,13 +180,10 @@ def plan_messages(schema_text: str, request: str, examples: list[str], *, writes
     ]
 
 
-def revise_messages(previous: list[Message], plan_reply: str, index: int, problem: str, results: str) -> list[Message]:
+def revise_messages(previous: list[Message], plan_reply: str, index: int, sql: str, problem: str, results: str) -> list[Message]:
     """Keep the planning conversation (and its cached prefix) and ask for the rest of the plan anew."""
-    return [
-        *previous,
-        {"role": "assistant", "content": plan_reply},
-        {"role": "user", "content": REVISE_INSTRUCTIONS.format(index=index, problem=problem, results=results or "(none)")},
-    ]
+    text = REVISE_INSTRUCTIONS.format(done=index - 1, index=index, sql=sql, problem=problem, results=results or "(none)")
+    return [*previous, {"role": "assistant", "content": plan_reply}, {"role": "user", "content": text}]
 
 
 CHAT_INSTRUCTIONS = """\
