@@ -278,3 +278,10 @@ def test_ctrl_c_during_generation_stops_the_chain_and_rolls_back(shop):
         db.ask("Bob bought apples.", allow_writes=True, on_event=events.append)
     assert state(db) == before and isinstance(events[-1], RolledBack)
     assert threading.active_count() < 20
+
+
+def test_sql_with_other_dialects_habits_is_transpiled_for_duckdb(shop, scripted):
+    scripted.push({"route": "read"}, plan("SELECT `name` FROM fruits ORDER BY `name` LIMIT 1, 1"))
+    reply = shop.ask("Second fruit by name?")
+    assert reply.sql == ['SELECT "name" FROM fruits ORDER BY "name" NULLS FIRST LIMIT 1 OFFSET 1']  # MySQL's NULL order kept
+    assert reply.result["name"].tolist() == ["pear"]

@@ -1,4 +1,4 @@
-"""The real embedded model (Qwen2.5-Coder-1.5B on the CPU): constrained JSON and one real question."""
+"""The real embedded model (Qwen2.5-Coder-1.5B on the CPU): constrained JSON, a question, a small shop."""
 
 import json
 
@@ -53,4 +53,32 @@ def test_a_question_is_answered_end_to_end(model):
     reply = db.ask("How many units were sold in the North region in total?")
     assert reply.result.iat[0, 0] == 17
     assert "17" in reply.answer
-    assert reply.usage.calls == 2
+    assert reply.route == "read" and reply.usage.calls == 3  # route, plan, answer
+
+
+SHOP = """
+CREATE TABLE fruits (fruit_id INTEGER PRIMARY KEY, name VARCHAR UNIQUE, price DECIMAL(10, 2), stock_kg DECIMAL(10, 2));
+INSERT INTO fruits VALUES (1, 'apple', 2.70, 27), (2, 'pear', 1.10, 30), (3, 'cherry', 4.00, 12);
+"""
+
+
+def test_a_small_shop_records_a_change_answers_from_it_and_undoes_it(model):
+    db = ChatDB(model=model, schema=SHOP, summarize=False)
+    stock = lambda: dict(db.session.rows("SELECT name, stock_kg::DOUBLE FROM fruits"))  # noqa: E731
+    before = stock()
+    recorded = db.ask("We sold 5 kg of pear today: take them out of stock.", allow_writes=True)
+    assert recorded.route == "write" and recorded.request_id == 1
+    assert stock() == {**before, "pear": 25.0}
+    reply = db.ask("How many kg of pear are in stock?")
+    assert reply.result.iat[0, 0] == 25
+    db.undo()
+    assert stock() == before
+
+
+def test_a_write_without_permission_changes_nothing(model):
+    db = ChatDB(model=model, schema=SHOP, summarize=False)
+    reply = db.ask("Set the price of cherry to 4.50.")
+    assert reply.pending and "fruits: 1 changed" in reply.answer
+    assert db.session.rows("SELECT price::VARCHAR FROM fruits WHERE name = 'cherry'") == [("4.00",)]
+    db.apply(reply)
+    assert db.session.rows("SELECT price::VARCHAR FROM fruits WHERE name = 'cherry'") == [("4.50",)]

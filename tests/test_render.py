@@ -85,3 +85,23 @@ def test_reply_renders_the_same_way():
     reply = Reply("Which regions?", "Two.", ["SELECT region FROM sales"], RESULT.frame, [Step(1, "Which regions?", "SELECT region FROM sales", "done", RESULT)])
     assert "**Answer:** Two." in reply._repr_markdown_()
     assert 'data-status="done"' in reply._repr_html_()
+
+
+def test_pending_and_committed_writes_are_noted(scripted):
+    from jupyter_chatdb import ChatDB
+    from jupyter_chatdb.widgets.render import chain_html
+
+    from .conftest import plan
+
+    db = ChatDB(model=scripted, schema="CREATE TABLE notes (id INTEGER PRIMARY KEY, text VARCHAR);", summarize=False)
+    scripted.push({"route": "write"}, plan("INSERT INTO notes VALUES (1, 'hi')"))
+    state = ChainState()
+    for event in db.events("Note: hi"):
+        state.apply(event)
+    assert state.note == "Not applied (writes are not allowed): it would change notes: 1 added."
+    assert 'color:#d93025">Not applied' in chain_html(state)
+    scripted.push({"route": "write"}, plan("INSERT INTO notes VALUES (1, 'hi')"))
+    state = ChainState()
+    for event in db.events("Note: hi", allow_writes=True):
+        state.apply(event)
+    assert state.note == "Saved as request 1; ChatDB.undo() takes it back."

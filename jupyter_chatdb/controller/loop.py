@@ -17,7 +17,7 @@ import pandas as pd
 
 from ..errors import ChatDBError, ModelOutputError, QueryFailed, SQLRefused
 from ..llm.base import LLM, Message, Usage
-from ..sql import guard
+from ..sql import fixups, guard
 from ..sql.catalog import Catalog
 from ..sql.journal import Journal, Recorder, TableChange
 from ..sql.session import QueryResult, Session
@@ -55,7 +55,7 @@ SAMPLE_TEMPERATURE = 0.7
 class Options:
     revisions: int = 2  # model revisions of a failing plan per request
     candidates: int = 1  # >1: sample that many plans for a read and vote on their results
-    examples: int = 3  # worked examples in the planning prompt
+    examples: int = 6  # worked examples per planning prompt: all of the built-in ones, so the prompt's prefix is cached
     route: bool = True  # False: treat every request as a read, or a write when writes are allowed
 
 
@@ -141,7 +141,7 @@ class Controller:
         self, request: Request, catalog: Catalog, writes: bool, usage: Usage
     ) -> Generator[Event, None, tuple[list[PlannedStep], list[Message], str, Usage]]:
         """One constrained call; an unparseable plan gets one retry with the error, then fails."""
-        chosen = examples.choose(request.text, self.options.examples + writes, writes=writes)
+        chosen = examples.choose(request.text, self.options.examples, writes=writes)
         schema_text = catalog.prompt_text() or "(no tables yet: create the tables the request needs, with primary keys and types)"
         messages = prompts.plan_messages(schema_text, request.text, [e.text() for e in chosen], writes=writes)
         for attempt in (1, 2):
@@ -218,12 +218,7 @@ class Controller:
         unbound = [name for name in planned.placeholders() if name not in chain.values]
         if unbound:
             raise StepProblem(f"it uses <{unbound[0]}>, which no earlier step binds")
-        try:
-            checked = guard.check(sql, chain.schema, allow_writes=chain.writes)
-        except ChatDBError as error:
-            if not error.fixable:
-                raise
-            raise StepProblem(str(error)) from None
+        checked = _checked(sql, chain)
         result, affected = None, None
         for statement in checked.statements:
             if statement.is_write:
@@ -241,7 +236,8 @@ class Controller:
         if problem:
             raise StepProblem(problem)
         chain.values.update(values)
-        return Step(index, planned.goal, sql, "done", result, rows_affected=affected)
+        ran = "; ".join(statement.sql for statement in checked.statements)
+        return Step(index, planned.goal, ran, "done", result, rows_affected=affected)
 
     def _before_write(self, chain: Chain, statement: guard.Statement) -> None:
         if statement.target in self.session.frames:
@@ -364,6 +360,24 @@ class Controller:
     @staticmethod
     def _rollback_reason(chain: Chain) -> str:
         return f"step {len(chain.steps) + 1} did not complete, so none of the {len(chain.steps)} steps before it was kept"
+
+
+def _checked(sql: str, chain: Chain) -> guard.Checked:
+    """The guard's verdict; SQL DuckDB cannot parse gets one try as SQLite/MySQL/PostgreSQL SQL."""
+    try:
+        return guard.check(sql, chain.schema, allow_writes=chain.writes)
+    except SQLRefused as error:
+        if not error.fixable:
+            raise
+        fixed = fixups.to_duckdb(sql) if "does not parse" in str(error) else None
+        if fixed is None:
+            raise StepProblem(str(error)) from None
+    try:
+        return guard.check(fixed, chain.schema, allow_writes=chain.writes)
+    except SQLRefused as error:
+        if not error.fixable:
+            raise
+        raise StepProblem(str(error)) from None
 
 
 def _affected(statement: guard.Statement, result: QueryResult) -> int:

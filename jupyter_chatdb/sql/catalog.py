@@ -10,6 +10,7 @@ from sqlglot import exp
 from .session import Session
 
 SAMPLE_VALUES = 3
+ALL_VALUES_UP_TO = 6  # value hints: a text column with at most this many distinct values lists them all
 SAMPLE_CHARS = 40
 TEXT_TYPES = ("VARCHAR", "TEXT", "STRING", "CHAR")
 
@@ -135,14 +136,17 @@ def _count(session: Session, table: str) -> int:
 
 
 def _samples(session: Session, table: str, column: str, data_type: str, limit: int) -> tuple[str, ...]:
+    """The `limit` most frequent values of a text column, or all of them when there are at most
+    ALL_VALUES_UP_TO (a low-cardinality column: the model then knows every value it may compare with)."""
     if not limit or not data_type.upper().startswith(TEXT_TYPES):
         return ()
     quoted = _quote(column)  # the most frequent values first, ties by value: a stable prompt
     rows = session.rows(
         f"SELECT {quoted} FROM {_quote(table)} WHERE {quoted} IS NOT NULL"
-        f" GROUP BY {quoted} ORDER BY count(*) DESC, {quoted} LIMIT {int(limit)}"
+        f" GROUP BY {quoted} ORDER BY count(*) DESC, {quoted} LIMIT {ALL_VALUES_UP_TO + 1}"
     )
-    return tuple(str(value)[:SAMPLE_CHARS] for (value,) in rows)
+    shown = rows if len(rows) <= ALL_VALUES_UP_TO else rows[:limit]
+    return tuple(str(value)[:SAMPLE_CHARS] for (value,) in shown)
 
 
 def _quote(name: str) -> str:

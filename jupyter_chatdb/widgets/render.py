@@ -18,7 +18,8 @@ def chain_html(state: ChainState) -> str:
     if state.generating:
         parts.append(f'<pre class="chatdb-generating" style="color:#888">{html.escape(state.generating)}</pre>')
     if state.note:
-        parts.append(f'<div style="color:#d93025">{html.escape(state.note)}</div>')
+        color = "#d93025" if state.note.startswith(("Rolled back", "Not applied")) else "#555"
+        parts.append(f'<div style="color:{color}">{html.escape(state.note)}</div>')
     if state.answer is not None:
         parts.append(f'<div class="chatdb-answer"><b>Answer:</b> {html.escape(state.answer)}</div>')
     return "\n".join(parts) + "</div>"

@@ -8,6 +8,9 @@ import pandas as pd
 
 from ..controller.events import (
     Answered,
+    ApprovalNeeded,
+    CandidatesVoted,
+    Committed,
     Event,
     ModelText,
     Reply,
@@ -61,6 +64,13 @@ class ChainState:
             self._finish(event.step, "retrying" if isinstance(event, StepFailed) and event.will_retry else None)
         elif isinstance(event, RolledBack):
             self.note = f"Rolled back: {event.reason}."
+        elif isinstance(event, ApprovalNeeded):
+            changes = "; ".join(change.summary for change in event.changes) or "no rows"
+            self.note = f"Not applied ({event.reason}): it would change {changes}."
+        elif isinstance(event, Committed) and event.request_id is not None:
+            self.note = f"Saved as request {event.request_id}; ChatDB.undo() takes it back."
+        elif isinstance(event, CandidatesVoted):
+            self.note = f"{event.agreeing} of {event.candidates} candidate plans agreed on this result."
         elif isinstance(event, Answered):
             self.generating = ""
             self.answer, self.result = event.reply.answer, event.reply.result
