@@ -85,3 +85,12 @@ def test_changing_the_model_setting_takes_effect_at_the_next_cell(shell):
     shell.run_cell("%config ChatDBMagics.model = 'local'").raise_error()
     assert magics.engine.model.name == "qwen2.5-coder-1.5b-instruct-q4_k_m"
     shell.run_cell("%config ChatDBMagics.model = ''").raise_error()
+
+
+def test_dry_run_shows_what_would_change_and_changes_nothing(shell, scripted, capsys):
+    engine = ChatDB(model=scripted, schema="CREATE TABLE notes (id INTEGER PRIMARY KEY, text VARCHAR);")
+    shell.magics_manager.registry["ChatDBMagics"].engine = engine
+    scripted.push({"route": "write"}, plan("INSERT INTO notes VALUES (1, 'hi')"))
+    shell.run_cell("%%chatdb --write --dry-run\nNote: hi").raise_error()
+    assert "Not applied (this is a dry run): it would change notes: 1 added." in capsys.readouterr().out
+    assert engine.session.rows("SELECT count(*) FROM notes") == [(0,)]

@@ -228,7 +228,10 @@ class Controller:
             if statement.is_write:
                 affected = (affected or 0) + _affected(statement, result)
                 if affected == 0 and not statement.conditional and statement.kind is guard.Kind.WRITE:
-                    raise StepProblem("it changed no row; check the names and values in its WHERE clause")
+                    raise StepProblem(
+                        "it changed no row: what its WHERE clause looks for is not in the table yet; "
+                        "add the missing row in a step before it, or fix the name"
+                    )
             if statement.kind is guard.Kind.DDL:
                 chain.schema = Catalog.read(self.session, samples=0).schema()
         assert result is not None
@@ -260,7 +263,7 @@ class Controller:
         except QueryFailed as error:
             if chain.in_transaction:  # DuckDB aborts the transaction: start again with the steps done
                 self._replay(chain)
-            raise StepProblem(str(error)) from None
+            raise StepProblem(_with_hint(str(error))) from None
 
     def _replay(self, chain: Chain) -> None:
         """Roll back and run the steps already done again, so the revised rest starts from their state.
@@ -378,6 +381,19 @@ def _checked(sql: str, chain: Chain) -> guard.Checked:
         if not error.fixable:
             raise
         raise StepProblem(str(error)) from None
+
+
+def _with_hint(error: str) -> str:
+    """DuckDB's message plus what to do about the errors small models make most in write chains.
+
+    >>> _with_hint('Constraint Error: Violates foreign key constraint because key "fruit_id: 7" does not exist in the referenced table')
+    'Constraint Error: Violates foreign key constraint because key "fruit_id: 7" does not exist in the referenced table; add that row first or look its id up by name instead of writing a number'
+    """
+    if "foreign key" in error and "does not exist" in error:
+        return error + "; add that row first or look its id up by name instead of writing a number"
+    if "NOT NULL constraint failed" in error:
+        return error + "; give that column a value (look it up in an earlier step and bind it)"
+    return error
 
 
 def _affected(statement: guard.Statement, result: QueryResult) -> int:

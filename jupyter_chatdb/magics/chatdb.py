@@ -52,6 +52,7 @@ class ChatDBMagics(Magics):
     @magic_arguments()
     @argument("-o", "--out", metavar="VAR", help="Store the result DataFrame in the variable VAR.")
     @argument("--write", action="store_true", help="Allow INSERT, UPDATE and DELETE for this cell.")
+    @argument("--dry-run", action="store_true", help="Show the rows the writes would change; change nothing.")
     @cell_magic
     def chatdb(self, line: str, cell: str) -> None:
         """Answer the question in the cell from the notebook's DataFrames and ChatDB's tables.
@@ -65,7 +66,7 @@ class ChatDBMagics(Magics):
             raise UsageError("Write your question in the cell, below %%chatdb.")
         self.engine.bind_frames(self.shell.user_ns)
         view = LiveDisplay(self.preview_rows)
-        reply = self.engine.ask(cell.strip(), allow_writes=args.write, on_event=view.apply)
+        reply = self.engine.ask(cell.strip(), allow_writes=args.write, dry_run=args.dry_run, on_event=view.apply)
         if args.out:
             self.shell.user_ns[args.out] = reply.result
 

@@ -46,6 +46,8 @@ def chain_text(state: ChainState) -> str:
         lines.append(f"Step {card.index} ({_status_text(card)}): {card.sql}")
         if card.error:
             lines.append(f"  {card.error}")
+    if state.note:
+        lines.append(state.note)
     if state.answer is not None:
         lines.append(f"Answer: {state.answer}")
     return "\n".join(lines)
