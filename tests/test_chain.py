@@ -10,11 +10,9 @@ from jupyter_chatdb.controller.events import (
     ApprovalNeeded,
     CandidatesVoted,
     Committed,
-    ModelText,
     PlanMade,
     RolledBack,
     Routed,
-    StepDone,
     StepFailed,
 )
 from jupyter_chatdb.errors import ChatDBError, ModelOutputError, QueryFailed, SQLRefused
@@ -285,3 +283,16 @@ def test_sql_with_other_dialects_habits_is_transpiled_for_duckdb(shop, scripted)
     reply = shop.ask("Second fruit by name?")
     assert reply.sql == ['SELECT "name" FROM fruits ORDER BY "name" NULLS FIRST LIMIT 1 OFFSET 1']  # MySQL's NULL order kept
     assert reply.result["name"].tolist() == ["pear"]
+
+
+def test_a_view_that_stops_listening_leaves_nothing_written(shop, scripted):
+    before = state(shop)
+    scripted.push({"route": "write"}, plan(*SALE))
+    events = shop.events("Bob bought 8 kg of apple.", allow_writes=True)
+    for event in events:
+        if isinstance(event, StepFailed) or type(event).__name__ == "StepDone" and event.step.index == 3:
+            break
+    events.close()
+    assert state(shop) == before
+    shop.session.rows("BEGIN TRANSACTION")  # the session is not left inside a transaction
+    shop.session.rows("ROLLBACK")

@@ -1,6 +1,5 @@
 """The one-round controller (the benchmarks' baseline), driven by a scripted model against a real DuckDB session."""
 
-import pandas as pd
 import pytest
 
 from jupyter_chatdb import ChatDB

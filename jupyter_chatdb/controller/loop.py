@@ -41,7 +41,7 @@ from .events import (
     StepStarted,
 )
 from .generate import generate
-from .plan import PLAN_SCHEMA, PlannedStep, bound_values, fill, parse_plan, plan_text
+from .plan import PLAN_SCHEMA, PlannedStep, bound_values, fill, parse_plan
 from .request import Request
 from .vote import signature
 
@@ -120,6 +120,10 @@ class Controller:
         try:
             yield from self._run_steps(chain, steps, messages, reply_text)
             reply = yield from self._finish(chain, route)
+        except GeneratorExit:  # the view stopped listening: roll back quietly
+            if chain.in_transaction:
+                self.session.rollback()
+            raise
         except BaseException:
             if chain.in_transaction:
                 self.session.rollback()

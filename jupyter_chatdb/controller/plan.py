@@ -67,11 +67,6 @@ def parse_plan(text: str) -> list[PlannedStep] | None:
     return planned if planned and all(step.sql for step in planned) else None
 
 
-def plan_text(steps: list[PlannedStep]) -> str:
-    """The plan as the model wrote it, for revision prompts."""
-    return json.dumps({"steps": [{"goal": s.goal, "sql": s.sql, "binds": list(s.binds)} for s in steps]})
-
-
 def fill(sql: str, values: Mapping[str, object]) -> str:
     """Replace each known <name> (quoted or not) by the SQL literal of its value; unknown names stay.
 
