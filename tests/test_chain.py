@@ -296,3 +296,13 @@ def test_a_view_that_stops_listening_leaves_nothing_written(shop, scripted):
     assert state(shop) == before
     shop.session.rows("BEGIN TRANSACTION")  # the session is not left inside a transaction
     shop.session.rows("ROLLBACK")
+
+
+def test_a_read_whose_plan_keeps_failing_gets_one_plain_sql_try(shop, scripted):
+    bad = plan("SELECT name FROM products")
+    scripted.push({"route": "read"}, bad, bad, bad, {"sql": "SELECT name FROM fruits ORDER BY stock_kg DESC LIMIT 1"})
+    events = []
+    reply = shop.ask("Which product has the most stock?", on_event=events.append)
+    assert reply.result["name"].tolist() == ["pear"]
+    assert any(type(e).__name__ == "FellBack" and "Unknown table 'products'" in e.reason for e in events)
+    assert reply.usage.calls == 5

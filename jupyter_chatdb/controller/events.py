@@ -128,6 +128,13 @@ class RolledBack(Event):
 
 
 @dataclass(frozen=True)
+class FellBack(Event):
+    """The plan failed even after revision; the read is tried once more as one plain SQL statement."""
+
+    reason: str
+
+
+@dataclass(frozen=True)
 class ApprovalNeeded(Event):
     """The writes were tried and rolled back; `changes` is what applying them would do."""
 

@@ -29,6 +29,7 @@ from .events import (
     CandidatesVoted,
     Committed,
     Event,
+    FellBack,
     PlanMade,
     Reply,
     RequestStarted,
@@ -41,6 +42,7 @@ from .events import (
     StepStarted,
 )
 from .generate import generate
+from .one_round import OneRoundController
 from .plan import PLAN_SCHEMA, PlannedStep, bound_values, fill, parse_plan
 from .request import Request
 from .vote import signature
@@ -57,6 +59,7 @@ class Options:
     candidates: int = 1  # >1: sample that many plans for a read and vote on their results
     examples: int = 6  # worked examples per planning prompt: all of the built-in ones, so the prompt's prefix is cached
     route: bool = True  # False: treat every request as a read, or a write when writes are allowed
+    fallback: bool = True  # a read whose plan fails even after revision gets one more try as one plain SQL
 
 
 class StepProblem(Exception):
@@ -118,8 +121,14 @@ class Controller:
         for index, step in enumerate(steps, start=1):
             yield StepPlanned(index, step.goal, step.sql)
         try:
-            yield from self._run_steps(chain, steps, messages, reply_text)
-            reply = yield from self._finish(chain, route)
+            try:
+                yield from self._run_steps(chain, steps, messages, reply_text)
+                reply = yield from self._finish(chain, route)
+            except (QueryFailed, ModelOutputError) as error:
+                if route != "read" or chain.in_transaction or not self.options.fallback:
+                    raise
+                yield FellBack(str(error))
+                reply = yield from self._one_round(request, chain.usage)
         except GeneratorExit:  # the view stopped listening: roll back quietly
             if chain.in_transaction:
                 self.session.rollback()
@@ -357,6 +366,17 @@ class Controller:
             request.text, answer, sql, result, steps, chain.usage, self.model.name,
             route=route, plan=tuple(chain.done), changes=changes, pending=pending,
         )
+
+    def _one_round(self, request: Request, usage: Usage) -> Generator[Event, None, Reply]:
+        """The Foundation's one-SQL prompt (with its repair round), for reads the chain could not answer."""
+        reply = None
+        for event in OneRoundController(self.model, self.session).run(request):
+            if isinstance(event, Answered):
+                reply = event.reply
+            elif not isinstance(event, RequestStarted):
+                yield event
+        assert reply is not None
+        return replace(reply, usage=reply.usage + usage)
 
     def _chat(self, request: Request, catalog: Catalog, usage: Usage) -> Generator[Event, None, Reply]:
         messages = prompts.chat_messages(request.text, list(catalog.tables))

@@ -12,6 +12,7 @@ from ..controller.events import (
     CandidatesVoted,
     Committed,
     Event,
+    FellBack,
     ModelText,
     Reply,
     RequestStarted,
@@ -69,6 +70,8 @@ class ChainState:
             self.note = f"Not applied ({event.reason}): it would change {changes}."
         elif isinstance(event, Committed) and event.request_id is not None:
             self.note = f"Saved as request {event.request_id}; ChatDB.undo() takes it back."
+        elif isinstance(event, FellBack):
+            self.note = f"The plan did not work ({event.reason}); trying one plain SQL statement instead."
         elif isinstance(event, CandidatesVoted):
             self.note = f"{event.agreeing} of {event.candidates} candidate plans agreed on this result."
         elif isinstance(event, Answered):
