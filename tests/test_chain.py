@@ -306,3 +306,13 @@ def test_a_read_whose_plan_keeps_failing_gets_one_plain_sql_try(shop, scripted):
     assert reply.result["name"].tolist() == ["pear"]
     assert any(type(e).__name__ == "FellBack" and "Unknown table 'products'" in e.reason for e in events)
     assert reply.usage.calls == 5
+
+
+def test_an_invented_join_is_dropped_when_the_own_table_has_the_columns(shop, scripted):
+    scripted.push(
+        {"route": "read"},
+        plan("SELECT p.name FROM fruits AS f JOIN products AS p ON f.fruit_id = p.fruit_id ORDER BY p.stock_kg DESC LIMIT 1"),
+    )
+    reply = shop.ask("Which product has the most stock?")
+    assert reply.sql == ["SELECT f.name FROM fruits AS f ORDER BY f.stock_kg DESC LIMIT 1"]
+    assert reply.result["name"].tolist() == ["pear"]

@@ -390,7 +390,12 @@ class Controller:
 
 
 def _checked(sql: str, chain: Chain) -> guard.Checked:
-    """The guard's verdict; SQL DuckDB cannot parse gets one try as SQLite/MySQL/PostgreSQL SQL."""
+    """The guard's verdict; SQL DuckDB cannot parse gets one try as SQLite/MySQL/PostgreSQL SQL.
+
+    Joins of tables that do not exist and columns of undefined aliases are dropped first when the
+    query's own table has those columns (the step then shows the SQL that ran).
+    """
+    sql = fixups.drop_unknown_joins(sql, chain.schema) or sql
     try:
         return guard.check(sql, chain.schema, allow_writes=chain.writes)
     except SQLRefused as error:

@@ -1,12 +1,14 @@
-"""DuckDB-dialect fix-ups: SQL written with SQLite/MySQL/PostgreSQL habits, transpiled by sqlglot.
+"""Fix-ups for habits of small models, on sqlglot's syntax tree: other dialects' SQL, invented joins.
 
-Tried only when DuckDB's dialect cannot parse a statement; the fixed SQL goes through the guard
-like any other and is what the user sees.
+The fixed SQL goes through the guard like any other and is what the user sees in the step.
 """
 
 from __future__ import annotations
 
+from collections.abc import Mapping, Sequence
+
 import sqlglot
+from sqlglot import exp
 
 SOURCE_DIALECTS = ("mysql", "sqlite", "postgres")
 
@@ -29,3 +31,46 @@ def to_duckdb(sql: str) -> str | None:
         if fixed and fixed != sql:
             return fixed
     return None
+
+
+def drop_unknown_joins(sql: str, schema: Mapping[str, Sequence[str]]) -> str | None:
+    """Small models join tables that do not exist (`JOIN products AS p`) or qualify columns with an alias
+    they never defined. When every such column exists in the query's FROM table, drop the join and
+    qualify the columns with that table; None when there is nothing to fix or it cannot be fixed.
+
+    >>> schema = {"sales": ["product", "units", "price"]}
+    >>> drop_unknown_joins("SELECT p.product, sum(p.units) FROM sales AS s JOIN products AS p ON s.product = p.product GROUP BY p.product", schema)
+    'SELECT s.product, SUM(s.units) FROM sales AS s GROUP BY s.product'
+    >>> drop_unknown_joins("SELECT product FROM sales", schema) is None
+    True
+    """
+    try:
+        tree = sqlglot.parse_one(sql, read="duckdb")
+    except sqlglot.errors.SqlglotError:
+        return None
+    known = {name.lower(): {c.lower() for c in columns} for name, columns in schema.items()}
+    changed = False
+    for select in list(tree.find_all(exp.Select)):
+        source = select.args.get("from_")
+        base = source.this if source is not None else None
+        if not isinstance(base, exp.Table) or base.name.lower() not in known:
+            continue
+        joins = select.args.get("joins") or []
+        unknown = [j for j in joins if isinstance(j.this, exp.Table) and j.this.name.lower() not in known and not _is_cte(tree, j.this.name)]
+        dropped = {id(j.this) for j in unknown}
+        defined = {t.alias_or_name.lower() for t in tree.find_all(exp.Table) if id(t) not in dropped}  # outer queries too
+        defined |= {s.alias.lower() for s in tree.find_all(exp.Subquery, exp.CTE) if s.alias}
+        stray = [c for c in select.find_all(exp.Column) if c.table and c.table.lower() not in defined]
+        if not unknown and not stray:
+            continue
+        if any(c.name.lower() not in known[base.name.lower()] for c in stray):
+            return None
+        for column in stray:
+            column.set("table", exp.to_identifier(base.alias_or_name))
+        select.set("joins", [j for j in joins if j not in unknown] or None)
+        changed = True
+    return tree.sql(dialect="duckdb") if changed else None
+
+
+def _is_cte(tree: exp.Expression, name: str) -> bool:
+    return any(cte.alias_or_name.lower() == name.lower() for cte in tree.find_all(exp.CTE))
