@@ -3,7 +3,8 @@
 For each strategy: load schema.sql into a fresh ChatDB, feed every record in order through
 `ask(..., allow_writes=True)`, check the final database against the records' facts (stock per
 fruit, number of valid sales, revenue), then ask every question and score it by the dataset's rules.
-The baseline in the same run is the Foundation's one-round controller.
+The questions are also asked of a database loaded exactly from the records' facts, which measures
+answering apart from recording. The baseline in the same run is the Foundation's one-round controller.
 
     python benchmarks/fruitshop.py                       # chain and one-round, embedded model
     python benchmarks/fruitshop.py --strategy chain --records 5 -v
@@ -48,6 +49,7 @@ class Run:
     record_seconds: list[float] = field(default_factory=list)
     question_seconds: list[float] = field(default_factory=list)
     correct: dict[str, list[bool]] = field(default_factory=lambda: defaultdict(list))
+    correct_on_facts: dict[str, list[bool]] = field(default_factory=lambda: defaultdict(list))
     state: dict[str, tuple[int, int]] = field(default_factory=dict)  # check -> (right, total)
     record_usage: Usage = field(default_factory=Usage)
     question_usage: Usage = field(default_factory=Usage)
@@ -99,24 +101,88 @@ def evaluate(strategy: str, model: CountingModel, records: list[dict], questions
             if args.verbose:
                 print(f"[{strategy}] {record['id']} {'ok ' if ok else 'ERR'} {run.record_seconds[-1]:5.1f}s", flush=True)
         run.state = check_state(db, records)
-        for question in questions:
-            before, started = model.usage, time.perf_counter()
-            try:
-                reply = db.ask(question["text"])
-                texts = [reply.answer, reply.result.to_csv(index=False) if reply.result is not None else ""]
-                detail = {"answer": reply.answer, "sql": reply.sql}
-            except ChatDBError as error:
-                texts, detail = [], {"error": str(error)}
-            right = any(matches(text, question) for text in texts)
-            run.question_seconds.append(time.perf_counter() - started)
-            run.question_usage += _minus(model.usage, before)
-            run.correct[question["difficulty"]].append(right)
-            details.write(json.dumps({"question": question["id"], "right": right, "gold": question["answer"], **detail}, default=str) + "\n")
-            details.flush()
-            if args.verbose:
-                print(f"[{strategy}] {question['id']} {'ok ' if right else 'no '} {run.question_seconds[-1]:5.1f}s {detail}", flush=True)
+        ask_questions(db, questions, run, run.correct, model, details, args)
+        facts_db = ChatDB(model=model, schema=args.dataset / "schema.sql", summarize=False, strategy=strategy, candidates=args.candidates)
+        load_facts(facts_db, all_records(args))
+        ask_questions(facts_db, all_questions(args), run, run.correct_on_facts, model, details, args, label="facts")
+        facts_db.close()
     db.close()
     return run
+
+
+def ask_questions(db: ChatDB, questions: list[dict], run: Run, correct: dict[str, list[bool]], model: CountingModel,
+                  details, args: argparse.Namespace, label: str = "replayed") -> None:  # type: ignore[no-untyped-def]
+    for question in questions:
+        before, started = model.usage, time.perf_counter()
+        try:
+            reply = db.ask(question["text"])
+            texts = [reply.answer, reply.result.to_csv(index=False) if reply.result is not None else ""]
+            detail = {"answer": reply.answer, "sql": reply.sql}
+        except ChatDBError as error:
+            texts, detail = [], {"error": str(error)}
+        right = any(matches(text, question) for text in texts)
+        if label == "facts":
+            run.question_seconds.append(time.perf_counter() - started)
+            run.question_usage += _minus(model.usage, before)
+        correct[question["difficulty"]].append(right)
+        details.write(json.dumps({"on": label, "question": question["id"], "right": right, "gold": question["answer"], **detail}, default=str) + "\n")
+        details.flush()
+        if args.verbose:
+            print(f"[{run.strategy} {label}] {question['id']} {'ok ' if right else 'no '} {time.perf_counter() - started:5.1f}s {detail}", flush=True)
+
+
+def all_records(args: argparse.Namespace) -> list[dict]:
+    return [json.loads(line) for line in (args.dataset / "records.jsonl").read_text().splitlines() if line.strip()]
+
+
+def all_questions(args: argparse.Namespace) -> list[dict]:
+    return [json.loads(line) for line in (args.dataset / "questions.jsonl").read_text().splitlines() if line.strip()]
+
+
+def load_facts(db: ChatDB, records: list[dict]) -> None:
+    """The exact database the records describe, written from their structured facts (no model)."""
+    rows = db.session.rows
+
+    def fruit_id(name: str) -> int:
+        rows("INSERT INTO fruits (name) SELECT ? WHERE NOT EXISTS (SELECT 1 FROM fruits WHERE name = ?)", [name, name])
+        return rows("SELECT fruit_id FROM fruits WHERE name = ?", [name])[0][0]
+
+    def person_id(table: str, name_column: str, person: dict) -> int:
+        id_column = table[:-1] + "_id"
+        found = rows(f"SELECT {id_column} FROM {table} WHERE {name_column} = ?", [person["name"]])
+        if found:
+            return found[0][0]
+        return rows(f"INSERT INTO {table} ({name_column}, phone, email) VALUES (?, ?, ?) RETURNING {id_column}",
+                    [person["name"], person["phone"], person["email"]])[0][0]
+
+    for record in records:
+        facts, day = record["facts"], record["date"]
+        if record["kind"] == "purchase":
+            supplier = person_id("suppliers", "name", facts["supplier"])
+            purchase = rows("INSERT INTO purchases (supplier_id, purchase_date) VALUES (?, ?) RETURNING purchase_id", [supplier, day])[0][0]
+            for item in facts["items"]:
+                fruit = fruit_id(item["fruit"])
+                rows("INSERT INTO purchase_items VALUES (?, ?, ?, ?, ?)", [purchase, fruit, item["kg"], item["unit_cost"], item["sell_price"]])
+                rows("UPDATE fruits SET stock_kg = stock_kg + ?, selling_price = ? WHERE fruit_id = ?", [item["kg"], item["sell_price"], fruit])
+        elif record["kind"] == "sale":
+            customer = person_id("customers", "full_name", facts["customer"])
+            sale = rows("INSERT INTO sales (customer_id, sale_date) VALUES (?, ?) RETURNING sale_id", [customer, day])[0][0]
+            for item in facts["items"]:
+                fruit = fruit_id(item["fruit"])
+                rows("INSERT INTO sale_items SELECT ?, fruit_id, ?, selling_price FROM fruits WHERE fruit_id = ?", [sale, item["kg"], fruit])
+                rows("UPDATE fruits SET stock_kg = stock_kg - ? WHERE fruit_id = ?", [item["kg"], fruit])
+        elif record["kind"] == "price_change":
+            fruit = fruit_id(facts["fruit"])
+            rows("INSERT INTO price_changes (fruit_id, change_date, new_price) VALUES (?, ?, ?)", [fruit, day, facts["new_price"]])
+            rows("UPDATE fruits SET selling_price = ? WHERE fruit_id = ?", [facts["new_price"], fruit])
+        elif record["kind"] == "return":
+            sale = rows(
+                "SELECT s.sale_id FROM sales AS s JOIN customers AS c USING (customer_id)"
+                " WHERE c.full_name = ? AND s.sale_date = ? AND s.returned_on IS NULL", [facts["customer"]["name"], facts["sale_date"]],
+            )[0][0]
+            rows("UPDATE sales SET returned_on = ? WHERE sale_id = ?", [day, sale])
+            rows("UPDATE fruits SET stock_kg = stock_kg + i.quantity_kg FROM sale_items AS i"
+                 " WHERE i.fruit_id = fruits.fruit_id AND i.sale_id = ?", [sale])
 
 
 # -- the expected state, replayed from the records' facts ----------------------------------------
@@ -234,18 +300,21 @@ def report(runs: list[Run], records: list[dict], questions: list[dict], model: s
     line("seconds per record (median)", [f"{statistics.median(r.record_seconds):.1f}" for r in runs])
     line("LLM calls per record", [f"{r.record_usage.calls / len(records):.2f}" for r in runs])
     line("tokens in/out per record", [f"{r.record_usage.prompt_tokens // len(records)}/{r.record_usage.completion_tokens // len(records)}" for r in runs])
-    if not questions:
-        print("  (questions skipped: their gold answers need all records)")
-        return
+    if questions:
+        for level in ("easy", "hard"):
+            line(f"questions {level} (replayed db)", [_accuracy(r.correct[level]) for r in runs])
+        line("questions all (replayed db)", [_accuracy([x for v in r.correct.values() for x in v]) for r in runs])
+    else:
+        print("  (questions on the replayed database skipped: their gold answers need all records)")
     for level in ("easy", "hard"):
-        line(f"questions {level}", [_accuracy(r.correct[level]) for r in runs])
-    line("questions all", [_accuracy([x for v in r.correct.values() for x in v]) for r in runs])
+        line(f"questions {level} (exact db)", [_accuracy(r.correct_on_facts[level]) for r in runs])
+    line("questions all (exact db)", [_accuracy([x for v in r.correct_on_facts.values() for x in v]) for r in runs])
     line("seconds per question (median)", [f"{statistics.median(r.question_seconds):.1f}" for r in runs])
-    line("LLM calls per question", [f"{r.question_usage.calls / len(questions):.2f}" for r in runs])
-    line("tokens in/out per question", [f"{r.question_usage.prompt_tokens // len(questions)}/{r.question_usage.completion_tokens // len(questions)}" for r in runs])
-    a, b = ([x for v in r.correct.values() for x in v] for r in runs) if len(runs) == 2 else ([], [])
+    line("LLM calls per question", [f"{r.question_usage.calls / len(r.question_seconds):.2f}" for r in runs])
+    line("tokens in/out per question", [f"{r.question_usage.prompt_tokens // len(r.question_seconds)}/{r.question_usage.completion_tokens // len(r.question_seconds)}" for r in runs])
+    a, b = ([x for v in r.correct_on_facts.values() for x in v] for r in runs) if len(runs) == 2 else ([], [])
     if a:
-        print(f"  question accuracy difference ({runs[0].strategy} - {runs[1].strategy}): {100 * (sum(a) - sum(b)) / len(a):+.1f} points")
+        print(f"  exact-db question accuracy, {runs[0].strategy} - {runs[1].strategy}: {100 * (sum(a) - sum(b)) / len(a):+.1f} points")
     print(f"  details: {args.out.parent}/")
 
 
