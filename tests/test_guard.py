@@ -114,3 +114,27 @@ def test_parse_error_has_position():
 def test_empty_sql_is_refused():
     with pytest.raises(SQLRefused, match="no SQL statement"):
         check("  ;  ", SCHEMA)
+
+
+def test_the_journal_schema_is_out_of_reach():
+    with pytest.raises(SQLRefused, match="holds ChatDB's journal"):
+        check("SELECT * FROM chatdb_journal.requests", allow_writes=True)
+    with pytest.raises(SQLRefused, match="holds ChatDB's journal"):
+        check("DELETE FROM chatdb_journal.requests WHERE request_id = 1", allow_writes=True)
+
+
+def test_writes_know_their_target_and_whether_they_touch_every_row():
+    update_all, delete_some, insert_if_new, create = check(
+        "UPDATE t SET a = 1; DELETE FROM t WHERE a = 2; "
+        "INSERT INTO t SELECT 3 WHERE NOT EXISTS (SELECT 1 FROM t WHERE a = 3); CREATE TABLE u (b INTEGER)",
+        {"t": ["a"]},
+        allow_writes=True,
+    ).statements
+    assert (update_all.target, update_all.unbounded) == ("t", True)
+    assert (delete_some.target, delete_some.unbounded, delete_some.conditional) == ("t", False, False)
+    assert insert_if_new.conditional and create.creates == "TABLE" and create.target == "u"
+
+
+def test_only_tables_and_sequences_may_be_created():
+    with pytest.raises(SQLRefused, match="only CREATE TABLE and CREATE SEQUENCE are"):
+        check("CREATE VIEW v AS SELECT 1", allow_writes=True)
