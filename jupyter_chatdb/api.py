@@ -11,7 +11,7 @@ from .controller.events import Answered, Event, Reply
 from .controller.loop import Controller, Options
 from .controller.one_round import OneRoundController
 from .controller.request import Request
-from .errors import ChatDBError
+from .errors import ChatDBError, QueryFailed
 from .llm.base import LLM
 from .llm.select import select_backend
 from .sql.journal import Journal
@@ -134,8 +134,8 @@ class ChatDB:
             return  # an existing database keeps its tables
         text = path.read_text() if path else str(schema)
         try:
-            self.session.rows(text)
-        except Exception as error:  # duckdb.Error: the user's own schema text
+            self.session.run(text)
+        except QueryFailed as error:
             raise ChatDBError(f"The schema did not load: {str(error).splitlines()[0]}") from None
 
     def close(self) -> None:

@@ -316,3 +316,8 @@ def test_an_invented_join_is_dropped_when_the_own_table_has_the_columns(shop, sc
     reply = shop.ask("Which product has the most stock?")
     assert reply.sql == ["SELECT f.name FROM fruits AS f ORDER BY f.stock_kg DESC LIMIT 1"]
     assert reply.result["name"].tolist() == ["pear"]
+
+
+def test_a_schema_that_does_not_load_says_so(scripted):
+    with pytest.raises(ChatDBError, match="The schema did not load: Parser Error"):
+        ChatDB(model=scripted, schema="CREATE TABLE (oops;")
