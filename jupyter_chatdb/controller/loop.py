@@ -42,7 +42,7 @@ from .events import (
     StepStarted,
 )
 from .generate import generate
-from .one_round import OneRoundController
+from .one_round import OneRoundController, rows_changed
 from .plan import PLAN_SCHEMA, PlannedStep, bound_values, fill, parse_plan
 from .request import Request
 from .vote import signature
@@ -239,7 +239,7 @@ class Controller:
             yield StepStarted(index, statement.sql)
             result = self._execute(chain, statement)
             if statement.is_write:
-                affected = (affected or 0) + _affected(statement, result)
+                affected = (affected or 0) + (rows_changed(statement, result) or 0)
                 if affected == 0 and not statement.conditional and statement.kind is guard.Kind.WRITE:
                     raise StepProblem(
                         "it changed no row: what its WHERE clause looks for is not in the table yet; "
@@ -334,7 +334,7 @@ class Controller:
                 yield ApprovalNeeded(approval, changes)
             else:
                 changes = tuple(chain.recorder.changes())
-                request_id = chain.recorder.commit(chain.request.text, [s.sql for s in chain.steps])
+                request_id = chain.recorder.commit(chain.request.text, [s.sql for s in chain.steps], changes)
                 self.session.commit()
                 chain.in_transaction = False
                 yield Committed(request_id, changes)
@@ -423,13 +423,6 @@ def _with_hint(error: str) -> str:
     if "NOT NULL constraint failed" in error:
         return error + "; give that column a value (look it up in an earlier step and bind it)"
     return error
-
-
-def _affected(statement: guard.Statement, result: QueryResult) -> int:
-    """Rows a write changed: DuckDB returns the count, or the rows themselves with RETURNING."""
-    if statement.kind is not guard.Kind.WRITE:
-        return 0
-    return result.row_count if statement.returns_rows else int(result.scalar)  # type: ignore[call-overload]
 
 
 def _without_steps_done(steps: list[PlannedStep], done: list[PlannedStep]) -> list[PlannedStep]:

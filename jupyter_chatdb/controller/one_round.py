@@ -87,7 +87,7 @@ class OneRoundController:
                 for index, statement in enumerate(checked.statements, start=1):
                     yield StepStarted(index, statement.sql)
                     result = self.session.run(statement.sql)
-                    steps.append(Step(index, goal, statement.sql, "done", result, rows_affected=_affected(statement, result)))
+                    steps.append(Step(index, goal, statement.sql, "done", result, rows_affected=rows_changed(statement, result)))
                     yield StepDone(steps[-1])
         except (ChatDBError, KeyboardInterrupt):
             yield RolledBack(f"statement {len(steps) + 1} failed, so none of the {len(checked.statements)} was applied")
@@ -111,7 +111,7 @@ class OneRoundController:
                 answer = phrased  # otherwise the model did its own arithmetic: keep the plain answer
         return Reply(request.text, answer, sql, result, steps, usage, self.model.name)
 
-def _affected(statement: guard.Statement, result: QueryResult) -> int | None:
+def rows_changed(statement: guard.Statement, result: QueryResult) -> int | None:
     """Rows a write changed: DuckDB returns the count, or the rows themselves with RETURNING."""
     if statement.kind is not guard.Kind.WRITE:
         return None

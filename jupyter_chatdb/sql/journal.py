@@ -10,6 +10,7 @@ journal commits in the same transaction as the request, so a file database keeps
 from __future__ import annotations
 
 import json
+from collections.abc import Sequence
 from dataclasses import dataclass, field
 
 import pandas as pd
@@ -89,9 +90,12 @@ class Recorder:
                 changes.append(TableChange(table, old, new, _primary_key(self.session, table)))
         return changes
 
-    def commit(self, request: str, statements: list[str]) -> int | None:
-        """Store the request's difference in the journal (same transaction); its id, or None if nothing changed."""
-        changes = self.changes()
+    def commit(self, request: str, statements: list[str], changes: Sequence[TableChange] | None = None) -> int | None:
+        """Store the request's difference in the journal (same transaction); its id, or None if nothing changed.
+
+        `changes`: what `changes()` returned just before, when the caller already has it.
+        """
+        changes = self.changes() if changes is None else list(changes)
         request_id = None
         if changes or self._created:
             request_id = self._store(request, statements, changes)
