@@ -17,13 +17,14 @@ def load_ipython_extension(ipython) -> None:  # type: ignore[no-untyped-def]
 
     magics = ChatDBMagics(shell=ipython)
     ipython.register_magics(magics)
-    if magics not in ipython.configurables:
-        ipython.configurables.append(magics)
+    ipython.configurables.append(magics.settings)  # so `%config ChatDB` lists and sets the options
 
 
 def unload_ipython_extension(ipython) -> None:  # type: ignore[no-untyped-def]
     from .magics.chatdb import ChatDBMagics
 
-    for magics in [c for c in ipython.configurables if isinstance(c, ChatDBMagics)]:
-        ipython.configurables.remove(magics)
+    magics = ipython.magics_manager.registry.pop("ChatDBMagics", None)
+    if isinstance(magics, ChatDBMagics):
+        if magics.settings in ipython.configurables:
+            ipython.configurables.remove(magics.settings)
         magics.close()

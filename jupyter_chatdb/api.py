@@ -2,19 +2,23 @@
 
 from __future__ import annotations
 
+import copy
 from collections.abc import Callable, Iterator, Mapping
 from pathlib import Path
 
 import pandas as pd
 
-from .controller.events import Answered, Event, Reply
+from .controller.events import Answered, Event, Replayed, Reply
 from .controller.loop import Controller, Options
 from .controller.one_round import OneRoundController
+from .controller.plan import MAX_STEPS, PlannedStep
 from .controller.request import Request
 from .errors import ChatDBError, QueryFailed
 from .llm.base import LLM
 from .llm.select import select_backend
+from .sql import guard
 from .sql.journal import Journal
+from .sql.replays import Recorded, Replays, result_digest
 from .sql.session import Binding, Session
 
 STRATEGIES = ("chain", "one-round")
@@ -58,14 +62,24 @@ class ChatDB:
         self.model = select_backend(model, base_url=base_url, api_key=api_key)
         self.session = Session(database)
         self.journal = Journal(self.session)
+        self.replays = Replays(self.session)
         self.summarize = summarize
         if schema is not None:
             self._bootstrap(schema)
-        self._controller: Controller | OneRoundController = (
-            Controller(self.model, self.session, self.journal, Options(revisions=revisions, candidates=candidates))
-            if strategy == "chain"
-            else OneRoundController(self.model, self.session, repair_rounds=repair_rounds)
-        )
+        self._strategy, self.options, self._repair_rounds = strategy, Options(revisions=revisions, candidates=candidates), repair_rounds
+        self._controller = self._make_controller()
+
+    def _make_controller(self) -> Controller | OneRoundController:
+        if self._strategy == "chain":
+            return Controller(self.model, self.session, self.journal, self.options)
+        return OneRoundController(self.model, self.session, repair_rounds=self._repair_rounds)
+
+    def with_model(self, model: str | LLM, *, base_url: str | None = None, api_key: str | None = None) -> "ChatDB":
+        """A ChatDB that asks another model about the same database (sharing its session and journal)."""
+        other = copy.copy(self)
+        other.model = select_backend(model, base_url=base_url, api_key=api_key)
+        other._controller = other._make_controller()
+        return other
 
     def __repr__(self) -> str:
         return f"ChatDB(model={self.model!r}, session={self.session!r})"
@@ -84,6 +98,7 @@ class ChatDB:
         *,
         allow_writes: bool = False,
         dry_run: bool = False,
+        max_steps: int = MAX_STEPS,
         on_event: Callable[[Event], None] | None = None,
     ) -> Reply:
         """Answer or carry out `text`.
@@ -91,18 +106,55 @@ class ChatDB:
         Writes run in one transaction, journalled for `undo`. Without `allow_writes` (or with
         `dry_run`, or when a step would change every row of a table) they are tried and rolled back:
         the reply is `pending`, lists the rows they would change, and `apply(reply)` runs them.
+        `max_steps` limits the length of the model's plan.
         """
-        return self._collect(Request(text, allow_writes=allow_writes, summarize=self.summarize, dry_run=dry_run), on_event)
+        return self._recorded(self._collect(self._request(text, allow_writes, dry_run, max_steps), on_event))
 
-    def events(self, text: str, *, allow_writes: bool = False, dry_run: bool = False) -> Iterator[Event]:
+    def events(self, text: str, *, allow_writes: bool = False, dry_run: bool = False, max_steps: int = MAX_STEPS) -> Iterator[Event]:
         """The events of answering `text`, for views that show the work as it happens."""
-        return self._controller.run(Request(text, allow_writes=allow_writes, summarize=self.summarize, dry_run=dry_run))
+        return self._controller.run(self._request(text, allow_writes, dry_run, max_steps))
+
+    def _request(self, text: str, allow_writes: bool, dry_run: bool, max_steps: int) -> Request:
+        if not 1 <= max_steps <= MAX_STEPS:
+            raise ChatDBError(f"max_steps must be between 1 and {MAX_STEPS}, not {max_steps}.")
+        return Request(text, allow_writes=allow_writes, summarize=self.summarize, dry_run=dry_run, max_steps=max_steps)
 
     def apply(self, reply: Reply, *, on_event: Callable[[Event], None] | None = None) -> Reply:
         """Run the writes of a pending reply as they were planned (no model call): the user approved them."""
         if not reply.pending or not reply.plan:
             raise ChatDBError("This reply has no pending writes to apply.")
-        return self._collect(Request(reply.request, allow_writes=True, summarize=False, approved=reply.plan), on_event)
+        return self._recorded(
+            self._collect(Request(reply.request, allow_writes=True, summarize=False, approved=reply.plan), on_event)
+        )
+
+    def replay(
+        self, text: str, *, allow_writes: bool = False, on_event: Callable[[Event], None] | None = None
+    ) -> Reply:
+        """Run the SQL recorded for `text` again, without the model; say whether the result is the same.
+
+        A recorded write runs like any write: without `allow_writes` it only shows what it would change.
+        """
+        recorded = self.replays.find(text)
+        if recorded is None:
+            raise ChatDBError("Nothing is recorded for this request yet: run it once without --replay.")
+        steps = tuple(PlannedStep(str(s["goal"]), str(s["sql"]), tuple(s["binds"])) for s in recorded.steps)  # type: ignore[arg-type]
+        request = Request(text, allow_writes=allow_writes, summarize=False, approved=steps, route=recorded.route)
+        reply = self._collect(request, on_event)
+        digest = result_digest(reply.result)
+        same = None if recorded.result_sha256 is None or digest is None else digest == recorded.result_sha256
+        if on_event is not None:
+            on_event(Replayed(recorded.model, same))
+        return reply
+
+    def run_sql(self, sql: str, *, allow_writes: bool = False, on_event: Callable[[Event], None] | None = None) -> Reply:
+        """Run SQL written or edited by the user, through the same guard, transaction and journal."""
+        route = "write" if guard.check(sql, allow_writes=True).writes else "read"
+        request = Request(sql, allow_writes=allow_writes, summarize=False, approved=(PlannedStep("edited SQL", sql),), route=route)
+        return self._collect(request, on_event)
+
+    def tables(self) -> pd.DataFrame:
+        """The tables requests can use: name, kind (DataFrame or stored), rows and columns."""
+        return self.session.tables()
 
     def history(self) -> pd.DataFrame:
         """The applied write requests, oldest first, with their SQL and whether they were undone."""
@@ -115,6 +167,14 @@ class ChatDB:
     def restore(self, request_id: int) -> list[int]:
         """Bring the data back to how it was right after request `request_id` (0: before the first)."""
         return self.journal.restore(request_id)
+
+    def _recorded(self, reply: Reply) -> Reply:
+        """Keep the plan of an answered (not pending) request for `replay`."""
+        steps = reply.plan or tuple(PlannedStep("", sql) for sql in reply.sql)
+        if steps and not reply.pending and reply.route != "chat":
+            plan = [{"goal": s.goal, "sql": s.sql, "binds": list(s.binds)} for s in steps]
+            self.replays.record(Recorded(reply.request, reply.route, plan, reply.model, result_digest(reply.result)))
+        return reply
 
     def _collect(self, request: Request, on_event: Callable[[Event], None] | None) -> Reply:
         reply = None

@@ -6,7 +6,7 @@ from IPython.core.interactiveshell import InteractiveShell
 
 from .conftest import plan
 from jupyter_chatdb import ChatDB
-from jupyter_chatdb.magics.chatdb import ChatDBMagics
+from .openai_server import OpenAIServer
 
 
 @pytest.fixture
@@ -18,7 +18,7 @@ def shell(scripted):
     shell.user_ns["sales"] = pd.DataFrame({"region": ["North", "South", "North"], "units": [10, 4, 7]})
     yield shell
     shell.run_cell("%unload_ext jupyter_chatdb", store_history=False)
-    for name in ("sales", "top", "result"):
+    for name in ("sales", "top", "result", "fruit"):
         shell.user_ns.pop(name, None)
 
 
@@ -73,18 +73,32 @@ def test_help_documents_the_options(shell):
     assert "-o VAR, --out VAR" in doc and "--write" in doc
 
 
-def test_magics_are_configurable(shell):
+def test_settings_are_one_configurable_listed_by_config(shell, capsys, monkeypatch):
+    monkeypatch.setenv("OPENAI_API_KEY", "sk-secret-never-shown")
     magics = shell.magics_manager.registry["ChatDBMagics"]
-    assert magics in shell.configurables
-    assert {"model", "database", "preview_rows", "summarize"} <= set(ChatDBMagics.class_own_traits(config=True))
+    assert magics.settings in shell.configurables
+    shell.run_cell("%config ChatDB").raise_error()
+    listing = capsys.readouterr().out
+    for option in ("model", "database", "preview_rows", "summarize", "max_steps", "candidates", "verbose"):
+        assert f"ChatDB.{option}=" in listing, option
+    assert "sk-secret" not in listing
+
+
+def test_bad_settings_say_what_is_allowed(shell, caplog):
+    shell.run_cell("%config ChatDB.max_steps = 40")  # %config reports a refused value through its log
+    assert "max_steps must be between 1 and 12." in caplog.text
+    assert shell.magics_manager.registry["ChatDBMagics"].settings.max_steps == 12
+    del shell.config.ChatDB["max_steps"]  # %config keeps what was typed in the shell's config
 
 
 def test_changing_the_model_setting_takes_effect_at_the_next_cell(shell):
     magics = shell.magics_manager.registry["ChatDBMagics"]
     assert magics.engine.model.name == "scripted"
-    shell.run_cell("%config ChatDBMagics.model = 'local'").raise_error()
+    magics.engine.session.rows("CREATE TABLE kept (n INTEGER)")
+    shell.run_cell("%config ChatDB.model = 'local'").raise_error()
     assert magics.engine.model.name == "qwen2.5-coder-1.5b-instruct-q4_k_m"
-    shell.run_cell("%config ChatDBMagics.model = ''").raise_error()
+    assert "kept" in magics.engine.session.stored_tables()  # a new model keeps the data
+    shell.run_cell("%config ChatDB.model = ''").raise_error()
 
 
 def test_dry_run_shows_what_would_change_and_changes_nothing(shell, scripted, capsys):
@@ -94,3 +108,134 @@ def test_dry_run_shows_what_would_change_and_changes_nothing(shell, scripted, ca
     shell.run_cell("%%chatdb --write --dry-run\nNote: hi").raise_error()
     assert "Not applied (this is a dry run): it would change notes: 1 added." in capsys.readouterr().out
     assert engine.session.rows("SELECT count(*) FROM notes") == [(0,)]
+
+
+def test_the_result_is_the_cell_value_unless_the_cell_ends_with_a_semicolon(shell, scripted):
+    scripted.push({"route": "read"}, plan("SELECT count(*) AS n FROM sales"), {"answer": "3"})
+    value = shell.run_cell("%%chatdb\nHow many sales?").result
+    assert value["n"].tolist() == [3]
+    scripted.push({"route": "read"}, plan("SELECT count(*) AS n FROM sales"), {"answer": "3"})
+    assert shell.run_cell("%%chatdb\nHow many sales?;").result is None
+    assert "How many sales?" in scripted.calls[-2].messages[-1]["content"]
+    assert "How many sales?;" not in scripted.calls[-2].messages[-1]["content"]
+
+
+def test_variables_in_braces_are_filled_from_the_notebook(shell, scripted, capsys):
+    shell.user_ns["fruit"] = "apple"
+    scripted.push({"route": "read"}, plan("SELECT 1 AS one"), {"answer": "1"})
+    shell.run_cell("%%chatdb\nHow much {fruit} did we sell? Answer as {{kg}}.").raise_error()
+    assert "Request: How much apple did we sell? Answer as {kg}." in capsys.readouterr().out
+    shell.run_cell("%%chatdb\nHow much {pear}?")
+    assert "UsageError: {pear} is not a variable of the notebook: define it, or write {{pear}} for literal braces." in capsys.readouterr().err
+
+
+def test_steps_limits_the_plan_the_model_may_write(shell, scripted, capsys):
+    scripted.push({"route": "read"}, plan("SELECT 1 AS one"), {"answer": "1"})
+    shell.run_cell("%%chatdb --steps 2\nOne?").raise_error()
+    assert scripted.calls[1].json_schema["properties"]["steps"]["maxItems"] == 2
+    shell.run_cell("%%chatdb --steps 0\nOne?")
+    assert "UsageError: --steps needs a number from 1 to 12, not 0." in capsys.readouterr().err
+
+
+def test_model_option_asks_another_model_about_the_same_data(shell, scripted, capsys):
+    with OpenAIServer() as server:
+        server.replies += ['{"route": "read"}', '{"steps": [{"goal": "count", "sql": "SELECT count(*) AS n FROM sales", "binds": []}]}', '{"answer": "Three sales."}']
+        shell.run_cell(f"%%chatdb --model {server.base_url}\nHow many sales?").raise_error()
+        assert len(server.requests) == 3
+    assert "Answer: Three sales." in capsys.readouterr().out
+    assert scripted.calls == []  # the default model was not asked
+    assert shell.magics_manager.registry["ChatDBMagics"].engine.model.name == "scripted"
+
+
+def test_db_option_keeps_tables_in_that_file(shell, scripted, tmp_path):
+    path = tmp_path / "shop.duckdb"
+    scripted.push({"route": "write"}, plan("CREATE TABLE notes (id INTEGER PRIMARY KEY, text VARCHAR)", "INSERT INTO notes VALUES (1, 'hi')"))
+    shell.run_cell(f"%%chatdb --write --db {path}\nKeep a note: hi").raise_error()
+    assert "notes" not in shell.magics_manager.registry["ChatDBMagics"].engine.session.stored_tables()
+    reopened = ChatDB(model=scripted, database=path)
+    assert reopened.session.rows("SELECT text FROM notes") == [("hi",)]
+    reopened.close()
+
+
+def test_replay_runs_the_recorded_sql_without_the_model(shell, scripted, capsys):
+    scripted.push({"route": "read"}, plan("SELECT sum(units) AS units FROM sales"), {"answer": "21"})
+    shell.run_cell("%%chatdb\nHow many units?").raise_error()
+    capsys.readouterr()
+    value = shell.run_cell("%%chatdb --replay\nHow many units?").result  # no model response is queued
+    assert value["units"].tolist() == [21]
+    assert "Replayed the SQL recorded from scripted, without the model: same result as recorded." in capsys.readouterr().out
+    shell.user_ns["sales"] = pd.DataFrame({"region": ["West"], "units": [1]})
+    shell.run_cell("%%chatdb --replay\nHow many units?").raise_error()
+    assert "the result differs from the recorded one" in capsys.readouterr().out
+    shell.run_cell("%%chatdb --replay\nSomething never asked")
+    assert "Nothing is recorded for this request yet: run it once without --replay." in capsys.readouterr().out
+
+
+def test_sql_option_runs_guarded_sql_without_the_model(shell, capsys):
+    value = shell.run_cell("%%chatdb --sql\nSELECT region FROM sales WHERE units > 5 ORDER BY units").result
+    assert value["region"].tolist() == ["North", "North"]
+    shell.run_cell("%%chatdb --sql\nSELECT regoin FROM sales")
+    assert "Unknown column 'regoin' in sales; did you mean 'region'?" in capsys.readouterr().out
+
+
+def test_approve_applies_the_pending_write_and_undo_takes_it_back(shell, scripted, capsys):
+    engine = ChatDB(model=scripted, schema="CREATE TABLE notes (id INTEGER PRIMARY KEY, text VARCHAR);")
+    shell.magics_manager.registry["ChatDBMagics"].engine = engine
+    scripted.push({"route": "write"}, plan("INSERT INTO notes VALUES (1, 'hi')"))
+    shell.run_cell("%%chatdb\nNote: hi").raise_error()
+    assert "Not applied (writes are not allowed): it would change notes: 1 added." in capsys.readouterr().out
+    shell.run_cell("%chatdb").raise_error()
+    assert "A write is waiting for approval: %chatdb approve or %chatdb reject." in capsys.readouterr().out
+    shell.run_cell("%chatdb approve").raise_error()
+    assert engine.session.rows("SELECT text FROM notes") == [("hi",)]
+    assert "Saved as request 1; %chatdb undo (or ChatDB.undo()) takes it back." in capsys.readouterr().out
+    history = shell.run_cell("%chatdb history").result
+    assert history["request"].tolist() == ["Note: hi"]
+    shell.run_cell("%chatdb undo").raise_error()
+    assert "Undid request 1." in capsys.readouterr().out
+    assert engine.session.rows("SELECT count(*) FROM notes") == [(0,)]
+    shell.run_cell("%chatdb approve")
+    assert "ChatDBError: No write is waiting for approval." in capsys.readouterr().out
+
+
+def test_reject_drops_the_pending_write(shell, scripted, capsys):
+    engine = ChatDB(model=scripted, schema="CREATE TABLE notes (id INTEGER PRIMARY KEY, text VARCHAR);")
+    shell.magics_manager.registry["ChatDBMagics"].engine = engine
+    scripted.push({"route": "write"}, plan("INSERT INTO notes VALUES (1, 'hi')"))
+    shell.run_cell("%%chatdb\nNote: hi").raise_error()
+    shell.run_cell("%chatdb reject").raise_error()
+    assert "Rejected: nothing was written." in capsys.readouterr().out
+    assert engine.session.rows("SELECT count(*) FROM notes") == [(0,)]
+
+
+def test_line_commands(shell, scripted, capsys):
+    shell.run_cell("%chatdb").raise_error()
+    status = capsys.readouterr().out
+    assert "Model: scripted\nDatabase: in memory\nDataFrames: sales\nStored tables: none\n" in status
+    tables = shell.run_cell("%chatdb tables").result
+    assert tables.to_dict("records") == [{"table": "sales", "kind": "DataFrame", "rows": 3, "columns": "region, units"}]
+    shell.run_cell("%chatdb undo")
+    assert "ChatDBError: There is nothing to undo: no write request has been applied." in capsys.readouterr().out
+    shell.run_cell("%chatdb undo two")
+    assert "UsageError: Use %chatdb undo [N] with a whole number." in capsys.readouterr().err
+    shell.run_cell("%chatdb drop")
+    assert "UsageError: Unknown %chatdb command 'drop': use one of tables, history, undo, restore, model, approve, reject" in capsys.readouterr().err
+    shell.run_cell("%chatdb model local").raise_error()
+    assert "Model for the next cells: qwen2.5-coder-1.5b-instruct-q4_k_m." in capsys.readouterr().out
+    shell.run_cell("%config ChatDB.model = ''").raise_error()
+
+
+def test_verbose_shows_the_controller_decisions(shell, scripted, capsys):
+    scripted.push({"route": "read"}, plan("SELECT 1 AS one"), {"answer": "1"})
+    shell.run_cell("%%chatdb --verbose\nOne?").raise_error()
+    out = capsys.readouterr().out
+    assert "  Routed as a read request.\n  Plan: 1 step." in out
+
+
+def test_failed_request_shows_the_message_and_the_failed_card(shell, scripted, capsys):
+    scripted.push({"route": "read"}, plan("SELECT nope FROM sales"), plan("SELECT nope FROM sales"), plan("SELECT nope FROM sales"), {"sql": "SELECT nope FROM sales"}, {"sql": "SELECT nope FROM sales"})
+    result = shell.run_cell("%%chatdb\nWhat is nope?")
+    out = capsys.readouterr().out
+    assert result.error_in_exec is not None and "Traceback" not in out
+    assert "SQLRefused: Unknown column 'nope' in sales" in out
+    assert "(failed" in out

@@ -2,7 +2,7 @@
 
 from pathlib import Path
 
-from jupyter_chatdb.magics.chatdb import ChatDBMagics
+from jupyter_chatdb.config import ChatDB as Settings
 
 README = (Path(__file__).resolve().parents[1] / "README.md").read_text()
 
@@ -13,7 +13,7 @@ def test_readme_opens_with_demo_and_test():
 
 
 def test_every_option_is_documented():
-    for option in ChatDBMagics.class_own_traits(config=True):
+    for option in Settings.class_own_traits(config=True):
         assert f"`{option}`" in README, option
 
 

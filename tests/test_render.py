@@ -49,8 +49,10 @@ def test_events_drive_the_state():
 
 def test_html_escapes_and_shows_steps_and_answer():
     html = chain_html(run_events())
-    assert '<div class="chatdb-step" data-status="done"' in html
-    assert "SELECT region FROM sales</pre>" in html
+    assert '<div class="chatdb-step" data-index="1" data-status="done"' in html
+    assert '<div class="chatdb-chain" data-phase="done">' in html
+    assert "FROM" in html and "SELECT region FROM sales" not in html  # highlighted, keyword by keyword
+    assert "<b>Step 1:</b> Which regions?" in html
     assert "South&lt;x&gt;" in html and "South<x>" not in html
     assert "<b>Answer:</b> North and South&lt;x&gt;." in html
     assert "attempt 2, 2 rows, 3 ms" in html
@@ -59,6 +61,7 @@ def test_html_escapes_and_shows_steps_and_answer():
 def test_markdown_and_text_read_without_a_kernel():
     state = run_events()
     markdown = chain_markdown(state)
+    assert "**Step 1: Which regions?** (done, attempt 2, 2 rows, 3 ms)" in markdown
     assert "```sql\nSELECT region FROM sales\n```" in markdown
     assert "| region |\n| --- |\n| North |\n| South<x> |" in markdown
     assert markdown.rstrip().endswith("**Answer:** North and South<x>.")
@@ -104,4 +107,4 @@ def test_pending_and_committed_writes_are_noted(scripted):
     state = ChainState()
     for event in db.events("Note: hi", allow_writes=True):
         state.apply(event)
-    assert state.note == "Saved as request 1; ChatDB.undo() takes it back."
+    assert state.note == "Saved as request 1; %chatdb undo (or ChatDB.undo()) takes it back."

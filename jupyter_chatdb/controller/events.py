@@ -151,3 +151,11 @@ class Committed(Event):
 @dataclass(frozen=True)
 class Answered(Event):
     reply: Reply
+
+
+@dataclass(frozen=True)
+class Replayed(Event):
+    """A recorded plan was run again without the model; `same_result` compares with the recording."""
+
+    model: str  # the model that wrote the recorded plan
+    same_result: bool | None  # None: there was no result to compare

@@ -37,7 +37,7 @@ class Example:
 
 LIBRARY: tuple[Example, ...] = (
     Example(
-        "2024-03-01: sold to Ann Lee (ann@example.com) 2 copies of Dune at the current price.",
+        "2024-03-01: client Ann Lee (ann@example.com) purchased 2 copies of Dune at the current price.",
         (
             ("add the client if new", "INSERT INTO clients (name, email) SELECT 'Ann Lee', 'ann@example.com' WHERE NOT EXISTS (SELECT 1 FROM clients WHERE name = 'Ann Lee')", ()),
             ("find the client", "SELECT client_id FROM clients WHERE name = 'Ann Lee'", ("client_id",)),

@@ -43,7 +43,7 @@ from .events import (
 )
 from .generate import generate
 from .one_round import OneRoundController, rows_changed
-from .plan import PLAN_SCHEMA, PlannedStep, bound_values, fill, parse_plan
+from .plan import PlannedStep, plan_schema, bound_values, fill, parse_plan
 from .request import Request
 from .vote import signature
 
@@ -103,7 +103,7 @@ class Controller:
         messages: list[Message] = []
         reply_text = ""
         if request.approved:
-            route, steps = "write", list(request.approved)
+            route, steps = request.route, list(request.approved)
         else:
             route, usage = yield from self._route(request, catalog, usage)
             yield Routed(route)
@@ -125,7 +125,7 @@ class Controller:
                 yield from self._run_steps(chain, steps, messages, reply_text)
                 reply = yield from self._finish(chain, route)
             except (QueryFailed, ModelOutputError) as error:
-                if route != "read" or chain.in_transaction or not self.options.fallback:
+                if route != "read" or chain.in_transaction or not self.options.fallback or request.approved:
                     raise
                 yield FellBack(str(error))
                 reply = yield from self._one_round(request, chain.usage)
@@ -158,16 +158,21 @@ class Controller:
         schema_text = catalog.prompt_text() or "(no tables yet: create the tables the request needs, with primary keys and types)"
         messages = prompts.plan_messages(schema_text, request.text, [e.text() for e in chosen], writes=writes)
         for attempt in (1, 2):
-            completion = yield from generate(self.model, "plan", messages, PLAN_SCHEMA, PLAN_MAX_TOKENS)
+            completion = yield from generate(self.model, "plan", messages, plan_schema(request.max_steps), PLAN_MAX_TOKENS)
             usage += completion.usage
             steps = parse_plan(completion.text)
-            if steps is not None:
+            if steps is not None and len(steps) <= request.max_steps:
                 return steps, messages, completion.text, usage
+            problem = (
+                'That is not a plan: reply with JSON {"steps": [{"goal", "sql", "binds"}]}.'
+                if steps is None
+                else f"That plan has {len(steps)} steps; use at most {request.max_steps}."
+            )
             if attempt == 1:
-                messages = prompts.repair_messages(
-                    messages, completion.text, 'That is not a plan: reply with JSON {"steps": [{"goal", "sql", "binds"}]}.'
-                )
-        raise ModelOutputError(f"The model did not return a usable plan (it said: {completion.text[:200]!r}); nothing was run.")
+                messages = prompts.repair_messages(messages, completion.text, problem)
+        raise ModelOutputError(
+            f"The model did not return a usable plan: {problem} (It said: {completion.text[:160]!r}.) Nothing was run."
+        )
 
     def _vote(
         self, steps: list[PlannedStep], messages: list[Message], chain: Chain
@@ -176,7 +181,7 @@ class Controller:
         usage = chain.usage
         candidates = [steps]
         for _ in range(self.options.candidates - 1):
-            completion = yield from generate(self.model, "sample", messages, PLAN_SCHEMA, PLAN_MAX_TOKENS, SAMPLE_TEMPERATURE)
+            completion = yield from generate(self.model, "sample", messages, plan_schema(chain.request.max_steps), PLAN_MAX_TOKENS, SAMPLE_TEMPERATURE)
             usage += completion.usage
             if (sampled := parse_plan(completion.text)) is not None:
                 candidates.append(sampled)
@@ -304,7 +309,7 @@ class Controller:
         )
         bound = ", ".join(f"<{k}> = {v}" for k, v in chain.values.items())
         revise = prompts.revise_messages(messages, plan_reply, index, sql, problem, results + (f"\nBound: {bound}" if bound else ""))
-        completion = yield from generate(self.model, "revise", revise, PLAN_SCHEMA, PLAN_MAX_TOKENS)
+        completion = yield from generate(self.model, "revise", revise, plan_schema(chain.request.max_steps), PLAN_MAX_TOKENS)
         chain.usage += completion.usage
         steps = parse_plan(completion.text)
         if steps is None:

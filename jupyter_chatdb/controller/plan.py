@@ -25,12 +25,19 @@ STEP_SCHEMA: JSONSchema = {
     "required": ["goal", "sql", "binds"],
     "additionalProperties": False,
 }
-PLAN_SCHEMA: JSONSchema = {
-    "type": "object",
-    "properties": {"steps": {"type": "array", "items": STEP_SCHEMA, "minItems": 1, "maxItems": MAX_STEPS}},
-    "required": ["steps"],
-    "additionalProperties": False,
-}
+
+
+def plan_schema(max_steps: int = MAX_STEPS) -> JSONSchema:
+    """The JSON schema of a plan of 1 to `max_steps` steps (the model cannot write more)."""
+    return {
+        "type": "object",
+        "properties": {"steps": {"type": "array", "items": STEP_SCHEMA, "minItems": 1, "maxItems": max_steps}},
+        "required": ["steps"],
+        "additionalProperties": False,
+    }
+
+
+PLAN_SCHEMA = plan_schema()
 PLACEHOLDER = re.compile(r"'?<([A-Za-z_][A-Za-z0-9_]*)>'?")
 
 

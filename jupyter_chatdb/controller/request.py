@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from .plan import PlannedStep
+from .plan import MAX_STEPS, PlannedStep
 
 
 @dataclass(frozen=True)
@@ -14,3 +14,5 @@ class Request:
     summarize: bool = True  # False: a plain answer from the result, without a second model call
     dry_run: bool = False  # plan and show what would change, change nothing
     approved: tuple[PlannedStep, ...] = ()  # a plan the user approved: run it as is, no model calls
+    max_steps: int = MAX_STEPS  # the longest plan the model may write
+    route: str = "write"  # read | write: how an approved plan runs (it is not routed by the model)

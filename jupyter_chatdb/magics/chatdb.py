@@ -1,76 +1,272 @@
-"""`%%chatdb`: ask the notebook's DataFrames a question in plain language."""
+"""`%%chatdb` (ask in plain language) and `%chatdb` (status, tables, history, undo, ...)."""
 
 from __future__ import annotations
 
+import re
+import shlex
+from collections.abc import Mapping
+
+import pandas as pd
 from IPython.core.error import UsageError
-from IPython.core.magic import Magics, cell_magic, magics_class
+from IPython.core.magic import Magics, line_cell_magic, magics_class
 from IPython.core.magic_arguments import argument, magic_arguments, parse_argstring
-from traitlets import Bool, Int, Unicode, observe
 
 from ..api import ChatDB
-from .display import LiveDisplay
+from ..config import ChatDB as Settings
+from ..controller.events import Reply
+from ..errors import ChatDBError
+from .views import View, make_view
+
+VARIABLE = re.compile(r"\{\{|\}\}|\{([A-Za-z_][A-Za-z0-9_]*)\}")
+COMMANDS = ("tables", "history", "undo", "restore", "model", "approve", "reject")
 
 
 @magics_class
 class ChatDBMagics(Magics):
-    """Options are set with `%config ChatDBMagics.<option> = value`."""
-
-    model = Unicode(
-        "",
-        help="Model to use: 'local' (embedded, offline), a .gguf path, a server URL or a model name. "
-        "Empty: CHATDB_MODEL, then OPENAI_API_KEY/OPENAI_BASE_URL, then the embedded model.",
-    ).tag(config=True)
-    database = Unicode(
-        "", help="DuckDB file for ChatDB's own tables, relative to the notebook; empty keeps them in memory."
-    ).tag(config=True)
-    preview_rows = Int(10, help="Rows of each result shown in the output.").tag(config=True)
-    summarize = Bool(True, help="Let the model phrase the answer from the result (one more model call).").tag(
-        config=True
-    )
+    """The extension's magics; their settings are `%config ChatDB.<option>`."""
 
     def __init__(self, shell=None, **kwargs) -> None:  # type: ignore[no-untyped-def]
         super().__init__(shell=shell, **kwargs)
-        self._chatdb: ChatDB | None = None
+        self.settings = Settings(parent=shell)
+        self.settings.observe(self._model_changed, names=["model"])
+        self.settings.observe(self._database_changed, names=["database"])
+        self._engines: dict[str, ChatDB] = {}  # by database ("" is in memory)
+        self._pending: tuple[ChatDB, Reply, View] | None = None  # the last write waiting for approval
+
+    # -- engines ------------------------------------------------------------------------------
 
     @property
     def engine(self) -> ChatDB:
-        """The kernel's ChatDB, created on first use so loading the extension stays instant."""
-        if self._chatdb is None:
-            self._chatdb = ChatDB(self.model or None, self.database or None, summarize=self.summarize)
-        return self._chatdb
+        """The kernel's ChatDB for the configured database, created on first use."""
+        return self._engine(self.settings.database)
 
     @engine.setter
     def engine(self, chatdb: ChatDB) -> None:
         """Use an existing ChatDB (another model or database) for the following cells."""
-        self.close()
-        self._chatdb = chatdb
+        old = self._engines.pop(self.settings.database, None)
+        if old is not None and old is not chatdb:
+            old.close()
+        self._engines[self.settings.database] = chatdb
 
-    @observe("model", "database", "summarize")
-    def _settings_changed(self, change: dict) -> None:
-        self.close()  # the next cell builds a ChatDB with the new settings
+    def _engine(self, database: str) -> ChatDB:
+        engine = self._engines.get(database)
+        if engine is None:  # every database is asked through the same model
+            model = next(iter(self._engines.values())).model if self._engines else (self.settings.model or None)
+            engine = ChatDB(model, database or None, summarize=self.settings.summarize)
+            self._engines[database] = engine
+        engine.summarize = self.settings.summarize
+        engine.options.candidates = self.settings.candidates
+        return engine
+
+    def _model_changed(self, change: Mapping[str, object]) -> None:
+        """A new model keeps the data: each engine asks the new model about the same database."""
+        for database, engine in list(self._engines.items()):
+            self._engines[database] = engine.with_model(str(change["new"]) or None)
+
+    def _database_changed(self, change: Mapping[str, object]) -> None:
+        self._pending = None  # a pending write belongs to the old database
+
+    # -- %%chatdb and %chatdb -----------------------------------------------------------------
 
     @magic_arguments()
     @argument("-o", "--out", metavar="VAR", help="Store the result DataFrame in the variable VAR.")
     @argument("--write", action="store_true", help="Allow INSERT, UPDATE and DELETE for this cell.")
-    @argument("--dry-run", action="store_true", help="Show the rows the writes would change; change nothing.")
-    @cell_magic
-    def chatdb(self, line: str, cell: str) -> None:
-        """Answer the question in the cell from the notebook's DataFrames and ChatDB's tables.
+    @argument("--dry-run", action="store_true", help="Plan and show the rows the writes would change; change nothing.")
+    @argument("--model", metavar="NAME", help="Model for this cell: 'local', a .gguf path, a server URL or a model name.")
+    @argument("--steps", metavar="N", type=int, help="Most SQL steps the model may plan (default: %%config ChatDB.max_steps).")
+    @argument("--db", metavar="FILE", help="DuckDB database file for this cell (default: %%config ChatDB.database).")
+    @argument("--replay", action="store_true", help="Run the SQL recorded for this cell's text again, without the model.")
+    @argument("--sql", action="store_true", help="The cell is SQL: run it through the guard, without the model.")
+    @argument("--verbose", action="store_true", help="Also show the controller's decisions (routing, plans, votes).")
+    @line_cell_magic
+    def chatdb(self, line: str, cell: str | None = None) -> object:
+        """Ask the notebook's DataFrames and ChatDB's tables in plain language.
 
-        The SQL steps, their results and the answer are shown as they happen.
+        %%chatdb [options]  -- the cell holds the question or instruction; {name} is replaced by the
+        value of the notebook variable `name` ({{ and }} for literal braces). The steps, their SQL and
+        results and the answer are shown as they happen; the result DataFrame is the cell's value
+        (end the cell with ; to hide it).
+
+        %chatdb                 status: model, database, tables
+        %chatdb tables          the tables ChatDB can query, with their rows and columns
+        %chatdb history         the applied write requests
+        %chatdb undo [N]        undo the last N applied write requests (default 1)
+        %chatdb restore ID      bring the data back to how it was right after request ID (0: before the first)
+        %chatdb model NAME|URL  use another model from the next cell on
+        %chatdb approve         apply the last write that is waiting for approval
+        %chatdb reject          drop it
         """
+        if cell is None:
+            return self._command(line)
         args = parse_argstring(self.chatdb, line)
+        return self._ask(args, cell)
+
+    def _ask(self, args, cell: str) -> object:  # type: ignore[no-untyped-def]
+        text, silenced = _question(cell)
         if args.out and not args.out.isidentifier():
             raise UsageError(f"-o needs a Python variable name, not {args.out!r}.")
-        if not cell.strip():
-            raise UsageError("Write your question in the cell, below %%chatdb.")
-        self.engine.bind_frames(self.shell.user_ns)
-        view = LiveDisplay(self.preview_rows)
-        reply = self.engine.ask(cell.strip(), allow_writes=args.write, dry_run=args.dry_run, on_event=view.apply)
+        if args.steps is not None and not 1 <= args.steps <= Settings.max_steps.default_value:
+            raise UsageError(f"--steps needs a number from 1 to {Settings.max_steps.default_value}, not {args.steps}.")
+        if args.replay and args.sql:
+            raise UsageError("Use --replay or --sql, not both.")
+        text = expand_variables(text, self.shell.user_ns)
+        engine = self._engine(args.db if args.db is not None else self.settings.database)
+        if args.model:
+            engine = engine.with_model(args.model)
+        engine.bind_frames(self.shell.user_ns)
+        view = make_view(self.shell, self.settings.preview_rows, verbose=args.verbose or self.settings.verbose)
+        try:
+            reply = self._run(engine, args, text, view)
+        except ChatDBError as error:
+            view.failed(str(error))
+            raise
+        except KeyboardInterrupt:
+            view.failed("Stopped: nothing was written.")
+            raise
+        view.finished(reply)
+        self._offer_approval(engine, reply, view, args.write)
         if args.out:
             self.shell.user_ns[args.out] = reply.result
+        return None if silenced or reply.result is None else reply.result
+
+    def _run(self, engine: ChatDB, args, text: str, view: View) -> Reply:  # type: ignore[no-untyped-def]
+        if args.replay:
+            return engine.replay(text, allow_writes=args.write, on_event=view.apply)
+        if args.sql:
+            return engine.run_sql(text, allow_writes=args.write, on_event=view.apply)
+        steps = args.steps or self.settings.max_steps
+        return engine.ask(text, allow_writes=args.write, dry_run=args.dry_run, max_steps=steps, on_event=view.apply)
+
+    def _offer_approval(self, engine: ChatDB, reply: Reply, view: View, allow_writes: bool) -> None:
+        """A pending write waits for Approve (button or %chatdb approve); an edited step can be re-run."""
+        self._pending = (engine, reply, view) if reply.pending else None
+        view.actions.approve = lambda: self._approve()
+        view.actions.reject = lambda: self._reject()
+        view.actions.rerun = lambda index, sql: self._rerun(engine, view, index, sql, allow_writes)
+
+    def _approve(self) -> Reply:
+        if self._pending is None:
+            raise ChatDBError("No write is waiting for approval.")
+        engine, reply, view = self._pending
+        self._pending = None
+        view.approving()
+        try:
+            applied = engine.apply(reply, on_event=view.apply)
+        except ChatDBError as error:
+            view.failed(str(error))
+            raise
+        view.finished(applied)
+        return applied
+
+    def _reject(self) -> None:
+        if self._pending is None:
+            raise ChatDBError("No write is waiting for approval.")
+        _, _, view = self._pending
+        self._pending = None
+        view.rejected()
+
+    def _rerun(self, engine: ChatDB, view: View, index: int, sql: str, allow_writes: bool) -> None:
+        try:
+            reply = engine.run_sql(sql, allow_writes=allow_writes)
+        except ChatDBError as error:
+            view.step_rerun_failed(index, sql, str(error))
+            return
+        view.step_rerun(index, reply)
+        self._pending = (engine, reply, view) if reply.pending else None
+
+    # -- %chatdb line commands ------------------------------------------------------------------
+
+    def _command(self, line: str) -> object:
+        words = shlex.split(line)
+        if not words:
+            return self._status()
+        command, rest = words[0], words[1:]
+        if command not in COMMANDS:
+            raise UsageError(f"Unknown %chatdb command {command!r}: use one of {', '.join(COMMANDS)} (see %chatdb?).")
+        if command == "tables":
+            return self._tables()
+        if command == "history":
+            return self.engine.history()
+        if command == "undo":
+            print(f"Undid {_requests(self.engine.undo(_number(rest, 'undo [N]', default=1)))}.")
+        elif command == "restore":
+            undone = self.engine.restore(_number(rest, "restore ID"))
+            print(f"Restored: undid {_requests(undone)}." if undone else "Nothing to undo: the data is already as it was then.")
+        elif command == "model":
+            if len(rest) != 1:
+                raise UsageError("Use %chatdb model NAME|URL, e.g. %chatdb model local.")
+            self.settings.model = rest[0]
+            print(f"Model for the next cells: {self.engine.model.name}.")
+        elif command == "approve":
+            self._approve()
+        else:
+            self._reject()
+        return None
+
+    def _status(self) -> None:
+        engine = self.engine
+        engine.bind_frames(self.shell.user_ns)
+        database = self.settings.database or "in memory"
+        frames, stored = sorted(engine.session.frames), sorted(engine.session.stored_tables())
+        print(f"Model: {engine.model.name}")
+        print(f"Database: {database}")
+        print(f"DataFrames: {', '.join(frames) or 'none'}")
+        print(f"Stored tables: {', '.join(stored) or 'none'}")
+        print(f"Applied write requests: {len(engine.history())}")
+        if self._pending is not None:
+            print("A write is waiting for approval: %chatdb approve or %chatdb reject.")
+
+    def _tables(self) -> pd.DataFrame:
+        engine = self.engine
+        engine.bind_frames(self.shell.user_ns)
+        return engine.tables()
 
     def close(self) -> None:
-        if self._chatdb is not None:
-            self._chatdb.close()
-            self._chatdb = None
+        for engine in self._engines.values():
+            engine.close()
+        self._engines.clear()
+        self._pending = None
+
+
+def expand_variables(text: str, namespace: Mapping[str, object]) -> str:
+    """Replace {name} by the notebook variable's value; {{ and }} stay as literal braces.
+
+    >>> expand_variables("Sales of {fruit} ({{kg}})", {"fruit": "apple"})
+    'Sales of apple ({kg})'
+    """
+
+    def value(match: re.Match[str]) -> str:
+        token, name = match.group(0), match.group(1)
+        if name is None:
+            return token[0]
+        if name not in namespace:
+            raise UsageError(f"{{{name}}} is not a variable of the notebook: define it, or write {{{{{name}}}}} for literal braces.")
+        return str(namespace[name])
+
+    return VARIABLE.sub(value, text)
+
+
+def _question(cell: str) -> tuple[str, bool]:
+    """The cell's text, and whether it ends with ';' (the result is then not the cell's value)."""
+    text = cell.strip()
+    if not text or text == ";":
+        raise UsageError("Write your question in the cell, below %%chatdb.")
+    return (text[:-1].rstrip(), True) if text.endswith(";") else (text, False)
+
+
+def _requests(ids: list[int]) -> str:
+    """
+    >>> _requests([3, 2])
+    'requests 3, 2'
+    """
+    return f"request{'s' if len(ids) != 1 else ''} {', '.join(map(str, ids))}"
+
+
+def _number(words: list[str], usage: str, default: int | None = None) -> int:
+    if not words and default is not None:
+        return default
+    if len(words) != 1 or not words[0].isdigit():
+        raise UsageError(f"Use %chatdb {usage} with a whole number.")
+    return int(words[0])
+
+

@@ -132,6 +132,15 @@ class Session:
         )
         return {name for (name,) in rows} - set(self._frames)
 
+    def tables(self) -> pd.DataFrame:
+        """Every table a request can use, with its kind, row count and columns."""
+        rows = []
+        for name, kind in [(n, "DataFrame") for n in sorted(self._frames)] + [(n, "stored") for n in sorted(self.stored_tables())]:
+            columns = [c for (c,) in self.rows(f"SELECT column_name FROM (DESCRIBE {_quote(name)})")]
+            (count,) = self.rows(f"SELECT count(*) FROM {_quote(name)}")[0]
+            rows.append({"table": name, "kind": kind, "rows": count, "columns": ", ".join(columns)})
+        return pd.DataFrame(rows, columns=["table", "kind", "rows", "columns"])
+
     # -- running SQL -------------------------------------------------------------------------
 
     def rows(self, sql: str, params: list[object] | None = None) -> list[tuple]:
@@ -200,6 +209,10 @@ class Session:
     def close(self) -> None:
         self._worker.shutdown(wait=True)
         self._con.close()
+
+
+def _quote(name: str) -> str:
+    return '"' + name.replace('"', '""') + '"'
 
 
 def _restore_integers(frame: pd.DataFrame, description: list[tuple]) -> pd.DataFrame:

@@ -1,40 +1,69 @@
-"""Pure renderers: chain state -> HTML and Markdown that read well without a live kernel."""
+"""Pure renderers: chain state -> HTML, Markdown and text that read well without a live kernel."""
 
 from __future__ import annotations
 
 import html
 
 import pandas as pd
+from pygments import highlight
+from pygments.formatters import HtmlFormatter
+from pygments.lexers import SqlLexer
 
 from ..controller.events import Reply
+from ..sql.journal import TableChange
 from .state import Card, ChainState
 
-STATUS_COLORS = {"waiting": "#888", "running": "#1a73e8", "done": "#188038", "failed": "#d93025", "retrying": "#e37400"}
+STATUS_COLORS = {
+    "waiting": "#888",
+    "running": "#1a73e8",
+    "done": "#188038",
+    "failed": "#d93025",
+    "retrying": "#e37400",
+    "skipped": "#888",
+}
+RED, GRAY = "#d93025", "#555"
+_SQL_FORMAT = HtmlFormatter(nowrap=True, noclasses=True, style="friendly")
 
 
 def chain_html(state: ChainState) -> str:
-    parts = [f'<div class="chatdb-chain"><div><b>Request:</b> {html.escape(state.request)}</div>']
-    parts += [_card_html(card) for card in state.cards.values()]
+    parts = [
+        f'<div class="chatdb-chain" data-phase="{state.phase}">',
+        f'<div class="chatdb-request"><b>Request:</b> {html.escape(state.request)}</div>',
+    ]
+    if state.verbose and state.decisions:
+        items = "".join(f"<li>{html.escape(d)}</li>" for d in state.decisions)
+        parts.append(f'<ul class="chatdb-decisions" style="color:{GRAY};margin:2px 0">{items}</ul>')
+    parts += [card_html(card) for card in state.cards.values()]
     if state.generating:
-        parts.append(f'<pre class="chatdb-generating" style="color:#888">{html.escape(state.generating)}</pre>')
+        parts.append(
+            f'<pre class="chatdb-generating" style="color:#888;white-space:pre-wrap">'
+            f"{html.escape(state.generating[-600:])}</pre>"
+        )
     if state.note:
-        color = "#d93025" if state.note.startswith(("Rolled back", "Not applied")) else "#555"
-        parts.append(f'<div style="color:{color}">{html.escape(state.note)}</div>')
+        color = RED if state.phase in ("pending", "failed") else GRAY
+        parts.append(f'<div class="chatdb-note" style="color:{color}">{html.escape(state.note)}</div>')
+    if state.phase == "pending":
+        parts += [_change_html(change) for change in state.changes]
     if state.answer is not None:
         parts.append(f'<div class="chatdb-answer"><b>Answer:</b> {html.escape(state.answer)}</div>')
+    if state.usage.calls:
+        parts.append(f'<div class="chatdb-usage" style="color:#888;font-size:90%">{html.escape(_usage_text(state))}</div>')
     return "\n".join(parts) + "</div>"
 
 
 def chain_markdown(state: ChainState) -> str:
     lines = [f"**Request:** {state.request}", ""]
     for card in state.cards.values():
-        lines += [f"**Step {card.index}** ({_status_text(card)})", "", "```sql", card.sql, "```", ""]
+        lines += [f"**Step {card.index}: {card.goal}** ({status_text(card)})", "", "```sql", card.sql, "```", ""]
         if card.error:
             lines += [f"> {card.error}", ""]
         if card.preview is not None:
             lines += [_table_markdown(card.preview), ""]
     if state.note:
         lines += [state.note, ""]
+    if state.phase == "pending":
+        for change in state.changes:
+            lines += [f"*{change.summary}*", ""] + [_table_markdown(f) + "\n" for f in _change_frames(change)]
     if state.answer is not None:
         lines.append(f"**Answer:** {state.answer}")
     return "\n".join(lines).strip() + "\n"
@@ -42,8 +71,10 @@ def chain_markdown(state: ChainState) -> str:
 
 def chain_text(state: ChainState) -> str:
     lines = [f"Request: {state.request}"]
+    if state.verbose:
+        lines += [f"  {decision}" for decision in state.decisions]
     for card in state.cards.values():
-        lines.append(f"Step {card.index} ({_status_text(card)}): {card.sql}")
+        lines.append(f"Step {card.index} ({status_text(card)}): {card.sql}")
         if card.error:
             lines.append(f"  {card.error}")
     if state.note:
@@ -65,22 +96,32 @@ def reply_markdown(reply: Reply) -> str:
     return chain_markdown(ChainState.from_reply(reply))
 
 
-def _card_html(card: Card) -> str:
+def card_html(card: Card) -> str:
     color = STATUS_COLORS.get(card.status, "#888")
+    started = f' data-started="{card.started_at:.3f}"' if card.started_at is not None else ""
+    goal = f" {html.escape(card.goal)}" if card.goal else ""
     body = [
-        f'<div class="chatdb-step" data-status="{card.status}" style="border-left:3px solid {color};'
-        f'padding:2px 8px;margin:6px 0">',
-        f'<div><b>Step {card.index}</b> <span style="color:{color}">{html.escape(_status_text(card))}</span></div>',
-        f'<pre class="chatdb-sql" style="margin:4px 0">{html.escape(card.sql)}</pre>',
+        f'<div class="chatdb-step" data-index="{card.index}" data-status="{card.status}"{started} '
+        f'style="border-left:3px solid {color};padding:2px 8px;margin:6px 0">',
+        f'<div class="chatdb-step-head"><b>Step {card.index}:</b>{goal} '
+        f'<span class="chatdb-status" style="color:{color}">{html.escape(status_text(card))}</span></div>',
+        f'<pre class="chatdb-sql" style="margin:4px 0;white-space:pre-wrap">{highlight_sql(card.sql)}</pre>',
     ]
     if card.error:
-        body.append(f'<div class="chatdb-error" style="color:#d93025">{html.escape(card.error)}</div>')
+        body.append(f'<div class="chatdb-error" style="color:{RED}">{html.escape(card.error)}</div>')
     if card.preview is not None:
         body.append(card.preview.to_html(index=False, border=0, classes="chatdb-result"))
+        if card.row_count is not None and card.row_count > len(card.preview):
+            body.append(f'<div style="color:#888">first {len(card.preview)} of {card.row_count} rows</div>')
     return "\n".join(body) + "</div>"
 
 
-def _status_text(card: Card) -> str:
+def highlight_sql(sql: str) -> str:
+    """SQL as HTML with inline colours (they survive static renderers that drop stylesheets)."""
+    return highlight(sql, SqlLexer(), _SQL_FORMAT).rstrip("\n")
+
+
+def status_text(card: Card) -> str:
     text = {"retrying": "failed, asking the model to fix it"}.get(card.status, card.status)
     if card.attempt > 1:
         text += f", attempt {card.attempt}"
@@ -91,6 +132,25 @@ def _status_text(card: Card) -> str:
     if card.elapsed_ms is not None:
         text += f", {card.elapsed_ms:.0f} ms"
     return text
+
+
+def _usage_text(state: ChainState) -> str:
+    usage = state.usage
+    calls = f"{usage.calls} model call{'s' if usage.calls != 1 else ''}"
+    return f"{state.model}: {calls}, {usage.prompt_tokens} tokens in, {usage.completion_tokens} out"
+
+
+def _change_html(change: TableChange) -> str:
+    frames = "".join(
+        f'<div style="color:{GRAY}">{label}</div>' + frame.head(20).to_html(index=False, border=0)
+        for label, frame in zip(("rows before", "rows after"), (change.old, change.new))
+        if not frame.empty
+    )
+    return f'<div class="chatdb-change"><b>{html.escape(change.summary)}</b>{frames}</div>'
+
+
+def _change_frames(change: TableChange) -> list[pd.DataFrame]:
+    return [frame.head(20) for frame in (change.old, change.new) if not frame.empty]
 
 
 def _table_markdown(frame: pd.DataFrame) -> str:

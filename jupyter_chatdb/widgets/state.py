@@ -1,7 +1,8 @@
-"""The state of one chain view, changed only by `apply(event)`; renderers read it."""
+"""The state of one chain view, changed only by `apply(event)` (and the user's decisions); renderers read it."""
 
 from __future__ import annotations
 
+import time
 from dataclasses import dataclass, field
 
 import pandas as pd
@@ -14,15 +15,22 @@ from ..controller.events import (
     Event,
     FellBack,
     ModelText,
+    PlanMade,
+    Replayed,
     Reply,
     RequestStarted,
     RolledBack,
+    Routed,
     Step,
     StepDone,
     StepFailed,
     StepPlanned,
     StepStarted,
 )
+from ..llm.base import Usage
+from ..sql.journal import TableChange
+
+PHASES = ("running", "pending", "done", "failed", "rejected")
 
 
 @dataclass
@@ -30,13 +38,14 @@ class Card:
     index: int
     goal: str
     sql: str
-    status: str = "waiting"  # waiting | running | done | failed | retrying
+    status: str = "waiting"  # waiting | running | done | failed | retrying | skipped
     attempt: int = 1
     row_count: int | None = None
     rows_affected: int | None = None
     preview: pd.DataFrame | None = None
     elapsed_ms: float | None = None
     error: str | None = None
+    started_at: float | None = None  # wall-clock seconds when it started running (the view ticks from it)
 
 
 @dataclass
@@ -45,10 +54,15 @@ class ChainState:
     model: str = ""
     cards: dict[int, Card] = field(default_factory=dict)
     generating: str = ""  # model output streaming in
+    phase: str = "running"  # running | pending (writes wait for approval) | done | failed | rejected
     note: str | None = None
+    decisions: list[str] = field(default_factory=list)  # routing, plans, votes: shown when verbose
+    changes: tuple[TableChange, ...] = ()  # rows the writes changed, or would change when pending
     answer: str | None = None
     result: pd.DataFrame | None = None
+    usage: Usage = field(default_factory=Usage)  # model tokens and calls of the whole request
     preview_rows: int = 10
+    verbose: bool = False
 
     def apply(self, event: Event) -> None:
         if isinstance(event, RequestStarted):
@@ -60,38 +74,109 @@ class ChainState:
             self.cards[event.index] = Card(event.index, event.goal, event.sql, attempt=event.attempt)
         elif isinstance(event, StepStarted):
             card = self.cards.setdefault(event.index, Card(event.index, "", event.sql))
-            card.sql, card.status = event.sql, "running"
+            card.sql, card.status, card.started_at = event.sql, "running", time.time()
         elif isinstance(event, (StepDone, StepFailed)):
             self._finish(event.step, "retrying" if isinstance(event, StepFailed) and event.will_retry else None)
-        elif isinstance(event, RolledBack):
-            self.note = f"Rolled back: {event.reason}."
-        elif isinstance(event, ApprovalNeeded):
-            changes = "; ".join(change.summary for change in event.changes) or "no rows"
-            self.note = f"Not applied ({event.reason}): it would change {changes}."
-        elif isinstance(event, Committed) and event.request_id is not None:
-            self.note = f"Saved as request {event.request_id}; ChatDB.undo() takes it back."
-        elif isinstance(event, FellBack):
-            self.note = f"The plan did not work ({event.reason}); trying one plain SQL statement instead."
+        elif isinstance(event, Answered):
+            self._answered(event.reply)
+        else:
+            self._decision(event)
+
+    def _decision(self, event: Event) -> None:
+        """Events that change the note or the log of the controller's decisions."""
+        if isinstance(event, Routed):
+            self.decisions.append(f"Routed as a {event.route} request.")
+        elif isinstance(event, PlanMade):
+            self.generating = ""
+            self._drop_cards_from(event.first)
+            kind = f"Revised plan from step {event.first}" if event.revision else "Plan"
+            self.decisions.append(f"{kind}: {len(event.steps)} step{'s' if len(event.steps) != 1 else ''}.")
         elif isinstance(event, CandidatesVoted):
             self.note = f"{event.agreeing} of {event.candidates} candidate plans agreed on this result."
-        elif isinstance(event, Answered):
-            self.generating = ""
-            self.answer, self.result = event.reply.answer, event.reply.result
+            self.decisions.append(self.note)
+        elif isinstance(event, FellBack):
+            self.note = f"The plan did not work ({event.reason}); trying one plain SQL statement instead."
+            self.decisions.append(self.note)
+        elif isinstance(event, RolledBack):
+            self.phase, self.note = "failed", f"Rolled back: {event.reason}."
+        elif isinstance(event, ApprovalNeeded):
+            self.phase, self.changes = "pending", event.changes
+            changes = "; ".join(change.summary for change in event.changes) or "no rows"
+            self.note = f"Not applied ({event.reason}): it would change {changes}."
+        elif isinstance(event, Replayed):
+            same = {True: "same result as recorded", False: "the result differs from the recorded one", None: ""}
+            self.note = f"Replayed the SQL recorded from {event.model}, without the model" + (
+                f": {same[event.same_result]}." if event.same_result is not None else "."
+            )
+        elif isinstance(event, Committed):
+            self.changes = event.changes
+            if event.request_id is not None:
+                self.note = f"Saved as request {event.request_id}; %chatdb undo (or ChatDB.undo()) takes it back."
+
+    def _drop_cards_from(self, first: int) -> None:
+        """A revised plan replaces the cards of the steps it re-plans."""
+        for index in [i for i in self.cards if i >= first and self.cards[i].status in ("waiting", "retrying")]:
+            del self.cards[index]
+
+    def _answered(self, reply: Reply) -> None:
+        self.generating = ""
+        self.answer, self.result = reply.answer, reply.result
+        self.usage = reply.usage
+        if self.phase == "running":
+            self.phase = "pending" if reply.pending else "done"
 
     def _finish(self, step: Step, status: str | None) -> None:
         card = self.cards.setdefault(step.index, Card(step.index, step.goal, step.sql))
         card.sql, card.status, card.error = step.sql, status or step.status, step.error
-        card.rows_affected = step.rows_affected
+        card.rows_affected, card.started_at = step.rows_affected, None
         if step.result is not None:
             card.row_count = step.result.row_count
             card.elapsed_ms = step.result.elapsed_ms
             if step.rows_affected is None:
                 card.preview = step.result.preview(self.preview_rows)
 
+    # -- the user's decisions and failures the view is told about ------------------------------
+
+    def failed(self, message: str) -> None:
+        """The request ended with an error: mark the running step (if any) and show the message."""
+        for card in self.cards.values():
+            if card.status == "running":
+                card.status, card.error, card.started_at = "failed", message, None
+            elif card.status == "waiting":
+                card.status = "skipped"
+        self.phase, self.note, self.generating = "failed", message, ""
+
+    def rejected(self) -> None:
+        self.phase, self.note = "rejected", "Rejected: nothing was written."
+
+    def approving(self) -> None:
+        self.phase, self.note = "running", "Approved: applying the writes."
+
+    def rerun(self, index: int, reply: Reply) -> None:
+        """Step `index` was edited and run again as one statement; its card shows the new outcome."""
+        if reply.steps:
+            step = reply.steps[-1]
+            self._finish(Step(index, self.cards[index].goal if index in self.cards else step.goal, step.sql,
+                              step.status, step.result, step.error, step.rows_affected), None)
+        self.changes = reply.changes
+        self.answer, self.result = reply.answer, reply.result
+        self.phase = "pending" if reply.pending else "done"
+        changes = "; ".join(change.summary for change in reply.changes) or "no rows"
+        self.note = f"Step {index} was edited and run again" + (
+            f": not applied yet, it would change {changes}." if reply.pending else "."
+        )
+
+    def rerun_failed(self, index: int, sql: str, message: str) -> None:
+        card = self.cards.setdefault(index, Card(index, "", sql))
+        card.sql, card.status, card.error = sql, "failed", message
+        card.preview = card.row_count = card.rows_affected = card.elapsed_ms = None
+        self.note = f"Step {index} was edited and did not run; nothing was written."
+
     @classmethod
     def from_reply(cls, reply: Reply) -> "ChainState":
         state = cls(request=reply.request, model=reply.model)
         for step in reply.steps:
             state._finish(step, None)
-        state.answer, state.result = reply.answer, reply.result
+        state.changes = reply.changes
+        state._answered(reply)
         return state

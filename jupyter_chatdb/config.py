@@ -1,0 +1,56 @@
+"""The extension's settings: one traitlets Configurable, so `%config ChatDB` lists and sets them.
+
+Keys are deliberately not settings: they come from the environment (OPENAI_API_KEY), so they never
+end up in `%config` listings, notebooks or memory files.
+"""
+
+from __future__ import annotations
+
+from traitlets import Bool, Int, TraitError, Unicode, validate
+from traitlets.config import Configurable
+
+from .controller.plan import MAX_STEPS
+
+
+class ChatDB(Configurable):
+    """Settings of `%%chatdb` and `%chatdb`: `%config ChatDB.<option> = value` (takes effect at the next cell)."""
+
+    model = Unicode(
+        "",
+        help="Model to use: 'local' (embedded, offline), a .gguf path, a server URL or a model name. "
+        "Empty: CHATDB_MODEL, then OPENAI_API_KEY/OPENAI_BASE_URL, then the embedded model.",
+    ).tag(config=True)
+    database = Unicode(
+        "", help="DuckDB file for ChatDB's own tables, relative to the notebook; empty keeps them in memory."
+    ).tag(config=True)
+    preview_rows = Int(10, help="Rows of each step's result shown in the output.").tag(config=True)
+    summarize = Bool(True, help="Let the model phrase the answer from the result (one more model call).").tag(
+        config=True
+    )
+    max_steps = Int(MAX_STEPS, help=f"Most SQL steps the model may plan for one request (1 to {MAX_STEPS}).").tag(
+        config=True
+    )
+    candidates = Int(
+        1, help="Plans sampled for a question; above 1 the result most of them agree on is kept (slower)."
+    ).tag(config=True)
+    verbose = Bool(False, help="Show the model's raw output and every controller decision in the chain view.").tag(
+        config=True
+    )
+
+    @validate("preview_rows")
+    def _check_preview_rows(self, proposal: dict) -> int:
+        if proposal["value"] < 0:
+            raise TraitError("preview_rows must be 0 or more.")
+        return proposal["value"]
+
+    @validate("max_steps")
+    def _check_max_steps(self, proposal: dict) -> int:
+        if not 1 <= proposal["value"] <= MAX_STEPS:
+            raise TraitError(f"max_steps must be between 1 and {MAX_STEPS}.")
+        return proposal["value"]
+
+    @validate("candidates")
+    def _check_candidates(self, proposal: dict) -> int:
+        if proposal["value"] < 1:
+            raise TraitError("candidates must be 1 or more.")
+        return proposal["value"]

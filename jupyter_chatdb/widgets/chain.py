@@ -1,0 +1,80 @@
+"""The live chain view: one widget whose synced traits are rendered from `ChainState`.
+
+The browser side (chain.js) only draws what the traits say and sends the user's clicks back
+(approve, reject, re-run an edited step); the Stop button asks the Jupyter server to interrupt the
+kernel, which the controller turns into a rollback. Button clicks reach the kernel once the cell
+has finished, which is exactly when a pending write waits for approval.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from dataclasses import dataclass
+from pathlib import Path
+
+import anywidget
+from traitlets import Dict, List, Unicode
+
+from ..controller.events import Event
+from .render import chain_html
+from .state import ChainState
+
+HERE = Path(__file__).parent
+
+
+@dataclass
+class Actions:
+    """What the view's buttons do; the magic wires them to the engine."""
+
+    approve: Callable[[], None] | None = None
+    reject: Callable[[], None] | None = None
+    rerun: Callable[[int, str], None] | None = None  # step index, edited SQL
+
+
+class ChainView(anywidget.AnyWidget):
+    _esm = HERE / "chain.js"
+    _css = HERE / "chain.css"
+
+    html = Unicode("").tag(sync=True)  # the request, cards, note and answer, from render.chain_html
+    phase = Unicode("running").tag(sync=True)  # running | pending | done | failed | rejected
+    steps = List(Dict()).tag(sync=True)  # [{"index", "sql"}] for the Edit and Copy buttons
+    kernel_id = Unicode("").tag(sync=True)  # for the Stop button's interrupt request
+    busy = Unicode("").tag(sync=True)  # what a clicked button is doing ("Applying ...")
+
+    def __init__(self, state: ChainState, actions: Actions | None = None, kernel_id: str = "", **kwargs) -> None:
+        super().__init__(kernel_id=kernel_id, **kwargs)
+        self.state = state
+        self.actions = actions or Actions()
+        self.on_msg(self._on_message)
+        self.refresh()
+
+    def apply(self, event: Event) -> None:
+        self.state.apply(event)
+        self.refresh()
+
+    def refresh(self) -> None:
+        """Push the state to the browser (one message for all traits)."""
+        with self.hold_sync():
+            self.html = chain_html(self.state)
+            self.phase = self.state.phase
+            self.steps = [{"index": card.index, "sql": card.sql} for card in self.state.cards.values()]
+
+    def _on_message(self, _widget: object, content: dict, _buffers: object) -> None:
+        action = content.get("action")
+        handler: Callable[[], None] | None
+        if action == "approve":
+            handler = self.actions.approve
+        elif action == "reject":
+            handler = self.actions.reject
+        elif action == "rerun" and self.actions.rerun is not None:
+            rerun, index, sql = self.actions.rerun, int(content.get("index", 0)), str(content.get("sql", ""))
+            handler = lambda: rerun(index, sql)  # noqa: E731
+        else:
+            handler = None
+        if handler is not None:
+            self.busy = {"approve": "Applying...", "reject": "", "rerun": "Running..."}[action]
+            try:
+                handler()
+            finally:
+                self.busy = ""
+                self.refresh()

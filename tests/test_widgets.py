@@ -1,0 +1,108 @@
+"""The live chain widget as a plain Python object: events in, synced traits and messages out."""
+
+import warnings
+
+import ipywidgets
+import pandas as pd
+import pytest
+from IPython.core.interactiveshell import InteractiveShell
+from IPython.utils.capture import capture_output
+
+from .conftest import plan
+from jupyter_chatdb import ChatDB
+from jupyter_chatdb.magics.views import WidgetView
+from jupyter_chatdb.widgets.chain import ChainView
+from jupyter_chatdb.widgets.state import ChainState
+
+WIDGET = "application/vnd.jupyter.widget-view+json"
+
+
+@pytest.fixture
+def kernel_shell(scripted, monkeypatch):
+    """A shell that looks like a Jupyter kernel's, so cells show the widget view."""
+    shell = InteractiveShell.instance()
+    monkeypatch.setattr(shell, "kernel", object(), raising=False)
+    shell.run_cell("%load_ext jupyter_chatdb", store_history=False)
+    engine = ChatDB(model=scripted, schema="CREATE TABLE notes (id INTEGER PRIMARY KEY, text VARCHAR);")
+    shell.magics_manager.registry["ChatDBMagics"].engine = engine
+    yield shell, engine
+    shell.run_cell("%unload_ext jupyter_chatdb", store_history=False)
+
+
+def pending_view(shell) -> WidgetView:
+    pending = shell.magics_manager.registry["ChatDBMagics"]._pending
+    assert pending is not None
+    return pending[2]
+
+
+def test_events_drive_the_synced_traits(db, scripted):
+    scripted.push(
+        {"route": "read"}, plan("SELECT region, sum(units) AS units FROM sales GROUP BY region ORDER BY units DESC"), {"answer": "North."}
+    )
+
+    view = ChainView(ChainState())
+    assert view.phase == "running" and view.steps == []
+    for event in db.events("Units per region?"):
+        view.apply(event)
+    assert view.phase == "done"
+    assert view.steps == [{"index": 1, "sql": "SELECT region, sum(units) AS units FROM sales GROUP BY region ORDER BY units DESC"}]
+    assert 'data-status="done"' in view.html and "<td>North</td>" in view.html
+
+
+def test_a_cell_shows_the_widget_with_static_html_and_provenance(kernel_shell, scripted):
+    shell, engine = kernel_shell
+    engine.register("sales", pd.DataFrame({"units": [2, 3]}))
+    scripted.push({"route": "read"}, plan("SELECT sum(units) AS units FROM sales"), {"answer": "5 units."})
+    with capture_output() as captured:
+        shell.run_cell("%%chatdb\nHow many units?").raise_error()
+    final = captured.outputs[-1]
+    assert WIDGET in final.data and "text/html" in final.data and "text/markdown" in final.data
+    assert "<b>Answer:</b> 5 units." in final.data["text/html"]
+    provenance = final.metadata["jupyter_chatdb"]
+    assert provenance["model"] == "scripted" and provenance["sql"] == ["SELECT sum(units) AS units FROM sales"]
+    assert len(provenance["result_sha256"]) == 64
+
+
+def test_approve_button_applies_the_pending_write(kernel_shell, scripted):
+    shell, engine = kernel_shell
+    scripted.push({"route": "write"}, plan("INSERT INTO notes VALUES (1, 'hi')"))
+    shell.run_cell("%%chatdb\nNote: hi").raise_error()
+    view = pending_view(shell)
+    assert view.widget.phase == "pending"
+    assert "Not applied (writes are not allowed): it would change notes: 1 added." in view.widget.html
+    view.widget._on_message(view.widget, {"action": "approve"}, [])  # what the Approve click sends
+    assert engine.session.rows("SELECT text FROM notes") == [("hi",)]
+    assert view.widget.phase == "done" and view.widget.busy == ""
+    assert "Saved as request 1" in view.widget.html
+
+
+def test_reject_button_writes_nothing(kernel_shell, scripted):
+    shell, engine = kernel_shell
+    scripted.push({"route": "write"}, plan("INSERT INTO notes VALUES (1, 'hi')"))
+    shell.run_cell("%%chatdb\nNote: hi").raise_error()
+    view = pending_view(shell)
+    view.widget._on_message(view.widget, {"action": "reject"}, [])
+    assert view.widget.phase == "rejected" and "Rejected: nothing was written." in view.widget.html
+    assert engine.session.rows("SELECT count(*) FROM notes") == [(0,)]
+
+
+def test_edited_step_runs_again_through_the_guard(kernel_shell, scripted):
+    shell, engine = kernel_shell
+    engine.session.rows("INSERT INTO notes VALUES (1, 'hi'), (2, 'ho')")
+    scripted.push({"route": "read"}, plan("SELECT text FROM notes WHERE id = 1"), {"answer": "hi"})
+    with capture_output() as captured:
+        shell.run_cell("%%chatdb\nFirst note?").raise_error()
+    with warnings.catch_warnings():  # the registry of live widgets is deprecated but still the way to find one by id
+        warnings.simplefilter("ignore", DeprecationWarning)
+        widget = ipywidgets.Widget.widgets[captured.outputs[-1].data[WIDGET]["model_id"]]
+    widget._on_message(widget, {"action": "rerun", "index": 1, "sql": "SELECT text FROM notes ORDER BY id"}, [])
+    assert widget.steps == [{"index": 1, "sql": "SELECT text FROM notes ORDER BY id"}]
+    assert "<td>ho</td>" in widget.html and "Step 1 was edited and run again." in widget.html
+    widget._on_message(widget, {"action": "rerun", "index": 1, "sql": "SELECT nope FROM notes"}, [])
+    assert "Step 1 was edited and did not run; nothing was written." in widget.html
+    assert "Unknown column &#x27;nope&#x27; in notes" in widget.html
+    widget._on_message(widget, {"action": "rerun", "index": 1, "sql": "DELETE FROM notes"}, [])
+    assert widget.phase == "pending" and "it would change notes: 2 removed" in widget.html  # the cell had no --write
+    assert engine.session.rows("SELECT count(*) FROM notes") == [(2,)]
+    widget._on_message(widget, {"action": "approve"}, [])
+    assert engine.session.rows("SELECT count(*) FROM notes") == [(0,)]
