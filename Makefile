@@ -13,13 +13,24 @@ LLAMA_VERSION := 0.3.36
 LLAMA_WHEELS := $(CHATDB_HOME)/wheels
 LLAMA_CMAKE_ARGS := -DGGML_NATIVE=OFF -DGGML_AVX=ON -DGGML_AVX2=ON -DGGML_FMA=ON -DGGML_F16C=ON -DGGML_BMI2=ON
 
-.PHONY: demo test lab model clean
+.PHONY: demo test lab model browser clean
 
 demo: $(STAMPS)/local
 	CHATDB_MODEL=local $(PY) scripts/run_notebook.py notebooks/quickstart.ipynb
 
-test: $(STAMPS)/local $(STAMPS)/dev
+test: $(STAMPS)/local $(STAMPS)/dev browser
 	$(PY) -m pytest
+
+# The browser test drives Debian's Chromium (no browser download); installed here when we are root.
+browser:
+	@if [ ! -x /usr/bin/chromium ]; then \
+		if [ "$$(id -u)" = 0 ]; then \
+			echo "Installing Debian's chromium for the browser test"; \
+			apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq chromium >/dev/null; \
+		else \
+			echo "No /usr/bin/chromium: the browser test is skipped (sudo apt-get install chromium)"; \
+		fi; \
+	fi
 
 lab: $(STAMPS)/local
 	$(VENV)/bin/jupyter lab notebooks/

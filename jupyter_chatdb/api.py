@@ -149,7 +149,7 @@ class ChatDB:
     def run_sql(self, sql: str, *, allow_writes: bool = False, on_event: Callable[[Event], None] | None = None) -> Reply:
         """Run SQL written or edited by the user, through the same guard, transaction and journal."""
         route = "write" if guard.check(sql, allow_writes=True).writes else "read"
-        request = Request(sql, allow_writes=allow_writes, summarize=False, approved=(PlannedStep("edited SQL", sql),), route=route)
+        request = Request(sql, allow_writes=allow_writes, summarize=False, approved=(PlannedStep("SQL as written", sql),), route=route)
         return self._collect(request, on_event)
 
     def tables(self) -> pd.DataFrame:

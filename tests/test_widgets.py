@@ -30,9 +30,9 @@ def kernel_shell(scripted, monkeypatch):
 
 
 def pending_view(shell) -> WidgetView:
-    pending = shell.magics_manager.registry["ChatDBMagics"]._pending
-    assert pending is not None
-    return pending[2]
+    view = shell.magics_manager.registry["ChatDBMagics"]._last_pending
+    assert isinstance(view, WidgetView)
+    return view
 
 
 def test_events_drive_the_synced_traits(db, scripted):
@@ -70,6 +70,7 @@ def test_approve_button_applies_the_pending_write(kernel_shell, scripted):
     view = pending_view(shell)
     assert view.widget.phase == "pending"
     assert "Not applied (writes are not allowed): it would change notes: 1 added." in view.widget.html
+    shell.run_cell("%%chatdb --sql\nSELECT count(*) AS n FROM notes").raise_error()  # a later cell
     view.widget._on_message(view.widget, {"action": "approve"}, [])  # what the Approve click sends
     assert engine.session.rows("SELECT text FROM notes") == [("hi",)]
     assert view.widget.phase == "done" and view.widget.busy == ""

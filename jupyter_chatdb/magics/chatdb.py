@@ -31,7 +31,7 @@ class ChatDBMagics(Magics):
         self.settings.observe(self._model_changed, names=["model"])
         self.settings.observe(self._database_changed, names=["database"])
         self._engines: dict[str, ChatDB] = {}  # by database ("" is in memory)
-        self._pending: tuple[ChatDB, Reply, View] | None = None  # the last write waiting for approval
+        self._last_pending: View | None = None  # the last cell whose writes wait for approval
 
     # -- engines ------------------------------------------------------------------------------
 
@@ -64,7 +64,7 @@ class ChatDBMagics(Magics):
             self._engines[database] = engine.with_model(str(change["new"]) or None)
 
     def _database_changed(self, change: Mapping[str, object]) -> None:
-        self._pending = None  # a pending write belongs to the old database
+        self._last_pending = None  # %chatdb approve applies only writes planned for the current database
 
     # -- %%chatdb and %chatdb -----------------------------------------------------------------
 
@@ -138,17 +138,25 @@ class ChatDBMagics(Magics):
         return engine.ask(text, allow_writes=args.write, dry_run=args.dry_run, max_steps=steps, on_event=view.apply)
 
     def _offer_approval(self, engine: ChatDB, reply: Reply, view: View, allow_writes: bool) -> None:
-        """A pending write waits for Approve (button or %chatdb approve); an edited step can be re-run."""
-        self._pending = (engine, reply, view) if reply.pending else None
-        view.actions.approve = lambda: self._approve()
-        view.actions.reject = lambda: self._reject()
+        """A pending write waits for Approve (its button or %chatdb approve); an edited step can be re-run."""
+        self._wait_for_approval(view, engine, reply)
+        view.actions.approve = lambda: self._approve(view)
+        view.actions.reject = lambda: self._reject(view)
         view.actions.rerun = lambda index, sql: self._rerun(engine, view, index, sql, allow_writes)
 
-    def _approve(self) -> Reply:
-        if self._pending is None:
+    def _wait_for_approval(self, view: View, engine: ChatDB, reply: Reply) -> None:
+        view.pending = (engine, reply) if reply.pending else None
+        if reply.pending:
+            self._last_pending = view
+        elif self._last_pending is view:
+            self._last_pending = None
+
+    def _approve(self, view: View | None) -> Reply:
+        if view is None or view.pending is None:
             raise ChatDBError("No write is waiting for approval.")
-        engine, reply, view = self._pending
-        self._pending = None
+        (engine, reply), view.pending = view.pending, None
+        if self._last_pending is view:
+            self._last_pending = None
         view.approving()
         try:
             applied = engine.apply(reply, on_event=view.apply)
@@ -158,11 +166,12 @@ class ChatDBMagics(Magics):
         view.finished(applied)
         return applied
 
-    def _reject(self) -> None:
-        if self._pending is None:
+    def _reject(self, view: View | None) -> None:
+        if view is None or view.pending is None:
             raise ChatDBError("No write is waiting for approval.")
-        _, _, view = self._pending
-        self._pending = None
+        view.pending = None
+        if self._last_pending is view:
+            self._last_pending = None
         view.rejected()
 
     def _rerun(self, engine: ChatDB, view: View, index: int, sql: str, allow_writes: bool) -> None:
@@ -172,7 +181,7 @@ class ChatDBMagics(Magics):
             view.step_rerun_failed(index, sql, str(error))
             return
         view.step_rerun(index, reply)
-        self._pending = (engine, reply, view) if reply.pending else None
+        self._wait_for_approval(view, engine, reply)
 
     # -- %chatdb line commands ------------------------------------------------------------------
 
@@ -198,9 +207,9 @@ class ChatDBMagics(Magics):
             self.settings.model = rest[0]
             print(f"Model for the next cells: {self.engine.model.name}.")
         elif command == "approve":
-            self._approve()
+            self._approve(self._last_pending)
         else:
-            self._reject()
+            self._reject(self._last_pending)
         return None
 
     def _status(self) -> None:
@@ -213,7 +222,7 @@ class ChatDBMagics(Magics):
         print(f"DataFrames: {', '.join(frames) or 'none'}")
         print(f"Stored tables: {', '.join(stored) or 'none'}")
         print(f"Applied write requests: {len(engine.history())}")
-        if self._pending is not None:
+        if self._last_pending is not None:
             print("A write is waiting for approval: %chatdb approve or %chatdb reject.")
 
     def _tables(self) -> pd.DataFrame:
@@ -225,7 +234,7 @@ class ChatDBMagics(Magics):
         for engine in self._engines.values():
             engine.close()
         self._engines.clear()
-        self._pending = None
+        self._last_pending = None
 
 
 def expand_variables(text: str, namespace: Mapping[str, object]) -> str:

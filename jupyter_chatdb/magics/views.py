@@ -13,11 +13,16 @@ from pathlib import Path
 
 from IPython.display import DisplayHandle, display
 
+from typing import TYPE_CHECKING
+
 from ..controller.events import Event, ModelText, Reply
 from ..sql.replays import result_digest
 from ..widgets.chain import Actions, ChainView
 from ..widgets.render import mime_bundle
 from ..widgets.state import ChainState
+
+if TYPE_CHECKING:
+    from ..api import ChatDB
 
 STREAM_REFRESH_S = 0.25  # re-render streamed model output at most this often
 METADATA_KEY = "jupyter_chatdb"
@@ -33,6 +38,7 @@ class View:
         self._handle: DisplayHandle | None = None
         self._last_render = 0.0
         self._metadata: dict[str, object] = {}
+        self.pending: tuple[ChatDB, Reply] | None = None  # the writes this view waits to have approved
 
     def apply(self, event: Event) -> None:
         self.state.apply(event)

@@ -8,6 +8,7 @@ has finished, which is exactly when a pending write waits for approval.
 
 from __future__ import annotations
 
+import logging
 from collections.abc import Callable
 from dataclasses import dataclass
 from pathlib import Path
@@ -16,10 +17,12 @@ import anywidget
 from traitlets import Dict, List, Unicode
 
 from ..controller.events import Event
+from ..errors import ChatDBError
 from .render import chain_html
 from .state import ChainState
 
 HERE = Path(__file__).parent
+LOG = logging.getLogger(__name__)
 
 
 @dataclass
@@ -71,10 +74,16 @@ class ChainView(anywidget.AnyWidget):
             handler = lambda: rerun(index, sql)  # noqa: E731
         else:
             handler = None
-        if handler is not None:
-            self.busy = {"approve": "Applying...", "reject": "", "rerun": "Running..."}[action]
-            try:
-                handler()
-            finally:
-                self.busy = ""
-                self.refresh()
+        if handler is None:
+            return
+        self.busy = {"approve": "Applying...", "reject": "", "rerun": "Running..."}[action]
+        try:
+            handler()
+        except ChatDBError:
+            pass  # the handler already showed the message in the view
+        except Exception as error:  # a click has no cell to show a traceback in: show it here, log the rest
+            LOG.exception("jupyter-chatdb: the %s button failed", action)
+            self.state.failed(f"{type(error).__name__}: {error}")
+        finally:
+            self.busy = ""
+            self.refresh()

@@ -1,0 +1,163 @@
+"""The chain view in a real JupyterLab, driven through Debian's Chromium (headless) with Playwright.
+
+The kernel uses a scripted model, so the test is about what the user sees and clicks: the step cards
+and result table appear, Approve applies a pending write, and the saved notebook exports to HTML
+with the steps in it. A screenshot is left in tests/artifacts/.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import secrets
+import shutil
+import socket
+import subprocess
+import sys
+import time
+import urllib.request
+from collections.abc import Iterator
+from typing import Any
+from pathlib import Path
+
+import nbformat
+import pytest
+
+CHROMIUM = Path("/usr/bin/chromium")
+ARTIFACTS = Path(__file__).parent / "artifacts"
+TIMEOUT_MS = 60_000
+
+# Skipped on a developer machine without Chromium; CI installs it, so there a missing browser fails.
+pytestmark = pytest.mark.skipif(
+    not os.environ.get("CI") and (not CHROMIUM.exists() or shutil.which("jupyter-lab", path=str(Path(sys.executable).parent)) is None),
+    reason="needs Debian's chromium (apt install chromium) and JupyterLab in this environment",
+)
+
+SETUP = """\
+%load_ext jupyter_chatdb
+import pandas as pd
+from jupyter_chatdb import ChatDB
+from jupyter_chatdb.llm import ScriptedBackend
+
+def plan(*sql):
+    return {"steps": [{"goal": f"step {i}", "sql": s, "binds": []} for i, s in enumerate(sql, 1)]}
+
+sales = pd.DataFrame({"region": ["North", "South", "North"], "units": [10, 4, 7]})
+model = ScriptedBackend([
+    {"route": "read"}, plan("SELECT region, sum(units) AS units FROM sales GROUP BY region ORDER BY units DESC"),
+    {"answer": "North sold 17 units."},
+    {"route": "write"}, plan("INSERT INTO notes VALUES (1, 'restock pears')"),
+])
+get_ipython().magics_manager.registry["ChatDBMagics"].engine = ChatDB(
+    model=model, schema="CREATE TABLE notes (id INTEGER PRIMARY KEY, text VARCHAR);"
+)"""
+CELLS = [
+    SETUP,
+    "%%chatdb\nHow many units did each region sell?",
+    "%%chatdb\nNote: restock pears",
+    "%%chatdb --sql\nSELECT count(*) AS notes FROM notes",
+]
+
+
+def free_port() -> int:
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        return s.getsockname()[1]
+
+
+@pytest.fixture
+def lab(tmp_path: Path) -> Iterator[tuple[str, Path]]:
+    """JupyterLab on a free loopback port with a token, serving tmp_path; yields (url, notebook)."""
+    notebook = tmp_path / "chain.ipynb"
+    nb = nbformat.v4.new_notebook(cells=[nbformat.v4.new_code_cell(c) for c in CELLS])
+    nb.metadata["kernelspec"] = {"name": "python3", "display_name": "Python 3", "language": "python"}
+    nbformat.write(nb, notebook)
+    port, token = free_port(), secrets.token_hex(16)
+    env = {**os.environ, "JUPYTER_CONFIG_DIR": str(tmp_path / "config"), "JUPYTER_RUNTIME_DIR": str(tmp_path / "runtime")}
+    server = subprocess.Popen(
+        [str(Path(sys.executable).parent / "jupyter-lab"), "--no-browser", f"--port={port}", "--ip=127.0.0.1",
+         f"--IdentityProvider.token={token}", f"--ServerApp.root_dir={tmp_path}", "--LabApp.expose_app_in_browser=True", "--allow-root"],
+        env=env, stdout=subprocess.DEVNULL, stderr=open(tmp_path / "lab.log", "w"),
+    )
+    base = f"http://127.0.0.1:{port}"
+    try:
+        _wait_for(f"{base}/api/status?token={token}", server)
+        yield f"{base}/lab/tree/chain.ipynb?token={token}", notebook
+    finally:
+        server.terminate()
+        server.wait(timeout=30)
+
+
+def _wait_for(url: str, server: subprocess.Popen, seconds: float = 90) -> None:
+    deadline = time.monotonic() + seconds
+    while time.monotonic() < deadline:
+        if server.poll() is not None:
+            raise RuntimeError("JupyterLab exited while starting")
+        try:
+            with urllib.request.urlopen(url, timeout=2):
+                return
+        except OSError:
+            time.sleep(0.5)
+    raise TimeoutError(f"JupyterLab did not answer at {url}")
+
+
+def test_cards_results_and_approval_in_jupyterlab(lab: tuple[str, Path]) -> None:
+    from playwright.sync_api import expect, sync_playwright
+
+    url, notebook = lab
+    expect.set_options(timeout=TIMEOUT_MS)
+    ARTIFACTS.mkdir(exist_ok=True)
+    with sync_playwright() as playwright:
+        browser = playwright.chromium.launch(executable_path=str(CHROMIUM), headless=True)
+        page = browser.new_page(viewport={"width": 1200, "height": 1400})
+        page.set_default_timeout(TIMEOUT_MS)
+        page.goto(url)
+        page.wait_for_selector(".jp-Notebook .jp-Cell")
+        page.wait_for_function("window.jupyterapp && window.jupyterapp.shell.currentWidget?.sessionContext?.session?.kernel")
+        page.evaluate("window.jupyterapp.commands.execute('notebook:run-all-cells')")
+        try:
+            _use_the_notebook(page, expect)
+        finally:
+            page.screenshot(path=str(ARTIFACTS / "chain_view.png"), full_page=True)
+        page.evaluate("window.jupyterapp.commands.execute('docmanager:save')")
+        page.wait_for_function("!window.jupyterapp.shell.currentWidget.context.model.dirty")
+        browser.close()
+
+    html = _export_html(notebook)
+    assert 'class="chatdb-step"' in html and "SELECT region, sum(units) AS units FROM sales" in html.replace("</span>", "")
+    saved = json.loads(notebook.read_text())
+    outputs = [o for cell in saved["cells"] for o in cell.get("outputs", []) if "jupyter_chatdb" in o.get("metadata", {})]
+    assert outputs and outputs[0]["metadata"]["jupyter_chatdb"]["sql"] == [
+        "SELECT region, sum(units) AS units FROM sales GROUP BY region ORDER BY units DESC"
+    ]
+
+
+def _use_the_notebook(page: Any, expect: Any) -> None:
+    """What a user checks and clicks once the cells ran."""
+    read, write = page.locator(".chatdb-view").nth(0), page.locator(".chatdb-view").nth(1)
+    expect(read.locator('.chatdb-chain[data-phase="done"]')).to_be_visible()
+    expect(read.locator('.chatdb-step[data-status="done"]')).to_have_count(1)
+    expect(read.locator("table.chatdb-result")).to_contain_text("North")
+    expect(read).to_contain_text("North sold 17 units.")
+
+    expect(write.locator('.chatdb-chain[data-phase="pending"]')).to_be_visible()
+    expect(write).to_contain_text("it would change notes: 1 added")
+    counts = page.locator(".jp-Cell").nth(3).locator(".chatdb-view")
+    expect(counts.locator("table.chatdb-result")).to_contain_text("0")
+
+    write.get_by_role("button", name="Approve").click()
+    expect(write.locator('.chatdb-chain[data-phase="done"]')).to_be_visible()
+    expect(write).to_contain_text("Saved as request 1")
+
+    page.evaluate(
+        "(() => { const nb = window.jupyterapp.shell.currentWidget.content; nb.activeCellIndex = 3;"
+        " return window.jupyterapp.commands.execute('notebook:run-cell'); })()"
+    )
+    expect(counts.locator("table.chatdb-result td")).to_have_text("1")
+
+
+def _export_html(notebook: Path) -> str:
+    subprocess.run(
+        [sys.executable, "-m", "nbconvert", "--to", "html", str(notebook)], check=True, capture_output=True
+    )
+    return notebook.with_suffix(".html").read_text()
