@@ -35,6 +35,7 @@ pytestmark = pytest.mark.skipif(
 
 SETUP = """\
 %load_ext jupyter_chatdb
+import time
 import pandas as pd
 from jupyter_chatdb import ChatDB
 from jupyter_chatdb.llm import ScriptedBackend
@@ -47,6 +48,7 @@ model = ScriptedBackend([
     {"route": "read"}, plan("SELECT region, sum(units) AS units FROM sales GROUP BY region ORDER BY units DESC"),
     {"answer": "North sold 17 units."},
     {"route": "write"}, plan("INSERT INTO notes VALUES (1, 'restock pears')"),
+    lambda messages: time.sleep(300) or {"route": "read"},  # a slow model, for the Stop button
 ])
 get_ipython().magics_manager.registry["ChatDBMagics"].engine = ChatDB(
     model=model, schema="CREATE TABLE notes (id INTEGER PRIMARY KEY, text VARCHAR);"
@@ -56,6 +58,8 @@ CELLS = [
     "%%chatdb\nHow many units did each region sell?",
     "%%chatdb\nNote: restock pears",
     "%%chatdb --sql\nSELECT count(*) AS notes FROM notes",
+    "# the test runs the cells above, approves, then runs the next cell and stops it",
+    "%%chatdb\nWhich note is the oldest?",
 ]
 
 
@@ -114,7 +118,8 @@ def test_cards_results_and_approval_in_jupyterlab(lab: tuple[str, Path]) -> None
         page.goto(url)
         page.wait_for_selector(".jp-Notebook .jp-Cell")
         page.wait_for_function("window.jupyterapp && window.jupyterapp.shell.currentWidget?.sessionContext?.session?.kernel")
-        page.evaluate("window.jupyterapp.commands.execute('notebook:run-all-cells')")
+        for index in range(4):  # the last cells are run by _use_the_notebook
+            _run_cell(page, index)
         try:
             _use_the_notebook(page, expect)
         finally:
@@ -149,11 +154,21 @@ def _use_the_notebook(page: Any, expect: Any) -> None:
     expect(write.locator('.chatdb-chain[data-phase="done"]')).to_be_visible()
     expect(write).to_contain_text("Saved as request 1")
 
-    page.evaluate(
-        "(() => { const nb = window.jupyterapp.shell.currentWidget.content; nb.activeCellIndex = 3;"
-        " return window.jupyterapp.commands.execute('notebook:run-cell'); })()"
-    )
+    _run_cell(page, 3)
     expect(counts.locator("table.chatdb-result td")).to_have_text("1")
+
+    _run_cell(page, 5)
+    slow = page.locator(".jp-Cell").nth(5).locator(".chatdb-view")
+    slow.get_by_role("button", name="Stop").click()
+    expect(slow.locator('.chatdb-chain[data-phase="failed"]')).to_be_visible()
+    expect(slow).to_contain_text("Stopped: nothing was written.")
+
+
+def _run_cell(page: Any, index: int) -> None:
+    page.evaluate(
+        f"(() => {{ const nb = window.jupyterapp.shell.currentWidget.content; nb.activeCellIndex = {index};"
+        " void window.jupyterapp.commands.execute('notebook:run-cell'); })()"  # do not wait for the cell
+    )
 
 
 def _export_html(notebook: Path) -> str:
