@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import re
 import shlex
+from argparse import Namespace
 from collections.abc import Mapping
 
 import pandas as pd
@@ -101,7 +102,7 @@ class ChatDBMagics(Magics):
         args = parse_argstring(self.chatdb, line)
         return self._ask(args, cell)
 
-    def _ask(self, args, cell: str) -> object:  # type: ignore[no-untyped-def]
+    def _ask(self, args: Namespace, cell: str) -> object:
         text, silenced = _question(cell)
         if args.out and not args.out.isidentifier():
             raise UsageError(f"-o needs a Python variable name, not {args.out!r}.")
@@ -129,11 +130,12 @@ class ChatDBMagics(Magics):
             self.shell.user_ns[args.out] = reply.result
         return None if silenced or reply.result is None else reply.result
 
-    def _run(self, engine: ChatDB, args, text: str, view: View) -> Reply:  # type: ignore[no-untyped-def]
+    def _run(self, engine: ChatDB, args: Namespace, text: str, view: View) -> Reply:
+        writes = args.write and not args.dry_run
         if args.replay:
-            return engine.replay(text, allow_writes=args.write, on_event=view.apply)
+            return engine.replay(text, allow_writes=writes, on_event=view.apply)
         if args.sql:
-            return engine.run_sql(text, allow_writes=args.write, on_event=view.apply)
+            return engine.run_sql(text, allow_writes=writes, on_event=view.apply)
         steps = args.steps or self.settings.max_steps
         return engine.ask(text, allow_writes=args.write, dry_run=args.dry_run, max_steps=steps, on_event=view.apply)
 
