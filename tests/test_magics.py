@@ -219,7 +219,7 @@ def test_line_commands(shell, scripted, capsys):
     shell.run_cell("%chatdb undo two")
     assert "UsageError: Use %chatdb undo [N] with a whole number." in capsys.readouterr().err
     shell.run_cell("%chatdb drop")
-    assert "UsageError: Unknown %chatdb command 'drop': use one of tables, history, undo, restore, model, approve, reject" in capsys.readouterr().err
+    assert "UsageError: Unknown %chatdb command 'drop': use one of tables, history, undo, restore, model, approve, reject, sql" in capsys.readouterr().err
     shell.run_cell("%chatdb model local").raise_error()
     assert "Model for the next cells: qwen2.5-coder-1.5b-instruct-q4_k_m." in capsys.readouterr().out
     shell.run_cell("%config ChatDB.model = ''").raise_error()
@@ -239,3 +239,14 @@ def test_failed_request_shows_the_message_and_the_failed_card(shell, scripted, c
     assert result.error_in_exec is not None and "Traceback" not in out
     assert "SQLRefused: Unknown column 'nope' in sales" in out
     assert "(failed" in out
+
+
+def test_sql_command_puts_a_step_into_a_new_cell(shell, scripted, capsys):
+    shell.run_cell("%chatdb sql")
+    assert "UsageError: No step to copy yet: run a %%chatdb cell first." in capsys.readouterr().err
+    scripted.push({"route": "read"}, plan("SELECT max(units) AS top FROM sales", "SELECT region FROM sales WHERE units = 10"), {"answer": "North"})
+    shell.run_cell("%%chatdb\nWhere was the top sale?").raise_error()
+    shell.run_cell("%chatdb sql 1").raise_error()
+    assert shell.rl_next_input == "%%chatdb --sql\nSELECT max(units) AS top FROM sales"  # a kernel makes it a new cell
+    shell.run_cell("%chatdb sql 3")
+    assert "UsageError: The last request has steps 1, 2, not 3." in capsys.readouterr().err

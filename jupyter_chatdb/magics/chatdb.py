@@ -19,7 +19,7 @@ from ..errors import ChatDBError
 from .views import View, make_view
 
 VARIABLE = re.compile(r"\{\{|\}\}|\{([A-Za-z_][A-Za-z0-9_]*)\}")
-COMMANDS = ("tables", "history", "undo", "restore", "model", "approve", "reject")
+COMMANDS = ("tables", "history", "undo", "restore", "model", "approve", "reject", "sql")
 
 
 @magics_class
@@ -33,6 +33,7 @@ class ChatDBMagics(Magics):
         self.settings.observe(self._database_changed, names=["database"])
         self._engines: dict[str, ChatDB] = {}  # by database ("" is in memory)
         self._last_pending: View | None = None  # the last cell whose writes wait for approval
+        self._last_view: View | None = None  # the last cell's chain, for %chatdb sql N
 
     # -- engines ------------------------------------------------------------------------------
 
@@ -96,6 +97,7 @@ class ChatDBMagics(Magics):
         %chatdb model NAME|URL  use another model from the next cell on
         %chatdb approve         apply the last write that is waiting for approval
         %chatdb reject          drop it
+        %chatdb sql [N]         a new cell below with step N's SQL of the last request (default: the last step)
         """
         if cell is None:
             return self._command(line)
@@ -116,6 +118,7 @@ class ChatDBMagics(Magics):
             engine = engine.with_model(args.model)
         engine.bind_frames(self.shell.user_ns)
         view = make_view(self.shell, self.settings.preview_rows, verbose=args.verbose or self.settings.verbose)
+        self._last_view = view
         try:
             reply = self._run(engine, args, text, view)
         except ChatDBError as error:
@@ -208,11 +211,22 @@ class ChatDBMagics(Magics):
                 raise UsageError("Use %chatdb model NAME|URL, e.g. %chatdb model local.")
             self.settings.model = rest[0]
             print(f"Model for the next cells: {self.engine.model.name}.")
+        elif command == "sql":
+            self._step_to_new_cell(rest)
         elif command == "approve":
             self._approve(self._last_pending)
         else:
             self._reject(self._last_pending)
         return None
+
+    def _step_to_new_cell(self, words: list[str]) -> None:
+        cards = self._last_view.state.cards if self._last_view is not None else {}
+        if not cards:
+            raise UsageError("No step to copy yet: run a %%chatdb cell first.")
+        index = _number(words, "sql [N]", default=max(cards))
+        if index not in cards:
+            raise UsageError(f"The last request has steps {', '.join(map(str, cards))}, not {index}.")
+        self.shell.set_next_input(f"%%chatdb --sql\n{cards[index].sql}", replace=False)
 
     def _status(self) -> None:
         engine = self.engine
@@ -236,7 +250,7 @@ class ChatDBMagics(Magics):
         for engine in self._engines.values():
             engine.close()
         self._engines.clear()
-        self._last_pending = None
+        self._last_pending = self._last_view = None
 
 
 def expand_variables(text: str, namespace: Mapping[str, object]) -> str:
