@@ -188,7 +188,9 @@ def test_approve_applies_the_pending_write_and_undo_takes_it_back(shell, scripte
     assert "A write is waiting for approval: %chatdb approve or %chatdb reject." in capsys.readouterr().out
     shell.run_cell("%chatdb approve").raise_error()
     assert engine.session.rows("SELECT text FROM notes") == [("hi",)]
-    assert "Saved as request 1; %chatdb undo (or ChatDB.undo()) takes it back." in capsys.readouterr().out
+    out = capsys.readouterr().out
+    assert "Saved as request 1; %chatdb undo (or ChatDB.undo()) takes it back." in out
+    assert out.rstrip().endswith("Recorded: notes: 1 added.")
     history = shell.run_cell("%chatdb history").result
     assert history["request"].tolist() == ["Note: hi"]
     shell.run_cell("%chatdb undo").raise_error()

@@ -26,12 +26,13 @@ def test_tour_records_approves_undoes_and_replays(monkeypatch, tmp_path):
     NotebookClient(notebook, timeout=900, kernel_name="python3", resources={"metadata": {"path": str(tmp_path)}}).execute()
     cells = {cell.source: cell for cell in notebook.cells if cell.cell_type == "code"}
     assert "12" in shown(cells["%%chatdb\nHow many kg of pear do we have?"])
-    assert "Not applied (writes are not allowed): it would change stock: 1 changed." in shown(cells["%%chatdb\nWe sold 2 kg of pear."])
-    assert "Saved as request 1" in shown(cells["%chatdb approve"])
+    sold = shown(cells["%%chatdb\nWe sold 2 kg of pear."])  # approving updates the cell's output in place
+    assert "1 row changed" in sold and "Saved as request 3" in sold  # requests 1 and 2 made the table
+    assert "Recorded: stock: 1 changed." in shown(cells["%chatdb approve"])
     assert "We sold 2 kg of pear." in shown(cells["%chatdb history"])
     after_approval, after_undo = [shown(cell) for cell in notebook.cells if cell.source == "%%chatdb --sql\nSELECT * FROM stock ORDER BY fruit"]
-    assert "Undid request 1." in shown(cells["%chatdb undo"])
-    assert after_approval != after_undo and "12.00" in after_undo  # undo brought the pear stock back
+    assert "Undid request 3." in shown(cells["%chatdb undo"])
+    assert after_approval != after_undo and "pear  12.0" in after_undo  # undo brought the pear stock back
     replay = shown(cells["%%chatdb --replay\nHow many kg of pear do we have?"])
     assert "same result as recorded" in replay
     assert "stock" in shown(cells["%chatdb tables"])

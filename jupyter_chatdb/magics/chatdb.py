@@ -213,10 +213,11 @@ class ChatDBMagics(Magics):
             print(f"Model for the next cells: {self.engine.model.name}.")
         elif command == "sql":
             self._step_to_new_cell(rest)
-        elif command == "approve":
-            self._approve(self._last_pending)
+        elif command == "approve":  # the pending cell's output shows the steps; say the outcome here too
+            print(self._approve(self._last_pending).answer)
         else:
             self._reject(self._last_pending)
+            print("Rejected: nothing was written.")
         return None
 
     def _step_to_new_cell(self, words: list[str]) -> None:
