@@ -67,10 +67,13 @@ class VectorIndex:
             self._tail.pop(item, None)
             self._dead.add(item)  # also hides it from a rebuild running now
 
-    def __len__(self) -> int:
+    def items(self) -> set[int]:
+        """The live items (built and in the tail)."""
         with self._lock:
-            built = len(set(self._built.items.tolist()) - self._dead - set(self._tail))
-            return built + len(self._tail)
+            return (set(self._built.items.tolist()) - self._dead) | set(self._tail)
+
+    def __len__(self) -> int:
+        return len(self.items())
 
     # -- search -------------------------------------------------------------------------------
 

@@ -3,7 +3,10 @@
 from __future__ import annotations
 
 from dataclasses import dataclass
-from typing import Any, Callable, Literal, Protocol, TypedDict, runtime_checkable
+from typing import TYPE_CHECKING, Any, Callable, Literal, Protocol, TypedDict, runtime_checkable
+
+if TYPE_CHECKING:
+    import numpy as np
 
 
 class Message(TypedDict):
@@ -55,3 +58,13 @@ class LLM(Protocol):
         max_tokens: int = 512,
         temperature: float = 0.0,
     ) -> Completion: ...
+
+
+@runtime_checkable
+class Embedder(Protocol):
+    """Texts in; one L2-normalised float32 vector of `dimensions` per text out."""
+
+    name: str
+    dimensions: int
+
+    def embed(self, texts: list[str]) -> "np.ndarray": ...

@@ -1,0 +1,215 @@
+"""The durable records of one notebook's memory: a SQLite file (WAL, one transaction per write).
+
+Every thought is also a subject-relation-object triple. A record is never deleted by the memory itself:
+a contradicted or merged record gets `superseded_by` (the record that replaced it, or FORGOTTEN when the
+user forgot it) and `valid_to`, so its history stays readable. The vector index can always be rebuilt
+from the embeddings kept here. A crash loses at most the transaction in flight (SQLite's journal).
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import sqlite3
+import threading
+from collections.abc import Iterator, Mapping
+from contextlib import contextmanager
+from dataclasses import asdict, dataclass, field
+from datetime import datetime, timezone
+from pathlib import Path
+
+import numpy as np
+
+from ..errors import ChatDBError
+
+FORGOTTEN = -1  # superseded_by of a record the user forgot
+MEMORY_FOLDER = ".chatdb"
+SCHEMA = """
+CREATE TABLE IF NOT EXISTS records (
+    id            INTEGER PRIMARY KEY,
+    text          TEXT NOT NULL,
+    subject       TEXT NOT NULL DEFAULT '',
+    relation      TEXT NOT NULL DEFAULT '',
+    object        TEXT NOT NULL DEFAULT '',
+    embedding     BLOB,
+    source        TEXT NOT NULL DEFAULT '',
+    created       TEXT NOT NULL,
+    superseded_by INTEGER,
+    valid_to      TEXT
+);
+CREATE INDEX IF NOT EXISTS records_live ON records (superseded_by, subject, relation);
+"""
+
+
+class MemoryUnavailable(ChatDBError):
+    """The memory folder cannot be used; requests still work, without memory."""
+
+
+@dataclass(frozen=True)
+class Record:
+    id: int
+    text: str
+    subject: str = ""
+    relation: str = ""
+    object: str = ""
+    source: str = ""
+    created: str = ""
+    superseded_by: int | None = None
+    valid_to: str | None = None
+    embedding: np.ndarray | None = field(default=None, compare=False, repr=False)
+
+    @property
+    def live(self) -> bool:
+        return self.superseded_by is None
+
+
+def memory_path(namespace: Mapping[str, object], environ: Mapping[str, str] = os.environ, name: str | None = None) -> Path:
+    """Where a notebook's memory lives: `.chatdb/<notebook stem>.memory.sqlite` beside the notebook.
+
+    The notebook is known from Jupyter Server (JPY_SESSION_NAME) or VS Code (__vsc_ipynb_file__);
+    otherwise `name` (or "notebook") in the working directory.
+
+    >>> memory_path({}, {"JPY_SESSION_NAME": "/work/shop/sales.ipynb"}).as_posix()
+    '/work/shop/.chatdb/sales.memory.sqlite'
+    >>> memory_path({}, {}, name="scratch").name
+    'scratch.memory.sqlite'
+    """
+    notebook = environ.get("JPY_SESSION_NAME") or namespace.get("__vsc_ipynb_file__")
+    if name is None and isinstance(notebook, str) and notebook:
+        path = Path(notebook)
+        return path.parent / MEMORY_FOLDER / f"{path.stem}.memory.sqlite"
+    return Path.cwd() / MEMORY_FOLDER / f"{name or 'notebook'}.memory.sqlite"
+
+
+class Store:
+    """One notebook's records. `path=None` keeps them in memory (tests, scripts)."""
+
+    def __init__(self, path: Path | None = None) -> None:
+        self.path = path
+        try:
+            if path is not None:
+                path.parent.mkdir(parents=True, exist_ok=True)
+            self._db = sqlite3.connect(str(path) if path else ":memory:", check_same_thread=False, isolation_level=None)
+            if path is not None:
+                self._db.execute("PRAGMA journal_mode=WAL")
+                self._db.execute("PRAGMA synchronous=NORMAL")
+            self._db.executescript(SCHEMA)
+        except (OSError, sqlite3.Error) as error:
+            raise MemoryUnavailable(
+                f"Thought memory is off: {path} cannot be used ({error}). Make the folder writable, or set "
+                "%config ChatDB.memory_dir to another folder."
+            ) from None
+        self._lock = threading.Lock()
+
+    # -- writes (each one transaction) ------------------------------------------------------------
+
+    def add(self, text: str, triple: tuple[str, str, str] = ("", "", ""), embedding: np.ndarray | None = None, source: str = "") -> Record:
+        blob = None if embedding is None else np.asarray(embedding, dtype=np.float32).tobytes()
+        with self._transaction() as db:
+            cursor = db.execute(
+                "INSERT INTO records (text, subject, relation, object, embedding, source, created) VALUES (?, ?, ?, ?, ?, ?, ?)",
+                (text, *triple, blob, source, _now()),
+            )
+            record_id = int(cursor.lastrowid or 0)
+        return self.get(record_id)
+
+    def supersede(self, record_ids: list[int], by: int) -> None:
+        """Mark records replaced by `by` (contradicted or merged), or forgotten (`FORGOTTEN`)."""
+        with self._transaction() as db:
+            db.executemany(
+                "UPDATE records SET superseded_by = ?, valid_to = ? WHERE id = ? AND superseded_by IS NULL",
+                [(by, _now(), record_id) for record_id in record_ids],
+            )
+
+    def clear(self) -> int:
+        with self._transaction() as db:
+            return db.execute("DELETE FROM records").rowcount
+
+    # -- reads --------------------------------------------------------------------------------
+
+    def get(self, record_id: int) -> Record:
+        rows = self._select("WHERE id = ?", (record_id,))
+        if not rows:
+            raise ChatDBError(f"There is no memory record {record_id}: see %mem list.")
+        return rows[0]
+
+    def live(self, limit: int | None = None) -> list[Record]:
+        """Live records, newest first."""
+        return self._select("WHERE superseded_by IS NULL ORDER BY id DESC" + (f" LIMIT {int(limit)}" if limit else ""), ())
+
+    def all(self) -> list[Record]:
+        return self._select("ORDER BY id", ())
+
+    def matching(self, subject: str | None = None, relation: str | None = None, object: str | None = None) -> list[Record]:
+        """Live records whose given parts equal these (case-insensitive), newest first."""
+        parts = {"subject": subject, "relation": relation, "object": object}
+        conditions = [f"lower({column}) = lower(?)" for column, value in parts.items() if value]
+        values = tuple(value for value in parts.values() if value)
+        if not conditions:
+            return []
+        return self._select("WHERE superseded_by IS NULL AND " + " AND ".join(conditions) + " ORDER BY id DESC", values)
+
+    def history(self, record_id: int) -> list[Record]:
+        """The record and every record it was replaced by, oldest first."""
+        chain, seen = [self.get(record_id)], {record_id}
+        while (following := chain[-1].superseded_by) not in (None, FORGOTTEN) and following not in seen:
+            seen.add(following)
+            chain.append(self.get(following))
+        return chain
+
+    def vectors(self) -> dict[int, np.ndarray]:
+        """The embeddings of the live records, for rebuilding the index."""
+        return {r.id: r.embedding for r in self._select("WHERE superseded_by IS NULL AND embedding IS NOT NULL", ()) if r.embedding is not None}
+
+    def __len__(self) -> int:
+        with self._lock:
+            return self._db.execute("SELECT count(*) FROM records WHERE superseded_by IS NULL").fetchone()[0]
+
+    # -- JSON Lines ---------------------------------------------------------------------------
+
+    def export_jsonl(self, path: Path) -> int:
+        records = self.all()
+        with open(path, "w", encoding="utf-8") as out:
+            for record in records:
+                row = {k: v for k, v in asdict(record).items() if k != "embedding"}
+                out.write(json.dumps(row, ensure_ascii=False) + "\n")
+        return len(records)
+
+    def close(self) -> None:
+        with self._lock:
+            self._db.close()
+
+    # -- helpers ------------------------------------------------------------------------------
+
+    def _select(self, where: str, values: tuple) -> list[Record]:
+        with self._lock:
+            rows = self._db.execute(
+                "SELECT id, text, subject, relation, object, source, created, superseded_by, valid_to, embedding FROM records " + where,
+                values,
+            ).fetchall()
+        return [Record(*row[:9], embedding=None if row[9] is None else np.frombuffer(row[9], dtype=np.float32)) for row in rows]
+
+    @contextmanager
+    def _transaction(self) -> Iterator[sqlite3.Connection]:
+        with self._lock:
+            self._db.execute("BEGIN IMMEDIATE")
+            try:
+                yield self._db
+            except BaseException:
+                self._db.execute("ROLLBACK")
+                raise
+            self._db.execute("COMMIT")
+
+
+def _now() -> str:
+    return datetime.now(timezone.utc).isoformat(timespec="seconds")
+
+
+def read_jsonl(path: Path) -> Iterator[dict]:
+    with open(path, encoding="utf-8") as lines:
+        for number, line in enumerate(lines, start=1):
+            if line.strip():
+                try:
+                    yield json.loads(line)
+                except json.JSONDecodeError:
+                    raise ChatDBError(f"{path}, line {number}, is not JSON: export memory with %mem export.") from None

@@ -1,0 +1,195 @@
+"""Think-in-Memory for one notebook: recall thoughts before answering, store new ones after.
+
+Every thought is a sentence and a subject-relation-object triple (RET-LLM). Storing one looks at the
+live thoughts with the same subject and relation: the same object is a duplicate (nothing stored), a
+different object contradicts them (they are superseded by the new thought, and kept as history).
+Lookups by triple parts try an exact, case-insensitive match first and the embedding second.
+"""
+
+from __future__ import annotations
+
+import json
+import logging
+from dataclasses import dataclass
+from pathlib import Path
+
+import pandas as pd
+
+from ..llm.base import LLM, Embedder, Message
+from .index import IndexOptions, VectorIndex
+from .store import FORGOTTEN, Record, Store
+
+LOG = logging.getLogger(__name__)
+RECALL_K = 5
+MIN_SIMILARITY = 0.35  # MiniLM cosine below this is rarely about the same thing
+MAX_THOUGHTS = 3
+THOUGHT_SCHEMA = {
+    "type": "object",
+    "properties": {
+        "subject": {"type": "string"},
+        "relation": {"type": "string"},
+        "object": {"type": "string"},
+        "sentence": {"type": "string"},
+    },
+    "required": ["subject", "relation", "object", "sentence"],
+    "additionalProperties": False,
+}
+THOUGHTS_SCHEMA = {
+    "type": "object",
+    "properties": {"thoughts": {"type": "array", "items": THOUGHT_SCHEMA, "maxItems": MAX_THOUGHTS}},
+    "required": ["thoughts"],
+    "additionalProperties": False,
+}
+POST_THINK_INSTRUCTIONS = """\
+You keep short notes for a data analyst's notebook. From the exchange below, write 0 to 3 facts worth \
+remembering for later questions: each a subject, a relation, an object and one plain sentence, e.g. \
+{"subject": "pear", "relation": "stock", "object": "12 kg", "sentence": "The pear stock is 12 kg."}. \
+Only facts stated in the exchange or its results; no opinions, no facts about SQL. \
+Reply with JSON {"thoughts": [...]}."""
+
+
+@dataclass(frozen=True)
+class Thought:
+    subject: str
+    relation: str
+    object: str
+    sentence: str
+
+    @property
+    def triple(self) -> tuple[str, str, str]:
+        return (self.subject.strip(), self.relation.strip(), self.object.strip())
+
+
+@dataclass(frozen=True)
+class Recalled:
+    record: Record
+    similarity: float
+
+
+@dataclass(frozen=True)
+class Stored:
+    """What remembering one thought did."""
+
+    record: Record | None  # the new record; None for a duplicate
+    duplicate_of: int | None = None
+    superseded: tuple[int, ...] = ()
+
+
+class ThoughtMemory:
+    def __init__(self, store: Store, embedder: Embedder, index_path: Path | None = None, options: IndexOptions | None = None) -> None:
+        self.store, self.embedder = store, embedder
+        self.index = VectorIndex(embedder.dimensions, index_path, options)
+        self._sync_index()
+
+    # -- recall -------------------------------------------------------------------------------
+
+    def recall(self, text: str, k: int = RECALL_K, min_similarity: float = MIN_SIMILARITY) -> list[Recalled]:
+        """The live thoughts most related to `text`, best first."""
+        if not len(self.index):
+            return []
+        (query,) = self.embedder.embed([text])
+        hits = [h for h in self.index.search(query, k) if h.similarity >= min_similarity]
+        return [Recalled(self.store.get(h.item), h.similarity) for h in hits]
+
+    def lookup(self, subject: str | None = None, relation: str | None = None, object: str | None = None, k: int = RECALL_K) -> list[Record]:
+        """Live thoughts by one or two triple parts: exact (case-insensitive) first, else by meaning."""
+        exact = self.store.matching(subject, relation, object)
+        if exact:
+            return exact[:k]
+        text = " ".join(part for part in (subject, relation, object) if part)
+        return [r.record for r in self.recall(text, k)] if text else []
+
+    # -- changes ------------------------------------------------------------------------------
+
+    def remember(self, thought: Thought, source: str = "") -> Stored:
+        subject, relation, obj = thought.triple
+        sentence = thought.sentence.strip() or " ".join(thought.triple)
+        same = self.store.matching(subject, relation) if subject and relation else []
+        for record in same:
+            if record.object.lower() == obj.lower():
+                return Stored(None, duplicate_of=record.id)
+        (vector,) = self.embedder.embed([sentence])
+        record = self.store.add(sentence, (subject, relation, obj), vector, source)
+        superseded = tuple(r.id for r in same)
+        if superseded:
+            self.store.supersede(list(superseded), record.id)
+            for record_id in superseded:
+                self.index.remove(record_id)
+        self.index.add(record.id, vector)
+        return Stored(record, superseded=superseded)
+
+    def forget(self, record_ids: list[int]) -> list[int]:
+        live = [i for i in record_ids if self.store.get(i).live]
+        self.store.supersede(live, FORGOTTEN)
+        for record_id in live:
+            self.index.remove(record_id)
+        return live
+
+    def forget_matching(self, text: str) -> list[int]:
+        """Forget the live thought most like `text` (one, so a vague text cannot wipe many)."""
+        recalled = self.recall(text, k=1, min_similarity=0.5)
+        return self.forget([recalled[0].record.id]) if recalled else []
+
+    def clear(self) -> int:
+        removed = self.store.clear()
+        self.index.rebuild({})
+        return removed
+
+    def rebuild(self) -> int:
+        vectors = self.store.vectors()
+        self.index.rebuild(vectors)
+        return len(vectors)
+
+    # -- views --------------------------------------------------------------------------------
+
+    def triples(self) -> pd.DataFrame:
+        """Every triple, current and past: what `memory_triples` shows to SQL."""
+        rows = [
+            {"subject": r.subject, "relation": r.relation, "object": r.object, "valid_from": r.created,
+             "valid_to": r.valid_to, "source": r.source, "id": r.id}
+            for r in self.store.all() if r.subject or r.relation or r.object
+        ]
+        frame = pd.DataFrame(rows, columns=["subject", "relation", "object", "valid_from", "valid_to", "source", "id"])
+        for column in ("valid_from", "valid_to"):
+            frame[column] = pd.to_datetime(frame[column], utc=True).dt.tz_localize(None)
+        return frame
+
+    def _sync_index(self) -> None:
+        """Load the saved index and bring it up to date with the records; rebuild it if it cannot be read."""
+        vectors = self.store.vectors()
+        if not self.index.load():
+            if self.index.path is not None and self.index.path.exists():
+                LOG.warning("jupyter-chatdb: the memory index %s could not be read; rebuilt from the records", self.index.path)
+            self.index.rebuild(vectors)
+            return
+        indexed = self.index.items()
+        for record_id in indexed - set(vectors):
+            self.index.remove(record_id)
+        for record_id in set(vectors) - indexed:
+            self.index.add(record_id, vectors[record_id])
+
+
+def post_think(model: LLM, request: str, sql: list[str], result: pd.DataFrame | None, answer: str) -> list[Thought]:
+    """Ask the model for 0-3 facts worth keeping from one answered request."""
+    shown = result.head(10).to_string(index=False) if result is not None and len(result.columns) else "(no table)"
+    messages: list[Message] = [
+        {"role": "system", "content": POST_THINK_INSTRUCTIONS},
+        {"role": "user", "content": f"Request: {request}\nResult:\n{shown}\nAnswer: {answer}"},
+    ]
+    completion = model.complete(messages, json_schema=THOUGHTS_SCHEMA, max_tokens=200)
+    return parse_thoughts(completion.text)
+
+
+def parse_thoughts(text: str) -> list[Thought]:
+    """
+    >>> parse_thoughts('{"thoughts": [{"subject": "pear", "relation": "stock", "object": "12 kg", "sentence": "Pear stock is 12 kg."}]}')
+    [Thought(subject='pear', relation='stock', object='12 kg', sentence='Pear stock is 12 kg.')]
+    >>> parse_thoughts("not json")
+    []
+    """
+    try:
+        items = json.loads(text)["thoughts"]
+        return [Thought(str(t["subject"]), str(t["relation"]), str(t["object"]), str(t["sentence"])) for t in items][:MAX_THOUGHTS]
+    except (ValueError, KeyError, TypeError):
+        return []
+
