@@ -15,8 +15,11 @@ __all__ = ["ChatDB", "ChatDBError", "Reply", "load_ipython_extension", "unload_i
 def load_ipython_extension(ipython) -> None:  # type: ignore[no-untyped-def]
     from .magics.chatdb import ChatDBMagics
 
+    from .magics.mem import MemMagics
+
     magics = ChatDBMagics(shell=ipython)
     ipython.register_magics(magics)
+    ipython.register_magics(MemMagics(ipython, magics))
     ipython.configurables.append(magics.settings)  # so `%config ChatDB` lists and sets the options
 
 

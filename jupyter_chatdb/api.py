@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import copy
+from dataclasses import replace
 from collections.abc import Callable, Iterator, Mapping
 from pathlib import Path
 
@@ -14,6 +15,7 @@ from .controller.one_round import OneRoundController
 from .controller.plan import MAX_STEPS, PlannedStep
 from .controller.request import Request
 from .errors import ChatDBError, QueryFailed
+from .kernel_memory.thoughts import ThoughtMemory
 from .llm.base import LLM
 from .llm.select import select_backend
 from .sql import guard
@@ -48,12 +50,15 @@ class ChatDB:
         candidates: int = 1,
         revisions: int = 2,
         repair_rounds: int = 1,
+        memory: ThoughtMemory | None = None,
     ) -> None:
         """`schema`: a .sql file or SQL text of CREATE statements, run when the database has no tables yet.
 
         `strategy`: "chain" (plan, run step by step, revise) or "one-round" (one SQL and one repair,
         the baseline). `candidates` > 1 samples that many plans for a question and keeps the result
         most of them agree on. `revisions`: how often a failing plan is revised per request.
+        `memory`: a ThoughtMemory to recall thoughts from before planning and store new ones in after
+        each answer (its triples are queryable as the table `memory_triples`).
         """
         if strategy not in STRATEGIES:
             raise ChatDBError(f"Unknown strategy {strategy!r}: use one of {', '.join(STRATEGIES)}.")
@@ -64,6 +69,7 @@ class ChatDB:
         self.journal = Journal(self.session)
         self.replays = Replays(self.session)
         self.summarize = summarize
+        self.memory = memory
         if schema is not None:
             self._bootstrap(schema)
         self._strategy, self.options, self._repair_rounds = strategy, Options(revisions=revisions, candidates=candidates), repair_rounds
@@ -71,7 +77,7 @@ class ChatDB:
 
     def _make_controller(self) -> Controller | OneRoundController:
         if self._strategy == "chain":
-            return Controller(self.model, self.session, self.journal, self.options)
+            return Controller(self.model, self.session, self.journal, self.options, self.memory)
         return OneRoundController(self.model, self.session, repair_rounds=self._repair_rounds)
 
     def with_model(self, model: str | LLM, *, base_url: str | None = None, api_key: str | None = None) -> "ChatDB":
@@ -99,6 +105,7 @@ class ChatDB:
         allow_writes: bool = False,
         dry_run: bool = False,
         max_steps: int = MAX_STEPS,
+        use_memory: bool = True,
         on_event: Callable[[Event], None] | None = None,
     ) -> Reply:
         """Answer or carry out `text`.
@@ -106,13 +113,22 @@ class ChatDB:
         Writes run in one transaction, journalled for `undo`. Without `allow_writes` (or with
         `dry_run`, or when a step would change every row of a table) they are tried and rolled back:
         the reply is `pending`, lists the rows they would change, and `apply(reply)` runs them.
-        `max_steps` limits the length of the model's plan.
+        `max_steps` limits the length of the model's plan; `use_memory=False` neither recalls nor stores thoughts.
         """
-        return self._recorded(self._collect(self._request(text, allow_writes, dry_run, max_steps), on_event))
+        request = replace(self._request(text, allow_writes, dry_run, max_steps), use_memory=use_memory)
+        return self._recorded(self._collect(request, on_event))
 
     def events(self, text: str, *, allow_writes: bool = False, dry_run: bool = False, max_steps: int = MAX_STEPS) -> Iterator[Event]:
         """The events of answering `text`, for views that show the work as it happens."""
         return self._controller.run(self._request(text, allow_writes, dry_run, max_steps))
+
+    def _bind_memory_triples(self) -> None:
+        """The memory's triples, current and past, as the table `memory_triples` (once there are any)."""
+        if self.memory is None or "memory_triples" in self.session.stored_tables():
+            return
+        triples = self.memory.triples()
+        if len(triples):
+            self.session.bind("memory_triples", triples)
 
     def _request(self, text: str, allow_writes: bool, dry_run: bool, max_steps: int) -> Request:
         if not 1 <= max_steps <= MAX_STEPS:
@@ -177,6 +193,7 @@ class ChatDB:
         return reply
 
     def _collect(self, request: Request, on_event: Callable[[Event], None] | None) -> Reply:
+        self._bind_memory_triples()
         reply = None
         for event in self._controller.run(request):
             if on_event is not None:

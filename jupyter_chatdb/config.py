@@ -33,6 +33,12 @@ class ChatDB(Configurable):
     candidates = Int(
         1, help="Plans sampled for a question; above 1 the result most of them agree on is kept (slower)."
     ).tag(config=True)
+    memory = Bool(
+        True, help="Thought memory: recall earlier conclusions before planning and store new ones after each answer."
+    ).tag(config=True)
+    memory_dir = Unicode(
+        "", help="Folder for the notebook's memory; empty: a .chatdb folder beside the notebook."
+    ).tag(config=True)
     verbose = Bool(False, help="Show the model's raw output and every controller decision in the chain view.").tag(
         config=True
     )

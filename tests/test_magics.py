@@ -10,10 +10,11 @@ from .openai_server import OpenAIServer
 
 
 @pytest.fixture
-def shell(scripted):
+def shell(scripted, tmp_path):
     shell = InteractiveShell.instance()
     shell.run_cell("%load_ext jupyter_chatdb", store_history=False)
     magics = shell.magics_manager.registry["ChatDBMagics"]
+    magics.settings.memory_dir = str(tmp_path / "memory")
     magics.engine = ChatDB(model=scripted)
     shell.user_ns["sales"] = pd.DataFrame({"region": ["North", "South", "North"], "units": [10, 4, 7]})
     yield shell
@@ -150,6 +151,7 @@ def test_model_option_asks_another_model_about_the_same_data(shell, scripted, ca
 def test_db_option_keeps_tables_in_that_file(shell, scripted, tmp_path):
     path = tmp_path / "shop.duckdb"
     scripted.push({"route": "write"}, plan("CREATE TABLE notes (id INTEGER PRIMARY KEY, text VARCHAR)", "INSERT INTO notes VALUES (1, 'hi')"))
+    scripted.push({"thoughts": []})  # the new engine shares the notebook's memory, so it post-thinks
     shell.run_cell(f"%%chatdb --write --db {path}\nKeep a note: hi").raise_error()
     assert "notes" not in shell.magics_manager.registry["ChatDBMagics"].engine.session.stored_tables()
     reopened = ChatDB(model=scripted, database=path)

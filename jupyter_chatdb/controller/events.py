@@ -159,3 +159,18 @@ class Replayed(Event):
 
     model: str  # the model that wrote the recorded plan
     same_result: bool | None  # None: there was no result to compare
+
+
+@dataclass(frozen=True)
+class MemoryRecalled(Event):
+    """Thoughts from earlier in the notebook given to the planner: (id, sentence, similarity)."""
+
+    thoughts: tuple[tuple[int, str, float], ...]
+
+
+@dataclass(frozen=True)
+class MemoryStored(Event):
+    """After the answer: thoughts stored (id, sentence) and older ones they replaced (contradicted)."""
+
+    added: tuple[tuple[int, str], ...]
+    replaced: tuple[int, ...]

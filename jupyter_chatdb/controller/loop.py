@@ -16,6 +16,7 @@ from dataclasses import dataclass, field, replace
 import pandas as pd
 
 from ..errors import ChatDBError, ModelOutputError, QueryFailed, SQLRefused
+from ..kernel_memory.thoughts import THOUGHTS_SCHEMA, ThoughtMemory, parse_thoughts, post_think_messages
 from ..llm.base import LLM, Message, Usage
 from ..sql import fixups, guard
 from ..sql.catalog import Catalog
@@ -30,6 +31,8 @@ from .events import (
     Committed,
     Event,
     FellBack,
+    MemoryRecalled,
+    MemoryStored,
     PlanMade,
     Reply,
     RequestStarted,
@@ -50,6 +53,7 @@ from .vote import signature
 ROUTE_MAX_TOKENS = 12
 PLAN_MAX_TOKENS = 900
 ANSWER_MAX_TOKENS = 120
+THOUGHTS_MAX_TOKENS = 220
 SAMPLE_TEMPERATURE = 0.7
 
 
@@ -60,6 +64,7 @@ class Options:
     examples: int = 6  # worked examples per planning prompt: all of the built-in ones, so the prompt's prefix is cached
     route: bool = True  # False: treat every request as a read, or a write when writes are allowed
     fallback: bool = True  # a read whose plan fails even after revision gets one more try as one plain SQL
+    post_think: bool = True  # with a memory: after the answer, one more model call stores 0-3 thoughts
 
 
 class StepProblem(Exception):
@@ -83,14 +88,23 @@ class Chain:
 
 
 class Controller:
-    def __init__(self, model: LLM, session: Session, journal: Journal | None = None, options: Options | None = None) -> None:
+    def __init__(
+        self,
+        model: LLM,
+        session: Session,
+        journal: Journal | None = None,
+        options: Options | None = None,
+        memory: ThoughtMemory | None = None,
+    ) -> None:
         self.model = model
         self.session = session
         self.journal = journal or Journal(session)
         self.options = options or Options()
+        self.memory = memory
 
     def run(self, request: Request) -> Iterator[Event]:
-        """Yield events while carrying out `request`; the last one is `Answered`.
+        """Yield events while carrying out `request`: `Answered` comes last, or just before `MemoryStored`
+        when a memory is attached.
 
         Raises a ChatDBError (after yielding the failed step) when the request cannot be carried out;
         then nothing was written.
@@ -107,13 +121,15 @@ class Controller:
         else:
             route, usage = yield from self._route(request, catalog, usage)
             yield Routed(route)
+            notes = yield from self._recall(request)
             if route == "chat":
-                reply = yield from self._chat(request, catalog, usage)
+                reply = yield from self._chat(request, catalog, usage, notes)
                 yield Answered(reply)
+                yield from self._post_think(request, reply)
                 return
             if not catalog.tables and route == "read":
                 raise ChatDBError("There is no data to query: create a pandas DataFrame, register one, or record something with writes allowed.")
-            steps, messages, reply_text, usage = yield from self._plan(request, catalog, route == "write", usage)
+            steps, messages, reply_text, usage = yield from self._plan(request, catalog, route == "write", usage, notes)
         chain = Chain(request, route == "write", catalog.schema(), usage=usage)
         if not request.approved and route == "read" and self.options.candidates > 1:
             steps, chain.usage = yield from self._vote(steps, messages, chain)
@@ -139,6 +155,31 @@ class Controller:
                 yield RolledBack(self._rollback_reason(chain))
             raise
         yield Answered(reply)
+        yield from self._post_think(request, reply)
+
+    # -- thought memory -----------------------------------------------------------------------
+
+    def _recall(self, request: Request) -> Generator[Event, None, list[str]]:
+        if self.memory is None or not request.use_memory:
+            return []
+        recalled = self.memory.recall(request.text)
+        if recalled:
+            yield MemoryRecalled(tuple((r.record.id, r.record.text, round(r.similarity, 3)) for r in recalled))
+        return [r.record.text for r in recalled]
+
+    def _post_think(self, request: Request, reply: Reply) -> Generator[Event, None, None]:
+        """Store what is worth remembering from an answered (not pending, not replayed) request."""
+        if self.memory is None or not request.use_memory or not self.options.post_think or reply.pending or request.approved:
+            return
+        messages = post_think_messages(request.text, reply.result, reply.answer)
+        try:
+            completion = yield from generate(self.model, "memory", messages, THOUGHTS_SCHEMA, THOUGHTS_MAX_TOKENS)
+            thoughts = parse_thoughts(completion.text)
+        except ChatDBError:  # the answer stands; this request just leaves no thoughts
+            thoughts = []
+        stored = [self.memory.remember(thought, source=request.text) for thought in thoughts]
+        added = tuple((s.record.id, s.record.text) for s in stored if s.record is not None)
+        yield MemoryStored(added, tuple(i for s in stored for i in s.superseded))
 
     # -- routing and planning ---------------------------------------------------------------
 
@@ -151,12 +192,12 @@ class Controller:
         return (route if route in ("read", "write", "chat") else "read"), usage + completion.usage
 
     def _plan(
-        self, request: Request, catalog: Catalog, writes: bool, usage: Usage
+        self, request: Request, catalog: Catalog, writes: bool, usage: Usage, notes: list[str]
     ) -> Generator[Event, None, tuple[list[PlannedStep], list[Message], str, Usage]]:
         """One constrained call; an unparseable plan gets one retry with the error, then fails."""
         chosen = examples.choose(request.text, self.options.examples, writes=writes)
         schema_text = catalog.prompt_text() or "(no tables yet: create the tables the request needs, with primary keys and types)"
-        messages = prompts.plan_messages(schema_text, request.text, [e.text() for e in chosen], writes=writes)
+        messages = prompts.plan_messages(schema_text, request.text, [e.text() for e in chosen], writes=writes, notes=notes)
         for attempt in (1, 2):
             completion = yield from generate(self.model, "plan", messages, plan_schema(request.max_steps), PLAN_MAX_TOKENS)
             usage += completion.usage
@@ -383,8 +424,8 @@ class Controller:
         assert reply is not None
         return replace(reply, usage=reply.usage + usage)
 
-    def _chat(self, request: Request, catalog: Catalog, usage: Usage) -> Generator[Event, None, Reply]:
-        messages = prompts.chat_messages(request.text, list(catalog.tables))
+    def _chat(self, request: Request, catalog: Catalog, usage: Usage, notes: list[str]) -> Generator[Event, None, Reply]:
+        messages = prompts.chat_messages(request.text, list(catalog.tables), notes)
         completion = yield from generate(self.model, "answer", messages, prompts.ANSWER_SCHEMA, ANSWER_MAX_TOKENS)
         answer = prompts.parse_json(completion.text, "answer") or completion.text
         return Reply(request.text, answer, [], None, [], usage + completion.usage, self.model.name, route="chat")

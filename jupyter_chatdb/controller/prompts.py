@@ -168,7 +168,8 @@ def route_messages(request: str, tables: list[str]) -> list[Message]:
     ]
 
 
-def plan_messages(schema_text: str, request: str, examples: list[str], *, writes: bool) -> list[Message]:
+def plan_messages(schema_text: str, request: str, examples: list[str], *, writes: bool, notes: list[str] = ()) -> list[Message]:
+    """`notes`: thoughts recalled from earlier in the notebook; they go after the tables, so the cached prefix stays."""
     instructions = PLAN_INSTRUCTIONS.format(
         mode=WRITE_MODE if writes else READ_MODE,
         example_tables=EXAMPLE_TABLES_TEXT,
@@ -176,8 +177,18 @@ def plan_messages(schema_text: str, request: str, examples: list[str], *, writes
     )
     return [
         {"role": "system", "content": instructions},
-        {"role": "user", "content": f"Tables:\n{schema_text}\n\nRequest: {request}"},
+        {"role": "user", "content": f"Tables:\n{schema_text}\n{_notes_text(notes)}\nRequest: {request}"},
     ]
+
+
+def _notes_text(notes: list[str]) -> str:
+    """
+    >>> _notes_text(["Pears sell at $2.40."])
+    '\\nKnown from earlier in this notebook (may be out of date; the tables win):\\n- Pears sell at $2.40.\\n'
+    """
+    if not notes:
+        return ""
+    return "\nKnown from earlier in this notebook (may be out of date; the tables win):\n" + "".join(f"- {n}\n" for n in notes)
 
 
 def revise_messages(previous: list[Message], plan_reply: str, index: int, sql: str, problem: str, results: str) -> list[Message]:
@@ -191,8 +202,8 @@ You are a concise assistant inside a notebook whose data lives in tables ({table
 Answer in one or two sentences. Reply with JSON {{"answer": "..."}}."""
 
 
-def chat_messages(request: str, tables: list[str]) -> list[Message]:
+def chat_messages(request: str, tables: list[str], notes: list[str] = ()) -> list[Message]:
     return [
         {"role": "system", "content": CHAT_INSTRUCTIONS.format(tables=", ".join(tables) or "none yet")},
-        {"role": "user", "content": request},
+        {"role": "user", "content": f"{_notes_text(notes).lstrip()}{request}"},
     ]

@@ -16,3 +16,4 @@ class Request:
     approved: tuple[PlannedStep, ...] = ()  # a plan the user approved: run it as is, no model calls
     max_steps: int = MAX_STEPS  # the longest plan the model may write
     route: str = "write"  # read | write: how an approved plan runs (it is not routed by the model)
+    use_memory: bool = True  # recall thoughts before planning and store new ones after the answer

@@ -1,1 +1,1 @@
-"""Thought memory per notebook (Think-in-Memory, RET-LLM triples): built in a later issue."""
+"""The notebook's thought memory (Think-in-Memory) with subject-relation-object triples (RET-LLM)."""

@@ -15,7 +15,7 @@ from pathlib import Path
 
 import pandas as pd
 
-from ..llm.base import LLM, Embedder, Message
+from ..llm.base import Embedder, Message
 from .index import IndexOptions, VectorIndex
 from .store import FORGOTTEN, Record, Store
 
@@ -130,6 +130,20 @@ class ThoughtMemory:
         recalled = self.recall(text, k=1, min_similarity=0.5)
         return self.forget([recalled[0].record.id]) if recalled else []
 
+    def merge(self) -> int:
+        """Consolidate now: of live thoughts with the same subject and relation keep the newest; returns how many went."""
+        newest: dict[tuple[str, str], Record] = {}
+        merged = 0
+        for record in self.store.live():  # newest first
+            key = (record.subject.lower(), record.relation.lower())
+            if not record.subject or key not in newest:
+                newest.setdefault(key, record)
+                continue
+            self.store.supersede([record.id], newest[key].id)
+            self.index.remove(record.id)
+            merged += 1
+        return merged
+
     def clear(self) -> int:
         removed = self.store.clear()
         self.index.rebuild({})
@@ -169,15 +183,21 @@ class ThoughtMemory:
             self.index.add(record_id, vectors[record_id])
 
 
-def post_think(model: LLM, request: str, sql: list[str], result: pd.DataFrame | None, answer: str) -> list[Thought]:
-    """Ask the model for 0-3 facts worth keeping from one answered request."""
+def open_memory(database: Path, embedder: Embedder | None = None) -> ThoughtMemory:
+    """The memory whose records are in `database` (a .memory.sqlite file) and its index beside it."""
+    from ..llm.minilm import MiniLMEmbedder
+
+    index = database.with_name(database.name.removesuffix(".memory.sqlite") + ".thoughts.ann")
+    return ThoughtMemory(Store(database), embedder or MiniLMEmbedder(), index)
+
+
+def post_think_messages(request: str, result: pd.DataFrame | None, answer: str) -> list[Message]:
+    """The prompt that asks for 0-3 facts worth keeping from one answered request."""
     shown = result.head(10).to_string(index=False) if result is not None and len(result.columns) else "(no table)"
-    messages: list[Message] = [
+    return [
         {"role": "system", "content": POST_THINK_INSTRUCTIONS},
         {"role": "user", "content": f"Request: {request}\nResult:\n{shown}\nAnswer: {answer}"},
     ]
-    completion = model.complete(messages, json_schema=THOUGHTS_SCHEMA, max_tokens=200)
-    return parse_thoughts(completion.text)
 
 
 def parse_thoughts(text: str) -> list[Thought]:

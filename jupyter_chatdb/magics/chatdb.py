@@ -4,7 +4,9 @@ from __future__ import annotations
 
 import re
 import shlex
+import sys
 from argparse import Namespace
+from pathlib import Path
 from collections.abc import Mapping
 
 import pandas as pd
@@ -16,6 +18,8 @@ from ..api import ChatDB
 from ..config import ChatDB as Settings
 from ..controller.events import Reply
 from ..errors import ChatDBError
+from ..kernel_memory.store import memory_path
+from ..kernel_memory.thoughts import ThoughtMemory, open_memory
 from .views import View, make_view
 
 VARIABLE = re.compile(r"\{\{|\}\}|\{([A-Za-z_][A-Za-z0-9_]*)\}")
@@ -34,6 +38,8 @@ class ChatDBMagics(Magics):
         self._engines: dict[str, ChatDB] = {}  # by database ("" is in memory)
         self._last_pending: View | None = None  # the last cell whose writes wait for approval
         self._last_view: View | None = None  # the last cell's chain, for %chatdb sql N
+        self._memory: ThoughtMemory | None = None
+        self.memory_off: str | None = None  # why memory could not be opened (said once)
 
     # -- engines ------------------------------------------------------------------------------
 
@@ -52,13 +58,29 @@ class ChatDBMagics(Magics):
 
     def _engine(self, database: str) -> ChatDB:
         engine = self._engines.get(database)
-        if engine is None:  # every database is asked through the same model
+        if engine is None:  # every database is asked through the same model and shares the notebook's memory
             model = next(iter(self._engines.values())).model if self._engines else (self.settings.model or None)
-            engine = ChatDB(model, database or None, summarize=self.settings.summarize)
+            engine = ChatDB(model, database or None, summarize=self.settings.summarize, memory=self.memory)
             self._engines[database] = engine
         engine.summarize = self.settings.summarize
         engine.options.candidates = self.settings.candidates
         return engine
+
+    @property
+    def memory(self) -> ThoughtMemory | None:
+        """The notebook's thought memory, opened on first use; None when it is off or cannot be opened."""
+        if not self.settings.memory or self.memory_off is not None:
+            return None
+        if self._memory is None:
+            folder = Path(self.settings.memory_dir) if self.settings.memory_dir else None
+            path = memory_path(self.shell.user_ns)
+            try:
+                self._memory = open_memory(folder / path.name if folder else path)
+            except ChatDBError as error:  # a folder that cannot be written, a missing embedding model
+                self.memory_off = str(error)
+                print(f"{type(error).__name__}: {error}", file=sys.stderr)
+                return None
+        return self._memory
 
     def _model_changed(self, change: Mapping[str, object]) -> None:
         """A new model keeps the data: each engine asks the new model about the same database."""
@@ -79,6 +101,7 @@ class ChatDBMagics(Magics):
     @argument("--db", metavar="FILE", help="DuckDB database file for this cell (default: %%config ChatDB.database).")
     @argument("--replay", action="store_true", help="Run the SQL recorded for this cell's text again, without the model.")
     @argument("--sql", action="store_true", help="The cell is SQL: run it through the guard, without the model.")
+    @argument("--no-memory", action="store_true", help="Neither recall thoughts for this cell nor store new ones.")
     @argument("--verbose", action="store_true", help="Also show the controller's decisions (routing, plans, votes).")
     @line_cell_magic
     def chatdb(self, line: str, cell: str | None = None) -> object:
@@ -140,7 +163,9 @@ class ChatDBMagics(Magics):
         if args.sql:
             return engine.run_sql(text, allow_writes=writes, on_event=view.apply)
         steps = args.steps or self.settings.max_steps
-        return engine.ask(text, allow_writes=args.write, dry_run=args.dry_run, max_steps=steps, on_event=view.apply)
+        return engine.ask(
+            text, allow_writes=args.write, dry_run=args.dry_run, max_steps=steps, use_memory=not args.no_memory, on_event=view.apply
+        )
 
     def _offer_approval(self, engine: ChatDB, reply: Reply, view: View, allow_writes: bool) -> None:
         """A pending write waits for Approve (its button or %chatdb approve); an edited step can be re-run."""
@@ -252,6 +277,9 @@ class ChatDBMagics(Magics):
             engine.close()
         self._engines.clear()
         self._last_pending = self._last_view = None
+        if self._memory is not None:
+            self._memory.store.close()
+            self._memory = None
 
 
 def expand_variables(text: str, namespace: Mapping[str, object]) -> str:

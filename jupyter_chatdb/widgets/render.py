@@ -33,6 +33,9 @@ def chain_html(state: ChainState) -> str:
     if state.verbose and state.decisions:
         items = "".join(f"<li>{html.escape(d)}</li>" for d in state.decisions)
         parts.append(f'<ul class="chatdb-decisions" style="color:{GRAY};margin:2px 0">{items}</ul>')
+    if state.recalled:
+        items = "".join(f"<li>{html.escape(text)} <span style='color:#888'>#{i}, {sim:.2f}</span></li>" for i, text, sim in state.recalled)
+        parts.append(f'<div class="chatdb-recalled" style="color:{GRAY}">Recalled from memory:<ul style="margin:2px 0">{items}</ul></div>')
     parts += [card_html(card) for card in state.cards.values()]
     if state.generating:
         parts.append(
@@ -46,6 +49,10 @@ def chain_html(state: ChainState) -> str:
         parts += [_change_html(change) for change in state.changes]
     if state.answer is not None:
         parts.append(f'<div class="chatdb-answer"><b>Answer:</b> {html.escape(state.answer)}</div>')
+    if state.remembered:
+        items = "".join(f"<li>{html.escape(text)} <span style='color:#888'>#{i}</span></li>" for i, text in state.remembered)
+        replaced = f" (replacing #{', #'.join(map(str, state.replaced))})" if state.replaced else ""
+        parts.append(f'<div class="chatdb-remembered" style="color:{GRAY}">Remembered{replaced}:<ul style="margin:2px 0">{items}</ul></div>')
     if state.usage.calls:
         parts.append(f'<div class="chatdb-usage" style="color:#888;font-size:90%">{html.escape(_usage_text(state))}</div>')
     return "\n".join(parts) + "</div>"
@@ -53,6 +60,8 @@ def chain_html(state: ChainState) -> str:
 
 def chain_markdown(state: ChainState) -> str:
     lines = [f"**Request:** {state.request}", ""]
+    if state.recalled:
+        lines += ["Recalled from memory:", *[f"- {text} (#{i})" for i, text, _ in state.recalled], ""]
     for card in state.cards.values():
         lines += [f"**Step {card.index}: {card.goal}** ({status_text(card)})", "", "```sql", card.sql, "```", ""]
         if card.error:
@@ -65,12 +74,15 @@ def chain_markdown(state: ChainState) -> str:
         for change in state.changes:
             lines += [f"*{change.summary}*", ""] + [_table_markdown(f) + "\n" for f in _change_frames(change)]
     if state.answer is not None:
-        lines.append(f"**Answer:** {state.answer}")
+        lines += [f"**Answer:** {state.answer}", ""]
+    if state.remembered:
+        lines += ["Remembered:", *[f"- {text} (#{i})" for i, text in state.remembered]]
     return "\n".join(lines).strip() + "\n"
 
 
 def chain_text(state: ChainState) -> str:
     lines = [f"Request: {state.request}"]
+    lines += [f"Recalled: {text} (#{i})" for i, text, _ in state.recalled]
     if state.verbose:
         lines += [f"  {decision}" for decision in state.decisions]
     for card in state.cards.values():
@@ -81,6 +93,9 @@ def chain_text(state: ChainState) -> str:
         lines.append(state.note)
     if state.answer is not None:
         lines.append(f"Answer: {state.answer}")
+    lines += [f"Remembered: {text} (#{i})" for i, text in state.remembered]
+    if state.replaced:
+        lines.append(f"Replaced older thoughts: #{', #'.join(map(str, state.replaced))}")
     return "\n".join(lines)
 
 

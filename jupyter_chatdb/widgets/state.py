@@ -14,6 +14,8 @@ from ..controller.events import (
     Committed,
     Event,
     FellBack,
+    MemoryRecalled,
+    MemoryStored,
     ModelText,
     PlanMade,
     Replayed,
@@ -57,6 +59,9 @@ class ChainState:
     phase: str = "running"  # running | pending (writes wait for approval) | done | failed | rejected
     note: str | None = None
     decisions: list[str] = field(default_factory=list)  # routing, plans, votes: shown when verbose
+    recalled: tuple[tuple[int, str, float], ...] = ()  # thoughts given to the planner
+    remembered: tuple[tuple[int, str], ...] = ()  # thoughts stored after the answer
+    replaced: tuple[int, ...] = ()  # older thoughts those contradicted
     changes: tuple[TableChange, ...] = ()  # rows the writes changed, or would change when pending
     answer: str | None = None
     result: pd.DataFrame | None = None
@@ -103,6 +108,10 @@ class ChainState:
             self.phase, self.changes = "pending", event.changes
             changes = "; ".join(change.summary for change in event.changes) or "no rows"
             self.note = f"Not applied ({event.reason}): it would change {changes}."
+        elif isinstance(event, MemoryRecalled):
+            self.recalled = event.thoughts
+        elif isinstance(event, MemoryStored):
+            self.generating, self.remembered, self.replaced = "", event.added, event.replaced
         elif isinstance(event, Replayed):
             same = {True: "same result as recorded", False: "the result differs from the recorded one", None: ""}
             self.note = f"Replayed the SQL recorded from {event.model}, without the model" + (

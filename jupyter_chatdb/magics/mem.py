@@ -1,0 +1,157 @@
+"""`%mem`: show and edit the notebook's thought memory."""
+
+from __future__ import annotations
+
+import shlex
+from pathlib import Path
+
+import pandas as pd
+from IPython.core.error import UsageError
+from IPython.core.magic import Magics, line_cell_magic, magics_class
+
+from ..errors import ChatDBError
+from ..kernel_memory.store import Record, read_jsonl
+from ..kernel_memory.thoughts import THOUGHTS_SCHEMA, Thought, ThoughtMemory, parse_thoughts
+from ..llm.base import LLM, Message
+from .chatdb import ChatDBMagics
+
+COMMANDS = ("list", "search", "add", "forget", "merge", "history", "export", "import", "clear", "rebuild")
+STATEMENT_INSTRUCTIONS = """\
+Turn the user's statement into 1 to 3 facts: each a subject, a relation, an object and one plain sentence, \
+e.g. {"subject": "Golden Fields", "relation": "phone", "object": "67753", "sentence": "Golden Fields' phone is 67753."}. \
+Reply with JSON {"thoughts": [...]}."""
+
+
+@magics_class
+class MemMagics(Magics):
+    def __init__(self, shell, chatdb: ChatDBMagics) -> None:  # type: ignore[no-untyped-def]
+        super().__init__(shell=shell)
+        self.chatdb = chatdb
+
+    @line_cell_magic
+    def mem(self, line: str, cell: str | None = None) -> object:
+        """Show and edit the notebook's thought memory.
+
+        %mem                  how many thoughts, where they are kept
+        %mem list [N]         the N newest live thoughts (default 20)
+        %mem search TEXT      the thoughts most related to TEXT
+        %%mem add             each line of the cell is a statement; the model turns it into thoughts
+        %mem forget ID|TEXT   forget a thought (by id, or the one most like TEXT); it stays in its history
+        %mem merge            consolidate now: of thoughts with the same subject and relation keep the newest
+        %mem history ID       a thought and the thoughts that replaced it
+        %mem export PATH      every record, as JSON Lines
+        %mem import PATH      add the live thoughts of an export
+        %mem clear --yes      delete every record
+        %mem rebuild          rebuild the search index from the records
+        """
+        words = shlex.split(line)
+        command, rest = (words[0], words[1:]) if words else ("", [])
+        if cell is not None:
+            if command != "add":
+                raise UsageError("As a cell magic, %%mem only adds: %%mem add, then one statement per line.")
+            return self._add(cell)
+        if command and command not in COMMANDS:
+            raise UsageError(f"Unknown %mem command {command!r}: use one of {', '.join(COMMANDS)} (see %mem?).")
+        memory = self._memory()
+        if not command:
+            return self._summary(memory)
+        if command == "add":
+            raise UsageError("Use %%mem add as a cell magic, with one statement per line below it.")
+        return getattr(self, f"_{command}")(memory, rest)
+
+    def _memory(self) -> ThoughtMemory:
+        memory = self.chatdb.memory
+        if memory is None:
+            why = self.chatdb.memory_off or "it is turned off (%config ChatDB.memory = True turns it on)"
+            raise ChatDBError(f"Thought memory is not available: {why}")
+        return memory
+
+    def _summary(self, memory: ThoughtMemory) -> None:
+        records = memory.store.all()
+        live = sum(r.live for r in records)
+        print(f"{live} thought{'s' if live != 1 else ''} in memory ({len(records) - live} in history) at {memory.store.path or 'in memory'}")
+
+    def _list(self, memory: ThoughtMemory, words: list[str]) -> pd.DataFrame:
+        return _frame(memory.store.live(_count(words, "list [N]", default=20)))
+
+    def _search(self, memory: ThoughtMemory, words: list[str]) -> pd.DataFrame:
+        if not words:
+            raise UsageError("Use %mem search TEXT.")
+        recalled = memory.recall(" ".join(words), k=10, min_similarity=0.0)
+        frame = _frame([r.record for r in recalled])
+        frame.insert(1, "similarity", [round(r.similarity, 3) for r in recalled])
+        return frame
+
+    def _add(self, cell: str) -> pd.DataFrame:
+        memory = self._memory()
+        statements = [line.strip() for line in cell.splitlines() if line.strip()]
+        if not statements:
+            raise UsageError("Write one statement per line below %%mem add.")
+        stored: list[Record] = []
+        for statement in statements:
+            for thought in _extract(self.chatdb.engine.model, statement):
+                outcome = memory.remember(thought, source=f"%%mem add: {statement}")
+                stored.append(outcome.record if outcome.record is not None else memory.store.get(outcome.duplicate_of or 0))
+        return _frame(stored)
+
+    def _forget(self, memory: ThoughtMemory, words: list[str]) -> None:
+        if not words:
+            raise UsageError("Use %mem forget ID or %mem forget TEXT.")
+        forgotten = memory.forget([int(words[0])]) if len(words) == 1 and words[0].isdigit() else memory.forget_matching(" ".join(words))
+        print(f"Forgot thought {forgotten[0]}: {memory.store.get(forgotten[0]).text}" if forgotten else "No live thought matches that.")
+
+    def _merge(self, memory: ThoughtMemory, words: list[str]) -> None:
+        merged = memory.merge()
+        print(f"Merged {merged} thought{'s' if merged != 1 else ''} into newer ones with the same subject and relation.")
+
+    def _history(self, memory: ThoughtMemory, words: list[str]) -> pd.DataFrame:
+        return _frame(memory.store.history(_count(words, "history ID")), live_only=False)
+
+    def _export(self, memory: ThoughtMemory, words: list[str]) -> None:
+        path = _path(words, "export PATH")
+        print(f"Exported {memory.store.export_jsonl(path)} records to {path}.")
+
+    def _import(self, memory: ThoughtMemory, words: list[str]) -> None:
+        path = _path(words, "import PATH")
+        added = 0
+        for row in read_jsonl(path):
+            if row.get("superseded_by") is None:
+                thought = Thought(row.get("subject", ""), row.get("relation", ""), row.get("object", ""), row.get("text", ""))
+                added += memory.remember(thought, source=row.get("source") or f"import {path.name}").record is not None
+        print(f"Imported {added} thought{'s' if added != 1 else ''} from {path}.")
+
+    def _clear(self, memory: ThoughtMemory, words: list[str]) -> None:
+        if words != ["--yes"]:
+            raise UsageError("%mem clear deletes every record for good: confirm with %mem clear --yes.")
+        print(f"Deleted {memory.clear()} records.")
+
+    def _rebuild(self, memory: ThoughtMemory, words: list[str]) -> None:
+        print(f"Rebuilt the index from {memory.rebuild()} live thoughts.")
+
+
+def _extract(model: LLM, statement: str) -> list[Thought]:
+    messages: list[Message] = [
+        {"role": "system", "content": STATEMENT_INSTRUCTIONS},
+        {"role": "user", "content": statement},
+    ]
+    thoughts = parse_thoughts(model.complete(messages, json_schema=THOUGHTS_SCHEMA, max_tokens=220).text)
+    return thoughts or [Thought("", "", "", statement)]  # keep the statement itself when no triple came out
+
+
+def _frame(records: list[Record], live_only: bool = True) -> pd.DataFrame:
+    columns = ["id", "text", "subject", "relation", "object", "created"] + ([] if live_only else ["superseded_by", "valid_to"])
+    return pd.DataFrame([{c: getattr(r, c) for c in columns} for r in records], columns=columns)
+
+
+def _count(words: list[str], usage: str, default: int | None = None) -> int:
+    if not words and default is not None:
+        return default
+    if len(words) != 1 or not words[0].isdigit():
+        raise UsageError(f"Use %mem {usage} with a whole number.")
+    return int(words[0])
+
+
+def _path(words: list[str], usage: str) -> Path:
+    if len(words) != 1:
+        raise UsageError(f"Use %mem {usage}.")
+    return Path(words[0]).expanduser()
