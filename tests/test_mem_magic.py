@@ -98,3 +98,20 @@ def test_memory_that_cannot_be_opened_is_said_once_and_cells_still_work(shell, s
     assert magics.memory is None and "MemoryUnavailable" not in capsys.readouterr().err  # said once
     shell.run_cell("%mem list")
     assert "ChatDBError: Thought memory is not available: Thought memory is off:" in capsys.readouterr().out
+
+
+def test_memory_browser_searches_and_forgets(shell, scripted, monkeypatch):
+    from jupyter_chatdb.widgets.memory import MemoryBrowser
+
+    scripted.push(thoughts(("pear", "price", "2.40", "Pears sell at $2.40.")), thoughts(("Bob Lewis", "email", "bob@example.com", "Bob's email is bob@example.com.")))
+    shell.run_cell("%%mem add\nPears now sell at 2.40.\nBob's email is bob@example.com.").raise_error()
+    monkeypatch.setattr(shell, "kernel", object(), raising=False)  # a kernel's shell: lists are the browser
+    browser = shell.run_cell("%mem list").result
+    assert isinstance(browser, MemoryBrowser)
+    assert [row["text"] for row in browser.rows] == ["Bob's email is bob@example.com.", "Pears sell at $2.40."]
+    browser._on_message(browser, {"action": "search", "text": "how much are pears"}, [])
+    assert browser.rows[0]["text"] == "Pears sell at $2.40." and browser.query == "how much are pears"
+    browser._on_message(browser, {"action": "forget", "id": browser.rows[0]["id"]}, [])
+    assert "Forgot thought" in browser.status and all(row["text"] != "Pears sell at $2.40." for row in browser.rows)
+    data, _ = browser._repr_mimebundle_()
+    assert "Bob&#x27;s email is bob@example.com." in data["text/html"] or "Bob's email is bob@example.com." in data["text/html"]

@@ -13,6 +13,7 @@ from ..errors import ChatDBError
 from ..kernel_memory.store import Record, read_jsonl
 from ..kernel_memory.thoughts import THOUGHTS_SCHEMA, Thought, ThoughtMemory, parse_thoughts
 from ..llm.base import LLM, Message
+from ..widgets.memory import MemoryBrowser
 from .chatdb import ChatDBMagics
 
 COMMANDS = ("list", "search", "add", "forget", "merge", "history", "export", "import", "clear", "rebuild")
@@ -33,7 +34,7 @@ class MemMagics(Magics):
         """Show and edit the notebook's thought memory.
 
         %mem                  how many thoughts, where they are kept
-        %mem list [N]         the N newest live thoughts (default 20)
+        %mem list [N]         the N newest live thoughts (default 20); in JupyterLab a browser with search and Forget
         %mem search TEXT      the thoughts most related to TEXT
         %%mem add             each line of the cell is a statement; the model turns it into thoughts
         %mem forget ID|TEXT   forget a thought (by id, or the one most like TEXT); it stays in its history
@@ -66,17 +67,26 @@ class MemMagics(Magics):
             raise ChatDBError(f"Thought memory is not available: {why}")
         return memory
 
+    def _has_widgets(self) -> bool:
+        """In a Jupyter kernel the lists are the memory browser; elsewhere plain tables."""
+        return getattr(self.shell, "kernel", None) is not None
+
     def _summary(self, memory: ThoughtMemory) -> None:
         records = memory.store.all()
         live = sum(r.live for r in records)
         print(f"{live} thought{'s' if live != 1 else ''} in memory ({len(records) - live} in history) at {memory.store.path or 'in memory'}")
 
-    def _list(self, memory: ThoughtMemory, words: list[str]) -> pd.DataFrame:
-        return _frame(memory.store.live(_count(words, "list [N]", default=20)))
+    def _list(self, memory: ThoughtMemory, words: list[str]) -> object:
+        limit = _count(words, "list [N]", default=20)
+        if self._has_widgets():
+            return MemoryBrowser(memory, limit=limit)
+        return _frame(memory.store.live(limit))
 
-    def _search(self, memory: ThoughtMemory, words: list[str]) -> pd.DataFrame:
+    def _search(self, memory: ThoughtMemory, words: list[str]) -> object:
         if not words:
             raise UsageError("Use %mem search TEXT.")
+        if self._has_widgets():
+            return MemoryBrowser(memory, query=" ".join(words), limit=10)
         recalled = memory.recall(" ".join(words), k=10, min_similarity=0.0)
         frame = _frame([r.record for r in recalled])
         frame.insert(1, "similarity", [round(r.similarity, 3) for r in recalled])
