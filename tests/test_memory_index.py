@@ -78,3 +78,16 @@ def test_saved_index_loads_and_a_damaged_file_is_refused(tmp_path):
     path.write_bytes(b"not an index")
     assert not VectorIndex(DIMENSIONS, path).load()
     assert not VectorIndex(DIMENSIONS, tmp_path / "missing.ann").load()
+
+
+def test_clear_empties_the_tail_the_index_and_the_files(tmp_path):
+    path = tmp_path / "thoughts.ann"
+    index = VectorIndex(DIMENSIONS, path)
+    vectors = unit_vectors(20)
+    for item, vector in enumerate(vectors[:10]):
+        index.add(item, vector)
+    index.rebuild()
+    for item, vector in enumerate(vectors[10:], start=10):
+        index.add(item, vector)
+    index.clear()
+    assert len(index) == 0 and index.search(vectors[0], k=5) == [] and not path.exists()

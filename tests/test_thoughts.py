@@ -101,24 +101,31 @@ def test_export_writes_every_record_as_json_lines(memory, tmp_path):
 
 WRITER = """
 import sys
-from jupyter_chatdb.kernel_memory.store import Store
-store = Store(__import__("pathlib").Path(sys.argv[1]))
+from pathlib import Path
+from jupyter_chatdb.kernel_memory.thoughts import Thought, open_memory
+memory = open_memory(Path(sys.argv[1]))
 print("ready", flush=True)
 n = 0
-while True:
-    store.add(f"fact {n}", ("s", "r", str(n)))
+while True:  # what %%mem add does for each statement, until the kernel is killed
+    memory.remember(Thought(f"item {n}", "count", str(n), f"There are {n} of item {n}."))
     n += 1
+    if n % 50 == 0:
+        memory.rebuild()  # also kill it while the index file is being written
 """
 
 
-def test_killing_the_process_mid_write_leaves_a_readable_store(tmp_path):
-    path = tmp_path / "nb.memory.sqlite"
+def test_killing_the_kernel_mid_write_leaves_a_readable_memory(tmp_path, embedder):
+    path = tmp_path / ".chatdb" / "nb.memory.sqlite"
     writer = subprocess.Popen([sys.executable, "-c", WRITER, str(path)], stdout=subprocess.PIPE, text=True)
     assert writer.stdout.readline().strip() == "ready"
-    time.sleep(1.0)
+    time.sleep(3.0)
     os.kill(writer.pid, signal.SIGKILL)
     writer.wait()
-    store = Store(path)
-    records = store.all()
-    assert len(records) > 10
+    from jupyter_chatdb.kernel_memory.thoughts import open_memory
+
+    memory = open_memory(path, embedder)
+    records = memory.store.all()
+    assert len(records) > 20
     assert [r.object for r in records] == [str(n) for n in range(len(records))]  # no gap, no half record
+    last = records[-1]
+    assert memory.recall(last.text, k=1)[0].record.id == last.id  # the index caught up with the records

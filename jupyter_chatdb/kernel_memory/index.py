@@ -67,6 +67,15 @@ class VectorIndex:
             self._tail.pop(item, None)
             self._dead.add(item)  # also hides it from a rebuild running now
 
+    def clear(self) -> None:
+        """Forget every item and delete the saved files."""
+        self.wait()
+        with self._lock:
+            self._built, self._tail, self._dead = _Built(None, np.empty(0, dtype=np.int64)), {}, set()
+        if self.path is not None:
+            for path in (self.path, self._ids_path(self.path)):
+                path.unlink(missing_ok=True)
+
     def items(self) -> set[int]:
         """The live items (built and in the tail)."""
         with self._lock:

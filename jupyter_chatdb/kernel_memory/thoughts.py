@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import json
 import logging
+import re
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -23,6 +24,7 @@ LOG = logging.getLogger(__name__)
 RECALL_K = 5
 MIN_SIMILARITY = 0.35  # MiniLM cosine below this is rarely about the same thing
 MAX_THOUGHTS = 3
+NEIGHBOURS = 5  # recalled thoughts checked for a contradiction with a new one
 THOUGHT_SCHEMA = {
     "type": "object",
     "properties": {
@@ -104,11 +106,11 @@ class ThoughtMemory:
     def remember(self, thought: Thought, source: str = "") -> Stored:
         subject, relation, obj = thought.triple
         sentence = thought.sentence.strip() or " ".join(thought.triple)
-        same = self.store.matching(subject, relation) if subject and relation else []
+        (vector,) = self.embedder.embed([sentence])
+        same = self._same_fact(subject, relation, vector)
         for record in same:
             if record.object.lower() == obj.lower():
                 return Stored(None, duplicate_of=record.id)
-        (vector,) = self.embedder.embed([sentence])
         record = self.store.add(sentence, (subject, relation, obj), vector, source)
         superseded = tuple(r.id for r in same)
         if superseded:
@@ -117,6 +119,18 @@ class ThoughtMemory:
                 self.index.remove(record_id)
         self.index.add(record.id, vector)
         return Stored(record, superseded=superseded)
+
+    def _same_fact(self, subject: str, relation: str, vector: object) -> list[Record]:
+        """Live thoughts about the same subject and relation: exact (case-insensitive), or among the
+        recalled neighbours, the same subject with a relation that contains the other ("price", "selling price")."""
+        if not subject or not relation:
+            return []
+        same = {r.id: r for r in self.store.matching(subject, relation)}
+        for hit in self.index.search(vector, NEIGHBOURS):
+            record = self.store.get(hit.item)
+            if record.subject.lower() == subject.lower() and same_relation(record.relation, relation):
+                same.setdefault(record.id, record)
+        return list(same.values())
 
     def forget(self, record_ids: list[int]) -> list[int]:
         live = [i for i in record_ids if self.store.get(i).live]
@@ -146,7 +160,7 @@ class ThoughtMemory:
 
     def clear(self) -> int:
         removed = self.store.clear()
-        self.index.rebuild({})
+        self.index.clear()
         return removed
 
     def rebuild(self) -> int:
@@ -181,6 +195,19 @@ class ThoughtMemory:
             self.index.remove(record_id)
         for record_id in set(vectors) - indexed:
             self.index.add(record_id, vectors[record_id])
+
+
+def same_relation(a: str, b: str) -> bool:
+    """Whether two relation names say the same: equal, or one's words contain the other's.
+
+    (Embeddings of one- or two-word names do not separate these: MiniLM puts "phone" nearer "email"
+    than one would like.)
+
+    >>> same_relation("price", "Selling price"), same_relation("phone", "phone number"), same_relation("phone", "email")
+    (True, True, False)
+    """
+    left, right = set(re.findall(r"[a-z0-9]+", a.lower())), set(re.findall(r"[a-z0-9]+", b.lower()))
+    return bool(left and right) and (left <= right or right <= left)
 
 
 def open_memory(database: Path, embedder: Embedder | None = None) -> ThoughtMemory:
