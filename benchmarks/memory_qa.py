@@ -9,7 +9,7 @@ about a third are later updated with a new value. Each is stored the way post-th
   fact wins (the superseded value is not recalled);
 - baseline in the same run: the last k cells of the session (a chat window, as peers keep a few turns);
 - answer accuracy with the model for the first --answers questions, with the recalled thoughts in the
-  prompt and without (the model alone), scored by the current value appearing in the answer.
+  prompt, with the last k cells instead (baseline) and alone, scored by the current value in the answer.
 """
 
 from __future__ import annotations
@@ -114,17 +114,19 @@ def main() -> int:
     print(f"  retrieval accuracy@{K}: thought memory {hits}/{n} ({hits / n:.0%}); baseline last {K} cells {window_hits}/{n} ({window_hits / n:.0%})")
     print(f"  latest fact wins (every recalled thought on that subject and relation has the current value): {latest_wins}/{n} ({latest_wins / n:.0%})")
     if args.answers:
-        answer_accuracy(args.model, asked[: args.answers], latest, recalled_notes[: args.answers])
+        window = [fact.sentence for fact in facts[-K:]]
+        answer_accuracy(args.model, asked[: args.answers], latest, recalled_notes[: args.answers], window)
     return 0
 
 
-def answer_accuracy(model_name: str, asked: list[tuple[str, str]], latest: dict, notes: list[list[str]]) -> None:
+def answer_accuracy(model_name: str, asked: list[tuple[str, str]], latest: dict, notes: list[list[str]], window: list[str]) -> None:
+    """The model answers each question with the recalled thoughts, with the last cells only (baseline), and alone."""
     model = select_backend(model_name)
-    for label, use_notes in (("with memory", True), ("without memory", False)):
+    for label, context in (("with memory", None), (f"last {K} cells", window), ("without memory", [])):
         right, seconds = 0, []
         for (subject, relation), recalled in zip(asked, notes):
             question = RELATIONS[relation][1].format(s=subject)
-            messages = prompts.chat_messages(question, [], recalled if use_notes else [])
+            messages = prompts.chat_messages(question, [], recalled if context is None else context)
             started = time.perf_counter()
             text = model.complete(messages, json_schema=prompts.ANSWER_SCHEMA, max_tokens=60).text
             seconds.append(time.perf_counter() - started)
