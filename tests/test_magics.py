@@ -215,7 +215,8 @@ def test_reject_drops_the_pending_write(shell, scripted, capsys):
 def test_line_commands(shell, scripted, capsys):
     shell.run_cell("%chatdb").raise_error()
     status = capsys.readouterr().out
-    assert "Model: scripted\nDatabase: in memory\nDataFrames: sales\nStored tables: none\n" in status
+    assert "Model: scripted\nDatabase: in memory\nDataFrames: sales\nStored tables: none\nApplied write requests: 0\n" in status
+    assert "Memory: 0 thoughts in " in status and "notebook.memory.sqlite" in status
     tables = shell.run_cell("%chatdb tables").result
     assert tables.to_dict("records") == [{"table": "sales", "kind": "DataFrame", "rows": 3, "columns": "region, units"}]
     shell.run_cell("%chatdb undo")

@@ -264,6 +264,8 @@ class ChatDBMagics(Magics):
         print(f"DataFrames: {', '.join(frames) or 'none'}")
         print(f"Stored tables: {', '.join(stored) or 'none'}")
         print(f"Applied write requests: {len(engine.history())}")
+        memory = self.memory
+        print(f"Memory: {len(memory.store)} thoughts in {memory.store.path or 'memory'}" if memory else f"Memory: off ({self.memory_off or 'turned off'})")
         if self._last_pending is not None:
             print("A write is waiting for approval: %chatdb approve or %chatdb reject.")
 
