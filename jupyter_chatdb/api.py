@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import copy
-from dataclasses import replace
 from collections.abc import Callable, Iterator, Mapping
 from pathlib import Path
 
@@ -72,7 +71,8 @@ class ChatDB:
         self.memory = memory
         if schema is not None:
             self._bootstrap(schema)
-        self._strategy, self.options, self._repair_rounds = strategy, Options(revisions=revisions, candidates=candidates), repair_rounds
+        self._strategy, self._repair_rounds = strategy, repair_rounds
+        self.options = Options(revisions=revisions, candidates=candidates)
         self._controller = self._make_controller()
 
     def _make_controller(self) -> Controller | OneRoundController:
@@ -115,12 +115,12 @@ class ChatDB:
         the reply is `pending`, lists the rows they would change, and `apply(reply)` runs them.
         `max_steps` limits the length of the model's plan; `use_memory=False` neither recalls nor stores thoughts.
         """
-        request = replace(self._request(text, allow_writes, dry_run, max_steps), use_memory=use_memory)
+        request = self._request(text, allow_writes, dry_run, max_steps, use_memory)
         return self._recorded(self._collect(request, on_event))
 
     def events(self, text: str, *, allow_writes: bool = False, dry_run: bool = False, max_steps: int = MAX_STEPS) -> Iterator[Event]:
         """The events of answering `text`, for views that show the work as it happens."""
-        return self._controller.run(self._request(text, allow_writes, dry_run, max_steps))
+        return self._controller.run(self._request(text, allow_writes, dry_run, max_steps, use_memory=True))
 
     def _bind_memory_triples(self) -> None:
         """The memory's triples, current and past, as the table `memory_triples` (once there are any)."""
@@ -129,11 +129,15 @@ class ChatDB:
         triples = self.memory.triples()
         if len(triples):
             self.session.bind("memory_triples", triples)
+        elif "memory_triples" in self.session.frames:  # the memory was cleared
+            self.session.unbind("memory_triples")
 
-    def _request(self, text: str, allow_writes: bool, dry_run: bool, max_steps: int) -> Request:
+    def _request(self, text: str, allow_writes: bool, dry_run: bool, max_steps: int, use_memory: bool) -> Request:
         if not 1 <= max_steps <= MAX_STEPS:
             raise ChatDBError(f"max_steps must be between 1 and {MAX_STEPS}, not {max_steps}.")
-        return Request(text, allow_writes=allow_writes, summarize=self.summarize, dry_run=dry_run, max_steps=max_steps)
+        return Request(
+            text, allow_writes=allow_writes, summarize=self.summarize, dry_run=dry_run, max_steps=max_steps, use_memory=use_memory
+        )
 
     def apply(self, reply: Reply, *, on_event: Callable[[Event], None] | None = None) -> Reply:
         """Run the writes of a pending reply as they were planned (no model call): the user approved them."""
