@@ -68,7 +68,7 @@ class ChatDB:
         self.journal = Journal(self.session)
         self.replays = Replays(self.session)
         self.summarize = summarize
-        self.memory = memory
+        self._memory = memory
         if schema is not None:
             self._bootstrap(schema)
         self._strategy, self._repair_rounds = strategy, repair_rounds
@@ -77,10 +77,20 @@ class ChatDB:
 
     def _make_controller(self) -> Controller | OneRoundController:
         if self._strategy == "chain":
-            return Controller(self.model, self.session, self.journal, self.options, self.memory)
+            return Controller(self.model, self.session, self.journal, self.options, self._memory)
         return OneRoundController(self.model, self.session, repair_rounds=self._repair_rounds)
 
-    def with_model(self, model: str | LLM, *, base_url: str | None = None, api_key: str | None = None) -> "ChatDB":
+    @property
+    def memory(self) -> ThoughtMemory | None:
+        return self._memory
+
+    @memory.setter
+    def memory(self, memory: ThoughtMemory | None) -> None:
+        """Attach (or, with None, detach) a thought memory from the next request on."""
+        self._memory = memory
+        self._controller = self._make_controller()
+
+    def with_model(self, model: str | LLM | None, *, base_url: str | None = None, api_key: str | None = None) -> "ChatDB":
         """A ChatDB that asks another model about the same database (sharing its session and journal)."""
         other = copy.copy(self)
         other.model = select_backend(model, base_url=base_url, api_key=api_key)

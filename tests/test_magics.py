@@ -14,7 +14,7 @@ def shell(scripted, tmp_path):
     shell = InteractiveShell.instance()
     shell.run_cell("%load_ext jupyter_chatdb", store_history=False)
     magics = shell.magics_manager.registry["ChatDBMagics"]
-    magics.settings.memory_dir = str(tmp_path / "memory")
+    magics.settings.memory_dir, magics.settings.memory = str(tmp_path / "memory"), False  # memory: test_mem_magic.py
     magics.engine = ChatDB(model=scripted)
     shell.user_ns["sales"] = pd.DataFrame({"region": ["North", "South", "North"], "units": [10, 4, 7]})
     yield shell
@@ -151,7 +151,6 @@ def test_model_option_asks_another_model_about_the_same_data(shell, scripted, ca
 def test_db_option_keeps_tables_in_that_file(shell, scripted, tmp_path):
     path = tmp_path / "shop.duckdb"
     scripted.push({"route": "write"}, plan("CREATE TABLE notes (id INTEGER PRIMARY KEY, text VARCHAR)", "INSERT INTO notes VALUES (1, 'hi')"))
-    scripted.push({"thoughts": []})  # the new engine shares the notebook's memory, so it post-thinks
     shell.run_cell(f"%%chatdb --write --db {path}\nKeep a note: hi").raise_error()
     assert "notes" not in shell.magics_manager.registry["ChatDBMagics"].engine.session.stored_tables()
     reopened = ChatDB(model=scripted, database=path)
@@ -216,7 +215,7 @@ def test_line_commands(shell, scripted, capsys):
     shell.run_cell("%chatdb").raise_error()
     status = capsys.readouterr().out
     assert "Model: scripted\nDatabase: in memory\nDataFrames: sales\nStored tables: none\nApplied write requests: 0\n" in status
-    assert "Memory: 0 thoughts in " in status and "notebook.memory.sqlite" in status
+    assert "Memory: off (turned off)" in status
     tables = shell.run_cell("%chatdb tables").result
     assert tables.to_dict("records") == [{"table": "sales", "kind": "DataFrame", "rows": 3, "columns": "region, units"}]
     shell.run_cell("%chatdb undo")

@@ -67,6 +67,8 @@ def test_mem_commands(shell, scripted, capsys, tmp_path):
     assert added["text"].tolist() == ["Golden Fields' phone is 67753.", "We close early on Fridays."]
     shell.run_cell("%mem").raise_error()
     assert "2 thoughts in memory (0 in history) at " in capsys.readouterr().out
+    shell.run_cell("%chatdb").raise_error()
+    assert "Memory: 2 thoughts in " in capsys.readouterr().out
     found = shell.run_cell("%mem search supplier telephone number").result
     assert found["text"].iloc[0] == "Golden Fields' phone is 67753."
     out = tmp_path / "export.jsonl"
@@ -115,3 +117,14 @@ def test_memory_browser_searches_and_forgets(shell, scripted, monkeypatch):
     assert "Forgot thought" in browser.status and all(row["text"] != "Pears sell at $2.40." for row in browser.rows)
     data, _ = browser._repr_mimebundle_()
     assert "Bob&#x27;s email is bob@example.com." in data["text/html"] or "Bob's email is bob@example.com." in data["text/html"]
+
+
+def test_turning_memory_off_and_on_takes_effect_at_the_next_cell(shell, scripted):
+    shell.run_cell("%config ChatDB.memory = False").raise_error()
+    scripted.push({"route": "read"}, plan("SELECT 1 AS one"))  # no post-thinking
+    shell.run_cell("%%chatdb\nOne?").raise_error()
+    shell.run_cell("%config ChatDB.memory = True").raise_error()
+    scripted.push({"route": "read"}, plan("SELECT 1 AS one"), thoughts())
+    shell.run_cell("%%chatdb\nOne?").raise_error()
+    assert scripted.remaining == 0
+    del shell.config.ChatDB["memory"]

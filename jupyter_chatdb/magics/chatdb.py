@@ -6,8 +6,8 @@ import re
 import shlex
 import sys
 from argparse import Namespace
-from pathlib import Path
 from collections.abc import Mapping
+from pathlib import Path
 
 import pandas as pd
 from IPython.core.error import UsageError
@@ -62,6 +62,10 @@ class ChatDBMagics(Magics):
             model = next(iter(self._engines.values())).model if self._engines else (self.settings.model or None)
             engine = ChatDB(model, database or None, summarize=self.settings.summarize, memory=self.memory)
             self._engines[database] = engine
+        if not self.settings.memory and engine.memory is not None:  # %config ChatDB.memory = False
+            engine.memory = None
+        elif self.settings.memory and engine.memory is None and self.memory is not None:
+            engine.memory = self.memory
         engine.summarize = self.settings.summarize
         engine.options.candidates = self.settings.candidates
         return engine
