@@ -179,11 +179,18 @@ def test_sql_option_runs_guarded_sql_without_the_model(shell, capsys):
     assert "Unknown column 'regoin' in sales; did you mean 'region'?" in capsys.readouterr().out
 
 
-def test_approve_applies_the_pending_write_and_undo_takes_it_back(shell, scripted, capsys):
+@pytest.fixture
+def pending_note(shell, scripted, capsys):
+    """An engine with a notes table, and a cell whose write waits for approval."""
     engine = ChatDB(model=scripted, schema="CREATE TABLE notes (id INTEGER PRIMARY KEY, text VARCHAR);")
     shell.magics_manager.registry["ChatDBMagics"].engine = engine
     scripted.push({"route": "write"}, plan("INSERT INTO notes VALUES (1, 'hi')"))
     shell.run_cell("%%chatdb\nNote: hi").raise_error()
+    return engine
+
+
+def test_approve_applies_the_pending_write_and_undo_takes_it_back(shell, pending_note, capsys):
+    engine = pending_note
     assert "Not applied (writes are not allowed): it would change notes: 1 added." in capsys.readouterr().out
     shell.run_cell("%chatdb").raise_error()
     assert "A write is waiting for approval: %chatdb approve or %chatdb reject." in capsys.readouterr().out
@@ -201,14 +208,10 @@ def test_approve_applies_the_pending_write_and_undo_takes_it_back(shell, scripte
     assert "ChatDBError: No write is waiting for approval." in capsys.readouterr().out
 
 
-def test_reject_drops_the_pending_write(shell, scripted, capsys):
-    engine = ChatDB(model=scripted, schema="CREATE TABLE notes (id INTEGER PRIMARY KEY, text VARCHAR);")
-    shell.magics_manager.registry["ChatDBMagics"].engine = engine
-    scripted.push({"route": "write"}, plan("INSERT INTO notes VALUES (1, 'hi')"))
-    shell.run_cell("%%chatdb\nNote: hi").raise_error()
+def test_reject_drops_the_pending_write(shell, pending_note, capsys):
     shell.run_cell("%chatdb reject").raise_error()
     assert "Rejected: nothing was written." in capsys.readouterr().out
-    assert engine.session.rows("SELECT count(*) FROM notes") == [(0,)]
+    assert pending_note.session.rows("SELECT count(*) FROM notes") == [(0,)]
 
 
 def test_line_commands(shell, scripted, capsys):

@@ -231,9 +231,9 @@ class ChatDBMagics(Magics):
         if command == "history":
             return self.engine.history()
         if command == "undo":
-            print(f"Undid {_requests(self.engine.undo(_number(rest, 'undo [N]', default=1)))}.")
+            print(f"Undid {_requests(self.engine.undo(whole_number(rest, '%chatdb undo [N]', default=1)))}.")
         elif command == "restore":
-            undone = self.engine.restore(_number(rest, "restore ID"))
+            undone = self.engine.restore(whole_number(rest, "%chatdb restore ID"))
             print(f"Restored: undid {_requests(undone)}." if undone else "Nothing to undo: the data is already as it was then.")
         elif command == "model":
             if len(rest) != 1:
@@ -253,7 +253,7 @@ class ChatDBMagics(Magics):
         cards = self._last_view.state.cards if self._last_view is not None else {}
         if not cards:
             raise UsageError("No step to copy yet: run a %%chatdb cell first.")
-        index = _number(words, "sql [N]", default=max(cards))
+        index = whole_number(words, "%chatdb sql [N]", default=max(cards))
         if index not in cards:
             raise UsageError(f"The last request has steps {', '.join(map(str, cards))}, not {index}.")
         self.shell.set_next_input(f"%%chatdb --sql\n{cards[index].sql}", replace=False)
@@ -322,11 +322,10 @@ def _requests(ids: list[int]) -> str:
     return f"request{'s' if len(ids) != 1 else ''} {', '.join(map(str, ids))}"
 
 
-def _number(words: list[str], usage: str, default: int | None = None) -> int:
+def whole_number(words: list[str], usage: str, default: int | None = None) -> int:
+    """The one whole number in `words` (or `default` when there is none); else a UsageError quoting `usage`."""
     if not words and default is not None:
         return default
     if len(words) != 1 or not words[0].isdigit():
-        raise UsageError(f"Use %chatdb {usage} with a whole number.")
+        raise UsageError(f"Use {usage} with a whole number.")
     return int(words[0])
-
-

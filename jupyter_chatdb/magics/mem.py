@@ -14,7 +14,7 @@ from ..kernel_memory.store import Record, read_jsonl
 from ..kernel_memory.thoughts import THOUGHTS_SCHEMA, Thought, ThoughtMemory, parse_thoughts
 from ..llm.base import LLM, Message
 from ..widgets.memory import MemoryBrowser
-from .chatdb import ChatDBMagics
+from .chatdb import ChatDBMagics, whole_number
 
 COMMANDS = ("list", "search", "add", "forget", "merge", "history", "export", "import", "clear", "rebuild")
 STATEMENT_INSTRUCTIONS = """\
@@ -77,7 +77,7 @@ class MemMagics(Magics):
         print(f"{live} thought{'s' if live != 1 else ''} in memory ({len(records) - live} in history) at {memory.store.path or 'in memory'}")
 
     def _list(self, memory: ThoughtMemory, words: list[str]) -> object:
-        limit = _count(words, "list [N]", default=20)
+        limit = whole_number(words, "%mem list [N]", default=20)
         if self._has_widgets():
             return MemoryBrowser(memory, limit=limit)
         return _frame(memory.store.live(limit))
@@ -115,7 +115,7 @@ class MemMagics(Magics):
         print(f"Merged {merged} thought{'s' if merged != 1 else ''} into newer ones with the same subject and relation.")
 
     def _history(self, memory: ThoughtMemory, words: list[str]) -> pd.DataFrame:
-        return _frame(memory.store.history(_count(words, "history ID")), live_only=False)
+        return _frame(memory.store.history(whole_number(words, "%mem history ID")), live_only=False)
 
     def _export(self, memory: ThoughtMemory, words: list[str]) -> None:
         path = _path(words, "export PATH")
@@ -151,14 +151,6 @@ def _extract(model: LLM, statement: str) -> list[Thought]:
 def _frame(records: list[Record], live_only: bool = True) -> pd.DataFrame:
     columns = ["id", "text", "subject", "relation", "object", "created"] + ([] if live_only else ["superseded_by", "valid_to"])
     return pd.DataFrame([{c: getattr(r, c) for c in columns} for r in records], columns=columns)
-
-
-def _count(words: list[str], usage: str, default: int | None = None) -> int:
-    if not words and default is not None:
-        return default
-    if len(words) != 1 or not words[0].isdigit():
-        raise UsageError(f"Use %mem {usage} with a whole number.")
-    return int(words[0])
 
 
 def _path(words: list[str], usage: str) -> Path:

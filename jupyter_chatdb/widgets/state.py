@@ -32,7 +32,6 @@ from ..controller.events import (
 from ..llm.base import Usage
 from ..sql.journal import TableChange
 
-PHASES = ("running", "pending", "done", "failed", "rejected")
 
 
 @dataclass
