@@ -35,6 +35,7 @@ pytestmark = pytest.mark.skipif(
 
 SETUP = """\
 %load_ext jupyter_chatdb
+%config ChatDB.memory = False
 import time
 import pandas as pd
 from jupyter_chatdb import ChatDB

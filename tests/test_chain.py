@@ -2,6 +2,7 @@
 
 import threading
 
+import pandas as pd
 import pytest
 
 from jupyter_chatdb import ChatDB
@@ -14,9 +15,12 @@ from jupyter_chatdb.controller.events import (
     RolledBack,
     Routed,
     StepFailed,
+    ValueCorrected,
 )
 from jupyter_chatdb.errors import ChatDBError, ModelOutputError, QueryFailed, SQLRefused
 from jupyter_chatdb.llm import ScriptedBackend
+from jupyter_chatdb.widgets.render import chain_html
+from jupyter_chatdb.widgets.state import ChainState
 
 from .conftest import plan
 
@@ -321,3 +325,46 @@ def test_an_invented_join_is_dropped_when_the_own_table_has_the_columns(shop, sc
 def test_a_schema_that_does_not_load_says_so(scripted):
     with pytest.raises(ChatDBError, match="The schema did not load: Parser Error"):
         ChatDB(model=scripted, schema="CREATE TABLE (oops;")
+
+
+# -- data-value memory ---------------------------------------------------------------------------
+
+
+@pytest.fixture
+def customers(scripted):
+    db = ChatDB(model=scripted, summarize=False)
+    db.register("customers", pd.DataFrame({"name": ["Ann", "Bob", "Chen"], "city": ["LA", "New York", "LA"], "region": ["North", "Norte", "South"]}))
+    yield db
+    db.close()
+
+
+def test_a_literal_the_column_does_not_hold_is_corrected_and_shown(customers, scripted):
+    scripted.push({"route": "read"}, plan("SELECT count(*) AS n FROM customers WHERE city = 'Los Angeles'"))
+    events = list(customers.events("How many customers live in Los Angeles?"))
+    (correction,) = [e for e in events if isinstance(e, ValueCorrected)]
+    assert (correction.old, correction.new, correction.how) == ("Los Angeles", "LA", "initials")
+    reply = events[-1].reply
+    assert reply.sql == ["SELECT COUNT(*) AS n FROM customers WHERE city = 'LA'"] and reply.result["n"].tolist() == [2]
+    state = ChainState()
+    for event in events:
+        state.apply(event)
+    assert "Value corrections:" in chain_html(state) and "&#x27;Los Angeles&#x27; → &#x27;LA&#x27;" in chain_html(state)
+
+
+def test_several_close_values_are_a_constrained_choice_for_the_model(customers, scripted):
+    scripted.push({"route": "read"}, plan("SELECT name FROM customers WHERE region = 'Nort'"), {"value": "North"})
+    reply = customers.ask("Who is in the Nort region?")
+    assert scripted.calls[-1].json_schema["properties"]["value"]["enum"][-1] == "Nort"
+    assert set(scripted.calls[-1].json_schema["properties"]["value"]["enum"][:-1]) == {"North", "Norte"}
+    assert reply.result["name"].tolist() == ["Ann"]
+
+
+def test_an_empty_result_for_an_unknown_value_says_so(customers, scripted):
+    scripted.push({"route": "read"}, plan("SELECT name FROM customers WHERE city = 'Tokyo'"))
+    reply = customers.ask("Who lives in Tokyo?")
+    assert reply.answer.endswith("(No rows: 'Tokyo' is not a value of customers.city, nor close to one.)")
+
+
+def test_sql_written_by_the_user_is_never_corrected(customers):
+    reply = customers.run_sql("SELECT count(*) AS n FROM customers WHERE city = 'Los Angeles'")
+    assert reply.result["n"].tolist() == [0]

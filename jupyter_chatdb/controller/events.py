@@ -174,3 +174,15 @@ class MemoryStored(Event):
 
     added: tuple[tuple[int, str], ...]
     replaced: tuple[int, ...]
+
+
+@dataclass(frozen=True)
+class ValueCorrected(Event):
+    """A literal of step `index` that its column does not hold, replaced by a stored value."""
+
+    index: int
+    table: str
+    column: str
+    old: str
+    new: str
+    how: str  # case | initials | spelling | meaning | model (chosen by the model among candidates)

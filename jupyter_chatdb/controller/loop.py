@@ -17,6 +17,7 @@ import pandas as pd
 
 from ..errors import ChatDBError, ModelOutputError, QueryFailed, SQLRefused
 from ..kernel_memory.thoughts import THOUGHTS_SCHEMA, ThoughtMemory, parse_thoughts, post_think_messages
+from ..kernel_memory.values import Candidate, LiteralUse, ValueIndex, clear_choice, literal_uses, replace_literals
 from ..llm.base import LLM, Message, Usage
 from ..sql import fixups, guard
 from ..sql.catalog import Catalog
@@ -43,6 +44,7 @@ from .events import (
     StepFailed,
     StepPlanned,
     StepStarted,
+    ValueCorrected,
 )
 from .generate import generate
 from .one_round import OneRoundController, rows_changed
@@ -65,6 +67,7 @@ class Options:
     route: bool = True  # False: treat every request as a read, or a write when writes are allowed
     fallback: bool = True  # a read whose plan fails even after revision gets one more try as one plain SQL
     post_think: bool = True  # with a memory: after the answer, one more model call stores 0-3 thoughts
+    values: bool = True  # check literals against the stored values of their columns and correct them
 
 
 class StepProblem(Exception):
@@ -85,6 +88,7 @@ class Chain:
     in_transaction: bool = False
     needs_approval: str | None = None
     usage: Usage = field(default_factory=Usage)
+    missing_values: list[LiteralUse] = field(default_factory=list)  # literals no stored value resembles
 
 
 class Controller:
@@ -101,6 +105,7 @@ class Controller:
         self.journal = journal or Journal(session)
         self.options = options or Options()
         self.memory = memory
+        self.values = ValueIndex(session, memory.embedder if memory is not None else None)
 
     def run(self, request: Request) -> Iterator[Event]:
         """Yield events while carrying out `request`: `Answered` comes last, or just before `MemoryStored`
@@ -277,6 +282,7 @@ class Controller:
         unbound = [name for name in planned.placeholders() if name not in chain.values]
         if unbound:
             raise StepProblem(f"it uses <{unbound[0]}>, which no earlier step binds")
+        sql = yield from self._correct_values(chain, index, sql)
         checked = _checked(sql, chain)
         result, affected = None, None
         for statement in checked.statements:
@@ -300,6 +306,35 @@ class Controller:
         chain.values.update(values)
         ran = "; ".join(statement.sql for statement in checked.statements)
         return Step(index, planned.goal, ran, "done", result, rows_affected=affected)
+
+    # -- data-value memory -------------------------------------------------------------------
+
+    def _correct_values(self, chain: Chain, index: int, sql: str) -> Generator[Event, None, str]:
+        """Replace literals their columns do not hold by the stored value meant, saying so (never for approved SQL)."""
+        if not self.options.values or chain.request.approved:
+            return sql
+        changes: dict[tuple[str, str, str], str] = {}
+        for use in literal_uses(sql, chain.schema):
+            candidates = self.values.candidates(use.table, use.column, use.literal)
+            if not candidates:
+                if self.values.missing(use.table, use.column, use.literal):
+                    chain.missing_values.append(use)
+                continue
+            choice = clear_choice(candidates) or (yield from self._choose_value(chain, use, candidates))
+            if choice is not None:
+                changes[(use.table, use.column, use.literal)] = choice.value
+                yield ValueCorrected(index, use.table, use.column, use.literal, choice.value, choice.how)
+        return replace_literals(sql, chain.schema, changes) if changes else sql
+
+    def _choose_value(self, chain: Chain, use: LiteralUse, candidates: list[Candidate]) -> Generator[Event, None, Candidate | None]:
+        """Several stored values resemble the literal: one constrained call picks one (or keeps the literal)."""
+        options = [c.value for c in candidates]
+        messages = prompts.value_choice_messages(chain.request.text, use.table, use.column, use.literal, options)
+        schema = {"type": "object", "properties": {"value": {"enum": [*options, use.literal]}}, "required": ["value"]}
+        completion = yield from generate(self.model, "value", messages, schema, 40)
+        chain.usage += completion.usage
+        chosen = prompts.parse_json(completion.text, "value")
+        return next((Candidate(c.value, c.score, "model") for c in candidates if c.value == chosen), None)
 
     def _before_write(self, chain: Chain, statement: guard.Statement) -> None:
         if statement.target in self.session.frames:
@@ -400,6 +435,9 @@ class Controller:
             answer = _changes_answer(changes, pending)
         else:
             answer = plain_answer(result, None)
+            if result is not None and result.empty and chain.missing_values:
+                use = chain.missing_values[0]
+                answer += f" (No rows: {use.literal!r} is not a value of {use.table}.{use.column}, nor close to one.)"
             if request.summarize and result is not None:
                 messages = prompts.answer_messages(request.text, sql, result, None)
                 completion = yield from generate(self.model, "answer", messages, prompts.ANSWER_SCHEMA, ANSWER_MAX_TOKENS)

@@ -207,3 +207,17 @@ def chat_messages(request: str, tables: list[str], notes: list[str] = ()) -> lis
         {"role": "system", "content": CHAT_INSTRUCTIONS.format(tables=", ".join(tables) or "none yet")},
         {"role": "user", "content": f"{_notes_text(notes).lstrip()}{request}"},
     ]
+
+
+VALUE_CHOICE_INSTRUCTIONS = """\
+A query compares column {table}.{column} with {literal!r}, which the column does not hold. \
+Which stored value did the request mean? Reply with JSON {{"value": ...}}: one of the stored values, \
+or {literal!r} itself when none of them fits."""
+
+
+def value_choice_messages(request: str, table: str, column: str, literal: str, options: list[str]) -> list[Message]:
+    listed = "\n".join(f"- {option}" for option in options)
+    return [
+        {"role": "system", "content": VALUE_CHOICE_INSTRUCTIONS.format(table=table, column=column, literal=literal)},
+        {"role": "user", "content": f"Request: {request}\nStored values:\n{listed}"},
+    ]

@@ -9,7 +9,7 @@ from pygments import highlight
 from pygments.formatters import HtmlFormatter
 from pygments.lexers import SqlLexer
 
-from ..controller.events import Reply
+from ..controller.events import Reply, ValueCorrected
 from ..sql.journal import TableChange
 from .state import Card, ChainState
 
@@ -36,6 +36,9 @@ def chain_html(state: ChainState) -> str:
     if state.recalled:
         items = "".join(f"<li>{html.escape(text)} <span style='color:#888'>#{i}, {sim:.2f}</span></li>" for i, text, sim in state.recalled)
         parts.append(f'<div class="chatdb-recalled" style="color:{GRAY}">Recalled from memory:<ul style="margin:2px 0">{items}</ul></div>')
+    if state.corrections:
+        items = "".join(f"<li>{html.escape(correction_text(c))}</li>" for c in state.corrections)
+        parts.append(f'<div class="chatdb-corrections" style="color:#e37400">Value corrections:<ul style="margin:2px 0">{items}</ul></div>')
     parts += [card_html(card) for card in state.cards.values()]
     if state.generating:
         parts.append(
@@ -62,6 +65,8 @@ def chain_markdown(state: ChainState) -> str:
     lines = [f"**Request:** {state.request}", ""]
     if state.recalled:
         lines += ["Recalled from memory:", *[f"- {text} (#{i})" for i, text, _ in state.recalled], ""]
+    if state.corrections:
+        lines += ["Value corrections:", *[f"- {correction_text(c)}" for c in state.corrections], ""]
     for card in state.cards.values():
         lines += [f"**Step {card.index}: {card.goal}** ({status_text(card)})", "", "```sql", card.sql, "```", ""]
         if card.error:
@@ -83,6 +88,7 @@ def chain_markdown(state: ChainState) -> str:
 def chain_text(state: ChainState) -> str:
     lines = [f"Request: {state.request}"]
     lines += [f"Recalled: {text} (#{i})" for i, text, _ in state.recalled]
+    lines += [f"Value correction: {correction_text(c)}" for c in state.corrections]
     if state.verbose:
         lines += [f"  {decision}" for decision in state.decisions]
     for card in state.cards.values():
@@ -129,6 +135,15 @@ def card_html(card: Card) -> str:
         if card.row_count is not None and card.row_count > len(card.preview):
             body.append(f'<div style="color:#888">first {len(card.preview)} of {card.row_count} rows</div>')
     return "\n".join(body) + "</div>"
+
+
+def correction_text(correction: ValueCorrected) -> str:
+    """
+    >>> correction_text(ValueCorrected(1, "customers", "city", "Los Angeles", "LA", "initials"))
+    "step 1: 'Los Angeles' → 'LA' (column customers.city, by initials)"
+    """
+    how = "chosen by the model" if correction.how == "model" else f"by {correction.how}"
+    return f"step {correction.index}: {correction.old!r} → {correction.new!r} (column {correction.table}.{correction.column}, {how})"
 
 
 def highlight_sql(sql: str) -> str:

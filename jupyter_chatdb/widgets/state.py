@@ -28,6 +28,7 @@ from ..controller.events import (
     StepFailed,
     StepPlanned,
     StepStarted,
+    ValueCorrected,
 )
 from ..llm.base import Usage
 from ..sql.journal import TableChange
@@ -61,6 +62,7 @@ class ChainState:
     recalled: tuple[tuple[int, str, float], ...] = ()  # thoughts given to the planner
     remembered: tuple[tuple[int, str], ...] = ()  # thoughts stored after the answer
     replaced: tuple[int, ...] = ()  # older thoughts those contradicted
+    corrections: list[ValueCorrected] = field(default_factory=list)  # literals replaced by stored values
     changes: tuple[TableChange, ...] = ()  # rows the writes changed, or would change when pending
     answer: str | None = None
     result: pd.DataFrame | None = None
@@ -107,6 +109,8 @@ class ChainState:
             self.phase, self.changes = "pending", event.changes
             changes = "; ".join(change.summary for change in event.changes) or "no rows"
             self.note = f"Not applied ({event.reason}): it would change {changes}."
+        elif isinstance(event, ValueCorrected):
+            self.corrections.append(event)
         elif isinstance(event, MemoryRecalled):
             self.recalled = event.thoughts
         elif isinstance(event, MemoryStored):

@@ -1,0 +1,231 @@
+"""Data-value memory: the stored values of text columns, to check and correct literals in model SQL.
+
+For a literal compared with a text column (`WHERE city = 'Los Angeles'`) that the column does not hold,
+candidates come from the column's distinct values by, in order: case and spacing, initials ("LA" /
+"Los Angeles"), character trigrams, and MiniLM similarity. One clear candidate is applied; several are
+offered to the model as a constrained choice; every change is reported, never silent. A column's values
+are read lazily and read again when a cheap fingerprint (row count and a hash of the column) changes.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass
+
+import numpy as np
+import sqlglot
+from sqlglot import exp
+
+from ..llm.base import Embedder
+from ..sql.session import Session
+
+MAX_VALUES = 5_000  # distinct values kept per column (the most frequent first); the cap is reported
+MAX_EMBEDDED = 2_000  # values per column compared by meaning
+TRIGRAM_MIN = 0.45
+EMBEDDING_MIN = 0.78
+CLEAR_SCORE = 0.9  # a candidate at least this good, and well ahead of the next, is applied without asking
+CLEAR_MARGIN = 0.15
+TEXT_TYPES = ("VARCHAR", "TEXT", "STRING", "CHAR", "BPCHAR")
+
+
+@dataclass(frozen=True)
+class Candidate:
+    value: str
+    score: float
+    how: str  # case | initials | spelling | meaning
+
+
+@dataclass(frozen=True)
+class ColumnValues:
+    table: str
+    column: str
+    values: tuple[str, ...]
+    capped: bool  # the column has more distinct values than were kept
+    fingerprint: tuple[int, int]
+
+
+@dataclass(frozen=True)
+class LiteralUse:
+    """A string literal compared with a column in a statement."""
+
+    table: str
+    column: str
+    literal: str
+
+
+class ValueIndex:
+    def __init__(self, session: Session, embedder: Embedder | None = None, max_values: int = MAX_VALUES) -> None:
+        self.session, self.embedder, self.max_values = session, embedder, max_values
+        self._columns: dict[tuple[str, str], ColumnValues] = {}
+        self._vectors: dict[tuple[str, str], np.ndarray] = {}
+
+    def column(self, table: str, column: str) -> ColumnValues | None:
+        """The column's distinct values (None for a column that is not text), read again when it changed."""
+        key = (table.lower(), column.lower())
+        fingerprint = self._fingerprint(table, column)
+        if fingerprint is None:
+            return None
+        known = self._columns.get(key)
+        if known is None or known.fingerprint != fingerprint:
+            rows = self.session.rows(
+                f"SELECT {_q(column)} FROM {_q(table)} WHERE {_q(column)} IS NOT NULL "
+                f"GROUP BY 1 ORDER BY count(*) DESC, 1 LIMIT {self.max_values + 1}"
+            )
+            values = tuple(str(v) for (v,) in rows)
+            known = ColumnValues(table, column, values[: self.max_values], len(values) > self.max_values, fingerprint)
+            self._columns[key] = known
+            self._vectors.pop(key, None)
+        return known
+
+    def missing(self, table: str, column: str, literal: str) -> bool:
+        """Whether the literal is surely not a value of the text column (a capped column cannot say)."""
+        values = self.column(table, column)
+        return values is not None and not values.capped and literal not in values.values
+
+    def candidates(self, table: str, column: str, literal: str, k: int = 5) -> list[Candidate]:
+        """Stored values the literal may have meant, best first; empty when it is stored as written."""
+        values = self.column(table, column)
+        if values is None or literal in values.values:
+            return []
+        found: dict[str, Candidate] = {}
+        for candidate in self._by_spelling(values.values, literal) + self._by_meaning(values, literal):
+            if candidate.value not in found or found[candidate.value].score < candidate.score:
+                found[candidate.value] = candidate
+        return sorted(found.values(), key=lambda c: c.score, reverse=True)[:k]
+
+    def _by_spelling(self, values: Sequence[str], literal: str) -> list[Candidate]:
+        wanted, initials, grams = _normal(literal), _initials(literal), _trigrams(literal)
+        out = []
+        for value in values:
+            if _normal(value) == wanted:
+                out.append(Candidate(value, 1.0, "case"))
+            elif len(value) >= 2 and (value.upper() == initials or literal.upper() == _initials(value)) and (value.isupper() or literal.isupper()):
+                out.append(Candidate(value, 0.9, "initials"))
+            else:
+                score = _jaccard(grams, _trigrams(value))
+                if score >= TRIGRAM_MIN:
+                    out.append(Candidate(value, round(0.85 * score, 3), "spelling"))
+        return out
+
+    def _by_meaning(self, values: ColumnValues, literal: str) -> list[Candidate]:
+        if self.embedder is None or not values.values:
+            return []
+        key = (values.table.lower(), values.column.lower())
+        if key not in self._vectors:
+            self._vectors[key] = self.embedder.embed(list(values.values[:MAX_EMBEDDED]))
+        (query,) = self.embedder.embed([literal])
+        similarities = self._vectors[key] @ query
+        best = np.argsort(-similarities)[:5]
+        return [
+            Candidate(values.values[i], round(0.85 * float(similarities[i]), 3), "meaning")
+            for i in best if similarities[i] >= EMBEDDING_MIN
+        ]
+
+    def _fingerprint(self, table: str, column: str) -> tuple[int, int] | None:
+        types = self.session.rows(
+            "SELECT data_type FROM duckdb_columns() WHERE lower(table_name) = lower(?) AND lower(column_name) = lower(?)",
+            [table, column],
+        )
+        if not types or not str(types[0][0]).upper().startswith(TEXT_TYPES):
+            return None
+        count, digest = self.session.rows(f"SELECT count(*), coalesce(bit_xor(hash({_q(column)})), 0) FROM {_q(table)}")[0]
+        return int(count), int(digest)
+
+
+def clear_choice(candidates: Sequence[Candidate]) -> Candidate | None:
+    """The candidate to apply without asking: good enough and well ahead of the next one.
+
+    >>> clear_choice([Candidate("LA", 0.9, "initials")]).value
+    'LA'
+    >>> clear_choice([Candidate("Paris", 0.8, "spelling"), Candidate("Pari", 0.75, "spelling")]) is None
+    True
+    """
+    if not candidates or candidates[0].score < CLEAR_SCORE:
+        return None
+    if len(candidates) > 1 and candidates[0].score - candidates[1].score < CLEAR_MARGIN:
+        return None
+    return candidates[0]
+
+
+def literal_uses(sql: str, schema: Mapping[str, Sequence[str]]) -> list[LiteralUse]:
+    """String literals compared (=, <>, IN) with a column whose table is known, in WHERE, HAVING, JOIN or CASE.
+
+    >>> literal_uses("SELECT * FROM sales AS s WHERE s.region = 'north' AND units > 3", {"sales": ["region", "units"]})
+    [LiteralUse(table='sales', column='region', literal='north')]
+    """
+    try:
+        tree = sqlglot.parse_one(sql, read="duckdb")
+    except sqlglot.errors.SqlglotError:
+        return []
+    uses = []
+    for column, literal in _comparisons(tree):
+        table = _table_of(column, tree, schema)
+        if table is not None:
+            uses.append(LiteralUse(table, column.name, literal.this))
+    return uses
+
+
+def replace_literals(sql: str, schema: Mapping[str, Sequence[str]], changes: Mapping[tuple[str, str, str], str]) -> str:
+    """`sql` with each (table, column, literal) of `changes` replaced by its new value (other literals kept).
+
+    >>> replace_literals("SELECT * FROM t WHERE city = 'Los Angeles'", {"t": ["city"]}, {("t", "city", "Los Angeles"): "LA"})
+    "SELECT * FROM t WHERE city = 'LA'"
+    """
+    tree = sqlglot.parse_one(sql, read="duckdb")
+    for column, literal in _comparisons(tree):
+        table = _table_of(column, tree, schema)
+        new = changes.get((table or "", column.name, literal.this))
+        if new is not None:
+            literal.replace(exp.Literal.string(new))
+    return tree.sql(dialect="duckdb")
+
+
+def _comparisons(tree: exp.Expression) -> list[tuple[exp.Column, exp.Literal]]:
+    pairs = []
+    for node in tree.find_all(exp.EQ, exp.NEQ):
+        left, right = node.this, node.expression
+        if isinstance(left, exp.Literal):
+            left, right = right, left
+        if isinstance(left, exp.Column) and isinstance(right, exp.Literal) and right.is_string:
+            pairs.append((left, right))
+    for node in tree.find_all(exp.In):
+        if isinstance(node.this, exp.Column):
+            pairs += [(node.this, e) for e in node.expressions if isinstance(e, exp.Literal) and e.is_string]
+    return pairs
+
+
+def _table_of(column: exp.Column, tree: exp.Expression, schema: Mapping[str, Sequence[str]]) -> str | None:
+    """The stored table a column belongs to: by its qualifier (alias or name), else the one table of the
+    statement that has such a column."""
+    names = {name.lower(): name for name in schema}
+    tables = [t for t in tree.find_all(exp.Table) if t.name.lower() in names]
+    if column.table:
+        for table in tables:
+            if column.table.lower() in (table.alias_or_name.lower(), table.name.lower()):
+                return names[table.name.lower()]
+        return None
+    owners = {names[t.name.lower()] for t in tables if column.name.lower() in {c.lower() for c in schema[names[t.name.lower()]]}}
+    return owners.pop() if len(owners) == 1 else None
+
+
+def _normal(text: str) -> str:
+    return " ".join(re.findall(r"\w+", text.lower()))
+
+
+def _initials(text: str) -> str:
+    words = re.findall(r"[A-Za-z]+", text)
+    return "".join(w[0] for w in words).upper() if len(words) > 1 else ""
+
+
+def _trigrams(text: str) -> set[str]:
+    padded = f"  {_normal(text)} "
+    return {padded[i : i + 3] for i in range(len(padded) - 2)}
+
+
+def _jaccard(a: set[str], b: set[str]) -> float:
+    return len(a & b) / len(a | b) if a and b else 0.0
+
+
+def _q(name: str) -> str:
+    return '"' + name.replace('"', '""') + '"'

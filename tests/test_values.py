@@ -1,0 +1,69 @@
+"""Data-value memory: stored values of text columns, candidates for a literal, and SQL literal uses."""
+
+import pandas as pd
+import pytest
+
+from jupyter_chatdb.kernel_memory.values import ValueIndex, clear_choice, literal_uses, replace_literals
+from jupyter_chatdb.sql.session import Session
+
+SCHEMA = {"customers": ["name", "city", "language"], "orders": ["id", "customer", "status"]}
+
+
+@pytest.fixture
+def session():
+    session = Session()
+    session.bind("customers", pd.DataFrame({
+        "name": ["Ann Lee", "Bob Lewis", "Chen Wei", "Dana Ruiz"],
+        "city": ["LA", "New York", "LA", "San Francisco"],
+        "language": ["English", "Spanish", "English", "Mandarin"],
+    }))
+    session.bind("orders", pd.DataFrame({"id": [1, 2], "customer": ["Ann Lee", "Bob Lewis"], "status": ["shipped", "cancelled"]}))
+    return session
+
+
+def test_candidates_by_case_initials_and_spelling(session):
+    values = ValueIndex(session)
+    assert values.candidates("customers", "language", "English") == []  # stored as written
+    assert [(c.value, c.how) for c in values.candidates("customers", "language", "english")] == [("English", "case")]
+    assert [(c.value, c.how) for c in values.candidates("customers", "city", "Los Angeles")][:1] == [("LA", "initials")]
+    assert values.candidates("orders", "status", "canceled")[0].value == "cancelled"
+    assert values.candidates("customers", "city", "Tokyo") == []
+    assert values.candidates("orders", "id", "1") == []  # not a text column
+
+
+def test_values_are_read_again_when_the_data_changes(session):
+    values = ValueIndex(session)
+    assert values.candidates("orders", "status", "Returned") == []
+    session.bind("orders", pd.DataFrame({"id": [3], "customer": ["Chen Wei"], "status": ["returned"]}))
+    assert values.candidates("orders", "status", "Returned")[0].value == "returned"
+
+
+def test_the_cap_on_distinct_values_is_reported(session):
+    session.bind("codes", pd.DataFrame({"code": [f"c{i}" for i in range(50)]}))
+    capped = ValueIndex(session, max_values=10).column("codes", "code")
+    assert capped.capped and len(capped.values) == 10
+
+
+def test_clear_choice_needs_a_good_and_lonely_candidate(session):
+    values = ValueIndex(session)
+    assert clear_choice(values.candidates("customers", "language", "ENGLISH")).value == "English"
+    assert clear_choice([]) is None
+
+
+def test_literal_uses_find_comparisons_in_where_in_join_and_case():
+    sql = (
+        "SELECT c.name, CASE WHEN o.status = 'Shipped' THEN 1 ELSE 0 END FROM customers AS c "
+        "JOIN orders AS o ON o.customer = c.name AND o.status <> 'lost' "
+        "WHERE c.city IN ('Los Angeles', 'NY') AND language = 'english' AND c.name LIKE 'A%'"
+    )
+    uses = {(u.table, u.column, u.literal) for u in literal_uses(sql, SCHEMA)}
+    assert uses == {
+        ("orders", "status", "Shipped"), ("orders", "status", "lost"), ("customers", "city", "Los Angeles"),
+        ("customers", "city", "NY"), ("customers", "language", "english"),
+    }
+
+
+def test_replace_literals_changes_only_the_named_ones():
+    sql = "SELECT * FROM customers WHERE city = 'Los Angeles' OR name = 'Los Angeles'"
+    fixed = replace_literals(sql, SCHEMA, {("customers", "city", "Los Angeles"): "LA"})
+    assert fixed == "SELECT * FROM customers WHERE city = 'LA' OR name = 'Los Angeles'"
