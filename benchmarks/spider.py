@@ -3,6 +3,7 @@
 Each database is read from SQLite into pandas and bound to a ChatDB session, as a notebook user
 would; each question goes through `ChatDB.ask`; the predicted result is compared with the gold
 query's result on the original SQLite file (multisets; ordered only when the gold has ORDER BY).
+`--strategy values` compares the chain with and without its data-value memory (literal correction).
 `--strategy both` (the default) asks every question twice, with the chain-of-memory controller and
 with the Foundation's one-round controller (the baseline), and prints both accuracies and their
 difference; the one-round run also reports its first SQL without the repair round.
@@ -33,6 +34,10 @@ from jupyter_chatdb.llm import select_backend
 from jupyter_chatdb.llm.base import LLM, Usage
 
 DATASET = Path(__file__).resolve().parents[1].parent / "shared" / "datasets" / "spider_dev"
+COMPARISONS = {  # --strategy that runs two controllers on the same questions: the full one, then its baseline
+    "both": ["chain", "one-round"],
+    "values": ["chain", "chain-no-values"],
+}
 
 
 @dataclass
@@ -61,13 +66,13 @@ def main() -> int:
         print(f"No questions match --db {args.db!r}.", file=sys.stderr)
         return 2
     model = select_backend(args.model)
-    strategies = ["chain", "one-round"] if args.strategy == "both" else [args.strategy]
+    strategies = COMPARISONS.get(args.strategy, [args.strategy])
     results = {strategy: run(strategy, model, questions, args) for strategy in strategies}
     for strategy, outcomes in results.items():
         report(outcomes, model.name, strategy, args)
     if len(results) == 2:
-        chain, baseline = (sum(o.correct for o in outcomes) for outcomes in results.values())
-        print(f"\nchain - one-round: {100 * (chain - baseline) / len(questions):+.1f} points of execution accuracy")
+        (first, full), (second, baseline) = ((s, sum(o.correct for o in outcomes)) for s, outcomes in results.items())
+        print(f"\n{first} - {second}: {100 * (full - baseline) / len(questions):+.1f} points of execution accuracy")
     return 0
 
 
@@ -80,9 +85,10 @@ def run(strategy: str, model: LLM, questions: list[dict], args: argparse.Namespa
         for db_id in dict.fromkeys(q["db_id"] for q in questions):
             sqlite_path = args.dataset / "database" / f"{db_id}.sqlite"
             chatdb = ChatDB(
-                model=model, summarize=False, strategy=strategy,
+                model=model, summarize=False, strategy="one-round" if strategy == "one-round" else "chain",
                 repair_rounds=args.repair_rounds, candidates=args.candidates,
             )
+            chatdb.options.values = strategy != "chain-no-values"
             for name, frame in read_sqlite(sqlite_path).items():
                 chatdb.register(name, frame)
             for question in (q for q in questions if q["db_id"] == db_id):
@@ -104,7 +110,10 @@ def parse_args() -> argparse.Namespace:
     parser.add_argument("--stride", type=int, default=1, help="ask every Nth question (a spread over all databases)")
     parser.add_argument("--db", help="ask only the questions of this database (db_id)")
     parser.add_argument("--model", default="local", help="model for ChatDB (default: the embedded model)")
-    parser.add_argument("--strategy", choices=["both", "chain", "one-round"], default="both")
+    parser.add_argument(
+        "--strategy", choices=["both", "values", "chain", "chain-no-values", "one-round"], default="both",
+        help="both: chain vs one-round; values: chain with vs without the data-value memory",
+    )
     parser.add_argument("--candidates", type=int, default=1, help="plans sampled and voted on per question (chain)")
     parser.add_argument("--repair-rounds", type=int, default=1, help="repair rounds of the one-round baseline")
     parser.add_argument("--dataset", type=Path, default=DATASET)
