@@ -10,10 +10,9 @@ from __future__ import annotations
 import os
 import time
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 from IPython.display import DisplayHandle, display
-
-from typing import TYPE_CHECKING
 
 from ..controller.events import Event, ModelText, Reply
 from ..sql.replays import result_digest
