@@ -48,7 +48,7 @@ from .events import (
 )
 from .generate import generate
 from .one_round import OneRoundController, rows_changed
-from .plan import PlannedStep, plan_schema, bound_values, fill, parse_plan
+from .plan import PlannedStep, bound_values, fill, parse_plan, plan_schema
 from .request import Request
 from .vote import signature
 
