@@ -18,7 +18,7 @@ import sqlglot
 from sqlglot import exp
 
 from ..llm.base import Embedder
-from ..sql.session import Session
+from ..sql.session import Session, quote_identifier
 
 MAX_VALUES = 5_000  # distinct values kept per column (the most frequent first); the cap is reported
 MAX_EMBEDDED = 2_000  # values per column compared by meaning
@@ -69,7 +69,7 @@ class ValueIndex:
         known = self._columns.get(key)
         if known is None or known.fingerprint != fingerprint:
             rows = self.session.rows(
-                f"SELECT {_q(column)} FROM {_q(table)} WHERE {_q(column)} IS NOT NULL "
+                f"SELECT {quote_identifier(column)} FROM {quote_identifier(table)} WHERE {quote_identifier(column)} IS NOT NULL "
                 f"GROUP BY 1 ORDER BY count(*) DESC, 1 LIMIT {self.max_values + 1}"
             )
             values = tuple(str(v) for (v,) in rows)
@@ -129,7 +129,7 @@ class ValueIndex:
         )
         if not types or not str(types[0][0]).upper().startswith(TEXT_TYPES):
             return None
-        count, digest = self.session.rows(f"SELECT count(*), coalesce(bit_xor(hash({_q(column)})), 0) FROM {_q(table)}")[0]
+        count, digest = self.session.rows(f"SELECT count(*), coalesce(bit_xor(hash({quote_identifier(column)})), 0) FROM {quote_identifier(table)}")[0]
         return int(count), int(digest)
 
 
@@ -225,7 +225,3 @@ def _trigrams(text: str) -> set[str]:
 
 def _jaccard(a: set[str], b: set[str]) -> float:
     return len(a & b) / len(a | b) if a and b else 0.0
-
-
-def _q(name: str) -> str:
-    return '"' + name.replace('"', '""') + '"'

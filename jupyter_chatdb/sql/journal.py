@@ -17,7 +17,7 @@ import pandas as pd
 
 from ..errors import ChatDBError
 from .guard import PRIVATE_SCHEMA, Kind, Statement
-from .session import Session
+from .session import Session, quote_identifier
 
 J = PRIVATE_SCHEMA
 SETUP = f"""
@@ -77,15 +77,15 @@ class Recorder:
             return
         _ensure_schema(self.session)
         copy = f"{J}.pre_{len(self._tracked)}"
-        self.session.rows(f"CREATE OR REPLACE TABLE {copy} AS SELECT * FROM main.{_quote(table)}")
+        self.session.rows(f"CREATE OR REPLACE TABLE {copy} AS SELECT * FROM main.{quote_identifier(table)}")
         self._tracked[table] = copy
 
     def changes(self) -> list[TableChange]:
         """The differences so far (before commit or rollback): the rows a dry run would touch."""
         changes = [_created_change(self.session, name) for name, kind in self._created if kind == "TABLE"]
         for table, copy in self._tracked.items():
-            old = _frame(self.session, f"SELECT * FROM {copy} EXCEPT ALL SELECT * FROM main.{_quote(table)}")
-            new = _frame(self.session, f"SELECT * FROM main.{_quote(table)} EXCEPT ALL SELECT * FROM {copy}")
+            old = _frame(self.session, f"SELECT * FROM {copy} EXCEPT ALL SELECT * FROM main.{quote_identifier(table)}")
+            new = _frame(self.session, f"SELECT * FROM main.{quote_identifier(table)} EXCEPT ALL SELECT * FROM {copy}")
             if len(old) or len(new):
                 changes.append(TableChange(table, old, new, _primary_key(self.session, table)))
         return changes
@@ -109,7 +109,7 @@ class Recorder:
         for position, change in enumerate(changes):
             old_rows, new_rows = f"{J}.r{request_id}_{position}_old", f"{J}.r{request_id}_{position}_new"
             if not change.created:
-                copy, live = self._tracked[change.table], f"main.{_quote(change.table)}"
+                copy, live = self._tracked[change.table], f"main.{quote_identifier(change.table)}"
                 self.session.rows(f"CREATE TABLE {old_rows} AS SELECT * FROM {copy} EXCEPT ALL SELECT * FROM {live}")
                 self.session.rows(f"CREATE TABLE {new_rows} AS SELECT * FROM {live} EXCEPT ALL SELECT * FROM {copy}")
             self.session.rows(
@@ -204,7 +204,7 @@ class Journal:
                 if depth == max(len(levels) - 1, 0):
                     for name, kind in created:
                         what = "TABLE" if kind == "created" else "SEQUENCE"
-                        self.session.rows(f"DROP {what} IF EXISTS main.{_quote(name)}")
+                        self.session.rows(f"DROP {what} IF EXISTS main.{quote_identifier(name)}")
                     self.session.rows(
                         f"UPDATE {J}.requests SET undone_at = current_localtimestamp() WHERE request_id = ?", [request_id]
                     )
@@ -217,7 +217,7 @@ def _reinsert(session: Session, table: str, old: str, new: str) -> None:
     """Rows the request removed come back."""
     key = _primary_key(session, table)
     only_old = f"WHERE NOT EXISTS (SELECT 1 FROM {new} AS n WHERE {_same(key, 'n', 'o')})" if key else ""
-    session.rows(f"INSERT INTO main.{_quote(table)} SELECT o.* FROM {old} AS o {only_old}")
+    session.rows(f"INSERT INTO main.{quote_identifier(table)} SELECT o.* FROM {old} AS o {only_old}")
 
 
 def _revert_changed(session: Session, table: str, old: str, new: str) -> None:
@@ -225,7 +225,7 @@ def _revert_changed(session: Session, table: str, old: str, new: str) -> None:
     key = _primary_key(session, table)
     if not key:
         return
-    live = f"main.{_quote(table)}"
+    live = f"main.{quote_identifier(table)}"
     columns = [c for c in _columns(session, table) if c not in key]
     in_both = f"EXISTS (SELECT 1 FROM {new} AS n WHERE {_same(key, 'n', 'o')})"
     # set only the columns that differ: DuckDB rewrites an update of an indexed column as delete + insert
@@ -233,18 +233,18 @@ def _revert_changed(session: Session, table: str, old: str, new: str) -> None:
         c for c in columns
         if session.rows(
             f"SELECT count(*) FROM {old} AS o JOIN {live} AS t ON {_same(key, 't', 'o')}"
-            f" WHERE {in_both} AND o.{_quote(c)} IS DISTINCT FROM t.{_quote(c)}"
+            f" WHERE {in_both} AND o.{quote_identifier(c)} IS DISTINCT FROM t.{quote_identifier(c)}"
         )[0][0]
     ]
     if differing:
-        assignments = ", ".join(f"{_quote(c)} = o.{_quote(c)}" for c in differing)
+        assignments = ", ".join(f"{quote_identifier(c)} = o.{quote_identifier(c)}" for c in differing)
         session.rows(f"UPDATE {live} AS t SET {assignments} FROM {old} AS o WHERE {_same(key, 't', 'o')} AND {in_both}")
 
 
 def _delete_added(session: Session, table: str, old: str, new: str) -> None:
     """Rows the request added go away: by key, or else one live row per added row."""
     key = _primary_key(session, table)
-    live = f"main.{_quote(table)}"
+    live = f"main.{quote_identifier(table)}"
     if key:
         session.rows(
             f"DELETE FROM {live} AS t WHERE EXISTS (SELECT 1 FROM {new} AS n WHERE {_same(key, 't', 'n')}"
@@ -252,7 +252,7 @@ def _delete_added(session: Session, table: str, old: str, new: str) -> None:
         )
         return
     columns = _columns(session, table)
-    listed = ", ".join(_quote(c) for c in columns)
+    listed = ", ".join(quote_identifier(c) for c in columns)
     session.rows(
         f"DELETE FROM {live} WHERE rowid IN (SELECT l.rowid FROM"
         f" (SELECT rowid, {listed}, row_number() OVER (PARTITION BY {listed}) AS nth FROM {live}) AS l"
@@ -313,7 +313,7 @@ def _children_first_levels(session: Session, tables: list[str]) -> list[list[str
 
 
 def _created_change(session: Session, table: str) -> TableChange:
-    return TableChange(table, pd.DataFrame(), _frame(session, f"SELECT * FROM main.{_quote(table)}"), created=True)
+    return TableChange(table, pd.DataFrame(), _frame(session, f"SELECT * FROM main.{quote_identifier(table)}"), created=True)
 
 
 def _frame(session: Session, sql: str) -> pd.DataFrame:
@@ -325,8 +325,5 @@ def _keys(frame: pd.DataFrame, key: tuple[str, ...]) -> set[tuple]:
 
 
 def _same(columns: tuple[str, ...] | list[str], left: str, right: str) -> str:
-    return " AND ".join(f"{left}.{_quote(c)} IS NOT DISTINCT FROM {right}.{_quote(c)}" for c in columns)
+    return " AND ".join(f"{left}.{quote_identifier(c)} IS NOT DISTINCT FROM {right}.{quote_identifier(c)}" for c in columns)
 
-
-def _quote(name: str) -> str:
-    return '"' + name.replace('"', '""') + '"'

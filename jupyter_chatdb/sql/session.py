@@ -136,8 +136,8 @@ class Session:
         """Every table a request can use, with its kind, row count and columns."""
         rows = []
         for name, kind in [(n, "DataFrame") for n in sorted(self._frames)] + [(n, "stored") for n in sorted(self.stored_tables())]:
-            columns = [c for (c,) in self.rows(f"SELECT column_name FROM (DESCRIBE {_quote(name)})")]
-            (count,) = self.rows(f"SELECT count(*) FROM {_quote(name)}")[0]
+            columns = [c for (c,) in self.rows(f"SELECT column_name FROM (DESCRIBE {quote_identifier(name)})")]
+            (count,) = self.rows(f"SELECT count(*) FROM {quote_identifier(name)}")[0]
             rows.append({"table": name, "kind": kind, "rows": count, "columns": ", ".join(columns)})
         return pd.DataFrame(rows, columns=["table", "kind", "rows", "columns"])
 
@@ -211,7 +211,12 @@ class Session:
         self._con.close()
 
 
-def _quote(name: str) -> str:
+def quote_identifier(name: str) -> str:
+    """A name as a DuckDB identifier, always quoted (safe for any name).
+
+    >>> quote_identifier('my "odd" table')
+    '"my ""odd"" table"'
+    """
     return '"' + name.replace('"', '""') + '"'
 
 
