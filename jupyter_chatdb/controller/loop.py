@@ -315,9 +315,12 @@ class Controller:
             return sql
         changes: dict[tuple[str, str, str], str] = {}
         for use in literal_uses(sql, chain.schema):
-            candidates = self.values.candidates(use.table, use.column, use.literal)
+            values = self.values.column(use.table, use.column)
+            if values is None or use.literal in values.values:
+                continue  # not a text column, or a value it holds
+            candidates = self.values.candidates_in(values, use.literal)
             if not candidates:
-                if self.values.missing(use.table, use.column, use.literal):
+                if not values.capped:  # a capped column cannot say the value is not there
                     chain.missing_values.append(use)
                 continue
             choice = clear_choice(candidates) or (yield from self._choose_value(chain, use, candidates))

@@ -78,15 +78,14 @@ class ValueIndex:
             self._vectors.pop(key, None)
         return known
 
-    def missing(self, table: str, column: str, literal: str) -> bool:
-        """Whether the literal is surely not a value of the text column (a capped column cannot say)."""
-        values = self.column(table, column)
-        return values is not None and not values.capped and literal not in values.values
-
     def candidates(self, table: str, column: str, literal: str, k: int = 5) -> list[Candidate]:
         """Stored values the literal may have meant, best first; empty when it is stored as written."""
         values = self.column(table, column)
-        if values is None or literal in values.values:
+        return [] if values is None else self.candidates_in(values, literal, k)
+
+    def candidates_in(self, values: ColumnValues, literal: str, k: int = 5) -> list[Candidate]:
+        """`candidates` for a column already read (so its fingerprint is not taken twice)."""
+        if literal in values.values:
             return []
         found: dict[str, Candidate] = {}
         for candidate in self._by_spelling(values.values, literal) + self._by_meaning(values, literal):
