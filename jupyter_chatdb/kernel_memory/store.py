@@ -14,7 +14,7 @@ import sqlite3
 import threading
 from collections.abc import Iterator, Mapping
 from contextlib import contextmanager
-from dataclasses import asdict, dataclass, field
+from dataclasses import asdict, dataclass
 from datetime import datetime, timezone
 from pathlib import Path
 
@@ -56,7 +56,6 @@ class Record:
     created: str = ""
     superseded_by: int | None = None
     valid_to: str | None = None
-    embedding: np.ndarray | None = field(default=None, compare=False, repr=False)
 
     @property
     def live(self) -> bool:
@@ -159,7 +158,9 @@ class Store:
 
     def vectors(self) -> dict[int, np.ndarray]:
         """The embeddings of the live records, for rebuilding the index."""
-        return {r.id: r.embedding for r in self._select("WHERE superseded_by IS NULL AND embedding IS NOT NULL", ()) if r.embedding is not None}
+        with self._lock:
+            rows = self._db.execute("SELECT id, embedding FROM records WHERE superseded_by IS NULL AND embedding IS NOT NULL").fetchall()
+        return {record_id: np.frombuffer(blob, dtype=np.float32) for record_id, blob in rows}
 
     def __len__(self) -> int:
         with self._lock:
@@ -171,7 +172,7 @@ class Store:
         records = self.all()
         with open(path, "w", encoding="utf-8") as out:
             for record in records:
-                row = {k: v for k, v in asdict(record).items() if k != "embedding"}
+                row = asdict(record)
                 out.write(json.dumps(row, ensure_ascii=False) + "\n")
         return len(records)
 
@@ -182,12 +183,13 @@ class Store:
     # -- helpers ------------------------------------------------------------------------------
 
     def _select(self, where: str, values: tuple) -> list[Record]:
+        """Records without their embeddings (only `vectors` needs those, and they are most of the bytes)."""
         with self._lock:
             rows = self._db.execute(
-                "SELECT id, text, subject, relation, object, source, created, superseded_by, valid_to, embedding FROM records " + where,
+                "SELECT id, text, subject, relation, object, source, created, superseded_by, valid_to FROM records " + where,
                 values,
             ).fetchall()
-        return [Record(*row[:9], embedding=None if row[9] is None else np.frombuffer(row[9], dtype=np.float32)) for row in rows]
+        return [Record(*row) for row in rows]
 
     @contextmanager
     def _transaction(self) -> Iterator[sqlite3.Connection]:
