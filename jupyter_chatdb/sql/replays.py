@@ -43,6 +43,7 @@ def result_digest(frame: pd.DataFrame | None) -> str | None:
 class Replays:
     def __init__(self, session: Session) -> None:
         self.session = session
+        self._created = False  # the table was made (or found) by this object: no catalog query per request
 
     def record(self, recorded: Recorded) -> None:
         self._ensure_table()
@@ -72,9 +73,10 @@ class Replays:
         )
 
     def _ensure_table(self) -> None:
-        if not self._exists():
+        if not self._created:
             self.session.rows(f"CREATE SCHEMA IF NOT EXISTS {SCHEMA}")
             self.session.rows(
-                f"CREATE TABLE {TABLE} (recorded_at TIMESTAMP, request VARCHAR, route VARCHAR, steps VARCHAR,"
-                " model VARCHAR, result_sha256 VARCHAR)"
+                f"CREATE TABLE IF NOT EXISTS {TABLE} (recorded_at TIMESTAMP, request VARCHAR, route VARCHAR,"
+                " steps VARCHAR, model VARCHAR, result_sha256 VARCHAR)"
             )
+            self._created = True
