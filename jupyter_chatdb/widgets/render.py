@@ -77,7 +77,7 @@ def chain_markdown(state: ChainState) -> str:
         lines += [state.note, ""]
     if state.phase == "pending":
         for change in state.changes:
-            lines += [f"*{change.summary}*", ""] + [_table_markdown(f) + "\n" for f in _change_frames(change)]
+            lines += [f"*{change.summary}*", ""] + [_table_markdown(f) + "\n" for _, f in _change_frames(change)]
     if state.answer is not None:
         lines += [f"**Answer:** {state.answer}", ""]
     if state.remembered:
@@ -172,15 +172,15 @@ def _usage_text(state: ChainState) -> str:
 
 def _change_html(change: TableChange) -> str:
     frames = "".join(
-        f'<div style="color:{GRAY}">{label}</div>' + frame.head(20).to_html(index=False, border=0)
-        for label, frame in zip(("rows before", "rows after"), (change.old, change.new))
-        if not frame.empty
+        f'<div style="color:{GRAY}">{label}</div>' + frame.to_html(index=False, border=0)
+        for label, frame in _change_frames(change)
     )
     return f'<div class="chatdb-change"><b>{html.escape(change.summary)}</b>{frames}</div>'
 
 
-def _change_frames(change: TableChange) -> list[pd.DataFrame]:
-    return [frame.head(20) for frame in (change.old, change.new) if not frame.empty]
+def _change_frames(change: TableChange) -> list[tuple[str, pd.DataFrame]]:
+    """The first rows before and after a pending change, each only when there are some."""
+    return [(label, frame.head(20)) for label, frame in (("rows before", change.old), ("rows after", change.new)) if not frame.empty]
 
 
 def _table_markdown(frame: pd.DataFrame) -> str:
