@@ -14,8 +14,11 @@ from .controller.one_round import OneRoundController
 from .controller.plan import MAX_STEPS, PlannedStep
 from .controller.request import Request
 from .errors import ChatDBError, QueryFailed
+from .kernel_memory.schema import SchemaIndex
 from .kernel_memory.thoughts import ThoughtMemory
-from .llm.base import LLM
+from .kernel_memory.values import ValueIndex
+from .llm.base import LLM, Embedder
+from .llm.minilm import LazyMiniLMEmbedder
 from .llm.select import select_backend
 from .sql import guard
 from .sql.journal import Journal
@@ -50,6 +53,7 @@ class ChatDB:
         revisions: int = 2,
         repair_rounds: int = 1,
         memory: ThoughtMemory | None = None,
+        embedder: Embedder | None = None,
     ) -> None:
         """`schema`: a .sql file or SQL text of CREATE statements, run when the database has no tables yet.
 
@@ -58,6 +62,8 @@ class ChatDB:
         most of them agree on. `revisions`: how often a failing plan is revised per request.
         `memory`: a ThoughtMemory to recall thoughts from before planning and store new ones in after
         each answer (its triples are queryable as the table `memory_triples`).
+        `embedder`: matches literals with stored values and requests with tables by meaning
+        (default: the embedded MiniLM, loaded when first needed).
         """
         if strategy not in STRATEGIES:
             raise ChatDBError(f"Unknown strategy {strategy!r}: use one of {', '.join(STRATEGIES)}.")
@@ -69,6 +75,9 @@ class ChatDB:
         self.replays = Replays(self.session)
         self.summarize = summarize
         self._memory = memory
+        embedder = embedder or LazyMiniLMEmbedder()
+        self.values = ValueIndex(self.session, embedder)
+        self.table_index = SchemaIndex(embedder)
         if schema is not None:
             self._bootstrap(schema)
         self._strategy, self._repair_rounds = strategy, repair_rounds
@@ -77,7 +86,9 @@ class ChatDB:
 
     def _make_controller(self) -> Controller | OneRoundController:
         if self._strategy == "chain":
-            return Controller(self.model, self.session, self.journal, self.options, self._memory)
+            return Controller(
+                self.model, self.session, self.journal, self.options, self._memory, values=self.values, tables=self.table_index
+            )
         return OneRoundController(self.model, self.session, repair_rounds=self._repair_rounds)
 
     @property
@@ -183,8 +194,16 @@ class ChatDB:
         return self._collect(request, on_event)
 
     def tables(self) -> pd.DataFrame:
-        """The tables requests can use: name, kind (DataFrame or stored), rows and columns."""
-        return self.session.tables()
+        """The tables requests can use: name, kind (DataFrame or stored), rows, columns and description."""
+        tables = self.session.tables()
+        tables["description"] = [self.table_index.notes.get(name, "") for name in tables["table"]]
+        return tables
+
+    def describe(self, table: str, description: str) -> None:
+        """Say what `table` holds, in words: schema selection finds it by this too ("" removes it)."""
+        if table not in self.session.frames and table not in self.session.stored_tables():
+            raise ChatDBError(f"There is no table {table!r}: %chatdb tables lists them.")
+        self.table_index.describe(table, description)
 
     def history(self) -> pd.DataFrame:
         """The applied write requests, oldest first, with their SQL and whether they were undone."""

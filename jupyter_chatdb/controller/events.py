@@ -186,3 +186,17 @@ class ValueCorrected(Event):
     old: str
     new: str
     how: str  # case | initials | spelling | meaning | model (chosen by the model among candidates)
+
+
+@dataclass(frozen=True)
+class TablesSelected(Event):
+    """Of `total` tables, those `considered` for the request (table, score, why) and those `chosen`
+    for the planning prompt, best first. `refined`: the model ordered and cut the considered ones
+    (`picked`: its choice), then `changes` (table, why) made that choice consistent."""
+
+    considered: tuple[tuple[str, float, tuple[str, ...]], ...]
+    chosen: tuple[str, ...]
+    total: int
+    refined: bool
+    picked: tuple[str, ...] = ()
+    changes: tuple[tuple[str, str], ...] = ()

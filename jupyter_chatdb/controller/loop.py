@@ -17,8 +17,9 @@ import pandas as pd
 
 from ..errors import ChatDBError, ModelOutputError, QueryFailed, SQLRefused
 from ..kernel_memory.thoughts import THOUGHTS_SCHEMA, ThoughtMemory, parse_thoughts, post_think_messages
+from ..kernel_memory.schema import Considered, SchemaIndex, joined_tables, settle
 from ..kernel_memory.values import Candidate, LiteralUse, ValueIndex, clear_choice, literal_uses, replace_literals
-from ..llm.base import LLM, Message, Usage
+from ..llm.base import LLM, Embedder, Message, Usage
 from ..sql import fixups, guard
 from ..sql.catalog import Catalog
 from ..sql.journal import Journal, Recorder, TableChange
@@ -44,6 +45,7 @@ from .events import (
     StepFailed,
     StepPlanned,
     StepStarted,
+    TablesSelected,
     ValueCorrected,
 )
 from .generate import generate
@@ -56,6 +58,7 @@ ROUTE_MAX_TOKENS = 12
 PLAN_MAX_TOKENS = 900
 ANSWER_MAX_TOKENS = 120
 THOUGHTS_MAX_TOKENS = 220
+TABLES_MAX_TOKENS = 120
 SAMPLE_TEMPERATURE = 0.7
 
 
@@ -68,6 +71,9 @@ class Options:
     fallback: bool = True  # a read whose plan fails even after revision gets one more try as one plain SQL
     post_think: bool = True  # with a memory: after the answer, one more model call stores 0-3 thoughts
     values: bool = True  # check literals against the stored values of their columns and correct them
+    top_tables: int = 5  # schema selection: the K tables most like the request, plus the tables joined to them
+    select_over: int = 12  # select tables only when there are more than this many (else all go into the prompt)
+    refine_tables: bool = True  # one model call orders the selected tables and keeps only those needed
 
 
 class StepProblem(Exception):
@@ -89,6 +95,7 @@ class Chain:
     needs_approval: str | None = None
     usage: Usage = field(default_factory=Usage)
     missing_values: list[LiteralUse] = field(default_factory=list)  # literals no stored value resembles
+    shown: tuple[str, ...] | None = None  # the tables the planning prompt showed (None: all of them)
 
 
 class Controller:
@@ -99,13 +106,20 @@ class Controller:
         journal: Journal | None = None,
         options: Options | None = None,
         memory: ThoughtMemory | None = None,
+        embedder: Embedder | None = None,
+        values: ValueIndex | None = None,
+        tables: SchemaIndex | None = None,
     ) -> None:
+        """`embedder` matches values and tables by meaning (default: the memory's, else by spelling only);
+        `values` and `tables` are the data-value and schema-selection memories (default: new ones)."""
         self.model = model
         self.session = session
         self.journal = journal or Journal(session)
         self.options = options or Options()
         self.memory = memory
-        self.values = ValueIndex(session, memory.embedder if memory is not None else None)
+        embedder = embedder or (memory.embedder if memory is not None else None)
+        self.values = values or ValueIndex(session, embedder)
+        self.tables = tables or SchemaIndex(embedder)
 
     def run(self, request: Request) -> Iterator[Event]:
         """Yield events while carrying out `request`: `Answered` comes last, or just before `MemoryStored`
@@ -121,21 +135,26 @@ class Controller:
         usage = Usage()
         messages: list[Message] = []
         reply_text = ""
+        shown: tuple[str, ...] | None = None  # the tables the planning prompt shows (None: all)
         if request.approved:
             route, steps = request.route, list(request.approved)
         else:
-            route, usage = yield from self._route(request, catalog, usage)
+            considered = self._considered(request.text, catalog)
+            names = [c.table for c in considered] if considered else list(catalog.tables)
+            route, usage = yield from self._route(request, names, usage)
             yield Routed(route)
             notes = yield from self._recall(request)
             if route == "chat":
-                reply = yield from self._chat(request, catalog, usage, notes)
+                reply = yield from self._chat(request, names, usage, notes)
                 yield Answered(reply)
                 yield from self._post_think(request, reply)
                 return
             if not catalog.tables and route == "read":
                 raise ChatDBError("There is no data to query: create a pandas DataFrame, register one, or record something with writes allowed.")
-            steps, messages, reply_text, usage = yield from self._plan(request, catalog, route == "write", usage, notes)
-        chain = Chain(request, route == "write", catalog.schema(), usage=usage)
+            if considered:
+                shown, usage = yield from self._select(request.text, catalog, considered, usage)
+            steps, messages, reply_text, usage = yield from self._plan(request, catalog, route == "write", usage, notes, shown)
+        chain = Chain(request, route == "write", catalog.schema(), usage=usage, shown=shown)
         if not request.approved and route == "read" and self.options.candidates > 1:
             steps, chain.usage = yield from self._vote(steps, messages, chain)
         yield PlanMade(tuple(steps))
@@ -149,7 +168,7 @@ class Controller:
                 if route != "read" or chain.in_transaction or not self.options.fallback or request.approved:
                     raise
                 yield FellBack(str(error))
-                reply = yield from self._one_round(request, chain.usage)
+                reply = yield from self._one_round(request, chain.usage, shown)
         except GeneratorExit:  # the view stopped listening: roll back quietly
             if chain.in_transaction:
                 self.session.rollback()
@@ -186,22 +205,57 @@ class Controller:
         added = tuple((s.record.id, s.record.text) for s in stored if s.record is not None)
         yield MemoryStored(added, tuple(i for s in stored for i in s.superseded))
 
+    # -- schema selection -------------------------------------------------------------------
+
+    def _considered(self, text: str, catalog: Catalog) -> list[Considered] | None:
+        """With many tables: the top K most like the request and the tables joined to them (no model call)."""
+        if not self.options.top_tables or len(catalog) <= self.options.select_over:
+            return None
+        return self.tables.candidates(text, catalog, self.options.top_tables)
+
+    def _select(
+        self, text: str, catalog: Catalog, considered: list[Considered], usage: Usage
+    ) -> Generator[Event, None, tuple[tuple[str, ...], Usage]]:
+        """One constrained call orders the considered tables and stops when they are enough."""
+        names = [c.table for c in considered]
+        picked: list[str] = []
+        if self.options.refine_tables and len(names) > 1:
+            listed = [(name, [c.name for c in catalog.tables[name].columns]) for name in names]
+            messages = prompts.table_choice_messages(text, listed)
+            completion = yield from generate(self.model, "tables", messages, prompts.table_choice_schema(names), TABLES_MAX_TOKENS)
+            usage += completion.usage
+            picked = prompts.parse_tables(completion.text, names)
+        chosen, changes = settle(picked, considered, joined_tables(catalog)) if picked else (names, [])
+        yield TablesSelected(
+            tuple((c.table, c.score, c.reasons) for c in considered), tuple(chosen), len(catalog),
+            refined=bool(picked), picked=tuple(picked), changes=tuple(changes),
+        )
+        return tuple(chosen), usage
+
+    def select_tables(self, text: str, catalog: Catalog) -> Generator[Event, None, tuple[str, ...] | None]:
+        """The tables a request would be planned with (None: all of them), as a request selects them."""
+        considered = self._considered(text, catalog)
+        if not considered:
+            return None
+        shown, _ = yield from self._select(text, catalog, considered, Usage())
+        return shown
+
     # -- routing and planning ---------------------------------------------------------------
 
-    def _route(self, request: Request, catalog: Catalog, usage: Usage) -> Generator[Event, None, tuple[str, Usage]]:
+    def _route(self, request: Request, tables: list[str], usage: Usage) -> Generator[Event, None, tuple[str, Usage]]:
         if not self.options.route:
             return ("write" if request.allow_writes else "read"), usage
-        messages = prompts.route_messages(request.text, list(catalog.tables))
+        messages = prompts.route_messages(request.text, tables)
         completion = yield from generate(self.model, "route", messages, prompts.ROUTE_SCHEMA, ROUTE_MAX_TOKENS)
         route = prompts.parse_json(completion.text, "route")
         return (route if route in ("read", "write", "chat") else "read"), usage + completion.usage
 
     def _plan(
-        self, request: Request, catalog: Catalog, writes: bool, usage: Usage, notes: list[str]
+        self, request: Request, catalog: Catalog, writes: bool, usage: Usage, notes: list[str], shown: tuple[str, ...] | None
     ) -> Generator[Event, None, tuple[list[PlannedStep], list[Message], str, Usage]]:
         """One constrained call; an unparseable plan gets one retry with the error, then fails."""
         chosen = examples.choose(request.text, self.options.examples, writes=writes)
-        schema_text = catalog.prompt_text() or "(no tables yet: create the tables the request needs, with primary keys and types)"
+        schema_text = catalog.prompt_text(shown) or "(no tables yet: create the tables the request needs, with primary keys and types)"
         messages = prompts.plan_messages(schema_text, request.text, [e.text() for e in chosen], writes=writes, notes=notes)
         for attempt in (1, 2):
             completion = yield from generate(self.model, "plan", messages, plan_schema(request.max_steps), PLAN_MAX_TOKENS)
@@ -454,10 +508,10 @@ class Controller:
             route=route, plan=tuple(chain.done), changes=changes, pending=pending,
         )
 
-    def _one_round(self, request: Request, usage: Usage) -> Generator[Event, None, Reply]:
+    def _one_round(self, request: Request, usage: Usage, shown: tuple[str, ...] | None) -> Generator[Event, None, Reply]:
         """The Foundation's one-SQL prompt (with its repair round), for reads the chain could not answer."""
         reply = None
-        for event in OneRoundController(self.model, self.session).run(request):
+        for event in OneRoundController(self.model, self.session, tables=shown).run(request):
             if isinstance(event, Answered):
                 reply = event.reply
             elif not isinstance(event, RequestStarted):
@@ -465,8 +519,8 @@ class Controller:
         assert reply is not None
         return replace(reply, usage=reply.usage + usage)
 
-    def _chat(self, request: Request, catalog: Catalog, usage: Usage, notes: list[str]) -> Generator[Event, None, Reply]:
-        messages = prompts.chat_messages(request.text, list(catalog.tables), notes)
+    def _chat(self, request: Request, tables: list[str], usage: Usage, notes: list[str]) -> Generator[Event, None, Reply]:
+        messages = prompts.chat_messages(request.text, tables, notes)
         completion = yield from generate(self.model, "answer", messages, prompts.ANSWER_SCHEMA, ANSWER_MAX_TOKENS)
         answer = prompts.parse_json(completion.text, "answer") or completion.text
         return Reply(request.text, answer, [], None, [], usage + completion.usage, self.model.name, route="chat")

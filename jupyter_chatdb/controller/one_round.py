@@ -34,10 +34,12 @@ ANSWER_MAX_TOKENS = 120
 
 
 class OneRoundController:
-    def __init__(self, model: LLM, session: Session, *, repair_rounds: int = 1) -> None:
+    def __init__(self, model: LLM, session: Session, *, repair_rounds: int = 1, tables: tuple[str, ...] | None = None) -> None:
+        """`tables`: the only tables the prompt shows (the chain's selection); None shows all of them."""
         self.model = model
         self.session = session
         self.repair_rounds = repair_rounds
+        self.tables = tables
 
     def run(self, request: Request) -> Iterator[Event]:
         """Yield events while answering `request`; the last one is `Answered`.
@@ -51,7 +53,7 @@ class OneRoundController:
             raise ChatDBError("There is no data to query: create a pandas DataFrame or register one first.")
         yield RequestStarted(request.text, self.model.name, tuple(catalog.tables), request.allow_writes)
         usage = Usage()
-        messages = prompts.sql_messages(catalog.prompt_text(), request.text, allow_writes=request.allow_writes)
+        messages = prompts.sql_messages(catalog.prompt_text(self.tables), request.text, allow_writes=request.allow_writes)
         for attempt in range(1, self.repair_rounds + 2):
             purpose = "sql" if attempt == 1 else "repair"
             completion = yield from generate(self.model, purpose, messages, prompts.SQL_SCHEMA, SQL_MAX_TOKENS)

@@ -221,3 +221,51 @@ def value_choice_messages(request: str, table: str, column: str, literal: str, o
         {"role": "system", "content": VALUE_CHOICE_INSTRUCTIONS.format(table=table, column=column, literal=literal)},
         {"role": "user", "content": f"Request: {request}\nStored values:\n{listed}"},
     ]
+
+
+TABLE_CHOICE_INSTRUCTIONS = """\
+You pick the tables a SQL query needs to answer a request, from the tables listed.
+List them from most to least relevant and stop as soon as they hold every column the request needs. \
+Most requests need one table; add another only when the request needs its columns or it links two tables that are needed.
+Reply with JSON {"tables": [...]}.
+
+Example tables:
+employees(employee_id, name, age, city)
+hiring(shop_id, employee_id, start_date)
+shops(shop_id, name, district)
+students(student_id, name, age)
+Request: How many employees are older than 30?
+{"tables": ["employees"]}
+Request: Which shops hired employees from Bristol?
+{"tables": ["shops", "hiring", "employees"]}"""
+
+
+def table_choice_messages(request: str, tables: list[tuple[str, list[str]]]) -> list[Message]:
+    """`tables`: (name, column names) of the candidates, best first."""
+    listed = "\n".join(f"{name}({', '.join(columns)})" for name, columns in tables)
+    return [
+        {"role": "system", "content": TABLE_CHOICE_INSTRUCTIONS},
+        {"role": "user", "content": f"Tables:\n{listed}\nRequest: {request}"},
+    ]
+
+
+def parse_tables(text: str, names: list[str]) -> list[str]:
+    """The listed names the reply keeps, in its order, each once.
+
+    >>> parse_tables('{"tables": ["b", "x", "a", "b"]}', ["a", "b"])
+    ['b', 'a']
+    """
+    try:
+        listed = json.loads(text)["tables"]
+    except (json.JSONDecodeError, KeyError, TypeError):
+        return []
+    return list(dict.fromkeys(t for t in listed if isinstance(t, str) and t in names)) if isinstance(listed, list) else []
+
+
+def table_choice_schema(names: list[str]) -> JSONSchema:
+    return {
+        "type": "object",
+        "properties": {"tables": {"type": "array", "items": {"enum": names}, "minItems": 1, "maxItems": len(names)}},
+        "required": ["tables"],
+        "additionalProperties": False,
+    }

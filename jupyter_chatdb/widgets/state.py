@@ -28,6 +28,7 @@ from ..controller.events import (
     StepFailed,
     StepPlanned,
     StepStarted,
+    TablesSelected,
     ValueCorrected,
 )
 from ..llm.base import Usage
@@ -63,6 +64,7 @@ class ChainState:
     remembered: tuple[tuple[int, str], ...] = ()  # thoughts stored after the answer
     replaced: tuple[int, ...] = ()  # older thoughts those contradicted
     corrections: list[ValueCorrected] = field(default_factory=list)  # literals replaced by stored values
+    selection: TablesSelected | None = None  # the tables chosen for the planning prompt, with many tables
     changes: tuple[TableChange, ...] = ()  # rows the writes changed, or would change when pending
     answer: str | None = None
     result: pd.DataFrame | None = None
@@ -111,6 +113,8 @@ class ChainState:
             self.note = f"Not applied ({event.reason}): it would change {changes}."
         elif isinstance(event, ValueCorrected):
             self.corrections.append(event)
+        elif isinstance(event, TablesSelected):
+            self.selection = event
         elif isinstance(event, MemoryRecalled):
             self.recalled = event.thoughts
         elif isinstance(event, MemoryStored):

@@ -1,0 +1,220 @@
+"""Schema-selection memory: which of many tables a request needs, so only those reach the planner.
+
+Each table gets a short description (its user note, name, columns, keys and a few values). For a
+request, every table is scored by the MiniLM similarity of request and description plus the words
+they share (table and column names); the top K and the tables joined to them by keys are the
+candidates; one constrained model call then orders the candidates and stops when it has enough.
+Tables are few (tens to hundreds), so scores are exact dot products: an approximate index would only
+lose recall here. Descriptions are embedded once (the embedder caches by text) and again when they change.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Mapping
+from dataclasses import dataclass, replace
+
+import numpy as np
+
+from ..llm.base import Embedder
+from ..sql.catalog import Catalog, Table
+
+NAME_WEIGHT = 0.35  # all of a table's name words in the request adds this much (a share of them, a share)
+COLUMN_WEIGHT = 0.06  # per column-name word in the request, up to COLUMN_HITS of them
+COLUMN_HITS = 3
+GENERIC_WORDS = frozenset({"id", "name", "type", "code", "date", "the", "of", "a", "in", "is", "number", "details"})
+
+
+@dataclass(frozen=True)
+class Considered:
+    """A table offered to the model, with its score and why it was offered."""
+
+    table: str
+    score: float
+    reasons: tuple[str, ...]
+    mentions: frozenset[str] = frozenset()  # words of the request its name, columns or description hold
+    named: bool = False  # every word of its name is in the request
+
+
+@dataclass(frozen=True)
+class Selection:
+    """The tables considered for a request (best first) and those chosen for the planning prompt."""
+
+    considered: tuple[Considered, ...]
+    chosen: tuple[str, ...]
+    total: int  # tables there were to choose from
+    refined: bool  # the model ordered and cut the candidates (else all of them were kept)
+
+
+def describe(table: Table, note: str = "") -> str:
+    """The text a table is found by.
+
+    >>> from jupyter_chatdb.sql.catalog import Column
+    >>> describe(Table("sales_2024", (Column("fruitName", "VARCHAR", ("apple",)), Column("kg", "DOUBLE")), 3), "daily sales")
+    'daily sales. sales 2024: fruit name (apple), kg'
+    """
+    columns = ", ".join(
+        words(c.name) + (f" ({', '.join(c.samples)})" if c.samples else "") for c in table.columns
+    )
+    text = f"{words(table.name)}: {columns}"
+    return f"{note.rstrip('.')}. {text}" if note else text
+
+
+def words(identifier: str) -> str:
+    """
+    >>> words("song_releaseYear")
+    'song release year'
+    """
+    spaced = re.sub(r"(?<=[a-z0-9])(?=[A-Z])", " ", identifier).replace("_", " ")
+    return " ".join(spaced.lower().split())
+
+
+def stems(text: str) -> set[str]:
+    """Lower-case word stems (a plural's 's' dropped), for matching names with what a request says.
+
+    >>> sorted(stems("Which countries have singers?"))
+    ['countrie', 'have', 'singer', 'which']
+    """
+    return {_stem(w) for w in re.findall(r"[a-z0-9]+", words(text))}
+
+
+def _stem(word: str) -> str:
+    return word[:-1] if len(word) > 3 and word.endswith("s") and not word.endswith("ss") else word
+
+
+def joined_tables(catalog: Catalog) -> dict[str, dict[str, str]]:
+    """table -> {neighbour: the column joining them}: declared foreign keys, and for DataFrames (which
+    declare none) the key-like columns two tables share (`singer_id` in both) or that name the other
+    table (`singer_id` beside a table `singer` with an `id`)."""
+    links: dict[str, dict[str, str]] = {name: {} for name in catalog.tables}
+
+    def link(a: str, b: str, column: str) -> None:
+        if a != b and b in links:
+            links[a].setdefault(b, column)
+            links[b].setdefault(a, column)
+
+    key_columns = {name: {c.name.lower() for c in t.columns if _is_key(c.name)} for name, t in catalog.tables.items()}
+    by_column: dict[str, list[str]] = {}
+    for name, keys in key_columns.items():
+        for column in keys:
+            by_column.setdefault(column, []).append(name)
+    for name, table in catalog.tables.items():
+        for key in table.foreign_keys:
+            link(name, key.table, ", ".join(key.columns))
+        for column in key_columns[name]:
+            for other in by_column[column]:
+                link(name, other, column)
+            named = column.removesuffix("_id").removesuffix("id").rstrip("_")
+            for other, other_table in catalog.tables.items():
+                if words(other).replace(" ", "_").endswith(named) and any(c.name.lower() == "id" for c in other_table.columns):
+                    link(name, other, column)
+    return links
+
+
+def _is_key(column: str) -> bool:
+    lowered = column.lower()
+    return lowered != "id" and (lowered.endswith("_id") or lowered.endswith("id") and column[-2:] == "ID")
+
+
+class SchemaIndex:
+    """Scores a catalog's tables against a request; holds the users' table descriptions."""
+
+    def __init__(self, embedder: Embedder | None, notes: Mapping[str, str] | None = None) -> None:
+        self.embedder = embedder
+        self.notes: dict[str, str] = dict(notes or {})
+
+    def describe(self, table: str, note: str) -> None:
+        """Set (or, with an empty note, remove) the user's description of `table`."""
+        if note.strip():
+            self.notes[table] = note.strip()
+        else:
+            self.notes.pop(table, None)
+
+    def candidates(self, request: str, catalog: Catalog, top: int) -> list[Considered]:
+        """The `top` tables most like the request, then the tables joined to them, best first."""
+        scored = self.scores(request, catalog)
+        ranked = sorted(scored, key=lambda name: -scored[name][0])
+        best = ranked[:top]
+        chosen = {name: scored[name] for name in best}
+        links = joined_tables(catalog)
+        for name in best:
+            for neighbour, column in links[name].items():
+                if neighbour not in chosen:
+                    found = scored[neighbour]
+                    chosen[neighbour] = replace(found, reasons=(*found.reasons, f"joined to {name} by {column}"))
+        return sorted(chosen.values(), key=lambda c: -c.score)
+
+    def scores(self, request: str, catalog: Catalog) -> dict[str, Considered]:
+        names = list(catalog.tables)
+        similarity = self._similarity(request, [describe(catalog.tables[n], self.notes.get(n, "")) for n in names])
+        said = stems(request)
+        out = {}
+        for name, meaning in zip(names, similarity):
+            reasons = [f"similar to the request ({meaning:.2f})"] if self.embedder is not None else []
+            name_words = stems(name) - GENERIC_WORDS
+            named = len(name_words & said) / len(name_words) if name_words else 0.0
+            if named:
+                reasons.append("named in the request" if named == 1 else "partly named in the request")
+            columns = sorted({w for c in catalog.tables[name].columns for w in stems(c.name) - GENERIC_WORDS} & said)
+            if columns:
+                reasons.append("its columns are mentioned: " + ", ".join(columns[:COLUMN_HITS]))
+            described = stems(self.notes.get(name, "")) & said - GENERIC_WORDS
+            if described:
+                reasons.append("its description matches")
+            score = float(meaning) + NAME_WEIGHT * named + COLUMN_WEIGHT * min(len(columns), COLUMN_HITS)
+            mentions = frozenset(name_words & said) | frozenset(columns) | described
+            out[name] = Considered(name, round(score, 3), tuple(reasons), mentions, named == 1)
+        return out
+
+    def _similarity(self, request: str, descriptions: list[str]) -> np.ndarray:
+        if self.embedder is None:
+            return np.zeros(len(descriptions), dtype=np.float32)
+        vectors = self.embedder.embed([request, *descriptions])
+        return vectors[1:] @ vectors[0]
+
+
+def settle(picked: list[str], considered: list[Considered], links: Mapping[str, Mapping[str, str]]) -> tuple[list[str], list[tuple[str, str]]]:
+    """The model's pick, made consistent: tables it named that cannot join the first one are dropped
+    (or joined through a considered table linking them), tables that add no word of the request and
+    link nothing are dropped, and considered tables the request names that join a kept one are added.
+    Returns the tables and what was changed, as (table, why)."""
+    found = {c.table: c for c in considered}
+    keep, changes = list(picked), []
+    for table in picked[1:]:
+        if table in keep and not _connected(keep[0], table, keep, links):
+            bridge = next((c.table for c in considered if table in links[c.table] and _connected(keep[0], c.table, keep + [c.table], links)), None)
+            if bridge is not None:
+                keep.append(bridge)
+                changes.append((bridge, f"added: it joins {table} to {keep[0]}"))
+            else:
+                keep.remove(table)
+                changes.append((table, f"dropped: it does not join {keep[0]}"))
+    dropped = True
+    while dropped and len(keep) > 1:
+        dropped = False
+        for table in keep[1:]:
+            others = [t for t in keep if t != table]
+            leaf = sum(t in links[table] for t in others) <= 1
+            if leaf and not found[table].mentions - frozenset().union(*(found[t].mentions for t in others)):
+                keep.remove(table)
+                changes.append((table, "dropped: the request names nothing of it that the other tables lack"))
+                dropped = True
+                break
+    for candidate in considered:
+        if candidate.named and candidate.table not in keep and any(t in links[candidate.table] for t in keep):
+            keep.append(candidate.table)
+            changes.append((candidate.table, "added: the request names it and it joins a chosen table"))
+    return keep, changes
+
+
+def _connected(start: str, goal: str, tables: list[str], links: Mapping[str, Mapping[str, str]]) -> bool:
+    seen, frontier = {start}, [start]
+    while frontier:
+        table = frontier.pop()
+        if table == goal:
+            return True
+        for neighbour in links[table]:
+            if neighbour in tables and neighbour not in seen:
+                seen.add(neighbour)
+                frontier.append(neighbour)
+    return False
