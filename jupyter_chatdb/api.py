@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import copy
+import warnings
 from collections.abc import Callable, Iterator, Mapping
 from pathlib import Path
 
@@ -14,6 +15,7 @@ from .controller.one_round import OneRoundController
 from .controller.plan import MAX_STEPS, PlannedStep
 from .controller.request import Request
 from .errors import ChatDBError, QueryFailed
+from .kernel_memory.saved_values import SavedValues
 from .kernel_memory.schema import SchemaIndex
 from .kernel_memory.thoughts import ThoughtMemory
 from .kernel_memory.values import ValueIndex
@@ -54,6 +56,7 @@ class ChatDB:
         repair_rounds: int = 1,
         memory: ThoughtMemory | None = None,
         embedder: Embedder | None = None,
+        values_path: str | Path | None = None,
     ) -> None:
         """`schema`: a .sql file or SQL text of CREATE statements, run when the database has no tables yet.
 
@@ -63,7 +66,8 @@ class ChatDB:
         `memory`: a ThoughtMemory to recall thoughts from before planning and store new ones in after
         each answer (its triples are queryable as the table `memory_triples`).
         `embedder`: matches literals with stored values and requests with tables by meaning
-        (default: the embedded MiniLM, loaded when first needed).
+        (default: the embedded MiniLM, loaded when first needed). `values_path`: a SQLite file that keeps
+        the columns' values (and their vectors) read for that between sessions.
         """
         if strategy not in STRATEGIES:
             raise ChatDBError(f"Unknown strategy {strategy!r}: use one of {', '.join(STRATEGIES)}.")
@@ -76,13 +80,22 @@ class ChatDB:
         self.summarize = summarize
         self._memory = memory
         embedder = embedder or LazyMiniLMEmbedder()
-        self.values = ValueIndex(self.session, embedder)
+        self.values = ValueIndex(self.session, embedder, saved=self._saved_values(values_path))
         self.table_index = SchemaIndex(embedder)
         if schema is not None:
             self._bootstrap(schema)
         self._strategy, self._repair_rounds = strategy, repair_rounds
         self.options = Options(revisions=revisions, candidates=candidates)
         self._controller = self._make_controller()
+
+    def _saved_values(self, path: str | Path | None) -> SavedValues | None:
+        if path is None:
+            return None
+        try:
+            return SavedValues(Path(path), str(self.session.database or ":memory:"))
+        except ChatDBError as error:  # the values are then read again each session
+            warnings.warn(str(error), stacklevel=3)
+            return None
 
     def _make_controller(self) -> Controller | OneRoundController:
         if self._strategy == "chain":
@@ -250,3 +263,5 @@ class ChatDB:
 
     def close(self) -> None:
         self.session.close()
+        if self.values.saved is not None:
+            self.values.saved.close()

@@ -220,13 +220,13 @@ def test_line_commands(shell, scripted, capsys):
     assert "Model: scripted\nDatabase: in memory\nDataFrames: sales\nStored tables: none\nApplied write requests: 0\n" in status
     assert "Memory: off (turned off)" in status
     tables = shell.run_cell("%chatdb tables").result
-    assert tables.to_dict("records") == [{"table": "sales", "kind": "DataFrame", "rows": 3, "columns": "region, units"}]
+    assert tables.to_dict("records") == [{"table": "sales", "kind": "DataFrame", "rows": 3, "columns": "region, units", "description": ""}]
     shell.run_cell("%chatdb undo")
     assert "ChatDBError: There is nothing to undo: no write request has been applied." in capsys.readouterr().out
     shell.run_cell("%chatdb undo two")
     assert "UsageError: Use %chatdb undo [N] with a whole number." in capsys.readouterr().err
     shell.run_cell("%chatdb drop")
-    assert "UsageError: Unknown %chatdb command 'drop': use one of tables, history, undo, restore, model, approve, reject, sql" in capsys.readouterr().err
+    assert "UsageError: Unknown %chatdb command 'drop': use one of tables, describe, history, undo, restore, model, approve, reject, sql" in capsys.readouterr().err
     shell.run_cell("%chatdb model local").raise_error()
     assert "Model for the next cells: qwen2.5-coder-1.5b-instruct-q4_k_m." in capsys.readouterr().out
     shell.run_cell("%config ChatDB.model = ''").raise_error()
@@ -257,3 +257,26 @@ def test_sql_command_puts_a_step_into_a_new_cell(shell, scripted, capsys):
     assert shell.rl_next_input == "%%chatdb --sql\nSELECT max(units) AS top FROM sales"  # a kernel makes it a new cell
     shell.run_cell("%chatdb sql 3")
     assert "UsageError: The last request has steps 1, 2, not 3." in capsys.readouterr().err
+
+
+def test_tables_says_which_tables_the_last_request_chose_and_why(shell, scripted, capsys):
+    extra = {f"extra_{i}": pd.DataFrame({"reading": [i]}) for i in range(13)}  # more tables than select_over
+    shell.user_ns.update(extra)
+    try:
+        shell.run_cell('%chatdb describe sales "Units sold per region"').raise_error()
+        assert "Described sales." in capsys.readouterr().out
+        scripted.push({"route": "read"}, {"tables": ["sales"]}, plan("SELECT sum(units) AS units FROM sales"), {"answer": "21"})
+        shell.run_cell("%%chatdb\nHow many units were sold per region?").raise_error()
+        assert "Tables: sales (chosen by the model from" in capsys.readouterr().out
+        tables = shell.run_cell("%chatdb tables").result
+        first = tables.iloc[0]
+        assert (first["table"], first["last_request"], first["description"]) == ("sales", "chosen (1)", "Units sold per region")
+        assert "its description matches" in first["why"] and "its columns are mentioned: region, unit" in first["why"]
+        assert set(tables["last_request"][1:]) <= {"considered", ""} and len(tables) == 14
+        shell.run_cell("%chatdb describe sales")
+        assert 'UsageError: Use %chatdb describe TABLE "what it holds"' in capsys.readouterr().err
+        shell.run_cell('%chatdb describe gallery "Paintings"')
+        assert "There is no table 'gallery': %chatdb tables lists them." in capsys.readouterr().out
+    finally:
+        for name in extra:
+            shell.user_ns.pop(name)

@@ -67,3 +67,35 @@ def test_replace_literals_changes_only_the_named_ones():
     sql = "SELECT * FROM customers WHERE city = 'Los Angeles' OR name = 'Los Angeles'"
     fixed = replace_literals(sql, SCHEMA, {("customers", "city", "Los Angeles"): "LA"})
     assert fixed == "SELECT * FROM customers WHERE city = 'LA' OR name = 'Los Angeles'"
+
+
+class CountingEmbedder:
+    """The real MiniLM embedder, counting the texts it is asked to embed."""
+
+    def __init__(self, embedder):
+        self.embedder, self.name, self.dimensions, self.texts = embedder, embedder.name, embedder.dimensions, []
+
+    def embed(self, texts):
+        self.texts += texts
+        return self.embedder.embed(texts)
+
+
+def test_values_and_their_vectors_are_kept_between_sessions(tmp_path):
+    from jupyter_chatdb.kernel_memory.saved_values import SavedValues
+    from jupyter_chatdb.llm.minilm import MiniLMEmbedder
+
+    frame = pd.DataFrame({"city": ["LA", "New York", "LA"]})
+    path = tmp_path / "notebook.values.sqlite"
+    first = Session()
+    first.bind("customers", frame)
+    earlier = ValueIndex(first, CountingEmbedder(MiniLMEmbedder()), saved=SavedValues(path, ":memory:"))
+    expected = earlier.candidates("customers", "city", "Big Apple")
+    later_session = Session()  # a restarted kernel: the same DataFrame, a new DuckDB session
+    later_session.bind("customers", frame.copy())
+    embedder = CountingEmbedder(MiniLMEmbedder())
+    later = ValueIndex(later_session, embedder, saved=SavedValues(path, ":memory:"))
+    assert later.column("customers", "city").values == ("LA", "New York")
+    assert later.candidates("customers", "city", "Big Apple") == expected
+    assert embedder.texts == ["Big Apple"]  # the column's vectors came from the file
+    later_session.bind("customers", pd.DataFrame({"city": ["Boston"]}))
+    assert later.column("customers", "city").values == ("Boston",)  # changed data is read again

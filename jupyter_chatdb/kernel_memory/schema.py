@@ -73,12 +73,18 @@ def stems(text: str) -> set[str]:
     """Lower-case word stems (a plural's 's' dropped), for matching names with what a request says.
 
     >>> sorted(stems("Which countries have singers?"))
-    ['countrie', 'have', 'singer', 'which']
+    ['country', 'have', 'singer', 'which']
     """
     return {_stem(w) for w in re.findall(r"[a-z0-9]+", words(text))}
 
 
 def _stem(word: str) -> str:
+    """
+    >>> [_stem(w) for w in ("countries", "singers", "address", "is")]
+    ['country', 'singer', 'address', 'is']
+    """
+    if len(word) > 4 and word.endswith("ies"):
+        return word[:-3] + "y"
     return word[:-1] if len(word) > 3 and word.endswith("s") and not word.endswith("ss") else word
 
 
@@ -94,6 +100,7 @@ def joined_tables(catalog: Catalog) -> dict[str, dict[str, str]]:
             links[b].setdefault(a, column)
 
     key_columns = {name: {c.name.lower() for c in t.columns if _is_key(c.name)} for name, t in catalog.tables.items()}
+    with_id = [name for name, t in catalog.tables.items() if any(c.name.lower() == "id" for c in t.columns)]
     by_column: dict[str, list[str]] = {}
     for name, keys in key_columns.items():
         for column in keys:
@@ -104,9 +111,9 @@ def joined_tables(catalog: Catalog) -> dict[str, dict[str, str]]:
         for column in key_columns[name]:
             for other in by_column[column]:
                 link(name, other, column)
-            named = column.removesuffix("_id").removesuffix("id").rstrip("_")
-            for other, other_table in catalog.tables.items():
-                if words(other).replace(" ", "_").endswith(named) and any(c.name.lower() == "id" for c in other_table.columns):
+            named = _stem(column.removesuffix("_id").removesuffix("id").rstrip("_"))
+            for other in with_id:
+                if "_".join(_stem(w) for w in words(other).split()).endswith(named):
                     link(name, other, column)
     return links
 
@@ -133,7 +140,7 @@ class SchemaIndex:
     def candidates(self, request: str, catalog: Catalog, top: int) -> list[Considered]:
         """The `top` tables most like the request, then the tables joined to them, best first."""
         scored = self.scores(request, catalog)
-        ranked = sorted(scored, key=lambda name: -scored[name][0])
+        ranked = sorted(scored, key=lambda name: -scored[name].score)
         best = ranked[:top]
         chosen = {name: scored[name] for name in best}
         links = joined_tables(catalog)
@@ -174,47 +181,55 @@ class SchemaIndex:
 
 
 def settle(picked: list[str], considered: list[Considered], links: Mapping[str, Mapping[str, str]]) -> tuple[list[str], list[tuple[str, str]]]:
-    """The model's pick, made consistent: tables it named that cannot join the first one are dropped
-    (or joined through a considered table linking them), tables that add no word of the request and
-    link nothing are dropped, and considered tables the request names that join a kept one are added.
-    Returns the tables and what was changed, as (table, why)."""
+    """The model's pick, made consistent with the words of the request: the fewest picked tables
+    that hold every word of the request any of them holds (greedy cover, the model's order breaking
+    ties), the tables that join them (shortest paths over the considered tables), and considered
+    tables the request names that join a kept one. Returns the tables and what changed, as (table, why)."""
     found = {c.table: c for c in considered}
-    keep, changes = list(picked), []
-    for table in picked[1:]:
-        if table in keep and not _connected(keep[0], table, keep, links):
-            bridge = next((c.table for c in considered if table in links[c.table] and _connected(keep[0], c.table, keep + [c.table], links)), None)
-            if bridge is not None:
-                keep.append(bridge)
-                changes.append((bridge, f"added: it joins {table} to {keep[0]}"))
-            else:
-                keep.remove(table)
-                changes.append((table, f"dropped: it does not join {keep[0]}"))
-    dropped = True
-    while dropped and len(keep) > 1:
-        dropped = False
-        for table in keep[1:]:
-            others = [t for t in keep if t != table]
-            leaf = sum(t in links[table] for t in others) <= 1
-            if leaf and not found[table].mentions - frozenset().union(*(found[t].mentions for t in others)):
-                keep.remove(table)
-                changes.append((table, "dropped: the request names nothing of it that the other tables lack"))
-                dropped = True
-                break
+    cover, covered = [], frozenset[str]()
+    remaining = list(picked)
+    while remaining:
+        best = max(remaining, key=lambda t: (len(found[t].mentions - covered), -remaining.index(t)))
+        if not found[best].mentions - covered:
+            break
+        cover.append(best)
+        covered |= found[best].mentions
+        remaining.remove(best)
+    keep = sorted(cover or picked[:1], key=picked.index)
+    changes = []
+    for table in list(keep[1:]):
+        path = _path(table, keep, [c.table for c in considered], links)
+        for bridge in path:
+            keep.append(bridge)
+            changes.append((bridge, f"added: it joins {table} to the other chosen tables"))
+    changes = [(t, "dropped: the other tables hold everything of the request it holds") for t in picked if t not in keep] + changes
     for candidate in considered:
-        if candidate.named and candidate.table not in keep and any(t in links[candidate.table] for t in keep):
+        held = frozenset[str]().union(*(found[t].mentions for t in keep))
+        if candidate.named and candidate.table not in keep and candidate.mentions - held and any(t in links[candidate.table] for t in keep):
             keep.append(candidate.table)
             changes.append((candidate.table, "added: the request names it and it joins a chosen table"))
     return keep, changes
 
 
-def _connected(start: str, goal: str, tables: list[str], links: Mapping[str, Mapping[str, str]]) -> bool:
-    seen, frontier = {start}, [start]
+def _path(table: str, keep: list[str], pool: list[str], links: Mapping[str, Mapping[str, str]]) -> list[str]:
+    """The tables of `pool` on the shortest join path from `table` to the other kept tables
+    ([] when it joins one directly, or cannot join them at all)."""
+    targets = set(keep) - {table}
+    came_from: dict[str, str | None] = {table: None}
+    frontier = [table]
     while frontier:
-        table = frontier.pop()
-        if table == goal:
-            return True
-        for neighbour in links[table]:
-            if neighbour in tables and neighbour not in seen:
-                seen.add(neighbour)
-                frontier.append(neighbour)
-    return False
+        following = []
+        for current in frontier:
+            for neighbour in links[current]:
+                if neighbour in came_from or (neighbour not in pool and neighbour not in targets):
+                    continue
+                came_from[neighbour] = current
+                if neighbour in targets:
+                    path, step = [], came_from[neighbour]
+                    while step is not None and step != table:
+                        path.append(step)
+                        step = came_from[step]
+                    return path
+                following.append(neighbour)
+        frontier = following
+    return []

@@ -18,6 +18,7 @@ import sqlglot
 from sqlglot import exp
 
 from ..llm.base import Embedder
+from .saved_values import SavedValues
 from ..sql.session import Session, quote_identifier
 
 MAX_VALUES = 5_000  # distinct values kept per column (the most frequent first); the cap is reported
@@ -55,8 +56,11 @@ class LiteralUse:
 
 
 class ValueIndex:
-    def __init__(self, session: Session, embedder: Embedder | None = None, max_values: int = MAX_VALUES) -> None:
-        self.session, self.embedder, self.max_values = session, embedder, max_values
+    def __init__(
+        self, session: Session, embedder: Embedder | None = None, max_values: int = MAX_VALUES, saved: SavedValues | None = None
+    ) -> None:
+        """`saved`: where columns' values and vectors are kept between sessions (the notebook's memory folder)."""
+        self.session, self.embedder, self.max_values, self.saved = session, embedder, max_values, saved
         self._columns: dict[tuple[str, str], ColumnValues] = {}
         self._vectors: dict[tuple[str, str], np.ndarray] = {}
 
@@ -68,15 +72,35 @@ class ValueIndex:
             return None
         known = self._columns.get(key)
         if known is None or known.fingerprint != fingerprint:
-            rows = self.session.rows(
-                f"SELECT {quote_identifier(column)} FROM {quote_identifier(table)} WHERE {quote_identifier(column)} IS NOT NULL "
-                f"GROUP BY 1 ORDER BY count(*) DESC, 1 LIMIT {self.max_values + 1}"
-            )
-            values = tuple(str(v) for (v,) in rows)
-            known = ColumnValues(table, column, values[: self.max_values], len(values) > self.max_values, fingerprint)
-            self._columns[key] = known
             self._vectors.pop(key, None)
+            known = self._load(table, column, fingerprint) or self._read(table, column, fingerprint)
+            self._columns[key] = known
         return known
+
+    def _read(self, table: str, column: str, fingerprint: tuple[int, int]) -> ColumnValues:
+        rows = self.session.rows(
+            f"SELECT {quote_identifier(column)} FROM {quote_identifier(table)} WHERE {quote_identifier(column)} IS NOT NULL "
+            f"GROUP BY 1 ORDER BY count(*) DESC, 1 LIMIT {self.max_values + 1}"
+        )
+        values = tuple(str(v) for (v,) in rows)
+        read = ColumnValues(table, column, values[: self.max_values], len(values) > self.max_values, fingerprint)
+        if self.saved is not None:
+            self.saved.save(table, column, fingerprint, read.values, read.capped)
+        return read
+
+    def _load(self, table: str, column: str, fingerprint: tuple[int, int]) -> ColumnValues | None:
+        """The column as kept by an earlier session at the same fingerprint, with its vectors if any."""
+        kept = self.saved.load(table, column, fingerprint, self._embedder_name) if self.saved is not None else None
+        if kept is None:
+            return None
+        values, capped, vectors = kept
+        if vectors is not None:
+            self._vectors[(table.lower(), column.lower())] = vectors
+        return ColumnValues(table, column, values, capped, fingerprint)
+
+    @property
+    def _embedder_name(self) -> str | None:
+        return None if self.embedder is None else self.embedder.name
 
     def candidates(self, table: str, column: str, literal: str, k: int = 5) -> list[Candidate]:
         """Stored values the literal may have meant, best first; empty when it is stored as written."""
@@ -113,6 +137,8 @@ class ValueIndex:
         key = (values.table.lower(), values.column.lower())
         if key not in self._vectors:
             self._vectors[key] = self.embedder.embed(list(values.values[:MAX_EMBEDDED]))
+            if self.saved is not None:
+                self.saved.save(values.table, values.column, values.fingerprint, values.values, values.capped, self._vectors[key], self._embedder_name)
         (query,) = self.embedder.embed([literal])
         similarities = self._vectors[key] @ query
         best = np.argsort(-similarities)[:5]

@@ -60,7 +60,8 @@ class ChatDBMagics(Magics):
         engine = self._engines.get(database)
         if engine is None:  # every database is asked through the same model and shares the notebook's memory
             model = next(iter(self._engines.values())).model if self._engines else (self.settings.model or None)
-            engine = ChatDB(model, database or None, summarize=self.settings.summarize, memory=self.memory)
+            memory = self.memory
+            engine = ChatDB(model, database or None, summarize=self.settings.summarize, memory=memory, values_path=self._values_path(memory))
             self._engines[database] = engine
         if not self.settings.memory and engine.memory is not None:  # %config ChatDB.memory = False
             engine.memory = None
@@ -85,6 +86,12 @@ class ChatDBMagics(Magics):
                 print(f"{type(error).__name__}: {error}", file=sys.stderr)
                 return None
         return self._memory
+
+    @staticmethod
+    def _values_path(memory: ThoughtMemory | None) -> Path | None:
+        """The value memory lives beside the thought memory: `.chatdb/<notebook>.values.sqlite`."""
+        path = memory.store.path if memory is not None else None
+        return None if path is None else path.with_name(path.name.replace(".memory.sqlite", ".values.sqlite"))
 
     def _model_changed(self, change: Mapping[str, object]) -> None:
         """A new model keeps the data: each engine asks the new model about the same database."""

@@ -1,0 +1,153 @@
+"""Schema selection: which of many tables a request gets, with the real MiniLM embedder and DuckDB."""
+
+import json
+
+import pandas as pd
+import pytest
+
+from jupyter_chatdb import ChatDB
+from jupyter_chatdb.controller.events import TablesSelected
+from jupyter_chatdb.kernel_memory.schema import Considered, SchemaIndex, joined_tables, settle
+from jupyter_chatdb.llm import ScriptedBackend
+from jupyter_chatdb.llm.minilm import MiniLMEmbedder
+from jupyter_chatdb.sql.catalog import Catalog
+from jupyter_chatdb.sql.session import Session
+
+# Two small "databases" of DataFrames plus unrelated tables: 14 tables, more than Options.select_over.
+FRAMES = {
+    "shop_employee": pd.DataFrame({"employee_id": [1, 2], "name": ["Ann", "Bo"], "age": [31, 45], "city": ["Bristol", "Leeds"]}),
+    "shop_hiring": pd.DataFrame({"shop_id": [1, 1], "employee_id": [1, 2], "start_from": ["2020", "2021"]}),
+    "shop_shop": pd.DataFrame({"shop_id": [1], "name": ["North"], "district": ["Harbour"]}),
+    "pets_pets": pd.DataFrame({"pet_id": [1, 2], "pet_type": ["dog", "cat"], "pet_age": [3, 5], "weight": [12.0, 4.1]}),
+    "pets_has_pet": pd.DataFrame({"stu_id": [1], "pet_id": [1]}),
+    "pets_student": pd.DataFrame({"stu_id": [1], "lname": ["Lee"], "age": [20], "major": [600]}),
+    "flights": pd.DataFrame({"flight_no": [1], "source_airport": ["APG"], "dest_airport": ["ASY"], "airline": [1]}),
+    "airports": pd.DataFrame({"airport_code": ["APG"], "airport_name": ["Phillips"], "city": ["Aberdeen"]}),
+    "airlines": pd.DataFrame({"uid": [1], "airline": ["United Airlines"], "country": ["USA"]}),
+    "museum": pd.DataFrame({"museum_id": [1], "name": ["Plaza"], "num_of_staff": [60]}),
+    "visitor": pd.DataFrame({"visitor_id": [1], "name": ["Gonzalo"], "level_of_membership": [8]}),
+    "tv_channel": pd.DataFrame({"channel_id": [1], "series_name": ["Sky Radio"], "country": ["Italy"]}),
+    "battle": pd.DataFrame({"battle_id": [1], "name": ["Adrianople"], "result": ["Bulgarian victory"]}),
+    "ship": pd.DataFrame({"ship_id": [1], "lost_in_battle": [1], "tonnage": ["t"]}),
+}
+
+
+@pytest.fixture(scope="module")
+def embedder():
+    return MiniLMEmbedder()
+
+
+@pytest.fixture
+def catalog():
+    session = Session()
+    for name, frame in FRAMES.items():
+        session.bind(name, frame)
+    yield Catalog.read(session)
+    session.close()
+
+
+def test_the_tables_a_request_needs_are_among_the_candidates(catalog, embedder):
+    index = SchemaIndex(embedder)
+    top = [c.table for c in index.candidates("How much does the youngest dog weigh?", catalog, 3)]
+    assert top[0] == "pets_pets"
+    shops = {c.table: c for c in index.candidates("Which shops hired employees from Bristol?", catalog, 3)}
+    assert {"shop_shop", "shop_hiring", "shop_employee"} <= set(shops)
+    assert any(reason.startswith("similar to the request") for reason in shops["shop_shop"].reasons)
+
+
+def test_a_description_makes_a_table_findable(catalog, embedder):
+    index = SchemaIndex(embedder)
+    question = "List the galleries with more than 50 employees."
+    assert index.candidates(question, catalog, 1)[0].table == "shop_employee"
+    index.describe("museum", "Art galleries of the city and how many employees each has")
+    best = index.candidates(question, catalog, 1)[0]
+    assert best.table == "museum" and "its description matches" in best.reasons
+    index.describe("museum", "")
+    assert "museum" not in index.notes
+
+
+def test_tables_join_by_declared_keys_and_by_shared_key_columns():
+    session = Session()
+    session.run("CREATE TABLE fruits (id INTEGER PRIMARY KEY, name VARCHAR)")
+    session.run("CREATE TABLE sales (sale_id INTEGER, fruit_id INTEGER REFERENCES fruits (id), kg DOUBLE)")
+    session.bind("stock", pd.DataFrame({"fruit_id": [1], "kg": [3.0]}))
+    session.bind("weather", pd.DataFrame({"id": [1], "rain_mm": [3.0]}))
+    links = joined_tables(Catalog.read(session))
+    assert links["sales"] == {"fruits": "fruit_id", "stock": "fruit_id"}
+    assert links["stock"] == {"sales": "fruit_id", "fruits": "fruit_id"}  # fruit_id names the table fruits
+    assert links["weather"] == {}  # a bare `id` joins nothing
+
+
+def considered(table, *mentions, named=False):
+    return Considered(table, 0.5, (), frozenset(mentions), named)
+
+
+def test_settle_keeps_the_fewest_tables_that_hold_the_request_and_what_joins_them():
+    links = {"shop": {"hiring": "shop_id"}, "hiring": {"shop": "shop_id", "employee": "employee_id"},
+             "employee": {"hiring": "employee_id"}, "airports": {}, "paragraphs": {"documents": "document_id"},
+             "documents": {"paragraphs": "document_id"}, "staff": {}}
+    tables = [considered("shop", "shop"), considered("hiring"), considered("employee", "employee", "city"),
+              considered("airports", "city"), considered("staff", "employee"),
+              considered("documents", "document"), considered("paragraphs", "paragraph", named=True)]
+    assert settle(["shop", "employee"], tables, links) == (
+        ["shop", "employee", "hiring"], [("hiring", "added: it joins employee to the other chosen tables")]
+    )
+    dropped = "dropped: the other tables hold everything of the request it holds"
+    assert settle(["airports", "employee", "staff"], tables, links) == (["employee"], [("airports", dropped), ("staff", dropped)])
+    assert settle(["shop", "hiring"], tables, links) == (["shop"], [("hiring", dropped)])
+    assert settle(["hiring"], tables, links) == (["hiring"], [])  # the request names none of them: the model's first stays
+    assert settle(["documents"], tables, links) == (
+        ["documents", "paragraphs"], [("paragraphs", "added: the request names it and it joins a chosen table")]
+    )
+
+
+def test_with_many_tables_the_plan_prompt_shows_only_the_chosen_ones():
+    plan = {"steps": [{"goal": "lightest dog", "sql": "SELECT min(weight) AS kg FROM pets_pets WHERE pet_type = 'dog'", "binds": []}]}
+    model = ScriptedBackend([{"route": "read"}, {"tables": ["pets_pets", "pets_has_pet"]}, plan])
+    db = ChatDB(model=model, summarize=False)
+    for name, frame in FRAMES.items():
+        db.register(name, frame)
+    events = []
+    reply = db.ask("How much does the lightest dog weigh?", on_event=events.append)
+    assert reply.result["kg"].tolist() == [12.0]
+    (selected,) = [e for e in events if isinstance(e, TablesSelected)]
+    assert selected.total == len(FRAMES) and selected.refined
+    assert selected.picked == ("pets_pets", "pets_has_pet") and selected.chosen == ("pets_pets",)
+    assert "pets_has_pet" in {table for table, _, _ in selected.considered}
+    choice, planning = model.calls[1], model.calls[2]
+    assert json.loads(json.dumps(choice.json_schema))["properties"]["tables"]["items"]["enum"][0] == "pets_pets"
+    prompt = planning.messages[-1]["content"]
+    assert "CREATE TABLE pets_pets" in prompt and "pets_has_pet" not in prompt and "museum" not in prompt
+
+
+def test_few_tables_all_go_into_the_prompt_without_a_choice():
+    plan = {"steps": [{"goal": "count", "sql": "SELECT count(*) AS n FROM museum", "binds": []}]}
+    model = ScriptedBackend([{"route": "read"}, plan])
+    db = ChatDB(model=model, summarize=False)
+    for name in ("museum", "visitor"):
+        db.register(name, FRAMES[name])
+    events = []
+    db.ask("How many museums are there?", on_event=events.append)
+    assert not [e for e in events if isinstance(e, TablesSelected)]
+    assert "CREATE TABLE visitor" in model.calls[1].messages[-1]["content"]
+
+
+def test_an_unusable_choice_keeps_every_considered_table():
+    plan = {"steps": [{"goal": "count", "sql": "SELECT count(*) AS n FROM museum", "binds": []}]}
+    model = ScriptedBackend([{"route": "read"}, "not json", plan])
+    db = ChatDB(model=model, summarize=False)
+    for name, frame in FRAMES.items():
+        db.register(name, frame)
+    events = []
+    db.ask("How many museums are there?", on_event=events.append)
+    (selected,) = [e for e in events if isinstance(e, TablesSelected)]
+    assert not selected.refined and len(selected.chosen) == len(selected.considered) >= db.options.top_tables
+
+
+def test_describe_needs_an_existing_table():
+    db = ChatDB(model=ScriptedBackend([]), summarize=False)
+    db.register("museum", FRAMES["museum"])
+    db.describe("museum", "Museums of the city and their staff")
+    assert db.tables().set_index("table").loc["museum", "description"] == "Museums of the city and their staff"
+    with pytest.raises(Exception, match="There is no table 'gallery'"):
+        db.describe("gallery", "x")
