@@ -4,6 +4,11 @@ Each database is read from SQLite into pandas and bound to a ChatDB session, as 
 would; each question goes through `ChatDB.ask`; the predicted result is compared with the gold
 query's result on the original SQLite file (multisets; ordered only when the gold has ORDER BY).
 `--strategy values` compares the chain with and without its data-value memory (literal correction).
+`--strategy selection` compares the chain with schema selection on every question (even a database
+of a few tables) with the chain that shows every table. `--strategy perturbed` asks the value-perturbed
+questions (benchmarks/perturb.py: literals written as the stored values are not) three times: the
+original wording without value memory, the perturbed wording without it, and with it; it prints the
+accuracy lost to perturbation and the share of it the value memory recovers.
 `--strategy both` (the default) asks every question twice, with the chain-of-memory controller and
 with the Foundation's one-round controller (the baseline), and prints both accuracies and their
 difference; the one-round run also reports its first SQL without the repair round.
@@ -28,6 +33,7 @@ from pathlib import Path
 import pandas as pd
 import sqlglot
 
+import perturb
 from jupyter_chatdb import ChatDB, ChatDBError
 from jupyter_chatdb.controller.events import Answered, StepDone, StepFailed, StepPlanned
 from jupyter_chatdb.llm import select_backend
@@ -37,6 +43,7 @@ DATASET = Path(__file__).resolve().parents[1].parent / "shared" / "datasets" / "
 COMPARISONS = {  # --strategy that runs two controllers on the same questions: the full one, then its baseline
     "both": ["chain", "one-round"],
     "values": ["chain", "chain-no-values"],
+    "selection": ["chain-selection", "chain"],  # schema selection on every question vs all tables in the prompt
 }
 
 
@@ -57,6 +64,8 @@ class Outcome:
 
 def main() -> int:
     args = parse_args()
+    if args.strategy == "perturbed":
+        return perturbed(args)
     questions = json.loads((args.dataset / "dev.json").read_text())
     if args.db:
         questions = [q for q in questions if q["db_id"] == args.db]
@@ -76,10 +85,33 @@ def main() -> int:
     return 0
 
 
-def run(strategy: str, model: LLM, questions: list[dict], args: argparse.Namespace) -> list[Outcome]:
+def perturbed(args: argparse.Namespace) -> int:
+    changed = perturb.load()[:: args.stride]
+    changed = changed[: args.limit] if args.limit else changed
+    originals = [{**q, "question": q["original"]} for q in changed]
+    model = select_backend(args.model)
+    runs = {  # label -> (strategy, questions)
+        "original": ("chain-no-values", originals),
+        "perturbed": ("chain-no-values", changed),
+        "perturbed-values": ("chain", changed),
+    }
+    correct = {}
+    for label, (strategy, questions) in runs.items():
+        outcomes = run(strategy, model, questions, args, label=label)
+        report(outcomes, model.name, f"{strategy} on the {label} questions", args)
+        correct[label] = sum(o.correct for o in outcomes)
+    lost, recovered = correct["original"] - correct["perturbed"], correct["perturbed-values"] - correct["perturbed"]
+    n = len(changed)
+    print(f"\nPerturbation cost {100 * lost / n:+.1f} points without value memory; value memory won back {100 * recovered / n:+.1f}"
+          + (f" ({100 * recovered / lost:.0f}% of the loss)" if lost > 0 else " (nothing was lost)"))
+    return 0
+
+
+def run(strategy: str, model: LLM, questions: list[dict], args: argparse.Namespace, label: str = "") -> list[Outcome]:
     outcomes: list[Outcome] = []
-    out = args.out.with_name(f"{args.out.stem}_{strategy}{args.out.suffix}")
-    details_path = args.details.with_name(f"{args.details.stem}_{strategy}{args.details.suffix}")
+    label = label or strategy
+    out = args.out.with_name(f"{args.out.stem}_{label}{args.out.suffix}")
+    details_path = args.details.with_name(f"{args.details.stem}_{label}{args.details.suffix}")
     out.parent.mkdir(parents=True, exist_ok=True)
     with out.open("w") as predictions, details_path.open("w") as details:
         for db_id in dict.fromkeys(q["db_id"] for q in questions):
@@ -89,6 +121,8 @@ def run(strategy: str, model: LLM, questions: list[dict], args: argparse.Namespa
                 repair_rounds=args.repair_rounds, candidates=args.candidates,
             )
             chatdb.options.values = strategy != "chain-no-values"
+            if strategy == "chain-selection":
+                chatdb.options.select_over = 0
             for name, frame in read_sqlite(sqlite_path).items():
                 chatdb.register(name, frame)
             for question in (q for q in questions if q["db_id"] == db_id):
@@ -111,8 +145,10 @@ def parse_args() -> argparse.Namespace:
     parser.add_argument("--db", help="ask only the questions of this database (db_id)")
     parser.add_argument("--model", default="local", help="model for ChatDB (default: the embedded model)")
     parser.add_argument(
-        "--strategy", choices=["both", "values", "chain", "chain-no-values", "one-round"], default="both",
-        help="both: chain vs one-round; values: chain with vs without the data-value memory",
+        "--strategy", choices=["both", "values", "selection", "perturbed", "chain", "chain-no-values", "chain-selection", "one-round"],
+        default="both",
+        help="both: chain vs one-round; values: chain with vs without the data-value memory; selection: with vs without "
+        "schema selection; perturbed: value-perturbed questions without and with the data-value memory",
     )
     parser.add_argument("--candidates", type=int, default=1, help="plans sampled and voted on per question (chain)")
     parser.add_argument("--repair-rounds", type=int, default=1, help="repair rounds of the one-round baseline")

@@ -33,6 +33,13 @@ class ChatDB(Configurable):
     candidates = Int(
         1, help="Plans sampled for a question; above 1 the result most of them agree on is kept (slower)."
     ).tag(config=True)
+    top_tables = Int(
+        5, help="Schema selection with many tables: the K tables most like the request (plus the tables joined to them) "
+        "that the model picks from; 0 shows every table to the model.",
+    ).tag(config=True)
+    select_over = Int(
+        12, help="Select tables only when there are more than this many; fewer all go into the prompt."
+    ).tag(config=True)
     memory = Bool(
         True, help="Thought memory: recall earlier conclusions before planning and store new ones after each answer."
     ).tag(config=True)
@@ -53,6 +60,12 @@ class ChatDB(Configurable):
     def _check_max_steps(self, proposal: dict) -> int:
         if not 1 <= proposal["value"] <= MAX_STEPS:
             raise TraitError(f"max_steps must be between 1 and {MAX_STEPS}.")
+        return proposal["value"]
+
+    @validate("top_tables", "select_over")
+    def _check_tables(self, proposal: dict) -> int:
+        if proposal["value"] < 0:
+            raise TraitError(f"{proposal['trait'].name} must be 0 or more.")
         return proposal["value"]
 
     @validate("candidates")

@@ -69,6 +69,7 @@ class ChatDBMagics(Magics):
             engine.memory = self.memory
         engine.summarize = self.settings.summarize
         engine.options.candidates = self.settings.candidates
+        engine.options.top_tables, engine.options.select_over = self.settings.top_tables, self.settings.select_over
         return engine
 
     @property

@@ -1,0 +1,41 @@
+"""The value-perturbed Spider questions: rules that rewrite literals, and the recorded file they make."""
+
+import sys
+from pathlib import Path
+
+import pytest
+
+BENCHMARKS = Path(__file__).resolve().parents[1] / "benchmarks"
+sys.path.insert(0, str(BENCHMARKS))
+perturb = pytest.importorskip("perturb")
+
+
+@pytest.mark.parametrize(
+    ("literal", "expected"),
+    [
+        ("American Motor Company", ("AMC", "abbreviation")),
+        ("Todd Casey", ("T. Casey", "abbreviation")),
+        ("usa", ("United States", "synonym")),
+        ("France", ("france", "case")),
+        ("volvo", ("Volvo", "case")),
+        ("1970", None),
+        ("F", None),
+    ],
+)
+def test_variants_are_what_the_stored_value_is_not(literal, expected):
+    assert perturb.variant(literal) == expected
+
+
+def test_a_quoted_literal_is_rewritten_only_as_a_whole_word():
+    question = {"id": 1, "db_id": "pets_1", "question": "How many Bachelors and cat owners?",
+                "query": "SELECT count(*) FROM t WHERE degree = 'Bachelor' OR kind = 'cat'"}
+    changed = perturb.perturb(question)
+    assert (changed["question"], changed["literal"], changed["kind"]) == ("How many Bachelors and Cat owners?", "cat", "case")
+
+
+@pytest.mark.skipif(not perturb.DATASET.is_dir(), reason="the shared Spider subset is not here")
+def test_the_recorded_questions_are_those_the_rules_make(tmp_path):
+    fresh = tmp_path / "perturbed.jsonl"
+    perturb.write(fresh)
+    assert fresh.read_text() == perturb.PERTURBED.read_text()
+    assert all(q["variant"] != q["literal"] and q["variant"] in q["question"] for q in perturb.load())
