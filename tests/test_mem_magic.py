@@ -128,3 +128,16 @@ def test_turning_memory_off_and_on_takes_effect_at_the_next_cell(shell, scripted
     shell.run_cell("%%chatdb\nOne?").raise_error()
     assert scripted.remaining == 0
     del shell.config.ChatDB["memory"]
+
+
+def test_the_value_memory_is_kept_beside_the_thought_memory(shell, scripted, tmp_path, capsys):
+    import sqlite3
+
+    scripted.push({"route": "read"}, plan("SELECT kg FROM stock WHERE fruit = 'Pear'"), thoughts())
+    result = shell.run_cell(f"%%chatdb --db {tmp_path / 'shop.duckdb'}\nHow many kg of Pear do we have?")
+    result.raise_error()
+    assert "Value correction: step 1: 'Pear' → 'pear' (column stock.fruit, by case)" in capsys.readouterr().out
+    assert result.result["kg"].tolist() == [12]
+    with sqlite3.connect(tmp_path / "notebook.values.sqlite") as kept:
+        rows = kept.execute("SELECT database, table_name, column_name, distinct_values FROM column_values").fetchall()
+    assert rows == [(str(tmp_path / "shop.duckdb"), "stock", "fruit", '["apple", "pear"]')]
