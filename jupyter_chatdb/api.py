@@ -128,6 +128,10 @@ class ChatDB:
         """Make `frame` queryable as table `name` (a live view: later changes to it are seen)."""
         self.session.bind(name, frame)
 
+    def attach(self, path: str | Path, name: str | None = None) -> str:
+        """Make another DuckDB file's tables queryable, read-only, as `name.table` (name: the file's stem)."""
+        return self.session.attach(path, name)
+
     def bind_frames(self, namespace: Mapping[str, object]) -> Binding:
         """Bind every DataFrame of `namespace` by its variable name; drop names no longer there."""
         return self.session.bind_frames(namespace)
@@ -214,7 +218,7 @@ class ChatDB:
 
     def describe(self, table: str, description: str) -> None:
         """Say what `table` holds, in words: schema selection finds it by this too ("" removes it)."""
-        if table not in self.session.frames and table not in self.session.stored_tables():
+        if table not in self.session.frames and table not in self.session.stored_tables() | set(self.session.attached_tables()):
             raise ChatDBError(f"There is no table {table!r}: %chatdb tables lists them.")
         self.table_index.describe(table, description)
 

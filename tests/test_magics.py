@@ -226,7 +226,7 @@ def test_line_commands(shell, scripted, capsys):
     shell.run_cell("%chatdb undo two")
     assert "UsageError: Use %chatdb undo [N] with a whole number." in capsys.readouterr().err
     shell.run_cell("%chatdb drop")
-    assert "UsageError: Unknown %chatdb command 'drop': use one of tables, describe, history, undo, restore, model, approve, reject, sql" in capsys.readouterr().err
+    assert "UsageError: Unknown %chatdb command 'drop': use one of tables, describe, attach, history, undo, restore, model, approve, reject, sql" in capsys.readouterr().err
     shell.run_cell("%chatdb model local").raise_error()
     assert "Model for the next cells: qwen2.5-coder-1.5b-instruct-q4_k_m." in capsys.readouterr().out
     shell.run_cell("%config ChatDB.model = ''").raise_error()

@@ -65,7 +65,7 @@ def words(identifier: str) -> str:
     >>> words("song_releaseYear")
     'song release year'
     """
-    spaced = re.sub(r"(?<=[a-z0-9])(?=[A-Z])", " ", identifier).replace("_", " ")
+    spaced = re.sub(r"(?<=[a-z0-9])(?=[A-Z])", " ", identifier).replace("_", " ").replace(".", " ")
     return " ".join(spaced.lower().split())
 
 
@@ -162,7 +162,7 @@ class SchemaIndex:
             named = len(name_words & said) / len(name_words) if name_words else 0.0
             if named:
                 reasons.append("named in the request" if named == 1 else "partly named in the request")
-            columns = sorted({w for c in catalog.tables[name].columns for w in stems(c.name) - GENERIC_WORDS} & said)
+            columns = sorted({w for c in catalog.tables[name].columns if not _is_key(c.name) for w in stems(c.name) - GENERIC_WORDS} & said)
             if columns:
                 reasons.append("its columns are mentioned: " + ", ".join(columns[:COLUMN_HITS]))
             described = stems(self.notes.get(name, "")) & said - GENERIC_WORDS

@@ -19,7 +19,8 @@ from sqlglot import exp
 
 from ..llm.base import Embedder
 from .saved_values import SavedValues
-from ..sql.session import Session, quote_identifier
+from ..sql.guard import table_key
+from ..sql.session import Session, quote_identifier, quote_table
 
 MAX_VALUES = 5_000  # distinct values kept per column (the most frequent first); the cap is reported
 MAX_EMBEDDED = 2_000  # values per column compared by meaning
@@ -79,7 +80,7 @@ class ValueIndex:
 
     def _read(self, table: str, column: str, fingerprint: tuple[int, int]) -> ColumnValues:
         rows = self.session.rows(
-            f"SELECT {quote_identifier(column)} FROM {quote_identifier(table)} WHERE {quote_identifier(column)} IS NOT NULL "
+            f"SELECT {quote_identifier(column)} FROM {quote_table(table)} WHERE {quote_identifier(column)} IS NOT NULL "
             f"GROUP BY 1 ORDER BY count(*) DESC, 1 LIMIT {self.max_values + 1}"
         )
         values = tuple(str(v) for (v,) in rows)
@@ -148,13 +149,15 @@ class ValueIndex:
         ]
 
     def _fingerprint(self, table: str, column: str) -> tuple[int, int] | None:
+        database, _, name = table.rpartition(".")
         types = self.session.rows(
-            "SELECT data_type FROM duckdb_columns() WHERE lower(table_name) = lower(?) AND lower(column_name) = lower(?)",
-            [table, column],
+            "SELECT data_type FROM duckdb_columns() WHERE lower(table_name) = lower(?) AND lower(column_name) = lower(?)"
+            " AND database_name = CASE WHEN ? = '' THEN database_name ELSE ? END",
+            [name, column, database, database],
         )
         if not types or not str(types[0][0]).upper().startswith(TEXT_TYPES):
             return None
-        count, digest = self.session.rows(f"SELECT count(*), coalesce(bit_xor(hash({quote_identifier(column)})), 0) FROM {quote_identifier(table)}")[0]
+        count, digest = self.session.rows(f"SELECT count(*), coalesce(bit_xor(hash({quote_identifier(column)})), 0) FROM {quote_table(table)}")[0]
         return int(count), int(digest)
 
 
@@ -224,13 +227,13 @@ def _table_of(column: exp.Column, tree: exp.Expression, schema: Mapping[str, Seq
     """The stored table a column belongs to: by its qualifier (alias or name), else the one table of the
     statement that has such a column."""
     names = {name.lower(): name for name in schema}
-    tables = [t for t in tree.find_all(exp.Table) if t.name.lower() in names]
+    tables = [t for t in tree.find_all(exp.Table) if table_key(t) in names]
     if column.table:
         for table in tables:
             if column.table.lower() in (table.alias_or_name.lower(), table.name.lower()):
-                return names[table.name.lower()]
+                return names[table_key(table)]
         return None
-    owners = {names[t.name.lower()] for t in tables if column.name.lower() in {c.lower() for c in schema[names[t.name.lower()]]}}
+    owners = {names[table_key(t)] for t in tables if column.name.lower() in {c.lower() for c in schema[names[table_key(t)]]}}
     return owners.pop() if len(owners) == 1 else None
 
 

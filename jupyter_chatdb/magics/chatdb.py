@@ -23,7 +23,7 @@ from ..kernel_memory.thoughts import ThoughtMemory, open_memory
 from .views import View, make_view
 
 VARIABLE = re.compile(r"\{\{|\}\}|\{([A-Za-z_][A-Za-z0-9_]*)\}")
-COMMANDS = ("tables", "describe", "history", "undo", "restore", "model", "approve", "reject", "sql")
+COMMANDS = ("tables", "describe", "attach", "history", "undo", "restore", "model", "approve", "reject", "sql")
 
 
 @magics_class
@@ -127,6 +127,7 @@ class ChatDBMagics(Magics):
         %chatdb                 status: model, database, tables
         %chatdb tables          the tables ChatDB can query; with many tables, which the last request chose and why
         %chatdb describe TABLE "text"  say what a table holds (table selection finds it by this too)
+        %chatdb attach FILE [NAME]  query another DuckDB file's tables, read-only, as NAME.table
         %chatdb history         the applied write requests
         %chatdb undo [N]        undo the last N applied write requests (default 1)
         %chatdb restore ID      bring the data back to how it was right after request ID (0: before the first)
@@ -239,6 +240,12 @@ class ChatDBMagics(Magics):
             return self._tables()
         if command == "describe":
             self._describe(rest)
+            return None
+        if command == "attach":
+            if len(rest) not in (1, 2):
+                raise UsageError("Use %chatdb attach FILE [NAME], e.g. %chatdb attach archive.duckdb.")
+            name = self.engine.attach(*rest)
+            print(f"Attached {rest[0]} as {name}: its tables are {', '.join(t for t in self.engine.session.attached_tables() if t.startswith(name + '.')) or 'none'} (read-only).")
             return None
         if command == "history":
             return self.engine.history()

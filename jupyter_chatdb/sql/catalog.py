@@ -7,7 +7,7 @@ from dataclasses import dataclass
 
 from sqlglot import exp
 
-from .session import Session
+from .session import Session, quote_table
 
 SAMPLE_VALUES = 3
 ALL_VALUES_UP_TO = 6  # value hints: a text column with at most this many distinct values lists them all
@@ -81,16 +81,20 @@ class Catalog:
     @classmethod
     def read(cls, session: Session, samples: int = SAMPLE_VALUES) -> "Catalog":
         rows = session.rows(
-            "SELECT database_name, table_name, column_name, data_type FROM duckdb_columns()"
-            " WHERE NOT internal AND schema_name = 'main' AND database_name IN (current_database(), 'temp')"
-            " ORDER BY database_name = 'temp', table_oid, column_index"
+            "SELECT database_name, table_name, column_name, data_type, database_name = current_database() FROM duckdb_columns()"
+            " WHERE NOT internal AND schema_name = 'main'"
+            " AND (database_name IN (current_database(), 'temp') OR list_contains(?, database_name))"
+            " ORDER BY CASE database_name WHEN current_database() THEN 0 WHEN 'temp' THEN 1 ELSE 2 END, database_name,"
+            " table_oid, column_index",
+            [list(session.attached)],
         )
         columns: dict[str, list[tuple[str, str]]] = {}
         frames: set[str] = set()
-        for database, table, column, data_type in rows:
-            columns.setdefault(table, []).append((column, data_type))
+        for database, table, column, data_type, own in rows:
+            name = table if own or database == "temp" else f"{database}.{table}"
+            columns.setdefault(name, []).append((column, data_type))
             if database == "temp":
-                frames.add(table)
+                frames.add(name)
         keys = _keys(session)
         return cls(
             Table(
@@ -120,9 +124,13 @@ def _keys(session: Session) -> tuple[dict[str, tuple[str, ...]], dict[str, list[
     primary: dict[str, tuple[str, ...]] = {}
     foreign: dict[str, list[ForeignKey]] = {}
     for table, kind, columns, referenced, referenced_columns in session.rows(
-        "SELECT table_name, constraint_type, constraint_column_names, referenced_table,"
+        "SELECT CASE WHEN database_name = current_database() THEN table_name ELSE database_name || '.' || table_name END,"
+        " constraint_type, constraint_column_names,"
+        " CASE WHEN database_name = current_database() THEN referenced_table ELSE database_name || '.' || referenced_table END,"
         " referenced_column_names FROM duckdb_constraints()"
-        " WHERE constraint_type IN ('PRIMARY KEY', 'FOREIGN KEY')"
+        " WHERE constraint_type IN ('PRIMARY KEY', 'FOREIGN KEY') AND schema_name = 'main'"
+        " AND (database_name = current_database() OR list_contains(?, database_name))",
+        [list(session.attached)],
     ):
         if kind == "PRIMARY KEY":
             primary[table] = tuple(columns)
@@ -132,7 +140,7 @@ def _keys(session: Session) -> tuple[dict[str, tuple[str, ...]], dict[str, list[
 
 
 def _count(session: Session, table: str) -> int:
-    return session.rows(f"SELECT count(*) FROM {_quote(table)}")[0][0]
+    return session.rows(f"SELECT count(*) FROM {quote_table(table)}")[0][0]
 
 
 def _samples(session: Session, table: str, column: str, data_type: str, limit: int) -> tuple[str, ...]:
@@ -142,7 +150,7 @@ def _samples(session: Session, table: str, column: str, data_type: str, limit: i
         return ()
     quoted = _quote(column)  # the most frequent values first, ties by value: a stable prompt
     rows = session.rows(
-        f"SELECT {quoted} FROM {_quote(table)} WHERE {quoted} IS NOT NULL"
+        f"SELECT {quoted} FROM {quote_table(table)} WHERE {quoted} IS NOT NULL"
         f" GROUP BY {quoted} ORDER BY count(*) DESC, {quoted} LIMIT {ALL_VALUES_UP_TO + 1}"
     )
     shown = rows if len(rows) <= ALL_VALUES_UP_TO else rows[:limit]
@@ -150,8 +158,12 @@ def _samples(session: Session, table: str, column: str, data_type: str, limit: i
 
 
 def _quote(name: str) -> str:
-    """Quote only where DuckDB needs it (reserved words, spaces): quotes cost tokens."""
-    return exp.to_identifier(name).sql(dialect="duckdb")
+    """Quote only where DuckDB needs it (reserved words, spaces): quotes cost tokens.
+
+    >>> _quote("sales"), _quote("order"), _quote("archive.orders")
+    ('sales', '"order"', 'archive.orders')
+    """
+    return ".".join(exp.to_identifier(part).sql(dialect="duckdb") for part in name.split(".", 1))
 
 
 def _literal(value: str) -> str:

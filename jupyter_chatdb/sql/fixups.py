@@ -10,6 +10,8 @@ from collections.abc import Mapping, Sequence
 import sqlglot
 from sqlglot import exp
 
+from .guard import table_key
+
 SOURCE_DIALECTS = ("mysql", "sqlite", "postgres")
 
 
@@ -53,17 +55,17 @@ def drop_unknown_joins(sql: str, schema: Mapping[str, Sequence[str]]) -> str | N
     for select in list(tree.find_all(exp.Select)):
         source = select.args.get("from_")
         base = source.this if source is not None else None
-        if not isinstance(base, exp.Table) or base.name.lower() not in known:
+        if not isinstance(base, exp.Table) or table_key(base) not in known:
             continue
         joins = select.args.get("joins") or []
-        unknown = [j for j in joins if isinstance(j.this, exp.Table) and j.this.name.lower() not in known and not _is_cte(tree, j.this.name)]
+        unknown = [j for j in joins if isinstance(j.this, exp.Table) and table_key(j.this) not in known and not _is_cte(tree, j.this.name)]
         dropped = {id(j.this) for j in unknown}
         defined = {t.alias_or_name.lower() for t in tree.find_all(exp.Table) if id(t) not in dropped}  # outer queries too
         defined |= {s.alias.lower() for s in tree.find_all(exp.Subquery, exp.CTE) if s.alias}
         stray = [c for c in select.find_all(exp.Column) if c.table and c.table.lower() not in defined]
         if not unknown and not stray:
             continue
-        if any(c.name.lower() not in known[base.name.lower()] for c in stray):
+        if any(c.name.lower() not in known[table_key(base)] for c in stray):
             return None
         for column in stray:
             column.set("table", exp.to_identifier(base.alias_or_name))

@@ -124,7 +124,7 @@ def statement_name(tree: exp.Expression) -> str:
 
 
 def _statement(tree: exp.Expression, original: str | None) -> Statement:
-    tables = tuple(dict.fromkeys(t.name.lower() for t in tree.find_all(exp.Table) if t.name))
+    tables = tuple(dict.fromkeys(table_key(t) for t in tree.find_all(exp.Table) if t.name))
     sql = original.strip().rstrip(";").strip() if original else tree.sql(dialect=DIALECT)
     returning = isinstance(tree, WRITE_TYPES) and tree.args.get("returning") is not None
     unbounded = isinstance(tree, (exp.Update, exp.Delete)) and tree.args.get("where") is None
@@ -144,7 +144,17 @@ def _target(tree: exp.Expression) -> str | None:
         return None
     node = tree.this
     table = node.this if isinstance(node, exp.Schema) else node
-    return table.name.lower() if isinstance(table, exp.Table) else None
+    return table_key(table) if isinstance(table, exp.Table) else None
+
+
+def table_key(table: exp.Table) -> str:
+    """The catalog's name of a table: `table`, or `database.table` for one of an attached database.
+
+    >>> [table_key(t) for t in sqlglot.parse_one("SELECT * FROM Sales, archive.Orders, archive.main.items, main.x").find_all(exp.Table)]
+    ['sales', 'archive.orders', 'archive.items', 'x']
+    """
+    qualifiers = [part for part in (table.catalog, table.db) if part and part.lower() != "main"]
+    return ".".join([*qualifiers[:1], table.name]).lower()
 
 
 def _check_policy(statements: Sequence[Statement], trees: Sequence[exp.Expression], allow_writes: bool) -> None:
@@ -156,6 +166,8 @@ def _check_policy(statements: Sequence[Statement], trees: Sequence[exp.Expressio
             )
         if any(t.db.lower() == PRIVATE_SCHEMA for t in tree.find_all(exp.Table)):
             raise SQLRefused(f"The {PRIVATE_SCHEMA} schema holds ChatDB's journal; use history(), undo() and restore().")
+        if statement.target and "." in statement.target:
+            raise SQLRefused(f"{statement.target} is in an attached database, which ChatDB only reads.")
         if statement.kind is Kind.DDL and not _allowed_ddl(tree):
             raise SQLRefused(
                 f"{statement_name(tree)} is not allowed in a request: only CREATE TABLE and CREATE SEQUENCE are; "
@@ -211,7 +223,7 @@ def _created_table(tree: exp.Expression) -> tuple[str, list[str]] | None:
     columns = [c.name.lower() for c in target.expressions] if isinstance(target, exp.Schema) else []
     if isinstance(tree.expression, exp.Query):
         columns += [name.lower() for name in tree.expression.named_selects]
-    return (table.name.lower(), columns) if isinstance(table, exp.Table) else None
+    return (table_key(table), columns) if isinstance(table, exp.Table) else None
 
 
 def _cte_names(tree: exp.Expression) -> set[str]:
@@ -221,10 +233,11 @@ def _cte_names(tree: exp.Expression) -> set[str]:
 def _check_tables(tree: exp.Expression, known: Mapping[str, Sequence[str]], skip: set[str]) -> None:
     local = _cte_names(tree) | skip
     for table in tree.find_all(exp.Table):
-        name = table.name.lower()
-        if not name or name in local or name in known:
+        name = table_key(table)
+        if not table.name or name in local or name in known:
             continue
-        raise SQLRefused(f"Unknown table {table.name!r}{_suggestion(name, known)}", fixable=True)
+        written = ".".join(part for part in (table.catalog, table.db, table.name) if part)
+        raise SQLRefused(f"Unknown table {written!r}{_suggestion(name, known)}", fixable=True)
 
 
 def _check_columns(tree: exp.Expression, known: Mapping[str, Sequence[str]]) -> None:
@@ -248,7 +261,7 @@ def _table_aliases(tree: exp.Expression, known: Mapping[str, Sequence[str]]) -> 
     """alias or name -> real table (None for CTEs and derived tables)."""
     aliases: dict[str, str | None] = {}
     for table in tree.find_all(exp.Table):
-        real = table.name.lower() if table.name.lower() in known else None
+        real = table_key(table) if table_key(table) in known else None
         aliases[table.name.lower()] = real
         aliases[table.alias_or_name.lower()] = real
     for node in tree.find_all(exp.Subquery, exp.CTE):

@@ -67,6 +67,7 @@ class Session:
         except duckdb.Error as error:
             raise ConfigError(f"Cannot open the database {self.database}: {error}") from error
         self._frames: dict[str, pd.DataFrame] = {}
+        self.attached: dict[str, Path] = {}  # read-only databases: name -> file
         self._from_namespace: set[str] = set()  # bound by bind_frames, so also dropped by it
         self._lock = threading.RLock()
         self._worker = ThreadPoolExecutor(max_workers=1, thread_name_prefix="chatdb-duckdb")
@@ -86,6 +87,8 @@ class Session:
             raise ConfigError(f"{name!r} is a {type(frame).__name__}, not a pandas DataFrame.")
         if name in self.stored_tables():
             raise ConfigError(f"{name!r} is already a table in the database: bind the DataFrame under another name.")
+        if "." in name:
+            raise ConfigError(f"{name!r} has a dot, which SQL reads as database.table: bind the DataFrame under another name.")
         self._register(name, frame)
         self._from_namespace.discard(name)
 
@@ -132,12 +135,42 @@ class Session:
         )
         return {name for (name,) in rows} - set(self._frames)
 
+    def attach(self, path: str | Path, name: str | None = None) -> str:
+        """Make the tables of another DuckDB file queryable, read-only, as `name.table` (name: the file's stem)."""
+        path = Path(path).expanduser()
+        name = name or path.stem
+        if not path.is_file():
+            raise ConfigError(f"There is no DuckDB file at {path}.")
+        if not name.isidentifier():
+            raise ConfigError(f"{name!r} cannot name an attached database: use letters, digits and _.")
+        if name in self.attached or name in self.rows("SELECT list(database_name) FROM duckdb_databases()")[0][0]:
+            raise ConfigError(f"A database named {name!r} is already attached: give this one another name.")
+        try:
+            self.rows(f"ATTACH {_string(str(path))} AS {quote_identifier(name)} (READ_ONLY)")
+        except duckdb.Error as error:
+            raise ConfigError(f"Cannot attach {path}: {_message(error)}") from None
+        self.attached[name] = path
+        return name
+
+    def attached_tables(self) -> list[str]:
+        """The tables of the attached databases, as `database.table`."""
+        if not self.attached:
+            return []
+        rows = self.rows(
+            "SELECT database_name, table_name FROM duckdb_tables() WHERE schema_name = 'main'"
+            " AND list_contains(?, database_name) ORDER BY 1, 2",
+            [list(self.attached)],
+        )
+        return [f"{database}.{table}" for database, table in rows]
+
     def tables(self) -> pd.DataFrame:
         """Every table a request can use, with its kind, row count and columns."""
         rows = []
-        for name, kind in [(n, "DataFrame") for n in sorted(self._frames)] + [(n, "stored") for n in sorted(self.stored_tables())]:
-            columns = [c for (c,) in self.rows(f"SELECT column_name FROM (DESCRIBE {quote_identifier(name)})")]
-            (count,) = self.rows(f"SELECT count(*) FROM {quote_identifier(name)}")[0]
+        listed = [(n, "DataFrame") for n in sorted(self._frames)] + [(n, "stored") for n in sorted(self.stored_tables())]
+        listed += [(n, "attached (read-only)") for n in self.attached_tables()]
+        for name, kind in listed:
+            columns = [c for (c,) in self.rows(f"SELECT column_name FROM (DESCRIBE {quote_table(name)})")]
+            (count,) = self.rows(f"SELECT count(*) FROM {quote_table(name)}")[0]
             rows.append({"table": name, "kind": kind, "rows": count, "columns": ", ".join(columns)})
         return pd.DataFrame(rows, columns=["table", "kind", "rows", "columns"])
 
@@ -218,6 +251,19 @@ def quote_identifier(name: str) -> str:
     '"my ""odd"" table"'
     """
     return '"' + name.replace('"', '""') + '"'
+
+
+def quote_table(name: str) -> str:
+    """A table of the catalog as SQL: `database.table` for a table of an attached database.
+
+    >>> quote_table("sales"), quote_table("archive.orders")
+    ('"sales"', '"archive"."orders"')
+    """
+    return ".".join(quote_identifier(part) for part in name.split(".", 1))
+
+
+def _string(text: str) -> str:
+    return "'" + text.replace("'", "''") + "'"
 
 
 def _restore_integers(frame: pd.DataFrame, description: list[tuple]) -> pd.DataFrame:
