@@ -47,7 +47,7 @@ class Scores:
 
 def main() -> int:
     args = parse_args()
-    questions = json.loads((args.dataset / "dev.json").read_text())[:: args.stride]
+    questions = json.loads((args.dataset / "dev.json").read_text())[args.offset :: args.stride]
     questions = questions[: args.limit] if args.limit else questions
     model = select_backend(args.model) if args.refine or args.end_to_end else ScriptedBackend([])
     chatdb = ChatDB(model=model, summarize=False)
@@ -159,6 +159,7 @@ def all_databases(dataset: Path) -> list[str]:
 def parse_args() -> argparse.Namespace:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--stride", type=int, default=1, help="use every Nth question")
+    parser.add_argument("--offset", type=int, default=0, help="start at question N (with --stride: another spread)")
     parser.add_argument("--limit", type=int, default=0, help="use only the first N questions (after --stride)")
     parser.add_argument("--top", type=int, default=5, help="K: tables retrieved before their joined tables are added")
     parser.add_argument("--refine", action="store_true", help="also measure the model's refinement call")

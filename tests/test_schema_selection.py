@@ -78,26 +78,28 @@ def test_tables_join_by_declared_keys_and_by_shared_key_columns():
     assert links["weather"] == {}  # a bare `id` joins nothing
 
 
-def considered(table, *mentions, named=False):
-    return Considered(table, 0.5, (), frozenset(mentions), named)
+def considered(table, *mentions):
+    return Considered(table, 0.5, (), frozenset(mentions))
 
 
-def test_settle_keeps_the_fewest_tables_that_hold_the_request_and_what_joins_them():
+def test_settle_keeps_the_picked_tables_that_hold_the_request_and_what_joins_them():
     links = {"shop": {"hiring": "shop_id"}, "hiring": {"shop": "shop_id", "employee": "employee_id"},
-             "employee": {"hiring": "employee_id"}, "airports": {}, "paragraphs": {"documents": "document_id"},
-             "documents": {"paragraphs": "document_id"}, "staff": {}}
+             "employee": {"hiring": "employee_id"}, "airports": {}, "staff": {}, "people": {"players": "people_id"},
+             "players": {"people": "people_id"}}
     tables = [considered("shop", "shop"), considered("hiring"), considered("employee", "employee", "city"),
               considered("airports", "city"), considered("staff", "employee"),
-              considered("documents", "document"), considered("paragraphs", "paragraph", named=True)]
+              considered("players", "player", "earning"), considered("people", "name")]
     assert settle(["shop", "employee"], tables, links) == (
         ["shop", "employee", "hiring"], [("hiring", "added: it joins employee to the other chosen tables")]
     )
-    dropped = "dropped: the other tables hold everything of the request it holds"
-    assert settle(["airports", "employee", "staff"], tables, links) == (["employee"], [("airports", dropped), ("staff", dropped)])
-    assert settle(["shop", "hiring"], tables, links) == (["shop"], [("hiring", dropped)])
-    assert settle(["hiring"], tables, links) == (["hiring"], [])  # the request names none of them: the model's first stays
-    assert settle(["documents"], tables, links) == (
-        ["documents", "paragraphs"], [("paragraphs", "added: the request names it and it joins a chosen table")]
+    assert settle(["employee", "airports", "staff"], tables, links) == (["employee"], [
+        ("staff", "dropped: the other tables hold what it does, and it joins none of them"),
+        ("airports", "dropped: the other tables hold what it does, and it joins none of them"),
+    ])
+    assert settle(["shop", "hiring"], tables, links) == (["shop"], [("hiring", "dropped: holds nothing the request mentions")])
+    assert settle(["hiring"], [considered("hiring"), considered("airports")], links) == (["hiring"], [])  # the model's first stays
+    assert settle(["players"], tables, links) == (
+        ["players", "people"], [("people", "added: it holds words of the request the others lack, and joins them")]
     )
 
 

@@ -23,6 +23,7 @@ NAME_WEIGHT = 0.35  # all of a table's name words in the request adds this much 
 COLUMN_WEIGHT = 0.06  # per column-name word in the request, up to COLUMN_HITS of them
 COLUMN_HITS = 3
 GENERIC_WORDS = frozenset({"id", "name", "type", "code", "date", "the", "of", "a", "in", "is", "number", "details"})
+NAMED_THINGS = frozenset({"name"})  # generic in a table's name, but a request asking for names needs a table that holds them
 
 
 @dataclass(frozen=True)
@@ -33,7 +34,6 @@ class Considered:
     score: float
     reasons: tuple[str, ...]
     mentions: frozenset[str] = frozenset()  # words of the request its name, columns or description hold
-    named: bool = False  # every word of its name is in the request
 
 
 @dataclass(frozen=True)
@@ -105,9 +105,16 @@ def joined_tables(catalog: Catalog) -> dict[str, dict[str, str]]:
     for name, keys in key_columns.items():
         for column in keys:
             by_column.setdefault(column, []).append(name)
+    named_like = {name: "_".join(_stem(w) for w in words(name).split()) for name in catalog.tables}
     for name, table in catalog.tables.items():
         for key in table.foreign_keys:
             link(name, key.table, ", ".join(key.columns))
+        for column in table.columns:  # a column named like another table (`airline` beside `airlines`)
+            stem = "_".join(_stem(w) for w in words(column.name).split())
+            if len(stem) >= 4 and stem not in GENERIC_WORDS and not _is_key(column.name):
+                for other, other_stem in named_like.items():
+                    if other_stem == stem or other_stem.endswith("_" + stem):
+                        link(name, other, column.name)
         for column in key_columns[name]:
             for other in by_column[column]:
                 link(name, other, column)
@@ -169,8 +176,9 @@ class SchemaIndex:
             if described:
                 reasons.append("its description matches")
             score = float(meaning) + NAME_WEIGHT * named + COLUMN_WEIGHT * min(len(columns), COLUMN_HITS)
-            mentions = frozenset(name_words & said) | frozenset(columns) | described
-            out[name] = Considered(name, round(score, 3), tuple(reasons), mentions, named == 1)
+            holds = {w for c in catalog.tables[name].columns if not _is_key(c.name) for w in stems(c.name)}
+            mentions = frozenset(name_words & said) | frozenset(columns) | described | (holds & said & NAMED_THINGS)
+            out[name] = Considered(name, round(score, 3), tuple(reasons), mentions)
         return out
 
     def _similarity(self, request: str, descriptions: list[str]) -> np.ndarray:
@@ -181,34 +189,53 @@ class SchemaIndex:
 
 
 def settle(picked: list[str], considered: list[Considered], links: Mapping[str, Mapping[str, str]]) -> tuple[list[str], list[tuple[str, str]]]:
-    """The model's pick, made consistent with the words of the request: the fewest picked tables
-    that hold every word of the request any of them holds (greedy cover, the model's order breaking
-    ties), the tables that join them (shortest paths over the considered tables), and considered
-    tables the request names that join a kept one. Returns the tables and what changed, as (table, why)."""
+    """The model's pick made consistent with the request's words (`Considered.mentions`): picked tables
+    that hold none of them are dropped, and so are those whose words another picked table holds and that
+    cannot join the first pick; the tables on join paths between the rest are added, and so is a considered
+    table that joins them and holds words of the request they lack. Returns the tables and (table, why) changes."""
     found = {c.table: c for c in considered}
-    cover, covered = [], frozenset[str]()
-    remaining = list(picked)
-    while remaining:
-        best = max(remaining, key=lambda t: (len(found[t].mentions - covered), -remaining.index(t)))
-        if not found[best].mentions - covered:
-            break
-        cover.append(best)
-        covered |= found[best].mentions
-        remaining.remove(best)
-    keep = sorted(cover or picked[:1], key=picked.index)
-    changes = []
+    pool = [c.table for c in considered]
+    keep, changes = _anchors(picked, found, pool, links), []
     for table in list(keep[1:]):
-        path = _path(table, keep, [c.table for c in considered], links)
-        for bridge in path:
-            keep.append(bridge)
-            changes.append((bridge, f"added: it joins {table} to the other chosen tables"))
-    changes = [(t, "dropped: the other tables hold everything of the request it holds") for t in picked if t not in keep] + changes
+        for bridge in _path(table, keep, pool, links):
+            if bridge not in keep:
+                keep.append(bridge)
+                changes.append((bridge, f"added: it joins {table} to the other chosen tables"))
+    for table in picked:
+        if table not in keep:
+            why = "holds nothing the request mentions" if not found[table].mentions else "the other tables hold what it does, and it joins none of them"
+            changes.insert(0, (table, f"dropped: {why}"))
+    keep.sort(key=lambda t: picked.index(t) if t in picked else len(picked))
     for candidate in considered:
         held = frozenset[str]().union(*(found[t].mentions for t in keep))
-        if candidate.named and candidate.table not in keep and candidate.mentions - held and any(t in links[candidate.table] for t in keep):
+        if candidate.table not in keep and candidate.mentions - held and any(t in links[candidate.table] for t in keep):
             keep.append(candidate.table)
-            changes.append((candidate.table, "added: the request names it and it joins a chosen table"))
+            changes.append((candidate.table, "added: it holds words of the request the others lack, and joins them"))
     return keep, changes
+
+
+def _anchors(picked: list[str], found: Mapping[str, Considered], pool: list[str], links: Mapping[str, Mapping[str, str]]) -> list[str]:
+    """The picked tables that hold words of the request (else the first pick), less those whose words
+    the others hold too and that cannot join the first one."""
+    anchors = [t for t in picked if found[t].mentions] or picked[:1]
+    for table in anchors[1:]:
+        others = frozenset[str]().union(*(found[t].mentions for t in anchors if t != table))
+        if found[table].mentions <= others and not _reachable(table, anchors[0], pool, links):
+            anchors.remove(table)
+    return anchors
+
+
+def _reachable(start: str, goal: str, pool: list[str], links: Mapping[str, Mapping[str, str]]) -> bool:
+    seen, frontier = {start}, [start]
+    while frontier:
+        table = frontier.pop()
+        if table == goal:
+            return True
+        for neighbour in links[table]:
+            if neighbour in pool and neighbour not in seen:
+                seen.add(neighbour)
+                frontier.append(neighbour)
+    return False
 
 
 def _path(table: str, keep: list[str], pool: list[str], links: Mapping[str, Mapping[str, str]]) -> list[str]:
