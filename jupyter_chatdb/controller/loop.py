@@ -16,8 +16,8 @@ from dataclasses import dataclass, field, replace
 import pandas as pd
 
 from ..errors import ChatDBError, ModelOutputError, QueryFailed, SQLRefused
-from ..kernel_memory.thoughts import THOUGHTS_SCHEMA, ThoughtMemory, parse_thoughts, post_think_messages
 from ..kernel_memory.schema import Considered, SchemaIndex, joined_tables, settle
+from ..kernel_memory.thoughts import THOUGHTS_SCHEMA, ThoughtMemory, parse_thoughts, post_think_messages
 from ..kernel_memory.values import Candidate, LiteralUse, ValueIndex, clear_choice, literal_uses, replace_literals
 from ..llm.base import LLM, Embedder, Message, Usage
 from ..sql import fixups, guard
@@ -95,7 +95,6 @@ class Chain:
     needs_approval: str | None = None
     usage: Usage = field(default_factory=Usage)
     missing_values: list[LiteralUse] = field(default_factory=list)  # literals no stored value resembles
-    shown: tuple[str, ...] | None = None  # the tables the planning prompt showed (None: all of them)
 
 
 class Controller:
@@ -154,7 +153,7 @@ class Controller:
             if considered:
                 shown, usage = yield from self._select(request.text, catalog, considered, usage)
             steps, messages, reply_text, usage = yield from self._plan(request, catalog, route == "write", usage, notes, shown)
-        chain = Chain(request, route == "write", catalog.schema(), usage=usage, shown=shown)
+        chain = Chain(request, route == "write", catalog.schema(), usage=usage)
         if not request.approved and route == "read" and self.options.candidates > 1:
             steps, chain.usage = yield from self._vote(steps, messages, chain)
         yield PlanMade(tuple(steps))

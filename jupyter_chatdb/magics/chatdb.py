@@ -322,7 +322,8 @@ def with_selection(tables: pd.DataFrame, selection: TablesSelected | None) -> pd
     if selection is None:
         return tables
     chosen = {name: rank for rank, name in enumerate(selection.chosen, start=1)}
-    considered = {name: "; ".join(reasons) for name, _, reasons in selection.considered}
+    changed = dict(selection.changes)
+    considered = {name: "; ".join([*reasons, *([changed[name]] if name in changed else [])]) for name, _, reasons in selection.considered}
     tables = tables.assign(
         last_request=[f"chosen ({chosen[t]})" if t in chosen else "considered" if t in considered else "" for t in tables["table"]],
         why=[considered.get(t, "") for t in tables["table"]],
