@@ -3,12 +3,14 @@
 Every table of every database is registered in one ChatDB session as `<db>__<table>` (59 tables).
 For each question, the tables the gold SQL uses are compared with the tables selection offers
 (retrieval: the top K and the tables joined to them) and with those the model keeps after its
-refinement call: precision, recall and F1 per question, averaged. `--end-to-end N` also asks N
+refinement call: precision, recall and F1 per question, averaged. `--picks` replays the model's picks
+recorded by an earlier run, to measure a change of what happens after the pick without the model. `--end-to-end N` also asks N
 questions through `ChatDB.ask` in this many-table session and in the usual one-database session,
 and prints both execution accuracies (the baseline is the one-database setting).
 
     python benchmarks/selection.py                      # retrieval only, every question (no model)
     python benchmarks/selection.py --refine --stride 8  # and the model's refinement
+    python benchmarks/selection.py --stride 10 --picks benchmarks/out/selection_details.jsonl --details /tmp/d.jsonl
     python benchmarks/selection.py --end-to-end 30 --stride 24
 """
 
@@ -32,6 +34,7 @@ from jupyter_chatdb import ChatDB  # noqa: E402
 from jupyter_chatdb.controller.events import TablesSelected  # noqa: E402
 from jupyter_chatdb.kernel_memory.schema import SchemaIndex  # noqa: E402
 from jupyter_chatdb.llm import ScriptedBackend, select_backend  # noqa: E402
+from jupyter_chatdb.llm.base import LLM, Completion, Message, Usage  # noqa: E402
 from jupyter_chatdb.llm.minilm import MiniLMEmbedder  # noqa: E402
 from jupyter_chatdb.sql.catalog import Catalog  # noqa: E402
 
@@ -49,7 +52,10 @@ def main() -> int:
     args = parse_args()
     questions = json.loads((args.dataset / "dev.json").read_text())[args.offset :: args.stride]
     questions = questions[: args.limit] if args.limit else questions
-    model = select_backend(args.model) if args.refine or args.end_to_end else ScriptedBackend([])
+    if args.picks:
+        model: LLM = RecordedPicks(args.picks)
+    else:
+        model = select_backend(args.model) if args.refine or args.end_to_end else ScriptedBackend([])
     chatdb = ChatDB(model=model, summarize=False)
     for db_id in sorted({q["db_id"] for q in questions} | set(all_databases(args.dataset))):
         for name, frame in read_sqlite(args.dataset / "database" / f"{db_id}.sqlite").items():
@@ -57,7 +63,7 @@ def main() -> int:
     catalog = Catalog.read(chatdb.session)
     print(f"Schema selection: {len(questions)} questions, {len(catalog)} tables bound at once, top {args.top}")
     retrieval(questions, catalog, args)
-    if args.refine:
+    if args.refine or args.picks:
         refinement(chatdb, questions, args)
     if args.end_to_end:
         end_to_end(chatdb, questions[: args.end_to_end], args)
@@ -102,6 +108,21 @@ def refinement(chatdb: ChatDB, questions: list[dict], args: argparse.Namespace) 
     print_scores("picked by the model", picked_scores)
     print_scores("chosen (the model's pick settled)", chosen_scores)
     print(f"  median {statistics.median(seconds):.1f} s per refinement call")
+
+
+class RecordedPicks:
+    """A stand-in model that answers each table choice with the tables the real model picked for that
+    question in an earlier run (its details file): the selection after the pick is computed again."""
+
+    def __init__(self, details: Path) -> None:
+        self.name = f"picks recorded in {details}"
+        self.picks = {row["question"]: row["picked"] for row in map(json.loads, details.read_text().splitlines())}
+
+    def complete(self, messages: list[Message], **_: object) -> Completion:
+        question = messages[-1]["content"].rsplit("\nRequest: ", 1)[-1]
+        if question not in self.picks:
+            raise SystemExit(f"No recorded pick for {question!r}: use the --stride/--offset of the recorded run.")
+        return Completion(json.dumps({"tables": self.picks[question]}), Usage(0, 0, 1))
 
 
 def end_to_end(chatdb: ChatDB, questions: list[dict], args: argparse.Namespace) -> None:
@@ -163,6 +184,7 @@ def parse_args() -> argparse.Namespace:
     parser.add_argument("--limit", type=int, default=0, help="use only the first N questions (after --stride)")
     parser.add_argument("--top", type=int, default=5, help="K: tables retrieved before their joined tables are added")
     parser.add_argument("--refine", action="store_true", help="also measure the model's refinement call")
+    parser.add_argument("--picks", type=Path, help="refine with the model picks recorded in this details file (no model)")
     parser.add_argument("--end-to-end", type=int, default=0, metavar="N", help="ask N questions in both settings")
     parser.add_argument("--model", default="local", help="model for refinement and end to end (default: embedded)")
     parser.add_argument("--dataset", type=Path, default=DATASET)

@@ -38,12 +38,17 @@ def embedder():
 
 
 @pytest.fixture
-def catalog():
+def session():
     session = Session()
     for name, frame in FRAMES.items():
         session.bind(name, frame)
-    yield Catalog.read(session)
+    yield session
     session.close()
+
+
+@pytest.fixture
+def catalog(session):
+    return Catalog.read(session)
 
 
 def test_the_tables_a_request_needs_are_among_the_candidates(catalog, embedder):
@@ -53,6 +58,14 @@ def test_the_tables_a_request_needs_are_among_the_candidates(catalog, embedder):
     shops = {c.table: c for c in index.candidates("Which shops hired employees from Bristol?", catalog, 3)}
     assert {"shop_shop", "shop_hiring", "shop_employee"} <= set(shops)
     assert any(reason.startswith("similar to the request") for reason in shops["shop_shop"].reasons)
+
+
+def test_a_table_holding_a_value_the_request_quotes_says_so(session, catalog, embedder):
+    from jupyter_chatdb.kernel_memory.values import ValueIndex
+
+    index = SchemaIndex(embedder)
+    found = {c.table: c for c in index.candidates("How many flights leave from Phillips?", catalog, 3, ValueIndex(session))}
+    assert "holds 'Phillips' (airport_name)" in found["airports"].reasons and "'phillips'" in found["airports"].mentions
 
 
 def test_a_description_makes_a_table_findable(catalog, embedder):
@@ -86,19 +99,22 @@ def test_settle_keeps_the_picked_tables_that_hold_the_request_and_what_joins_the
     links = {"shop": {"hiring": "shop_id"}, "hiring": {"shop": "shop_id", "employee": "employee_id"},
              "employee": {"hiring": "employee_id"}, "airports": {}, "staff": {}, "people": {"players": "people_id"},
              "players": {"people": "people_id"}}
-    tables = [considered("shop", "shop"), considered("hiring"), considered("employee", "employee", "city"),
-              considered("airports", "city"), considered("staff", "employee"),
-              considered("players", "player", "earning"), considered("people", "name")]
-    assert settle(["shop", "employee"], tables, links) == (
+    shop, hiring, employee = considered("shop", "shop"), considered("hiring"), considered("employee", "employee", "city")
+    airports, staff = considered("airports", "city"), considered("staff", "employee")
+    assert settle(["shop", "employee"], [shop, hiring, employee], links) == (
         ["shop", "employee", "hiring"], [("hiring", "added: it joins employee to the other chosen tables")]
     )
-    assert settle(["employee", "airports", "staff"], tables, links) == (["employee"], [
+    assert settle(["employee", "airports", "staff"], [employee, airports, staff], links) == (["employee"], [
         ("staff", "dropped: the other tables hold what it does, and it joins none of them"),
         ("airports", "dropped: the other tables hold what it does, and it joins none of them"),
     ])
-    assert settle(["shop", "hiring"], tables, links) == (["shop"], [("hiring", "dropped: holds nothing the request mentions")])
-    assert settle(["hiring"], [considered("hiring"), considered("airports")], links) == (["hiring"], [])  # the model's first stays
-    assert settle(["players"], tables, links) == (
+    assert settle(["shop", "hiring"], [shop, hiring], links) == (["shop"], [("hiring", "dropped: holds nothing the request mentions")])
+    assert settle(["hiring"], [hiring, airports], links) == (["hiring"], [])  # nothing holds more of the request
+    assert settle(["hiring"], [employee, hiring], links) == (
+        ["employee"], [("hiring", "dropped: holds nothing the request mentions"), ("employee", "added: the table most like the request")]
+    )
+    players, people = considered("players", "player", "earning"), considered("people", "name")
+    assert settle(["players"], [players, people], links) == (
         ["players", "people"], [("people", "added: it holds words of the request the others lack, and joins them")]
     )
 

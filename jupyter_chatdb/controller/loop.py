@@ -210,7 +210,7 @@ class Controller:
         """With many tables: the top K most like the request and the tables joined to them (no model call)."""
         if not self.options.top_tables or len(catalog) <= self.options.select_over:
             return None
-        return self.tables.candidates(text, catalog, self.options.top_tables)
+        return self.tables.candidates(text, catalog, self.options.top_tables, self.values)
 
     def _select(
         self, text: str, catalog: Catalog, considered: list[Considered], usage: Usage

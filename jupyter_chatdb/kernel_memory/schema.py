@@ -18,6 +18,7 @@ import numpy as np
 
 from ..llm.base import Embedder
 from ..sql.catalog import Catalog, Table
+from .values import ValueIndex
 
 NAME_WEIGHT = 0.35  # all of a table's name words in the request adds this much (a share of them, a share)
 COLUMN_WEIGHT = 0.06  # per column-name word in the request, up to COLUMN_HITS of them
@@ -144,8 +145,9 @@ class SchemaIndex:
         else:
             self.notes.pop(table, None)
 
-    def candidates(self, request: str, catalog: Catalog, top: int) -> list[Considered]:
-        """The `top` tables most like the request, then the tables joined to them, best first."""
+    def candidates(self, request: str, catalog: Catalog, top: int, values: ValueIndex | None = None) -> list[Considered]:
+        """The `top` tables most like the request, then the tables joined to them, best first.
+        With `values`, a table whose column holds a value the request quotes ("Aberdeen") says so."""
         scored = self.scores(request, catalog)
         ranked = sorted(scored, key=lambda name: -scored[name].score)
         best = ranked[:top]
@@ -156,6 +158,9 @@ class SchemaIndex:
                 if neighbour not in chosen:
                     found = scored[neighbour]
                     chosen[neighbour] = replace(found, reasons=(*found.reasons, f"joined to {name} by {column}"))
+        if values is not None:
+            phrases = _phrases(request)
+            chosen = {name: _with_values(found, catalog.tables[name], phrases, values) for name, found in chosen.items()}
         return sorted(chosen.values(), key=lambda c: -c.score)
 
     def scores(self, request: str, catalog: Catalog) -> dict[str, Considered]:
@@ -188,14 +193,41 @@ class SchemaIndex:
         return vectors[1:] @ vectors[0]
 
 
+def _phrases(text: str, longest: int = 4) -> set[str]:
+    """The request's runs of 1 to `longest` words, lower case, for matching stored values.
+
+    >>> sorted(_phrases("Flights to St. Louis", 2))
+    ['flights', 'flights to', 'louis', 'st.', 'st. louis', 'to', 'to st.']
+    """
+    tokens = re.findall(r"[\w'.&-]+", text.lower())
+    return {" ".join(tokens[i : i + n]) for n in range(1, longest + 1) for i in range(len(tokens) - n + 1)}
+
+
+def _with_values(found: Considered, table: Table, phrases: set[str], values: ValueIndex) -> Considered:
+    """`found` with the stored values of its text columns that the request quotes, as mentions and a reason."""
+    quoted = []
+    for column in table.columns:
+        stored = values.column(table.name, column.name)
+        if stored is None:
+            continue
+        quoted += [(v, column.name) for v in stored.values if len(v) > 2 and not v.isdigit() and " ".join(v.lower().split()) in phrases]
+    if not quoted:
+        return found
+    reason = "holds " + ", ".join(f"{v!r} ({c})" for v, c in quoted[:3])
+    return replace(found, reasons=(*found.reasons, reason), mentions=found.mentions | {f"'{v.lower()}'" for v, _ in quoted})
+
+
 def settle(picked: list[str], considered: list[Considered], links: Mapping[str, Mapping[str, str]]) -> tuple[list[str], list[tuple[str, str]]]:
-    """The model's pick made consistent with the request's words (`Considered.mentions`): picked tables
-    that hold none of them are dropped, and so are those whose words another picked table holds and that
-    cannot join the first pick; the tables on join paths between the rest are added, and so is a considered
-    table that joins them and holds words of the request they lack. Returns the tables and (table, why) changes."""
+    """The model's pick made consistent with the request's words (`Considered.mentions`), weighing the
+    table most like the request as if it were picked last: picked tables that hold none of the words are
+    dropped, and so are those whose words another picked table holds and that cannot join the first pick;
+    a table linking two of the rest is added, and so is a considered table that joins them and holds words
+    of the request they lack. Returns the tables and (table, why) changes, as `%chatdb tables` shows them."""
     found = {c.table: c for c in considered}
     pool = [c.table for c in considered]
-    keep, changes = _anchors(picked, found, pool, links), []
+    best = considered[0].table  # the table most like the request is weighed as if the model had picked it last
+    keep = _anchors(picked + ([best] if best not in picked else []), found, pool, links)
+    changes = [(best, "added: the table most like the request")] if best in keep and best not in picked else []
     for table in list(keep[1:]):
         for bridge in _path(table, keep, pool, links):
             if bridge not in keep:
@@ -239,24 +271,10 @@ def _reachable(start: str, goal: str, pool: list[str], links: Mapping[str, Mappi
 
 
 def _path(table: str, keep: list[str], pool: list[str], links: Mapping[str, Mapping[str, str]]) -> list[str]:
-    """The tables of `pool` on the shortest join path from `table` to the other kept tables
-    ([] when it joins one directly, or cannot join them at all)."""
-    targets = set(keep) - {table}
-    came_from: dict[str, str | None] = {table: None}
-    frontier = [table]
-    while frontier:
-        following = []
-        for current in frontier:
-            for neighbour in links[current]:
-                if neighbour in came_from or (neighbour not in pool and neighbour not in targets):
-                    continue
-                came_from[neighbour] = current
-                if neighbour in targets:
-                    path, step = [], came_from[neighbour]
-                    while step is not None and step != table:
-                        path.append(step)
-                        step = came_from[step]
-                    return path
-                following.append(neighbour)
-        frontier = following
-    return []
+    """[the table of `pool` that joins `table` to another kept table], as a link table of a many-to-many
+    join does; [] when it joins one directly, or only through longer paths (too loose to guess)."""
+    others = set(keep) - {table}
+    if others & set(links[table]):
+        return []
+    bridges = [t for t in pool if t in links[table] and others & set(links[t])]
+    return bridges[:1]
