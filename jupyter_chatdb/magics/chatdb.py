@@ -242,10 +242,7 @@ class ChatDBMagics(Magics):
             self._describe(rest)
             return None
         if command == "attach":
-            if len(rest) not in (1, 2):
-                raise UsageError("Use %chatdb attach FILE [NAME], e.g. %chatdb attach archive.duckdb.")
-            name = self.engine.attach(*rest)
-            print(f"Attached {rest[0]} as {name}: its tables are {', '.join(t for t in self.engine.session.attached_tables() if t.startswith(name + '.')) or 'none'} (read-only).")
+            self._attach(rest)
             return None
         if command == "history":
             return self.engine.history()
@@ -297,6 +294,14 @@ class ChatDBMagics(Magics):
         engine.bind_frames(self.shell.user_ns)
         selection = self._last_view.state.selection if self._last_view is not None else None
         return with_selection(engine.tables(), selection)
+
+    def _attach(self, words: list[str]) -> None:
+        if len(words) not in (1, 2):
+            raise UsageError("Use %chatdb attach FILE [NAME], e.g. %chatdb attach archive.duckdb.")
+        engine = self.engine
+        name = engine.attach(*words)
+        tables = [t for t in engine.session.attached_tables() if t.startswith(name + ".")]
+        print(f"Attached {words[0]} as {name}: its tables are {', '.join(tables) or 'none'} (read-only).")
 
     def _describe(self, words: list[str]) -> None:
         if len(words) != 2:
