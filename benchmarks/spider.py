@@ -97,9 +97,13 @@ def perturbed(args: argparse.Namespace) -> int:
     }
     correct = {}
     for label, (strategy, questions) in runs.items():
+        if args.legs and label not in args.legs.split(","):
+            continue
         outcomes = run(strategy, model, questions, args, label=label)
         report(outcomes, model.name, f"{strategy} on the {label} questions", args)
         correct[label] = sum(o.correct for o in outcomes)
+    if len(correct) < len(runs):
+        return 0
     lost, recovered = correct["original"] - correct["perturbed"], correct["perturbed-values"] - correct["perturbed"]
     n = len(changed)
     print(f"\nPerturbation cost {100 * lost / n:+.1f} points without value memory; value memory won back {100 * recovered / n:+.1f}"
@@ -150,6 +154,7 @@ def parse_args() -> argparse.Namespace:
         help="both: chain vs one-round; values: chain with vs without the data-value memory; selection: with vs without "
         "schema selection; perturbed: value-perturbed questions without and with the data-value memory",
     )
+    parser.add_argument("--legs", help="perturbed: run only these legs (original,perturbed,perturbed-values)")
     parser.add_argument("--candidates", type=int, default=1, help="plans sampled and voted on per question (chain)")
     parser.add_argument("--repair-rounds", type=int, default=1, help="repair rounds of the one-round baseline")
     parser.add_argument("--dataset", type=Path, default=DATASET)

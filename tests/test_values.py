@@ -31,6 +31,13 @@ def test_candidates_by_case_initials_and_spelling(session):
     assert values.candidates("orders", "id", "1") == []  # not a text column
 
 
+def test_abbreviated_words_find_the_whole_value(session):
+    values = ValueIndex(session)
+    assert [(c.value, c.how) for c in values.candidates("customers", "name", "C. Wei")] == [("Chen Wei", "abbreviation")]
+    assert all(c.how != "abbreviation" for c in values.candidates("customers", "city", "San Fran"))  # "Fran" is no initial
+    assert values.candidates("customers", "city", "NY")[0].value == "New York"
+
+
 def test_values_are_read_again_when_the_data_changes(session):
     values = ValueIndex(session)
     assert values.candidates("orders", "status", "Returned") == []

@@ -185,7 +185,7 @@ class ValueCorrected(Event):
     column: str
     old: str
     new: str
-    how: str  # case | initials | spelling | meaning | model (chosen by the model among candidates)
+    how: str  # case | initials | abbreviation | spelling | meaning | model (chosen by the model among candidates)
 
 
 @dataclass(frozen=True)

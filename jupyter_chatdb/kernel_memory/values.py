@@ -2,7 +2,7 @@
 
 For a literal compared with a text column (`WHERE city = 'Los Angeles'`) that the column does not hold,
 candidates come from the column's distinct values by, in order: case and spacing, initials ("LA" /
-"Los Angeles"), character trigrams, and MiniLM similarity. One clear candidate is applied; several are
+"Los Angeles"), abbreviated words ("T. Casey" / "Todd Casey"), character trigrams, and MiniLM similarity. One clear candidate is applied; several are
 offered to the model as a constrained choice; every change is reported, never silent. A column's values
 are read lazily and read again when a cheap fingerprint (row count and a hash of the column) changes.
 """
@@ -35,7 +35,7 @@ TEXT_TYPES = ("VARCHAR", "TEXT", "STRING", "CHAR", "BPCHAR")
 class Candidate:
     value: str
     score: float
-    how: str  # case | initials | spelling | meaning
+    how: str  # case | initials | abbreviation | spelling | meaning
 
 
 @dataclass(frozen=True)
@@ -126,6 +126,8 @@ class ValueIndex:
                 out.append(Candidate(value, 1.0, "case"))
             elif len(value) >= 2 and (value.upper() == initials or literal.upper() == _initials(value)) and (value.isupper() or literal.isupper()):
                 out.append(Candidate(value, 0.9, "initials"))
+            elif _abbreviates(literal, value) or _abbreviates(value, literal):
+                out.append(Candidate(value, 0.9, "abbreviation"))
             else:
                 score = _jaccard(grams, _trigrams(value))
                 if score >= TRIGRAM_MIN:
@@ -239,6 +241,30 @@ def _table_of(column: exp.Column, tree: exp.Expression, schema: Mapping[str, Seq
 
 def _normal(text: str) -> str:
     return " ".join(re.findall(r"\w+", text.lower()))
+
+
+def _abbreviates(short: str, long: str) -> bool:
+    """Whether `short` is `long` with some words cut to their initial ("T. Casey") or several words
+    written as their capital initials ("Welcome to NY"), and at least one word kept whole.
+
+    >>> _abbreviates("T. Casey", "Todd Casey"), _abbreviates("Welcome to NY", "Welcome to New York")
+    (True, True)
+    >>> _abbreviates("T", "Todd"), _abbreviates("T. Casey", "Tom Jones")
+    (False, False)
+    """
+    a, b = re.findall(r"[A-Za-z0-9]+", short), re.findall(r"[A-Za-z0-9]+", long)
+    i = j = whole = cut = 0
+    while i < len(a) and j < len(b):
+        word, n = a[i], len(a[i])
+        if word.lower() == b[j].lower():
+            whole, i, j = whole + 1, i + 1, j + 1
+        elif n == 1 and b[j].lower().startswith(word.lower()) and len(b[j]) > 1:
+            cut, i, j = cut + 1, i + 1, j + 1
+        elif n > 1 and word.isupper() and "".join(w[0] for w in b[j : j + n]).upper() == word and j + n <= len(b):
+            cut, i, j = cut + 1, i + 1, j + n
+        else:
+            return False
+    return i == len(a) and j == len(b) and whole > 0 and cut > 0
 
 
 def _initials(text: str) -> str:
