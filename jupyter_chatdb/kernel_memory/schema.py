@@ -1,9 +1,10 @@
 """Schema-selection memory: which of many tables a request needs, so only those reach the planner.
 
-Each table gets a short description (its user note, name, columns, keys and a few values). For a
-request, every table is scored by the MiniLM similarity of request and description plus the words
-they share (table and column names); the top K and the tables joined to them by keys are the
-candidates; one constrained model call then orders the candidates and stops when it has enough.
+Each table gets a short description (its user note, name, columns and a few values; adding types and
+keys made retrieval slightly worse on Spider). For a request, every table is scored by the MiniLM
+similarity of request and description plus the words they share (table and column names); the top K
+and the tables joined to them by keys are the candidates; one constrained model call then orders the
+candidates and stops when it has enough, and `settle` makes that pick consistent with the request.
 Tables are few (tens to hundreds), so scores are exact dot products: an approximate index would only
 lose recall here. Descriptions are embedded once (the embedder caches by text) and again when they change.
 """
@@ -11,7 +12,7 @@ lose recall here. Descriptions are embedded once (the embedder caches by text) a
 from __future__ import annotations
 
 import re
-from collections.abc import Mapping
+from collections.abc import Iterator, Mapping
 from dataclasses import dataclass, replace
 
 import numpy as np
@@ -35,16 +36,6 @@ class Considered:
     score: float
     reasons: tuple[str, ...]
     mentions: frozenset[str] = frozenset()  # words of the request its name, columns or description hold
-
-
-@dataclass(frozen=True)
-class Selection:
-    """The tables considered for a request (best first) and those chosen for the planning prompt."""
-
-    considered: tuple[Considered, ...]
-    chosen: tuple[str, ...]
-    total: int  # tables there were to choose from
-    refined: bool  # the model ordered and cut the candidates (else all of them were kept)
 
 
 def describe(table: Table, note: str = "") -> str:
@@ -90,40 +81,32 @@ def _stem(word: str) -> str:
 
 
 def joined_tables(catalog: Catalog) -> dict[str, dict[str, str]]:
-    """table -> {neighbour: the column joining them}: declared foreign keys, and for DataFrames (which
-    declare none) the key-like columns two tables share (`singer_id` in both) or that name the other
-    table (`singer_id` beside a table `singer` with an `id`)."""
+    """table -> {neighbour: the column joining them}: declared foreign keys and, for DataFrames (which
+    declare none), key columns two tables share (`singer_id` in both), a key column naming a table with
+    an `id` (`singer_id` beside `singer`), and a column named like a table (`airline` beside `airlines`)."""
     links: dict[str, dict[str, str]] = {name: {} for name in catalog.tables}
-
-    def link(a: str, b: str, column: str) -> None:
+    for a, b, column in _links(catalog):
         if a != b and b in links:
             links[a].setdefault(b, column)
             links[b].setdefault(a, column)
+    return links
 
-    key_columns = {name: {c.name.lower() for c in t.columns if _is_key(c.name)} for name, t in catalog.tables.items()}
-    with_id = [name for name, t in catalog.tables.items() if any(c.name.lower() == "id" for c in t.columns)]
-    by_column: dict[str, list[str]] = {}
-    for name, keys in key_columns.items():
-        for column in keys:
-            by_column.setdefault(column, []).append(name)
+
+def _links(catalog: Catalog) -> Iterator[tuple[str, str, str]]:
+    keys = {name: {c.name.lower() for c in t.columns if _is_key(c.name)} for name, t in catalog.tables.items()}
     named_like = {name: "_".join(_stem(w) for w in words(name).split()) for name in catalog.tables}
+    with_id = [name for name, t in catalog.tables.items() if any(c.name.lower() == "id" for c in t.columns)]
     for name, table in catalog.tables.items():
         for key in table.foreign_keys:
-            link(name, key.table, ", ".join(key.columns))
-        for column in table.columns:  # a column named like another table (`airline` beside `airlines`)
+            yield name, key.table, ", ".join(key.columns)
+        for column in keys[name]:
+            yield from ((name, other, column) for other in catalog.tables if column in keys[other])
+            target = _stem(column.removesuffix("_id").removesuffix("id").rstrip("_"))
+            yield from ((name, other, column) for other in with_id if named_like[other].endswith(target))
+        for column in table.columns:
             stem = "_".join(_stem(w) for w in words(column.name).split())
             if len(stem) >= 4 and stem not in GENERIC_WORDS and not _is_key(column.name):
-                for other, other_stem in named_like.items():
-                    if other_stem == stem or other_stem.endswith("_" + stem):
-                        link(name, other, column.name)
-        for column in key_columns[name]:
-            for other in by_column[column]:
-                link(name, other, column)
-            named = _stem(column.removesuffix("_id").removesuffix("id").rstrip("_"))
-            for other in with_id:
-                if "_".join(_stem(w) for w in words(other).split()).endswith(named):
-                    link(name, other, column)
-    return links
+                yield from ((name, other, column.name) for other, like in named_like.items() if like == stem or like.endswith("_" + stem))
 
 
 def _is_key(column: str) -> bool:
@@ -167,24 +150,25 @@ class SchemaIndex:
         names = list(catalog.tables)
         similarity = self._similarity(request, [describe(catalog.tables[n], self.notes.get(n, "")) for n in names])
         said = stems(request)
-        out = {}
-        for name, meaning in zip(names, similarity):
-            reasons = [f"similar to the request ({meaning:.2f})"] if self.embedder is not None else []
-            name_words = stems(name) - GENERIC_WORDS
-            named = len(name_words & said) / len(name_words) if name_words else 0.0
-            if named:
-                reasons.append("named in the request" if named == 1 else "partly named in the request")
-            columns = sorted({w for c in catalog.tables[name].columns if not _is_key(c.name) for w in stems(c.name) - GENERIC_WORDS} & said)
-            if columns:
-                reasons.append("its columns are mentioned: " + ", ".join(columns[:COLUMN_HITS]))
-            described = stems(self.notes.get(name, "")) & said - GENERIC_WORDS
-            if described:
-                reasons.append("its description matches")
-            score = float(meaning) + NAME_WEIGHT * named + COLUMN_WEIGHT * min(len(columns), COLUMN_HITS)
-            holds = {w for c in catalog.tables[name].columns if not _is_key(c.name) for w in stems(c.name)}
-            mentions = frozenset(name_words & said) | frozenset(columns) | described | (holds & said & NAMED_THINGS)
-            out[name] = Considered(name, round(score, 3), tuple(reasons), mentions)
-        return out
+        return {name: self._score(catalog.tables[name], float(meaning), said) for name, meaning in zip(names, similarity)}
+
+    def _score(self, table: Table, meaning: float, said: set[str]) -> Considered:
+        """Similarity plus shared words: all of the name's words (or a share), and up to COLUMN_HITS column words."""
+        reasons = [f"similar to the request ({meaning:.2f})"] if self.embedder is not None else []
+        name_words = stems(table.name) - GENERIC_WORDS
+        named = len(name_words & said) / len(name_words) if name_words else 0.0
+        if named:
+            reasons.append("named in the request" if named == 1 else "partly named in the request")
+        holds = {w for c in table.columns if not _is_key(c.name) for w in stems(c.name)}  # key columns name other tables
+        columns = sorted((holds - GENERIC_WORDS) & said)
+        if columns:
+            reasons.append("its columns are mentioned: " + ", ".join(columns[:COLUMN_HITS]))
+        described = stems(self.notes.get(table.name, "")) & said - GENERIC_WORDS
+        if described:
+            reasons.append("its description matches")
+        score = meaning + NAME_WEIGHT * named + COLUMN_WEIGHT * min(len(columns), COLUMN_HITS)
+        mentions = frozenset(name_words & said) | frozenset(columns) | described | (holds & said & NAMED_THINGS)
+        return Considered(table.name, round(score, 3), tuple(reasons), mentions)
 
     def _similarity(self, request: str, descriptions: list[str]) -> np.ndarray:
         if self.embedder is None:
