@@ -82,3 +82,14 @@ def test_a_write_without_permission_changes_nothing(model):
     assert db.session.rows("SELECT price::VARCHAR FROM fruits WHERE name = 'cherry'") == [("4.00",)]
     db.apply(reply)
     assert db.session.rows("SELECT price::VARCHAR FROM fruits WHERE name = 'cherry'") == [("4.50",)]
+
+
+def test_the_prompt_cache_counts_the_logits_its_entries_copy(model):
+    from jupyter_chatdb.llm.local_backend import PROMPT_CACHE_BYTES
+
+    for fruit in ("apple", "pear", "cherry", "plum", "fig", "kiwi", "lime", "date"):
+        model.complete([{"role": "user", "content": f"Say the word {fruit}."}], max_tokens=2)
+    cache = model.load().cache
+    held = sum(s.llama_state_size + s.scores.nbytes + s.input_ids.nbytes for s in cache.cache_state.values())
+    assert cache.cache_size == held <= PROMPT_CACHE_BYTES
+    assert len(cache.cache_state) < 8  # entries of ~300 MB each were evicted (the library's count kept them all)

@@ -13,7 +13,7 @@ from .base import Completion, JSONSchema, Message, StreamCallback, Usage
 from .model_files import INSTALL_HINT, QWEN_CODER_1_5B, ModelSpec, ensure_model
 
 DEFAULT_CONTEXT = 8192
-PROMPT_CACHE_BYTES = 1 << 30
+PROMPT_CACHE_BYTES = 2 << 30  # counting each entry's logits too (see _prompt_cache): about six prompts
 # llama.cpp contexts are not thread-safe: a cancelled generation may still be finishing in its thread
 # when the next cell starts one, so generations take turns.
 _GENERATING = threading.Lock()
@@ -123,5 +123,18 @@ def _load_llama(path: str, threads: int, context: int, seed: int) -> Any:
     )
     # keeps the evaluated state of earlier prompts, so each kind of call (route, plan, answer)
     # reuses its own fixed instructions instead of only the previous call's
-    llama.set_cache(LlamaRAMCache(capacity_bytes=PROMPT_CACHE_BYTES))
+    llama.set_cache(_prompt_cache(LlamaRAMCache, PROMPT_CACHE_BYTES))
     return llama
+
+
+def _prompt_cache(base: type, capacity: int) -> Any:
+    """A LlamaRAMCache that counts what its entries really hold. The library counts only llama.cpp's
+    state, but each entry also copies the logits buffer (n_batch x vocabulary floats, about 300 MB for
+    Qwen), so a 1 GiB cache grew a kernel past 15 GB."""
+
+    class PromptCache(base):  # type: ignore[misc, valid-type]
+        @property
+        def cache_size(self) -> int:
+            return sum(s.llama_state_size + s.scores.nbytes + s.input_ids.nbytes for s in self.cache_state.values())
+
+    return PromptCache(capacity_bytes=capacity)
