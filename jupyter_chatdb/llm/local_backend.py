@@ -13,7 +13,7 @@ from .base import Completion, JSONSchema, Message, StreamCallback, Usage
 from .model_files import INSTALL_HINT, QWEN_CODER_1_5B, ModelSpec, ensure_model
 
 DEFAULT_CONTEXT = 8192
-PROMPT_CACHE_BYTES = 2 << 30  # counting each entry's logits too (see _prompt_cache): about six prompts
+PROMPT_CACHE_BYTES = 1 << 30
 # llama.cpp contexts are not thread-safe: a cancelled generation may still be finishing in its thread
 # when the next cell starts one, so generations take turns.
 _GENERATING = threading.Lock()
@@ -128,11 +128,19 @@ def _load_llama(path: str, threads: int, context: int, seed: int) -> Any:
 
 
 def _prompt_cache(base: type, capacity: int) -> Any:
-    """A LlamaRAMCache that counts what its entries really hold. The library counts only llama.cpp's
-    state, but each entry also copies the logits buffer (n_batch x vocabulary floats, about 300 MB for
-    Qwen), so a 1 GiB cache grew a kernel past 15 GB."""
+    """A LlamaRAMCache whose entries keep only the last row of their logits, and that counts them.
+
+    Each saved state copies the logits of every prompt token (tokens x 151,936 floats: 600 MB for a
+    1,000-token prompt) and the library counts only llama.cpp's own state, so a 1 GiB cache grew a
+    kernel past 15 GB. Restoring a state broadcasts the row kept over the prefix, and llama-cpp-python
+    evaluates at least the prompt's last token again, so no logit that is used is lost.
+    """
 
     class PromptCache(base):  # type: ignore[misc, valid-type]
+        def __setitem__(self, key: Any, state: Any) -> None:
+            state.scores = state.scores[-1:].copy()
+            super().__setitem__(key, state)
+
         @property
         def cache_size(self) -> int:
             return sum(s.llama_state_size + s.scores.nbytes + s.input_ids.nbytes for s in self.cache_state.values())
