@@ -82,8 +82,9 @@ def _stem(word: str) -> str:
 
 def joined_tables(catalog: Catalog) -> dict[str, dict[str, str]]:
     """table -> {neighbour: the column joining them}: declared foreign keys and, for DataFrames (which
-    declare none), key columns two tables share (`singer_id` in both), a key column naming a table with
-    an `id` (`singer_id` beside `singer`), and a column named like a table (`airline` beside `airlines`)."""
+    declare none), key columns two tables share (`singer_id` in both) and a key column naming a table
+    with an `id` (`singer_id` beside `singer`). A plain column named like a table (`country` beside
+    `countries`) is not taken for a key: across databases it joined unrelated tables."""
     links: dict[str, dict[str, str]] = {name: {} for name in catalog.tables}
     for a, b, column in _links(catalog):
         if a != b and b in links:
@@ -103,10 +104,6 @@ def _links(catalog: Catalog) -> Iterator[tuple[str, str, str]]:
             yield from ((name, other, column) for other in catalog.tables if column in keys[other])
             target = _stem(column.removesuffix("_id").removesuffix("id").rstrip("_"))
             yield from ((name, other, column) for other in with_id if named_like[other].endswith(target))
-        for column in table.columns:
-            stem = "_".join(_stem(w) for w in words(column.name).split())
-            if len(stem) >= 4 and stem not in GENERIC_WORDS and not _is_key(column.name):
-                yield from ((name, other, column.name) for other, like in named_like.items() if like == stem or like.endswith("_" + stem))
 
 
 def _is_key(column: str) -> bool:
