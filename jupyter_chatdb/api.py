@@ -21,6 +21,7 @@ from .kernel_memory.thoughts import ThoughtMemory
 from .kernel_memory.values import ValueIndex
 from .llm.base import LLM, Embedder
 from .llm.minilm import LazyMiniLMEmbedder
+from .llm.minilm import installed as minilm_installed
 from .llm.select import select_backend
 from .sql import guard
 from .sql.journal import Journal
@@ -66,7 +67,7 @@ class ChatDB:
         `memory`: a ThoughtMemory to recall thoughts from before planning and store new ones in after
         each answer (its triples are queryable as the table `memory_triples`).
         `embedder`: matches literals with stored values and requests with tables by meaning
-        (default: the embedded MiniLM, loaded when first needed). `values_path`: a SQLite file that keeps
+        (default: the embedded MiniLM, loaded when first needed; without its packages, by spelling only). `values_path`: a SQLite file that keeps
         the columns' values (and their vectors) read for that between sessions.
         """
         if strategy not in STRATEGIES:
@@ -79,7 +80,7 @@ class ChatDB:
         self.replays = Replays(self.session)
         self.summarize = summarize
         self._memory = memory
-        embedder = embedder or LazyMiniLMEmbedder()
+        embedder = embedder or (LazyMiniLMEmbedder() if minilm_installed() else None)  # else matching by spelling only
         self.values = ValueIndex(self.session, embedder, saved=self._saved_values(values_path))
         self.table_index = SchemaIndex(embedder)
         if schema is not None:

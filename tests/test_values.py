@@ -106,3 +106,12 @@ def test_values_and_their_vectors_are_kept_between_sessions(tmp_path):
     assert embedder.texts == ["Big Apple"]  # the column's vectors came from the file
     later_session.bind("customers", pd.DataFrame({"city": ["Boston"]}))
     assert later.column("customers", "city").values == ("Boston",)  # changed data is read again
+
+
+def test_without_the_embedder_packages_values_and_tables_match_by_spelling(monkeypatch):
+    from jupyter_chatdb import ChatDB
+    from jupyter_chatdb.llm import ScriptedBackend, minilm
+
+    monkeypatch.setattr(minilm, "PACKAGES", ("no_such_package_for_chatdb",))
+    db = ChatDB(model=ScriptedBackend([]))
+    assert db.values.embedder is None and db.table_index.embedder is None

