@@ -7,7 +7,7 @@ from dataclasses import dataclass
 
 from sqlglot import exp
 
-from .session import Session, quote_table
+from .session import Session, quote_string, quote_table
 
 SAMPLE_VALUES = 3
 ALL_VALUES_UP_TO = 6  # value hints: a text column with at most this many distinct values lists them all
@@ -55,7 +55,7 @@ class Table:
             if index < len(self.columns) - 1 or self._constraints():
                 line += ","
             if column.samples:
-                line += " -- e.g. " + ", ".join(_literal(value) for value in column.samples)
+                line += " -- e.g. " + ", ".join(quote_string(value) for value in column.samples)
             lines.append(line)
         lines += self._constraints()
         rows = f"{self.row_count} row" + ("" if self.row_count == 1 else "s")
@@ -165,6 +165,3 @@ def _quote(name: str) -> str:
     """
     return ".".join(exp.to_identifier(part).sql(dialect="duckdb") for part in name.split(".", 1))
 
-
-def _literal(value: str) -> str:
-    return "'" + value.replace("'", "''") + "'"

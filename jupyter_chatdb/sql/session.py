@@ -146,7 +146,7 @@ class Session:
         if name in self.attached or name in self.rows("SELECT list(database_name) FROM duckdb_databases()")[0][0]:
             raise ConfigError(f"A database named {name!r} is already attached: give this one another name.")
         try:
-            self.rows(f"ATTACH {_string(str(path))} AS {quote_identifier(name)} (READ_ONLY)")
+            self.rows(f"ATTACH {quote_string(str(path))} AS {quote_identifier(name)} (READ_ONLY)")
         except duckdb.Error as error:
             raise ConfigError(f"Cannot attach {path}: {_message(error)}") from None
         self.attached[name] = path
@@ -262,7 +262,12 @@ def quote_table(name: str) -> str:
     return ".".join(quote_identifier(part) for part in name.split(".", 1))
 
 
-def _string(text: str) -> str:
+def quote_string(text: str) -> str:
+    """A SQL string literal.
+
+    >>> quote_string("O'Neil")
+    "'O''Neil'"
+    """
     return "'" + text.replace("'", "''") + "'"
 
 
