@@ -1,6 +1,7 @@
 """Schema selection over many tables: all 15 Spider subset databases bound at once.
 
-Every table of every database is registered in one ChatDB session as `<db>__<table>` (59 tables).
+Every database is copied into a DuckDB file and attached, read-only, to one ChatDB session, so its
+tables are `<db>.<table>` (59 tables), as a notebook's attached databases are.
 For each question, the tables the gold SQL uses are compared with the tables selection offers
 (retrieval: the top K and the tables joined to them) and with those the model keeps after its
 refinement call: precision, recall and F1 per question, averaged. `--picks` replays the model's picks
@@ -20,10 +21,12 @@ import argparse
 import json
 import statistics
 import sys
+import tempfile
 import time
 from dataclasses import dataclass
 from pathlib import Path
 
+import duckdb
 import sqlglot
 from sqlglot import exp
 
@@ -38,7 +41,6 @@ from jupyter_chatdb.llm.base import LLM, Completion, Message, Usage  # noqa: E40
 from jupyter_chatdb.llm.minilm import MiniLMEmbedder  # noqa: E402
 from jupyter_chatdb.sql.catalog import Catalog  # noqa: E402
 
-SEPARATOR = "__"
 
 
 @dataclass
@@ -57,17 +59,29 @@ def main() -> int:
     else:
         model = select_backend(args.model) if args.refine or args.end_to_end else ScriptedBackend([])
     chatdb = ChatDB(model=model, summarize=False)
-    for db_id in sorted({q["db_id"] for q in questions} | set(all_databases(args.dataset))):
-        for name, frame in read_sqlite(args.dataset / "database" / f"{db_id}.sqlite").items():
-            chatdb.register(f"{db_id}{SEPARATOR}{name}", frame)
-    catalog = Catalog.read(chatdb.session)
-    print(f"Schema selection: {len(questions)} questions, {len(catalog)} tables bound at once, top {args.top}")
-    retrieval(questions, catalog, args)
-    if args.refine or args.picks:
-        refinement(chatdb, questions, args)
-    if args.end_to_end:
-        end_to_end(chatdb, questions[: args.end_to_end], args)
+    with tempfile.TemporaryDirectory() as folder:
+        for db_id in all_databases(args.dataset):
+            chatdb.attach(to_duckdb(args.dataset / "database" / f"{db_id}.sqlite", Path(folder)), db_id)
+        catalog = Catalog.read(chatdb.session)
+        print(f"Schema selection: {len(questions)} questions, {len(catalog)} tables bound at once, top {args.top}")
+        retrieval(questions, catalog, args)
+        if args.refine or args.picks:
+            refinement(chatdb, questions, args)
+        if args.end_to_end:
+            end_to_end(chatdb, questions[: args.end_to_end], args)
+        chatdb.close()
     return 0
+
+
+def to_duckdb(sqlite_path: Path, folder: Path) -> Path:
+    """A DuckDB copy of a Spider database (its tables, without keys, as DataFrames would bind them)."""
+    path = folder / f"{sqlite_path.stem}.duckdb"
+    with duckdb.connect(str(path)) as con:
+        for name, frame in read_sqlite(sqlite_path).items():
+            con.register("frame", frame)
+            con.execute(f'CREATE TABLE "{name}" AS SELECT * FROM frame')
+            con.unregister("frame")
+    return path
 
 
 def retrieval(questions: list[dict], catalog: Catalog, args: argparse.Namespace) -> None:
@@ -152,7 +166,7 @@ def gold_tables(question: dict) -> set[str]:
     """The prefixed names of the tables the gold SQL reads."""
     tree = sqlglot.parse_one(question["query"], read="sqlite")
     ctes = {cte.alias_or_name.lower() for cte in tree.find_all(exp.CTE)}
-    return {f"{question['db_id']}{SEPARATOR}{t.name}".lower() for t in tree.find_all(exp.Table) if t.name.lower() not in ctes}
+    return {f"{question['db_id']}.{t.name}".lower() for t in tree.find_all(exp.Table) if t.name.lower() not in ctes}
 
 
 def score(chosen: set[str], gold: set[str]) -> Scores:

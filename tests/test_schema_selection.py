@@ -2,6 +2,7 @@
 
 import json
 
+import duckdb
 import pandas as pd
 import pytest
 
@@ -91,6 +92,19 @@ def test_tables_join_by_declared_keys_and_by_shared_key_columns():
     assert links["weather"] == {}  # a bare `id` joins nothing
 
 
+def test_key_names_join_tables_of_one_database_only(tmp_path):
+    archive = duckdb.connect(str(tmp_path / "archive.duckdb"))
+    archive.execute("CREATE TABLE singer (singer_id INTEGER, name VARCHAR); CREATE TABLE song (singer_id INTEGER, title VARCHAR)")
+    archive.close()
+    session = Session()
+    session.attach(tmp_path / "archive.duckdb")
+    session.bind("singer", pd.DataFrame({"singer_id": [1], "name": ["Joe"]}))
+    session.bind("singer_in_concert", pd.DataFrame({"singer_id": [1], "concert_id": [2]}))
+    links = joined_tables(Catalog.read(session))
+    assert links["singer_in_concert"] == {"singer": "singer_id"}
+    assert links["archive.song"] == {"archive.singer": "singer_id"}
+
+
 def considered(table, *mentions):
     return Considered(table, 0.5, (), frozenset(mentions))
 
@@ -112,6 +126,12 @@ def test_settle_keeps_the_picked_tables_that_hold_the_request_and_what_joins_the
     assert settle(["hiring"], [hiring, airports], links) == (["hiring"], [])  # nothing holds more of the request
     assert settle(["hiring"], [employee, hiring], links) == (
         ["employee"], [("hiring", "dropped: holds nothing the request mentions"), ("employee", "added: the table most like the request")]
+    )
+    # picks from two databases: the group holding more of the request leads, whatever was picked first
+    links |= {"a.singer": {}, "b.singer": {"b.concert": "singer_id"}, "b.concert": {"b.singer": "singer_id"}}
+    singer_a, singer_b, concert_b = considered("a.singer", "singer", "name"), considered("b.singer", "singer", "name"), considered("b.concert", "concert")
+    assert settle(["a.singer", "b.singer", "b.concert"], [concert_b, singer_a, singer_b], links) == (
+        ["b.singer", "b.concert"], [("a.singer", "dropped: the other tables hold what it does, and it joins none of them")]
     )
     players, people = considered("players", "player", "earning"), considered("people", "name")
     assert settle(["players"], [players, people], links) == (

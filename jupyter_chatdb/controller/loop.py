@@ -16,7 +16,7 @@ from dataclasses import dataclass, field, replace
 import pandas as pd
 
 from ..errors import ChatDBError, ModelOutputError, QueryFailed, SQLRefused
-from ..kernel_memory.schema import Considered, SchemaIndex, joined_tables, settle
+from ..kernel_memory.schema import Considered, Links, SchemaIndex, joined_tables, settle
 from ..kernel_memory.thoughts import THOUGHTS_SCHEMA, ThoughtMemory, parse_thoughts, post_think_messages
 from ..kernel_memory.values import Candidate, LiteralUse, ValueIndex, clear_choice, literal_uses, replace_literals
 from ..llm.base import LLM, Embedder, Message, Usage
@@ -138,7 +138,7 @@ class Controller:
         if request.approved:
             route, steps = request.route, list(request.approved)
         else:
-            considered = self._considered(request.text, catalog)
+            considered, links = self._considered(request.text, catalog)
             names = [c.table for c in considered] if considered else list(catalog.tables)
             route, usage = yield from self._route(request, names, usage)
             yield Routed(route)
@@ -151,7 +151,7 @@ class Controller:
             if not catalog.tables and route == "read":
                 raise ChatDBError("There is no data to query: create a pandas DataFrame, register one, or record something with writes allowed.")
             if considered:
-                shown, usage = yield from self._select(request.text, catalog, considered, usage)
+                shown, usage = yield from self._select(request.text, catalog, considered, links, usage)
             steps, messages, reply_text, usage = yield from self._plan(request, catalog, route == "write", usage, notes, shown)
         chain = Chain(request, route == "write", catalog.schema(), usage=usage)
         if not request.approved and route == "read" and self.options.candidates > 1:
@@ -206,14 +206,16 @@ class Controller:
 
     # -- schema selection -------------------------------------------------------------------
 
-    def _considered(self, text: str, catalog: Catalog) -> list[Considered] | None:
-        """With many tables: the top K most like the request and the tables joined to them (no model call)."""
+    def _considered(self, text: str, catalog: Catalog) -> tuple[list[Considered], Links]:
+        """With many tables: the top K most like the request and the tables joined to them (no model call),
+        and the catalog's joins; with few, nothing."""
         if not self.options.top_tables or len(catalog) <= self.options.select_over:
-            return None
-        return self.tables.candidates(text, catalog, self.options.top_tables, self.values)
+            return [], {}
+        links = joined_tables(catalog)
+        return self.tables.candidates(text, catalog, self.options.top_tables, self.values, links), links
 
     def _select(
-        self, text: str, catalog: Catalog, considered: list[Considered], usage: Usage
+        self, text: str, catalog: Catalog, considered: list[Considered], links: Links, usage: Usage
     ) -> Generator[Event, None, tuple[tuple[str, ...], Usage]]:
         """One constrained call orders the considered tables and stops when they are enough."""
         names = [c.table for c in considered]
@@ -224,7 +226,7 @@ class Controller:
             completion = yield from generate(self.model, "tables", messages, prompts.table_choice_schema(names), TABLES_MAX_TOKENS)
             usage += completion.usage
             picked = prompts.parse_tables(completion.text, names)
-        chosen, changes = settle(picked, considered, joined_tables(catalog)) if picked else (names, [])
+        chosen, changes = settle(picked, considered, links) if picked else (names, [])
         yield TablesSelected(
             tuple((c.table, c.score, c.reasons) for c in considered), tuple(chosen), len(catalog),
             refined=bool(picked), picked=tuple(picked), changes=tuple(changes),
@@ -233,10 +235,10 @@ class Controller:
 
     def select_tables(self, text: str, catalog: Catalog) -> Generator[Event, None, tuple[str, ...] | None]:
         """The tables a request would be planned with (None: all of them), as a request selects them."""
-        considered = self._considered(text, catalog)
+        considered, links = self._considered(text, catalog)
         if not considered:
             return None
-        shown, _ = yield from self._select(text, catalog, considered, Usage())
+        shown, _ = yield from self._select(text, catalog, considered, links, Usage())
         return shown
 
     # -- routing and planning ---------------------------------------------------------------

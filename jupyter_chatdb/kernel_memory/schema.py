@@ -26,6 +26,7 @@ COLUMN_WEIGHT = 0.06  # per column-name word in the request, up to COLUMN_HITS o
 COLUMN_HITS = 3
 GENERIC_WORDS = frozenset({"id", "name", "type", "code", "date", "the", "of", "a", "in", "is", "number", "details"})
 NAMED_THINGS = frozenset({"name"})  # generic in a table's name, but a request asking for names needs a table that holds them
+Links = Mapping[str, Mapping[str, str]]  # table -> {neighbour: the column joining them}
 
 
 @dataclass(frozen=True)
@@ -82,9 +83,10 @@ def _stem(word: str) -> str:
 
 def joined_tables(catalog: Catalog) -> dict[str, dict[str, str]]:
     """table -> {neighbour: the column joining them}: declared foreign keys and, for DataFrames (which
-    declare none), key columns two tables share (`singer_id` in both) and a key column naming a table
-    with an `id` (`singer_id` beside `singer`). A plain column named like a table (`country` beside
-    `countries`) is not taken for a key: across databases it joined unrelated tables."""
+    declare none), key columns two tables of one database share (`singer_id` in both) and a key column
+    naming a table with an `id` (`singer_id` beside `singer`). Names are not taken for keys across
+    databases (an attached file's `singer_id` says nothing of the notebook's), nor is a plain column
+    named like a table (`country` beside `countries`): both joined unrelated tables."""
     links: dict[str, dict[str, str]] = {name: {} for name in catalog.tables}
     for a, b, column in _links(catalog):
         if a != b and b in links:
@@ -96,14 +98,23 @@ def joined_tables(catalog: Catalog) -> dict[str, dict[str, str]]:
 def _links(catalog: Catalog) -> Iterator[tuple[str, str, str]]:
     keys = {name: {c.name.lower() for c in t.columns if _is_key(c.name)} for name, t in catalog.tables.items()}
     named_like = {name: "_".join(_stem(w) for w in words(name).split()) for name in catalog.tables}
-    with_id = [name for name, t in catalog.tables.items() if any(c.name.lower() == "id" for c in t.columns)]
+    with_id = {name for name, t in catalog.tables.items() if any(c.name.lower() == "id" for c in t.columns)}
     for name, table in catalog.tables.items():
         for key in table.foreign_keys:
             yield name, key.table, ", ".join(key.columns)
+        same_database = [other for other in catalog.tables if database_of(other) == database_of(name)]
         for column in keys[name]:
-            yield from ((name, other, column) for other in catalog.tables if column in keys[other])
+            yield from ((name, other, column) for other in same_database if column in keys[other])
             target = _stem(column.removesuffix("_id").removesuffix("id").rstrip("_"))
-            yield from ((name, other, column) for other in with_id if named_like[other].endswith(target))
+            yield from ((name, other, column) for other in same_database if other in with_id and named_like[other].endswith(target))
+
+
+def database_of(table: str) -> str:
+    """
+    >>> database_of("archive.orders"), database_of("orders")
+    ('archive', '')
+    """
+    return table.split(".", 1)[0] if "." in table else ""
 
 
 def _is_key(column: str) -> bool:
@@ -125,14 +136,18 @@ class SchemaIndex:
         else:
             self.notes.pop(table, None)
 
-    def candidates(self, request: str, catalog: Catalog, top: int, values: ValueIndex | None = None) -> list[Considered]:
-        """The `top` tables most like the request, then the tables joined to them, best first.
-        With `values`, a table whose column holds a value the request quotes ("Aberdeen") says so."""
+    def candidates(
+        self, request: str, catalog: Catalog, top: int, values: ValueIndex | None = None,
+        links: Links | None = None,
+    ) -> list[Considered]:
+        """The `top` tables most like the request, then the tables joined to them (`links`, default
+        `joined_tables(catalog)`), best first. With `values`, a table whose column holds a value the
+        request quotes ("Aberdeen") says so."""
         scored = self.scores(request, catalog)
         ranked = sorted(scored, key=lambda name: -scored[name].score)
         best = ranked[:top]
         chosen = {name: scored[name] for name in best}
-        links = joined_tables(catalog)
+        links = joined_tables(catalog) if links is None else links
         for name in best:
             for neighbour, column in links[name].items():
                 if neighbour not in chosen:
@@ -198,10 +213,10 @@ def _with_values(found: Considered, table: Table, phrases: set[str], values: Val
     return replace(found, reasons=(*found.reasons, reason), mentions=found.mentions | {f"'{v.lower()}'" for v, _ in quoted})
 
 
-def settle(picked: list[str], considered: list[Considered], links: Mapping[str, Mapping[str, str]]) -> tuple[list[str], list[tuple[str, str]]]:
+def settle(picked: list[str], considered: list[Considered], links: Links) -> tuple[list[str], list[tuple[str, str]]]:
     """The model's pick made consistent with the request's words (`Considered.mentions`), weighing the
     table most like the request as if it were picked last: picked tables that hold none of the words are
-    dropped, and so are those whose words another picked table holds and that cannot join the first pick;
+    dropped, and so are those that cannot join the tables holding most of the words and add none to them;
     a table linking two of the rest is added, and so is a considered table that joins them and holds words
     of the request they lack. Returns the tables and (table, why) changes, as `%chatdb tables` shows them."""
     found = {c.table: c for c in considered}
@@ -220,25 +235,39 @@ def settle(picked: list[str], considered: list[Considered], links: Mapping[str, 
             changes.insert(0, (table, f"dropped: {why}"))
     keep.sort(key=lambda t: picked.index(t) if t in picked else len(picked))
     for candidate in considered:
-        held = frozenset[str]().union(*(found[t].mentions for t in keep))
-        if candidate.table not in keep and candidate.mentions - held and any(t in links[candidate.table] for t in keep):
+        if candidate.table not in keep and candidate.mentions - _held(keep, found) and any(t in links[candidate.table] for t in keep):
             keep.append(candidate.table)
             changes.append((candidate.table, "added: it holds words of the request the others lack, and joins them"))
     return keep, changes
 
 
-def _anchors(picked: list[str], found: Mapping[str, Considered], pool: list[str], links: Mapping[str, Mapping[str, str]]) -> list[str]:
-    """The picked tables that hold words of the request (else the first pick), less those whose words
-    the others hold too and that cannot join the first one."""
+def _anchors(picked: list[str], found: Mapping[str, Considered], pool: list[str], links: Links) -> list[str]:
+    """The picked tables that hold words of the request (else the first pick). When they fall into groups
+    that neither join one another nor share an attached database, the group holding most of the request's
+    words leads (the earlier pick on a tie), and another group's table stays only for words the lead lacks."""
     anchors = [t for t in picked if found[t].mentions] or picked[:1]
-    for table in anchors[1:]:
-        others = frozenset[str]().union(*(found[t].mentions for t in anchors if t != table))
-        if found[table].mentions <= others and not _reachable(table, anchors[0], pool, links):
-            anchors.remove(table)
-    return anchors
+    groups: list[list[str]] = []
+    for table in anchors:
+        group = next((g for g in groups if _together(table, g[0], pool, links)), None)
+        if group is None:
+            groups.append([table])
+        else:
+            group.append(table)
+    lead = max(groups, key=lambda g: len(_held(g, found)))
+    held = _held(lead, found)
+    return [t for t in anchors if t in lead or found[t].mentions - held]
 
 
-def _reachable(start: str, goal: str, pool: list[str], links: Mapping[str, Mapping[str, str]]) -> bool:
+def _together(a: str, b: str, pool: list[str], links: Links) -> bool:
+    """Whether two tables belong to one group: an attached database's tables do, even where no key joins them."""
+    return database_of(a) == database_of(b) != "" or _reachable(a, b, pool, links)
+
+
+def _held(tables: list[str], found: Mapping[str, Considered]) -> frozenset[str]:
+    return frozenset[str]().union(*(found[t].mentions for t in tables))
+
+
+def _reachable(start: str, goal: str, pool: list[str], links: Links) -> bool:
     seen, frontier = {start}, [start]
     while frontier:
         table = frontier.pop()
@@ -251,7 +280,7 @@ def _reachable(start: str, goal: str, pool: list[str], links: Mapping[str, Mappi
     return False
 
 
-def _path(table: str, keep: list[str], pool: list[str], links: Mapping[str, Mapping[str, str]]) -> list[str]:
+def _path(table: str, keep: list[str], pool: list[str], links: Links) -> list[str]:
     """[the table of `pool` that joins `table` to another kept table], as a link table of a many-to-many
     join does; [] when it joins one directly, or only through longer paths (too loose to guess)."""
     others = set(keep) - {table}
