@@ -68,7 +68,7 @@ class ChatDB:
         each answer (its triples are queryable as the table `memory_triples`).
         `embedder`: matches literals with stored values and requests with tables by meaning
         (default: the embedded MiniLM, loaded when first needed; without its packages, by spelling only). `values_path`: a SQLite file that keeps
-        the columns' values (and their vectors) read for that between sessions.
+        the columns' values (and their vectors) read for that, and the tables' descriptions, between sessions.
         """
         if strategy not in STRATEGIES:
             raise ChatDBError(f"Unknown strategy {strategy!r}: use one of {', '.join(STRATEGIES)}.")
@@ -81,8 +81,9 @@ class ChatDB:
         self.summarize = summarize
         self._memory = memory
         embedder = embedder or (LazyMiniLMEmbedder() if minilm_installed() else None)  # else matching by spelling only
-        self.values = ValueIndex(self.session, embedder, saved=self._saved_values(values_path))
-        self.table_index = SchemaIndex(embedder)
+        saved = self._saved_values(values_path)
+        self.values = ValueIndex(self.session, embedder, saved=saved)
+        self.table_index = SchemaIndex(embedder, notes=saved.notes() if saved is not None else None)
         if schema is not None:
             self._bootstrap(schema)
         self._strategy, self._repair_rounds = strategy, repair_rounds
@@ -222,6 +223,8 @@ class ChatDB:
         if table not in self.session.frames and table not in self.session.stored_tables() | set(self.session.attached_tables()):
             raise ChatDBError(f"There is no table {table!r}: %chatdb tables lists them.")
         self.table_index.describe(table, description)
+        if self.values.saved is not None:
+            self.values.saved.save_note(table, description)
 
     def history(self) -> pd.DataFrame:
         """The applied write requests, oldest first, with their SQL and whether they were undone."""

@@ -189,3 +189,19 @@ def test_describe_needs_an_existing_table():
     assert db.tables().set_index("table").loc["museum", "description"] == "Museums of the city and their staff"
     with pytest.raises(Exception, match="There is no table 'gallery'"):
         db.describe("gallery", "x")
+
+
+def test_descriptions_are_kept_with_the_notebook_values(tmp_path):
+    path = tmp_path / "notebook.values.sqlite"
+    first = ChatDB(model=ScriptedBackend([]), summarize=False, values_path=path)
+    first.register("museum", FRAMES["museum"])
+    first.register("shop_shop", FRAMES["shop_shop"])
+    first.describe("museum", "Museums of the city and their staff")
+    first.describe("shop_shop", "Shops")
+    first.describe("shop_shop", "")  # removed, also from the file
+    first.close()
+    later = ChatDB(model=ScriptedBackend([]), summarize=False, values_path=path)  # a restarted kernel
+    later.register("museum", FRAMES["museum"])
+    later.register("shop_shop", FRAMES["shop_shop"])
+    assert later.table_index.notes == {"museum": "Museums of the city and their staff"}
+    assert later.tables().set_index("table")["description"].to_dict() == {"museum": "Museums of the city and their staff", "shop_shop": ""}

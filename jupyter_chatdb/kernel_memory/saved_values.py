@@ -1,8 +1,10 @@
-"""The data-value memory on disk: columns' distinct values and their vectors, kept between kernel sessions.
+"""The data-value memory on disk: columns' distinct values and their vectors, kept between kernel
+sessions, and the users' table descriptions (`%chatdb describe`), which schema selection reads.
 
 One SQLite file in the notebook's memory folder (`.chatdb/<notebook>.values.sqlite`); rows are keyed by
 database, table and column and carry the fingerprint they were read at, so a column that changed is
-read again. Nothing here is needed for correctness: a file that cannot be used only means reading again.
+read again. Nothing here is needed for correctness: a file that cannot be used only means reading again
+(and descriptions that last only the session).
 """
 
 from __future__ import annotations
@@ -29,6 +31,12 @@ CREATE TABLE IF NOT EXISTS column_values (
     embedder TEXT,  -- the embedder that made them
     dimensions INTEGER,
     PRIMARY KEY (database, table_name, column_name)
+);
+CREATE TABLE IF NOT EXISTS table_notes (
+    database TEXT NOT NULL,
+    table_name TEXT NOT NULL,
+    note TEXT NOT NULL,
+    PRIMARY KEY (database, table_name)
 );
 """
 
@@ -77,6 +85,20 @@ class SavedValues:
                 (self.database, table.lower(), column.lower(), *_signed(fingerprint), int(capped),
                  json.dumps(list(values)), blob, embedder, dimensions),
             )
+
+    def notes(self) -> dict[str, str]:
+        """The tables' descriptions kept for this database: table -> note."""
+        with self._lock:
+            rows = self._db.execute("SELECT table_name, note FROM table_notes WHERE database = ?", (self.database,)).fetchall()
+        return dict(rows)
+
+    def save_note(self, table: str, note: str) -> None:
+        """Keep `table`'s description (an empty one removes it)."""
+        with self._lock:
+            if note.strip():
+                self._db.execute("INSERT OR REPLACE INTO table_notes VALUES (?, ?, ?)", (self.database, table, note.strip()))
+            else:
+                self._db.execute("DELETE FROM table_notes WHERE database = ? AND table_name = ?", (self.database, table))
 
     def close(self) -> None:
         self._db.close()
