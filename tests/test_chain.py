@@ -365,6 +365,19 @@ def test_an_empty_result_for_an_unknown_value_says_so(customers, scripted):
     assert reply.answer.endswith("(No rows: 'Tokyo' is not a value of customers.city, nor close to one.)")
 
 
+def test_a_like_pattern_that_matches_nothing_gets_the_stored_value_inside_its_wildcards(customers, scripted):
+    scripted.push({"route": "read"}, plan("SELECT count(*) AS n FROM customers WHERE city LIKE '%new york%'"))
+    events = list(customers.events("How many customers live in New York?"))
+    (correction,) = [e for e in events if isinstance(e, ValueCorrected)]
+    assert (correction.old, correction.new, correction.how) == ("%new york%", "%New York%", "case")
+    assert events[-1].reply.result["n"].tolist() == [1]
+    scripted.push({"route": "read"}, plan("SELECT count(*) AS n FROM customers WHERE city ILIKE '%new york%' OR name LIKE 'A_n'"))
+    events = list(customers.events("How many customers live in New York, or are called Ann?"))
+    assert not [e for e in events if isinstance(e, ValueCorrected)]  # patterns that match a stored value are kept
+    scripted.push({"route": "read"}, plan("SELECT name FROM customers WHERE city LIKE '%Tokyo%'"))
+    assert customers.ask("Who lives in Tokyo?").answer.endswith("(No rows: no value of customers.city matches '%Tokyo%' or is close to it.)")
+
+
 def test_sql_written_by_the_user_is_never_corrected(customers):
     reply = customers.run_sql("SELECT count(*) AS n FROM customers WHERE city = 'Los Angeles'")
     assert reply.result["n"].tolist() == [0]

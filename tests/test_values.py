@@ -63,10 +63,10 @@ def test_literal_uses_find_comparisons_in_where_in_join_and_case():
         "JOIN orders AS o ON o.customer = c.name AND o.status <> 'lost' "
         "WHERE c.city IN ('Los Angeles', 'NY') AND language = 'english' AND c.name LIKE 'A%'"
     )
-    uses = {(u.table, u.column, u.literal) for u in literal_uses(sql, SCHEMA)}
+    uses = {(u.table, u.column, u.literal, u.pattern) for u in literal_uses(sql, SCHEMA)}
     assert uses == {
-        ("orders", "status", "Shipped"), ("orders", "status", "lost"), ("customers", "city", "Los Angeles"),
-        ("customers", "city", "NY"), ("customers", "language", "english"),
+        ("orders", "status", "Shipped", ""), ("orders", "status", "lost", ""), ("customers", "city", "Los Angeles", ""),
+        ("customers", "city", "NY", ""), ("customers", "language", "english", ""), ("customers", "name", "A%", "LIKE"),
     }
 
 

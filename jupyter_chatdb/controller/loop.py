@@ -371,24 +371,24 @@ class Controller:
         changes: dict[tuple[str, str, str], str] = {}
         for use in literal_uses(sql, chain.schema):
             values = self.values.column(use.table, use.column)
-            if values is None or use.literal in values.values:
-                continue  # not a text column, or a value it holds
-            candidates = self.values.candidates_in(values, use.literal)
+            if values is None or use.text is None or use.found_in(values.values):
+                continue  # not a text column, a pattern with inner wildcards, or a value it holds
+            candidates = self.values.candidates_in(values, use.text)
             if not candidates:
                 if not values.capped:  # a capped column cannot say the value is not there
                     chain.missing_values.append(use)
                 continue
             choice = clear_choice(candidates) or (yield from self._choose_value(chain, use, candidates))
             if choice is not None:
-                changes[(use.table, use.column, use.literal)] = choice.value
-                yield ValueCorrected(index, use.table, use.column, use.literal, choice.value, choice.how)
+                changes[(use.table, use.column, use.literal)] = use.with_value(choice.value)
+                yield ValueCorrected(index, use.table, use.column, use.literal, use.with_value(choice.value), choice.how)
         return replace_literals(sql, chain.schema, changes) if changes else sql
 
     def _choose_value(self, chain: Chain, use: LiteralUse, candidates: list[Candidate]) -> Generator[Event, None, Candidate | None]:
         """Several stored values resemble the literal: one constrained call picks one (or keeps the literal)."""
         options = [c.value for c in candidates]
-        messages = prompts.value_choice_messages(chain.request.text, use.table, use.column, use.literal, options)
-        schema = {"type": "object", "properties": {"value": {"enum": [*options, use.literal]}}, "required": ["value"]}
+        messages = prompts.value_choice_messages(chain.request.text, use.table, use.column, use.text or use.literal, options)
+        schema = {"type": "object", "properties": {"value": {"enum": [*options, use.text or use.literal]}}, "required": ["value"]}
         completion = yield from generate(self.model, "value", messages, schema, 40)
         chain.usage += completion.usage
         chosen = prompts.parse_json(completion.text, "value")
@@ -495,7 +495,7 @@ class Controller:
             answer = plain_answer(result, None)
             if result is not None and result.empty and chain.missing_values:
                 use = chain.missing_values[0]
-                answer += f" (No rows: {use.literal!r} is not a value of {use.table}.{use.column}, nor close to one.)"
+                answer += f" (No rows: {missing_value(use)}.)"
             if request.summarize and result is not None:
                 messages = prompts.answer_messages(request.text, sql, result, None)
                 completion = yield from generate(self.model, "answer", messages, prompts.ANSWER_SCHEMA, ANSWER_MAX_TOKENS)
@@ -592,3 +592,14 @@ def _changes_answer(changes: tuple[TableChange, ...], pending: bool) -> str:
         return "Nothing would change." if pending else "Nothing changed."
     listed = "; ".join(change.summary for change in changes)
     return f"Would change (not applied yet): {listed}." if pending else f"Recorded: {listed}."
+
+
+def missing_value(use: LiteralUse) -> str:
+    """Why a query that compared with `use` may have found nothing.
+
+    >>> missing_value(LiteralUse("t", "city", "%Paris%", "LIKE"))
+    "no value of t.city matches '%Paris%' or is close to it"
+    """
+    if use.pattern:
+        return f"no value of {use.table}.{use.column} matches {use.literal!r} or is close to it"
+    return f"{use.literal!r} is not a value of {use.table}.{use.column}, nor close to one"

@@ -1,7 +1,7 @@
 """Data-value memory: the stored values of text columns, to check and correct literals in model SQL.
 
-For a literal compared with a text column (`WHERE city = 'Los Angeles'`) that the column does not hold,
-candidates come from the column's distinct values by, in order: case and spacing, initials ("LA" /
+For a literal compared with a text column (`WHERE city = 'Los Angeles'`, or a LIKE pattern such as
+'%Los Angeles%') that the column does not hold (or no value matches), candidates come from the column's distinct values by, in order: case and spacing, initials ("LA" /
 "Los Angeles"), abbreviated words ("T. Casey" / "Todd Casey"), character trigrams, and MiniLM similarity. One clear candidate is applied; several are
 offered to the model as a constrained choice; every change is reported, never silent. A column's values
 are read lazily and read again when a cheap fingerprint (row count and a hash of the column) changes.
@@ -49,11 +49,41 @@ class ColumnValues:
 
 @dataclass(frozen=True)
 class LiteralUse:
-    """A string literal compared with a column in a statement."""
+    """A string literal compared with a column in a statement: by =, <> or IN, or as a LIKE pattern."""
 
     table: str
     column: str
     literal: str
+    pattern: str = ""  # "LIKE" or "ILIKE" when the literal is a pattern
+
+    @property
+    def text(self) -> str | None:
+        """What to look for among the column's values: the literal, or the text between a pattern's
+        leading and trailing % (None when it has wildcards inside, which are left alone).
+
+        >>> LiteralUse("t", "city", "%Los Angeles%", "LIKE").text, LiteralUse("t", "city", "L_s%", "LIKE").text
+        ('Los Angeles', None)
+        """
+        if not self.pattern:
+            return self.literal
+        core = self.literal.strip("%")
+        return core if core and not re.search(r"[%_\\]", core) else None
+
+    def found_in(self, values: Sequence[str]) -> bool:
+        """Whether a stored value is the literal (or matches the pattern)."""
+        if not self.pattern:
+            return self.literal in values
+        regex = re.compile("".join(".*" if c == "%" else "." if c == "_" else re.escape(c) for c in self.literal),
+                           re.DOTALL | (re.IGNORECASE if self.pattern == "ILIKE" else 0))
+        return any(regex.fullmatch(v) for v in values)
+
+    def with_value(self, value: str) -> str:
+        """The literal that looks for `value` instead (a pattern keeps its wildcards).
+
+        >>> LiteralUse("t", "city", "%Los Angeles%", "LIKE").with_value("LA")
+        '%LA%'
+        """
+        return self.literal.replace(self.text or "", value, 1) if self.pattern else value
 
 
 class ValueIndex:
@@ -179,20 +209,23 @@ def clear_choice(candidates: Sequence[Candidate]) -> Candidate | None:
 
 
 def literal_uses(sql: str, schema: Mapping[str, Sequence[str]]) -> list[LiteralUse]:
-    """String literals compared (=, <>, IN) with a column whose table is known, in WHERE, HAVING, JOIN or CASE.
+    """String literals compared (=, <>, IN, LIKE, ILIKE) with a column whose table is known, in WHERE,
+    HAVING, JOIN or CASE.
 
     >>> literal_uses("SELECT * FROM sales AS s WHERE s.region = 'north' AND units > 3", {"sales": ["region", "units"]})
-    [LiteralUse(table='sales', column='region', literal='north')]
+    [LiteralUse(table='sales', column='region', literal='north', pattern='')]
+    >>> literal_uses("SELECT * FROM sales WHERE region ILIKE '%nor%'", {"sales": ["region"]})
+    [LiteralUse(table='sales', column='region', literal='%nor%', pattern='ILIKE')]
     """
     try:
         tree = sqlglot.parse_one(sql, read="duckdb")
     except sqlglot.errors.SqlglotError:
         return []
     uses = []
-    for column, literal in _comparisons(tree):
+    for column, literal, pattern in _comparisons(tree):
         table = _table_of(column, tree, schema)
         if table is not None:
-            uses.append(LiteralUse(table, column.name, literal.this))
+            uses.append(LiteralUse(table, column.name, literal.this, pattern))
     return uses
 
 
@@ -203,7 +236,7 @@ def replace_literals(sql: str, schema: Mapping[str, Sequence[str]], changes: Map
     "SELECT * FROM t WHERE city = 'LA'"
     """
     tree = sqlglot.parse_one(sql, read="duckdb")
-    for column, literal in _comparisons(tree):
+    for column, literal, _ in _comparisons(tree):
         table = _table_of(column, tree, schema)
         new = changes.get((table or "", column.name, literal.this))
         if new is not None:
@@ -211,18 +244,22 @@ def replace_literals(sql: str, schema: Mapping[str, Sequence[str]], changes: Map
     return tree.sql(dialect="duckdb")
 
 
-def _comparisons(tree: exp.Expression) -> list[tuple[exp.Column, exp.Literal]]:
-    pairs = []
+def _comparisons(tree: exp.Expression) -> list[tuple[exp.Column, exp.Literal, str]]:
+    """(column, string literal, "" or the pattern operator) for each comparison of the two."""
+    found = []
     for node in tree.find_all(exp.EQ, exp.NEQ):
         left, right = node.this, node.expression
         if isinstance(left, exp.Literal):
             left, right = right, left
         if isinstance(left, exp.Column) and isinstance(right, exp.Literal) and right.is_string:
-            pairs.append((left, right))
+            found.append((left, right, ""))
     for node in tree.find_all(exp.In):
         if isinstance(node.this, exp.Column):
-            pairs += [(node.this, e) for e in node.expressions if isinstance(e, exp.Literal) and e.is_string]
-    return pairs
+            found += [(node.this, e, "") for e in node.expressions if isinstance(e, exp.Literal) and e.is_string]
+    for node in tree.find_all(exp.Like, exp.ILike):
+        if isinstance(node.this, exp.Column) and isinstance(node.expression, exp.Literal) and node.expression.is_string:
+            found.append((node.this, node.expression, "ILIKE" if isinstance(node, exp.ILike) else "LIKE"))
+    return found
 
 
 def _table_of(column: exp.Column, tree: exp.Expression, schema: Mapping[str, Sequence[str]]) -> str | None:
