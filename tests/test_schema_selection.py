@@ -133,6 +133,15 @@ def test_settle_keeps_the_picked_tables_that_hold_the_request_and_what_joins_the
     assert settle(["a.singer", "b.singer", "b.concert"], [concert_b, singer_a, singer_b], links) == (
         ["b.singer", "b.concert"], [("a.singer", "dropped: the other tables hold what it does, and it joins none of them")]
     )
+    # the group that can supply every word leads; a table of another database gives way to one of it
+    pets, students, has_pet, student = (considered(t, w) for t, w in (("p.pets", "pet"), ("s.students", "student"), ("p.has_pet", "pet"), ("p.student", "student")))
+    assert settle(["s.students", "p.has_pet"], [pets, students, has_pet, student], links | {t: {} for t in ("p.pets", "s.students", "p.has_pet", "p.student")}) == (
+        ["p.has_pet", "p.pets", "p.student"], [
+            ("s.students", "dropped: the other tables hold what it does, and it joins none of them"),
+            ("p.pets", "added: the table most like the request"),
+            ("p.student", "added: it holds words of the request the others lack, and is of their database"),
+        ]
+    )
     players, people = considered("players", "player", "earning"), considered("people", "name")
     assert settle(["players"], [players, people], links) == (
         ["players", "people"], [("people", "added: it holds words of the request the others lack, and joins them")]

@@ -217,8 +217,8 @@ def settle(picked: list[str], considered: list[Considered], links: Links) -> tup
     """The model's pick made consistent with the request's words (`Considered.mentions`), weighing the
     table most like the request as if it were picked last: picked tables that hold none of the words are
     dropped, and so are those that cannot join the tables holding most of the words and add none to them;
-    a table linking two of the rest is added, and so is a considered table that joins them and holds words
-    of the request they lack. Returns the tables and (table, why) changes, as `%chatdb tables` shows them."""
+    a table linking two of the rest is added, and so is a considered table that joins them (or is of their
+    attached database) and holds words of the request they lack. Returns the tables and (table, why) changes, as `%chatdb tables` shows them."""
     found = {c.table: c for c in considered}
     pool = [c.table for c in considered]
     best = considered[0].table  # the table most like the request is weighed as if the model had picked it last
@@ -235,16 +235,18 @@ def settle(picked: list[str], considered: list[Considered], links: Links) -> tup
             changes.insert(0, (table, f"dropped: {why}"))
     keep.sort(key=lambda t: picked.index(t) if t in picked else len(picked))
     for candidate in considered:
-        if candidate.table not in keep and candidate.mentions - _held(keep, found) and any(t in links[candidate.table] for t in keep):
+        if candidate.table not in keep and candidate.mentions - _held(keep, found) and any(_near(candidate.table, t, links) for t in keep):
             keep.append(candidate.table)
-            changes.append((candidate.table, "added: it holds words of the request the others lack, and joins them"))
+            how = "joins them" if any(t in links[candidate.table] for t in keep) else "is of their database"
+            changes.append((candidate.table, f"added: it holds words of the request the others lack, and {how}"))
     return keep, changes
 
 
 def _anchors(picked: list[str], found: Mapping[str, Considered], pool: list[str], links: Links) -> list[str]:
     """The picked tables that hold words of the request (else the first pick). When they fall into groups
-    that neither join one another nor share an attached database, the group holding most of the request's
-    words leads (the earlier pick on a tie), and another group's table stays only for words the lead lacks."""
+    that neither join one another nor share an attached database, one group leads: the one whose considered
+    tables hold most of the request's words (then the one whose picks do, then the earlier pick). Another
+    group's table stays only for words the lead's group cannot supply; `settle` adds those it can."""
     anchors = [t for t in picked if found[t].mentions] or picked[:1]
     groups: list[list[str]] = []
     for table in anchors:
@@ -253,14 +255,19 @@ def _anchors(picked: list[str], found: Mapping[str, Considered], pool: list[str]
             groups.append([table])
         else:
             group.append(table)
-    lead = max(groups, key=lambda g: len(_held(g, found)))
-    held = _held(lead, found)
-    return [t for t in anchors if t in lead or found[t].mentions - held]
+    supply = {g[0]: _held([t for t in pool if _together(t, g[0], pool, links)], found) for g in groups}
+    lead = max(groups, key=lambda g: (len(supply[g[0]]), len(_held(g, found))))
+    return [t for t in anchors if t in lead or found[t].mentions - supply[lead[0]]]
 
 
 def _together(a: str, b: str, pool: list[str], links: Links) -> bool:
     """Whether two tables belong to one group: an attached database's tables do, even where no key joins them."""
     return database_of(a) == database_of(b) != "" or _reachable(a, b, pool, links)
+
+
+def _near(a: str, b: str, links: Links) -> bool:
+    """Whether a key joins two tables, or they are of one attached database."""
+    return b in links[a] or database_of(a) == database_of(b) != ""
 
 
 def _held(tables: list[str], found: Mapping[str, Considered]) -> frozenset[str]:
