@@ -99,10 +99,13 @@ def _links(catalog: Catalog) -> Iterator[tuple[str, str, str]]:
     keys = {name: {c.name.lower() for c in t.columns if _is_key(c.name)} for name, t in catalog.tables.items()}
     named_like = {name: "_".join(_stem(w) for w in words(name).split()) for name in catalog.tables}
     with_id = {name for name, t in catalog.tables.items() if any(c.name.lower() == "id" for c in t.columns)}
+    databases: dict[str, list[str]] = {}
+    for name in catalog.tables:
+        databases.setdefault(database_of(name), []).append(name)
     for name, table in catalog.tables.items():
         for key in table.foreign_keys:
             yield name, key.table, ", ".join(key.columns)
-        same_database = [other for other in catalog.tables if database_of(other) == database_of(name)]
+        same_database = databases[database_of(name)]
         for column in keys[name]:
             yield from ((name, other, column) for other in same_database if column in keys[other])
             target = _stem(column.removesuffix("_id").removesuffix("id").rstrip("_"))
@@ -218,7 +221,8 @@ def settle(picked: list[str], considered: list[Considered], links: Links) -> tup
     table most like the request as if it were picked last: picked tables that hold none of the words are
     dropped, and so are those that cannot join the tables holding most of the words and add none to them;
     a table linking two of the rest is added, and so is a considered table that joins them (or is of their
-    attached database) and holds words of the request they lack. Returns the tables and (table, why) changes, as `%chatdb tables` shows them."""
+    attached database) and holds words of the request they lack. Returns the tables and (table, why)
+    changes, as `%chatdb tables` shows them."""
     found = {c.table: c for c in considered}
     pool = [c.table for c in considered]
     best = considered[0].table  # the table most like the request is weighed as if the model had picked it last

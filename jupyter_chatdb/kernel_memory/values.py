@@ -1,10 +1,12 @@
 """Data-value memory: the stored values of text columns, to check and correct literals in model SQL.
 
 For a literal compared with a text column (`WHERE city = 'Los Angeles'`, or a LIKE pattern such as
-'%Los Angeles%') that the column does not hold (or no value matches), candidates come from the column's distinct values by, in order: case and spacing, initials ("LA" /
-"Los Angeles"), abbreviated words ("T. Casey" / "Todd Casey"), character trigrams, and MiniLM similarity. One clear candidate is applied; several are
-offered to the model as a constrained choice; every change is reported, never silent. A column's values
-are read lazily and read again when a cheap fingerprint (row count and a hash of the column) changes.
+'%Los Angeles%') that the column does not hold (or that no value matches), candidates come from the
+column's distinct values by, in order: case and spacing, initials ("LA" / "Los Angeles"), abbreviated
+words ("T. Casey" / "Todd Casey"), character trigrams, and MiniLM similarity. One clear candidate is
+applied; several are offered to the model as a constrained choice; every change is reported, never
+silent. A column's values are read lazily and read again when a cheap fingerprint (row count and a hash
+of the column) changes.
 """
 
 from __future__ import annotations
