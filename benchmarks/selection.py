@@ -23,7 +23,7 @@ import statistics
 import sys
 import tempfile
 import time
-from dataclasses import dataclass
+from dataclasses import asdict, dataclass
 from pathlib import Path
 
 import duckdb
@@ -140,10 +140,16 @@ class RecordedPicks:
 
 
 def end_to_end(chatdb: ChatDB, questions: list[dict], args: argparse.Namespace) -> None:
+    """Each question asked with all 59 tables, then with its database's alone; every answer goes to
+    `<details>.e2e.jsonl` (the setting, the outcome and the tables selection chose)."""
     many = []
+    details = args.details.with_suffix(".e2e.jsonl").open("w")
     for question in questions:
-        outcome = evaluate(chatdb, question, args.dataset / "database" / f"{question['db_id']}.sqlite")
+        events: list[object] = []
+        outcome = evaluate(chatdb, question, args.dataset / "database" / f"{question['db_id']}.sqlite", events.append)
         many.append(outcome.correct)
+        chosen = [t for e in events if isinstance(e, TablesSelected) for t in e.chosen]
+        details.write(json.dumps({"setting": "many tables", **asdict(outcome), "chosen": chosen}) + "\n")
         if args.verbose:
             print(f"  [many tables] {'ok ' if outcome.correct else 'no '} {question['question']}", flush=True)
     single = []
@@ -153,7 +159,9 @@ def end_to_end(chatdb: ChatDB, questions: list[dict], args: argparse.Namespace) 
         for name, frame in read_sqlite(path).items():
             one.register(name, frame)
         for question in (q for q in questions if q["db_id"] == db_id):
-            single.append(evaluate(one, question, path).correct)
+            outcome = evaluate(one, question, path)
+            single.append(outcome.correct)
+            details.write(json.dumps({"setting": "one database", **asdict(outcome)}) + "\n")
             if args.verbose:
                 print(f"  [one database] {'ok ' if single[-1] else 'no '} {question['question']}", flush=True)
         one.close()

@@ -27,6 +27,7 @@ import statistics
 import sys
 import time
 from collections import Counter
+from collections.abc import Callable
 from dataclasses import asdict, dataclass
 from pathlib import Path
 
@@ -171,7 +172,8 @@ def read_sqlite(path: Path) -> dict[str, pd.DataFrame]:
         return {name: pd.read_sql_query(f'SELECT * FROM "{name}"', con) for name in names}
 
 
-def evaluate(chatdb: ChatDB, question: dict, sqlite_path: Path) -> Outcome:
+def evaluate(chatdb: ChatDB, question: dict, sqlite_path: Path, watch: Callable[[object], None] | None = None) -> Outcome:
+    """Ask `question` and compare the result with the gold SQL's on the SQLite file; `watch` sees every event."""
     gold_rows = gold_result(question["query"], sqlite_path)
     ordered = gold_is_ordered(question["query"])
     planned: list[str] = []  # every SQL the model wrote, first attempt first
@@ -180,6 +182,8 @@ def evaluate(chatdb: ChatDB, question: dict, sqlite_path: Path) -> Outcome:
 
     def observe(event: object) -> None:
         nonlocal usage
+        if watch is not None:
+            watch(event)
         if isinstance(event, StepPlanned):
             planned.append(event.sql)
         elif isinstance(event, Answered):
