@@ -76,3 +76,20 @@ def test_attach_magic(archive, tmp_path, capsys):
         assert "UsageError: Use %chatdb attach FILE [NAME]" in capsys.readouterr().err
     finally:
         shell.run_cell("%unload_ext jupyter_chatdb", store_history=False)
+
+
+def test_an_attached_table_named_without_its_database_is_qualified_and_its_literals_checked(archive):
+    model = ScriptedBackend([
+        {"route": "read"},
+        plan("SELECT sum(orders.total) AS total FROM orders JOIN customers AS c ON orders.customer_id = c.id WHERE c.city = 'oslo'"),
+    ])
+    db = ChatDB(model=model, summarize=False)
+    db.attach(archive)
+    events = []
+    reply = db.ask("Total orders of Oslo customers?", on_event=events.append)
+    assert reply.sql == [
+        "SELECT SUM(orders.total) AS total FROM archive.orders AS orders JOIN archive.customers AS c ON orders.customer_id = c.id"
+        " WHERE c.city = 'Oslo'"
+    ]
+    assert reply.result["total"].tolist() == [35.0]
+    assert [(e.table, e.old, e.new) for e in events if isinstance(e, ValueCorrected)] == [("archive.customers", "oslo", "Oslo")]

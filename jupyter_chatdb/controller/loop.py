@@ -95,6 +95,7 @@ class Chain:
     needs_approval: str | None = None
     usage: Usage = field(default_factory=Usage)
     missing_values: list[LiteralUse] = field(default_factory=list)  # literals no stored value resembles
+    shown: tuple[str, ...] = ()  # the tables schema selection showed the planner (none: all)
 
 
 class Controller:
@@ -153,7 +154,7 @@ class Controller:
             if considered:
                 shown, usage = yield from self._select(request.text, catalog, considered, links, usage)
             steps, messages, reply_text, usage = yield from self._plan(request, catalog, route == "write", usage, notes, shown)
-        chain = Chain(request, route == "write", catalog.schema(), usage=usage)
+        chain = Chain(request, route == "write", catalog.schema(), usage=usage, shown=shown or ())
         if not request.approved and route == "read" and self.options.candidates > 1:
             steps, chain.usage = yield from self._vote(steps, messages, chain)
         yield PlanMade(tuple(steps))
@@ -302,7 +303,7 @@ class Controller:
         if len(steps) != 1 or steps[0].placeholders():
             return None
         try:
-            checked = guard.check(steps[0].sql, schema, allow_writes=False)
+            checked = guard.check(fixups.qualify_tables(steps[0].sql, schema) or steps[0].sql, schema, allow_writes=False)
             return self.session.run(checked.statements[0].sql).frame
         except ChatDBError:
             return None
@@ -337,6 +338,7 @@ class Controller:
         unbound = [name for name in planned.placeholders() if name not in chain.values]
         if unbound:
             raise StepProblem(f"it uses <{unbound[0]}>, which no earlier step binds")
+        sql = fixups.qualify_tables(sql, chain.schema, chain.shown) or sql  # before literals are matched to tables
         sql = yield from self._correct_values(chain, index, sql)
         checked = _checked(sql, chain)
         result, affected = None, None
@@ -546,6 +548,7 @@ def _checked(sql: str, chain: Chain) -> guard.Checked:
         fixed = fixups.to_duckdb(sql) if "does not parse" in str(error) else None
         if fixed is None:
             raise StepProblem(str(error)) from None
+        fixed = fixups.qualify_tables(fixed, chain.schema, chain.shown) or fixed
     try:
         return guard.check(fixed, chain.schema, allow_writes=chain.writes)
     except SQLRefused as error:

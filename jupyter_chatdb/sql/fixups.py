@@ -1,4 +1,5 @@
-"""Fix-ups for habits of small models, on sqlglot's syntax tree: other dialects' SQL, invented joins.
+"""Fix-ups for habits of small models, on sqlglot's syntax tree: other dialects' SQL, invented joins,
+attached tables named without their database.
 
 The fixed SQL goes through the guard like any other and is what the user sees in the step.
 """
@@ -72,6 +73,44 @@ def drop_unknown_joins(sql: str, schema: Mapping[str, Sequence[str]]) -> str | N
         select.set("joins", [j for j in joins if j not in unknown] or None)
         changed = True
     return tree.sql(dialect="duckdb") if changed else None
+
+
+def qualify_tables(sql: str, schema: Mapping[str, Sequence[str]], shown: Sequence[str] = ()) -> str | None:
+    """Small models drop the database of an attached table (`FROM teacher` for `school.teacher`). A name
+    that is no table of its own is given the database of the one table so named among the tables the
+    model was `shown`, else among all; None when there is nothing to qualify or a name is ambiguous.
+
+    >>> schema = {"school.teacher": ["name", "age"], "school.course": ["title"], "zoo.teacher": ["name"]}
+    >>> qualify_tables("SELECT teacher.name FROM teacher ORDER BY age", schema, ["school.teacher"])
+    'SELECT teacher.name FROM school.teacher AS teacher ORDER BY age'
+    >>> qualify_tables("SELECT title FROM course", schema)
+    'SELECT title FROM school.course'
+    >>> qualify_tables("SELECT name FROM teacher", schema) is None  # two databases have one
+    True
+    """
+    try:
+        tree = sqlglot.parse_one(sql, read="duckdb")
+    except sqlglot.errors.SqlglotError:
+        return None
+    known = {name.lower() for name in schema}
+    changed = False
+    for table in tree.find_all(exp.Table):
+        if table.db or table.catalog or table_key(table) in known or _is_cte(tree, table.name):
+            continue
+        database = _database_of_only(table.name, shown) or _database_of_only(table.name, list(schema))
+        if database is None:
+            continue
+        named = any(c.table.lower() == table.name.lower() for c in tree.find_all(exp.Column))
+        if named and not table.alias:
+            table.set("alias", exp.TableAlias(this=exp.to_identifier(table.name)))
+        table.set("db", exp.to_identifier(database))
+        changed = True
+    return tree.sql(dialect="duckdb") if changed else None
+
+
+def _database_of_only(name: str, tables: Sequence[str]) -> str | None:
+    databases = [t.split(".", 1)[0] for t in tables if "." in t and t.split(".", 1)[1].lower() == name.lower()]
+    return databases[0] if len(databases) == 1 else None
 
 
 def _is_cte(tree: exp.Expression, name: str) -> bool:
