@@ -381,3 +381,12 @@ def test_a_like_pattern_that_matches_nothing_gets_the_stored_value_inside_its_wi
 def test_sql_written_by_the_user_is_never_corrected(customers):
     reply = customers.run_sql("SELECT count(*) AS n FROM customers WHERE city = 'Los Angeles'")
     assert reply.result["n"].tolist() == [0]
+
+
+def test_an_approved_write_runs_with_the_literal_as_corrected_in_its_preview(customers, scripted):
+    customers.run_sql("CREATE TABLE la_customers (name VARCHAR)", allow_writes=True)
+    scripted.push({"route": "write"}, plan("INSERT INTO la_customers SELECT name FROM customers WHERE city = 'Los Angeles'"))
+    reply = customers.ask("Copy the customers of Los Angeles")
+    assert reply.pending and "2 added" in reply.answer
+    customers.apply(reply)
+    assert sorted(customers.run_sql("SELECT name FROM la_customers").result["name"]) == ["Ann", "Chen"]

@@ -10,7 +10,7 @@ The controller never imports IPython or ipywidgets: it yields events and views r
 
 from __future__ import annotations
 
-from collections.abc import Generator, Iterator
+from collections.abc import Generator, Iterator, Mapping
 from dataclasses import dataclass, field, replace
 
 import pandas as pd
@@ -23,7 +23,7 @@ from ..llm.base import LLM, Embedder, Message, Usage
 from ..sql import fixups, guard
 from ..sql.catalog import Catalog
 from ..sql.journal import Journal, Recorder, TableChange
-from ..sql.session import QueryResult, Session
+from ..sql.session import QueryResult, Session, quote_string
 from . import examples, prompts
 from .answer import is_grounded, plain_answer
 from .events import (
@@ -96,6 +96,7 @@ class Chain:
     usage: Usage = field(default_factory=Usage)
     missing_values: list[LiteralUse] = field(default_factory=list)  # literals no stored value resembles
     shown: tuple[str, ...] = ()  # the tables schema selection showed the planner (none: all)
+    corrected: dict[str, str] = field(default_factory=dict)  # the running step's literals: old -> new
 
 
 class Controller:
@@ -330,7 +331,7 @@ class Controller:
                 pending, plan_reply = yield from self._revise(chain, messages, plan_reply, index, failed_sql, str(problem), revision)
                 continue
             chain.steps.append(step)
-            chain.done.append(planned)
+            chain.done.append(_with_literals(planned, chain.corrected))  # an approval replays it as it ran
             yield StepDone(step)
 
     def _run_step(self, chain: Chain, index: int, planned: PlannedStep) -> Generator[Event, None, Step]:
@@ -368,6 +369,7 @@ class Controller:
 
     def _correct_values(self, chain: Chain, index: int, sql: str) -> Generator[Event, None, str]:
         """Replace literals their columns do not hold by the stored value meant, saying so (never for approved SQL)."""
+        chain.corrected = {}
         if not self.options.values or chain.request.approved:
             return sql
         changes: dict[tuple[str, str, str], str] = {}
@@ -382,7 +384,7 @@ class Controller:
                 continue
             choice = clear_choice(candidates) or (yield from self._choose_value(chain, use, candidates))
             if choice is not None:
-                changes[(use.table, use.column, use.literal)] = use.with_value(choice.value)
+                changes[(use.table, use.column, use.literal)] = chain.corrected[use.literal] = use.with_value(choice.value)
                 yield ValueCorrected(index, use.table, use.column, use.literal, use.with_value(choice.value), choice.how)
         return replace_literals(sql, chain.schema, changes) if changes else sql
 
@@ -595,6 +597,19 @@ def _changes_answer(changes: tuple[TableChange, ...], pending: bool) -> str:
         return "Nothing would change." if pending else "Nothing changed."
     listed = "; ".join(change.summary for change in changes)
     return f"Would change (not applied yet): {listed}." if pending else f"Recorded: {listed}."
+
+
+def _with_literals(planned: PlannedStep, corrected: Mapping[str, str]) -> PlannedStep:
+    """`planned` with the literals value memory corrected, placeholders kept (each quoted literal is
+    replaced wherever it occurs in the step).
+
+    >>> _with_literals(PlannedStep("g", "SELECT * FROM t WHERE city = 'Los Angeles' AND id = <id>"), {"Los Angeles": "LA"}).sql
+    "SELECT * FROM t WHERE city = 'LA' AND id = <id>"
+    """
+    sql = planned.sql
+    for old, new in corrected.items():
+        sql = sql.replace(quote_string(old), quote_string(new))
+    return replace(planned, sql=sql)
 
 
 def missing_value(use: LiteralUse) -> str:
