@@ -96,7 +96,6 @@ class Chain:
     usage: Usage = field(default_factory=Usage)
     missing_values: list[LiteralUse] = field(default_factory=list)  # literals no stored value resembles
     shown: tuple[str, ...] = ()  # the tables schema selection showed the planner (none: all)
-    corrected: dict[str, str] = field(default_factory=dict)  # the running step's literals: old -> new
 
 
 class Controller:
@@ -320,7 +319,7 @@ class Controller:
             planned = pending.pop(0)
             index = len(chain.steps) + 1
             try:
-                step = yield from self._run_step(chain, index, planned)
+                step, as_run = yield from self._run_step(chain, index, planned)
             except StepProblem as problem:
                 can_revise = revision < self.options.revisions and bool(messages)
                 yield StepFailed(Step(index, planned.goal, fill(planned.sql, chain.values), "failed", error=str(problem)), will_retry=can_revise)
@@ -331,16 +330,17 @@ class Controller:
                 pending, plan_reply = yield from self._revise(chain, messages, plan_reply, index, failed_sql, str(problem), revision)
                 continue
             chain.steps.append(step)
-            chain.done.append(_with_literals(planned, chain.corrected))  # an approval replays it as it ran
+            chain.done.append(as_run)
             yield StepDone(step)
 
-    def _run_step(self, chain: Chain, index: int, planned: PlannedStep) -> Generator[Event, None, Step]:
+    def _run_step(self, chain: Chain, index: int, planned: PlannedStep) -> Generator[Event, None, tuple[Step, PlannedStep]]:
+        """Run one step; returns it and the planned step with its corrected literals, which an approval replays."""
         sql = fill(planned.sql, chain.values)
         unbound = [name for name in planned.placeholders() if name not in chain.values]
         if unbound:
             raise StepProblem(f"it uses <{unbound[0]}>, which no earlier step binds")
         sql = fixups.qualify_tables(sql, chain.schema, chain.shown) or sql  # before literals are matched to tables
-        sql = yield from self._correct_values(chain, index, sql)
+        sql, corrected = yield from self._correct_values(chain, index, sql)
         checked = _checked(sql, chain)
         result, affected = None, None
         for statement in checked.statements:
@@ -363,15 +363,15 @@ class Controller:
             raise StepProblem(problem)
         chain.values.update(values)
         ran = "; ".join(statement.sql for statement in checked.statements)
-        return Step(index, planned.goal, ran, "done", result, rows_affected=affected)
+        return Step(index, planned.goal, ran, "done", result, rows_affected=affected), _with_literals(planned, corrected)
 
     # -- data-value memory -------------------------------------------------------------------
 
-    def _correct_values(self, chain: Chain, index: int, sql: str) -> Generator[Event, None, str]:
-        """Replace literals their columns do not hold by the stored value meant, saying so (never for approved SQL)."""
-        chain.corrected = {}
+    def _correct_values(self, chain: Chain, index: int, sql: str) -> Generator[Event, None, tuple[str, dict[str, str]]]:
+        """Replace literals their columns do not hold by the stored value meant, saying so (never for
+        approved SQL); returns the SQL and the literals changed (old -> new)."""
         if not self.options.values or chain.request.approved:
-            return sql
+            return sql, {}
         changes: dict[tuple[str, str, str], str] = {}
         for use in literal_uses(sql, chain.schema):
             values = self.values.column(use.table, use.column)
@@ -384,9 +384,10 @@ class Controller:
                 continue
             choice = clear_choice(candidates) or (yield from self._choose_value(chain, use, candidates))
             if choice is not None:
-                changes[(use.table, use.column, use.literal)] = chain.corrected[use.literal] = use.with_value(choice.value)
-                yield ValueCorrected(index, use.table, use.column, use.literal, use.with_value(choice.value), choice.how)
-        return replace_literals(sql, chain.schema, changes) if changes else sql
+                new = changes[(use.table, use.column, use.literal)] = use.with_value(choice.value)
+                yield ValueCorrected(index, use.table, use.column, use.literal, new, choice.how)
+        corrected = {old: new for (_, _, old), new in changes.items()}
+        return (replace_literals(sql, chain.schema, changes) if changes else sql), corrected
 
     def _choose_value(self, chain: Chain, use: LiteralUse, candidates: list[Candidate]) -> Generator[Event, None, Candidate | None]:
         """Several stored values resemble the literal: one constrained call picks one (or keeps the literal)."""

@@ -19,6 +19,7 @@ import numpy as np
 
 from ..llm.base import Embedder
 from ..sql.catalog import Catalog, Table
+from ..sql.session import split_table
 from .values import ValueIndex
 
 NAME_WEIGHT = 0.35  # all of a table's name words in the request adds this much (a share of them, a share)
@@ -117,7 +118,7 @@ def database_of(table: str) -> str:
     >>> database_of("archive.orders"), database_of("orders")
     ('archive', '')
     """
-    return table.split(".", 1)[0] if "." in table else ""
+    return split_table(table)[0]
 
 
 def _is_key(column: str) -> bool:
@@ -266,12 +267,16 @@ def _anchors(picked: list[str], found: Mapping[str, Considered], pool: list[str]
 
 def _together(a: str, b: str, pool: list[str], links: Links) -> bool:
     """Whether two tables belong to one group: an attached database's tables do, even where no key joins them."""
-    return database_of(a) == database_of(b) != "" or _reachable(a, b, pool, links)
+    return _same_attached(a, b) or _reachable(a, b, pool, links)
 
 
 def _near(a: str, b: str, links: Links) -> bool:
     """Whether a key joins two tables, or they are of one attached database."""
-    return b in links[a] or database_of(a) == database_of(b) != ""
+    return b in links[a] or _same_attached(a, b)
+
+
+def _same_attached(a: str, b: str) -> bool:
+    return database_of(a) == database_of(b) != ""
 
 
 def _held(tables: list[str], found: Mapping[str, Considered]) -> frozenset[str]:

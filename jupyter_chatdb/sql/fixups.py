@@ -12,6 +12,7 @@ import sqlglot
 from sqlglot import exp
 
 from .guard import table_key
+from .session import split_table
 
 SOURCE_DIALECTS = ("mysql", "sqlite", "postgres")
 
@@ -109,7 +110,7 @@ def qualify_tables(sql: str, schema: Mapping[str, Sequence[str]], shown: Sequenc
 
 
 def _database_of_only(name: str, tables: Sequence[str]) -> str | None:
-    databases = [t.split(".", 1)[0] for t in tables if "." in t and t.split(".", 1)[1].lower() == name.lower()]
+    databases = [database for database, table in map(split_table, tables) if database and table.lower() == name.lower()]
     return databases[0] if len(databases) == 1 else None
 
 

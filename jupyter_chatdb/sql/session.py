@@ -262,6 +262,16 @@ def quote_table(name: str) -> str:
     return ".".join(quote_identifier(part) for part in name.split(".", 1))
 
 
+def split_table(name: str) -> tuple[str, str]:
+    """A catalog name as (database, table): the database is "" for the notebook's own tables.
+
+    >>> split_table("archive.orders"), split_table("orders")
+    (('archive', 'orders'), ('', 'orders'))
+    """
+    database, dot, table = name.partition(".")  # as quote_table splits it
+    return (database, table) if dot else ("", name)
+
+
 def quote_string(text: str) -> str:
     """A SQL string literal.
 
