@@ -67,6 +67,40 @@ def test_a_table_holding_a_value_the_request_quotes_says_so(session, catalog, em
     index = SchemaIndex(embedder)
     found = {c.table: c for c in index.candidates("How many flights leave from Phillips?", catalog, 3, ValueIndex(session))}
     assert "holds 'Phillips' (airport_name)" in found["airports"].reasons and "'phillips'" in found["airports"].mentions
+    found = {c.table: c for c in index.candidates("Count the flights to 'ASY' from Aberdeen.", catalog, 3, ValueIndex(session))}
+    assert "'aberdeen'" in found["airports"].mentions  # the closing period and the quotes are not part of a value
+    assert "holds 'ASY' (dest_airport)" in found["flights"].reasons
+
+
+def test_word_forms_meet_and_an_attribute_named_with_its_table_is_a_mention(catalog):
+    index = SchemaIndex(None)
+    found = {c.table: c for c in index.candidates("Which shops do not hire anyone?", catalog, 3)}
+    assert "hire" in found["shop_hiring"].mentions  # hiring
+    found = {c.table: c for c in index.candidates("List the names of the visitors and of the museums.", catalog, 3)}
+    assert {"visitor name", "name"} <= found["visitor"].mentions and "visitor name" not in found["museum"].mentions
+
+
+def test_an_attached_database_name_is_context_not_a_mention(tmp_path):
+    """"singer names" brings the singer table, though the link table holds "singer" and the concert table
+    holds names, and every table of `concert_singer` holds both words in its database's name."""
+    con = duckdb.connect(str(tmp_path / "concert_singer.duckdb"))
+    con.execute(
+        "CREATE TABLE singer (singer_id INTEGER, name VARCHAR, age INTEGER);"
+        "CREATE TABLE concert (concert_id INTEGER, concert_name VARCHAR, year INTEGER);"
+        "CREATE TABLE singer_in_concert (concert_id INTEGER, singer_id INTEGER)"
+    )
+    con.close()
+    session = Session()
+    session.attach(tmp_path / "concert_singer.duckdb")
+    catalog = Catalog.read(session)
+    considered = SchemaIndex(None).candidates("List singer names and number of concerts for each singer.", catalog, 3)
+    found = {c.table: c for c in considered}
+    concert, singer = found["concert_singer.concert"], found["concert_singer.singer"]
+    assert "singer" not in concert.mentions and "singer" in concert.context
+    assert "singer name" in singer.mentions and "singer name" not in concert.mentions | concert.context
+    chosen, changes = settle(["concert_singer.singer_in_concert", "concert_singer.concert"], considered, joined_tables(catalog))
+    assert chosen == ["concert_singer.singer_in_concert", "concert_singer.concert", "concert_singer.singer"]
+    assert changes == [("concert_singer.singer", "added: it holds words of the request the others lack, and joins them")]
 
 
 def test_a_description_makes_a_table_findable(catalog, embedder):

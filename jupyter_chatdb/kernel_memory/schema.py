@@ -14,8 +14,10 @@ from __future__ import annotations
 import re
 from collections.abc import Iterator, Mapping
 from dataclasses import dataclass, replace
+from functools import lru_cache
 
 import numpy as np
+import snowballstemmer
 
 from ..llm.base import Embedder
 from ..sql.catalog import Catalog, Table
@@ -26,6 +28,7 @@ NAME_WEIGHT = 0.35  # all of a table's name words in the request adds this much 
 COLUMN_WEIGHT = 0.06  # per column-name word in the request, up to COLUMN_HITS of them
 COLUMN_HITS = 3
 GENERIC_WORDS = frozenset({"id", "name", "type", "code", "date", "the", "of", "a", "in", "is", "number", "details"})
+DETERMINERS = frozenset({"the", "a", "an", "each", "all", "everi", "their", "its"})  # stemmed: "every" is "everi"
 NAMED_THINGS = frozenset({"name"})  # generic in a table's name, but a request asking for names needs a table that holds them
 Links = Mapping[str, Mapping[str, str]]  # table -> {neighbour: the column joining them}
 
@@ -37,7 +40,8 @@ class Considered:
     table: str
     score: float
     reasons: tuple[str, ...]
-    mentions: frozenset[str] = frozenset()  # words of the request its name, columns or description hold
+    mentions: frozenset[str] = frozenset()  # words of the request its own name, columns, description or values hold
+    context: frozenset[str] = frozenset()  # words of the request its attached database's name holds
 
 
 def describe(table: Table, note: str = "") -> str:
@@ -64,22 +68,34 @@ def words(identifier: str) -> str:
 
 
 def stems(text: str) -> set[str]:
-    """Lower-case word stems (a plural's 's' dropped), for matching names with what a request says.
+    """Lower-case word stems, for matching names with what a request says.
 
-    >>> sorted(stems("Which countries have singers?"))
-    ['country', 'have', 'singer', 'which']
+    >>> sorted(stems("Which countries hire singers?"))
+    ['countri', 'hire', 'singer', 'which']
     """
-    return {_stem(w) for w in re.findall(r"[a-z0-9]+", words(text))}
+    return set(stem_sequence(text))
 
 
+def stem_sequence(text: str) -> list[str]:
+    """The stems of a text's words, in order.
+
+    >>> stem_sequence("the shops hiring")
+    ['the', 'shop', 'hire']
+    """
+    return [_stem(w) for w in re.findall(r"[a-z0-9]+", words(text))]
+
+
+@lru_cache(maxsize=8192)
 def _stem(word: str) -> str:
+    """English Snowball stems, so that word forms meet: plurals, -ing, -ment.
+
+    >>> [_stem(w) for w in ("countries", "country", "hiring", "enrollments", "Enrolment", "address")]
+    ['countri', 'countri', 'hire', 'enrol', 'enrol', 'address']
     """
-    >>> [_stem(w) for w in ("countries", "singers", "address", "is")]
-    ['country', 'singer', 'address', 'is']
-    """
-    if len(word) > 4 and word.endswith("ies"):
-        return word[:-3] + "y"
-    return word[:-1] if len(word) > 3 and word.endswith("s") and not word.endswith("ss") else word
+    return _STEMMER.stemWord(word.lower())
+
+
+_STEMMER = snowballstemmer.stemmer("english")
 
 
 def joined_tables(catalog: Catalog) -> dict[str, dict[str, str]]:
@@ -165,26 +181,32 @@ class SchemaIndex:
     def scores(self, request: str, catalog: Catalog) -> dict[str, Considered]:
         names = list(catalog.tables)
         similarity = self._similarity(request, [describe(catalog.tables[n], self.notes.get(n, "")) for n in names])
-        said = stems(request)
+        said = stem_sequence(request)
         return {name: self._score(catalog.tables[name], float(meaning), said) for name, meaning in zip(names, similarity)}
 
-    def _score(self, table: Table, meaning: float, said: set[str]) -> Considered:
-        """Similarity plus shared words: all of the name's words (or a share), and up to COLUMN_HITS column words."""
+    def _score(self, table: Table, meaning: float, said: list[str]) -> Considered:
+        """Similarity plus shared words: all of the name's words (or a share; an attached table's name
+        includes its database's), and up to COLUMN_HITS column words."""
         reasons = [f"similar to the request ({meaning:.2f})"] if self.embedder is not None else []
-        name_words = stems(table.name) - GENERIC_WORDS
-        named = len(name_words & said) / len(name_words) if name_words else 0.0
+        database, own_name = split_table(table.name)
+        own_words = stems(own_name) - GENERIC_WORDS
+        name_words = own_words | stems(database) - GENERIC_WORDS
+        named = len(name_words & set(said)) / len(name_words) if name_words else 0.0
         if named:
             reasons.append("named in the request" if named == 1 else "partly named in the request")
         holds = {w for c in table.columns if not _is_key(c.name) for w in stems(c.name)}  # key columns name other tables
-        columns = sorted((holds - GENERIC_WORDS) & said)
+        columns = sorted((holds - GENERIC_WORDS) & set(said))
         if columns:
             reasons.append("its columns are mentioned: " + ", ".join(columns[:COLUMN_HITS]))
-        described = stems(self.notes.get(table.name, "")) & said - GENERIC_WORDS
+        described = stems(self.notes.get(table.name, "")) & set(said) - GENERIC_WORDS
         if described:
             reasons.append("its description matches")
         score = meaning + NAME_WEIGHT * named + COLUMN_WEIGHT * min(len(columns), COLUMN_HITS)
-        mentions = frozenset(name_words & said) | frozenset(columns) | described | (holds & said & NAMED_THINGS)
-        return Considered(table.name, round(score, 3), tuple(reasons), mentions)
+        mentions = (
+            frozenset(own_words & set(said)) | frozenset(columns) | described
+            | (holds & set(said) & NAMED_THINGS) | _attributes(own_words, holds, said)
+        )
+        return Considered(table.name, round(score, 3), tuple(reasons), mentions, frozenset(name_words & set(said)) - own_words)
 
     def _similarity(self, request: str, descriptions: list[str]) -> np.ndarray:
         if self.embedder is None:
@@ -193,14 +215,36 @@ class SchemaIndex:
         return vectors[1:] @ vectors[0]
 
 
+def _attributes(own_words: set[str], holds: set[str], said: list[str]) -> frozenset[str]:
+    """The request's phrases that name one of the table's columns together with the table ("singer names",
+    "age of the students"), as "singer name": tables that hold both words apart do not hold these.
+
+    >>> sorted(_attributes({"singer"}, {"name", "age"}, stem_sequence("List singer names and the age of each singer")))
+    ['singer age', 'singer name']
+    """
+    found = set()
+    for i, word in enumerate(said):
+        following = said[i + 1 : i + 2]
+        if word in own_words and following and following[0] in holds - {word}:
+            found.add(f"{word} {following[0]}")
+        if word in holds and following == ["of"]:
+            owner = next((w for w in said[i + 2 : i + 4] if w not in DETERMINERS), "")
+            if owner in own_words - {word}:
+                found.add(f"{owner} {word}")
+    return frozenset(found)
+
+
 def _phrases(text: str, longest: int = 4) -> set[str]:
     """The request's runs of 1 to `longest` words, lower case, for matching stored values.
 
-    >>> sorted(_phrases("Flights to St. Louis", 2))
-    ['flights', 'flights to', 'louis', 'st.', 'st. louis', 'to', 'to st.']
+    Words are taken as written ("st.") and without quotes and a closing period ("'asy'", "aberdeen."):
+
+    >>> sorted(_phrases("Fly to St. Louis, 'ASY' or Aberdeen.", 1))
+    ["'asy'", 'aberdeen', 'aberdeen.', 'asy', 'fly', 'louis', 'or', 'st', 'st.', 'to']
     """
-    tokens = re.findall(r"[\w'.&-]+", text.lower())
-    return {" ".join(tokens[i : i + n]) for n in range(1, longest + 1) for i in range(len(tokens) - n + 1)}
+    written = re.findall(r"[\w'.&-]+", text.lower())
+    bare = [w.strip("'").rstrip(".").strip("'") for w in written]
+    return {" ".join(tokens[i : i + n]) for tokens in (written, bare) for n in range(1, longest + 1) for i in range(len(tokens) - n + 1)}
 
 
 def _with_values(found: Considered, table: Table, phrases: set[str], values: ValueIndex) -> Considered:
@@ -260,7 +304,7 @@ def _anchors(picked: list[str], found: Mapping[str, Considered], pool: list[str]
             groups.append([table])
         else:
             group.append(table)
-    supply = {g[0]: _held([t for t in pool if _together(t, g[0], pool, links)], found) for g in groups}
+    supply = {g[0]: _held([t for t in pool if _together(t, g[0], pool, links)], found, context=True) for g in groups}
     lead = max(groups, key=lambda g: (len(supply[g[0]]), len(_held(g, found))))
     return [t for t in anchors if t in lead or found[t].mentions - supply[lead[0]]]
 
@@ -279,8 +323,9 @@ def _same_attached(a: str, b: str) -> bool:
     return database_of(a) == database_of(b) != ""
 
 
-def _held(tables: list[str], found: Mapping[str, Considered]) -> frozenset[str]:
-    return frozenset[str]().union(*(found[t].mentions for t in tables))
+def _held(tables: list[str], found: Mapping[str, Considered], context: bool = False) -> frozenset[str]:
+    """The request's words the tables hold; with `context`, counting their databases' names too."""
+    return frozenset[str]().union(*(found[t].mentions | (found[t].context if context else frozenset()) for t in tables))
 
 
 def _reachable(start: str, goal: str, pool: list[str], links: Links) -> bool:
