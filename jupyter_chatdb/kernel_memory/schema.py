@@ -187,26 +187,25 @@ class SchemaIndex:
     def _score(self, table: Table, meaning: float, said: list[str]) -> Considered:
         """Similarity plus shared words: all of the name's words (or a share; an attached table's name
         includes its database's), and up to COLUMN_HITS column words."""
+        heard = set(said)
         reasons = [f"similar to the request ({meaning:.2f})"] if self.embedder is not None else []
         database, own_name = split_table(table.name)
         own_words = stems(own_name) - GENERIC_WORDS
         name_words = own_words | stems(database) - GENERIC_WORDS
-        named = len(name_words & set(said)) / len(name_words) if name_words else 0.0
+        named = len(name_words & heard) / len(name_words) if name_words else 0.0
         if named:
             reasons.append("named in the request" if named == 1 else "partly named in the request")
         holds = {w for c in table.columns if not _is_key(c.name) for w in stems(c.name)}  # key columns name other tables
-        columns = sorted((holds - GENERIC_WORDS) & set(said))
+        columns = sorted((holds - GENERIC_WORDS) & heard)
         if columns:
             reasons.append("its columns are mentioned: " + ", ".join(columns[:COLUMN_HITS]))
-        described = stems(self.notes.get(table.name, "")) & set(said) - GENERIC_WORDS
+        described = stems(self.notes.get(table.name, "")) & heard - GENERIC_WORDS
         if described:
             reasons.append("its description matches")
         score = meaning + NAME_WEIGHT * named + COLUMN_WEIGHT * min(len(columns), COLUMN_HITS)
-        mentions = (
-            frozenset(own_words & set(said)) | frozenset(columns) | described
-            | (holds & set(said) & NAMED_THINGS) | _attributes(own_words, holds, said)
-        )
-        return Considered(table.name, round(score, 3), tuple(reasons), mentions, frozenset(name_words & set(said)) - own_words)
+        mentions = own_words & heard | set(columns) | described | holds & heard & NAMED_THINGS | _attributes(own_words, holds, said)
+        context = name_words & heard - own_words
+        return Considered(table.name, round(score, 3), tuple(reasons), frozenset(mentions), frozenset(context))
 
     def _similarity(self, request: str, descriptions: list[str]) -> np.ndarray:
         if self.embedder is None:
