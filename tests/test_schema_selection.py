@@ -76,6 +76,8 @@ def test_word_forms_meet_and_an_attribute_named_with_its_table_is_a_mention(cata
     index = SchemaIndex(None)
     found = {c.table: c for c in index.candidates("Which shops do not hire anyone?", catalog, 3)}
     assert "hire" in found["shop_hiring"].mentions  # hiring
+    found = {c.table: c for c in index.candidates("Which airlines fly from countries in Europe?", catalog, 3)}
+    assert "its columns are mentioned: airline, country" in found["airlines"].reasons  # the columns' words, not "countri"
     found = {c.table: c for c in index.candidates("List the names of the visitors and of the museums.", catalog, 3)}
     assert {"visitor name", "name"} <= found["visitor"].mentions and "visitor name" not in found["museum"].mentions
 

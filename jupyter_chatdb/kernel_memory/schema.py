@@ -195,10 +195,11 @@ class SchemaIndex:
         named = len(name_words & heard) / len(name_words) if name_words else 0.0
         if named:
             reasons.append("named in the request" if named == 1 else "partly named in the request")
-        holds = {w for c in table.columns if not _is_key(c.name) for w in stems(c.name)}  # key columns name other tables
+        as_written = {_stem(w): w for c in table.columns if not _is_key(c.name) for w in re.findall(r"[a-z0-9]+", words(c.name))}  # key columns name other tables
+        holds = set(as_written)
         columns = sorted((holds - GENERIC_WORDS) & heard)
         if columns:
-            reasons.append("its columns are mentioned: " + ", ".join(columns[:COLUMN_HITS]))
+            reasons.append("its columns are mentioned: " + ", ".join(as_written[w] for w in columns[:COLUMN_HITS]))
         described = stems(self.notes.get(table.name, "")) & heard - GENERIC_WORDS
         if described:
             reasons.append("its description matches")
