@@ -83,8 +83,8 @@ def test_word_forms_meet_and_an_attribute_named_with_its_table_is_a_mention(cata
 
 
 def test_an_attached_database_name_is_context_not_a_mention(tmp_path):
-    """"singer names" brings the singer table, though the link table holds "singer" and the concert table
-    holds names, and every table of `concert_singer` holds both words in its database's name."""
+    """A request for "singer names" brings the singer table, though the link table holds "singer", the
+    concert table holds names, and every table of `concert_singer` has both words in its database's name."""
     con = duckdb.connect(str(tmp_path / "concert_singer.duckdb"))
     con.execute(
         "CREATE TABLE singer (singer_id INTEGER, name VARCHAR, age INTEGER);"
@@ -103,6 +103,7 @@ def test_an_attached_database_name_is_context_not_a_mention(tmp_path):
     chosen, changes = settle(["concert_singer.singer_in_concert", "concert_singer.concert"], considered, joined_tables(catalog))
     assert chosen == ["concert_singer.singer_in_concert", "concert_singer.concert", "concert_singer.singer"]
     assert changes == [("concert_singer.singer", "added: it holds words of the request the others lack, and joins them")]
+    session.close()
 
 
 def test_a_description_makes_a_table_findable(catalog, embedder):
