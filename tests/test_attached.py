@@ -93,3 +93,10 @@ def test_an_attached_table_named_without_its_database_is_qualified_and_its_liter
     ]
     assert reply.result["total"].tolist() == [35.0]
     assert [(e.table, e.old, e.new) for e in events if isinstance(e, ValueCorrected)] == [("archive.customers", "oslo", "Oslo")]
+
+
+def test_the_one_round_controller_qualifies_attached_tables_too(archive):
+    db = ChatDB(model=ScriptedBackend([{"sql": "SELECT count(*) AS n FROM orders"}]), summarize=False, strategy="one-round")
+    db.attach(archive)
+    reply = db.ask("How many orders are there?")
+    assert reply.sql == ["SELECT COUNT(*) AS n FROM archive.orders"] and reply.result["n"].tolist() == [3]

@@ -70,6 +70,8 @@ def test_a_table_holding_a_value_the_request_quotes_says_so(session, catalog, em
     found = {c.table: c for c in index.candidates("Count the flights to 'ASY' from Aberdeen.", catalog, 3, ValueIndex(session))}
     assert "'aberdeen'" in found["airports"].mentions  # the closing period and the quotes are not part of a value
     assert "holds 'ASY' (dest_airport)" in found["flights"].reasons
+    found = {c.table: c for c in index.candidates("How many staff work in Plaza's halls?", catalog, 3, ValueIndex(session))}
+    assert "'plaza'" in found["museum"].mentions  # a possessive 's is not part of a value
 
 
 def test_word_forms_meet_and_an_attribute_named_with_its_table_is_a_mention(catalog):

@@ -9,7 +9,7 @@ from collections.abc import Generator, Iterator
 
 from ..errors import ChatDBError, ModelOutputError
 from ..llm.base import LLM, Usage
-from ..sql import guard
+from ..sql import fixups, guard
 from ..sql.catalog import Catalog
 from ..sql.session import QueryResult, Session
 from . import prompts
@@ -63,7 +63,8 @@ class OneRoundController:
                 raise ModelOutputError(f"The model did not return SQL (it said: {completion.text[:200]!r}).")
             yield StepPlanned(1, request.text, sql, attempt)
             try:
-                checked = guard.check(sql, catalog.schema(), allow_writes=request.allow_writes)
+                schema = catalog.schema()
+                checked = guard.check(fixups.qualify_tables(sql, schema, self.tables or ()) or sql, schema, allow_writes=request.allow_writes)
                 steps = yield from self._execute(checked, request.text)
                 break
             except ChatDBError as error:

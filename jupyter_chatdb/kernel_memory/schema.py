@@ -237,13 +237,13 @@ def _attributes(own_words: set[str], holds: set[str], said: list[str]) -> frozen
 def _phrases(text: str, longest: int = 4) -> set[str]:
     """The request's runs of 1 to `longest` words, lower case, for matching stored values.
 
-    Words are taken as written ("st.") and without quotes and a closing period ("'asy'", "aberdeen."):
+    Words are taken as written ("st.") and bare: without quotes, a closing period or a possessive 's:
 
-    >>> sorted(_phrases("Fly to St. Louis, 'ASY' or Aberdeen.", 1))
-    ["'asy'", 'aberdeen', 'aberdeen.', 'asy', 'fly', 'louis', 'or', 'st', 'st.', 'to']
+    >>> sorted(_phrases("Fly to St. Louis, 'ASY' or Kyle's Aberdeen.", 1))
+    ["'asy'", 'aberdeen', 'aberdeen.', 'asy', 'fly', 'kyle', "kyle's", 'louis', 'or', 'st', 'st.', 'to']
     """
     written = re.findall(r"[\w'.&-]+", text.lower())
-    bare = [w.strip("'").rstrip(".").strip("'") for w in written]
+    bare = [w.strip("'").rstrip(".").removesuffix("'s").strip("'") for w in written]
     return {" ".join(tokens[i : i + n]) for tokens in (written, bare) for n in range(1, longest + 1) for i in range(len(tokens) - n + 1)}
 
 

@@ -79,13 +79,16 @@ def drop_unknown_joins(sql: str, schema: Mapping[str, Sequence[str]]) -> str | N
 def qualify_tables(sql: str, schema: Mapping[str, Sequence[str]], shown: Sequence[str] = ()) -> str | None:
     """Small models drop the database of an attached table (`FROM teacher` for `school.teacher`). A name
     that is no table of its own is given the database of the one table so named among the tables the
-    model was `shown`, else among all; None when there is nothing to qualify or a name is ambiguous.
+    model was `shown`, else among the tables of their databases, else among all; None when there is
+    nothing to qualify or a name is ambiguous.
 
     >>> schema = {"school.teacher": ["name", "age"], "school.course": ["title"], "zoo.teacher": ["name"]}
     >>> qualify_tables("SELECT teacher.name FROM teacher ORDER BY age", schema, ["school.teacher"])
     'SELECT teacher.name FROM school.teacher AS teacher ORDER BY age'
     >>> qualify_tables("SELECT title FROM course", schema)
     'SELECT title FROM school.course'
+    >>> qualify_tables("SELECT name FROM teacher", schema, ["school.course"])  # the database shown
+    'SELECT name FROM school.teacher'
     >>> qualify_tables("SELECT name FROM teacher", schema) is None  # two databases have one
     True
     """
@@ -94,11 +97,13 @@ def qualify_tables(sql: str, schema: Mapping[str, Sequence[str]], shown: Sequenc
     except sqlglot.errors.SqlglotError:
         return None
     known = {name.lower() for name in schema}
+    shown_databases = {split_table(name)[0] for name in shown} - {""}
+    searched = (shown, [name for name in schema if split_table(name)[0] in shown_databases], list(schema))
     changed = False
     for table in tree.find_all(exp.Table):
         if table.db or table.catalog or table_key(table) in known or _is_cte(tree, table.name):
             continue
-        database = _database_of_only(table.name, shown) or _database_of_only(table.name, list(schema))
+        database = next(filter(None, (_database_of_only(table.name, tables) for tables in searched)), None)
         if database is None:
             continue
         named = any(c.table.lower() == table.name.lower() for c in tree.find_all(exp.Column))
