@@ -64,7 +64,8 @@ class OneRoundController:
             yield StepPlanned(1, request.text, sql, attempt)
             try:
                 schema = catalog.schema()
-                checked = guard.check(fixups.qualify_tables(sql, schema, self.tables or ()) or sql, schema, allow_writes=request.allow_writes)
+                sql = fixups.qualify_tables(sql, schema, self.tables or ()) or sql  # `FROM teacher` for `school.teacher`
+                checked = guard.check(sql, schema, allow_writes=request.allow_writes)
                 steps = yield from self._execute(checked, request.text)
                 break
             except ChatDBError as error:
