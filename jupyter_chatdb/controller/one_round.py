@@ -54,6 +54,7 @@ class OneRoundController:
         yield RequestStarted(request.text, self.model.name, tuple(catalog.tables), request.allow_writes)
         usage = Usage()
         messages = prompts.sql_messages(catalog.prompt_text(self.tables), request.text, allow_writes=request.allow_writes)
+        schema = catalog.schema()
         for attempt in range(1, self.repair_rounds + 2):
             purpose = "sql" if attempt == 1 else "repair"
             completion = yield from generate(self.model, purpose, messages, prompts.SQL_SCHEMA, SQL_MAX_TOKENS)
@@ -63,7 +64,6 @@ class OneRoundController:
                 raise ModelOutputError(f"The model did not return SQL (it said: {completion.text[:200]!r}).")
             yield StepPlanned(1, request.text, sql, attempt)
             try:
-                schema = catalog.schema()
                 sql = fixups.qualify_tables(sql, schema, self.tables or ()) or sql  # `FROM teacher` for `school.teacher`
                 checked = guard.check(sql, schema, allow_writes=request.allow_writes)
                 steps = yield from self._execute(checked, request.text)

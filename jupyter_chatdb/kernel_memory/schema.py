@@ -82,7 +82,11 @@ def stem_sequence(text: str) -> list[str]:
     >>> stem_sequence("the shops hiring")
     ['the', 'shop', 'hire']
     """
-    return [_stem(w) for w in re.findall(r"[a-z0-9]+", words(text))]
+    return [_stem(w) for w in _tokens(text)]
+
+
+def _tokens(text: str) -> list[str]:
+    return re.findall(r"[a-z0-9]+", words(text))
 
 
 @lru_cache(maxsize=8192)
@@ -195,7 +199,7 @@ class SchemaIndex:
         named = len(name_words & heard) / len(name_words) if name_words else 0.0
         if named:
             reasons.append("named in the request" if named == 1 else "partly named in the request")
-        as_written = {_stem(w): w for c in table.columns if not _is_key(c.name) for w in re.findall(r"[a-z0-9]+", words(c.name))}  # key columns name other tables
+        as_written = {_stem(w): w for c in table.columns if not _is_key(c.name) for w in _tokens(c.name)}  # key columns name other tables
         holds = set(as_written)
         columns = sorted((holds - GENERIC_WORDS) & heard)
         if columns:
