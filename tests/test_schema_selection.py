@@ -21,7 +21,7 @@ FRAMES = {
     "shop_shop": pd.DataFrame({"shop_id": [1], "name": ["North"], "district": ["Harbour"]}),
     "pets_pets": pd.DataFrame({"pet_id": [1, 2], "pet_type": ["dog", "cat"], "pet_age": [3, 5], "weight": [12.0, 4.1]}),
     "pets_has_pet": pd.DataFrame({"stu_id": [1], "pet_id": [1]}),
-    "pets_student": pd.DataFrame({"stu_id": [1], "lname": ["Lee"], "age": [20], "major": [600]}),
+    "pets_student": pd.DataFrame({"stu_id": [1], "Fname": ["Ann"], "LName": ["Lee"], "age": [20], "major": [600]}),
     "flights": pd.DataFrame({"flight_no": [1], "source_airport": ["APG"], "dest_airport": ["ASY"], "airline": [1]}),
     "airports": pd.DataFrame({"airport_code": ["APG"], "airport_name": ["Phillips"], "city": ["Aberdeen"]}),
     "airlines": pd.DataFrame({"uid": [1], "airline": ["United Airlines"], "country": ["USA"]}),
@@ -82,6 +82,28 @@ def test_word_forms_meet_and_an_attribute_named_with_its_table_is_a_mention(cata
     assert "its columns are mentioned: airline, country" in found["airlines"].reasons  # the columns' words, not "countri"
     found = {c.table: c for c in index.candidates("List the names of the visitors and of the museums.", catalog, 3)}
     assert {"visitor name", "name"} <= found["visitor"].mentions and "visitor name" not in found["museum"].mentions
+
+
+def test_a_column_abbreviated_to_an_initial_matches_the_words_it_stands_for(catalog):
+    index = SchemaIndex(None)
+    found = {c.table: c for c in index.candidates("What are the students' first names and last names?", catalog, 3)}
+    student = found["pets_student"]
+    assert {"first", "last", "name", "student first"} <= student.mentions  # Fname, LName
+    assert "its columns are mentioned: fname, lname" in student.reasons
+    found = {c.table: c for c in index.candidates("List each student's pet names.", catalog, 3)}
+    assert "name" not in found["pets_student"].mentions  # "pet name" is neither "f name" nor "l name"
+
+
+def test_a_numbered_column_is_mentioned_only_with_its_word():
+    session = Session()
+    session.bind("addresses", pd.DataFrame({"line_1": ["1 Main St"], "line_3": ["Flat 2"], "city": ["Leeds"]}))
+    session.bind("pets", pd.DataFrame({"pet_type": ["cat"], "pet_age": [3]}))
+    index, catalog = SchemaIndex(None), Catalog.read(session)
+    found = {c.table: c for c in index.candidates("Which pet is 3 years old?", catalog, 2)}
+    assert not found["addresses"].mentions
+    found = {c.table: c for c in index.candidates("Show line 1 of every address.", catalog, 2)}
+    assert "line 1" in found["addresses"].mentions and "line 3" not in found["addresses"].mentions
+    session.close()
 
 
 def test_an_attached_database_name_is_context_not_a_mention(tmp_path):

@@ -191,7 +191,7 @@ class SchemaIndex:
     def _score(self, table: Table, meaning: float, said: list[str]) -> Considered:
         """Similarity plus shared words: all of the name's words (or a share; an attached table's name
         includes its database's), and up to COLUMN_HITS column words."""
-        heard = set(said)
+        heard = set(said) | {f"{word} {number}" for word, number in zip(said, said[1:]) if number.isdigit()}
         reasons = [f"similar to the request ({meaning:.2f})"] if self.embedder is not None else []
         database, own_name = split_table(table.name)
         own_words = stems(own_name) - GENERIC_WORDS
@@ -199,7 +199,8 @@ class SchemaIndex:
         named = len(name_words & heard) / len(name_words) if name_words else 0.0
         if named:
             reasons.append("named in the request" if named == 1 else "partly named in the request")
-        as_written = {_stem(w): w for c in table.columns if not _is_key(c.name) for w in _tokens(c.name)}  # key columns name other tables
+        written = {stem: w for c in table.columns if not _is_key(c.name) for stem, w in _column_words(c.name).items()}  # keys name other tables
+        as_written = _initialisms(list(written.values()), said) | written
         holds = set(as_written)
         columns = sorted((holds - GENERIC_WORDS) & heard)
         if columns:
@@ -236,6 +237,37 @@ def _attributes(own_words: set[str], holds: set[str], said: list[str]) -> frozen
             if owner in own_words - {word}:
                 found.add(f"{owner} {word}")
     return frozenset(found)
+
+
+def _column_words(column: str) -> dict[str, str]:
+    """A column's words by their stems; a number only with the word before it, as requests say it ("line 1").
+
+    >>> _column_words("address_lines_2")
+    {'address': 'address', 'line': 'lines', 'line 2': 'lines 2'}
+    """
+    tokens = _tokens(column)
+    found = {}
+    for before, token in zip(["", *tokens], tokens):
+        if not token.isdigit():
+            found[_stem(token)] = token
+        elif before:
+            found[f"{_stem(before)} {token}"] = f"{before} {token}"
+    return found
+
+
+def _initialisms(column_words: list[str], said: list[str]) -> dict[str, str]:
+    """Stems of the request's two-word phrases that a column abbreviates to an initial and a word
+    ("first name" for `Fname`), each to the column word.
+
+    >>> _initialisms(["fname", "lname", "age"], stem_sequence("the first names and ages"))
+    {'first': 'fname', 'name': 'fname'}
+    """
+    found: dict[str, str] = {}
+    for first, second in zip(said, said[1:]):
+        for word in column_words:
+            if len(word) > 3 and word[0] == first[0] and _stem(word[1:]) == second and first != word:
+                found.update({first: word, second: word})
+    return found
 
 
 def _phrases(text: str, longest: int = 4) -> set[str]:
