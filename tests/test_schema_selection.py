@@ -166,6 +166,37 @@ def test_key_names_join_tables_of_one_database_only(tmp_path):
     assert links["archive.song"] == {"archive.singer": "singer_id"}
 
 
+def test_a_key_refers_to_a_table_by_another_name_and_its_words_call_that_table(tmp_path):
+    """`Friend.student_id` refers to `Highschooler`, the one table of its database with an `id`, so a
+    request for students' names asks for that table; `current_address_id` refers to `Addresses`."""
+    school = duckdb.connect(str(tmp_path / "school.duckdb"))
+    school.execute(
+        "CREATE TABLE Highschooler (ID INTEGER, name VARCHAR, grade INTEGER);"
+        "CREATE TABLE Friend (student_id INTEGER, friend_id INTEGER);"
+        "CREATE TABLE Residents (resident_id INTEGER, current_address_id INTEGER);"
+        "CREATE TABLE Addresses (address_id INTEGER, city VARCHAR);"
+        "CREATE TABLE Visits (resident_address_id INTEGER, visit_date DATE);"
+        "CREATE TABLE Visitors (resident_address_id INTEGER, name VARCHAR)"
+    )
+    school.close()
+    session = Session()
+    session.attach(tmp_path / "school.duckdb")
+    session.bind("orders", pd.DataFrame({"customer_id": [1], "total": [9.5]}))
+    session.bind("weather", pd.DataFrame({"id": [1], "rain_mm": [3.0]}))
+    catalog = Catalog.read(session)
+    links = joined_tables(catalog)
+    assert links["school.Highschooler"] == {"school.Friend": "student_id"}
+    assert links["school.Addresses"] == {"school.Residents": "current_address_id"}
+    assert "school.Addresses" not in links["school.Visits"]  # a key two tables share is theirs, not a reference
+    assert links["orders"] == {}  # a DataFrame's key does not refer to whichever frame has an `id`
+    found = {c.table: c for c in SchemaIndex(None).candidates("What are the names of students with no friends?", catalog, 3)}
+    assert {"student", "student name"} <= found["school.Highschooler"].mentions
+    assert "keys referring to it are named in the request: student_id" in found["school.Highschooler"].reasons
+    found = {c.table: c for c in SchemaIndex(None).candidates("Which residents currently live in Leeds?", catalog, 3)}
+    assert "current" in found["school.Addresses"].mentions
+    session.close()
+
+
 def considered(table, *mentions):
     return Considered(table, 0.5, (), frozenset(mentions))
 

@@ -103,11 +103,11 @@ _STEMMER = snowballstemmer.stemmer("english")
 
 
 def joined_tables(catalog: Catalog) -> dict[str, dict[str, str]]:
-    """table -> {neighbour: the column joining them}: declared foreign keys and, for DataFrames (which
-    declare none), key columns two tables of one database share (`singer_id` in both) and a key column
-    naming a table with an `id` (`singer_id` beside `singer`). Names are not taken for keys across
-    databases (an attached file's `singer_id` says nothing of the notebook's), nor is a plain column
-    named like a table (`country` beside `countries`): both joined unrelated tables."""
+    """table -> {neighbour: the column joining them}: the references (`_references`) and, for DataFrames
+    (which declare no keys), key columns two tables of one database share (`singer_id` in both). Names
+    are not taken for keys across databases (an attached file's `singer_id` says nothing of the
+    notebook's), nor is a plain column named like a table (`country` beside `countries`): both joined
+    unrelated tables."""
     links: dict[str, dict[str, str]] = {name: {} for name in catalog.tables}
     for a, b, column in _links(catalog):
         if a != b and b in links:
@@ -116,21 +116,65 @@ def joined_tables(catalog: Catalog) -> dict[str, dict[str, str]]:
     return links
 
 
+def referred_as(catalog: Catalog) -> dict[str, dict[str, str]]:
+    """table -> {stem: key column}: the words of the key columns that refer to it, which are often what
+    a request calls it (`Friend.student_id` refers to `Highschooler`: the students; `current_address_id`
+    to `Addresses`)."""
+    aliases: dict[str, dict[str, str]] = {}
+    for _, target, column in _references(catalog):
+        if "," not in column:  # one column
+            named = _tokens(re.sub(r"_?id$", "", column, flags=re.IGNORECASE))
+            aliases.setdefault(target, {}).update({_stem(w): column for w in named if w not in GENERIC_WORDS})
+    return aliases
+
+
 def _links(catalog: Catalog) -> Iterator[tuple[str, str, str]]:
-    keys = {name: {c.name.lower() for c in t.columns if _is_key(c.name)} for name, t in catalog.tables.items()}
+    yield from _references(catalog)
+    keys = _key_columns(catalog)
+    for name, same_database in _databases(catalog).items():
+        for column in keys[name]:
+            yield from ((name, other, column) for other in same_database if column in keys[other])
+
+
+def _references(catalog: Catalog) -> Iterator[tuple[str, str, str]]:
+    """(table, the table it refers to, the key column): declared foreign keys; where a table declares
+    none, a key column naming a table of its database that has an `id` (`singer_id`, `singer`) or, when
+    it names none, the one other table of its attached database with an `id` (`student_id`,
+    `Highschooler`: not among the notebook's DataFrames, which may be unrelated); and
+    a key column ending in another table's own key (`current_address_id`, `Addresses.address_id`)."""
     named_like = {name: "_".join(_stem(w) for w in words(name).split()) for name in catalog.tables}
     with_id = {name for name, t in catalog.tables.items() if any(c.name.lower() == "id" for c in t.columns)}
+    keys = _key_columns(catalog)
+    own_keys = {name: {k for k in keys[name] if named_like[name].endswith(_stem(k.removesuffix("_id")))} for name in keys}
+    name_words: dict[str, set[str]] = {}
+    for name in catalog.tables:
+        name_words.setdefault(database_of(name), set()).update(stems(split_table(name)[1]))
+    for name, same_database in _databases(catalog).items():
+        table = catalog.tables[name]
+        for key in table.foreign_keys:
+            yield name, key.table, ", ".join(key.columns)
+        if table.foreign_keys:
+            continue
+        ids = [other for other in same_database if other in with_id and other != name and database_of(name)]  # frames may be unrelated
+        for column in keys[name]:
+            target = _stem(column.removesuffix("_id").removesuffix("id").rstrip("_"))
+            named = [other for other in same_database if named_like[other].endswith(target)]
+            unnamed = not stems(column) - {"id"} & name_words[database_of(name)]  # no table's name has its words
+            yield from ((name, other, column) for other in (named or (ids if len(ids) == 1 and unnamed else [])) if other in with_id)
+            if not any(column in keys[other] for other in same_database if other != name):  # else a shared key joins them
+                yield from ((name, other, column) for other in same_database if any(column.endswith("_" + own) for own in own_keys[other]))
+
+
+def _key_columns(catalog: Catalog) -> dict[str, set[str]]:
+    return {name: {c.name.lower() for c in t.columns if _is_key(c.name)} for name, t in catalog.tables.items()}
+
+
+def _databases(catalog: Catalog) -> dict[str, list[str]]:
+    """table -> the tables of its database (itself included)."""
     databases: dict[str, list[str]] = {}
     for name in catalog.tables:
         databases.setdefault(database_of(name), []).append(name)
-    for name, table in catalog.tables.items():
-        for key in table.foreign_keys:
-            yield name, key.table, ", ".join(key.columns)
-        same_database = databases[database_of(name)]
-        for column in keys[name]:
-            yield from ((name, other, column) for other in same_database if column in keys[other])
-            target = _stem(column.removesuffix("_id").removesuffix("id").rstrip("_"))
-            yield from ((name, other, column) for other in same_database if other in with_id and named_like[other].endswith(target))
+    return {name: databases[database_of(name)] for name in catalog.tables}
 
 
 def database_of(table: str) -> str:
@@ -186,12 +230,18 @@ class SchemaIndex:
         names = list(catalog.tables)
         similarity = self._similarity(request, [describe(catalog.tables[n], self.notes.get(n, "")) for n in names])
         said = stem_sequence(request)
-        return {name: self._score(catalog.tables[name], float(meaning), said) for name, meaning in zip(names, similarity)}
+        aliases = referred_as(catalog)
+        return {
+            name: self._score(catalog.tables[name], float(meaning), said, aliases.get(name, {}))
+            for name, meaning in zip(names, similarity)
+        }
 
-    def _score(self, table: Table, meaning: float, said: list[str]) -> Considered:
+    def _score(self, table: Table, meaning: float, said: list[str], aliases: Mapping[str, str]) -> Considered:
         """Similarity plus shared words: all of the name's words (or a share; an attached table's name
-        includes its database's), and up to COLUMN_HITS column words."""
+        includes its database's), and up to COLUMN_HITS column words. The words of the keys that refer
+        to the table (`aliases`) are mentions too, but add nothing to the score."""
         heard = set(said) | {f"{word} {number}" for word, number in zip(said, said[1:]) if number.isdigit()}
+        heard |= {first + second for first, second in zip(said, said[1:])}  # "high school" for `Highschooler`
         reasons = [f"similar to the request ({meaning:.2f})"] if self.embedder is not None else []
         database, own_name = split_table(table.name)
         own_words = stems(own_name) - GENERIC_WORDS
@@ -208,8 +258,12 @@ class SchemaIndex:
         described = stems(self.notes.get(table.name, "")) & heard - GENERIC_WORDS
         if described:
             reasons.append("its description matches")
+        called = sorted(set(aliases) & heard - own_words)
+        if called:
+            reasons.append("keys referring to it are named in the request: " + ", ".join(dict.fromkeys(aliases[w] for w in called)))
         score = meaning + NAME_WEIGHT * named + COLUMN_WEIGHT * min(len(columns), COLUMN_HITS)
-        mentions = own_words & heard | set(columns) | described | holds & heard & NAMED_THINGS | _attributes(own_words, holds, said)
+        known_as = own_words | set(called)
+        mentions = known_as & heard | set(columns) | described | holds & heard & NAMED_THINGS | _attributes(known_as, holds, said)
         context = name_words & heard - own_words
         return Considered(table.name, round(score, 3), tuple(reasons), frozenset(mentions), frozenset(context))
 
@@ -246,7 +300,7 @@ def _column_words(column: str) -> dict[str, str]:
     {'address': 'address', 'line': 'lines', 'line 2': 'lines 2'}
     """
     tokens = _tokens(column)
-    found = {}
+    found: dict[str, str] = {}
     for before, token in zip(["", *tokens], tokens):
         if not token.isdigit():
             found[_stem(token)] = token
