@@ -159,8 +159,9 @@ def _references(catalog: Catalog) -> Iterator[tuple[str, str, str]]:
         for column in keys[name]:
             target = _stem(column.removesuffix("_id").removesuffix("id").rstrip("_"))
             named = [other for other in same_database if named_like[other].endswith(target)]
-            unnamed = not stems(column) - {"id"} & name_words[database_of(name)]  # no table's name has its words
-            yield from ((name, other, column) for other in (named or (ids if len(ids) == 1 and unnamed else [])) if other in with_id)
+            if not named and len(ids) == 1 and not stems(column) - {"id"} & name_words[database_of(name)]:
+                named = ids  # no table's name has the key's words: the one table with an `id`
+            yield from ((name, other, column) for other in named if other in with_id)
             if not any(column in keys[other] for other in same_database if other != name):  # else a shared key joins them
                 yield from ((name, other, column) for other in same_database if any(column.endswith("_" + own) for own in own_keys[other]))
 
