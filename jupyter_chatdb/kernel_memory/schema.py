@@ -231,18 +231,17 @@ class SchemaIndex:
         names = list(catalog.tables)
         similarity = self._similarity(request, [describe(catalog.tables[n], self.notes.get(n, "")) for n in names])
         said = stem_sequence(request)
+        heard = _heard(said)
         aliases = referred_as(catalog)
         return {
-            name: self._score(catalog.tables[name], float(meaning), said, aliases.get(name, {}))
+            name: self._score(catalog.tables[name], float(meaning), said, heard, aliases.get(name, {}))
             for name, meaning in zip(names, similarity)
         }
 
-    def _score(self, table: Table, meaning: float, said: list[str], aliases: Mapping[str, str]) -> Considered:
-        """Similarity plus shared words: all of the name's words (or a share; an attached table's name
-        includes its database's), and up to COLUMN_HITS column words. The words of the keys that refer
-        to the table (`aliases`) are mentions too, but add nothing to the score."""
-        heard = set(said) | {f"{word} {number}" for word, number in zip(said, said[1:]) if number.isdigit()}
-        heard |= {first + second for first, second in zip(said, said[1:])}  # "high school" for `Highschooler`
+    def _score(self, table: Table, meaning: float, said: list[str], heard: set[str], aliases: Mapping[str, str]) -> Considered:
+        """Similarity plus shared words (`heard`): all of the name's words (or a share; an attached table's
+        name includes its database's), and up to COLUMN_HITS column words. The words of the keys that
+        refer to the table (`aliases`) are mentions too, but add nothing to the score."""
         reasons = [f"similar to the request ({meaning:.2f})"] if self.embedder is not None else []
         database, own_name = split_table(table.name)
         own_words = stems(own_name) - GENERIC_WORDS
@@ -273,6 +272,17 @@ class SchemaIndex:
             return np.zeros(len(descriptions), dtype=np.float32)
         vectors = self.embedder.embed([request, *descriptions])
         return vectors[1:] @ vectors[0]
+
+
+def _heard(said: list[str]) -> set[str]:
+    """The request's word stems, a number with the word before it ("line 1"), and two words run
+    together, for compound names ("high school" for `Highschooler`).
+
+    >>> sorted(_heard(stem_sequence("high school line 2")))
+    ['2', 'high', 'highschool', 'line', 'line 2', 'line2', 'school', 'schoolline']
+    """
+    pairs = list(zip(said, said[1:]))
+    return set(said) | {f"{word} {number}" for word, number in pairs if number.isdigit()} | {first + second for first, second in pairs}
 
 
 def _attributes(own_words: set[str], holds: set[str], said: list[str]) -> frozenset[str]:
