@@ -166,8 +166,9 @@ def _references(catalog: Catalog) -> Iterator[tuple[str, str, str]]:
                 yield from ((name, other, column) for other in same_database if any(column.endswith("_" + own) for own in own_keys[other]))
 
 
-def _key_columns(catalog: Catalog) -> dict[str, set[str]]:
-    return {name: {c.name.lower() for c in t.columns if _is_key(c.name)} for name, t in catalog.tables.items()}
+def _key_columns(catalog: Catalog) -> dict[str, dict[str, None]]:
+    """table -> its key columns, lower case, in column order (so the column a link is named by is the same every run)."""
+    return {name: dict.fromkeys(c.name.lower() for c in t.columns if _is_key(c.name)) for name, t in catalog.tables.items()}
 
 
 def _databases(catalog: Catalog) -> dict[str, list[str]]:
