@@ -194,6 +194,8 @@ def test_a_key_refers_to_a_table_by_another_name_and_its_words_call_that_table(t
     assert "keys referring to it are named in the request: student_id" in found["school.Highschooler"].reasons
     found = {c.table: c for c in SchemaIndex(None).candidates("Which residents currently live in Leeds?", catalog, 3)}
     assert "current" in found["school.Addresses"].mentions
+    found = {c.table: c for c in SchemaIndex(None).candidates("List the high school kids by grade.", catalog, 3)}
+    assert "highschool" in found["school.Highschooler"].mentions  # written apart, the table's name run together
     session.close()
 
 
