@@ -180,12 +180,15 @@ class ChatDB:
         )
 
     def apply(self, reply: Reply, *, on_event: Callable[[Event], None] | None = None) -> Reply:
-        """Run the writes of a pending reply as they were planned (no model call): the user approved them."""
+        """Run the statements a pending reply previewed (no model call): the user approved them.
+
+        They run again and must change exactly the rows the preview showed; otherwise nothing is
+        applied and a ChatDBError says the data changed since the preview.
+        """
         if not reply.pending or not reply.plan:
             raise ChatDBError("This reply has no pending writes to apply.")
-        return self._recorded(
-            self._collect(Request(reply.request, allow_writes=True, summarize=False, approved=reply.plan), on_event)
-        )
+        request = Request(reply.request, allow_writes=True, summarize=False, approved=reply.plan, expected=reply.preview)
+        return self._recorded(self._collect(request, on_event))
 
     def replay(
         self, text: str, *, allow_writes: bool = False, on_event: Callable[[Event], None] | None = None

@@ -42,6 +42,13 @@ class SQLRefused(ChatDBError):
         self.fixable = fixable
 
 
+class SQLSyntaxError(SQLRefused):
+    """The SQL does not parse (tokenizer or parser): the model may fix it, or it may be another dialect."""
+
+    def __init__(self, message: str) -> None:
+        super().__init__(message, fixable=True)
+
+
 class QueryFailed(ChatDBError):
     """DuckDB raised an error while running a statement."""
 

@@ -63,7 +63,7 @@ def test_a_record_becomes_a_chain_whose_results_feed_later_steps(shop, scripted)
     assert shop.session.rows("SELECT * FROM sales") == [(1, 1, __import__("datetime").date(2023, 1, 1))]
     assert shop.session.rows("SELECT sale_id, fruit_id, kg, unit_price FROM sale_items")[0][:2] == (1, 1)
     assert shop.session.rows("SELECT stock_kg FROM fruits WHERE name = 'apple'") == [(19,)]
-    assert reply.sql[1] == "INSERT INTO sales (customer_id, sale_date) VALUES (1, DATE '2023-01-01') RETURNING sale_id"
+    assert reply.sql[1] == "INSERT INTO sales (customer_id, sale_date) VALUES (1, CAST('2023-01-01' AS DATE)) RETURNING sale_id"
     assert reply.sql[2].startswith("INSERT INTO sale_items SELECT 1, fruit_id")
     assert reply.request_id == 1 and not reply.pending
     assert reply.answer == "Recorded: sales: 1 added; sale_items: 1 added; fruits: 1 changed."

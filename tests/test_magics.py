@@ -254,7 +254,7 @@ def test_sql_command_puts_a_step_into_a_new_cell(shell, scripted, capsys):
     scripted.push({"route": "read"}, plan("SELECT max(units) AS top FROM sales", "SELECT region FROM sales WHERE units = 10"), {"answer": "North"})
     shell.run_cell("%%chatdb\nWhere was the top sale?").raise_error()
     shell.run_cell("%chatdb sql 1").raise_error()
-    assert shell.rl_next_input == "%%chatdb --sql\nSELECT max(units) AS top FROM sales"  # a kernel makes it a new cell
+    assert shell.rl_next_input == "%%chatdb --sql\nSELECT MAX(units) AS top FROM sales"  # a kernel makes it a new cell
     shell.run_cell("%chatdb sql 3")
     assert "UsageError: The last request has steps 1, 2, not 3." in capsys.readouterr().err
 

@@ -46,7 +46,7 @@ def test_events_drive_the_synced_traits(db, scripted):
     for event in db.events("Units per region?"):
         view.apply(event)
     assert view.phase == "done"
-    assert view.steps == [{"index": 1, "sql": "SELECT region, sum(units) AS units FROM sales GROUP BY region ORDER BY units DESC"}]
+    assert view.steps == [{"index": 1, "sql": "SELECT region, SUM(units) AS units FROM sales GROUP BY region ORDER BY units DESC"}]
     assert 'data-status="done"' in view.html and "<td>North</td>" in view.html
 
 
@@ -60,7 +60,7 @@ def test_a_cell_shows_the_widget_with_static_html_and_provenance(kernel_shell, s
     assert WIDGET in final.data and "text/html" in final.data and "text/markdown" in final.data
     assert "<b>Answer:</b> 5 units." in final.data["text/html"]
     provenance = final.metadata["jupyter_chatdb"]
-    assert provenance["model"] == "scripted" and provenance["sql"] == ["SELECT sum(units) AS units FROM sales"]
+    assert provenance["model"] == "scripted" and provenance["sql"] == ["SELECT SUM(units) AS units FROM sales"]
     assert len(provenance["result_sha256"]) == 64
 
 

@@ -7,6 +7,7 @@ from dataclasses import dataclass, field
 import pandas as pd
 
 from ..llm.base import Usage
+from ..sql.approval import Preview
 from ..sql.journal import TableChange
 from ..sql.session import QueryResult
 from .plan import PlannedStep
@@ -18,11 +19,12 @@ class Step:
 
     index: int
     goal: str
-    sql: str
+    sql: str  # as it ran, its parameters written as the values they were bound to (for reading and editing)
     status: str  # "done" | "failed"
     result: QueryResult | None = None
     error: str | None = None
     rows_affected: int | None = None
+    params: tuple[tuple[str, object], ...] = ()  # the values bound to its $name parameters
 
 
 @dataclass(frozen=True)
@@ -37,9 +39,10 @@ class Reply:
     usage: Usage = field(default_factory=Usage)
     model: str = ""
     route: str = "read"  # read | write | chat
-    plan: tuple[PlannedStep, ...] = ()  # the steps as run (placeholders kept): what `ChatDB.apply` replays
+    plan: tuple[PlannedStep, ...] = ()  # the statements as run ($name parameters kept): what `ChatDB.apply` runs
     changes: tuple[TableChange, ...] = ()  # what the writes changed, or would change when pending
     pending: bool = False  # writes were only tried (dry run) and rolled back: they wait for approval
+    preview: Preview | None = None  # of a pending reply: what approving it must change, exactly
     request_id: int | None = None  # the journal's id of an applied write request
 
     def _repr_markdown_(self) -> str:

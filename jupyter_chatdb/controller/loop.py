@@ -15,15 +15,16 @@ from dataclasses import dataclass, field, replace
 
 import pandas as pd
 
-from ..errors import ChatDBError, ModelOutputError, QueryFailed, SQLRefused
+from ..errors import ChatDBError, ModelOutputError, QueryFailed, SQLRefused, SQLSyntaxError
 from ..kernel_memory.schema import Considered, Links, SchemaIndex, joined_tables, settle
 from ..kernel_memory.thoughts import THOUGHTS_SCHEMA, ThoughtMemory, parse_thoughts, post_think_messages
 from ..kernel_memory.values import Candidate, LiteralUse, ValueIndex, clear_choice, literal_uses, replace_literals
 from ..llm.base import LLM, Embedder, Message, Usage
 from ..sql import fixups, guard
+from ..sql.approval import Preview, RunMarks, bulk_change, differences
 from ..sql.catalog import Catalog
 from ..sql.journal import Journal, Recorder, TableChange
-from ..sql.session import QueryResult, Session, quote_string
+from ..sql.session import QueryResult, Session
 from . import examples, prompts
 from .answer import is_grounded, plain_answer
 from .events import (
@@ -50,7 +51,7 @@ from .events import (
 )
 from .generate import generate
 from .one_round import OneRoundController, rows_changed
-from .plan import PlannedStep, bound_values, fill, parse_plan, plan_schema
+from .plan import PlannedStep, bound_values, fill, parameterized, parse_plan, plan_schema, with_values
 from .request import Request
 from .vote import signature
 
@@ -74,6 +75,7 @@ class Options:
     top_tables: int = 5  # schema selection: the K tables most like the request, plus the tables joined to them
     select_over: int = 12  # select tables only when there are more than this many (else all go into the prompt)
     refine_tables: bool = True  # one model call orders the selected tables and keeps only those needed
+    approve_share: float = 0.5  # a write changing more than this share of a table's rows waits for approval
 
 
 class StepProblem(Exception):
@@ -85,17 +87,21 @@ class Chain:
     """The state of one request while its steps run."""
 
     request: Request
-    writes: bool
+    mode: guard.Mode  # what the user allowed: the model's route never widens it
     schema: dict[str, list[str]]
     values: dict[str, object] = field(default_factory=dict)
     steps: list[Step] = field(default_factory=list)
     done: list[PlannedStep] = field(default_factory=list)
     recorder: Recorder | None = None
     in_transaction: bool = False
-    needs_approval: str | None = None
     usage: Usage = field(default_factory=Usage)
     missing_values: list[LiteralUse] = field(default_factory=list)  # literals no stored value resembles
     shown: tuple[str, ...] = ()  # the tables schema selection showed the planner (none: all)
+    sequences: dict[str, int | None] = field(default_factory=dict)  # the sequences before a write request ran
+
+    @property
+    def writes(self) -> bool:
+        return self.mode is not guard.Mode.READ
 
 
 class Controller:
@@ -154,7 +160,9 @@ class Controller:
             if considered:
                 shown, usage = yield from self._select(request.text, catalog, considered, links, usage)
             steps, messages, reply_text, usage = yield from self._plan(request, catalog, route == "write", usage, notes, shown)
-        chain = Chain(request, route == "write", catalog.schema(), usage=usage, shown=shown or ())
+        chain = Chain(request, _mode(request, route), catalog.schema(), usage=usage, shown=shown or ())
+        if chain.writes:
+            chain.sequences = self.session.sequences()
         if not request.approved and route == "read" and self.options.candidates > 1:
             steps, chain.usage = yield from self._vote(steps, messages, chain)
         yield PlanMade(tuple(steps))
@@ -334,20 +342,24 @@ class Controller:
             yield StepDone(step)
 
     def _run_step(self, chain: Chain, index: int, planned: PlannedStep) -> Generator[Event, None, tuple[Step, PlannedStep]]:
-        """Run one step; returns it and the planned step with its corrected literals, which an approval replays."""
-        sql = fill(planned.sql, chain.values)
-        unbound = [name for name in planned.placeholders() if name not in chain.values]
+        """Run one step; returns it and its statements as they ran (corrected literals, $name parameters),
+        which an approval runs again."""
+        sql = parameterized(planned.sql)  # earlier results are bound as parameters, never spliced in
+        sql = fixups.qualify_tables(sql, chain.schema, chain.shown) or sql  # before literals are matched to tables
+        sql, _ = yield from self._correct_values(chain, index, sql)
+        checked = _checked(sql, chain)
+        unbound = [name for statement in checked.statements for name in statement.parameters if name not in chain.values]
         if unbound:
             raise StepProblem(f"it uses <{unbound[0]}>, which no earlier step binds")
-        sql = fixups.qualify_tables(sql, chain.schema, chain.shown) or sql  # before literals are matched to tables
-        sql, corrected = yield from self._correct_values(chain, index, sql)
-        checked = _checked(sql, chain)
         result, affected = None, None
+        params: dict[str, object] = {}
         for statement in checked.statements:
             if statement.is_write:
                 self._before_write(chain, statement)
-            yield StepStarted(index, statement.sql)
-            result = self._execute(chain, statement)
+            bound = {name: chain.values[name] for name in statement.parameters}
+            params.update(bound)
+            yield StepStarted(index, with_values(statement.sql, bound))
+            result = self._execute(chain, statement, bound)
             if statement.is_write:
                 affected = (affected or 0) + (rows_changed(statement, result) or 0)
                 if affected == 0 and not statement.conditional and statement.kind is guard.Kind.WRITE:
@@ -363,7 +375,8 @@ class Controller:
             raise StepProblem(problem)
         chain.values.update(values)
         ran = "; ".join(statement.sql for statement in checked.statements)
-        return Step(index, planned.goal, ran, "done", result, rows_affected=affected), _with_literals(planned, corrected)
+        step = Step(index, planned.goal, with_values(ran, params), "done", result, rows_affected=affected, params=tuple(params.items()))
+        return step, PlannedStep(planned.goal, ran, planned.binds)
 
     # -- data-value memory -------------------------------------------------------------------
 
@@ -409,14 +422,12 @@ class Controller:
             self.session.begin()
             chain.in_transaction = True
             chain.recorder = self.journal.recorder()
-        if statement.unbounded and not chain.request.approved:
-            chain.needs_approval = f"step {len(chain.steps) + 1} changes every row of {statement.target}"
         assert chain.recorder is not None
         chain.recorder.before(statement)
 
-    def _execute(self, chain: Chain, statement: guard.Statement) -> QueryResult:
+    def _execute(self, chain: Chain, statement: guard.Statement, params: Mapping[str, object]) -> QueryResult:
         try:
-            return self.session.run(statement.sql)
+            return self.session.run(statement.sql, params)
         except QueryFailed as error:
             if chain.in_transaction:  # DuckDB aborts the transaction: start again with the steps done
                 self._replay(chain)
@@ -432,11 +443,10 @@ class Controller:
         chain.recorder = self.journal.recorder()
         chain.values.clear()
         for planned in chain.done:
-            sql = fill(planned.sql, chain.values)
-            for statement in guard.check(sql, chain.schema, allow_writes=True).statements:
+            for statement in guard.check(planned.sql, chain.schema, mode=chain.mode).statements:
                 if statement.is_write:
                     chain.recorder.before(statement)
-                result = self.session.run(statement.sql)
+                result = self.session.run(statement.sql, {name: chain.values[name] for name in statement.parameters})
             chain.values.update(bound_values(planned.binds, result.frame)[0])
 
     def _revise(
@@ -465,25 +475,37 @@ class Controller:
 
     def _finish(self, chain: Chain, route: str) -> Generator[Event, None, Reply]:
         changes: tuple[TableChange, ...] = ()
-        request_id, pending = None, False
+        request_id, preview = None, None
         if chain.in_transaction:
             assert chain.recorder is not None
-            approval = chain.needs_approval or (None if chain.request.allow_writes else "writes are not allowed")
-            if chain.request.dry_run:
+            request = chain.request
+            changes = tuple(chain.recorder.changes())
+            ran = Preview(changes, RunMarks(self._sequences_used(chain), RunMarks.clock_of(self.session)))
+            if request.expected is not None and (difference := differences(request.expected, ran)):
+                raise ChatDBError(
+                    f"The data changed since the preview: {difference}. Nothing was applied; ask again for a new preview."
+                )
+            approval = None if request.allow_writes else "writes are not allowed"
+            if request.dry_run:
                 approval = approval or "this is a dry run"
+            if not request.approved:
+                approval = approval or bulk_change(changes, self.options.approve_share)
             if approval:
-                changes = tuple(chain.recorder.changes())
                 self.session.rollback()
-                chain.in_transaction, pending = False, True
+                chain.in_transaction, preview = False, ran
                 yield ApprovalNeeded(approval, changes)
             else:
-                changes = tuple(chain.recorder.changes())
-                request_id = chain.recorder.commit(chain.request.text, [s.sql for s in chain.steps], changes)
+                request_id = chain.recorder.commit(request.text, [s.sql for s in chain.steps], changes)
                 self.session.commit()
                 chain.in_transaction = False
                 yield Committed(request_id, changes)
-        reply = yield from self._answer(chain, route, changes, pending)
-        return replace(reply, request_id=request_id)
+        reply = yield from self._answer(chain, route, changes, preview is not None)
+        return replace(reply, request_id=request_id, preview=preview)
+
+    def _sequences_used(self, chain: Chain) -> dict[str, tuple[int | None, int | None]]:
+        """Each sequence this request advanced: its last value before and after."""
+        now = self.session.sequences()
+        return {name: (chain.sequences.get(name), last) for name, last in now.items() if last != chain.sequences.get(name)}
 
     def _answer(
         self, chain: Chain, route: str, changes: tuple[TableChange, ...], pending: bool
@@ -536,6 +558,17 @@ class Controller:
         return f"step {len(chain.steps) + 1} did not complete, so none of the {len(chain.steps)} steps before it was kept"
 
 
+def _mode(request: Request, route: str) -> guard.Mode:
+    """What the guard allows is what the user allowed: a model that routes "write" gets a preview at most.
+
+    >>> _mode(Request("x"), "write"), _mode(Request("x", allow_writes=True), "read")
+    (<Mode.PREVIEW: 'preview'>, <Mode.WRITE: 'write'>)
+    """
+    if request.allow_writes:
+        return guard.Mode.WRITE
+    return guard.Mode.PREVIEW if route == "write" else guard.Mode.READ
+
+
 def _checked(sql: str, chain: Chain) -> guard.Checked:
     """The guard's verdict; SQL DuckDB cannot parse gets one try as SQLite/MySQL/PostgreSQL SQL.
 
@@ -544,16 +577,16 @@ def _checked(sql: str, chain: Chain) -> guard.Checked:
     """
     sql = fixups.drop_unknown_joins(sql, chain.schema) or sql
     try:
-        return guard.check(sql, chain.schema, allow_writes=chain.writes)
+        return guard.check(sql, chain.schema, mode=chain.mode)
     except SQLRefused as error:
         if not error.fixable:
             raise
-        fixed = fixups.to_duckdb(sql) if "does not parse" in str(error) else None
+        fixed = fixups.to_duckdb(sql) if isinstance(error, SQLSyntaxError) else None
         if fixed is None:
             raise StepProblem(str(error)) from None
         fixed = fixups.qualify_tables(fixed, chain.schema, chain.shown) or fixed
     try:
-        return guard.check(fixed, chain.schema, allow_writes=chain.writes)
+        return guard.check(fixed, chain.schema, mode=chain.mode)
     except SQLRefused as error:
         if not error.fixable:
             raise
@@ -598,19 +631,6 @@ def _changes_answer(changes: tuple[TableChange, ...], pending: bool) -> str:
         return "Nothing would change." if pending else "Nothing changed."
     listed = "; ".join(change.summary for change in changes)
     return f"Would change (not applied yet): {listed}." if pending else f"Recorded: {listed}."
-
-
-def _with_literals(planned: PlannedStep, corrected: Mapping[str, str]) -> PlannedStep:
-    """`planned` with the literals value memory corrected, placeholders kept (each quoted literal is
-    replaced wherever it occurs in the step).
-
-    >>> _with_literals(PlannedStep("g", "SELECT * FROM t WHERE city = 'Los Angeles' AND id = <id>"), {"Los Angeles": "LA"}).sql
-    "SELECT * FROM t WHERE city = 'LA' AND id = <id>"
-    """
-    sql = planned.sql
-    for old, new in corrected.items():
-        sql = sql.replace(quote_string(old), quote_string(new))
-    return replace(planned, sql=sql)
 
 
 def missing_value(use: LiteralUse) -> str:

@@ -11,6 +11,8 @@ from collections.abc import Mapping
 from dataclasses import dataclass
 
 import pandas as pd
+import sqlglot
+from sqlglot import exp
 
 from ..llm.base import JSONSchema
 
@@ -39,6 +41,8 @@ def plan_schema(max_steps: int = MAX_STEPS) -> JSONSchema:
 
 PLAN_SCHEMA = plan_schema()
 PLACEHOLDER = re.compile(r"'?<([A-Za-z_][A-Za-z0-9_]*)>'?")
+BARE_PLACEHOLDER = re.compile(r"<([A-Za-z_][A-Za-z0-9_]*)>")
+PARAMETER = re.compile(r"\$([A-Za-z_][A-Za-z0-9_]*)")
 
 
 @dataclass(frozen=True)
@@ -48,11 +52,14 @@ class PlannedStep:
     binds: tuple[str, ...] = ()  # result columns later steps use as <name>
 
     def placeholders(self) -> list[str]:
-        """
+        """The names of earlier results it uses: <name> as the model writes it, $name as it runs.
+
         >>> PlannedStep("", "SELECT * FROM t WHERE id = <sale_id> AND c = '<city>'").placeholders()
         ['sale_id', 'city']
+        >>> PlannedStep("", "SELECT * FROM t WHERE id = $sale_id").placeholders()
+        ['sale_id']
         """
-        return PLACEHOLDER.findall(self.sql)
+        return BARE_PLACEHOLDER.findall(self.sql) + PARAMETER.findall(self.sql)
 
 
 def parse_plan(text: str) -> list[PlannedStep] | None:
@@ -74,8 +81,68 @@ def parse_plan(text: str) -> list[PlannedStep] | None:
     return planned if planned and all(step.sql for step in planned) else None
 
 
+def parameterized(sql: str) -> str:
+    """The step's SQL with each <name> placeholder as the query parameter $name, bound when it runs:
+    a value is never spliced into SQL text, so no value can change what a statement does. A
+    placeholder inside a string literal becomes a concatenation with the parameter.
+
+    >>> parameterized("INSERT INTO t VALUES (<id>, '<fruit>', 'it''s')")
+    "INSERT INTO t VALUES ($id, $fruit, 'it''s')"
+    >>> parameterized("DELETE FROM t WHERE note LIKE '%<body>%'")
+    "DELETE FROM t WHERE note LIKE ('%' || CAST($body AS VARCHAR) || '%')"
+    """
+    out: list[str] = []
+    for text, quoted in _string_segments(sql):
+        if not quoted:
+            out.append(BARE_PLACEHOLDER.sub(r"$\1", text))
+            continue
+        body = text[1:-1]
+        parts = BARE_PLACEHOLDER.split(body)  # literal, name, literal, name, ..., literal
+        if len(parts) == 1:
+            out.append(text)
+        elif parts[0] == parts[-1] == "" and len(parts) == 3:
+            out.append(f"${parts[1]}")
+        else:
+            pieces = [f"CAST(${part} AS VARCHAR)" if i % 2 else f"'{part}'" for i, part in enumerate(parts) if i % 2 or part]
+            out.append("(" + " || ".join(pieces) + ")")
+    return "".join(out)
+
+
+def _string_segments(sql: str) -> list[tuple[str, bool]]:
+    """`sql` cut into (text, is a '...' string literal) pieces; "..." identifiers are kept as text.
+
+    >>> _string_segments("a = 'x''y' AND b")
+    [('a = ', False), ("'x''y'", True), (' AND b', False)]
+    """
+    segments: list[tuple[str, bool]] = []
+    start, i, quote = 0, 0, ""
+    while i < len(sql):
+        char = sql[i]
+        if quote:
+            if char == quote and sql[i + 1 : i + 2] == quote:
+                i += 2
+                continue
+            if char == quote:
+                if quote == "'":
+                    segments.append((sql[start : i + 1], True))
+                    start = i + 1
+                quote = ""
+        elif char in "'\"":
+            if char == "'" and i > start:
+                segments.append((sql[start:i], False))
+                start = i
+            elif char == "'":
+                start = i
+            quote = char
+        i += 1
+    if start < len(sql):
+        segments.append((sql[start:], quote == "'"))
+    return [segment for segment in segments if segment[0]]
+
+
 def fill(sql: str, values: Mapping[str, object]) -> str:
-    """Replace each known <name> (quoted or not) by the SQL literal of its value; unknown names stay.
+    """For reading only (messages, prompts): each known <name> (quoted or not) as the SQL literal of
+    its value; unknown names stay. What runs binds them as parameters (`parameterized`).
 
     >>> fill("INSERT INTO items VALUES (<sale_id>, '<fruit>', <day>)", {"sale_id": 7, "fruit": "O'Neil", "day": dt.date(2023, 1, 5)})
     "INSERT INTO items VALUES (7, 'O''Neil', DATE '2023-01-05')"
@@ -86,6 +153,27 @@ def fill(sql: str, values: Mapping[str, object]) -> str:
         return sql_literal(values[name]) if name in values else match.group(0)
 
     return PLACEHOLDER.sub(literal, sql)
+
+
+def with_values(sql: str, params: Mapping[str, object]) -> str:
+    """For reading and editing: `sql` with each bound $name parameter written as its value.
+
+    >>> with_values("DELETE FROM t WHERE note LIKE ('%' || CAST($body AS VARCHAR) || '%')", {"body": "x' OR 1=1"})
+    "DELETE FROM t WHERE note LIKE ('%' || CAST('x'' OR 1=1' AS TEXT) || '%')"
+    """
+    if not params:
+        return sql
+    try:
+        trees = sqlglot.parse(sql, read="duckdb")
+    except sqlglot.errors.SqlglotError:
+        return sql
+
+    def literal(node: exp.Expression) -> exp.Expression:
+        if isinstance(node, exp.Placeholder) and node.name in params:
+            return sqlglot.parse_one(sql_literal(params[node.name]), read="duckdb")
+        return node
+
+    return "; ".join(tree.transform(literal).sql(dialect="duckdb") for tree in trees if tree is not None)
 
 
 def sql_literal(value: object) -> str:

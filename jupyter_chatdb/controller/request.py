@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
+from ..sql.approval import Preview
 from .plan import MAX_STEPS, PlannedStep
 
 
@@ -17,3 +18,4 @@ class Request:
     max_steps: int = MAX_STEPS  # the longest plan the model may write
     route: str = "write"  # read | write: how an approved plan runs (it is not routed by the model)
     use_memory: bool = True  # recall thoughts before planning and store new ones after the answer
+    expected: Preview | None = None  # an approval: the approved plan must change exactly these rows

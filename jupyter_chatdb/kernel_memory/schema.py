@@ -21,7 +21,7 @@ import snowballstemmer
 
 from ..llm.base import Embedder
 from ..sql.catalog import Catalog, Table
-from ..sql.session import split_table
+from ..sql.names import split_table
 from .values import ValueIndex
 
 NAME_WEIGHT = 0.35  # all of a table's name words in the request adds this much (a share of them, a share)

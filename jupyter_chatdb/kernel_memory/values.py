@@ -22,7 +22,8 @@ from sqlglot import exp
 from ..llm.base import Embedder
 from .saved_values import SavedValues
 from ..sql.guard import table_key
-from ..sql.session import Session, quote_identifier, quote_table
+from ..sql.names import quote_identifier, quote_table
+from ..sql.session import Session
 
 MAX_VALUES = 5_000  # distinct values kept per column (the most frequent first); the cap is reported
 MAX_EMBEDDED = 2_000  # values per column compared by meaning

@@ -7,7 +7,8 @@ from dataclasses import dataclass
 
 from sqlglot import exp
 
-from .session import Session, quote_string, quote_table
+from .names import quote_string, quote_table
+from .session import Session
 
 SAMPLE_VALUES = 3
 ALL_VALUES_UP_TO = 6  # value hints: a text column with at most this many distinct values lists them all

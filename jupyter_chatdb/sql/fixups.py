@@ -12,7 +12,7 @@ import sqlglot
 from sqlglot import exp
 
 from .guard import table_key
-from .session import split_table
+from .names import split_table
 
 SOURCE_DIALECTS = ("mysql", "sqlite", "postgres")
 

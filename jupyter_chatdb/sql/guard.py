@@ -1,7 +1,11 @@
-"""The SQL guard: only SQL that passed here is ever executed.
+"""The SQL guard: only SQL that passed here is ever executed, and what runs is what was checked.
 
-A pipeline of small checks over sqlglot's syntax tree (DuckDB dialect): parse, classify each
-statement, apply the allow-list, refuse file access, and check that every table and column exists.
+An allow-list over sqlglot's syntax tree (DuckDB dialect), a pipeline of small checks:
+parse (any tokenizer or parser error is a refusal), allow the statement's kind for the request's
+mode, allow each function (`functions.py`: only functions that compute), resolve every table by
+scope (a CTE's name counts only inside its query) to a table of the session, and check columns.
+The statement that runs is written back from the checked tree (no comments, one statement, which
+DuckDB's own parser must read as the same kind), so no parser difference can smuggle anything past.
 Each refusal says why and, where a name is wrong, suggests the closest real one.
 
 >>> check("SELECT name FROM singer", {"singer": ["name", "age"]}).statements[0].kind
@@ -17,13 +21,16 @@ from __future__ import annotations
 import difflib
 import enum
 import logging
-from collections.abc import Iterable, Mapping, Sequence
+from collections.abc import Iterable, Iterator, Mapping, Sequence
 from dataclasses import dataclass
 
+import duckdb
 import sqlglot
 from sqlglot import exp
+from sqlglot.tokens import TokenType
 
-from ..errors import SQLRefused
+from ..errors import SQLRefused, SQLSyntaxError
+from .functions import SEQUENCE_FUNCTIONS, TABLE_FUNCTIONS, is_computing
 
 DIALECT = "duckdb"
 Schema = Mapping[str, Sequence[str]]  # table name -> column names
@@ -38,9 +45,17 @@ class Kind(str, enum.Enum):
     OTHER = "other"
 
 
+class Mode(str, enum.Enum):
+    """What the user allowed, never what the model chose."""
+
+    READ = "read"  # one SELECT (or DESCRIBE/SUMMARIZE of a table)
+    PREVIEW = "preview"  # reads and INSERT/UPDATE/DELETE, tried in a transaction that is rolled back
+    WRITE = "write"  # also CREATE TABLE / CREATE SEQUENCE, committed
+
+
 @dataclass(frozen=True)
 class Statement:
-    sql: str
+    sql: str  # written back from the checked tree: exactly what runs
     kind: Kind
     tables: tuple[str, ...]  # tables it reads or writes
     returns_rows: bool = False  # a write with RETURNING
@@ -48,6 +63,7 @@ class Statement:
     unbounded: bool = False  # UPDATE or DELETE without WHERE: every row of the table
     conditional: bool = False  # an INSERT that may add nothing by design (ON CONFLICT, WHERE NOT EXISTS)
     creates: str | None = None  # TABLE or SEQUENCE for a CREATE
+    parameters: tuple[str, ...] = ()  # the $name parameters it takes, bound when it runs
 
     @property
     def is_write(self) -> bool:
@@ -67,20 +83,31 @@ READ_TYPES = (exp.Select, exp.SetOperation, exp.Subquery, exp.Describe, exp.Summ
 WRITE_TYPES = (exp.Insert, exp.Update, exp.Delete)
 PRIVATE_SCHEMA = "chatdb_journal"
 DDL_TYPES = (exp.Create, exp.Drop, exp.Alter, exp.TruncateTable)
-FILE_FUNCTION_PREFIXES = ("read_", "parquet_", "sqlite_", "postgres_", "mysql_", "iceberg_", "delta_")
-FILE_FUNCTIONS = frozenset({"glob", "sniff_csv", "query_table", "query", "getenv", "load_aws_credentials"})
-FILE_SUFFIXES = (".csv", ".tsv", ".parquet", ".json", ".jsonl", ".ndjson", ".xlsx", ".db", ".duckdb", ".sqlite", ".gz")
+STATEMENT_TYPES = (*WRITE_TYPES, *DDL_TYPES, exp.Command, exp.Into, exp.Transaction, exp.Commit, exp.Rollback)
+DUCKDB_KINDS = {  # how DuckDB's own parser must read the statement written back
+    Kind.READ: {"SELECT", "EXPLAIN"},
+    Kind.WRITE: {"INSERT", "UPDATE", "DELETE"},
+    Kind.DDL: {"CREATE"},
+}
 
 
-def check(sql: str, schema: Schema | None = None, *, allow_writes: bool = False) -> Checked:
-    """Parse and check `sql`; return its statements or raise SQLRefused saying why."""
+def check(sql: str, schema: Schema | None = None, *, allow_writes: bool = False, mode: Mode | None = None) -> Checked:
+    """Parse and check `sql`; return its statements or raise SQLRefused saying why.
+
+    `mode`: what the user allowed (default: WRITE with `allow_writes`, else READ). Without a
+    `schema` the names are not checked, but tables must still be plain names.
+    """
+    mode = mode or (Mode.WRITE if allow_writes else Mode.READ)
     trees = parse(sql)
-    statements = tuple(_statement(tree, sql if len(trees) == 1 else None) for tree in trees)
-    _check_policy(statements, trees, allow_writes)
+    statements = tuple(_statement(tree) for tree in trees)
+    _check_policy(statements, trees, mode, schema)
     for tree in trees:
-        _check_file_access(tree)
+        _check_functions(tree, mode)
+        _check_sources(tree)
     if schema is not None:
         _check_names(trees, {name.lower(): [c.lower() for c in cols] for name, cols in schema.items()})
+    for statement in statements:
+        _check_duckdb_reads_the_same(statement)
     return Checked(statements)
 
 
@@ -92,9 +119,13 @@ def parse(sql: str) -> list[exp.Expression]:
         detail = error.errors[0] if error.errors else {}
         where = f" at line {detail.get('line')}, column {detail.get('col')}" if detail else ""
         reason = detail.get("description", str(error).splitlines()[0]) if detail else str(error)
-        raise SQLRefused(f"The SQL does not parse{where}: {reason}.", fixable=True) from None
+        raise SQLSyntaxError(f"The SQL does not parse{where}: {reason}.") from None
+    except sqlglot.errors.SqlglotError as error:  # the tokenizer: unclosed comments, strings, quotes
+        raise SQLSyntaxError(f"The SQL does not parse: {str(error).splitlines()[0][:160]}.") from None
+    except RecursionError:
+        raise SQLRefused("The SQL is nested too deeply to be checked.") from None
     if not trees:
-        raise SQLRefused("There is no SQL statement to run.", fixable=True)
+        raise SQLSyntaxError("There is no SQL statement to run.")
     return trees
 
 
@@ -123,16 +154,24 @@ def statement_name(tree: exp.Expression) -> str:
     return tree.key.upper()
 
 
-def _statement(tree: exp.Expression, original: str | None) -> Statement:
-    tables = tuple(dict.fromkeys(table_key(t) for t in tree.find_all(exp.Table) if t.name))
-    sql = original.strip().rstrip(";").strip() if original else tree.sql(dialect=DIALECT)
+def written(tree: exp.Expression) -> str:
+    """The statement as it runs: written back from its tree, without comments."""
+    try:
+        return tree.sql(dialect=DIALECT, comments=False)
+    except (sqlglot.errors.SqlglotError, RecursionError) as error:
+        raise SQLRefused(f"This SQL cannot be checked ({type(error).__name__}); write it more plainly.") from None
+
+
+def _statement(tree: exp.Expression) -> Statement:
+    tables = tuple(dict.fromkeys(table_key(t) for t in _table_references(tree)))
     returning = isinstance(tree, WRITE_TYPES) and tree.args.get("returning") is not None
     unbounded = isinstance(tree, (exp.Update, exp.Delete)) and tree.args.get("where") is None
     conditional = isinstance(tree, exp.Insert) and (
         tree.args.get("conflict") is not None or any(isinstance(e.parent, exp.Not) for e in tree.find_all(exp.Exists))
     )
     creates = str(tree.args.get("kind", "")).upper() if isinstance(tree, exp.Create) else None
-    return Statement(sql, classify(tree), tables, returning, _target(tree), unbounded, conditional, creates)
+    parameters = tuple(dict.fromkeys(p.name for p in tree.find_all(exp.Placeholder) if p.name))
+    return Statement(written(tree), classify(tree), tables, returning, _target(tree), unbounded, conditional, creates, parameters)
 
 
 def _target(tree: exp.Expression) -> str | None:
@@ -157,49 +196,184 @@ def table_key(table: exp.Table) -> str:
     return ".".join([*qualifiers[:1], table.name]).lower()
 
 
-def _check_policy(statements: Sequence[Statement], trees: Sequence[exp.Expression], allow_writes: bool) -> None:
+# -- statement kinds and modes -------------------------------------------------------------------
+
+
+def _check_policy(statements: Sequence[Statement], trees: Sequence[exp.Expression], mode: Mode, schema: Schema | None) -> None:
     for statement, tree in zip(statements, trees):
         if statement.kind is Kind.OTHER:
             raise SQLRefused(
                 f"{statement_name(tree)} statements are not allowed: ChatDB only reads and writes "
                 "the tables of its session."
             )
-        if any(t.db.lower() == PRIVATE_SCHEMA for t in tree.find_all(exp.Table)):
+        nested = next((node for node in tree.find_all(*STATEMENT_TYPES) if node is not tree), None)
+        if nested is not None:
+            raise SQLRefused(f"A {statement_name(nested)} inside another statement is not allowed: write one statement per step.")
+        if any(t.db.lower() == PRIVATE_SCHEMA or t.catalog.lower() == PRIVATE_SCHEMA for t in tree.find_all(exp.Table)):
             raise SQLRefused(f"The {PRIVATE_SCHEMA} schema holds ChatDB's journal; use history(), undo() and restore().")
         if statement.target and "." in statement.target:
             raise SQLRefused(f"{statement.target} is in an attached database, which ChatDB only reads.")
-        if statement.kind is Kind.DDL and not _allowed_ddl(tree):
-            raise SQLRefused(
-                f"{statement_name(tree)} is not allowed in a request: only CREATE TABLE and CREATE SEQUENCE are; "
-                "drop, alter or truncate tables yourself in a code cell."
-            )
-    if allow_writes:
+        if isinstance(tree, (exp.Describe, exp.Summarize)):
+            _check_described(tree)
+        if statement.kind is Kind.DDL:
+            _check_ddl(tree, statement, mode, schema)
+    if mode is Mode.WRITE:
         return
-    if len(statements) > 1:
+    if mode is Mode.READ and len(statements) > 1:
         raise SQLRefused(
             f"Only one statement can run without writes allowed, and this SQL has {len(statements)}: "
             "ask for one thing at a time."
         )
-    if statements[0].is_write:
+    write = next((tree for statement, tree in zip(statements, trees) if statement.is_write), None)
+    if mode is Mode.READ and write is not None:
         raise SQLRefused(
-            f"This request would change data ({statement_name(trees[0])}); allow writes to run it: "
+            f"This request would change data ({statement_name(write)}); allow writes to run it: "
             "`ask(..., allow_writes=True)` or `%%chatdb --write`."
         )
 
 
-def _allowed_ddl(tree: exp.Expression) -> bool:
-    """Only CREATE TABLE / CREATE SEQUENCE (a new memory's schema); views, macros and the rest are refused."""
-    return isinstance(tree, exp.Create) and str(tree.args.get("kind", "")).upper() in ("TABLE", "SEQUENCE")
+def _check_ddl(tree: exp.Expression, statement: Statement, mode: Mode, schema: Schema | None) -> None:
+    """Only CREATE TABLE / CREATE SEQUENCE of a new name, with writes allowed (a new memory's schema)."""
+    if not (isinstance(tree, exp.Create) and statement.creates in ("TABLE", "SEQUENCE")):
+        raise SQLRefused(
+            f"{statement_name(tree)} is not allowed in a request: only CREATE TABLE and CREATE SEQUENCE are; "
+            "drop, alter or truncate tables yourself in a code cell."
+        )
+    if mode is not Mode.WRITE:
+        raise SQLRefused(
+            f"This request would create a {statement.creates.lower()}; allow writes to run it: "
+            "`ask(..., allow_writes=True)` or `%%chatdb --write` (a preview only inserts, updates and deletes rows)."
+        )
+    properties = tree.args.get("properties")
+    if properties is not None and any(isinstance(p, exp.TemporaryProperty) for p in properties.expressions):
+        raise SQLRefused("Temporary tables are not allowed in a request: create a table (it can be undone).")
+    known = {name.lower() for name in schema or {}}
+    if tree.args.get("replace") and statement.target in known:
+        raise SQLRefused(
+            f"CREATE OR REPLACE would replace the table {statement.target} and all its rows, which cannot be undone: "
+            "change its rows with UPDATE, DELETE and INSERT instead."
+        )
 
 
-def _check_file_access(tree: exp.Expression) -> None:
+def _check_described(tree: exp.Expression) -> None:
+    """DESCRIBE and SUMMARIZE only of a table by name (not of a file, a query or a function)."""
+    operand = tree.this
+    if not (isinstance(operand, exp.Table) and isinstance(operand.this, exp.Identifier)):
+        raise SQLRefused(f"{statement_name(tree)} works here only on a table of the session, by its name.")
+
+
+# -- functions -----------------------------------------------------------------------------------
+
+
+def _check_functions(tree: exp.Expression, mode: Mode) -> None:
     for function in tree.find_all(exp.Func):
-        name = (function.name if isinstance(function, exp.Anonymous) else function.sql_name()).lower()
-        if name.startswith(FILE_FUNCTION_PREFIXES) or name in FILE_FUNCTIONS:
-            raise SQLRefused(f"{name}() is not allowed: ChatDB queries only the tables of its session.")
+        name = called_name(function)
+        if name is None:
+            continue  # syntax (CASE, operators, [lists]) whose parts are checked on their own
+        if _in_from(function):
+            if name not in TABLE_FUNCTIONS:
+                raise SQLRefused(
+                    f"{name}() is not allowed as a table: ChatDB queries only the tables of its session "
+                    f"(and {', '.join(sorted(TABLE_FUNCTIONS))})."
+                )
+        elif name in SEQUENCE_FUNCTIONS:
+            if mode is Mode.READ:
+                raise SQLRefused(f"{name}() advances or reads a sequence: it is allowed only in a request that writes.")
+        elif not is_computing(name):
+            raise SQLRefused(f"{name}() is not allowed: only functions that compute on their arguments are.")
+
+
+_TOKENIZER = sqlglot.Dialect.get_or_raise(DIALECT).tokenizer_class()
+
+
+def called_name(function: exp.Func) -> str | None:
+    """The name DuckDB will call for `function` as it is written back (lower case), or None when it
+    is written as syntax rather than a call.
+
+    >>> [called_name(f) for f in sqlglot.parse_one('SELECT upper(a), approx_count_distinct(b), a::INT, "read_text"(1)', read="duckdb").find_all(exp.Func)]
+    ['upper', 'approx_count_distinct', 'cast', 'read_text']
+    """
+    if isinstance(function, exp.Anonymous):
+        return function.name.lower()
+    tokens = _TOKENIZER.tokenize(written(function))
+    if len(tokens) > 1 and tokens[1].token_type is TokenType.L_PAREN:
+        return tokens[0].text.lower()
+    return None
+
+
+def _in_from(function: exp.Func) -> bool:
+    """Whether `function` is used as a table (FROM range(3), JOIN unnest(...), LATERAL ...)."""
+    parent = function.parent
+    return isinstance(parent, exp.Table) or (isinstance(function, exp.Unnest) and isinstance(parent, (exp.From, exp.Join, exp.Lateral)))
+
+
+# -- tables --------------------------------------------------------------------------------------
+
+
+def _table_references(tree: exp.Expression) -> Iterator[exp.Table]:
+    """The tables a statement names (not table functions), CTE references included."""
     for table in tree.find_all(exp.Table):
-        if table.name.lower().endswith(FILE_SUFFIXES) or "/" in table.name:
-            raise SQLRefused(f"Reading the file {table.name!r} is not allowed: load it into a DataFrame first.")
+        if isinstance(table.this, exp.Identifier) and table.name:
+            yield table
+
+
+def _check_sources(tree: exp.Expression) -> None:
+    """Every table is named, never a file path, a string or a glob (DuckDB would read the file)."""
+    for table in tree.find_all(exp.Table):
+        if isinstance(table.this, exp.Func) or isinstance(table.this, exp.Identifier) and table.name:
+            parts = [part for part in (table.catalog, table.db, table.name) if part]
+            if not any(mark in part for part in parts for mark in ("/", "\\", ".", "*", "?", ":", "~")):
+                continue
+        name = ".".join(part for part in (table.catalog, table.db, table.name) if part) or table.sql(dialect=DIALECT)
+        raise SQLRefused(f"Reading the file {name!r} is not allowed: load it into a DataFrame first.")
+
+
+def is_cte_reference(table: exp.Table) -> bool:
+    """Whether `table` names a CTE visible where it stands: CTEs of an enclosing WITH, those defined
+    before it in the same WITH (and itself in a recursive one), never a CTE of another query.
+
+    >>> tree = sqlglot.parse_one('SELECT * FROM a UNION ALL SELECT * FROM (WITH a AS (SELECT 1) SELECT * FROM a)')
+    >>> [is_cte_reference(t) for t in tree.find_all(exp.Table)]
+    [False, True]
+    """
+    if table.db or table.catalog:
+        return False
+    name = table.name.lower()
+    child: exp.Expression = table
+    node = table.parent
+    while node is not None:
+        with_ = node.args.get("with_") or node.args.get("with")
+        if isinstance(with_, exp.With):
+            ctes = list(with_.expressions)
+            if child is with_:
+                position = next(i for i, cte in enumerate(ctes) if _contains(cte, table))
+                visible = ctes[: position + (1 if with_.args.get("recursive") else 0)]
+            else:
+                visible = ctes
+            if any(cte.alias_or_name.lower() == name for cte in visible):
+                return True
+        child, node = node, node.parent
+    return False
+
+
+def _contains(node: exp.Expression, descendant: exp.Expression) -> bool:
+    parent: exp.Expression | None = descendant
+    while parent is not None:
+        if parent is node:
+            return True
+        parent = parent.parent
+    return False
+
+
+def _check_duckdb_reads_the_same(statement: Statement) -> None:
+    """DuckDB's own parser must read the written-back SQL as one statement of the same kind."""
+    try:
+        parsed = duckdb.extract_statements(statement.sql)
+    except duckdb.Error as error:
+        raise SQLSyntaxError(f"DuckDB cannot parse this SQL: {str(error).splitlines()[0]}") from None
+    kinds = [str(p.type.name) for p in parsed]
+    if len(kinds) != 1 or kinds[0] not in DUCKDB_KINDS.get(statement.kind, set()):
+        raise SQLRefused(f"DuckDB reads this SQL as {', '.join(kinds) or 'nothing'}, not as one {statement.kind.value}: it is not run.")
 
 
 # -- names ---------------------------------------------------------------------------------------
@@ -208,36 +382,47 @@ def _check_file_access(tree: exp.Expression) -> None:
 def _check_names(trees: Sequence[exp.Expression], schema: dict[str, list[str]]) -> None:
     known = dict(schema)
     for tree in trees:
-        created = _created_table(tree)
+        created = _created_table(tree, known)
+        _check_tables(tree, known)
         if created:  # later statements of the same request may use it
             known[created[0]] = created[1]
-        _check_tables(tree, known, skip={created[0]} if created else set())
         _check_columns(tree, known)
 
 
-def _created_table(tree: exp.Expression) -> tuple[str, list[str]] | None:
+def _created_table(tree: exp.Expression, known: Mapping[str, Sequence[str]]) -> tuple[str, list[str]] | None:
+    """The name and columns of the table a CREATE TABLE makes (`SELECT *` expanded from the tables it reads).
+
+    >>> _created_table(sqlglot.parse_one("CREATE TABLE few AS SELECT * FROM c WHERE id = 1"), {"c": ["id", "name"]})
+    ('few', ['id', 'name'])
+    """
     if not isinstance(tree, exp.Create):
         return None
     target = tree.this
     table = target.this if isinstance(target, exp.Schema) else target
     columns = [c.name.lower() for c in target.expressions] if isinstance(target, exp.Schema) else []
     if isinstance(tree.expression, exp.Query):
-        columns += [name.lower() for name in tree.expression.named_selects]
+        for name in tree.expression.named_selects:
+            if name == "*":
+                read = [table_key(t) for t in _table_references(tree.expression)]
+                columns += [c for t in read for c in known.get(t, [])]
+            else:
+                columns.append(name.lower())
     return (table_key(table), columns) if isinstance(table, exp.Table) else None
 
 
-def _cte_names(tree: exp.Expression) -> set[str]:
-    return {cte.alias_or_name.lower() for cte in tree.find_all(exp.CTE)}
-
-
-def _check_tables(tree: exp.Expression, known: Mapping[str, Sequence[str]], skip: set[str]) -> None:
-    local = _cte_names(tree) | skip
-    for table in tree.find_all(exp.Table):
+def _check_tables(tree: exp.Expression, known: Mapping[str, Sequence[str]]) -> None:
+    created = _target(tree) if isinstance(tree, exp.Create) else None
+    for table in _table_references(tree):
         name = table_key(table)
-        if not table.name or name in local or name in known:
+        if name in known or is_cte_reference(table) or (name == created and table.parent is _created_node(tree)):
             continue
-        written = ".".join(part for part in (table.catalog, table.db, table.name) if part)
-        raise SQLRefused(f"Unknown table {written!r}{_suggestion(name, known)}", fixable=True)
+        as_written = ".".join(part for part in (table.catalog, table.db, table.name) if part)
+        raise SQLRefused(f"Unknown table {as_written!r}{_suggestion(name, known)}", fixable=True)
+
+
+def _created_node(tree: exp.Expression) -> exp.Expression:
+    """The node that holds a CREATE's table: the statement, or its column list."""
+    return tree.this if isinstance(tree.this, exp.Schema) else tree
 
 
 def _check_columns(tree: exp.Expression, known: Mapping[str, Sequence[str]]) -> None:

@@ -17,7 +17,8 @@ import pandas as pd
 
 from ..errors import ChatDBError
 from .guard import PRIVATE_SCHEMA, Kind, Statement
-from .session import Session, quote_identifier
+from .names import quote_identifier
+from .session import Session
 
 J = PRIVATE_SCHEMA
 SETUP = f"""
@@ -39,6 +40,7 @@ class TableChange:
     new: pd.DataFrame
     key: tuple[str, ...] = ()
     created: bool = False
+    rows_before: int | None = None  # the table's rows before the request (None: not counted)
 
     @property
     def summary(self) -> str:
@@ -87,7 +89,8 @@ class Recorder:
             old = _frame(self.session, f"SELECT * FROM {copy} EXCEPT ALL SELECT * FROM main.{quote_identifier(table)}")
             new = _frame(self.session, f"SELECT * FROM main.{quote_identifier(table)} EXCEPT ALL SELECT * FROM {copy}")
             if len(old) or len(new):
-                changes.append(TableChange(table, old, new, _primary_key(self.session, table)))
+                (before,) = self.session.rows(f"SELECT count(*) FROM {copy}")[0]
+                changes.append(TableChange(table, old, new, _primary_key(self.session, table), rows_before=before))
         return changes
 
     def commit(self, request: str, statements: list[str], changes: Sequence[TableChange] | None = None) -> int | None:

@@ -1,9 +1,12 @@
-"""The DuckDB session: one connection, the notebook's DataFrames bound by name, interruptible queries."""
+"""The DuckDB session: one locked-down connection, the notebook's DataFrames bound by name, interruptible queries."""
 
 from __future__ import annotations
 
+import shutil
+import tempfile
 import threading
 import time
+import weakref
 from collections.abc import Iterator, Mapping
 from concurrent.futures import Future, ThreadPoolExecutor, TimeoutError
 from contextlib import contextmanager
@@ -14,12 +17,15 @@ import duckdb
 import pandas as pd
 
 from ..errors import ConfigError, QueryFailed, QueryInterrupted
+from .engine import connect_locked
+from .names import quote_identifier, quote_string, quote_table
 
 DEFAULT_FETCH_LIMIT = 100_000
 CHUNK_VECTORS = 8  # DuckDB vectors (2048 rows each) fetched per step
 INTERRUPT_POLL_S = 0.1
 HUGE_INTEGERS = {"HUGEINT", "UHUGEINT"}
 _Fetched = tuple[pd.DataFrame, int, bool]
+Params = Mapping[str, object]  # named query parameters: $name -> value
 
 
 @dataclass(frozen=True)
@@ -45,13 +51,16 @@ class QueryResult:
 class Binding:
     bound: list[str] = field(default_factory=list)
     shadowed: list[str] = field(default_factory=list)  # names taken by the session's own tables
+    skipped: dict[str, str] = field(default_factory=dict)  # frames DuckDB cannot read: name -> why
 
 
 class Session:
     """Owns the DuckDB connection of one kernel.
 
     DataFrames are bound explicitly by name (a zero-copy view; re-bind to see rows added since);
-    the session's own tables, the symbolic memory, live in memory or in a `.duckdb` file.
+    the session's own tables, the symbolic memory, live in a `.duckdb` file, or without one in a
+    private temporary file removed when the session closes. The connection is locked down
+    (`engine.connect_locked`): it reaches only those files and the databases the user attached.
 
     >>> session = Session()
     >>> _ = session.bind("sales", pd.DataFrame({"amount": [3, 4]}))
@@ -62,15 +71,38 @@ class Session:
     def __init__(self, database: str | Path | None = None, *, fetch_limit: int = DEFAULT_FETCH_LIMIT) -> None:
         self.database = Path(database).expanduser() if database else None
         self.fetch_limit = fetch_limit
-        try:
-            self._con = duckdb.connect(str(self.database) if self.database else ":memory:")
-        except duckdb.Error as error:
-            raise ConfigError(f"Cannot open the database {self.database}: {error}") from error
+        self._private = Path(tempfile.mkdtemp(prefix="chatdb-"))  # holds the tables when there is no file
+        self._cleanup = weakref.finalize(self, shutil.rmtree, self._private, True)
         self._frames: dict[str, pd.DataFrame] = {}
         self.attached: dict[str, Path] = {}  # read-only databases: name -> file
         self._from_namespace: set[str] = set()  # bound by bind_frames, so also dropped by it
         self._lock = threading.RLock()
         self._worker = ThreadPoolExecutor(max_workers=1, thread_name_prefix="chatdb-duckdb")
+        try:
+            self._con = self._connect()
+        except duckdb.ConnectionException as error:
+            self._cleanup()
+            raise ConfigError(
+                f"Cannot open the database {self.database}: it is open in another DuckDB connection of this kernel; "
+                "close that connection first (con.close())."
+            ) from error
+        except duckdb.Error as error:
+            self._cleanup()
+            raise ConfigError(f"Cannot open the database {self.database}: {error}") from error
+
+    def _connect(self) -> duckdb.DuckDBPyConnection:
+        """A locked connection that can read the attached files, with them attached and the frames bound."""
+        main = self.database or self._private / "session.duckdb"
+        con = connect_locked(main, list(self.attached.values()))
+        try:
+            for name, path in self.attached.items():
+                con.execute(f"ATTACH {quote_string(str(path))} AS {quote_identifier(name)} (READ_ONLY)")
+            for name, frame in self._frames.items():
+                con.register(name, _wall_clock(frame))
+        except BaseException:
+            con.close()
+            raise
+        return con
 
     def __repr__(self) -> str:
         return f"Session({str(self.database) if self.database else ':memory:'}, frames={sorted(self._frames)})"
@@ -93,8 +125,17 @@ class Session:
         self._from_namespace.discard(name)
 
     def _register(self, name: str, frame: pd.DataFrame) -> None:
+        """Bind `frame` as `name`, or raise ConfigError (nothing bound) when DuckDB cannot read it."""
         with self._lock:
-            self._con.register(name, frame)
+            try:
+                self._con.register(name, _wall_clock(frame))
+                self._con.execute(f"SELECT * FROM {quote_identifier(name)} LIMIT 0")
+            except (duckdb.Error, TypeError, ValueError) as error:
+                self._con.unregister(name)
+                if name in self._frames:  # keep the last frame that could be read
+                    self._con.register(name, _wall_clock(self._frames[name]))
+                reason = str(error).strip().splitlines()[0] if str(error).strip() else type(error).__name__
+                raise ConfigError(f"DuckDB cannot read the DataFrame {name!r}: {reason}") from None
             self._frames[name] = frame
 
     def unbind(self, name: str) -> None:
@@ -121,9 +162,14 @@ class Session:
         for name, frame in wanted.items():
             if name in stored:
                 binding.shadowed.append(name)
-            else:  # always re-register: DuckDB does not see rows added to a frame after binding
+                continue
+            try:  # always re-register: DuckDB does not see rows added to a frame after binding
                 self._register(name, frame)
-                self._from_namespace.add(name)
+            except ConfigError as error:  # one unreadable frame must not stop cells about the others
+                self.unbind(name)
+                binding.skipped[name] = str(error)
+                continue
+            self._from_namespace.add(name)
         binding.bound = sorted(self._frames)
         return binding
 
@@ -136,8 +182,12 @@ class Session:
         return {name for (name,) in rows} - set(self._frames)
 
     def attach(self, path: str | Path, name: str | None = None) -> str:
-        """Make the tables of another DuckDB file queryable, read-only, as `name.table` (name: the file's stem)."""
-        path = Path(path).expanduser()
+        """Make the tables of another DuckDB file queryable, read-only, as `name.table` (name: the file's stem).
+
+        The locked engine can only open the files it was started with, so the connection is opened
+        again with this one added (the tables, the journal and the bound frames are kept).
+        """
+        path = Path(path).expanduser().resolve()
         name = name or path.stem
         if not path.is_file():
             raise ConfigError(f"There is no DuckDB file at {path}.")
@@ -145,12 +195,19 @@ class Session:
             raise ConfigError(f"{name!r} cannot name an attached database: use letters, digits and _.")
         if name in self.attached or name in self.rows("SELECT list(database_name) FROM duckdb_databases()")[0][0]:
             raise ConfigError(f"A database named {name!r} is already attached: give this one another name.")
-        try:
-            self.rows(f"ATTACH {quote_string(str(path))} AS {quote_identifier(name)} (READ_ONLY)")
-        except duckdb.Error as error:
-            raise ConfigError(f"Cannot attach {path}: {_message(error)}") from None
-        self.attached[name] = path
+        with self._lock:
+            self.attached[name] = path
+            try:
+                self._reconnect()
+            except duckdb.Error as error:
+                del self.attached[name]
+                self._reconnect()
+                raise ConfigError(f"Cannot attach {path}: {_message(error)}") from None
         return name
+
+    def _reconnect(self) -> None:
+        self._con.close()
+        self._con = self._connect()
 
     def attached_tables(self) -> list[str]:
         """The tables of the attached databases, as `database.table`."""
@@ -181,16 +238,24 @@ class Session:
         with self._lock:
             return self._con.execute(sql, params or []).fetchall()
 
+    def sequences(self) -> dict[str, int | None]:
+        """The last value each sequence of the session's own database gave (None: never used)."""
+        rows = self.rows(
+            "SELECT sequence_name, last_value FROM duckdb_sequences() WHERE database_name = current_database()"
+        )
+        return {name: value for name, value in rows}
+
     def frame(self, sql: str, params: list[object] | None = None) -> pd.DataFrame:
         """Run trusted, internal SQL and return every row as a DataFrame."""
         with self._lock:
             return self._con.execute(sql, params or []).df()
 
-    def run(self, sql: str) -> QueryResult:
-        """Run one statement; Ctrl-C (KeyboardInterrupt) interrupts it and raises QueryInterrupted."""
+    def run(self, sql: str, params: Params | None = None) -> QueryResult:
+        """Run one statement, its `$name` parameters bound from `params` (never spliced into the text);
+        Ctrl-C (KeyboardInterrupt) interrupts it and raises QueryInterrupted."""
         with self._lock:
             started = time.perf_counter()
-            future = self._worker.submit(self._fetch, sql)
+            future = self._worker.submit(self._fetch, sql, dict(params) if params else None)
             try:
                 frame, row_count, truncated = _wait_interruptibly(future)
             except KeyboardInterrupt:
@@ -202,8 +267,8 @@ class Session:
             elapsed = (time.perf_counter() - started) * 1000
         return QueryResult(sql, frame, row_count, elapsed, truncated)
 
-    def _fetch(self, sql: str) -> _Fetched:
-        cursor = self._con.execute(sql)
+    def _fetch(self, sql: str, params: dict[str, object] | None) -> _Fetched:
+        cursor = self._con.execute(sql, params) if params else self._con.execute(sql)
         if cursor.description is None:  # a statement that returns nothing
             return pd.DataFrame(), 0, False
         chunk = cursor.fetch_df_chunk(CHUNK_VECTORS)  # the first chunk carries the columns
@@ -242,43 +307,26 @@ class Session:
     def close(self) -> None:
         self._worker.shutdown(wait=True)
         self._con.close()
+        self._cleanup()
 
 
-def quote_identifier(name: str) -> str:
-    """A name as a DuckDB identifier, always quoted (safe for any name).
+def _wall_clock(frame: pd.DataFrame) -> pd.DataFrame:
+    """`frame` with each time-zone-aware column as the wall-clock time of its own zone.
 
-    >>> quote_identifier('my "odd" table')
-    '"my ""odd"" table"'
+    DuckDB reads such a column as UTC instants, so `hour()` would answer in UTC, not in the zone
+    the data was recorded in; a frame without such columns is returned as is (no copy).
+
+    >>> oslo = pd.DataFrame({"t": pd.to_datetime(["2024-06-01 10:00"]).tz_localize("Europe/Oslo")})
+    >>> str(_wall_clock(oslo)["t"].iloc[0])
+    '2024-06-01 10:00:00'
     """
-    return '"' + name.replace('"', '""') + '"'
-
-
-def quote_table(name: str) -> str:
-    """A table of the catalog as SQL: `database.table` for a table of an attached database.
-
-    >>> quote_table("sales"), quote_table("archive.orders")
-    ('"sales"', '"archive"."orders"')
-    """
-    return ".".join(quote_identifier(part) for part in name.split(".", 1))
-
-
-def split_table(name: str) -> tuple[str, str]:
-    """A catalog name as (database, table): the database is "" for the notebook's own tables.
-
-    >>> split_table("archive.orders"), split_table("orders")
-    (('archive', 'orders'), ('', 'orders'))
-    """
-    database, dot, table = name.partition(".")  # as quote_table splits it
-    return (database, table) if dot else ("", name)
-
-
-def quote_string(text: str) -> str:
-    """A SQL string literal.
-
-    >>> quote_string("O'Neil")
-    "'O''Neil'"
-    """
-    return "'" + text.replace("'", "''") + "'"
+    aware = [c for c in frame.columns if isinstance(frame[c].dtype, pd.DatetimeTZDtype)]
+    if not aware:
+        return frame
+    local = frame.copy(deep=False)
+    for column in aware:
+        local[column] = frame[column].dt.tz_localize(None)
+    return local
 
 
 def _restore_integers(frame: pd.DataFrame, description: list[tuple]) -> pd.DataFrame:
