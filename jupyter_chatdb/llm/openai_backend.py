@@ -8,6 +8,7 @@ import openai
 
 from ..errors import ModelOutputError, ModelUnavailable
 from .base import Completion, JSONSchema, Message, StreamCallback, Usage
+from .urls import redact
 
 OPENAI_DEFAULT_MODEL = "gpt-4o-mini"
 LOCAL_SERVER_KEY = "not-needed"  # local servers (llama.cpp, Ollama, vLLM) accept any key
@@ -39,7 +40,7 @@ class OpenAIBackend:
                 "or use the embedded model (CHATDB_MODEL=local)."
             )
         self.name = model
-        self.base_url = base_url
+        self.base_url = redact(base_url)  # for messages and repr: a key in the URL is never shown
         self.timeout = timeout
         self.structured_output = structured_output
         self._client = openai.OpenAI(

@@ -3,8 +3,8 @@
 from __future__ import annotations
 
 import re
-import shlex
 import sys
+import warnings
 from argparse import Namespace
 from collections.abc import Mapping
 from pathlib import Path
@@ -20,7 +20,9 @@ from ..controller.events import Reply, TablesSelected
 from ..errors import ChatDBError
 from ..kernel_memory.store import memory_path
 from ..kernel_memory.thoughts import ThoughtMemory, open_memory
+from ..sql.session import Binding
 from .views import View, make_view
+from .words import split_words
 
 VARIABLE = re.compile(r"\{\{|\}\}|\{([A-Za-z_][A-Za-z0-9_]*)\}")
 COMMANDS = ("tables", "describe", "attach", "history", "undo", "restore", "model", "approve", "reject", "sql")
@@ -40,6 +42,7 @@ class ChatDBMagics(Magics):
         self._last_view: View | None = None  # the last cell's chain, for %chatdb sql N
         self._memory: ThoughtMemory | None = None
         self.memory_off: str | None = None  # why memory could not be opened (said once)
+        self._skipped: dict[str, str] = {}  # DataFrames DuckDB could not read at the last cell, already warned of
 
     # -- engines ------------------------------------------------------------------------------
 
@@ -138,7 +141,10 @@ class ChatDBMagics(Magics):
         """
         if cell is None:
             return self._command(line)
-        args = parse_argstring(self.chatdb, line)
+        try:
+            args = parse_argstring(self.chatdb, line)
+        except ValueError as error:  # shlex: an unclosed quote
+            raise UsageError(f"The %%chatdb options do not parse ({error}): close each quote you open.") from None
         return self._ask(args, cell)
 
     def _ask(self, args: Namespace, cell: str) -> object:
@@ -153,7 +159,7 @@ class ChatDBMagics(Magics):
         engine = self._engine(args.db if args.db is not None else self.settings.database)
         if args.model:
             engine = engine.with_model(args.model)
-        engine.bind_frames(self.shell.user_ns)
+        self._warn_skipped(engine.bind_frames(self.shell.user_ns))
         view = make_view(self.shell, self.settings.preview_rows, verbose=args.verbose or self.settings.verbose)
         self._last_view = view
         try:
@@ -169,6 +175,13 @@ class ChatDBMagics(Magics):
         if args.out:
             self.shell.user_ns[args.out] = reply.result
         return None if silenced or reply.result is None else reply.result
+
+    def _warn_skipped(self, binding: Binding) -> None:
+        """One warning per DataFrame DuckDB cannot read (the other frames are bound as usual)."""
+        for name, reason in binding.skipped.items():
+            if self._skipped.get(name) != reason:
+                warnings.warn(f"{reason} It is left out of %%chatdb until it changes.", stacklevel=2)
+        self._skipped = dict(binding.skipped)
 
     def _run(self, engine: ChatDB, args: Namespace, text: str, view: View) -> Reply:
         writes = args.write and not args.dry_run
@@ -230,7 +243,7 @@ class ChatDBMagics(Magics):
     # -- %chatdb line commands ------------------------------------------------------------------
 
     def _command(self, line: str) -> object:
-        words = shlex.split(line)
+        words = split_words(line, "%chatdb")
         if not words:
             return self._status()
         command, rest = words[0], words[1:]

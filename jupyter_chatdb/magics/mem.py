@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import shlex
 from pathlib import Path
 
 import pandas as pd
@@ -15,6 +14,7 @@ from ..kernel_memory.thoughts import THOUGHTS_SCHEMA, Thought, ThoughtMemory, pa
 from ..llm.base import LLM, Message
 from ..widgets.memory import MemoryBrowser
 from .chatdb import ChatDBMagics, whole_number
+from .words import split_words
 
 COMMANDS = ("list", "search", "add", "forget", "merge", "history", "export", "import", "clear", "rebuild")
 STATEMENT_INSTRUCTIONS = """\
@@ -45,7 +45,7 @@ class MemMagics(Magics):
         %mem clear --yes      delete every record
         %mem rebuild          rebuild the search index from the records
         """
-        words = shlex.split(line)
+        words = split_words(line, "%mem")
         command, rest = (words[0], words[1:]) if words else ("", [])
         if cell is not None:
             if command != "add":
