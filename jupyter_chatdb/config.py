@@ -6,7 +6,7 @@ end up in `%config` listings, notebooks or memory files.
 
 from __future__ import annotations
 
-from traitlets import Bool, Int, TraitError, Unicode, validate
+from traitlets import Bool, Float, Int, TraitError, Unicode, validate
 from traitlets.config import Configurable
 
 from .controller.plan import MAX_STEPS
@@ -40,6 +40,10 @@ class ChatDB(Configurable):
     select_over = Int(
         12, help="Select tables only when there are more than this many; fewer all go into the prompt."
     ).tag(config=True)
+    approve_share = Float(
+        0.5, help="A write that changes or removes every row of a table, or more than this share of the rows of a "
+        "table of at least 10 rows, waits for approval even with --write.",
+    ).tag(config=True)
     memory = Bool(
         True, help="Thought memory: recall earlier conclusions before planning and store new ones after each answer."
     ).tag(config=True)
@@ -66,6 +70,12 @@ class ChatDB(Configurable):
     def _check_tables(self, proposal: dict) -> int:
         if proposal["value"] < 0:
             raise TraitError(f"{proposal['trait'].name} must be 0 or more.")
+        return proposal["value"]
+
+    @validate("approve_share")
+    def _check_approve_share(self, proposal: dict) -> float:
+        if not 0 < proposal["value"] <= 1:
+            raise TraitError("approve_share must be above 0 and at most 1.")
         return proposal["value"]
 
     @validate("candidates")

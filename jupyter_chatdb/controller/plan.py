@@ -163,17 +163,17 @@ def with_values(sql: str, params: Mapping[str, object]) -> str:
     """
     if not params:
         return sql
-    try:
-        trees = sqlglot.parse(sql, read="duckdb")
-    except sqlglot.errors.SqlglotError:
-        return sql
 
     def literal(node: exp.Expression) -> exp.Expression:
         if isinstance(node, exp.Placeholder) and node.name in params:
             return sqlglot.parse_one(sql_literal(params[node.name]), read="duckdb")
         return node
 
-    return "; ".join(tree.transform(literal).sql(dialect="duckdb") for tree in trees if tree is not None)
+    try:
+        trees = sqlglot.parse(sql, read="duckdb")
+        return "; ".join(tree.transform(literal).sql(dialect="duckdb") for tree in trees if tree is not None)
+    except Exception:  # for reading only: the SQL as it ran is shown instead
+        return sql
 
 
 def sql_literal(value: object) -> str:

@@ -222,10 +222,11 @@ def literal_uses(sql: str, schema: Mapping[str, Sequence[str]]) -> list[LiteralU
     """
     try:
         tree = sqlglot.parse_one(sql, read="duckdb")
-    except sqlglot.errors.SqlglotError:
+        comparisons = _comparisons(tree)
+    except Exception:  # sqlglot cannot read it: no literal is checked, and the guard refuses it
         return []
     uses = []
-    for column, literal, pattern in _comparisons(tree):
+    for column, literal, pattern in comparisons:
         table = _table_of(column, tree, schema)
         if table is not None:
             uses.append(LiteralUse(table, column.name, literal.this, pattern))

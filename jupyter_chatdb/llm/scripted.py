@@ -42,6 +42,10 @@ class ScriptedBackend:
     def push(self, *responses: Response) -> None:
         self._queue.extend(responses)
 
+    def clear(self) -> None:
+        """Drop the responses not used yet."""
+        self._queue.clear()
+
     @property
     def remaining(self) -> int:
         return len(self._queue)

@@ -73,6 +73,7 @@ class ChatDBMagics(Magics):
         engine.summarize = self.settings.summarize
         engine.options.candidates = self.settings.candidates
         engine.options.top_tables, engine.options.select_over = self.settings.top_tables, self.settings.select_over
+        engine.options.approve_share = self.settings.approve_share
         return engine
 
     @property

@@ -6,7 +6,8 @@ The fixed SQL goes through the guard like any other and is what the user sees in
 
 from __future__ import annotations
 
-from collections.abc import Mapping, Sequence
+import functools
+from collections.abc import Callable, Mapping, Sequence
 
 import sqlglot
 from sqlglot import exp
@@ -17,6 +18,21 @@ from .names import split_table
 SOURCE_DIALECTS = ("mysql", "sqlite", "postgres")
 
 
+def _tolerant(fixup: Callable[..., str | None]) -> Callable[..., str | None]:
+    """A fix-up that cannot read or write the SQL back (sqlglot faults on odd input) leaves it as it is:
+    the guard then decides about it."""
+
+    @functools.wraps(fixup)
+    def tolerant(*args: object, **kwargs: object) -> str | None:
+        try:
+            return fixup(*args, **kwargs)
+        except Exception:
+            return None
+
+    return tolerant
+
+
+@_tolerant
 def to_duckdb(sql: str) -> str | None:
     """The statement(s) rewritten for DuckDB, or None when no dialect reads them.
 
@@ -37,6 +53,7 @@ def to_duckdb(sql: str) -> str | None:
     return None
 
 
+@_tolerant
 def drop_unknown_joins(sql: str, schema: Mapping[str, Sequence[str]]) -> str | None:
     """Small models join tables that do not exist (`JOIN products AS p`) or qualify columns with an alias
     they never defined. When every such column exists in the query's FROM table, drop the join and
@@ -76,6 +93,7 @@ def drop_unknown_joins(sql: str, schema: Mapping[str, Sequence[str]]) -> str | N
     return tree.sql(dialect="duckdb") if changed else None
 
 
+@_tolerant
 def qualify_tables(sql: str, schema: Mapping[str, Sequence[str]], shown: Sequence[str] = ()) -> str | None:
     """Small models drop the database of an attached table (`FROM teacher` for `school.teacher`). A name
     that is no table of its own is given the database of the one table so named among the tables the
