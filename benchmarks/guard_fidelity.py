@@ -16,7 +16,6 @@ from __future__ import annotations
 import json
 import sys
 from collections import Counter
-from pathlib import Path
 
 from spider import DATASET, read_sqlite, same
 

@@ -28,7 +28,7 @@ import sys
 import tempfile
 import time
 from collections import Counter
-from collections.abc import Callable, Iterator
+from collections.abc import Callable
 from dataclasses import dataclass, field
 from pathlib import Path
 
@@ -323,7 +323,7 @@ def generate(folder: Path, seed: int, count: int) -> list[tuple[str, str]]:
     return [grammar.statement() for _ in range(count)]
 
 
-def run(count: int, seed: int, paths: tuple[str, ...], report: Callable[[str], None] = print) -> dict[str, Tally]:
+def run(count: int, seed: int, paths: tuple[str, ...], report: Callable[[str], None] = lambda line: print(line, flush=True)) -> dict[str, Tally]:
     folder = make_folder()
     cwd = os.getcwd()
     os.chdir(folder)  # relative paths in statements name the canary files

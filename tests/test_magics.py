@@ -1,7 +1,10 @@
 """%%chatdb through a real IPython InteractiveShell, with a scripted model."""
 
+import warnings
+
 import pandas as pd
 import pytest
+from IPython.core.error import UsageError
 from IPython.core.interactiveshell import InteractiveShell
 
 from .conftest import plan
@@ -280,3 +283,22 @@ def test_tables_says_which_tables_the_last_request_chose_and_why(shell, scripted
     finally:
         for name in extra:
             shell.user_ns.pop(name)
+
+
+def test_an_unclosed_quote_is_a_usage_error_not_a_traceback(shell):
+    for cell in ("%%chatdb -o 'r\nHow many units?", '%chatdb describe sales "one row per sale'):
+        result = shell.run_cell(cell)
+        assert isinstance(result.error_in_exec, UsageError)
+        assert "close each quote you open" in str(result.error_in_exec)
+
+
+def test_a_frame_duckdb_cannot_read_is_left_out_with_one_warning(shell, scripted):
+    shell.user_ns["blank"] = pd.DataFrame()
+    for _ in range(2):
+        scripted.push({"route": "read"}, plan("SELECT sum(units) AS units FROM sales"), {"answer": "21"})
+        with warnings.catch_warnings(record=True) as caught:
+            warnings.simplefilter("always")
+            assert shell.run_cell("%%chatdb\nHow many units?").result["units"].tolist() == [21]
+        said = [str(w.message) for w in caught if "blank" in str(w.message)]
+        assert said == (["DuckDB cannot read the DataFrame 'blank': Invalid Input Error: Need a DataFrame with at least one column. It is left out of %%chatdb until it changes."] if _ == 0 else [])
+    shell.user_ns.pop("blank")

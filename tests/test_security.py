@@ -43,7 +43,7 @@ def files(folder: Path) -> dict[str, int]:
 
 
 ISSUE_STATEMENTS = [
-    f"SELECT * FROM json_execute_serialized_sql(json_serialize_sql('SELECT content FROM read_text(''{{folder}}/secret.txt'')'))",
+    "SELECT * FROM json_execute_serialized_sql(json_serialize_sql('SELECT content FROM read_text(''{folder}/secret.txt'')'))",
     "SUMMARIZE 'c.csv'",
     "SUMMARIZE TABLE 'q.csv?x'",
     "SUMMARIZE '*.csv'",
@@ -205,9 +205,15 @@ def test_sequences_advance_only_in_writes():
 
 
 def test_a_frame_duckdb_cannot_read_is_skipped_and_the_others_still_work(shop):
-    namespace = {"empty": pd.DataFrame(), "waves": pd.DataFrame({"z": [1 + 2j]}), "ok": pd.DataFrame({"n": [1]})}
+    namespace = {
+        "empty": pd.DataFrame(),
+        "waves": pd.DataFrame({"z": [1 + 2j]}),
+        "months": pd.DataFrame({"m": pd.period_range("2024-01", periods=2, freq="M")}),
+        "spans": pd.DataFrame({"s": pd.interval_range(0, 2)}),
+        "ok": pd.DataFrame({"n": [1]}),
+    }
     binding = shop.bind_frames(namespace)
-    assert set(binding.skipped) == {"empty", "waves"} and "ok" in binding.bound
+    assert set(binding.skipped) == {"empty", "waves", "months", "spans"} and "ok" in binding.bound
     assert "DuckDB cannot read the DataFrame 'waves'" in binding.skipped["waves"]
     assert shop.session.run("SELECT n FROM ok").scalar == 1
 

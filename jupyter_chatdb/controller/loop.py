@@ -346,7 +346,7 @@ class Controller:
         which an approval runs again."""
         sql = parameterized(planned.sql)  # earlier results are bound as parameters, never spliced in
         sql = fixups.qualify_tables(sql, chain.schema, chain.shown) or sql  # before literals are matched to tables
-        sql, _ = yield from self._correct_values(chain, index, sql)
+        sql = yield from self._correct_values(chain, index, sql)
         checked = _checked(sql, chain)
         unbound = [name for statement in checked.statements for name in statement.parameters if name not in chain.values]
         if unbound:
@@ -380,11 +380,11 @@ class Controller:
 
     # -- data-value memory -------------------------------------------------------------------
 
-    def _correct_values(self, chain: Chain, index: int, sql: str) -> Generator[Event, None, tuple[str, dict[str, str]]]:
+    def _correct_values(self, chain: Chain, index: int, sql: str) -> Generator[Event, None, str]:
         """Replace literals their columns do not hold by the stored value meant, saying so (never for
-        approved SQL); returns the SQL and the literals changed (old -> new)."""
+        approved SQL); returns the SQL with the corrected literals."""
         if not self.options.values or chain.request.approved:
-            return sql, {}
+            return sql
         changes: dict[tuple[str, str, str], str] = {}
         for use in literal_uses(sql, chain.schema):
             values = self.values.column(use.table, use.column)
@@ -399,8 +399,7 @@ class Controller:
             if choice is not None:
                 new = changes[(use.table, use.column, use.literal)] = use.with_value(choice.value)
                 yield ValueCorrected(index, use.table, use.column, use.literal, new, choice.how)
-        corrected = {old: new for (_, _, old), new in changes.items()}
-        return (replace_literals(sql, chain.schema, changes) if changes else sql), corrected
+        return replace_literals(sql, chain.schema, changes) if changes else sql
 
     def _choose_value(self, chain: Chain, use: LiteralUse, candidates: list[Candidate]) -> Generator[Event, None, Candidate | None]:
         """Several stored values resemble the literal: one constrained call picks one (or keeps the literal)."""

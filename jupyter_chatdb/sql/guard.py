@@ -85,7 +85,7 @@ PRIVATE_SCHEMA = "chatdb_journal"
 DDL_TYPES = (exp.Create, exp.Drop, exp.Alter, exp.TruncateTable)
 STATEMENT_TYPES = (*WRITE_TYPES, *DDL_TYPES, exp.Command, exp.Into, exp.Transaction, exp.Commit, exp.Rollback)
 DUCKDB_KINDS = {  # how DuckDB's own parser must read the statement written back
-    Kind.READ: {"SELECT", "EXPLAIN"},
+    Kind.READ: {"SELECT"},
     Kind.WRITE: {"INSERT", "UPDATE", "DELETE"},
     Kind.DDL: {"CREATE"},
 }

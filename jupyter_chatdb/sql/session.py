@@ -135,7 +135,7 @@ class Session:
                 if name in self._frames:  # keep the last frame that could be read
                     self._con.register(name, _wall_clock(self._frames[name]))
                 reason = str(error).strip().splitlines()[0] if str(error).strip() else type(error).__name__
-                raise ConfigError(f"DuckDB cannot read the DataFrame {name!r}: {reason}") from None
+                raise ConfigError(f"DuckDB cannot read the DataFrame {name!r}: {reason.rstrip('.')}.") from None
             self._frames[name] = frame
 
     def unbind(self, name: str) -> None:
