@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import json
 import os
+import re
 import secrets
 import shutil
 import socket
@@ -130,11 +131,12 @@ def test_cards_results_and_approval_in_jupyterlab(lab: tuple[str, Path]) -> None
         browser.close()
 
     html = _export_html(notebook)
-    assert 'class="chatdb-step"' in html and "SELECT region, sum(units) AS units FROM sales" in html.replace("</span>", "")
+    text = re.sub(r"<[^>]+>", "", html)  # the SQL is highlighted: token by token in spans
+    assert 'class="chatdb-step"' in html and "SELECT region, SUM(units) AS units FROM sales" in text
     saved = json.loads(notebook.read_text())
     outputs = [o for cell in saved["cells"] for o in cell.get("outputs", []) if "jupyter_chatdb" in o.get("metadata", {})]
     assert outputs and outputs[0]["metadata"]["jupyter_chatdb"]["sql"] == [
-        "SELECT region, sum(units) AS units FROM sales GROUP BY region ORDER BY units DESC"
+        "SELECT region, SUM(units) AS units FROM sales GROUP BY region ORDER BY units DESC"
     ]
 
 
