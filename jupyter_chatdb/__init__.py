@@ -14,18 +14,24 @@ __all__ = ["ChatDB", "ChatDBError", "Reply", "load_ipython_extension", "unload_i
 
 def load_ipython_extension(ipython) -> None:  # type: ignore[no-untyped-def]
     from .magics.chatdb import ChatDBMagics
-
     from .magics.mem import MemMagics
+
+    from .widgets.render import reply_html, reply_markdown
 
     magics = ChatDBMagics(shell=ipython)
     ipython.register_magics(magics)
     ipython.register_magics(MemMagics(ipython, magics))
     ipython.configurables.append(magics.settings)  # so `%config ChatDB` lists and sets the options
+    formatters = ipython.display_formatter.formatters  # a Reply is plain data: shown by these renderers
+    formatters["text/html"].for_type(Reply, reply_html)
+    formatters["text/markdown"].for_type(Reply, reply_markdown)
 
 
 def unload_ipython_extension(ipython) -> None:  # type: ignore[no-untyped-def]
     from .magics.chatdb import ChatDBMagics
 
+    for mime in ("text/html", "text/markdown"):
+        ipython.display_formatter.formatters[mime].pop(Reply, None)
     magics = ipython.magics_manager.registry.pop("ChatDBMagics", None)
     if isinstance(magics, ChatDBMagics):
         if magics.settings in ipython.configurables:

@@ -1,6 +1,7 @@
 """The chain view's state and static rendering, as plain Python objects."""
 
 import pandas as pd
+from IPython.core.interactiveshell import InteractiveShell
 
 from jupyter_chatdb.controller.events import (
     Answered,
@@ -84,10 +85,17 @@ def test_rollback_and_writes_are_shown():
     assert state.cards[1].preview is None
 
 
-def test_reply_renders_the_same_way():
+def test_reply_renders_the_same_way_once_the_extension_is_loaded():
     reply = Reply("Which regions?", "Two.", ["SELECT region FROM sales"], RESULT.frame, [Step(1, "Which regions?", "SELECT region FROM sales", "done", RESULT)])
-    assert "**Answer:** Two." in reply._repr_markdown_()
-    assert 'data-status="done"' in reply._repr_html_()
+    shell = InteractiveShell.instance()
+    shell.run_cell("%load_ext jupyter_chatdb", store_history=False)
+    try:
+        shown, _ = shell.display_formatter.format(reply)
+        assert "**Answer:** Two." in shown["text/markdown"]
+        assert 'data-status="done"' in shown["text/html"]
+    finally:
+        shell.run_cell("%unload_ext jupyter_chatdb", store_history=False)
+    assert "text/html" not in shell.display_formatter.format(reply)[0]  # plain data again
 
 
 def test_pending_and_committed_writes_are_noted(scripted):

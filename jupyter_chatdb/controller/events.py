@@ -29,7 +29,10 @@ class Step:
 
 @dataclass(frozen=True)
 class Reply:
-    """The outcome of `ChatDB.ask`: the answer, the SQL that produced it and its final result."""
+    """The outcome of `ChatDB.ask`: the answer, the SQL that produced it and its final result.
+
+    Plain data: `%load_ext jupyter_chatdb` registers how IPython shows it (widgets.render).
+    """
 
     request: str
     answer: str
@@ -45,15 +48,6 @@ class Reply:
     preview: Preview | None = None  # of a pending reply: what approving it must change, exactly
     request_id: int | None = None  # the journal's id of an applied write request
 
-    def _repr_markdown_(self) -> str:
-        from ..widgets.render import reply_markdown
-
-        return reply_markdown(self)
-
-    def _repr_html_(self) -> str:
-        from ..widgets.render import reply_html
-
-        return reply_html(self)
 
 
 @dataclass(frozen=True)
