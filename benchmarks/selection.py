@@ -35,7 +35,7 @@ from spider import DATASET, evaluate, read_sqlite  # noqa: E402
 
 from jupyter_chatdb import ChatDB  # noqa: E402
 from jupyter_chatdb.controller.events import TablesSelected  # noqa: E402
-from jupyter_chatdb.kernel_memory.schema import SchemaIndex  # noqa: E402
+from jupyter_chatdb.grounding.selection import SchemaIndex  # noqa: E402
 from jupyter_chatdb.llm import ScriptedBackend, select_backend  # noqa: E402
 from jupyter_chatdb.llm.base import LLM, Completion, Message, Usage  # noqa: E402
 from jupyter_chatdb.llm.minilm import MiniLMEmbedder  # noqa: E402

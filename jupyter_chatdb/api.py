@@ -15,10 +15,10 @@ from .controller.one_round import OneRoundController
 from .controller.plan import MAX_STEPS, PlannedStep
 from .controller.request import Request
 from .errors import ChatDBError, QueryFailed
-from .kernel_memory.saved_values import SavedValues
-from .kernel_memory.schema import SchemaIndex
+from .grounding.saved_values import SavedValues
+from .grounding.selection import SchemaIndex
 from .kernel_memory.thoughts import ThoughtMemory
-from .kernel_memory.values import ValueIndex
+from .grounding.values import ValueIndex
 from .llm.base import LLM, Embedder
 from .llm.minilm import LazyMiniLMEmbedder
 from .llm.minilm import installed as minilm_installed

@@ -8,7 +8,8 @@ import pytest
 
 from jupyter_chatdb import ChatDB
 from jupyter_chatdb.controller.events import TablesSelected
-from jupyter_chatdb.kernel_memory.schema import Considered, SchemaIndex, joined_tables, settle
+from jupyter_chatdb.grounding.joins import joined_tables
+from jupyter_chatdb.grounding.selection import Considered, SchemaIndex, settle
 from jupyter_chatdb.llm import ScriptedBackend
 from jupyter_chatdb.llm.minilm import MiniLMEmbedder
 from jupyter_chatdb.sql.catalog import Catalog
@@ -62,7 +63,7 @@ def test_the_tables_a_request_needs_are_among_the_candidates(catalog, embedder):
 
 
 def test_a_table_holding_a_value_the_request_quotes_says_so(session, catalog, embedder):
-    from jupyter_chatdb.kernel_memory.values import ValueIndex
+    from jupyter_chatdb.grounding.values import ValueIndex
 
     index = SchemaIndex(embedder)
     found = {c.table: c for c in index.candidates("How many flights leave from Phillips?", catalog, 3, ValueIndex(session))}

@@ -3,7 +3,7 @@
 import pandas as pd
 import pytest
 
-from jupyter_chatdb.kernel_memory.values import ValueIndex, clear_choice, literal_uses, replace_literals
+from jupyter_chatdb.grounding.values import ValueIndex, clear_choice, literal_uses, replace_literals
 from jupyter_chatdb.sql.session import Session
 
 SCHEMA = {"customers": ["name", "city", "language"], "orders": ["id", "customer", "status"]}
@@ -88,7 +88,7 @@ class CountingEmbedder:
 
 
 def test_values_and_their_vectors_are_kept_between_sessions(tmp_path):
-    from jupyter_chatdb.kernel_memory.saved_values import SavedValues
+    from jupyter_chatdb.grounding.saved_values import SavedValues
     from jupyter_chatdb.llm.minilm import MiniLMEmbedder
 
     frame = pd.DataFrame({"city": ["LA", "New York", "LA"]})

@@ -16,9 +16,10 @@ from dataclasses import dataclass, field, replace
 import pandas as pd
 
 from ..errors import ChatDBError, ModelOutputError, QueryFailed, SQLRefused, SQLSyntaxError
-from ..kernel_memory.schema import Considered, Links, SchemaIndex, joined_tables, settle
+from ..grounding.joins import Links, joined_tables
+from ..grounding.selection import Considered, SchemaIndex, settle
 from ..kernel_memory.thoughts import THOUGHTS_SCHEMA, ThoughtMemory, parse_thoughts, post_think_messages
-from ..kernel_memory.values import Candidate, LiteralUse, ValueIndex, clear_choice, literal_uses, replace_literals
+from ..grounding.values import Candidate, LiteralUse, ValueIndex, clear_choice, literal_uses, replace_literals
 from ..llm.base import LLM, Embedder, Message, Usage
 from ..sql import fixups, guard
 from ..sql.approval import Preview, RunMarks, bulk_change, differences

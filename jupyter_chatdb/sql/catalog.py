@@ -13,7 +13,7 @@ from .session import Session
 SAMPLE_VALUES = 3
 ALL_VALUES_UP_TO = 6  # value hints: a text column with at most this many distinct values lists them all
 SAMPLE_CHARS = 40
-TEXT_TYPES = ("VARCHAR", "TEXT", "STRING", "CHAR")
+TEXT_TYPES = ("VARCHAR", "TEXT", "STRING", "CHAR", "BPCHAR")  # what DuckDB may call a text column
 
 
 @dataclass(frozen=True)

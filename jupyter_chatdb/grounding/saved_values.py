@@ -16,7 +16,7 @@ from pathlib import Path
 
 import numpy as np
 
-from .store import MemoryUnavailable
+from ..kernel_memory.store import MemoryUnavailable
 
 SCHEMA = """
 CREATE TABLE IF NOT EXISTS column_values (

@@ -12,25 +12,23 @@ lose recall here. Descriptions are embedded once (the embedder caches by text) a
 from __future__ import annotations
 
 import re
-from collections.abc import Iterator, Mapping
+from collections.abc import Mapping
 from dataclasses import dataclass, replace
-from functools import lru_cache
 
 import numpy as np
-import snowballstemmer
 
 from ..llm.base import Embedder
 from ..sql.catalog import Catalog, Table
 from ..sql.names import split_table
+from .joins import Links, database_of, is_key, joined_tables, referred_as
 from .values import ValueIndex
+from .words import GENERIC_WORDS, stem, stem_sequence, stems, tokens, words
 
 NAME_WEIGHT = 0.35  # all of a table's name words in the request adds this much (a share of them, a share)
 COLUMN_WEIGHT = 0.06  # per column-name word in the request, up to COLUMN_HITS of them
 COLUMN_HITS = 3
-GENERIC_WORDS = frozenset({"id", "name", "type", "code", "date", "the", "of", "a", "in", "is", "number", "details"})
 DETERMINERS = frozenset({"the", "a", "an", "each", "all", "everi", "their", "its"})  # stemmed: "every" is "everi"
 NAMED_THINGS = frozenset({"name"})  # generic in a table's name, but a request asking for names needs a table that holds them
-Links = Mapping[str, Mapping[str, str]]  # table -> {neighbour: the column joining them}
 
 
 @dataclass(frozen=True)
@@ -56,140 +54,6 @@ def describe(table: Table, note: str = "") -> str:
     )
     text = f"{words(table.name)}: {columns}"
     return f"{note.rstrip('.')}. {text}" if note else text
-
-
-def words(identifier: str) -> str:
-    """
-    >>> words("song_releaseYear")
-    'song release year'
-    """
-    spaced = re.sub(r"(?<=[a-z0-9])(?=[A-Z])", " ", identifier).replace("_", " ").replace(".", " ")
-    return " ".join(spaced.lower().split())
-
-
-def stems(text: str) -> set[str]:
-    """Lower-case word stems, for matching names with what a request says.
-
-    >>> sorted(stems("Which countries hire singers?"))
-    ['countri', 'hire', 'singer', 'which']
-    """
-    return set(stem_sequence(text))
-
-
-def stem_sequence(text: str) -> list[str]:
-    """The stems of a text's words, in order.
-
-    >>> stem_sequence("the shops hiring")
-    ['the', 'shop', 'hire']
-    """
-    return [_stem(w) for w in _tokens(text)]
-
-
-def _tokens(text: str) -> list[str]:
-    return re.findall(r"[a-z0-9]+", words(text))
-
-
-@lru_cache(maxsize=8192)
-def _stem(word: str) -> str:
-    """English Snowball stems, so that word forms meet: plurals, -ing, -ment.
-
-    >>> [_stem(w) for w in ("countries", "country", "hiring", "enrollments", "Enrolment", "address")]
-    ['countri', 'countri', 'hire', 'enrol', 'enrol', 'address']
-    """
-    return _STEMMER.stemWord(word.lower())
-
-
-_STEMMER = snowballstemmer.stemmer("english")
-
-
-def joined_tables(catalog: Catalog) -> dict[str, dict[str, str]]:
-    """table -> {neighbour: the column joining them}: the references (`_references`) and, for DataFrames
-    (which declare no keys), key columns two tables of one database share (`singer_id` in both). Names
-    are not taken for keys across databases (an attached file's `singer_id` says nothing of the
-    notebook's), nor is a plain column named like a table (`country` beside `countries`): both joined
-    unrelated tables."""
-    links: dict[str, dict[str, str]] = {name: {} for name in catalog.tables}
-    for a, b, column in _links(catalog):
-        if a != b and b in links:
-            links[a].setdefault(b, column)
-            links[b].setdefault(a, column)
-    return links
-
-
-def referred_as(catalog: Catalog) -> dict[str, dict[str, str]]:
-    """table -> {stem: key column}: the words of the key columns that refer to it, which are often what
-    a request calls it (`Friend.student_id` refers to `Highschooler`: the students; `current_address_id`
-    to `Addresses`)."""
-    aliases: dict[str, dict[str, str]] = {}
-    for _, target, column in _references(catalog):
-        if "," not in column:  # one column
-            named = _tokens(re.sub(r"_?id$", "", column, flags=re.IGNORECASE))
-            aliases.setdefault(target, {}).update({_stem(w): column for w in named if w not in GENERIC_WORDS})
-    return aliases
-
-
-def _links(catalog: Catalog) -> Iterator[tuple[str, str, str]]:
-    yield from _references(catalog)
-    keys = _key_columns(catalog)
-    for name, same_database in _databases(catalog).items():
-        for column in keys[name]:
-            yield from ((name, other, column) for other in same_database if column in keys[other])
-
-
-def _references(catalog: Catalog) -> Iterator[tuple[str, str, str]]:
-    """(table, the table it refers to, the key column): declared foreign keys; where a table declares
-    none, a key column naming a table of its database that has an `id` (`singer_id`, `singer`) or, when
-    it names none, the one other table of its attached database with an `id` (`student_id`,
-    `Highschooler`: not among the notebook's DataFrames, which may be unrelated); and
-    a key column ending in another table's own key (`current_address_id`, `Addresses.address_id`)."""
-    named_like = {name: "_".join(_stem(w) for w in words(name).split()) for name in catalog.tables}
-    with_id = {name for name, t in catalog.tables.items() if any(c.name.lower() == "id" for c in t.columns)}
-    keys = _key_columns(catalog)
-    own_keys = {name: {k for k in keys[name] if named_like[name].endswith(_stem(k.removesuffix("_id")))} for name in keys}
-    name_words: dict[str, set[str]] = {}
-    for name in catalog.tables:
-        name_words.setdefault(database_of(name), set()).update(stems(split_table(name)[1]))
-    for name, same_database in _databases(catalog).items():
-        table = catalog.tables[name]
-        for key in table.foreign_keys:
-            yield name, key.table, ", ".join(key.columns)
-        if table.foreign_keys:
-            continue
-        ids = [other for other in same_database if other in with_id and other != name and database_of(name)]  # frames may be unrelated
-        for column in keys[name]:
-            target = _stem(column.removesuffix("_id").removesuffix("id").rstrip("_"))
-            named = [other for other in same_database if named_like[other].endswith(target)]
-            if not named and len(ids) == 1 and not stems(column) - {"id"} & name_words[database_of(name)]:
-                named = ids  # no table's name has the key's words: the one table with an `id`
-            yield from ((name, other, column) for other in named if other in with_id)
-            if not any(column in keys[other] for other in same_database if other != name):  # else a shared key joins them
-                yield from ((name, other, column) for other in same_database if any(column.endswith("_" + own) for own in own_keys[other]))
-
-
-def _key_columns(catalog: Catalog) -> dict[str, dict[str, None]]:
-    """table -> its key columns, lower case, in column order (so the column a link is named by is the same every run)."""
-    return {name: dict.fromkeys(c.name.lower() for c in t.columns if _is_key(c.name)) for name, t in catalog.tables.items()}
-
-
-def _databases(catalog: Catalog) -> dict[str, list[str]]:
-    """table -> the tables of its database (itself included)."""
-    databases: dict[str, list[str]] = {}
-    for name in catalog.tables:
-        databases.setdefault(database_of(name), []).append(name)
-    return {name: databases[database_of(name)] for name in catalog.tables}
-
-
-def database_of(table: str) -> str:
-    """
-    >>> database_of("archive.orders"), database_of("orders")
-    ('archive', '')
-    """
-    return split_table(table)[0]
-
-
-def _is_key(column: str) -> bool:
-    lowered = column.lower()
-    return lowered != "id" and (lowered.endswith("_id") or lowered.endswith("id") and column[-2:] == "ID")
 
 
 class SchemaIndex:
@@ -250,7 +114,7 @@ class SchemaIndex:
         named = len(name_words & heard) / len(name_words) if name_words else 0.0
         if named:
             reasons.append("named in the request" if named == 1 else "partly named in the request")
-        written = {stem: w for c in table.columns if not _is_key(c.name) for stem, w in _column_words(c.name).items()}  # keys name other tables
+        written = {stem: w for c in table.columns if not is_key(c.name) for stem, w in _column_words(c.name).items()}  # keys name other tables
         as_written = _initialisms(list(written.values()), said) | written
         holds = set(as_written)
         columns = sorted((holds - GENERIC_WORDS) & heard)
@@ -311,13 +175,13 @@ def _column_words(column: str) -> dict[str, str]:
     >>> _column_words("address_lines_2")
     {'address': 'address', 'line': 'lines', 'line 2': 'lines 2'}
     """
-    tokens = _tokens(column)
+    parts = tokens(column)
     found: dict[str, str] = {}
-    for before, token in zip(["", *tokens], tokens):
+    for before, token in zip(["", *parts], parts):
         if not token.isdigit():
-            found[_stem(token)] = token
+            found[stem(token)] = token
         elif before:
-            found[f"{_stem(before)} {token}"] = f"{before} {token}"
+            found[f"{stem(before)} {token}"] = f"{before} {token}"
     return found
 
 
@@ -331,7 +195,7 @@ def _initialisms(column_words: list[str], said: list[str]) -> dict[str, str]:
     found: dict[str, str] = {}
     for first, second in zip(said, said[1:]):
         for word in column_words:
-            if len(word) > 3 and word[0] == first[0] and _stem(word[1:]) == second and first != word:
+            if len(word) > 3 and word[0] == first[0] and stem(word[1:]) == second and first != word:
                 found.update({first: word, second: word})
     return found
 

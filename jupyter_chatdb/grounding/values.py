@@ -20,10 +20,11 @@ import sqlglot
 from sqlglot import exp
 
 from ..llm.base import Embedder
-from .saved_values import SavedValues
+from ..sql.catalog import TEXT_TYPES
 from ..sql.guard import table_key
 from ..sql.names import quote_identifier, quote_table
 from ..sql.session import Session
+from .saved_values import SavedValues
 
 MAX_VALUES = 5_000  # distinct values kept per column (the most frequent first); the cap is reported
 MAX_EMBEDDED = 2_000  # values per column compared by meaning
@@ -31,7 +32,6 @@ TRIGRAM_MIN = 0.45
 EMBEDDING_MIN = 0.78
 CLEAR_SCORE = 0.9  # a candidate at least this good, and well ahead of the next, is applied without asking
 CLEAR_MARGIN = 0.15
-TEXT_TYPES = ("VARCHAR", "TEXT", "STRING", "CHAR", "BPCHAR")
 
 
 @dataclass(frozen=True)

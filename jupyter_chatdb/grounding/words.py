@@ -1,0 +1,58 @@
+"""Words of names and requests, and their stems: how a request's words meet table and column names.
+
+Identifiers are split into words (`song_releaseYear`: song release year); words meet by their English
+Snowball stems, so that word forms do (plurals, -ing, -ment).
+"""
+
+from __future__ import annotations
+
+import re
+from functools import lru_cache
+
+import snowballstemmer
+
+GENERIC_WORDS = frozenset({"id", "name", "type", "code", "date", "the", "of", "a", "in", "is", "number", "details"})
+
+
+def words(identifier: str) -> str:
+    """
+    >>> words("song_releaseYear")
+    'song release year'
+    """
+    spaced = re.sub(r"(?<=[a-z0-9])(?=[A-Z])", " ", identifier).replace("_", " ").replace(".", " ")
+    return " ".join(spaced.lower().split())
+
+
+def stems(text: str) -> set[str]:
+    """Lower-case word stems, for matching names with what a request says.
+
+    >>> sorted(stems("Which countries hire singers?"))
+    ['countri', 'hire', 'singer', 'which']
+    """
+    return set(stem_sequence(text))
+
+
+def stem_sequence(text: str) -> list[str]:
+    """The stems of a text's words, in order.
+
+    >>> stem_sequence("the shops hiring")
+    ['the', 'shop', 'hire']
+    """
+    return [stem(w) for w in tokens(text)]
+
+
+def tokens(text: str) -> list[str]:
+    return re.findall(r"[a-z0-9]+", words(text))
+
+
+@lru_cache(maxsize=8192)
+def stem(word: str) -> str:
+    """English Snowball stems, so that word forms meet: plurals, -ing, -ment.
+
+    >>> [stem(w) for w in ("countries", "country", "hiring", "enrollments", "Enrolment", "address")]
+    ['countri', 'countri', 'hire', 'enrol', 'enrol', 'address']
+    """
+    return _STEMMER.stemWord(word.lower())
+
+
+_STEMMER = snowballstemmer.stemmer("english")
