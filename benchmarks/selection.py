@@ -105,7 +105,7 @@ def refinement(chatdb: ChatDB, questions: list[dict], args: argparse.Namespace) 
     details = args.details.open("w")
     for question in questions:
         started = time.perf_counter()
-        events = chatdb._controller.select_tables(question["question"], Catalog.read(chatdb.session))
+        events = chatdb.select_tables(question["question"])
         (event,) = [e for e in events if isinstance(e, TablesSelected)]
         seconds.append(time.perf_counter() - started)
         gold = gold_tables(question)

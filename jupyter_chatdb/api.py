@@ -10,7 +10,8 @@ from pathlib import Path
 import pandas as pd
 
 from .controller.events import Answered, Event, Replayed, Reply
-from .controller.loop import Controller, Options
+from .controller.context import Options
+from .controller.loop import Controller
 from .controller.one_round import OneRoundController
 from .controller.plan import MAX_STEPS, PlannedStep
 from .controller.request import Request
@@ -214,6 +215,14 @@ class ChatDB:
         route = "write" if guard.check(sql, allow_writes=True).writes else "read"
         request = Request(sql, allow_writes=allow_writes, summarize=False, approved=(PlannedStep("SQL as written", sql),), route=route)
         return self._collect(request, on_event)
+
+    def select_tables(self, text: str) -> list[Event]:
+        """How a request for `text` would choose its tables among many (a model call), as events: a
+        `TablesSelected` with what was considered, picked and chosen; none with few tables."""
+        controller = self._controller
+        if not isinstance(controller, Controller):
+            return []
+        return list(controller.select_tables(text))
 
     def tables(self) -> pd.DataFrame:
         """The tables requests can use: name, kind (DataFrame or stored), rows, columns and description."""

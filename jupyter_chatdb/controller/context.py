@@ -1,0 +1,141 @@
+"""One request's state, which the stages of a strategy read and fill in turn, and what they run against."""
+
+from __future__ import annotations
+
+from collections.abc import Generator
+from dataclasses import dataclass, field
+
+from ..grounding.joins import Links
+from ..grounding.selection import Considered, SchemaIndex
+from ..grounding.values import LiteralUse, ValueIndex
+from ..kernel_memory.thoughts import ThoughtMemory
+from ..llm.base import LLM, Completion, JSONSchema, Message, Usage
+from ..sql import guard
+from ..sql.catalog import Catalog
+from ..sql.approval import Preview
+from ..sql.journal import Journal, Recorder, TableChange
+from ..sql.session import Session
+from .events import Event, Reply, Step
+from .generate import generate
+from .plan import PlannedStep
+from .request import Request
+
+
+@dataclass
+class Options:
+    """The controller's knobs. Features are switched off by leaving their stage out of the strategy."""
+
+    revisions: int = 2  # model revisions of a failing plan per request
+    candidates: int = 1  # >1: sample that many plans for a read and vote on their results
+    examples: int = 6  # worked examples per planning prompt: all of the built-in ones, so the prompt's prefix is cached
+    values: bool = True  # check literals against the stored values of their columns and correct them
+    top_tables: int = 5  # schema selection: the K tables most like the request, plus the tables joined to them
+    select_over: int = 12  # select tables only when there are more than this many (else all go into the prompt)
+    approve_share: float = 0.5  # a write changing more than this share of a table's rows waits for approval
+
+
+@dataclass
+class Services:
+    """What every request of a session runs against."""
+
+    model: LLM
+    session: Session
+    journal: Journal
+    options: Options
+    values: ValueIndex
+    tables: SchemaIndex
+    memory: ThoughtMemory | None = None
+
+
+class ModelCalls:
+    """Every model call of a request goes through here: streamed as events, its usage added up."""
+
+    def __init__(self, model: LLM) -> None:
+        self.model = model
+        self.usage = Usage()
+
+    def __call__(
+        self, purpose: str, messages: list[Message], schema: JSONSchema, max_tokens: int, temperature: float = 0.0
+    ) -> Generator[Event, None, Completion]:
+        completion = yield from generate(self.model, purpose, messages, schema, max_tokens, temperature)
+        self.usage += completion.usage
+        return completion
+
+
+class StepProblem(Exception):
+    """A step that ran (or could not run) but cannot be used as planned; the plan gets revised."""
+
+
+@dataclass
+class Chain:
+    """The state of the steps of one request while they run."""
+
+    mode: guard.Mode  # what the user allowed: the model's route never widens it
+    schema: dict[str, list[str]]
+    values: dict[str, object] = field(default_factory=dict)  # bound results: <name> -> value
+    steps: list[Step] = field(default_factory=list)
+    done: list[PlannedStep] = field(default_factory=list)  # the steps as they ran ($name parameters)
+    recorder: Recorder | None = None
+    in_transaction: bool = False
+    missing_values: list[LiteralUse] = field(default_factory=list)  # literals no stored value resembles
+    sequences: dict[str, int | None] = field(default_factory=dict)  # the sequences before a write request ran
+    changes: tuple[TableChange, ...] = ()  # what the writes changed, or would change when waiting for approval
+    preview: Preview | None = None  # the writes wait for approval: what approving them must change
+    request_id: int | None = None  # the journal's id of the committed writes
+
+    @property
+    def writes(self) -> bool:
+        return self.mode is not guard.Mode.READ
+
+
+@dataclass
+class Context:
+    """One request: what the stages know so far. A stage reads what earlier stages filled in."""
+
+    request: Request
+    services: Services
+    catalog: Catalog
+    calls: ModelCalls
+    considered: list[Considered] = field(default_factory=list)  # schema selection's candidates (none: few tables)
+    links: Links = field(default_factory=dict)
+    route: str = ""  # read | write | chat; without a route stage, what the user allowed
+    notes: list[str] = field(default_factory=list)  # recalled thoughts
+    shown: tuple[str, ...] | None = None  # the tables the planner is shown (None: all)
+    steps: list[PlannedStep] = field(default_factory=list)  # the plan
+    messages: list[Message] = field(default_factory=list)  # the planning conversation, for revisions
+    plan_reply: str = ""
+    chain: Chain | None = None
+    reply: Reply | None = None  # set by the stage that answers: the stages left are those after the answer
+
+    @property
+    def options(self) -> Options:
+        return self.services.options
+
+    @property
+    def session(self) -> Session:
+        return self.services.session
+
+    @property
+    def table_names(self) -> list[str]:
+        """The tables routing and chat are told about: those considered, or all."""
+        return [c.table for c in self.considered] if self.considered else list(self.catalog.tables)
+
+    def running(self) -> Chain:
+        """The chain of steps, started on first use (the guard's mode, the schema, the sequences before)."""
+        if self.chain is None:
+            mode = _mode(self.request, self.route)
+            self.chain = Chain(mode, self.catalog.schema())
+            if self.chain.writes:
+                self.chain.sequences = self.session.sequences()
+        return self.chain
+
+
+def _mode(request: Request, route: str) -> guard.Mode:
+    """What the guard allows is what the user allowed: a model that routes "write" gets a preview at most.
+
+    >>> _mode(Request("x"), "write"), _mode(Request("x", allow_writes=True), "read")
+    (<Mode.PREVIEW: 'preview'>, <Mode.WRITE: 'write'>)
+    """
+    if request.allow_writes:
+        return guard.Mode.WRITE
+    return guard.Mode.PREVIEW if route == "write" else guard.Mode.READ

@@ -1,0 +1,118 @@
+"""Finishing a request: commit its writes (journalled) or roll them back for approval; answer from the
+last result; and, for a read the chain could not answer, the one-round fallback."""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+from dataclasses import replace
+
+import pandas as pd
+
+from ...errors import ChatDBError
+from ...sql.approval import Preview, RunMarks, bulk_change, differences
+from ...sql.journal import TableChange
+from .. import prompts
+from ..answer import is_grounded, plain_answer
+from ..context import Chain, Context
+from ..events import Answered, ApprovalNeeded, Committed, Event, Reply, RequestStarted
+from ..one_round import OneRoundController
+from .values import missing_value
+
+ANSWER_MAX_TOKENS = 120
+
+
+def finish(ctx: Context) -> Iterator[Event]:
+    """Commit the writes, or roll them back and wait for approval: without writes allowed, in a dry run,
+    or when they change every row of a table (or more than `approve_share`). An approval must change
+    exactly the rows its preview showed."""
+    chain = ctx.running()
+    if not chain.in_transaction:
+        return
+    assert chain.recorder is not None
+    request, session = ctx.request, ctx.session
+    chain.changes = tuple(chain.recorder.changes())
+    ran = Preview(chain.changes, RunMarks(_sequences_used(ctx, chain), RunMarks.clock_of(session)))
+    if request.expected is not None and (difference := differences(request.expected, ran)):
+        raise ChatDBError(f"The data changed since the preview: {difference}. Nothing was applied; ask again for a new preview.")
+    approval = None if request.allow_writes else "writes are not allowed"
+    if request.dry_run:
+        approval = approval or "this is a dry run"
+    if not request.approved:
+        approval = approval or bulk_change(chain.changes, ctx.options.approve_share)
+    if approval:
+        session.rollback()
+        chain.in_transaction, chain.preview = False, ran
+        yield ApprovalNeeded(approval, chain.changes)
+    else:
+        chain.request_id = chain.recorder.commit(request.text, [s.sql for s in chain.steps], chain.changes)
+        session.commit()
+        chain.in_transaction = False
+        yield Committed(chain.request_id, chain.changes)
+
+
+finish.may_fall_back = True  # type: ignore[attr-defined]
+
+
+def _sequences_used(ctx: Context, chain: Chain) -> dict[str, tuple[int | None, int | None]]:
+    """Each sequence this request advanced: its last value before and after."""
+    now = ctx.session.sequences()
+    return {name: (chain.sequences.get(name), last) for name, last in now.items() if last != chain.sequences.get(name)}
+
+
+def answer(ctx: Context) -> Iterator[Event]:
+    """The answer from the last result (what changed, for writes); phrased by the model when `summarize`,
+    kept only if every number in it is in a result."""
+    request, chain = ctx.request, ctx.running()
+    steps = chain.steps
+    reads = [s for s in steps if s.result is not None and s.rows_affected is None and len(s.result.frame.columns)]
+    result = reads[-1].result.frame if reads else None  # type: ignore[union-attr]
+    writes = [s.rows_affected for s in steps if s.rows_affected is not None]
+    affected = sum(writes) if writes else None
+    sql = [s.sql for s in steps]
+    pending = chain.preview is not None
+    if chain.changes or affected is not None:
+        text = _changes_answer(chain.changes, pending)
+    else:
+        text = plain_answer(result, None)
+        if result is not None and result.empty and chain.missing_values:
+            text += f" (No rows: {missing_value(chain.missing_values[0])}.)"
+        if request.summarize and result is not None:
+            messages = prompts.answer_messages(request.text, sql, result, None)
+            completion = yield from ctx.calls("answer", messages, prompts.ANSWER_SCHEMA, ANSWER_MAX_TOKENS)
+            phrased = prompts.parse_json(completion.text, "answer")
+            known = pd.concat([s.result.frame for s in reads], ignore_index=True)  # type: ignore[union-attr]
+            if phrased and is_grounded(phrased, known, None, request.text):
+                text = phrased  # otherwise the model did its own arithmetic: keep the plain answer
+    ctx.reply = Reply(
+        request.text, text, sql, result, steps, ctx.calls.usage, ctx.services.model.name, route=ctx.route,
+        plan=tuple(chain.done), changes=chain.changes, pending=pending, request_id=chain.request_id, preview=chain.preview,
+    )
+
+
+answer.may_fall_back = True  # type: ignore[attr-defined]
+
+
+def fall_back(ctx: Context) -> Iterator[Event]:
+    """The Foundation's one-SQL prompt (with its repair round), for a read the chain could not answer.
+    The pipeline jumps here when a stage before it fails; otherwise it does nothing."""
+    if ctx.reply is not None:
+        return
+    reply = None
+    for event in OneRoundController(ctx.services.model, ctx.session, tables=ctx.shown).run(ctx.request):
+        if isinstance(event, Answered):
+            reply = event.reply
+        elif not isinstance(event, RequestStarted):
+            yield event
+    assert reply is not None
+    ctx.reply = replace(reply, usage=reply.usage + ctx.calls.usage)
+
+
+def _changes_answer(changes: tuple[TableChange, ...], pending: bool) -> str:
+    """
+    >>> _changes_answer((), False)
+    'Nothing changed.'
+    """
+    if not changes:
+        return "Nothing would change." if pending else "Nothing changed."
+    listed = "; ".join(change.summary for change in changes)
+    return f"Would change (not applied yet): {listed}." if pending else f"Recorded: {listed}."

@@ -1,0 +1,201 @@
+"""Running the plan step by step: each step's placeholders are bound as parameters, its literals grounded,
+the guard checks it and DuckDB runs it; a step that fails, finds nothing to bind or changes nothing gets
+the rest of the plan revised by the model (at most `revisions` times). Writes open one transaction."""
+
+from __future__ import annotations
+
+from collections.abc import Generator, Iterator, Mapping
+
+from ...errors import ModelOutputError, QueryFailed, SQLRefused, SQLSyntaxError
+from ...sql import fixups, guard
+from ...sql.catalog import Catalog
+from ...sql.session import QueryResult
+from .. import prompts
+from ..context import Chain, Context, StepProblem
+from ..events import Event, PlanMade, Step, StepDone, StepFailed, StepPlanned, StepStarted
+from ..one_round import rows_changed
+from ..plan import PlannedStep, bound_values, fill, parameterized, parse_plan, plan_schema, with_values
+from .plan import PLAN_MAX_TOKENS
+from .values import correct_values
+
+
+def run_steps(ctx: Context) -> Iterator[Event]:
+    chain = ctx.running()
+    yield PlanMade(tuple(ctx.steps))
+    for index, step in enumerate(ctx.steps, start=1):
+        yield StepPlanned(index, step.goal, step.sql)
+    pending = list(ctx.steps)
+    revision = 0
+    while pending:
+        planned = pending.pop(0)
+        index = len(chain.steps) + 1
+        try:
+            step, as_run = yield from _run_step(ctx, chain, index, planned)
+        except StepProblem as problem:
+            can_revise = revision < ctx.options.revisions and bool(ctx.messages)
+            failed_sql = fill(planned.sql, chain.values)
+            yield StepFailed(Step(index, planned.goal, failed_sql, "failed", error=str(problem)), will_retry=can_revise)
+            if not can_revise:
+                raise QueryFailed(f"Step {index} ({planned.goal}) failed: {problem}") from None
+            revision += 1
+            pending = yield from _revise(ctx, chain, index, failed_sql, str(problem), revision)
+            continue
+        chain.steps.append(step)
+        chain.done.append(as_run)
+        yield StepDone(step)
+
+
+run_steps.may_fall_back = True  # type: ignore[attr-defined]
+
+
+def _run_step(ctx: Context, chain: Chain, index: int, planned: PlannedStep) -> Generator[Event, None, tuple[Step, PlannedStep]]:
+    """Run one step; returns it and its statements as they ran (corrected literals, $name parameters),
+    which an approval runs again."""
+    sql = parameterized(planned.sql)  # earlier results are bound as parameters, never spliced in
+    sql = fixups.qualify_tables(sql, chain.schema, ctx.shown or ()) or sql  # before literals are matched to tables
+    sql = yield from correct_values(ctx, chain, index, sql)
+    checked = _checked(sql, chain, ctx.shown or ())
+    unbound = [name for statement in checked.statements for name in statement.parameters if name not in chain.values]
+    if unbound:
+        raise StepProblem(f"it uses <{unbound[0]}>, which no earlier step binds")
+    result, affected = None, None
+    params: dict[str, object] = {}
+    for statement in checked.statements:
+        if statement.is_write:
+            _before_write(ctx, chain, statement)
+        bound = {name: chain.values[name] for name in statement.parameters}
+        params.update(bound)
+        yield StepStarted(index, with_values(statement.sql, bound))
+        result = _execute(ctx, chain, statement, bound)
+        if statement.is_write:
+            affected = (affected or 0) + (rows_changed(statement, result) or 0)
+            if affected == 0 and not statement.conditional and statement.kind is guard.Kind.WRITE:
+                raise StepProblem(
+                    "it changed no row: what its WHERE clause looks for is not in the table yet; "
+                    "add the missing row in a step before it, or fix the name"
+                )
+        if statement.kind is guard.Kind.DDL:
+            chain.schema = Catalog.read(ctx.session, samples=0).schema()
+    assert result is not None
+    values, problem = bound_values(planned.binds, result.frame)
+    if problem:
+        raise StepProblem(problem)
+    chain.values.update(values)
+    ran = "; ".join(statement.sql for statement in checked.statements)
+    step = Step(index, planned.goal, with_values(ran, params), "done", result, rows_affected=affected, params=tuple(params.items()))
+    return step, PlannedStep(planned.goal, ran, planned.binds)
+
+
+def _before_write(ctx: Context, chain: Chain, statement: guard.Statement) -> None:
+    if statement.target in ctx.session.frames:
+        raise SQLRefused(
+            f"{statement.target} is a DataFrame of the notebook: change it with pandas, "
+            "or store it as a table (CREATE TABLE ... AS SELECT) to change it here."
+        )
+    if not chain.in_transaction:
+        ctx.session.begin()
+        chain.in_transaction = True
+        chain.recorder = ctx.services.journal.recorder()
+    assert chain.recorder is not None
+    chain.recorder.before(statement)
+
+
+def _execute(ctx: Context, chain: Chain, statement: guard.Statement, params: Mapping[str, object]) -> QueryResult:
+    try:
+        return ctx.session.run(statement.sql, params)
+    except QueryFailed as error:
+        if chain.in_transaction:  # DuckDB aborts the transaction: start again with the steps done
+            _replay(ctx, chain)
+        raise StepProblem(_with_hint(str(error))) from None
+
+
+def _replay(ctx: Context, chain: Chain) -> None:
+    """Roll back and run the steps already done again, so the revised rest starts from their state.
+
+    Ids from sequences are not rolled back, so results are bound afresh.
+    """
+    session = ctx.session
+    session.rollback()
+    session.begin()
+    chain.recorder = ctx.services.journal.recorder()
+    chain.values.clear()
+    for planned in chain.done:
+        for statement in guard.check(planned.sql, chain.schema, mode=chain.mode).statements:
+            if statement.is_write:
+                chain.recorder.before(statement)
+            result = session.run(statement.sql, {name: chain.values[name] for name in statement.parameters})
+        chain.values.update(bound_values(planned.binds, result.frame)[0])
+
+
+def _revise(ctx: Context, chain: Chain, index: int, sql: str, problem: str, revision: int) -> Generator[Event, None, list[PlannedStep]]:
+    """The rest of the plan, rewritten by the model given the results so far."""
+    results = "\n".join(
+        f"step {s.index} ({s.goal}): " + (_result_line(s.result) if s.result is not None else "done") for s in chain.steps
+    )
+    bound = ", ".join(f"<{k}> = {v}" for k, v in chain.values.items())
+    revise = prompts.revise_messages(ctx.messages, ctx.plan_reply, index, sql, problem, results + (f"\nBound: {bound}" if bound else ""))
+    completion = yield from ctx.calls("revise", revise, plan_schema(ctx.request.max_steps), PLAN_MAX_TOKENS)
+    steps = parse_plan(completion.text)
+    if steps is None:
+        raise ModelOutputError(f"The model did not return a usable revision (it said: {completion.text[:200]!r}).")
+    steps = _without_steps_done(steps, chain.done)
+    if not steps:
+        raise QueryFailed(f"Step {index} failed: {problem}; the revised plan only repeated the steps done.")
+    ctx.plan_reply = completion.text
+    yield PlanMade(tuple(steps), first=index, revision=revision)
+    for offset, step in enumerate(steps):
+        yield StepPlanned(index + offset, step.goal, step.sql, attempt=revision + 1)
+    return steps
+
+
+def _checked(sql: str, chain: Chain, shown: tuple[str, ...]) -> guard.Checked:
+    """The guard's verdict; SQL DuckDB cannot parse gets one try as SQLite/MySQL/PostgreSQL SQL.
+
+    Joins of tables that do not exist and columns of undefined aliases are dropped first when the
+    query's own table has those columns (the step then shows the SQL that ran).
+    """
+    sql = fixups.drop_unknown_joins(sql, chain.schema) or sql
+    try:
+        return guard.check(sql, chain.schema, mode=chain.mode)
+    except SQLRefused as error:
+        if not error.fixable:
+            raise
+        fixed = fixups.to_duckdb(sql) if isinstance(error, SQLSyntaxError) else None
+        if fixed is None:
+            raise StepProblem(str(error)) from None
+        fixed = fixups.qualify_tables(fixed, chain.schema, shown) or fixed
+    try:
+        return guard.check(fixed, chain.schema, mode=chain.mode)
+    except SQLRefused as error:
+        if not error.fixable:
+            raise
+        raise StepProblem(str(error)) from None
+
+
+def _with_hint(error: str) -> str:
+    """DuckDB's message plus what to do about the errors small models make most in write chains.
+
+    >>> _with_hint('Constraint Error: Violates foreign key constraint because key "fruit_id: 7" does not exist in the referenced table')
+    'Constraint Error: Violates foreign key constraint because key "fruit_id: 7" does not exist in the referenced table; add that row first or look its id up by name instead of writing a number'
+    """
+    if "foreign key" in error and "does not exist" in error:
+        return error + "; add that row first or look its id up by name instead of writing a number"
+    if "NOT NULL constraint failed" in error:
+        return error + "; give that column a value (look it up in an earlier step and bind it)"
+    return error
+
+
+def _without_steps_done(steps: list[PlannedStep], done: list[PlannedStep]) -> list[PlannedStep]:
+    """Small models often restate the whole plan when asked for the rest: drop the leading steps already run.
+
+    >>> a, b = PlannedStep("a", "SELECT 1"), PlannedStep("b", "SELECT 2")
+    >>> _without_steps_done([a, b], [a])
+    [PlannedStep(goal='b', sql='SELECT 2', binds=())]
+    """
+    done_sql = {step.sql for step in done}
+    first_new = next((i for i, step in enumerate(steps) if step.sql not in done_sql), len(steps))
+    return steps[first_new:]
+
+
+def _result_line(result: QueryResult) -> str:
+    return prompts.result_text(result.frame, rows=3).replace("\n", " | ")

@@ -1,0 +1,44 @@
+"""Schema selection with many tables: the tables most like the request, then the model's pick, settled."""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+
+from ...grounding.joins import joined_tables
+from ...grounding.selection import settle
+from .. import prompts
+from ..context import Context
+from ..events import Event, TablesSelected
+
+TABLES_MAX_TOKENS = 120
+
+
+def consider_tables(ctx: Context) -> Iterator[Event]:
+    """With more than `select_over` tables: the top K most like the request and the tables joined to them
+    (no model call), and the catalog's joins; with few, nothing (every table is shown)."""
+    options, catalog = ctx.options, ctx.catalog
+    if not options.top_tables or len(catalog) <= options.select_over:
+        return
+    ctx.links = joined_tables(catalog)
+    ctx.considered = ctx.services.tables.candidates(ctx.request.text, catalog, options.top_tables, ctx.services.values, ctx.links)
+    yield from ()
+
+
+def pick_tables(ctx: Context) -> Iterator[Event]:
+    """One constrained call orders the considered tables and stops when they are enough; `settle` makes
+    the pick consistent with the request. The tables chosen are all the planner is shown."""
+    if not ctx.considered:
+        return
+    names = [c.table for c in ctx.considered]
+    picked: list[str] = []
+    if len(names) > 1:
+        listed = [(name, [c.name for c in ctx.catalog.tables[name].columns]) for name in names]
+        messages = prompts.table_choice_messages(ctx.request.text, listed)
+        completion = yield from ctx.calls("tables", messages, prompts.table_choice_schema(names), TABLES_MAX_TOKENS)
+        picked = prompts.parse_tables(completion.text, names)
+    chosen, changes = settle(picked, ctx.considered, ctx.links) if picked else (names, [])
+    yield TablesSelected(
+        tuple((c.table, c.score, c.reasons) for c in ctx.considered), tuple(chosen), len(ctx.catalog),
+        refined=bool(picked), picked=tuple(picked), changes=tuple(changes),
+    )
+    ctx.shown = tuple(chosen)

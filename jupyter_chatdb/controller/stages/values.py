@@ -1,0 +1,56 @@
+"""Grounding a step's literals: each string literal compared with a text column that does not hold it is
+replaced by the stored value meant, and the change is shown (never for approved SQL)."""
+
+from __future__ import annotations
+
+from collections.abc import Generator
+
+from ...grounding.values import Candidate, LiteralUse, clear_choice, literal_uses, replace_literals
+from .. import prompts
+from ..context import Chain, Context
+from ..events import Event, ValueCorrected
+
+VALUE_MAX_TOKENS = 40
+
+
+def correct_values(ctx: Context, chain: Chain, index: int, sql: str) -> Generator[Event, None, str]:
+    """`sql` with the literals its columns do not hold replaced by the stored values meant."""
+    if not ctx.options.values or ctx.request.approved:
+        return sql
+    index_of_values = ctx.services.values
+    changes: dict[tuple[str, str, str], str] = {}
+    for use in literal_uses(sql, chain.schema):
+        values = index_of_values.column(use.table, use.column)
+        if values is None or use.text is None or use.found_in(values.values):
+            continue  # not a text column, a pattern with inner wildcards, or a value it holds
+        candidates = index_of_values.candidates_in(values, use.text)
+        if not candidates:
+            if not values.capped:  # a capped column cannot say the value is not there
+                chain.missing_values.append(use)
+            continue
+        choice = clear_choice(candidates) or (yield from _choose_value(ctx, use, candidates))
+        if choice is not None:
+            new = changes[(use.table, use.column, use.literal)] = use.with_value(choice.value)
+            yield ValueCorrected(index, use.table, use.column, use.literal, new, choice.how)
+    return replace_literals(sql, chain.schema, changes) if changes else sql
+
+
+def _choose_value(ctx: Context, use: LiteralUse, candidates: list[Candidate]) -> Generator[Event, None, Candidate | None]:
+    """Several stored values resemble the literal: one constrained call picks one (or keeps the literal)."""
+    options = [c.value for c in candidates]
+    messages = prompts.value_choice_messages(ctx.request.text, use.table, use.column, use.text or use.literal, options)
+    schema = {"type": "object", "properties": {"value": {"enum": [*options, use.text or use.literal]}}, "required": ["value"]}
+    completion = yield from ctx.calls("value", messages, schema, VALUE_MAX_TOKENS)
+    chosen = prompts.parse_json(completion.text, "value")
+    return next((Candidate(c.value, c.score, "model") for c in candidates if c.value == chosen), None)
+
+
+def missing_value(use: LiteralUse) -> str:
+    """Why a query that compared with `use` may have found nothing.
+
+    >>> missing_value(LiteralUse("t", "city", "%Paris%", "LIKE"))
+    "no value of t.city matches '%Paris%' or is close to it"
+    """
+    if use.pattern:
+        return f"no value of {use.table}.{use.column} matches {use.literal!r} or is close to it"
+    return f"{use.literal!r} is not a value of {use.table}.{use.column}, nor close to one"

@@ -1,0 +1,31 @@
+"""Strategies: tuples of stages. A feature is switched off by leaving its stage out (`without`)."""
+
+from __future__ import annotations
+
+from .pipeline import Stage
+from .stages.finish import answer, fall_back, finish
+from .stages.memory import post_think, recall
+from .stages.plan import plan, vote
+from .stages.route import chat, route
+from .stages.run import run_steps
+from .stages.select import consider_tables, pick_tables
+
+# plain language to SQL steps: the chain-of-memory controller
+ASK: tuple[Stage, ...] = (
+    consider_tables, route, recall, chat, pick_tables, plan, vote, run_steps, finish, answer, fall_back, post_think
+)
+# a plan the user approved (or wrote, or recorded): run exactly it, without the model
+APPROVED: tuple[Stage, ...] = (run_steps, finish, answer)
+STAGES = {stage.__name__: stage for stage in ASK}
+
+
+def without(strategy: tuple[Stage, ...], *names: str) -> tuple[Stage, ...]:
+    """`strategy` with the named stages left out.
+
+    >>> [s.__name__ for s in without(APPROVED, "finish")]
+    ['run_steps', 'answer']
+    """
+    unknown = [name for name in names if name not in STAGES]
+    if unknown:
+        raise ValueError(f"Unknown stage {unknown[0]!r}: the stages are {', '.join(STAGES)}.")
+    return tuple(stage for stage in strategy if stage.__name__ not in names)
