@@ -124,6 +124,7 @@ def run(strategy: str, model: LLM, questions: list[dict], args: argparse.Namespa
             chatdb = ChatDB(
                 model=model, summarize=False, strategy="one-round" if strategy == "one-round" else "chain",
                 repair_rounds=args.repair_rounds, candidates=args.candidates,
+                without=tuple(name for name in args.without.split(",") if name),
             )
             chatdb.options.values = strategy != "chain-no-values"
             if strategy == "chain-selection":
@@ -157,6 +158,10 @@ def parse_args() -> argparse.Namespace:
     )
     parser.add_argument("--legs", help="perturbed: run only these legs (original,perturbed,perturbed-values)")
     parser.add_argument("--candidates", type=int, default=1, help="plans sampled and voted on per question (chain)")
+    parser.add_argument(
+        "--without", default="", metavar="STAGES",
+        help="leave these stages out of the chain (comma-separated: route, vote, fall_back, pick_tables, ...)",
+    )
     parser.add_argument("--repair-rounds", type=int, default=1, help="repair rounds of the one-round baseline")
     parser.add_argument("--dataset", type=Path, default=DATASET)
     parser.add_argument("--out", type=Path, default=Path("benchmarks/out/spider_predictions.sql"))

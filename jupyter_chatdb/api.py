@@ -4,12 +4,13 @@ from __future__ import annotations
 
 import copy
 import warnings
-from collections.abc import Callable, Iterator, Mapping
+from collections.abc import Callable, Iterator, Mapping, Sequence
 from pathlib import Path
 
 import pandas as pd
 
 from .controller.events import Answered, Event, Replayed, Reply
+from .controller import strategies
 from .controller.context import Options
 from .controller.loop import Controller
 from .controller.one_round import OneRoundController
@@ -56,6 +57,7 @@ class ChatDB:
         candidates: int = 1,
         revisions: int = 2,
         repair_rounds: int = 1,
+        without: Sequence[str] = (),
         memory: ThoughtMemory | None = None,
         embedder: Embedder | None = None,
         values_path: str | Path | None = None,
@@ -65,6 +67,8 @@ class ChatDB:
         `strategy`: "chain" (plan, run step by step, revise) or "one-round" (one SQL and one repair,
         the baseline). `candidates` > 1 samples that many plans for a question and keeps the result
         most of them agree on. `revisions`: how often a failing plan is revised per request.
+        `without`: stages left out of the chain (`controller/strategies.py`: "route", "vote",
+        "fall_back", "post_think", ...), to measure what each one gives.
         `memory`: a ThoughtMemory to recall thoughts from before planning and store new ones in after
         each answer (its triples are queryable as the table `memory_triples`).
         `embedder`: matches literals with stored values and requests with tables by meaning
@@ -88,6 +92,10 @@ class ChatDB:
         if schema is not None:
             self._bootstrap(schema)
         self._strategy, self._repair_rounds = strategy, repair_rounds
+        try:
+            self._stages = strategies.without(strategies.ASK, *without)
+        except ValueError as error:
+            raise ChatDBError(str(error)) from None
         self.options = Options(revisions=revisions, candidates=candidates)
         self._controller = self._make_controller()
 
@@ -103,7 +111,8 @@ class ChatDB:
     def _make_controller(self) -> Controller | OneRoundController:
         if self._strategy == "chain":
             return Controller(
-                self.model, self.session, self.journal, self.options, self._memory, values=self.values, tables=self.table_index
+                self.model, self.session, self.journal, self.options, self._memory, values=self.values, tables=self.table_index,
+                strategy=self._stages,
             )
         return OneRoundController(self.model, self.session, repair_rounds=self._repair_rounds)
 
