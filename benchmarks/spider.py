@@ -38,6 +38,7 @@ import perturb
 from jupyter_chatdb import ChatDB, ChatDBError
 from jupyter_chatdb.controller.events import Answered, StepDone, StepFailed, StepPlanned
 from jupyter_chatdb.llm import select_backend
+from jupyter_chatdb.options import Options
 from jupyter_chatdb.llm.base import LLM, Usage
 
 DATASET = Path(__file__).resolve().parents[1].parent / "shared" / "datasets" / "spider_dev"
@@ -126,9 +127,7 @@ def run(strategy: str, model: LLM, questions: list[dict], args: argparse.Namespa
                 repair_rounds=args.repair_rounds, candidates=args.candidates,
                 without=tuple(name for name in args.without.split(",") if name),
             )
-            chatdb.options.values = strategy != "chain-no-values"
-            if strategy == "chain-selection":
-                chatdb.options.select_over = 0
+            chatdb.configure(values=strategy != "chain-no-values", select_over=0 if strategy == "chain-selection" else Options.select_over)
             for name, frame in read_sqlite(sqlite_path).items():
                 chatdb.register(name, frame)
             for question in (q for q in questions if q["db_id"] == db_id):

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import copy
+import dataclasses
 import warnings
 from collections.abc import Callable, Iterator, Mapping, Sequence
 from pathlib import Path
@@ -11,7 +12,6 @@ import pandas as pd
 
 from .controller.events import Answered, Event, Replayed, Reply
 from .controller import strategies
-from .controller.context import Options
 from .controller.loop import Controller
 from .controller.one_round import OneRoundController
 from .controller.plan import MAX_STEPS, PlannedStep
@@ -19,12 +19,15 @@ from .controller.request import Request
 from .errors import ChatDBError, QueryFailed
 from .grounding.saved_values import SavedValues
 from .grounding.selection import SchemaIndex
-from .kernel_memory.thoughts import ThoughtMemory
+from .controller.generate import complete
+from .controller.stages.memory import THOUGHTS_MAX_TOKENS
+from .kernel_memory.thoughts import THOUGHTS_SCHEMA, Thought, ThoughtMemory, parse_thoughts, statement_messages
 from .grounding.values import ValueIndex
 from .llm.base import LLM, Embedder
 from .llm.minilm import LazyMiniLMEmbedder
 from .llm.minilm import installed as minilm_installed
 from .llm.select import select_backend
+from .options import Options
 from .sql import guard
 from .sql.journal import Journal
 from .sql.replays import Recorded, Replays, result_digest
@@ -224,6 +227,34 @@ class ChatDB:
         route = "write" if guard.check(sql, allow_writes=True).writes else "read"
         request = Request(sql, allow_writes=allow_writes, summarize=False, approved=(PlannedStep("SQL as written", sql),), route=route)
         return self._collect(request, on_event)
+
+    @property
+    def model_name(self) -> str:
+        return self.model.name
+
+    def status(self) -> dict[str, object]:
+        """What a request can use now: the model, the bound DataFrames, the stored and attached tables,
+        and how many write requests were applied."""
+        return {
+            "model": self.model.name, "frames": sorted(self.session.frames), "stored": sorted(self.session.stored_tables()),
+            "attached": self.session.attached_tables(), "applied": len(self.history()),
+        }
+
+    def thoughts_from(self, statement: str) -> list[Thought]:
+        """The thoughts (triples) the model reads in a statement the user wants remembered; the statement
+        itself when it finds none."""
+        completion = complete(self.model, "memory", statement_messages(statement), THOUGHTS_SCHEMA, THOUGHTS_MAX_TOKENS)
+        return parse_thoughts(completion.text) or [Thought("", "", "", statement)]
+
+    def configure(self, **changes: object) -> None:
+        """Change options (`jupyter_chatdb.options.Options`) from the next request on: `configure(candidates=3)`."""
+        unknown = sorted(set(changes) - {f.name for f in dataclasses.fields(Options)})
+        if unknown:
+            raise ChatDBError(f"Unknown option {unknown[0]!r}: the options are {', '.join(f.name for f in dataclasses.fields(Options))}.")
+        options = dataclasses.replace(self.options, **changes)  # type: ignore[arg-type]
+        if options != self.options:
+            self.options = options
+            self._controller = self._make_controller()
 
     def select_tables(self, text: str) -> list[Event]:
         """How a request for `text` would choose its tables among many (a model call), as events: a

@@ -9,7 +9,7 @@ from __future__ import annotations
 from traitlets import Bool, Float, Int, TraitError, Unicode, validate
 from traitlets.config import Configurable
 
-from .controller.plan import MAX_STEPS
+from .options import MAX_STEPS, Options
 
 
 class ChatDB(Configurable):
@@ -31,17 +31,17 @@ class ChatDB(Configurable):
         config=True
     )
     candidates = Int(
-        1, help="Plans sampled for a question; above 1 the result most of them agree on is kept (slower)."
+        Options.candidates, help="Plans sampled for a question; above 1 the result most of them agree on is kept (slower)."
     ).tag(config=True)
     top_tables = Int(
-        5, help="Schema selection with many tables: the K tables most like the request (plus the tables joined to them) "
+        Options.top_tables, help="Schema selection with many tables: the K tables most like the request (plus the tables joined to them) "
         "that the model picks from; 0 shows every table to the model.",
     ).tag(config=True)
     select_over = Int(
-        12, help="Select tables only when there are more than this many; fewer all go into the prompt."
+        Options.select_over, help="Select tables only when there are more than this many; fewer all go into the prompt."
     ).tag(config=True)
     approve_share = Float(
-        0.5, help="A write that changes or removes every row of a table, or more than this share of the rows of a "
+        Options.approve_share, help="A write that changes or removes every row of a table, or more than this share of the rows of a "
         "table of at least 10 rows, waits for approval even with --write.",
     ).tag(config=True)
     memory = Bool(
@@ -53,6 +53,13 @@ class ChatDB(Configurable):
     verbose = Bool(False, help="Show the model's raw output and every controller decision in the chain view.").tag(
         config=True
     )
+
+    def options(self) -> dict[str, object]:
+        """The controller options these settings set (for `ChatDB.configure`)."""
+        return {
+            "candidates": self.candidates, "top_tables": self.top_tables, "select_over": self.select_over,
+            "approve_share": self.approve_share,
+        }
 
     @validate("preview_rows")
     def _check_preview_rows(self, proposal: dict) -> int:

@@ -10,6 +10,7 @@ from ..grounding.selection import Considered, SchemaIndex
 from ..grounding.values import LiteralUse, ValueIndex
 from ..kernel_memory.thoughts import ThoughtMemory
 from ..llm.base import LLM, Completion, JSONSchema, Message, Usage
+from ..options import Options
 from ..sql import guard
 from ..sql.catalog import Catalog
 from ..sql.approval import Preview
@@ -19,19 +20,6 @@ from .events import Event, Reply, Step
 from .generate import generate
 from .plan import PlannedStep
 from .request import Request
-
-
-@dataclass
-class Options:
-    """The controller's knobs. Features are switched off by leaving their stage out of the strategy."""
-
-    revisions: int = 2  # model revisions of a failing plan per request
-    candidates: int = 1  # >1: sample that many plans for a read and vote on their results
-    examples: int = 6  # worked examples per planning prompt: all of the built-in ones, so the prompt's prefix is cached
-    values: bool = True  # check literals against the stored values of their columns and correct them
-    top_tables: int = 5  # schema selection: the K tables most like the request, plus the tables joined to them
-    select_over: int = 12  # select tables only when there are more than this many (else all go into the prompt)
-    approve_share: float = 0.5  # a write changing more than this share of a table's rows waits for approval
 
 
 @dataclass

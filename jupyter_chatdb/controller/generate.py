@@ -57,3 +57,13 @@ def generate(
     if "error" in outcome:
         raise outcome["error"]  # type: ignore[misc]
     return outcome["completion"]  # type: ignore[return-value]
+
+
+def complete(model: LLM, purpose: str, messages: list[Message], schema: JSONSchema, max_tokens: int) -> Completion:
+    """`generate` without a view: the completion alone (Ctrl-C still stops the model)."""
+    calls = generate(model, purpose, messages, schema, max_tokens)
+    while True:
+        try:
+            next(calls)
+        except StopIteration as finished:
+            return finished.value  # type: ignore[no-any-return]

@@ -15,8 +15,8 @@ import sqlglot
 from sqlglot import exp
 
 from ..llm.base import JSONSchema
+from ..options import MAX_STEPS
 
-MAX_STEPS = 12
 STEP_SCHEMA: JSONSchema = {
     "type": "object",
     "properties": {

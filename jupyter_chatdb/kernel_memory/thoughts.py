@@ -218,6 +218,17 @@ def open_memory(database: Path, embedder: Embedder | None = None) -> ThoughtMemo
     return ThoughtMemory(Store(database), embedder or MiniLMEmbedder(), index)
 
 
+STATEMENT_INSTRUCTIONS = """\
+Turn the user's statement into 1 to 3 facts: each a subject, a relation, an object and one plain sentence, \
+e.g. {"subject": "Golden Fields", "relation": "phone", "object": "67753", "sentence": "Golden Fields' phone is 67753."}. \
+Reply with JSON {"thoughts": [...]}."""
+
+
+def statement_messages(statement: str) -> list[Message]:
+    """The prompt that turns a statement the user wants remembered into thoughts (`%%mem add`)."""
+    return [{"role": "system", "content": STATEMENT_INSTRUCTIONS}, {"role": "user", "content": statement}]
+
+
 def post_think_messages(request: str, result: pd.DataFrame | None, answer: str) -> list[Message]:
     """The prompt that asks for 0-3 facts worth keeping from one answered request."""
     shown = result.head(10).to_string(index=False) if result is not None and len(result.columns) else "(no table)"

@@ -71,9 +71,7 @@ class ChatDBMagics(Magics):
         elif self.settings.memory and engine.memory is None and self.memory is not None:
             engine.memory = self.memory
         engine.summarize = self.settings.summarize
-        engine.options.candidates = self.settings.candidates
-        engine.options.top_tables, engine.options.select_over = self.settings.top_tables, self.settings.select_over
-        engine.options.approve_share = self.settings.approve_share
+        engine.configure(**self.settings.options())
         return engine
 
     @property
@@ -269,7 +267,7 @@ class ChatDBMagics(Magics):
             if len(rest) != 1:
                 raise UsageError("Use %chatdb model NAME|URL, e.g. %chatdb model local.")
             self.settings.model = rest[0]
-            print(f"Model for the next cells: {self.engine.model.name}.")
+            print(f"Model for the next cells: {self.engine.model_name}.")
         elif command == "sql":
             self._step_to_new_cell(rest)
         elif command == "approve":  # the pending cell's output shows the steps; say the outcome here too
@@ -292,12 +290,12 @@ class ChatDBMagics(Magics):
         engine = self.engine
         engine.bind_frames(self.shell.user_ns)
         database = self.settings.database or "in memory"
-        frames, stored = sorted(engine.session.frames), sorted(engine.session.stored_tables())
-        print(f"Model: {engine.model.name}")
+        status = engine.status()
+        print(f"Model: {status['model']}")
         print(f"Database: {database}")
-        print(f"DataFrames: {', '.join(frames) or 'none'}")
-        print(f"Stored tables: {', '.join(stored) or 'none'}")
-        print(f"Applied write requests: {len(engine.history())}")
+        print(f"DataFrames: {', '.join(status['frames']) or 'none'}")  # type: ignore[arg-type]
+        print(f"Stored tables: {', '.join(status['stored']) or 'none'}")  # type: ignore[arg-type]
+        print(f"Applied write requests: {status['applied']}")
         memory = self.memory
         print(f"Memory: {len(memory.store)} thoughts in {memory.store.path or 'memory'}" if memory else f"Memory: off ({self.memory_off or 'turned off'})")
         if self._last_pending is not None:
@@ -314,7 +312,7 @@ class ChatDBMagics(Magics):
             raise UsageError("Use %chatdb attach FILE [NAME], e.g. %chatdb attach archive.duckdb.")
         engine = self.engine
         name = engine.attach(*words)
-        tables = [t for t in engine.session.attached_tables() if t.startswith(name + ".")]
+        tables = [t for t in engine.status()["attached"] if t.startswith(name + ".")]  # type: ignore[attr-defined]
         print(f"Attached {words[0]} as {name}: its tables are {', '.join(tables) or 'none'} (read-only).")
 
     def _describe(self, words: list[str]) -> None:

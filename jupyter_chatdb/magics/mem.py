@@ -10,19 +10,12 @@ from IPython.core.magic import Magics, line_cell_magic, magics_class
 
 from ..errors import ChatDBError
 from ..kernel_memory.store import Record, read_jsonl
-from ..kernel_memory.thoughts import THOUGHTS_SCHEMA, Thought, ThoughtMemory, parse_thoughts
-from ..llm.base import LLM, Message
+from ..kernel_memory.thoughts import Thought, ThoughtMemory
 from ..widgets.memory import MemoryBrowser
 from .chatdb import ChatDBMagics, whole_number
 from .words import split_words
 
 COMMANDS = ("list", "search", "add", "forget", "merge", "history", "export", "import", "clear", "rebuild")
-STATEMENT_INSTRUCTIONS = """\
-Turn the user's statement into 1 to 3 facts: each a subject, a relation, an object and one plain sentence, \
-e.g. {"subject": "Golden Fields", "relation": "phone", "object": "67753", "sentence": "Golden Fields' phone is 67753."}. \
-Reply with JSON {"thoughts": [...]}."""
-
-
 @magics_class
 class MemMagics(Magics):
     def __init__(self, shell, chatdb: ChatDBMagics) -> None:  # type: ignore[no-untyped-def]
@@ -99,7 +92,7 @@ class MemMagics(Magics):
             raise UsageError("Write one statement per line below %%mem add.")
         stored: list[Record] = []
         for statement in statements:
-            for thought in _extract(self.chatdb.engine.model, statement):
+            for thought in self.chatdb.engine.thoughts_from(statement):
                 outcome = memory.remember(thought, source=f"%%mem add: {statement}")
                 stored.append(outcome.record if outcome.record is not None else memory.store.get(outcome.duplicate_of or 0))
         return _frame(stored)
@@ -137,15 +130,6 @@ class MemMagics(Magics):
 
     def _rebuild(self, memory: ThoughtMemory, words: list[str]) -> None:
         print(f"Rebuilt the index from {memory.rebuild()} live thoughts.")
-
-
-def _extract(model: LLM, statement: str) -> list[Thought]:
-    messages: list[Message] = [
-        {"role": "system", "content": STATEMENT_INSTRUCTIONS},
-        {"role": "user", "content": statement},
-    ]
-    thoughts = parse_thoughts(model.complete(messages, json_schema=THOUGHTS_SCHEMA, max_tokens=220).text)
-    return thoughts or [Thought("", "", "", statement)]  # keep the statement itself when no triple came out
 
 
 def _frame(records: list[Record], live_only: bool = True) -> pd.DataFrame:
