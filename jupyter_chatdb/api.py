@@ -168,12 +168,13 @@ class ChatDB:
         the reply is `pending`, lists the rows they would change, and `apply(reply)` runs them.
         `max_steps` limits the length of the model's plan; `use_memory=False` neither recalls nor stores thoughts.
         """
-        request = self._request(text, allow_writes, dry_run, max_steps, use_memory)
-        return self._recorded(self._collect(request, on_event))
+        return _collect(self.events(text, allow_writes=allow_writes, dry_run=dry_run, max_steps=max_steps, use_memory=use_memory), on_event)
 
-    def events(self, text: str, *, allow_writes: bool = False, dry_run: bool = False, max_steps: int = MAX_STEPS) -> Iterator[Event]:
-        """The events of answering `text`, for views that show the work as it happens."""
-        return self._controller.run(self._request(text, allow_writes, dry_run, max_steps, use_memory=True))
+    def events(
+        self, text: str, *, allow_writes: bool = False, dry_run: bool = False, max_steps: int = MAX_STEPS, use_memory: bool = True
+    ) -> Iterator[Event]:
+        """The events of answering `text`, for views that show the work as it happens (`ask` collects them)."""
+        yield from self._events(self._request(text, allow_writes, dry_run, max_steps, use_memory), record=True)
 
     def _bind_memory_triples(self) -> None:
         """The memory's triples, current and past, as the table `memory_triples` (once there are any)."""
@@ -201,7 +202,7 @@ class ChatDB:
         if not reply.pending or not reply.plan:
             raise ChatDBError("This reply has no pending writes to apply.")
         request = Request(reply.request, allow_writes=True, summarize=False, approved=reply.plan, expected=reply.preview)
-        return self._recorded(self._collect(request, on_event))
+        return _collect(self._events(request, record=True), on_event)
 
     def replay(
         self, text: str, *, allow_writes: bool = False, on_event: Callable[[Event], None] | None = None
@@ -215,7 +216,7 @@ class ChatDB:
             raise ChatDBError("Nothing is recorded for this request yet: run it once without --replay.")
         steps = tuple(PlannedStep(str(s["goal"]), str(s["sql"]), tuple(s["binds"])) for s in recorded.steps)  # type: ignore[arg-type]
         request = Request(text, allow_writes=allow_writes, summarize=False, approved=steps, route=recorded.route)
-        reply = self._collect(request, on_event)
+        reply = _collect(self._events(request), on_event)
         digest = result_digest(reply.result)
         same = None if recorded.result_sha256 is None or digest is None else digest == recorded.result_sha256
         if on_event is not None:
@@ -226,7 +227,7 @@ class ChatDB:
         """Run SQL written or edited by the user, through the same guard, transaction and journal."""
         route = "write" if guard.check(sql, allow_writes=True).writes else "read"
         request = Request(sql, allow_writes=allow_writes, summarize=False, approved=(PlannedStep("SQL as written", sql),), route=route)
-        return self._collect(request, on_event)
+        return _collect(self._events(request), on_event)
 
     @property
     def model_name(self) -> str:
@@ -298,16 +299,16 @@ class ChatDB:
             self.replays.record(Recorded(reply.request, reply.route, plan, reply.model, result_digest(reply.result)))
         return reply
 
-    def _collect(self, request: Request, on_event: Callable[[Event], None] | None) -> Reply:
+    def _events(self, request: Request, *, record: bool = False) -> Iterator[Event]:
+        """The controller's events for `request`; with `record`, an answered request's plan is kept for `replay`."""
         self._bind_memory_triples()
         reply = None
         for event in self._controller.run(request):
-            if on_event is not None:
-                on_event(event)
             if isinstance(event, Answered):
                 reply = event.reply
-        assert reply is not None, "the controller ended without an answer"
-        return reply
+            yield event
+        if record and reply is not None:
+            self._recorded(reply)
 
     def _bootstrap(self, schema: str | Path) -> None:
         path = Path(schema) if isinstance(schema, Path) or str(schema).strip().endswith(".sql") else None
@@ -325,3 +326,15 @@ class ChatDB:
         self.session.close()
         if self.values.saved is not None:
             self.values.saved.close()
+
+
+def _collect(events: Iterator[Event], on_event: Callable[[Event], None] | None) -> Reply:
+    """The reply among `events`, each handed to `on_event` on the way."""
+    reply = None
+    for event in events:
+        if on_event is not None:
+            on_event(event)
+        if isinstance(event, Answered):
+            reply = event.reply
+    assert reply is not None, "the controller ended without an answer"
+    return reply
