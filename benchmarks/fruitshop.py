@@ -58,7 +58,9 @@ class Run:
 def main() -> int:
     args = parse_args()
     records = [json.loads(line) for line in (args.dataset / "records.jsonl").read_text().splitlines() if line.strip()]
-    questions = [json.loads(line) for line in (args.dataset / "questions.jsonl").read_text().splitlines() if line.strip()]
+    questions = [
+        json.loads(line) for line in (args.dataset / "questions.jsonl").read_text().splitlines() if line.strip()
+    ]
     if args.records and args.records < len(records):
         records = records[: args.records]
         questions = []  # the gold answers describe the whole month
@@ -73,7 +75,9 @@ def parse_args() -> argparse.Namespace:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--model", default="local", help="model for ChatDB (default: the embedded model)")
     parser.add_argument("--strategy", choices=["both", "chain", "one-round"], default="both")
-    parser.add_argument("--records", type=int, default=0, help="feed only the first N records (questions are then skipped)")
+    parser.add_argument(
+        "--records", type=int, default=0, help="feed only the first N records (questions are then skipped)"
+    )
     parser.add_argument("--candidates", type=int, default=1, help="plans sampled per question (chain)")
     parser.add_argument("--dataset", type=Path, default=DATASET)
     parser.add_argument("--out", type=Path, default=Path("benchmarks/out/fruitshop_details.jsonl"))
@@ -81,9 +85,13 @@ def parse_args() -> argparse.Namespace:
     return parser.parse_args()
 
 
-def evaluate(strategy: str, model: CountingModel, records: list[dict], questions: list[dict], args: argparse.Namespace) -> Run:
+def evaluate(
+    strategy: str, model: CountingModel, records: list[dict], questions: list[dict], args: argparse.Namespace
+) -> Run:
     run = Run(strategy)
-    db = ChatDB(model=model, schema=args.dataset / "schema.sql", summarize=False, strategy=strategy, candidates=args.candidates)
+    db = ChatDB(
+        model=model, schema=args.dataset / "schema.sql", summarize=False, strategy=strategy, candidates=args.candidates
+    )
     args.out.parent.mkdir(parents=True, exist_ok=True)
     with args.out.with_name(f"{args.out.stem}_{strategy}.jsonl").open("w") as details:
         for record in records:
@@ -99,10 +107,18 @@ def evaluate(strategy: str, model: CountingModel, records: list[dict], questions
             details.write(json.dumps({"record": record["id"], "ok": ok, **detail}, default=str) + "\n")
             details.flush()
             if args.verbose:
-                print(f"[{strategy}] {record['id']} {'ok ' if ok else 'ERR'} {run.record_seconds[-1]:5.1f}s", flush=True)
+                print(
+                    f"[{strategy}] {record['id']} {'ok ' if ok else 'ERR'} {run.record_seconds[-1]:5.1f}s", flush=True
+                )
         run.state = check_state(db, records)
         ask_questions(db, questions, run, run.correct, model, details, args)
-        facts_db = ChatDB(model=model, schema=args.dataset / "schema.sql", summarize=False, strategy=strategy, candidates=args.candidates)
+        facts_db = ChatDB(
+            model=model,
+            schema=args.dataset / "schema.sql",
+            summarize=False,
+            strategy=strategy,
+            candidates=args.candidates,
+        )
         load_facts(facts_db, all_records(args))
         ask_questions(facts_db, all_questions(args), run, run.correct_on_facts, model, details, args, label="facts")
         facts_db.close()
@@ -110,8 +126,16 @@ def evaluate(strategy: str, model: CountingModel, records: list[dict], questions
     return run
 
 
-def ask_questions(db: ChatDB, questions: list[dict], run: Run, correct: dict[str, list[bool]], model: CountingModel,
-                  details, args: argparse.Namespace, label: str = "replayed") -> None:  # type: ignore[no-untyped-def]
+def ask_questions(
+    db: ChatDB,
+    questions: list[dict],
+    run: Run,
+    correct: dict[str, list[bool]],
+    model: CountingModel,
+    details,
+    args: argparse.Namespace,
+    label: str = "replayed",
+) -> None:  # type: ignore[no-untyped-def]
     for question in questions:
         before, started = model.usage, time.perf_counter()
         try:
@@ -125,10 +149,20 @@ def ask_questions(db: ChatDB, questions: list[dict], run: Run, correct: dict[str
             run.question_seconds.append(time.perf_counter() - started)
             run.question_usage += _minus(model.usage, before)
         correct[question["difficulty"]].append(right)
-        details.write(json.dumps({"on": label, "question": question["id"], "right": right, "gold": question["answer"], **detail}, default=str) + "\n")
+        details.write(
+            json.dumps(
+                {"on": label, "question": question["id"], "right": right, "gold": question["answer"], **detail},
+                default=str,
+            )
+            + "\n"
+        )
         details.flush()
         if args.verbose:
-            print(f"[{run.strategy} {label}] {question['id']} {'ok ' if right else 'no '} {time.perf_counter() - started:5.1f}s {detail}", flush=True)
+            print(
+                f"[{run.strategy} {label}] {question['id']} {'ok ' if right else 'no '} "
+                f"{time.perf_counter() - started:5.1f}s {detail}",
+                flush=True,
+            )
 
 
 def all_records(args: argparse.Namespace) -> list[dict]:
@@ -152,37 +186,60 @@ def load_facts(db: ChatDB, records: list[dict]) -> None:
         found = rows(f"SELECT {id_column} FROM {table} WHERE {name_column} = ?", [person["name"]])
         if found:
             return found[0][0]
-        return rows(f"INSERT INTO {table} ({name_column}, phone, email) VALUES (?, ?, ?) RETURNING {id_column}",
-                    [person["name"], person["phone"], person["email"]])[0][0]
+        return rows(
+            f"INSERT INTO {table} ({name_column}, phone, email) VALUES (?, ?, ?) RETURNING {id_column}",
+            [person["name"], person["phone"], person["email"]],
+        )[0][0]
 
     for record in records:
         facts, day = record["facts"], record["date"]
         if record["kind"] == "purchase":
             supplier = person_id("suppliers", "name", facts["supplier"])
-            purchase = rows("INSERT INTO purchases (supplier_id, purchase_date) VALUES (?, ?) RETURNING purchase_id", [supplier, day])[0][0]
+            purchase = rows(
+                "INSERT INTO purchases (supplier_id, purchase_date) VALUES (?, ?) RETURNING purchase_id",
+                [supplier, day],
+            )[0][0]
             for item in facts["items"]:
                 fruit = fruit_id(item["fruit"])
-                rows("INSERT INTO purchase_items VALUES (?, ?, ?, ?, ?)", [purchase, fruit, item["kg"], item["unit_cost"], item["sell_price"]])
-                rows("UPDATE fruits SET stock_kg = stock_kg + ?, selling_price = ? WHERE fruit_id = ?", [item["kg"], item["sell_price"], fruit])
+                rows(
+                    "INSERT INTO purchase_items VALUES (?, ?, ?, ?, ?)",
+                    [purchase, fruit, item["kg"], item["unit_cost"], item["sell_price"]],
+                )
+                rows(
+                    "UPDATE fruits SET stock_kg = stock_kg + ?, selling_price = ? WHERE fruit_id = ?",
+                    [item["kg"], item["sell_price"], fruit],
+                )
         elif record["kind"] == "sale":
             customer = person_id("customers", "full_name", facts["customer"])
-            sale = rows("INSERT INTO sales (customer_id, sale_date) VALUES (?, ?) RETURNING sale_id", [customer, day])[0][0]
+            sale = rows("INSERT INTO sales (customer_id, sale_date) VALUES (?, ?) RETURNING sale_id", [customer, day])[
+                0
+            ][0]
             for item in facts["items"]:
                 fruit = fruit_id(item["fruit"])
-                rows("INSERT INTO sale_items SELECT ?, fruit_id, ?, selling_price FROM fruits WHERE fruit_id = ?", [sale, item["kg"], fruit])
+                rows(
+                    "INSERT INTO sale_items SELECT ?, fruit_id, ?, selling_price FROM fruits WHERE fruit_id = ?",
+                    [sale, item["kg"], fruit],
+                )
                 rows("UPDATE fruits SET stock_kg = stock_kg - ? WHERE fruit_id = ?", [item["kg"], fruit])
         elif record["kind"] == "price_change":
             fruit = fruit_id(facts["fruit"])
-            rows("INSERT INTO price_changes (fruit_id, change_date, new_price) VALUES (?, ?, ?)", [fruit, day, facts["new_price"]])
+            rows(
+                "INSERT INTO price_changes (fruit_id, change_date, new_price) VALUES (?, ?, ?)",
+                [fruit, day, facts["new_price"]],
+            )
             rows("UPDATE fruits SET selling_price = ? WHERE fruit_id = ?", [facts["new_price"], fruit])
         elif record["kind"] == "return":
             sale = rows(
                 "SELECT s.sale_id FROM sales AS s JOIN customers AS c USING (customer_id)"
-                " WHERE c.full_name = ? AND s.sale_date = ? AND s.returned_on IS NULL", [facts["customer"]["name"], facts["sale_date"]],
+                " WHERE c.full_name = ? AND s.sale_date = ? AND s.returned_on IS NULL",
+                [facts["customer"]["name"], facts["sale_date"]],
             )[0][0]
             rows("UPDATE sales SET returned_on = ? WHERE sale_id = ?", [day, sale])
-            rows("UPDATE fruits SET stock_kg = stock_kg + i.quantity_kg FROM sale_items AS i"
-                 " WHERE i.fruit_id = fruits.fruit_id AND i.sale_id = ?", [sale])
+            rows(
+                "UPDATE fruits SET stock_kg = stock_kg + i.quantity_kg FROM sale_items AS i"
+                " WHERE i.fruit_id = fruits.fruit_id AND i.sale_id = ?",
+                [sale],
+            )
 
 
 # -- the expected state, replayed from the records' facts ----------------------------------------
@@ -205,9 +262,15 @@ def expected_state(records: list[dict]) -> tuple[dict[str, Decimal], int, Decima
             lines = [(i["fruit"], Decimal(str(i["kg"])), price[i["fruit"]]) for i in facts["items"]]
             for fruit, kg, _ in lines:
                 stock[fruit] -= kg
-            sales.append({"customer": facts["customer"]["name"], "date": record["date"], "lines": lines, "returned": False})
+            sales.append(
+                {"customer": facts["customer"]["name"], "date": record["date"], "lines": lines, "returned": False}
+            )
         elif record["kind"] == "return":
-            sale = next(s for s in sales if s["customer"] == facts["customer"]["name"] and s["date"] == facts["sale_date"] and not s["returned"])
+            sale = next(
+                s
+                for s in sales
+                if s["customer"] == facts["customer"]["name"] and s["date"] == facts["sale_date"] and not s["returned"]
+            )
             sale["returned"] = True
             for fruit, kg, _ in sale["lines"]:
                 stock[fruit] += kg
@@ -283,7 +346,11 @@ def dates(text: str) -> set[str]:
 
 
 def _minus(after: Usage, before: Usage) -> Usage:
-    return Usage(after.prompt_tokens - before.prompt_tokens, after.completion_tokens - before.completion_tokens, after.calls - before.calls)
+    return Usage(
+        after.prompt_tokens - before.prompt_tokens,
+        after.completion_tokens - before.completion_tokens,
+        after.calls - before.calls,
+    )
 
 
 def report(runs: list[Run], records: list[dict], questions: list[dict], model: str, args: argparse.Namespace) -> None:
@@ -299,7 +366,13 @@ def report(runs: list[Run], records: list[dict], questions: list[dict], model: s
         line(f"final state: {check}", [f"{r.state[check][0]}/{r.state[check][1]}" for r in runs])
     line("seconds per record (median)", [f"{statistics.median(r.record_seconds):.1f}" for r in runs])
     line("LLM calls per record", [f"{r.record_usage.calls / len(records):.2f}" for r in runs])
-    line("tokens in/out per record", [f"{r.record_usage.prompt_tokens // len(records)}/{r.record_usage.completion_tokens // len(records)}" for r in runs])
+    line(
+        "tokens in/out per record",
+        [
+            f"{r.record_usage.prompt_tokens // len(records)}/{r.record_usage.completion_tokens // len(records)}"
+            for r in runs
+        ],
+    )
     if questions:
         for level in ("easy", "hard"):
             line(f"questions {level} (replayed db)", [_accuracy(r.correct[level]) for r in runs])
@@ -311,10 +384,20 @@ def report(runs: list[Run], records: list[dict], questions: list[dict], model: s
     line("questions all (exact db)", [_accuracy([x for v in r.correct_on_facts.values() for x in v]) for r in runs])
     line("seconds per question (median)", [f"{statistics.median(r.question_seconds):.1f}" for r in runs])
     line("LLM calls per question", [f"{r.question_usage.calls / len(r.question_seconds):.2f}" for r in runs])
-    line("tokens in/out per question", [f"{r.question_usage.prompt_tokens // len(r.question_seconds)}/{r.question_usage.completion_tokens // len(r.question_seconds)}" for r in runs])
+    line(
+        "tokens in/out per question",
+        [
+            f"{r.question_usage.prompt_tokens // len(r.question_seconds)}"
+            f"/{r.question_usage.completion_tokens // len(r.question_seconds)}"
+            for r in runs
+        ],
+    )
     a, b = ([x for v in r.correct_on_facts.values() for x in v] for r in runs) if len(runs) == 2 else ([], [])
     if a:
-        print(f"  exact-db question accuracy, {runs[0].strategy} - {runs[1].strategy}: {100 * (sum(a) - sum(b)) / len(a):+.1f} points")
+        print(
+            f"  exact-db question accuracy, {runs[0].strategy} - {runs[1].strategy}: "
+            f"{100 * (sum(a) - sum(b)) / len(a):+.1f} points"
+        )
     print(f"  details: {args.out.parent}/")
 
 

@@ -63,7 +63,9 @@ def main() -> int:
                 differing.append(f"{gold}  =>  {checked.statements[0].sql}")
         chatdb.close()
     print(f"Spider dev gold SQL that DuckDB runs as written: {ran_as_written} of {len(questions)}")
-    print(f"accepted by the guard: {accepted} ({100 * accepted / ran_as_written:.1f}%); refused: {ran_as_written - accepted}")
+    print(
+        f"accepted by the guard: {accepted} ({100 * accepted / ran_as_written:.1f}%); refused: {ran_as_written - accepted}"
+    )
     print(f"same result written back as when run as written (the baseline): {same_result} of {accepted}")
     for reason, count in refusals.most_common():
         print(f"  refused {count}x: {reason} (e.g. {examples[reason][:110]})")

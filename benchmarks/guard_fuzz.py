@@ -45,52 +45,147 @@ CANARY = "canary-7d41e0"
 HOME_DUCKDB = Path.home() / ".duckdb"
 # functions of extensions DuckDB would install or load on first use (not in duckdb_functions() until loaded)
 EXTENSION_FUNCTIONS = (
-    "html_escape", "text", "tpch_queries", "tpcds_queries", "dbgen", "start_ui_server", "sql_auto_complete",
-    "read_xlsx", "st_read", "sqlite_scan", "sqlite_attach", "postgres_scan", "postgres_query", "mysql_query",
-    "iceberg_scan", "delta_scan", "load_aws_credentials", "fts_main_t.match_bm25", "read_gsheet", "http_get",
+    "html_escape",
+    "text",
+    "tpch_queries",
+    "tpcds_queries",
+    "dbgen",
+    "start_ui_server",
+    "sql_auto_complete",
+    "read_xlsx",
+    "st_read",
+    "sqlite_scan",
+    "sqlite_attach",
+    "postgres_scan",
+    "postgres_query",
+    "mysql_query",
+    "iceberg_scan",
+    "delta_scan",
+    "load_aws_credentials",
+    "fts_main_t.match_bm25",
+    "read_gsheet",
+    "http_get",
 )
 STATEMENT_KINDS = (
-    "ATTACH {path} AS x", "ATTACH {path} AS x (READ_ONLY)", "DETACH archive", "COPY t TO {path}", "COPY t FROM {path}",
-    "COPY (SELECT 1) TO {path} (FORMAT csv)", "EXPORT DATABASE {dir}", "IMPORT DATABASE {dir}", "INSTALL {ext}",
-    "FORCE INSTALL {ext}", "LOAD {ext}", "UPDATE EXTENSIONS", "PRAGMA {pragma}", "PRAGMA {pragma}({string})",
-    "SET {setting} = {value}", "SET GLOBAL {setting} = {value}", "RESET {setting}", "SET VARIABLE v = {value}",
-    "CALL {function}({args})", "CHECKPOINT", "FORCE CHECKPOINT", "VACUUM", "USE archive", "CREATE VIEW v AS SELECT 1",
-    "CREATE MACRO m(a) AS a", "CREATE SECRET (TYPE s3, KEY_ID 'k')", "CREATE SCHEMA s2", "CREATE TEMP TABLE tt AS SELECT 1",
-    "CREATE OR REPLACE TABLE t AS SELECT 1 AS id", "CREATE INDEX i ON t (id)", "CREATE TYPE mood AS ENUM ('a')",
-    "DROP TABLE t", "ALTER TABLE t ADD COLUMN z INT", "TRUNCATE t", "PREPARE p AS SELECT 1", "EXECUTE p",
-    "DEALLOCATE p", "BEGIN", "COMMIT", "ROLLBACK", "ABORT", "EXPLAIN ANALYZE SELECT 1", "PIVOT t ON fruit USING sum(amount)",
-    "UNPIVOT t ON amount INTO NAME k VALUE v", "DESCRIBE {path}", "SUMMARIZE {path}", "SUMMARIZE TABLE {path}",
-    "SHOW TABLES", "SHOW ALL TABLES", "DELETE FROM chatdb_journal.requests", "INSERT INTO orders VALUES (1)",
+    "ATTACH {path} AS x",
+    "ATTACH {path} AS x (READ_ONLY)",
+    "DETACH archive",
+    "COPY t TO {path}",
+    "COPY t FROM {path}",
+    "COPY (SELECT 1) TO {path} (FORMAT csv)",
+    "EXPORT DATABASE {dir}",
+    "IMPORT DATABASE {dir}",
+    "INSTALL {ext}",
+    "FORCE INSTALL {ext}",
+    "LOAD {ext}",
+    "UPDATE EXTENSIONS",
+    "PRAGMA {pragma}",
+    "PRAGMA {pragma}({string})",
+    "SET {setting} = {value}",
+    "SET GLOBAL {setting} = {value}",
+    "RESET {setting}",
+    "SET VARIABLE v = {value}",
+    "CALL {function}({args})",
+    "CHECKPOINT",
+    "FORCE CHECKPOINT",
+    "VACUUM",
+    "USE archive",
+    "CREATE VIEW v AS SELECT 1",
+    "CREATE MACRO m(a) AS a",
+    "CREATE SECRET (TYPE s3, KEY_ID 'k')",
+    "CREATE SCHEMA s2",
+    "CREATE TEMP TABLE tt AS SELECT 1",
+    "CREATE OR REPLACE TABLE t AS SELECT 1 AS id",
+    "CREATE INDEX i ON t (id)",
+    "CREATE TYPE mood AS ENUM ('a')",
+    "DROP TABLE t",
+    "ALTER TABLE t ADD COLUMN z INT",
+    "TRUNCATE t",
+    "PREPARE p AS SELECT 1",
+    "EXECUTE p",
+    "DEALLOCATE p",
+    "BEGIN",
+    "COMMIT",
+    "ROLLBACK",
+    "ABORT",
+    "EXPLAIN ANALYZE SELECT 1",
+    "PIVOT t ON fruit USING sum(amount)",
+    "UNPIVOT t ON amount INTO NAME k VALUE v",
+    "DESCRIBE {path}",
+    "SUMMARIZE {path}",
+    "SUMMARIZE TABLE {path}",
+    "SHOW TABLES",
+    "SHOW ALL TABLES",
+    "DELETE FROM chatdb_journal.requests",
+    "INSERT INTO orders VALUES (1)",
 )
 PLACES = (  # where a call can stand in a read
-    "SELECT {call}", "SELECT {call} AS x FROM t", "SELECT * FROM t WHERE fruit = {call}", "SELECT * FROM t WHERE id IN (1, {call})",
-    "SELECT * FROM t JOIN (SELECT {call} AS x) AS q ON true", "WITH c AS (SELECT {call} AS x) SELECT * FROM c",
-    "SELECT (SELECT {call})", "SELECT * FROM t ORDER BY {call}", "SELECT CASE WHEN id = 1 THEN {call} END FROM t",
-    "SELECT list_transform([1], x -> {call})", "SELECT count(*) FILTER (WHERE {call} IS NOT NULL) FROM t",
-    "SELECT * FROM t, LATERAL (SELECT {call}) AS l(x)", "FROM {call}", "SELECT * FROM {call} AS f",
-    "SELECT * FROM t JOIN {call} AS f ON true", "SELECT * FROM t WHERE EXISTS (SELECT 1 FROM {call})",
-    "SELECT fruit, max({call}) FROM t GROUP BY fruit", "SELECT * FROM t WHERE id = 1 UNION ALL SELECT * FROM {call}",
-    "SELECT sum(amount) OVER (ORDER BY {call}) FROM t", "SELECT * FROM t QUALIFY {call} IS NULL",
+    "SELECT {call}",
+    "SELECT {call} AS x FROM t",
+    "SELECT * FROM t WHERE fruit = {call}",
+    "SELECT * FROM t WHERE id IN (1, {call})",
+    "SELECT * FROM t JOIN (SELECT {call} AS x) AS q ON true",
+    "WITH c AS (SELECT {call} AS x) SELECT * FROM c",
+    "SELECT (SELECT {call})",
+    "SELECT * FROM t ORDER BY {call}",
+    "SELECT CASE WHEN id = 1 THEN {call} END FROM t",
+    "SELECT list_transform([1], x -> {call})",
+    "SELECT count(*) FILTER (WHERE {call} IS NOT NULL) FROM t",
+    "SELECT * FROM t, LATERAL (SELECT {call}) AS l(x)",
+    "FROM {call}",
+    "SELECT * FROM {call} AS f",
+    "SELECT * FROM t JOIN {call} AS f ON true",
+    "SELECT * FROM t WHERE EXISTS (SELECT 1 FROM {call})",
+    "SELECT fruit, max({call}) FROM t GROUP BY fruit",
+    "SELECT * FROM t WHERE id = 1 UNION ALL SELECT * FROM {call}",
+    "SELECT sum(amount) OVER (ORDER BY {call}) FROM t",
+    "SELECT * FROM t QUALIFY {call} IS NULL",
 )
 WRITE_PLACES = (  # where a call can stand in a write (previewed: writes are not allowed)
-    "INSERT INTO t (fruit) SELECT {call}", "UPDATE t SET note = {call} WHERE id = 1", "DELETE FROM t WHERE note = {call}",
-    "INSERT INTO t (fruit) VALUES ('x') RETURNING {call}", "INSERT INTO t (fruit) SELECT x FROM {call} AS f(x)",
+    "INSERT INTO t (fruit) SELECT {call}",
+    "UPDATE t SET note = {call} WHERE id = 1",
+    "DELETE FROM t WHERE note = {call}",
+    "INSERT INTO t (fruit) VALUES ('x') RETURNING {call}",
+    "INSERT INTO t (fruit) SELECT x FROM {call} AS f(x)",
 )
 TRICKS = (  # a harmless statement with a hostile one hidden after it
-    "SELECT 1; {hostile}", "SELECT 1 -- ;\n; {hostile}", "SELECT 1 /* ; */; {hostile}", "SELECT 1 /* /* */ */; {hostile}",
-    "SELECT $$ ; $$; {hostile}", "SELECT $a$ ; $a$; {hostile}", "SELECT \"a;b\" FROM t; {hostile}", "SELECT E'\\'';{hostile}",
-    "SELECT U&'\\0041'; {hostile}", "SELECT 1;\n\t{hostile};", "sElEcT 1 ; {hostile} ; SELECT 2", "SELECT 'x'';' ; {hostile}",
-    "SELECT 1 --\r{hostile}", "/*x*/{hostile}", "({hostile})",
+    "SELECT 1; {hostile}",
+    "SELECT 1 -- ;\n; {hostile}",
+    "SELECT 1 /* ; */; {hostile}",
+    "SELECT 1 /* /* */ */; {hostile}",
+    "SELECT $$ ; $$; {hostile}",
+    "SELECT $a$ ; $a$; {hostile}",
+    'SELECT "a;b" FROM t; {hostile}',
+    "SELECT E'\\'';{hostile}",
+    "SELECT U&'\\0041'; {hostile}",
+    "SELECT 1;\n\t{hostile};",
+    "sElEcT 1 ; {hostile} ; SELECT 2",
+    "SELECT 'x'';' ; {hostile}",
+    "SELECT 1 --\r{hostile}",
+    "/*x*/{hostile}",
+    "({hostile})",
 )
 FILE_TABLES = (
-    "SELECT * FROM {path}", "SELECT * FROM {ident}", "FROM {path}", "SELECT * FROM t UNION ALL SELECT * FROM {path}",
+    "SELECT * FROM {path}",
+    "SELECT * FROM {ident}",
+    "FROM {path}",
+    "SELECT * FROM t UNION ALL SELECT * FROM {path}",
     "SELECT * FROM {path} UNION ALL SELECT * FROM (WITH {ident} AS (SELECT 1 AS a) SELECT * FROM {ident})",
     "WITH {ident} AS (SELECT 1 AS a) SELECT * FROM (SELECT * FROM {ident}) UNION ALL SELECT * FROM {ident2}",
-    "SELECT * FROM t WHERE fruit IN (SELECT * FROM {path})", "SELECT * FROM t JOIN {path} AS f ON true",
-    "DESCRIBE {path}", "SUMMARIZE {path}", "SUMMARIZE TABLE {path}", "DESCRIBE {ident}",
-    "SELECT * FROM information_schema.tables", "SELECT * FROM pg_catalog.pg_settings", "SELECT * FROM sqlite_master",
-    "SELECT * FROM system.main.duckdb_settings()", "SELECT nextval('s')", "SELECT currval('s')",
-    "SELECT * FROM t WHERE id = (SELECT nextval('s'))", "SELECT * FROM chatdb_journal.requests",
+    "SELECT * FROM t WHERE fruit IN (SELECT * FROM {path})",
+    "SELECT * FROM t JOIN {path} AS f ON true",
+    "DESCRIBE {path}",
+    "SUMMARIZE {path}",
+    "SUMMARIZE TABLE {path}",
+    "DESCRIBE {ident}",
+    "SELECT * FROM information_schema.tables",
+    "SELECT * FROM pg_catalog.pg_settings",
+    "SELECT * FROM sqlite_master",
+    "SELECT * FROM system.main.duckdb_settings()",
+    "SELECT nextval('s')",
+    "SELECT currval('s')",
+    "SELECT * FROM t WHERE id = (SELECT nextval('s'))",
+    "SELECT * FROM chatdb_journal.requests",
 )
 
 
@@ -108,7 +203,9 @@ class Grammar:
     @classmethod
     def from_duckdb(cls, folder: Path, seed: int) -> Grammar:
         con = duckdb.connect()
-        rows = con.execute("SELECT DISTINCT function_name, function_type FROM duckdb_functions() ORDER BY 1, 2").fetchall()
+        rows = con.execute(
+            "SELECT DISTINCT function_name, function_type FROM duckdb_functions() ORDER BY 1, 2"
+        ).fetchall()
         settings = [name for (name,) in con.execute("SELECT name FROM duckdb_settings() ORDER BY 1").fetchall()]
         con.close()
         names = sorted({name for name, _ in rows if name.isidentifier()} | set(EXTENSION_FUNCTIONS))
@@ -118,7 +215,9 @@ class Grammar:
 
     def statement(self) -> tuple[str, str]:
         """(kind of template, statement)."""
-        kind = self.rng.choices(("call", "write", "table call", "file", "statement", "trick"), weights=(30, 10, 15, 15, 15, 15))[0]
+        kind = self.rng.choices(
+            ("call", "write", "table call", "file", "statement", "trick"), weights=(30, 10, 15, 15, 15, 15)
+        )[0]
         if kind == "call":
             return kind, self.rng.choice(PLACES).format(call=self.call())
         if kind == "write":
@@ -134,9 +233,14 @@ class Grammar:
 
     def kind_statement(self) -> str:
         return self.rng.choice(STATEMENT_KINDS).format(
-            path=self.path(), dir=self.path(folder=True), ext=self.rng.choice(("httpfs", "inet", "excel", "spatial", "ui")),
-            pragma=self.rng.choice(self.pragmas), string=self.path(), setting=self.rng.choice(self.settings),
-            value=self.rng.choice(("true", "false", "1", self.path(), "'/'")), function=self.rng.choice(self.table_functions),
+            path=self.path(),
+            dir=self.path(folder=True),
+            ext=self.rng.choice(("httpfs", "inet", "excel", "spatial", "ui")),
+            pragma=self.rng.choice(self.pragmas),
+            string=self.path(),
+            setting=self.rng.choice(self.settings),
+            value=self.rng.choice(("true", "false", "1", self.path(), "'/'")),
+            function=self.rng.choice(self.table_functions),
             args=self.args(),
         )
 
@@ -155,26 +259,50 @@ class Grammar:
         if choice < 0.45 and depth < 2:
             return self.call(depth=depth + 1)
         if choice < 0.55:
-            return self.rng.choice(("'SELECT content FROM read_text(''secret.txt'')'", "'COPY t TO ''out.csv'''", "'s'"))
+            return self.rng.choice(
+                ("'SELECT content FROM read_text(''secret.txt'')'", "'COPY t TO ''out.csv'''", "'s'")
+            )
         if choice < 0.7:
-            key = self.rng.choice(("format", "save_location", "storage", "storage_path", "filename", "compression", "header"))
+            key = self.rng.choice(
+                ("format", "save_location", "storage", "storage_path", "filename", "compression", "header")
+            )
             return f"{key} := {self.path()}" if self.rng.random() < 0.5 else f"{key}={self.path()}"
         return self.rng.choice(("1", "'json'", "'file'", "fruit", "id", "NULL", "[1, 2]", "{'a': 1}", "true"))
 
     def path(self, folder: bool = False) -> str:
         if folder:
             return "'" + self.rng.choice((str(self.folder / "dump"), "dump", "/tmp")) + "'"
-        name = self.rng.choice((
-            "canary.csv", "canary.json", "canary.parquet", "canary.txt", "canary.duckdb", "secret.txt", "out.csv",
-            "*.csv", "**/*.csv", "canary.csv?x", "canary.csv.zst", "canary.json.zst", "new.json", "log", "/etc/hostname",
-            "http://127.0.0.1:9/x.csv", "s3://bucket/x.parquet", "~/.duckdb/x", "profile.json",
-        ))
+        name = self.rng.choice(
+            (
+                "canary.csv",
+                "canary.json",
+                "canary.parquet",
+                "canary.txt",
+                "canary.duckdb",
+                "secret.txt",
+                "out.csv",
+                "*.csv",
+                "**/*.csv",
+                "canary.csv?x",
+                "canary.csv.zst",
+                "canary.json.zst",
+                "new.json",
+                "log",
+                "/etc/hostname",
+                "http://127.0.0.1:9/x.csv",
+                "s3://bucket/x.parquet",
+                "~/.duckdb/x",
+                "profile.json",
+            )
+        )
         if not name.startswith(("/", "http", "s3", "~")) and self.rng.random() < 0.5:
             name = str(self.folder / name)
         return "'" + name.replace("'", "''") + "'"
 
     def ident(self) -> str:
-        return '"' + self.rng.choice(("canary.csv", "canary.csv.zst", "canary.json", "secret.txt", "x.csv?y", "t")) + '"'
+        return (
+            '"' + self.rng.choice(("canary.csv", "canary.csv.zst", "canary.json", "secret.txt", "x.csv?y", "t")) + '"'
+        )
 
 
 # -- the sandbox -------------------------------------------------------------------------------------
@@ -198,7 +326,9 @@ def make_folder() -> Path:
 def make_chatdb(folder: Path, model: ScriptedBackend) -> ChatDB:
     chatdb = ChatDB(model=model, summarize=False, revisions=0)
     chatdb.session.run("CREATE SEQUENCE s START 1")
-    chatdb.session.run("CREATE TABLE t (id INTEGER PRIMARY KEY DEFAULT nextval('s'), fruit VARCHAR, note VARCHAR, amount INTEGER)")
+    chatdb.session.run(
+        "CREATE TABLE t (id INTEGER PRIMARY KEY DEFAULT nextval('s'), fruit VARCHAR, note VARCHAR, amount INTEGER)"
+    )
     chatdb.session.run("INSERT INTO t VALUES (100, 'apple', 'fresh', 3), (101, 'pear', 'ripe', 5)")
     chatdb.register("frame", pd.DataFrame({"fruit": ["kiwi"], "amount": [2]}))
     chatdb.attach(folder / "archive.duckdb")
@@ -257,7 +387,7 @@ def fuzz_guard(chatdb: ChatDB, folder: Path, statements: list[tuple[str, str]]) 
                 checked = guard.check(sql, schema, mode=mode)
             except ChatDBError:
                 continue
-            except Exception as error:  # noqa: BLE001 - any other exception is a guard bug, counted
+            except Exception as error:
                 tally.escapes.append((sql, f"guard raised {type(error).__name__}: {error}"))
                 continue
             tally.accepted += 1
@@ -323,7 +453,9 @@ def generate(folder: Path, seed: int, count: int) -> list[tuple[str, str]]:
     return [grammar.statement() for _ in range(count)]
 
 
-def run(count: int, seed: int, paths: tuple[str, ...], report: Callable[[str], None] = lambda line: print(line, flush=True)) -> dict[str, Tally]:
+def run(
+    count: int, seed: int, paths: tuple[str, ...], report: Callable[[str], None] = lambda line: print(line, flush=True)
+) -> dict[str, Tally]:
     folder = make_folder()
     cwd = os.getcwd()
     os.chdir(folder)  # relative paths in statements name the canary files
@@ -338,7 +470,9 @@ def run(count: int, seed: int, paths: tuple[str, ...], report: Callable[[str], N
         if "guard" in paths:
             started = time.perf_counter()
             tallies["guard"] = fuzz_guard(chatdb, folder, statements)
-            report(tallies["guard"].line("guard, as a read and as a preview") + f" ({time.perf_counter() - started:.0f} s)")
+            report(
+                tallies["guard"].line("guard, as a read and as a preview") + f" ({time.perf_counter() - started:.0f} s)"
+            )
         if "ask" in paths:
             started = time.perf_counter()
             tallies["ask"] = fuzz_ask(chatdb, model, folder, statements)
@@ -357,12 +491,17 @@ def main() -> None:
     args = parser.parse_args()
     tallies = run(args.count, args.seed, tuple(args.paths.split(",")))
     for path, tally in tallies.items():
-        kinds = ", ".join(f"{kind} {tally.accepted_by_kind[kind]}/{tally.by_kind[kind]}" for kind in sorted(tally.by_kind))
+        kinds = ", ".join(
+            f"{kind} {tally.accepted_by_kind[kind]}/{tally.by_kind[kind]}" for kind in sorted(tally.by_kind)
+        )
         print(f"{path} accepted by kind: {kinds}")
         for sql, why in tally.escapes[:20]:
             print(f"ESCAPE ({path}): {why}: {sql}")
     escapes = sum(len(t.escapes) for t in tallies.values())
-    print(f"total: tried {sum(t.tried for t in tallies.values())}, accepted {sum(t.accepted for t in tallies.values())}, escapes {escapes}")
+    print(
+        f"total: tried {sum(t.tried for t in tallies.values())}, accepted "
+        f"{sum(t.accepted for t in tallies.values())}, escapes {escapes}"
+    )
     sys.exit(1 if escapes else 0)
 
 

@@ -23,8 +23,8 @@ import numpy as np
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
-from jupyter_chatdb.kernel_memory.index import IndexOptions, VectorIndex  # noqa: E402
-from jupyter_chatdb.llm.minilm import MiniLMEmbedder  # noqa: E402
+from jupyter_chatdb.kernel_memory.index import IndexOptions, VectorIndex
+from jupyter_chatdb.llm.minilm import MiniLMEmbedder
 
 OUT = Path(__file__).parent / "out"
 CORPUS_SIZE = 12_000
@@ -33,7 +33,11 @@ K = 10
 NOISE = 0.04  # per-dimension noise for replicated vectors (cosine to the original ~0.77)
 
 FRUITS = "apple pear banana cherry grape strawberry mango kiwi plum peach lemon orange melon fig apricot".split()
-PEOPLE = "Bob Lewis,David Brown,Olivia Hall,Laura Miller,John Smith,Ann Lee,Maria Garcia,Chen Wei,Sara Khan,Tom Baker".split(",")
+PEOPLE = (
+    "Bob Lewis,David Brown,Olivia Hall,Laura Miller,John Smith,Ann Lee,Maria Garcia,Chen Wei,Sara Khan,Tom Baker".split(
+        ","
+    )
+)
 SUPPLIERS = "Golden Fields,FruitCo,ABC Farms,Sunny Orchard,Green Valley,Berry Best,Orchard Hill,Fresh Direct".split(",")
 TEMPLATES = [
     "The {fruit} stock is {n} kg.",
@@ -57,8 +61,13 @@ def corpus(n: int, seed: int = 7) -> list[str]:
             return texts
         template = TEMPLATES[i % len(TEMPLATES)]
         text = template.format(
-            fruit=rng.choice(FRUITS), fruit2=rng.choice(FRUITS), person=rng.choice(PEOPLE), supplier=rng.choice(SUPPLIERS),
-            n=int(rng.integers(1, 5000)), d=int(rng.integers(1, 31)), p=f"{rng.uniform(0.3, 9):.2f}",
+            fruit=rng.choice(FRUITS),
+            fruit2=rng.choice(FRUITS),
+            person=rng.choice(PEOPLE),
+            supplier=rng.choice(SUPPLIERS),
+            n=int(rng.integers(1, 5000)),
+            d=int(rng.integers(1, 31)),
+            p=f"{rng.uniform(0.3, 9):.2f}",
         )
         if text not in seen:
             seen.add(text)
@@ -118,7 +127,10 @@ def measure(size: int, base: np.ndarray, queries: np.ndarray, search_ks: list[in
         index.rebuild()
         build_s = time.perf_counter() - started
         file_mb = path.stat().st_size / 2**20
-        print(f"{'':>9}   inserts {inserts:,.0f}/s into the tail, rebuild {build_s:.1f} s ({trees} trees), index file {file_mb:.1f} MiB")
+        print(
+            f"{'':>9}   inserts {inserts:,.0f}/s into the tail, rebuild "
+            f"{build_s:.1f} s ({trees} trees), index file {file_mb:.1f} MiB"
+        )
         for search_k in search_ks:
             index.options = IndexOptions(trees=trees, search_k=search_k, tail_limit=size + 1)
             latencies, found = [], 0
@@ -129,7 +141,9 @@ def measure(size: int, base: np.ndarray, queries: np.ndarray, search_ks: list[in
                 found += len({h.item for h in hits} & expected)
             p50, p99 = percentiles(latencies)
             label = f"search_k {search_k}" if search_k else "search_k default"
-            print(f"{'':>9}   annoy {label:<18} recall@10 {found / (K * len(queries)):.3f}, p50 {p50:.3f} ms, p99 {p99:.3f} ms")
+            print(
+                f"{'':>9}   annoy {label:<18} recall@10 {found / (K * len(queries)):.3f}, p50 {p50:.3f} ms, p99 {p99:.3f} ms"
+            )
         _during_rebuild(index, queries)
 
 
@@ -145,13 +159,17 @@ def _during_rebuild(index: VectorIndex, queries: np.ndarray) -> None:
     index.wait()
     if latencies:
         p50, p99 = percentiles(latencies)
-        print(f"{'':>9}   during a background rebuild: {len(latencies)} queries answered, p50 {p50:.3f} ms, p99 {p99:.3f} ms")
+        print(
+            f"{'':>9}   during a background rebuild: {len(latencies)} queries answered, p50 {p50:.3f} ms, p99 {p99:.3f} ms"
+        )
 
 
 def main() -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--sizes", type=int, nargs="+", default=[1_000, 10_000, 100_000])
-    parser.add_argument("--search-k", type=int, nargs="+", default=[0, 2_000, 8_000], help="0: Annoy's default (trees x k)")
+    parser.add_argument(
+        "--search-k", type=int, nargs="+", default=[0, 2_000, 8_000], help="0: Annoy's default (trees x k)"
+    )
     parser.add_argument("--trees", type=int, default=IndexOptions().trees)
     args = parser.parse_args()
     base, queries = embedded_corpus()

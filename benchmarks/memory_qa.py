@@ -24,11 +24,11 @@ import numpy as np
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
-from jupyter_chatdb.controller import prompts  # noqa: E402
-from jupyter_chatdb.kernel_memory.store import Store  # noqa: E402
-from jupyter_chatdb.kernel_memory.thoughts import Thought, ThoughtMemory  # noqa: E402
-from jupyter_chatdb.llm.minilm import MiniLMEmbedder  # noqa: E402
-from jupyter_chatdb.llm.select import select_backend  # noqa: E402
+from jupyter_chatdb.controller import prompts
+from jupyter_chatdb.kernel_memory.store import Store
+from jupyter_chatdb.kernel_memory.thoughts import Thought, ThoughtMemory
+from jupyter_chatdb.llm.minilm import MiniLMEmbedder
+from jupyter_chatdb.llm.select import select_backend
 
 K = 5
 SUBJECTS = (
@@ -37,10 +37,22 @@ SUBJECTS = (
     + "Bob Lewis,David Brown,Olivia Hall,Laura Miller,John Smith,Ann Lee,Maria Garcia,Chen Wei,Sara Khan".split(",")
 )
 RELATIONS = {  # relation: (sentence, question, value maker)
-    "price": ("The price of {s} is ${v} per kg.", "What is the price of {s} per kg?", lambda r: f"{r.uniform(0.5, 9):.2f}"),
+    "price": (
+        "The price of {s} is ${v} per kg.",
+        "What is the price of {s} per kg?",
+        lambda r: f"{r.uniform(0.5, 9):.2f}",
+    ),
     "phone": ("{s}'s phone number is {v}.", "What is {s}'s phone number?", lambda r: f"555-{r.integers(1000, 9999)}"),
-    "shelf": ("{s} is kept on shelf {v}.", "On which shelf is {s} kept?", lambda r: f"{r.choice(list('ABCDEFGH'))}{r.integers(1, 20)}"),
-    "manager": ("The account manager for {s} is {v}.", "Who is the account manager for {s}?", lambda r: str(r.choice(["Rita", "Omar", "Ines", "Paul", "Yuki", "Lena", "Marco"]))),
+    "shelf": (
+        "{s} is kept on shelf {v}.",
+        "On which shelf is {s} kept?",
+        lambda r: f"{r.choice(list('ABCDEFGH'))}{r.integers(1, 20)}",
+    ),
+    "manager": (
+        "The account manager for {s} is {v}.",
+        "Who is the account manager for {s}?",
+        lambda r: str(r.choice(["Rita", "Omar", "Ines", "Paul", "Yuki", "Lena", "Marco"])),
+    ),
 }
 
 
@@ -109,17 +121,30 @@ def main() -> int:
         recalled_notes.append([r.record.text for r in recalled])
 
     n = len(asked)
-    print(f"Memory QA: {len(facts)} facts over {len(facts)} cells, {len(updated)} of {len(latest)} facts updated later; {n} questions, k = {K}")
-    print(f"  store: {store_ms:.1f} ms per thought (embed + index + contradiction check), {len(memory.store)} live thoughts")
-    print(f"  retrieval accuracy@{K}: thought memory {hits}/{n} ({hits / n:.0%}); baseline last {K} cells {window_hits}/{n} ({window_hits / n:.0%})")
-    print(f"  latest fact wins (every recalled thought on that subject and relation has the current value): {latest_wins}/{n} ({latest_wins / n:.0%})")
+    print(
+        f"Memory QA: {len(facts)} facts over {len(facts)} cells, {len(updated)} "
+        f"of {len(latest)} facts updated later; {n} questions, k = {K}"
+    )
+    print(
+        f"  store: {store_ms:.1f} ms per thought (embed + index + contradiction check), {len(memory.store)} live thoughts"
+    )
+    print(
+        f"  retrieval accuracy@{K}: thought memory {hits}/{n} ({hits / n:.0%}); "
+        f"baseline last {K} cells {window_hits}/{n} ({window_hits / n:.0%})"
+    )
+    print(
+        "  latest fact wins (every recalled thought on that subject and relation "
+        f"has the current value): {latest_wins}/{n} ({latest_wins / n:.0%})"
+    )
     if args.answers:
         window = [fact.sentence for fact in facts[-K:]]
         answer_accuracy(args.model, asked[: args.answers], latest, recalled_notes[: args.answers], window)
     return 0
 
 
-def answer_accuracy(model_name: str, asked: list[tuple[str, str]], latest: dict, notes: list[list[str]], window: list[str]) -> None:
+def answer_accuracy(
+    model_name: str, asked: list[tuple[str, str]], latest: dict, notes: list[list[str]], window: list[str]
+) -> None:
     """The model answers each question with the recalled thoughts, with the last cells only (baseline), and alone."""
     model = select_backend(model_name)
     for label, context in (("with memory", None), (f"last {K} cells", window), ("without memory", [])):
@@ -131,7 +156,10 @@ def answer_accuracy(model_name: str, asked: list[tuple[str, str]], latest: dict,
             text = model.complete(messages, json_schema=prompts.ANSWER_SCHEMA, max_tokens=60).text
             seconds.append(time.perf_counter() - started)
             right += latest[(subject, relation)].value.lower() in text.lower()
-        print(f"  answers {label:<15} {right}/{len(asked)} ({right / len(asked):.0%}), median {np.median(seconds):.1f} s ({model.name})")
+        print(
+            f"  answers {label:<15} {right}/{len(asked)} ({right / len(asked):.0%}), "
+            f"median {np.median(seconds):.1f} s ({model.name})"
+        )
 
 
 if __name__ == "__main__":

@@ -65,8 +65,14 @@ def perturb(question: dict) -> dict | None:
         rewritten = variant(literal.this) if found else None
         if found and rewritten:
             text = question["question"][: found.start()] + rewritten[0] + question["question"][found.end() :]
-            return {**question, "original": question["question"], "question": text,
-                    "literal": literal.this, "variant": rewritten[0], "kind": rewritten[1]}
+            return {
+                **question,
+                "original": question["question"],
+                "question": text,
+                "literal": literal.this,
+                "variant": rewritten[0],
+                "kind": rewritten[1],
+            }
     return None
 
 

@@ -43,7 +43,10 @@ def record(model: LLM, out: Path) -> None:
             for name, frame in read_sqlite(SPIDER / "database" / f"{db_id}.sqlite").items():
                 chatdb.register(name, frame)
             for question in (q for q in questions if q["db_id"] == db_id):
-                lines.write(json.dumps({"id": f"spider-{db_id}-{question['question']}", **_ask(chatdb, question["question"])}) + "\n")
+                lines.write(
+                    json.dumps({"id": f"spider-{db_id}-{question['question']}", **_ask(chatdb, question["question"])})
+                    + "\n"
+                )
                 lines.flush()
             chatdb.close()
         shop = ChatDB(model=model, memory=memory, schema=FRUITSHOP / "schema.sql")
@@ -63,8 +66,13 @@ def _ask(chatdb: ChatDB, text: str, writes: bool = False) -> dict[str, object]:
     stored = [text for event in events if isinstance(event, MemoryStored) for _, text in event.added]
     answered = next(event.reply for event in events if isinstance(event, Answered))
     return {
-        "route": reply.route, "sql": reply.sql, "result": result_digest(reply.result), "answer": reply.answer,
-        "pending": reply.pending, "stored": stored, "calls": answered.usage.calls,
+        "route": reply.route,
+        "sql": reply.sql,
+        "result": result_digest(reply.result),
+        "answer": reply.answer,
+        "pending": reply.pending,
+        "stored": stored,
+        "calls": answered.usage.calls,
         "seconds": round(time.perf_counter() - started, 1),
     }
 

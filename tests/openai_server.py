@@ -66,13 +66,11 @@ class OpenAIServer:
         host, port = self._httpd.server_address[:2]
         return f"http://{host}:{port}/v1"
 
-    def start(self) -> "OpenAIServer":
+    def start(self) -> OpenAIServer:
         handler = type("Handler", (_Handler,), {"server_state": self})
         self._httpd = ThreadingHTTPServer(("127.0.0.1", 0), handler)
         self._httpd.daemon_threads = True
-        self._thread = threading.Thread(
-            target=self._httpd.serve_forever, kwargs={"poll_interval": 0.02}, daemon=True
-        )
+        self._thread = threading.Thread(target=self._httpd.serve_forever, kwargs={"poll_interval": 0.02}, daemon=True)
         self._thread.start()
         return self
 
@@ -84,7 +82,7 @@ class OpenAIServer:
             self._thread.join(timeout=5)
         self._httpd = self._thread = None
 
-    def __enter__(self) -> "OpenAIServer":
+    def __enter__(self) -> OpenAIServer:
         return self.start()
 
     def __exit__(self, *exc: object) -> None:
@@ -113,9 +111,7 @@ class _Handler(BaseHTTPRequestHandler):
         if self.path.rstrip("/") != "/v1/chat/completions":
             return self._error(404, f"Unknown path {self.path}", "invalid_request_error", "unknown_url")
         if state.api_key is not None and authorization != f"Bearer {state.api_key}":
-            return self._error(
-                401, "Incorrect API key provided.", "invalid_request_error", "invalid_api_key"
-            )
+            return self._error(401, "Incorrect API key provided.", "invalid_request_error", "invalid_api_key")
         model = body.get("model", "")
         if state.models is not None and model not in state.models:
             return self._error(
@@ -135,18 +131,23 @@ class _Handler(BaseHTTPRequestHandler):
             include_usage = bool((body.get("stream_options") or {}).get("include_usage"))
             self._stream(model, text, usage if include_usage else None)
         else:
-            self._json(200, {
-                "id": "chatcmpl-test",
-                "object": "chat.completion",
-                "created": int(time.time()),
-                "model": model,
-                "choices": [{
-                    "index": 0,
-                    "message": {"role": "assistant", "content": text},
-                    "finish_reason": "stop",
-                }],
-                "usage": usage,
-            })
+            self._json(
+                200,
+                {
+                    "id": "chatcmpl-test",
+                    "object": "chat.completion",
+                    "created": int(time.time()),
+                    "model": model,
+                    "choices": [
+                        {
+                            "index": 0,
+                            "message": {"role": "assistant", "content": text},
+                            "finish_reason": "stop",
+                        }
+                    ],
+                    "usage": usage,
+                },
+            )
 
     def _json(self, status: int, payload: dict[str, Any]) -> None:
         data = json.dumps(payload).encode()

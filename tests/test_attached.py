@@ -40,18 +40,25 @@ def test_attached_tables_are_in_the_catalog_with_their_keys(archive):
 
 
 def test_a_request_joins_a_dataframe_with_an_attached_table_and_cannot_write_there(archive):
-    model = ScriptedBackend([
-        {"route": "read"},
-        plan("SELECT c.city, sum(o.total) AS total FROM archive.orders AS o JOIN archive.customers AS c ON o.customer_id = c.id"
-             " JOIN targets AS t ON t.city = c.city WHERE c.city = 'oslo' GROUP BY c.city"),
-    ])
+    model = ScriptedBackend(
+        [
+            {"route": "read"},
+            plan(
+                "SELECT c.city, sum(o.total) AS total FROM archive.orders AS o"
+                " JOIN archive.customers AS c ON o.customer_id = c.id"
+                " JOIN targets AS t ON t.city = c.city WHERE c.city = 'oslo' GROUP BY c.city"
+            ),
+        ]
+    )
     db = ChatDB(model=model, summarize=False)
     db.attach(archive)
     db.register("targets", pd.DataFrame({"city": ["Oslo"], "goal": [30.0]}))
     events = []
     reply = db.ask("Total orders of Oslo customers?", on_event=events.append)
     assert reply.result.to_dict("records") == [{"city": "Oslo", "total": 35.0}]
-    assert [(e.table, e.old, e.new) for e in events if isinstance(e, ValueCorrected)] == [("archive.customers", "oslo", "Oslo")]
+    assert [(e.table, e.old, e.new) for e in events if isinstance(e, ValueCorrected)] == [
+        ("archive.customers", "oslo", "Oslo")
+    ]
     schema = Catalog.read(db.session).schema()
     with pytest.raises(ChatDBError, match="archive.orders is in an attached database, which ChatDB only reads"):
         guard.check("DELETE FROM archive.orders WHERE id = 10", schema, allow_writes=True)
@@ -69,7 +76,10 @@ def test_attach_magic(archive, tmp_path, capsys):
     magics.engine = ChatDB(model=ScriptedBackend([]))
     try:
         shell.run_cell(f"%chatdb attach {archive} old").raise_error()
-        assert "Attached " + str(archive) + " as old: its tables are old.customers, old.orders (read-only)." in capsys.readouterr().out
+        assert (
+            "Attached " + str(archive) + " as old: its tables are old.customers, old.orders (read-only)."
+            in capsys.readouterr().out
+        )
         shell.run_cell(f"%chatdb attach {tmp_path / 'none.duckdb'}")
         assert "There is no DuckDB file at" in capsys.readouterr().out
         shell.run_cell("%chatdb attach")
@@ -79,10 +89,15 @@ def test_attach_magic(archive, tmp_path, capsys):
 
 
 def test_an_attached_table_named_without_its_database_is_qualified_and_its_literals_checked(archive):
-    model = ScriptedBackend([
-        {"route": "read"},
-        plan("SELECT sum(orders.total) AS total FROM orders JOIN customers AS c ON orders.customer_id = c.id WHERE c.city = 'oslo'"),
-    ])
+    model = ScriptedBackend(
+        [
+            {"route": "read"},
+            plan(
+                "SELECT sum(orders.total) AS total FROM orders JOIN customers AS c ON orders.customer_id = c.id"
+                " WHERE c.city = 'oslo'"
+            ),
+        ]
+    )
     db = ChatDB(model=model, summarize=False)
     db.attach(archive)
     events = []
@@ -92,11 +107,15 @@ def test_an_attached_table_named_without_its_database_is_qualified_and_its_liter
         " WHERE c.city = 'Oslo'"
     ]
     assert reply.result["total"].tolist() == [35.0]
-    assert [(e.table, e.old, e.new) for e in events if isinstance(e, ValueCorrected)] == [("archive.customers", "oslo", "Oslo")]
+    assert [(e.table, e.old, e.new) for e in events if isinstance(e, ValueCorrected)] == [
+        ("archive.customers", "oslo", "Oslo")
+    ]
 
 
 def test_the_one_round_controller_qualifies_attached_tables_too(archive):
-    db = ChatDB(model=ScriptedBackend([{"sql": "SELECT count(*) AS n FROM orders"}]), summarize=False, strategy="one-round")
+    db = ChatDB(
+        model=ScriptedBackend([{"sql": "SELECT count(*) AS n FROM orders"}]), summarize=False, strategy="one-round"
+    )
     db.attach(archive)
     reply = db.ask("How many orders are there?")
     assert reply.sql == ["SELECT COUNT(*) AS n FROM archive.orders"] and reply.result["n"].tolist() == [3]

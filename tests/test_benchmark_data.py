@@ -27,10 +27,18 @@ def test_variants_are_what_the_stored_value_is_not(literal, expected):
 
 
 def test_a_quoted_literal_is_rewritten_only_as_a_whole_word():
-    question = {"id": 1, "db_id": "pets_1", "question": "How many Bachelors and cat owners?",
-                "query": "SELECT count(*) FROM t WHERE degree = 'Bachelor' OR kind = 'cat'"}
+    question = {
+        "id": 1,
+        "db_id": "pets_1",
+        "question": "How many Bachelors and cat owners?",
+        "query": "SELECT count(*) FROM t WHERE degree = 'Bachelor' OR kind = 'cat'",
+    }
     changed = perturb.perturb(question)
-    assert (changed["question"], changed["literal"], changed["kind"]) == ("How many Bachelors and Cat owners?", "cat", "case")
+    assert (changed["question"], changed["literal"], changed["kind"]) == (
+        "How many Bachelors and Cat owners?",
+        "cat",
+        "case",
+    )
 
 
 @pytest.mark.skipif(not perturb.DATASET.is_dir(), reason="the shared Spider subset is not here")

@@ -18,8 +18,8 @@ import sys
 import time
 import urllib.request
 from collections.abc import Iterator
-from typing import Any
 from pathlib import Path
+from typing import Any
 
 import nbformat
 import pytest
@@ -30,7 +30,8 @@ TIMEOUT_MS = 60_000
 
 # Skipped on a developer machine without Chromium; CI installs it, so there a missing browser fails.
 pytestmark = pytest.mark.skipif(
-    not os.environ.get("CI") and (not CHROMIUM.exists() or shutil.which("jupyter-lab", path=str(Path(sys.executable).parent)) is None),
+    not os.environ.get("CI")
+    and (not CHROMIUM.exists() or shutil.which("jupyter-lab", path=str(Path(sys.executable).parent)) is None),
     reason="needs Debian's chromium (apt install chromium) and JupyterLab in this environment",
 )
 
@@ -79,11 +80,25 @@ def lab(tmp_path: Path) -> Iterator[tuple[str, Path]]:
     nb.metadata["kernelspec"] = {"name": "python3", "display_name": "Python 3", "language": "python"}
     nbformat.write(nb, notebook)
     port, token = free_port(), secrets.token_hex(16)
-    env = {**os.environ, "JUPYTER_CONFIG_DIR": str(tmp_path / "config"), "JUPYTER_RUNTIME_DIR": str(tmp_path / "runtime")}
+    env = {
+        **os.environ,
+        "JUPYTER_CONFIG_DIR": str(tmp_path / "config"),
+        "JUPYTER_RUNTIME_DIR": str(tmp_path / "runtime"),
+    }
     server = subprocess.Popen(
-        [str(Path(sys.executable).parent / "jupyter-lab"), "--no-browser", f"--port={port}", "--ip=127.0.0.1",
-         f"--IdentityProvider.token={token}", f"--ServerApp.root_dir={tmp_path}", "--LabApp.expose_app_in_browser=True", "--allow-root"],
-        env=env, stdout=subprocess.DEVNULL, stderr=open(tmp_path / "lab.log", "w"),
+        [
+            str(Path(sys.executable).parent / "jupyter-lab"),
+            "--no-browser",
+            f"--port={port}",
+            "--ip=127.0.0.1",
+            f"--IdentityProvider.token={token}",
+            f"--ServerApp.root_dir={tmp_path}",
+            "--LabApp.expose_app_in_browser=True",
+            "--allow-root",
+        ],
+        env=env,
+        stdout=subprocess.DEVNULL,
+        stderr=open(tmp_path / "lab.log", "w"),
     )
     base = f"http://127.0.0.1:{port}"
     try:
@@ -119,7 +134,9 @@ def test_cards_results_and_approval_in_jupyterlab(lab: tuple[str, Path]) -> None
         page.set_default_timeout(TIMEOUT_MS)
         page.goto(url)
         page.wait_for_selector(".jp-Notebook .jp-Cell")
-        page.wait_for_function("window.jupyterapp && window.jupyterapp.shell.currentWidget?.sessionContext?.session?.kernel")
+        page.wait_for_function(
+            "window.jupyterapp && window.jupyterapp.shell.currentWidget?.sessionContext?.session?.kernel"
+        )
         for index in range(4):  # the last cells are run by _use_the_notebook
             _run_cell(page, index)
         try:
@@ -134,7 +151,9 @@ def test_cards_results_and_approval_in_jupyterlab(lab: tuple[str, Path]) -> None
     text = re.sub(r"<[^>]+>", "", html)  # the SQL is highlighted: token by token in spans
     assert 'class="chatdb-step"' in html and "SELECT region, SUM(units) AS units FROM sales" in text
     saved = json.loads(notebook.read_text())
-    outputs = [o for cell in saved["cells"] for o in cell.get("outputs", []) if "jupyter_chatdb" in o.get("metadata", {})]
+    outputs = [
+        o for cell in saved["cells"] for o in cell.get("outputs", []) if "jupyter_chatdb" in o.get("metadata", {})
+    ]
     assert outputs and outputs[0]["metadata"]["jupyter_chatdb"]["sql"] == [
         "SELECT region, SUM(units) AS units FROM sales GROUP BY region ORDER BY units DESC"
     ]
@@ -175,7 +194,5 @@ def _run_cell(page: Any, index: int) -> None:
 
 
 def _export_html(notebook: Path) -> str:
-    subprocess.run(
-        [sys.executable, "-m", "nbconvert", "--to", "html", str(notebook)], check=True, capture_output=True
-    )
+    subprocess.run([sys.executable, "-m", "nbconvert", "--to", "html", str(notebook)], check=True, capture_output=True)
     return notebook.with_suffix(".html").read_text()

@@ -39,7 +39,10 @@ INSERT INTO customers (name) VALUES ('Bob Lewis');
 
 SALE = [
     ("SELECT customer_id FROM customers WHERE name = 'Bob Lewis'", ["customer_id"]),
-    ("INSERT INTO sales (customer_id, sale_date) VALUES (<customer_id>, DATE '2023-01-01') RETURNING sale_id", ["sale_id"]),
+    (
+        "INSERT INTO sales (customer_id, sale_date) VALUES (<customer_id>, DATE '2023-01-01') RETURNING sale_id",
+        ["sale_id"],
+    ),
     "INSERT INTO sale_items SELECT <sale_id>, fruit_id, 8, price FROM fruits WHERE name = 'apple'",
     "UPDATE fruits SET stock_kg = stock_kg - 8 WHERE name = 'apple'",
 ]
@@ -53,7 +56,9 @@ def shop(scripted):
 
 
 def state(db):
-    return {t: db.session.rows(f"SELECT * FROM {t} ORDER BY ALL") for t in ("fruits", "customers", "sales", "sale_items")}
+    return {
+        t: db.session.rows(f"SELECT * FROM {t} ORDER BY ALL") for t in ("fruits", "customers", "sales", "sale_items")
+    }
 
 
 def test_a_record_becomes_a_chain_whose_results_feed_later_steps(shop, scripted):
@@ -63,11 +68,19 @@ def test_a_record_becomes_a_chain_whose_results_feed_later_steps(shop, scripted)
     assert shop.session.rows("SELECT * FROM sales") == [(1, 1, __import__("datetime").date(2023, 1, 1))]
     assert shop.session.rows("SELECT sale_id, fruit_id, kg, unit_price FROM sale_items")[0][:2] == (1, 1)
     assert shop.session.rows("SELECT stock_kg FROM fruits WHERE name = 'apple'") == [(19,)]
-    assert reply.sql[1] == "INSERT INTO sales (customer_id, sale_date) VALUES (1, CAST('2023-01-01' AS DATE)) RETURNING sale_id"
+    assert (
+        reply.sql[1]
+        == "INSERT INTO sales (customer_id, sale_date) VALUES (1, CAST('2023-01-01' AS DATE)) RETURNING sale_id"
+    )
     assert reply.sql[2].startswith("INSERT INTO sale_items SELECT 1, fruit_id")
     assert reply.request_id == 1 and not reply.pending
     assert reply.answer == "Recorded: sales: 1 added; sale_items: 1 added; fruits: 1 changed."
-    assert [type(e) for e in events if isinstance(e, (Routed, PlanMade, Committed, Answered))] == [Routed, PlanMade, Committed, Answered]
+    assert [type(e) for e in events if isinstance(e, (Routed, PlanMade, Committed, Answered))] == [
+        Routed,
+        PlanMade,
+        Committed,
+        Answered,
+    ]
     assert scripted.calls[1].json_schema["properties"]["steps"]["maxItems"] == 12
 
 
@@ -96,7 +109,10 @@ def test_an_empty_lookup_gets_the_rest_of_the_plan_revised(shop, scripted):
     assert len(failed) == 1 and failed[0].will_retry and "returned no row" in failed[0].step.error
     assert [e.first for e in events if isinstance(e, PlanMade)] == [1, 1]
     revise_prompt = scripted.calls[2].messages[-1]["content"]
-    assert "Step 1 failed:\nSELECT customer_id FROM customers WHERE name = 'Ann Lee'\nProblem: it returned no row, and later steps need customer_id" in revise_prompt
+    assert (
+        "Step 1 failed:\nSELECT customer_id FROM customers WHERE name = 'Ann "
+        "Lee'\nProblem: it returned no row, and later steps need customer_id" in revise_prompt
+    )
     assert shop.session.rows("SELECT c.name FROM sales JOIN customers AS c USING (customer_id)") == [("Ann Lee",)]
     assert len(reply.steps) == 2
 
@@ -104,7 +120,11 @@ def test_an_empty_lookup_gets_the_rest_of_the_plan_revised(shop, scripted):
 def test_an_execution_error_mid_chain_is_revised_after_replaying_the_steps_done(shop, scripted):
     scripted.push(
         {"route": "write"},
-        plan(SALE[0], SALE[1], "INSERT INTO sale_items SELECT <sale_id>, fruit_id, 8, 'cheap' FROM fruits WHERE name = 'apple'"),
+        plan(
+            SALE[0],
+            SALE[1],
+            "INSERT INTO sale_items SELECT <sale_id>, fruit_id, 8, 'cheap' FROM fruits WHERE name = 'apple'",
+        ),
         plan(SALE[2]),
     )
     reply = shop.ask("Bob bought 8 kg of apple.", allow_writes=True)
@@ -203,7 +223,17 @@ def test_self_consistency_keeps_the_result_most_candidates_agree_on(scripted):
 def test_undo_and_restore_bring_back_exact_states(shop, scripted):
     states = [state(shop)]
     for day in (1, 2, 3):
-        scripted.push({"route": "write"}, plan(*[s.replace("2023-01-01", f"2023-01-0{day}") if isinstance(s, str) else (s[0].replace("2023-01-01", f"2023-01-0{day}"), s[1]) for s in SALE]))
+        scripted.push(
+            {"route": "write"},
+            plan(
+                *[
+                    s.replace("2023-01-01", f"2023-01-0{day}")
+                    if isinstance(s, str)
+                    else (s[0].replace("2023-01-01", f"2023-01-0{day}"), s[1])
+                    for s in SALE
+                ]
+            ),
+        )
         shop.ask(f"Bob bought 8 kg of apple on 2023-01-0{day}.", allow_writes=True)
         states.append(state(shop))
     assert shop.history()["request_id"].tolist() == [1, 2, 3]
@@ -224,16 +254,23 @@ def test_undo_keeps_changes_made_outside_the_request(shop, scripted):
     shop.session.rows("UPDATE fruits SET price = 1.25 WHERE name = 'pear'")
     shop.undo()
     assert shop.session.rows("SELECT name FROM customers ORDER BY 1") == [("Bob Lewis",), ("Walk-in",)]
-    assert shop.session.rows("SELECT name, price::VARCHAR, stock_kg FROM fruits ORDER BY 1") == [("apple", "2.70", 27), ("pear", "1.25", 30)]
+    assert shop.session.rows("SELECT name, price::VARCHAR, stock_kg FROM fruits ORDER BY 1") == [
+        ("apple", "2.70", 27),
+        ("pear", "1.25", 30),
+    ]
 
 
 def test_the_journal_survives_a_restart_with_a_file_database(tmp_path):
     path = tmp_path / "shop.duckdb"
-    first = ChatDB(model=ScriptedBackend([{"route": "write"}, plan(*SALE)]), database=path, schema=SHOP, summarize=False)
+    first = ChatDB(
+        model=ScriptedBackend([{"route": "write"}, plan(*SALE)]), database=path, schema=SHOP, summarize=False
+    )
     before = state(first)
     first.ask("Bob bought 8 kg of apple on 2023-01-01.", allow_writes=True)
     first.close()
-    second = ChatDB(model=ScriptedBackend(), database=path, schema=SHOP, summarize=False)  # schema skipped: tables exist
+    second = ChatDB(
+        model=ScriptedBackend(), database=path, schema=SHOP, summarize=False
+    )  # schema skipped: tables exist
     assert second.history()["request"].tolist() == ["Bob bought 8 kg of apple on 2023-01-01."]
     second.undo()
     assert state(second) == before
@@ -244,8 +281,10 @@ def test_an_empty_database_can_be_given_tables_by_a_write_request(scripted):
     db = ChatDB(model=scripted, summarize=False)
     scripted.push(
         {"route": "write"},
-        plan("CREATE TABLE expenses (expense_id INTEGER PRIMARY KEY, item VARCHAR, amount DECIMAL(10, 2))",
-             "INSERT INTO expenses VALUES (1, 'coffee', 3.50)"),
+        plan(
+            "CREATE TABLE expenses (expense_id INTEGER PRIMARY KEY, item VARCHAR, amount DECIMAL(10, 2))",
+            "INSERT INTO expenses VALUES (1, 'coffee', 3.50)",
+        ),
     )
     reply = db.ask("Track my expenses: coffee 3.50.", allow_writes=True)
     assert db.session.rows("SELECT item, amount FROM expenses") == [("coffee", 3.50)]
@@ -285,7 +324,9 @@ def test_ctrl_c_during_generation_stops_the_chain_and_rolls_back(shop):
 def test_sql_with_other_dialects_habits_is_transpiled_for_duckdb(shop, scripted):
     scripted.push({"route": "read"}, plan("SELECT `name` FROM fruits ORDER BY `name` LIMIT 1, 1"))
     reply = shop.ask("Second fruit by name?")
-    assert reply.sql == ['SELECT "name" FROM fruits ORDER BY "name" NULLS FIRST LIMIT 1 OFFSET 1']  # MySQL's NULL order kept
+    assert reply.sql == [
+        'SELECT "name" FROM fruits ORDER BY "name" NULLS FIRST LIMIT 1 OFFSET 1'
+    ]  # MySQL's NULL order kept
     assert reply.result["name"].tolist() == ["pear"]
 
 
@@ -315,7 +356,9 @@ def test_a_read_whose_plan_keeps_failing_gets_one_plain_sql_try(shop, scripted):
 def test_an_invented_join_is_dropped_when_the_own_table_has_the_columns(shop, scripted):
     scripted.push(
         {"route": "read"},
-        plan("SELECT p.name FROM fruits AS f JOIN products AS p ON f.fruit_id = p.fruit_id ORDER BY p.stock_kg DESC LIMIT 1"),
+        plan(
+            "SELECT p.name FROM fruits AS f JOIN products AS p ON f.fruit_id = p.fruit_id ORDER BY p.stock_kg DESC LIMIT 1"
+        ),
     )
     reply = shop.ask("Which product has the most stock?")
     assert reply.sql == ["SELECT f.name FROM fruits AS f ORDER BY f.stock_kg DESC LIMIT 1"]
@@ -333,7 +376,12 @@ def test_a_schema_that_does_not_load_says_so(scripted):
 @pytest.fixture
 def customers(scripted):
     db = ChatDB(model=scripted, summarize=False)
-    db.register("customers", pd.DataFrame({"name": ["Ann", "Bob", "Chen"], "city": ["LA", "New York", "LA"], "region": ["North", "Norte", "South"]}))
+    db.register(
+        "customers",
+        pd.DataFrame(
+            {"name": ["Ann", "Bob", "Chen"], "city": ["LA", "New York", "LA"], "region": ["North", "Norte", "South"]}
+        ),
+    )
     yield db
     db.close()
 
@@ -371,11 +419,15 @@ def test_a_like_pattern_that_matches_nothing_gets_the_stored_value_inside_its_wi
     (correction,) = [e for e in events if isinstance(e, ValueCorrected)]
     assert (correction.old, correction.new, correction.how) == ("%new york%", "%New York%", "case")
     assert events[-1].reply.result["n"].tolist() == [1]
-    scripted.push({"route": "read"}, plan("SELECT count(*) AS n FROM customers WHERE city ILIKE '%new york%' OR name LIKE 'A_n'"))
+    scripted.push(
+        {"route": "read"}, plan("SELECT count(*) AS n FROM customers WHERE city ILIKE '%new york%' OR name LIKE 'A_n'")
+    )
     events = list(customers.events("How many customers live in New York, or are called Ann?"))
     assert not [e for e in events if isinstance(e, ValueCorrected)]  # patterns that match a stored value are kept
     scripted.push({"route": "read"}, plan("SELECT name FROM customers WHERE city LIKE '%Tokyo%'"))
-    assert customers.ask("Who lives in Tokyo?").answer.endswith("(No rows: no value of customers.city matches '%Tokyo%' or is close to it.)")
+    assert customers.ask("Who lives in Tokyo?").answer.endswith(
+        "(No rows: no value of customers.city matches '%Tokyo%' or is close to it.)"
+    )
 
 
 def test_sql_written_by_the_user_is_never_corrected(customers):
@@ -385,7 +437,9 @@ def test_sql_written_by_the_user_is_never_corrected(customers):
 
 def test_an_approved_write_runs_with_the_literal_as_corrected_in_its_preview(customers, scripted):
     customers.run_sql("CREATE TABLE la_customers (name VARCHAR)", allow_writes=True)
-    scripted.push({"route": "write"}, plan("INSERT INTO la_customers SELECT name FROM customers WHERE city = 'Los Angeles'"))
+    scripted.push(
+        {"route": "write"}, plan("INSERT INTO la_customers SELECT name FROM customers WHERE city = 'Los Angeles'")
+    )
     reply = customers.ask("Copy the customers of Los Angeles")
     assert reply.pending and "2 added" in reply.answer
     customers.apply(reply)

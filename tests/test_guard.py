@@ -11,7 +11,8 @@ SCHEMA = {"singer": ["singer_id", "name", "country", "age"], "concert": ["concer
     [
         "SELECT name FROM singer",
         "WITH old AS (SELECT * FROM singer WHERE age > 40) SELECT count(*) AS n FROM old",
-        "SELECT s.name, count(*) AS shows FROM singer AS s JOIN concert AS c ON s.singer_id = c.singer_id GROUP BY s.name ORDER BY shows DESC",
+        "SELECT s.name, count(*) AS shows FROM singer AS s JOIN concert AS c ON s.singer_id = c.singer_id"
+        " GROUP BY s.name ORDER BY shows DESC",
         "SELECT name FROM singer UNION SELECT country FROM singer",
         "SELECT * FROM range(3)",
         "SELECT country, avg(age) AS mean_age FROM singer GROUP BY 1 HAVING mean_age > 30",

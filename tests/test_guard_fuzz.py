@@ -18,7 +18,9 @@ def test_a_sample_of_hostile_statements_changes_nothing_and_reads_no_file():
 
 def test_the_grammar_calls_every_kind_of_duckdb_function(tmp_path):
     grammar = guard_fuzz.Grammar.from_duckdb(tmp_path, seed=1)
-    assert {"read_text", "enable_profiling", "checkpoint", "nextval", "json_execute_serialized_sql"} <= set(grammar.functions)
+    assert {"read_text", "enable_profiling", "checkpoint", "nextval", "json_execute_serialized_sql"} <= set(
+        grammar.functions
+    )
     assert {"enable_logging", "query_table", "glob"} <= set(grammar.table_functions)
     kinds = {grammar.statement()[0] for _ in range(200)}
     assert kinds == {"call", "write", "table call", "file", "statement", "trick"}

@@ -41,24 +41,39 @@ def state(session):
 def test_undo_and_restore_across_keys_foreign_keys_and_duplicate_rows(session):
     journal = Journal(session)
     states = [state(session)]
-    apply(session, journal, "first", [
-        "INSERT INTO suppliers VALUES (1, 'Golden Fields')",
-        "INSERT INTO purchases VALUES (10, 1)",
-        "INSERT INTO purchase_items VALUES (10, 'apple', 27), (10, 'pear', 5)",
-        "INSERT INTO notes VALUES ('x'), ('x')",  # no key: duplicates must come back as two rows
-    ])
+    apply(
+        session,
+        journal,
+        "first",
+        [
+            "INSERT INTO suppliers VALUES (1, 'Golden Fields')",
+            "INSERT INTO purchases VALUES (10, 1)",
+            "INSERT INTO purchase_items VALUES (10, 'apple', 27), (10, 'pear', 5)",
+            "INSERT INTO notes VALUES ('x'), ('x')",  # no key: duplicates must come back as two rows
+        ],
+    )
     states.append(state(session))
-    apply(session, journal, "second", [
-        "UPDATE suppliers SET name = 'Golden Fields Ltd' WHERE supplier_id = 1",
-        "DELETE FROM purchase_items WHERE fruit = 'pear'",
-        "INSERT INTO notes VALUES ('x')",
-    ])
+    apply(
+        session,
+        journal,
+        "second",
+        [
+            "UPDATE suppliers SET name = 'Golden Fields Ltd' WHERE supplier_id = 1",
+            "DELETE FROM purchase_items WHERE fruit = 'pear'",
+            "INSERT INTO notes VALUES ('x')",
+        ],
+    )
     states.append(state(session))
-    apply(session, journal, "third", [
-        "CREATE TABLE extra (a INTEGER)",
-        "INSERT INTO extra VALUES (1)",
-        "DELETE FROM notes WHERE text = 'x'",
-    ])
+    apply(
+        session,
+        journal,
+        "third",
+        [
+            "CREATE TABLE extra (a INTEGER)",
+            "INSERT INTO extra VALUES (1)",
+            "DELETE FROM notes WHERE text = 'x'",
+        ],
+    )
     assert journal.undo() == [3] and state(session) == states[2]
     assert "extra" not in session.stored_tables()
     assert journal.restore(1) == [2] and state(session) == states[1]

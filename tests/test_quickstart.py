@@ -16,7 +16,9 @@ pytestmark = [requires_model, pytest.mark.model]
 def test_quickstart_answers_every_question(monkeypatch, tmp_path):
     monkeypatch.setenv("CHATDB_MODEL", "local")
     notebook = nbformat.read(NOTEBOOK, as_version=4)
-    NotebookClient(notebook, timeout=900, kernel_name="python3", resources={"metadata": {"path": str(tmp_path)}}).execute()
+    NotebookClient(
+        notebook, timeout=900, kernel_name="python3", resources={"metadata": {"path": str(tmp_path)}}
+    ).execute()
     chatdb_cells = [cell for cell in notebook.cells if cell.cell_type == "code" and cell.source.startswith("%%chatdb")]
     assert len(chatdb_cells) == 3
     for cell in chatdb_cells:

@@ -18,5 +18,12 @@ def test_every_option_is_documented():
 
 
 def test_every_environment_variable_is_documented():
-    for variable in ("OPENAI_API_KEY", "OPENAI_BASE_URL", "OPENAI_MODEL", "CHATDB_MODEL", "CHATDB_HOME", "CHATDB_THREADS"):
+    for variable in (
+        "OPENAI_API_KEY",
+        "OPENAI_BASE_URL",
+        "OPENAI_MODEL",
+        "CHATDB_MODEL",
+        "CHATDB_HOME",
+        "CHATDB_THREADS",
+    ):
         assert f"`{variable}`" in README, variable

@@ -29,7 +29,12 @@ def run_events():
     assert state.generating == '{"sql": "SELECT regoin'
     state.apply(StepPlanned(1, "Which regions?", "SELECT regoin FROM sales"))
     assert state.generating == "" and state.cards[1].status == "waiting"
-    state.apply(StepFailed(Step(1, "Which regions?", "SELECT regoin FROM sales", "failed", error="Unknown column 'regoin'"), will_retry=True))
+    state.apply(
+        StepFailed(
+            Step(1, "Which regions?", "SELECT regoin FROM sales", "failed", error="Unknown column 'regoin'"),
+            will_retry=True,
+        )
+    )
     assert state.cards[1].status == "retrying"
     state.apply(StepPlanned(1, "Which regions?", "SELECT region FROM sales", attempt=2))
     state.apply(StepStarted(1, "SELECT region FROM sales"))
@@ -86,7 +91,13 @@ def test_rollback_and_writes_are_shown():
 
 
 def test_reply_renders_the_same_way_once_the_extension_is_loaded():
-    reply = Reply("Which regions?", "Two.", ["SELECT region FROM sales"], RESULT.frame, [Step(1, "Which regions?", "SELECT region FROM sales", "done", RESULT)])
+    reply = Reply(
+        "Which regions?",
+        "Two.",
+        ["SELECT region FROM sales"],
+        RESULT.frame,
+        [Step(1, "Which regions?", "SELECT region FROM sales", "done", RESULT)],
+    )
     shell = InteractiveShell.instance()
     shell.run_cell("%load_ext jupyter_chatdb", store_history=False)
     try:

@@ -17,7 +17,9 @@ from jupyter_chatdb.sql.session import Session
 
 # Two small "databases" of DataFrames plus unrelated tables: 14 tables, more than Options.select_over.
 FRAMES = {
-    "shop_employee": pd.DataFrame({"employee_id": [1, 2], "name": ["Ann", "Bo"], "age": [31, 45], "city": ["Bristol", "Leeds"]}),
+    "shop_employee": pd.DataFrame(
+        {"employee_id": [1, 2], "name": ["Ann", "Bo"], "age": [31, 45], "city": ["Bristol", "Leeds"]}
+    ),
     "shop_hiring": pd.DataFrame({"shop_id": [1, 1], "employee_id": [1, 2], "start_from": ["2020", "2021"]}),
     "shop_shop": pd.DataFrame({"shop_id": [1], "name": ["North"], "district": ["Harbour"]}),
     "pets_pets": pd.DataFrame({"pet_id": [1, 2], "pet_type": ["dog", "cat"], "pet_age": [3, 5], "weight": [12.0, 4.1]}),
@@ -66,12 +68,19 @@ def test_a_table_holding_a_value_the_request_quotes_says_so(session, catalog, em
     from jupyter_chatdb.grounding.values import ValueIndex
 
     index = SchemaIndex(embedder)
-    found = {c.table: c for c in index.candidates("How many flights leave from Phillips?", catalog, 3, ValueIndex(session))}
+    found = {
+        c.table: c for c in index.candidates("How many flights leave from Phillips?", catalog, 3, ValueIndex(session))
+    }
     assert "holds 'Phillips' (airport_name)" in found["airports"].reasons and "'phillips'" in found["airports"].mentions
-    found = {c.table: c for c in index.candidates("Count the flights to 'ASY' from Aberdeen.", catalog, 3, ValueIndex(session))}
+    found = {
+        c.table: c
+        for c in index.candidates("Count the flights to 'ASY' from Aberdeen.", catalog, 3, ValueIndex(session))
+    }
     assert "'aberdeen'" in found["airports"].mentions  # the closing period and the quotes are not part of a value
     assert "holds 'ASY' (dest_airport)" in found["flights"].reasons
-    found = {c.table: c for c in index.candidates("How many staff work in Plaza's halls?", catalog, 3, ValueIndex(session))}
+    found = {
+        c.table: c for c in index.candidates("How many staff work in Plaza's halls?", catalog, 3, ValueIndex(session))
+    }
     assert "'plaza'" in found["museum"].mentions  # a possessive 's is not part of a value
 
 
@@ -80,7 +89,9 @@ def test_word_forms_meet_and_an_attribute_named_with_its_table_is_a_mention(cata
     found = {c.table: c for c in index.candidates("Which shops do not hire anyone?", catalog, 3)}
     assert "hire" in found["shop_hiring"].mentions  # hiring
     found = {c.table: c for c in index.candidates("Which airlines fly from countries in Europe?", catalog, 3)}
-    assert "its columns are mentioned: airline, country" in found["airlines"].reasons  # the columns' words, not "countri"
+    assert (
+        "its columns are mentioned: airline, country" in found["airlines"].reasons
+    )  # the columns' words, not "countri"
     found = {c.table: c for c in index.candidates("List the names of the visitors and of the museums.", catalog, 3)}
     assert {"visitor name", "name"} <= found["visitor"].mentions and "visitor name" not in found["museum"].mentions
 
@@ -125,9 +136,13 @@ def test_an_attached_database_name_is_context_not_a_mention(tmp_path):
     concert, singer = found["concert_singer.concert"], found["concert_singer.singer"]
     assert "singer" not in concert.mentions and "singer" in concert.context
     assert "singer name" in singer.mentions and "singer name" not in concert.mentions | concert.context
-    chosen, changes = settle(["concert_singer.singer_in_concert", "concert_singer.concert"], considered, joined_tables(catalog))
+    chosen, changes = settle(
+        ["concert_singer.singer_in_concert", "concert_singer.concert"], considered, joined_tables(catalog)
+    )
     assert chosen == ["concert_singer.singer_in_concert", "concert_singer.concert", "concert_singer.singer"]
-    assert changes == [("concert_singer.singer", "added: it holds words of the request the others lack, and joins them")]
+    assert changes == [
+        ("concert_singer.singer", "added: it holds words of the request the others lack, and joins them")
+    ]
     session.close()
 
 
@@ -156,7 +171,9 @@ def test_tables_join_by_declared_keys_and_by_shared_key_columns():
 
 def test_key_names_join_tables_of_one_database_only(tmp_path):
     archive = duckdb.connect(str(tmp_path / "archive.duckdb"))
-    archive.execute("CREATE TABLE singer (singer_id INTEGER, name VARCHAR); CREATE TABLE song (singer_id INTEGER, title VARCHAR)")
+    archive.execute(
+        "CREATE TABLE singer (singer_id INTEGER, name VARCHAR); CREATE TABLE song (singer_id INTEGER, title VARCHAR)"
+    )
     archive.close()
     session = Session()
     session.attach(tmp_path / "archive.duckdb")
@@ -190,7 +207,9 @@ def test_a_key_refers_to_a_table_by_another_name_and_its_words_call_that_table(t
     assert links["school.Addresses"] == {"school.Residents": "current_address_id"}
     assert "school.Addresses" not in links["school.Visits"]  # a key two tables share is theirs, not a reference
     assert links["orders"] == {}  # a DataFrame's key does not refer to whichever frame has an `id`
-    found = {c.table: c for c in SchemaIndex(None).candidates("What are the names of students with no friends?", catalog, 3)}
+    found = {
+        c.table: c for c in SchemaIndex(None).candidates("What are the names of students with no friends?", catalog, 3)
+    }
     assert {"student", "student name"} <= found["school.Highschooler"].mentions
     assert "keys referring to it are named in the request: student_id" in found["school.Highschooler"].reasons
     found = {c.table: c for c in SchemaIndex(None).candidates("Which residents currently live in Leeds?", catalog, 3)}
@@ -205,46 +224,89 @@ def considered(table, *mentions):
 
 
 def test_settle_keeps_the_picked_tables_that_hold_the_request_and_what_joins_them():
-    links = {"shop": {"hiring": "shop_id"}, "hiring": {"shop": "shop_id", "employee": "employee_id"},
-             "employee": {"hiring": "employee_id"}, "airports": {}, "staff": {}, "people": {"players": "people_id"},
-             "players": {"people": "people_id"}}
-    shop, hiring, employee = considered("shop", "shop"), considered("hiring"), considered("employee", "employee", "city")
+    links = {
+        "shop": {"hiring": "shop_id"},
+        "hiring": {"shop": "shop_id", "employee": "employee_id"},
+        "employee": {"hiring": "employee_id"},
+        "airports": {},
+        "staff": {},
+        "people": {"players": "people_id"},
+        "players": {"people": "people_id"},
+    }
+    shop, hiring, employee = (
+        considered("shop", "shop"),
+        considered("hiring"),
+        considered("employee", "employee", "city"),
+    )
     airports, staff = considered("airports", "city"), considered("staff", "employee")
     assert settle(["shop", "employee"], [shop, hiring, employee], links) == (
-        ["shop", "employee", "hiring"], [("hiring", "added: it joins employee to the other chosen tables")]
+        ["shop", "employee", "hiring"],
+        [("hiring", "added: it joins employee to the other chosen tables")],
     )
-    assert settle(["employee", "airports", "staff"], [employee, airports, staff], links) == (["employee"], [
-        ("staff", "dropped: the other tables hold what it does, and it joins none of them"),
-        ("airports", "dropped: the other tables hold what it does, and it joins none of them"),
-    ])
-    assert settle(["shop", "hiring"], [shop, hiring], links) == (["shop"], [("hiring", "dropped: holds nothing the request mentions")])
+    assert settle(["employee", "airports", "staff"], [employee, airports, staff], links) == (
+        ["employee"],
+        [
+            ("staff", "dropped: the other tables hold what it does, and it joins none of them"),
+            ("airports", "dropped: the other tables hold what it does, and it joins none of them"),
+        ],
+    )
+    assert settle(["shop", "hiring"], [shop, hiring], links) == (
+        ["shop"],
+        [("hiring", "dropped: holds nothing the request mentions")],
+    )
     assert settle(["hiring"], [hiring, airports], links) == (["hiring"], [])  # nothing holds more of the request
     assert settle(["hiring"], [employee, hiring], links) == (
-        ["employee"], [("hiring", "dropped: holds nothing the request mentions"), ("employee", "added: the table most like the request")]
+        ["employee"],
+        [
+            ("hiring", "dropped: holds nothing the request mentions"),
+            ("employee", "added: the table most like the request"),
+        ],
     )
     # picks from two databases: the group holding more of the request leads, whatever was picked first
     links |= {"a.singer": {}, "b.singer": {"b.concert": "singer_id"}, "b.concert": {"b.singer": "singer_id"}}
-    singer_a, singer_b, concert_b = considered("a.singer", "singer", "name"), considered("b.singer", "singer", "name"), considered("b.concert", "concert")
+    singer_a, singer_b, concert_b = (
+        considered("a.singer", "singer", "name"),
+        considered("b.singer", "singer", "name"),
+        considered("b.concert", "concert"),
+    )
     assert settle(["a.singer", "b.singer", "b.concert"], [concert_b, singer_a, singer_b], links) == (
-        ["b.singer", "b.concert"], [("a.singer", "dropped: the other tables hold what it does, and it joins none of them")]
+        ["b.singer", "b.concert"],
+        [("a.singer", "dropped: the other tables hold what it does, and it joins none of them")],
     )
     # the group that can supply every word leads; a table of another database gives way to one of it
-    pets, students, has_pet, student = (considered(t, w) for t, w in (("p.pets", "pet"), ("s.students", "student"), ("p.has_pet", "pet"), ("p.student", "student")))
-    assert settle(["s.students", "p.has_pet"], [pets, students, has_pet, student], links | {t: {} for t in ("p.pets", "s.students", "p.has_pet", "p.student")}) == (
-        ["p.has_pet", "p.pets", "p.student"], [
+    pets, students, has_pet, student = (
+        considered(t, w)
+        for t, w in (("p.pets", "pet"), ("s.students", "student"), ("p.has_pet", "pet"), ("p.student", "student"))
+    )
+    assert settle(
+        ["s.students", "p.has_pet"],
+        [pets, students, has_pet, student],
+        links | {t: {} for t in ("p.pets", "s.students", "p.has_pet", "p.student")},
+    ) == (
+        ["p.has_pet", "p.pets", "p.student"],
+        [
             ("s.students", "dropped: the other tables hold what it does, and it joins none of them"),
             ("p.pets", "added: the table most like the request"),
             ("p.student", "added: it holds words of the request the others lack, and is of their database"),
-        ]
+        ],
     )
     players, people = considered("players", "player", "earning"), considered("people", "name")
     assert settle(["players"], [players, people], links) == (
-        ["players", "people"], [("people", "added: it holds words of the request the others lack, and joins them")]
+        ["players", "people"],
+        [("people", "added: it holds words of the request the others lack, and joins them")],
     )
 
 
 def test_with_many_tables_the_plan_prompt_shows_only_the_chosen_ones():
-    plan = {"steps": [{"goal": "lightest dog", "sql": "SELECT min(weight) AS kg FROM pets_pets WHERE pet_type = 'dog'", "binds": []}]}
+    plan = {
+        "steps": [
+            {
+                "goal": "lightest dog",
+                "sql": "SELECT min(weight) AS kg FROM pets_pets WHERE pet_type = 'dog'",
+                "binds": [],
+            }
+        ]
+    }
     model = ScriptedBackend([{"route": "read"}, {"tables": ["pets_pets", "pets_has_pet"]}, plan])
     db = ChatDB(model=model, summarize=False)
     for name, frame in FRAMES.items():
@@ -308,4 +370,7 @@ def test_descriptions_are_kept_with_the_notebook_values(tmp_path):
     later.register("museum", FRAMES["museum"])
     later.register("shop_shop", FRAMES["shop_shop"])
     assert later.table_index.notes == {"museum": "Museums of the city and their staff"}
-    assert later.tables().set_index("table")["description"].to_dict() == {"museum": "Museums of the city and their staff", "shop_shop": ""}
+    assert later.tables().set_index("table")["description"].to_dict() == {
+        "museum": "Museums of the city and their staff",
+        "shop_shop": "",
+    }

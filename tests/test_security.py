@@ -47,7 +47,7 @@ ISSUE_STATEMENTS = [
     "SUMMARIZE 'c.csv'",
     "SUMMARIZE TABLE 'q.csv?x'",
     "SUMMARIZE '*.csv'",
-    "SELECT * FROM 'z.csv.zst' UNION ALL SELECT * FROM (WITH \"z.csv.zst\" AS (SELECT 1 AS a) SELECT * FROM \"z.csv.zst\")",
+    'SELECT * FROM \'z.csv.zst\' UNION ALL SELECT * FROM (WITH "z.csv.zst" AS (SELECT 1 AS a) SELECT * FROM "z.csv.zst")',
     "SELECT * FROM 'x.csv?y'",
     "SELECT * FROM 'z.json.zst'",
     "FROM enable_profiling(format='json', save_location='{folder}/profile.json')",
@@ -76,7 +76,9 @@ def test_hostile_reads_are_refused_or_harmless(shop, scripted, folder, sql):
     before, sequences = files(folder), shop.session.sequences()
     scripted.push({"route": "read"}, plan(sql), {"sql": sql}, {"sql": sql})  # the one-round fallback tries too
     try:
-        said = repr(shop.ask("do it").result)  # harmless: what ran is the checked tree ("SELECT 1" of "SELECT 1 /* /* */")
+        said = repr(
+            shop.ask("do it").result
+        )  # harmless: what ran is the checked tree ("SELECT 1" of "SELECT 1 /* /* */")
     except ChatDBError as refused:
         said = str(refused)
     assert CANARY not in said
@@ -123,7 +125,10 @@ def test_attach_and_a_database_file_work_with_the_engine_locked(scripted, tmp_pa
     chatdb.session.run("CREATE TABLE notes AS SELECT 1 AS n")
     assert chatdb.attach(archive) == "archive"
     assert is_locked(chatdb.session._con)
-    scripted.push({"route": "read"}, plan("SELECT o.id, n.n FROM archive.orders AS o JOIN wanted AS w ON o.fruit = w.fruit, notes AS n"))
+    scripted.push(
+        {"route": "read"},
+        plan("SELECT o.id, n.n FROM archive.orders AS o JOIN wanted AS w ON o.fruit = w.fruit, notes AS n"),
+    )
     assert chatdb.ask("which orders are wanted?").result.to_dict("records") == [{"id": 7, "n": 1}]
     chatdb.close()
 
@@ -141,7 +146,9 @@ def test_a_bound_value_cannot_widen_a_write(shop, scripted):
 
 def test_quotes_in_a_bound_value_are_data(shop, scripted):
     shop.register("asked", pd.DataFrame({"name": ["O'Neil'); DELETE FROM t; --"]}))
-    scripted.push({"route": "write"}, plan(("SELECT name FROM asked", ["name"]), "INSERT INTO t VALUES (3, <name>, 'x', 1)"))
+    scripted.push(
+        {"route": "write"}, plan(("SELECT name FROM asked", ["name"]), "INSERT INTO t VALUES (3, <name>, 'x', 1)")
+    )
     reply = shop.ask("add what was asked", allow_writes=True)
     assert shop.session.rows("SELECT fruit FROM t WHERE id = 3") == [("O'Neil'); DELETE FROM t; --",)]
     assert shop.session.rows("SELECT count(*) FROM t") == [(3,)]
@@ -150,7 +157,9 @@ def test_quotes_in_a_bound_value_are_data(shop, scripted):
 
 def test_approve_after_the_data_changed_refuses(shop, scripted):
     shop.register("wanted", pd.DataFrame({"fruit": ["apple"]}))
-    scripted.push({"route": "write"}, plan(("SELECT fruit FROM wanted", ["fruit"]), "DELETE FROM t WHERE fruit = <fruit>"))
+    scripted.push(
+        {"route": "write"}, plan(("SELECT fruit FROM wanted", ["fruit"]), "DELETE FROM t WHERE fruit = <fruit>")
+    )
     reply = shop.ask("remove the fruit we no longer want")
     assert reply.pending and reply.changes[0].old["fruit"].tolist() == ["apple"]
     shop.register("wanted", pd.DataFrame({"fruit": ["pear"]}))
@@ -163,8 +172,12 @@ def test_approve_after_the_data_changed_refuses(shop, scripted):
 
 
 def test_approve_runs_with_new_sequence_ids_and_the_clock_of_its_own_run(shop, scripted):
-    shop.session.run("CREATE TABLE log (id INTEGER PRIMARY KEY DEFAULT nextval('s'), what VARCHAR, logged_at TIMESTAMP)")
-    scripted.push({"route": "write"}, plan("INSERT INTO log (what, logged_at) VALUES ('restock', current_localtimestamp())"))
+    shop.session.run(
+        "CREATE TABLE log (id INTEGER PRIMARY KEY DEFAULT nextval('s'), what VARCHAR, logged_at TIMESTAMP)"
+    )
+    scripted.push(
+        {"route": "write"}, plan("INSERT INTO log (what, logged_at) VALUES ('restock', current_localtimestamp())")
+    )
     reply = shop.ask("log a restock")
     assert reply.pending and reply.changes[0].new["id"].tolist() == [1]
     applied = shop.apply(reply)  # the preview spent id 1: approving gets id 2, and is still the same change

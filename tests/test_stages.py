@@ -43,8 +43,12 @@ def shop(scripted) -> ChatDB:
 
 
 def context(chatdb: ChatDB, text: str, memory=None, options: Options | None = None, **request) -> Context:
-    services = Services(chatdb.model, chatdb.session, chatdb.journal, options or Options(), chatdb.values, chatdb.table_index, memory)
-    ctx = Context(Request(text, summarize=False, **request), services, Catalog.read(chatdb.session), ModelCalls(chatdb.model))
+    services = Services(
+        chatdb.model, chatdb.session, chatdb.journal, options or Options(), chatdb.values, chatdb.table_index, memory
+    )
+    ctx = Context(
+        Request(text, summarize=False, **request), services, Catalog.read(chatdb.session), ModelCalls(chatdb.model)
+    )
     ctx.route = "write" if ctx.request.allow_writes else "read"
     return ctx
 
@@ -169,7 +173,13 @@ def test_recall_and_post_think_use_the_thought_memory(shop, scripted):
     ctx.steps = [PlannedStep("pear", "SELECT kg FROM stock WHERE fruit = 'pear'")]
     events(run_steps, ctx)
     events(answer, ctx)
-    scripted.push({"thoughts": [{"subject": "pear", "relation": "stock", "object": "30 kg", "sentence": "The pear stock is 30 kg."}]})
+    scripted.push(
+        {
+            "thoughts": [
+                {"subject": "pear", "relation": "stock", "object": "30 kg", "sentence": "The pear stock is 30 kg."}
+            ]
+        }
+    )
     stored = only(MemoryStored, events(post_think, ctx))
     assert [text for _, text in stored.added] == ["The pear stock is 30 kg."]
 

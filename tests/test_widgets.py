@@ -8,11 +8,12 @@ import pytest
 from IPython.core.interactiveshell import InteractiveShell
 from IPython.utils.capture import capture_output
 
-from .conftest import plan
 from jupyter_chatdb import ChatDB
 from jupyter_chatdb.magics.views import WidgetView
 from jupyter_chatdb.widgets.chain import ChainView
 from jupyter_chatdb.widgets.state import ChainState
+
+from .conftest import plan
 
 WIDGET = "application/vnd.jupyter.widget-view+json"
 
@@ -38,7 +39,9 @@ def pending_view(shell) -> WidgetView:
 
 def test_events_drive_the_synced_traits(db, scripted):
     scripted.push(
-        {"route": "read"}, plan("SELECT region, sum(units) AS units FROM sales GROUP BY region ORDER BY units DESC"), {"answer": "North."}
+        {"route": "read"},
+        plan("SELECT region, sum(units) AS units FROM sales GROUP BY region ORDER BY units DESC"),
+        {"answer": "North."},
     )
 
     view = ChainView(ChainState())
@@ -46,7 +49,9 @@ def test_events_drive_the_synced_traits(db, scripted):
     for event in db.events("Units per region?"):
         view.apply(event)
     assert view.phase == "done"
-    assert view.steps == [{"index": 1, "sql": "SELECT region, SUM(units) AS units FROM sales GROUP BY region ORDER BY units DESC"}]
+    assert view.steps == [
+        {"index": 1, "sql": "SELECT region, SUM(units) AS units FROM sales GROUP BY region ORDER BY units DESC"}
+    ]
     assert 'data-status="done"' in view.html and "<td>North</td>" in view.html
 
 

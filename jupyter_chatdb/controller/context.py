@@ -12,8 +12,8 @@ from ..kernel_memory.thoughts import ThoughtMemory
 from ..llm.base import LLM, Completion, JSONSchema, Message, Usage
 from ..options import Options
 from ..sql import guard
-from ..sql.catalog import Catalog
 from ..sql.approval import Preview
+from ..sql.catalog import Catalog
 from ..sql.journal import Journal, Recorder, TableChange
 from ..sql.session import Session
 from .events import Event, Reply, Step

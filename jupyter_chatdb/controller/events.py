@@ -49,7 +49,6 @@ class Reply:
     request_id: int | None = None  # the journal's id of an applied write request
 
 
-
 @dataclass(frozen=True)
 class Event:
     """Base class of everything `Controller.run` yields."""

@@ -39,10 +39,22 @@ LIBRARY: tuple[Example, ...] = (
     Example(
         "2024-03-01: client Ann Lee (ann@example.com) purchased 2 copies of Dune at the current price.",
         (
-            ("add the client if new", "INSERT INTO clients (name, email) SELECT 'Ann Lee', 'ann@example.com' WHERE NOT EXISTS (SELECT 1 FROM clients WHERE name = 'Ann Lee')", ()),
+            (
+                "add the client if new",
+                "INSERT INTO clients (name, email) SELECT 'Ann Lee', 'ann@example.com' WHERE NOT EXISTS (SELECT 1 FROM clients WHERE name = 'Ann Lee')",
+                (),
+            ),
             ("find the client", "SELECT client_id FROM clients WHERE name = 'Ann Lee'", ("client_id",)),
-            ("record the order", "INSERT INTO orders (client_id, order_date) VALUES (<client_id>, DATE '2024-03-01') RETURNING order_id", ("order_id",)),
-            ("record the line at the current price", "INSERT INTO order_lines (order_id, book_id, qty, unit_price) SELECT <order_id>, book_id, 2, price FROM books WHERE title = 'Dune'", ()),
+            (
+                "record the order",
+                "INSERT INTO orders (client_id, order_date) VALUES (<client_id>, DATE '2024-03-01') RETURNING order_id",
+                ("order_id",),
+            ),
+            (
+                "record the line at the current price",
+                "INSERT INTO order_lines (order_id, book_id, qty, unit_price) SELECT <order_id>, book_id, 2, price FROM books WHERE title = 'Dune'",
+                (),
+            ),
             ("take the copies out of stock", "UPDATE books SET stock = stock - 2 WHERE title = 'Dune'", ()),
         ),
         True,
@@ -50,23 +62,59 @@ LIBRARY: tuple[Example, ...] = (
     Example(
         "Delivery on 2024-03-02 from publisher Orbit (phone 5551): 10 copies of Dune at 6.50 each, to sell at 12.00; 4 copies of Emma at 3.00 each, to sell at 7.50.",
         (
-            ("add the publisher if new", "INSERT INTO publishers (name, phone) VALUES ('Orbit', '5551') ON CONFLICT DO NOTHING", ()),
+            (
+                "add the publisher if new",
+                "INSERT INTO publishers (name, phone) VALUES ('Orbit', '5551') ON CONFLICT DO NOTHING",
+                (),
+            ),
             ("find the publisher", "SELECT publisher_id FROM publishers WHERE name = 'Orbit'", ("publisher_id",)),
-            ("record the delivery", "INSERT INTO deliveries (publisher_id, delivery_date) VALUES (<publisher_id>, DATE '2024-03-02') RETURNING delivery_id", ("delivery_id",)),
-            ("add the books if new", "INSERT INTO books (title, price, stock) VALUES ('Dune', 12.00, 0), ('Emma', 7.50, 0) ON CONFLICT DO NOTHING", ()),
-            ("record the Dune line", "INSERT INTO delivery_lines (delivery_id, book_id, qty, unit_cost) SELECT <delivery_id>, book_id, 10, 6.50 FROM books WHERE title = 'Dune'", ()),
-            ("add Dune to stock at its new price", "UPDATE books SET stock = stock + 10, price = 12.00 WHERE title = 'Dune'", ()),
-            ("record the Emma line", "INSERT INTO delivery_lines (delivery_id, book_id, qty, unit_cost) SELECT <delivery_id>, book_id, 4, 3.00 FROM books WHERE title = 'Emma'", ()),
-            ("add Emma to stock at its new price", "UPDATE books SET stock = stock + 4, price = 7.50 WHERE title = 'Emma'", ()),
+            (
+                "record the delivery",
+                "INSERT INTO deliveries (publisher_id, delivery_date) VALUES (<publisher_id>, DATE '2024-03-02') RETURNING delivery_id",
+                ("delivery_id",),
+            ),
+            (
+                "add the books if new",
+                "INSERT INTO books (title, price, stock) VALUES ('Dune', 12.00, 0), ('Emma', 7.50, 0) ON CONFLICT DO NOTHING",
+                (),
+            ),
+            (
+                "record the Dune line",
+                "INSERT INTO delivery_lines (delivery_id, book_id, qty, unit_cost) SELECT <delivery_id>, book_id, 10, 6.50 FROM books WHERE title = 'Dune'",
+                (),
+            ),
+            (
+                "add Dune to stock at its new price",
+                "UPDATE books SET stock = stock + 10, price = 12.00 WHERE title = 'Dune'",
+                (),
+            ),
+            (
+                "record the Emma line",
+                "INSERT INTO delivery_lines (delivery_id, book_id, qty, unit_cost) SELECT <delivery_id>, book_id, 4, 3.00 FROM books WHERE title = 'Emma'",
+                (),
+            ),
+            (
+                "add Emma to stock at its new price",
+                "UPDATE books SET stock = stock + 4, price = 7.50 WHERE title = 'Emma'",
+                (),
+            ),
         ),
         True,
     ),
     Example(
         "Ann Lee cancelled her order of 2024-03-01 on 2024-03-04; the books come back.",
         (
-            ("find the order", "SELECT o.order_id FROM orders AS o JOIN clients AS c ON o.client_id = c.client_id WHERE c.name = 'Ann Lee' AND o.order_date = DATE '2024-03-01' AND o.cancelled_on IS NULL", ("order_id",)),
+            (
+                "find the order",
+                "SELECT o.order_id FROM orders AS o JOIN clients AS c ON o.client_id = c.client_id WHERE c.name = 'Ann Lee' AND o.order_date = DATE '2024-03-01' AND o.cancelled_on IS NULL",
+                ("order_id",),
+            ),
             ("mark it cancelled", "UPDATE orders SET cancelled_on = DATE '2024-03-04' WHERE order_id = <order_id>", ()),
-            ("put the books back in stock", "UPDATE books SET stock = stock + l.qty FROM order_lines AS l WHERE l.book_id = books.book_id AND l.order_id = <order_id>", ()),
+            (
+                "put the books back in stock",
+                "UPDATE books SET stock = stock + l.qty FROM order_lines AS l WHERE l.book_id = books.book_id AND l.order_id = <order_id>",
+                (),
+            ),
         ),
         True,
     ),
@@ -74,30 +122,60 @@ LIBRARY: tuple[Example, ...] = (
         "From 2024-03-05 Emma sells at 8.00.",
         (
             ("set the current price", "UPDATE books SET price = 8.00 WHERE title = 'Emma'", ()),
-            ("keep the price history", "INSERT INTO price_history (book_id, change_date, new_price) SELECT book_id, DATE '2024-03-05', 8.00 FROM books WHERE title = 'Emma'", ()),
+            (
+                "keep the price history",
+                "INSERT INTO price_history (book_id, change_date, new_price) SELECT book_id, DATE '2024-03-05', 8.00 FROM books WHERE title = 'Emma'",
+                (),
+            ),
         ),
         True,
     ),
     Example(
         "Which client spent the most (cancelled orders excluded)?",
-        (("total per client, highest first", "SELECT c.name, sum(l.qty * l.unit_price) AS spent FROM order_lines AS l JOIN orders AS o ON l.order_id = o.order_id JOIN clients AS c ON o.client_id = c.client_id WHERE o.cancelled_on IS NULL GROUP BY c.name ORDER BY spent DESC LIMIT 1", ()),),
+        (
+            (
+                "total per client, highest first",
+                "SELECT c.name, sum(l.qty * l.unit_price) AS spent FROM order_lines AS l JOIN orders AS o ON l.order_id = o.order_id JOIN clients AS c ON o.client_id = c.client_id WHERE o.cancelled_on IS NULL GROUP BY c.name ORDER BY spent DESC LIMIT 1",
+                (),
+            ),
+        ),
         False,
     ),
     Example(
         "On which day were the most copies sold, not counting cancelled orders?",
-        (("copies per day, highest first", "SELECT o.order_date, sum(l.qty) AS copies FROM order_lines AS l JOIN orders AS o ON l.order_id = o.order_id WHERE o.cancelled_on IS NULL GROUP BY o.order_date ORDER BY copies DESC LIMIT 1", ()),),
+        (
+            (
+                "copies per day, highest first",
+                "SELECT o.order_date, sum(l.qty) AS copies FROM order_lines AS l JOIN orders AS o ON l.order_id = o.order_id WHERE o.cancelled_on IS NULL GROUP BY o.order_date ORDER BY copies DESC LIMIT 1",
+                (),
+            ),
+        ),
         False,
     ),
     Example(
         "What was the price of Dune at the end of 2024-03-03?",
-        (("the last price set on or before that day", "SELECT new_price FROM (SELECT ph.new_price, ph.change_date, ph.change_id FROM price_history AS ph JOIN books AS b ON ph.book_id = b.book_id WHERE b.title = 'Dune' AND ph.change_date <= DATE '2024-03-03' UNION ALL SELECT d.price, d.delivery_date, 0 FROM (SELECT dl.unit_cost AS price, dv.delivery_date FROM delivery_lines AS dl JOIN deliveries AS dv ON dl.delivery_id = dv.delivery_id JOIN books AS b ON dl.book_id = b.book_id WHERE b.title = 'Dune' AND dv.delivery_date <= DATE '2024-03-03') AS d) ORDER BY change_date DESC, change_id DESC LIMIT 1", ()),),
+        (
+            (
+                "the last price set on or before that day",
+                "SELECT new_price FROM (SELECT ph.new_price, ph.change_date, ph.change_id FROM price_history AS ph JOIN books AS b ON ph.book_id = b.book_id WHERE b.title = 'Dune' AND ph.change_date <= DATE '2024-03-03' UNION ALL SELECT d.price, d.delivery_date, 0 FROM (SELECT dl.unit_cost AS price, dv.delivery_date FROM delivery_lines AS dl JOIN deliveries AS dv ON dl.delivery_id = dv.delivery_id JOIN books AS b ON dl.book_id = b.book_id WHERE b.title = 'Dune' AND dv.delivery_date <= DATE '2024-03-03') AS d) ORDER BY change_date DESC, change_id DESC LIMIT 1",
+                (),
+            ),
+        ),
         False,
     ),
     Example(
         "How many different clients bought Emma, and how many copies per order on average?",
         (
-            ("distinct buyers of Emma", "SELECT count(DISTINCT o.client_id) AS clients FROM orders AS o JOIN order_lines AS l ON l.order_id = o.order_id JOIN books AS b ON l.book_id = b.book_id WHERE b.title = 'Emma' AND o.cancelled_on IS NULL", ()),
-            ("average copies per order", "SELECT avg(copies) AS avg_copies FROM (SELECT o.order_id, sum(l.qty) AS copies FROM orders AS o JOIN order_lines AS l ON l.order_id = o.order_id WHERE o.cancelled_on IS NULL GROUP BY o.order_id)", ()),
+            (
+                "distinct buyers of Emma",
+                "SELECT count(DISTINCT o.client_id) AS clients FROM orders AS o JOIN order_lines AS l ON l.order_id = o.order_id JOIN books AS b ON l.book_id = b.book_id WHERE b.title = 'Emma' AND o.cancelled_on IS NULL",
+                (),
+            ),
+            (
+                "average copies per order",
+                "SELECT avg(copies) AS avg_copies FROM (SELECT o.order_id, sum(l.qty) AS copies FROM orders AS o JOIN order_lines AS l ON l.order_id = o.order_id WHERE o.cancelled_on IS NULL GROUP BY o.order_id)",
+                (),
+            ),
         ),
         False,
     ),
@@ -121,7 +199,9 @@ def words(text: str) -> list[str]:
     return [w for w in re.findall(r"[a-z]+", text.lower()) if w not in STOP_WORDS and len(w) > 2]
 
 
-def choose(request: str, k: int, *, writes: bool | None = None, library: tuple[Example, ...] = LIBRARY) -> list[Example]:
+def choose(
+    request: str, k: int, *, writes: bool | None = None, library: tuple[Example, ...] = LIBRARY
+) -> list[Example]:
     """The `k` examples whose requests share the most (rare) words with `request`, in library order.
 
     `writes` keeps only writing (True) or only reading (False) examples. Library order keeps the

@@ -46,8 +46,13 @@ class Controller:
         `strategy` the stages a request runs (`strategies.without(ASK, "vote")` leaves one out)."""
         embedder = embedder or (memory.embedder if memory is not None else None)
         self.services = Services(
-            model, session, journal or Journal(session), options or Options(),
-            values or ValueIndex(session, embedder), tables or SchemaIndex(embedder), memory,
+            model,
+            session,
+            journal or Journal(session),
+            options or Options(),
+            values or ValueIndex(session, embedder),
+            tables or SchemaIndex(embedder),
+            memory,
         )
         self.strategy = strategy
 

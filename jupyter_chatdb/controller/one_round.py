@@ -14,8 +14,6 @@ from ..sql.catalog import Catalog
 from ..sql.session import QueryResult, Session
 from . import prompts
 from .answer import is_grounded, plain_answer
-from .generate import generate
-from .request import Request
 from .events import (
     Answered,
     Event,
@@ -28,13 +26,17 @@ from .events import (
     StepPlanned,
     StepStarted,
 )
+from .generate import generate
+from .request import Request
 
 SQL_MAX_TOKENS = 320
 ANSWER_MAX_TOKENS = 120
 
 
 class OneRoundController:
-    def __init__(self, model: LLM, session: Session, *, repair_rounds: int = 1, tables: tuple[str, ...] | None = None) -> None:
+    def __init__(
+        self, model: LLM, session: Session, *, repair_rounds: int = 1, tables: tuple[str, ...] | None = None
+    ) -> None:
         """`tables`: the only tables the prompt shows (the chain's selection); None shows all of them."""
         self.model = model
         self.session = session
@@ -53,7 +55,9 @@ class OneRoundController:
             raise ChatDBError("There is no data to query: create a pandas DataFrame or register one first.")
         yield RequestStarted(request.text, self.model.name, tuple(catalog.tables), request.allow_writes)
         usage = Usage()
-        messages = prompts.sql_messages(catalog.prompt_text(self.tables), request.text, allow_writes=request.allow_writes)
+        messages = prompts.sql_messages(
+            catalog.prompt_text(self.tables), request.text, allow_writes=request.allow_writes
+        )
         schema = catalog.schema()
         for attempt in range(1, self.repair_rounds + 2):
             purpose = "sql" if attempt == 1 else "repair"
@@ -64,7 +68,9 @@ class OneRoundController:
                 raise ModelOutputError(f"The model did not return SQL (it said: {completion.text[:200]!r}).")
             yield StepPlanned(1, request.text, sql, attempt)
             try:
-                sql = fixups.qualify_tables(sql, schema, self.tables or ()) or sql  # `FROM teacher` for `school.teacher`
+                sql = (
+                    fixups.qualify_tables(sql, schema, self.tables or ()) or sql
+                )  # `FROM teacher` for `school.teacher`
                 checked = guard.check(sql, schema, allow_writes=request.allow_writes)
                 steps = yield from self._execute(checked, request.text)
                 break
@@ -91,7 +97,9 @@ class OneRoundController:
                 for index, statement in enumerate(checked.statements, start=1):
                     yield StepStarted(index, statement.sql)
                     result = self.session.run(statement.sql)
-                    steps.append(Step(index, goal, statement.sql, "done", result, rows_affected=rows_changed(statement, result)))
+                    steps.append(
+                        Step(index, goal, statement.sql, "done", result, rows_affected=rows_changed(statement, result))
+                    )
                     yield StepDone(steps[-1])
         except (ChatDBError, KeyboardInterrupt):
             yield RolledBack(f"statement {len(steps) + 1} failed, so none of the {len(checked.statements)} was applied")
@@ -114,6 +122,7 @@ class OneRoundController:
             if phrased and is_grounded(phrased, result, affected, request.text):
                 answer = phrased  # otherwise the model did its own arithmetic: keep the plain answer
         return Reply(request.text, answer, sql, result, steps, usage, self.model.name)
+
 
 def rows_changed(statement: guard.Statement, result: QueryResult) -> int | None:
     """Rows a write changed: DuckDB returns the count, or the rows themselves with RETURNING."""

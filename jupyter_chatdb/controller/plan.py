@@ -103,7 +103,9 @@ def parameterized(sql: str) -> str:
         elif parts[0] == parts[-1] == "" and len(parts) == 3:
             out.append(f"${parts[1]}")
         else:
-            pieces = [f"CAST(${part} AS VARCHAR)" if i % 2 else f"'{part}'" for i, part in enumerate(parts) if i % 2 or part]
+            pieces = [
+                f"CAST(${part} AS VARCHAR)" if i % 2 else f"'{part}'" for i, part in enumerate(parts) if i % 2 or part
+            ]
             out.append("(" + " || ".join(pieces) + ")")
     return "".join(out)
 
@@ -144,7 +146,8 @@ def fill(sql: str, values: Mapping[str, object]) -> str:
     """For reading only (messages, prompts): each known <name> (quoted or not) as the SQL literal of
     its value; unknown names stay. What runs binds them as parameters (`parameterized`).
 
-    >>> fill("INSERT INTO items VALUES (<sale_id>, '<fruit>', <day>)", {"sale_id": 7, "fruit": "O'Neil", "day": dt.date(2023, 1, 5)})
+    >>> values = {"sale_id": 7, "fruit": "O'Neil", "day": dt.date(2023, 1, 5)}
+    >>> fill("INSERT INTO items VALUES (<sale_id>, '<fruit>', <day>)", values)
     "INSERT INTO items VALUES (7, 'O''Neil', DATE '2023-01-05')"
     """
 

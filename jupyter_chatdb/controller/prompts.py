@@ -75,7 +75,9 @@ def repair_messages(previous: list[Message], reply: str, error: str) -> list[Mes
     ]
 
 
-def answer_messages(request: str, sql: list[str], result: pd.DataFrame | None, rows_affected: int | None) -> list[Message]:
+def answer_messages(
+    request: str, sql: list[str], result: pd.DataFrame | None, rows_affected: int | None
+) -> list[Message]:
     parts = [f"Question: {request}", "SQL: " + ";\n".join(sql)]
     if rows_affected is not None:
         parts.append(f"Rows changed: {rows_affected}")
@@ -168,7 +170,9 @@ def route_messages(request: str, tables: list[str]) -> list[Message]:
     ]
 
 
-def plan_messages(schema_text: str, request: str, examples: list[str], *, writes: bool, notes: list[str] = ()) -> list[Message]:
+def plan_messages(
+    schema_text: str, request: str, examples: list[str], *, writes: bool, notes: list[str] = ()
+) -> list[Message]:
     """`notes`: thoughts recalled from earlier in the notebook; they go after the tables, so the cached prefix stays."""
     instructions = PLAN_INSTRUCTIONS.format(
         mode=WRITE_MODE if writes else READ_MODE,
@@ -188,12 +192,18 @@ def _notes_text(notes: list[str]) -> str:
     """
     if not notes:
         return ""
-    return "\nKnown from earlier in this notebook (may be out of date; the tables win):\n" + "".join(f"- {n}\n" for n in notes)
+    return "\nKnown from earlier in this notebook (may be out of date; the tables win):\n" + "".join(
+        f"- {n}\n" for n in notes
+    )
 
 
-def revise_messages(previous: list[Message], plan_reply: str, index: int, sql: str, problem: str, results: str) -> list[Message]:
+def revise_messages(
+    previous: list[Message], plan_reply: str, index: int, sql: str, problem: str, results: str
+) -> list[Message]:
     """Keep the planning conversation (and its cached prefix) and ask for the rest of the plan anew."""
-    text = REVISE_INSTRUCTIONS.format(done=index - 1, index=index, sql=sql, problem=problem, results=results or "(none)")
+    text = REVISE_INSTRUCTIONS.format(
+        done=index - 1, index=index, sql=sql, problem=problem, results=results or "(none)"
+    )
     return [*previous, {"role": "assistant", "content": plan_reply}, {"role": "user", "content": text}]
 
 
@@ -259,7 +269,9 @@ def parse_tables(text: str, names: list[str]) -> list[str]:
         listed = json.loads(text)["tables"]
     except (json.JSONDecodeError, KeyError, TypeError):
         return []
-    return list(dict.fromkeys(t for t in listed if isinstance(t, str) and t in names)) if isinstance(listed, list) else []
+    return (
+        list(dict.fromkeys(t for t in listed if isinstance(t, str) and t in names)) if isinstance(listed, list) else []
+    )
 
 
 def table_choice_schema(names: list[str]) -> JSONSchema:

@@ -12,7 +12,18 @@ from .stages.select import consider_tables, pick_tables
 
 # plain language to SQL steps: the chain-of-memory controller
 ASK: tuple[Stage, ...] = (
-    consider_tables, route, recall, chat, pick_tables, plan, vote, run_steps, finish, answer, fall_back, post_think
+    consider_tables,
+    route,
+    recall,
+    chat,
+    pick_tables,
+    plan,
+    vote,
+    run_steps,
+    finish,
+    answer,
+    fall_back,
+    post_think,
 )
 # a plan the user approved (or wrote, or recorded): run exactly it, without the model
 APPROVED: tuple[Stage, ...] = (run_steps, finish, answer)

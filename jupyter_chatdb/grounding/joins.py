@@ -56,7 +56,9 @@ def _references(catalog: Catalog) -> Iterator[tuple[str, str, str]]:
     named_like = {name: "_".join(stem(w) for w in words(name).split()) for name in catalog.tables}
     with_id = {name for name, t in catalog.tables.items() if any(c.name.lower() == "id" for c in t.columns)}
     keys = _key_columns(catalog)
-    own_keys = {name: {k for k in keys[name] if named_like[name].endswith(stem(k.removesuffix("_id")))} for name in keys}
+    own_keys = {
+        name: {k for k in keys[name] if named_like[name].endswith(stem(k.removesuffix("_id")))} for name in keys
+    }
     name_words: dict[str, set[str]] = {}
     for name in catalog.tables:
         name_words.setdefault(database_of(name), set()).update(stems(split_table(name)[1]))
@@ -66,20 +68,30 @@ def _references(catalog: Catalog) -> Iterator[tuple[str, str, str]]:
             yield name, key.table, ", ".join(key.columns)
         if table.foreign_keys:
             continue
-        ids = [other for other in same_database if other in with_id and other != name and database_of(name)]  # frames may be unrelated
+        ids = [
+            other for other in same_database if other in with_id and other != name and database_of(name)
+        ]  # frames may be unrelated
         for column in keys[name]:
             target = stem(column.removesuffix("_id").removesuffix("id").rstrip("_"))
             named = [other for other in same_database if named_like[other].endswith(target)]
             if not named and len(ids) == 1 and not stems(column) - {"id"} & name_words[database_of(name)]:
                 named = ids  # no table's name has the key's words: the one table with an `id`
             yield from ((name, other, column) for other in named if other in with_id)
-            if not any(column in keys[other] for other in same_database if other != name):  # else a shared key joins them
-                yield from ((name, other, column) for other in same_database if any(column.endswith("_" + own) for own in own_keys[other]))
+            if not any(
+                column in keys[other] for other in same_database if other != name
+            ):  # else a shared key joins them
+                yield from (
+                    (name, other, column)
+                    for other in same_database
+                    if any(column.endswith("_" + own) for own in own_keys[other])
+                )
 
 
 def _key_columns(catalog: Catalog) -> dict[str, dict[str, None]]:
     """table -> its key columns, lower case, in column order (so the column a link is named by is the same every run)."""
-    return {name: dict.fromkeys(c.name.lower() for c in t.columns if is_key(c.name)) for name, t in catalog.tables.items()}
+    return {
+        name: dict.fromkeys(c.name.lower() for c in t.columns if is_key(c.name)) for name, t in catalog.tables.items()
+    }
 
 
 def _databases(catalog: Catalog) -> dict[str, list[str]]:

@@ -52,7 +52,9 @@ class SavedValues:
             self._db.execute("PRAGMA journal_mode=WAL")
             self._db.executescript(SCHEMA)
         except (OSError, sqlite3.Error) as error:
-            raise MemoryUnavailable(f"The value memory cannot be kept in {path} ({error}): values are read again each session.") from None
+            raise MemoryUnavailable(
+                f"The value memory cannot be kept in {path} ({error}): values are read again each session."
+            ) from None
         self._lock = threading.Lock()
 
     def load(
@@ -74,31 +76,52 @@ class SavedValues:
         return tuple(json.loads(values)), bool(capped), vectors
 
     def save(
-        self, table: str, column: str, fingerprint: tuple[int, int], values: tuple[str, ...], capped: bool,
-        vectors: np.ndarray | None = None, embedder: str | None = None,
+        self,
+        table: str,
+        column: str,
+        fingerprint: tuple[int, int],
+        values: tuple[str, ...],
+        capped: bool,
+        vectors: np.ndarray | None = None,
+        embedder: str | None = None,
     ) -> None:
         blob = None if vectors is None else np.ascontiguousarray(vectors, dtype=np.float32).tobytes()
         dimensions = None if vectors is None else int(vectors.shape[1])
         with self._lock:
             self._db.execute(
                 "INSERT OR REPLACE INTO column_values VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
-                (self.database, table.lower(), column.lower(), *_signed(fingerprint), int(capped),
-                 json.dumps(list(values)), blob, embedder, dimensions),
+                (
+                    self.database,
+                    table.lower(),
+                    column.lower(),
+                    *_signed(fingerprint),
+                    int(capped),
+                    json.dumps(list(values)),
+                    blob,
+                    embedder,
+                    dimensions,
+                ),
             )
 
     def notes(self) -> dict[str, str]:
         """The tables' descriptions kept for this database: table -> note."""
         with self._lock:
-            rows = self._db.execute("SELECT table_name, note FROM table_notes WHERE database = ?", (self.database,)).fetchall()
+            rows = self._db.execute(
+                "SELECT table_name, note FROM table_notes WHERE database = ?", (self.database,)
+            ).fetchall()
         return dict(rows)
 
     def save_note(self, table: str, note: str) -> None:
         """Keep `table`'s description (an empty one removes it)."""
         with self._lock:
             if note.strip():
-                self._db.execute("INSERT OR REPLACE INTO table_notes VALUES (?, ?, ?)", (self.database, table, note.strip()))
+                self._db.execute(
+                    "INSERT OR REPLACE INTO table_notes VALUES (?, ?, ?)", (self.database, table, note.strip())
+                )
             else:
-                self._db.execute("DELETE FROM table_notes WHERE database = ? AND table_name = ?", (self.database, table))
+                self._db.execute(
+                    "DELETE FROM table_notes WHERE database = ? AND table_name = ?", (self.database, table)
+                )
 
     def close(self) -> None:
         self._db.close()

@@ -28,7 +28,9 @@ NAME_WEIGHT = 0.35  # all of a table's name words in the request adds this much 
 COLUMN_WEIGHT = 0.06  # per column-name word in the request, up to COLUMN_HITS of them
 COLUMN_HITS = 3
 DETERMINERS = frozenset({"the", "a", "an", "each", "all", "everi", "their", "its"})  # stemmed: "every" is "everi"
-NAMED_THINGS = frozenset({"name"})  # generic in a table's name, but a request asking for names needs a table that holds them
+NAMED_THINGS = frozenset(
+    {"name"}
+)  # generic in a table's name, but a request asking for names needs a table that holds them
 
 
 @dataclass(frozen=True)
@@ -49,9 +51,7 @@ def describe(table: Table, note: str = "") -> str:
     >>> describe(Table("sales_2024", (Column("fruitName", "VARCHAR", ("apple",)), Column("kg", "DOUBLE")), 3), "daily sales")
     'daily sales. sales 2024: fruit name (apple), kg'
     """
-    columns = ", ".join(
-        words(c.name) + (f" ({', '.join(c.samples)})" if c.samples else "") for c in table.columns
-    )
+    columns = ", ".join(words(c.name) + (f" ({', '.join(c.samples)})" if c.samples else "") for c in table.columns)
     text = f"{words(table.name)}: {columns}"
     return f"{note.rstrip('.')}. {text}" if note else text
 
@@ -71,7 +71,11 @@ class SchemaIndex:
             self.notes.pop(table, None)
 
     def candidates(
-        self, request: str, catalog: Catalog, top: int, values: ValueIndex | None = None,
+        self,
+        request: str,
+        catalog: Catalog,
+        top: int,
+        values: ValueIndex | None = None,
         links: Links | None = None,
     ) -> list[Considered]:
         """The `top` tables most like the request, then the tables joined to them (`links`, default
@@ -89,7 +93,9 @@ class SchemaIndex:
                     chosen[neighbour] = replace(found, reasons=(*found.reasons, f"joined to {name} by {column}"))
         if values is not None:
             phrases = _phrases(request)
-            chosen = {name: _with_values(found, catalog.tables[name], phrases, values) for name, found in chosen.items()}
+            chosen = {
+                name: _with_values(found, catalog.tables[name], phrases, values) for name, found in chosen.items()
+            }
         return sorted(chosen.values(), key=lambda c: -c.score)
 
     def scores(self, request: str, catalog: Catalog) -> dict[str, Considered]:
@@ -103,7 +109,9 @@ class SchemaIndex:
             for name, meaning in zip(names, similarity)
         }
 
-    def _score(self, table: Table, meaning: float, said: list[str], heard: set[str], aliases: Mapping[str, str]) -> Considered:
+    def _score(
+        self, table: Table, meaning: float, said: list[str], heard: set[str], aliases: Mapping[str, str]
+    ) -> Considered:
         """Similarity plus shared words (`heard`): all of the name's words (or a share; an attached table's
         name includes its database's), and up to COLUMN_HITS column words. The words of the keys that
         refer to the table (`aliases`) are mentions too, but add nothing to the score."""
@@ -114,7 +122,9 @@ class SchemaIndex:
         named = len(name_words & heard) / len(name_words) if name_words else 0.0
         if named:
             reasons.append("named in the request" if named == 1 else "partly named in the request")
-        written = {stem: w for c in table.columns if not is_key(c.name) for stem, w in _column_words(c.name).items()}  # keys name other tables
+        written = {
+            stem: w for c in table.columns if not is_key(c.name) for stem, w in _column_words(c.name).items()
+        }  # keys name other tables
         as_written = _initialisms(list(written.values()), said) | written
         holds = set(as_written)
         columns = sorted((holds - GENERIC_WORDS) & heard)
@@ -125,10 +135,18 @@ class SchemaIndex:
             reasons.append("its description matches")
         called = sorted(set(aliases) & heard - own_words)
         if called:
-            reasons.append("keys referring to it are named in the request: " + ", ".join(dict.fromkeys(aliases[w] for w in called)))
+            reasons.append(
+                "keys referring to it are named in the request: " + ", ".join(dict.fromkeys(aliases[w] for w in called))
+            )
         score = meaning + NAME_WEIGHT * named + COLUMN_WEIGHT * min(len(columns), COLUMN_HITS)
         known_as = own_words | set(called)
-        mentions = known_as & heard | set(columns) | described | holds & heard & NAMED_THINGS | _attributes(known_as, holds, said)
+        mentions = (
+            known_as & heard
+            | set(columns)
+            | described
+            | holds & heard & NAMED_THINGS
+            | _attributes(known_as, holds, said)
+        )
         context = name_words & heard - own_words
         return Considered(table.name, round(score, 3), tuple(reasons), frozenset(mentions), frozenset(context))
 
@@ -147,7 +165,11 @@ def _heard(said: list[str]) -> set[str]:
     ['2', 'high', 'highschool', 'line', 'line 2', 'line2', 'school', 'schoolline']
     """
     pairs = list(zip(said, said[1:]))
-    return set(said) | {f"{word} {number}" for word, number in pairs if number.isdigit()} | {first + second for first, second in pairs}
+    return (
+        set(said)
+        | {f"{word} {number}" for word, number in pairs if number.isdigit()}
+        | {first + second for first, second in pairs}
+    )
 
 
 def _attributes(own_words: set[str], holds: set[str], said: list[str]) -> frozenset[str]:
@@ -210,7 +232,12 @@ def _phrases(text: str, longest: int = 4) -> set[str]:
     """
     written = re.findall(r"[\w'.&-]+", text.lower())
     bare = [w.strip("'").rstrip(".").removesuffix("'s").strip("'") for w in written]
-    return {" ".join(tokens[i : i + n]) for tokens in (written, bare) for n in range(1, longest + 1) for i in range(len(tokens) - n + 1)}
+    return {
+        " ".join(tokens[i : i + n])
+        for tokens in (written, bare)
+        for n in range(1, longest + 1)
+        for i in range(len(tokens) - n + 1)
+    }
 
 
 def _with_values(found: Considered, table: Table, phrases: set[str], values: ValueIndex) -> Considered:
@@ -220,11 +247,17 @@ def _with_values(found: Considered, table: Table, phrases: set[str], values: Val
         stored = values.column(table.name, column.name)
         if stored is None:
             continue
-        quoted += [(v, column.name) for v in stored.values if len(v) > 2 and not v.isdigit() and " ".join(v.lower().split()) in phrases]
+        quoted += [
+            (v, column.name)
+            for v in stored.values
+            if len(v) > 2 and not v.isdigit() and " ".join(v.lower().split()) in phrases
+        ]
     if not quoted:
         return found
     reason = "holds " + ", ".join(f"{v!r} ({c})" for v, c in quoted[:3])
-    return replace(found, reasons=(*found.reasons, reason), mentions=found.mentions | {f"'{v.lower()}'" for v, _ in quoted})
+    return replace(
+        found, reasons=(*found.reasons, reason), mentions=found.mentions | {f"'{v.lower()}'" for v, _ in quoted}
+    )
 
 
 def settle(picked: list[str], considered: list[Considered], links: Links) -> tuple[list[str], list[tuple[str, str]]]:
@@ -246,11 +279,19 @@ def settle(picked: list[str], considered: list[Considered], links: Links) -> tup
                 changes.append((bridge, f"added: it joins {table} to the other chosen tables"))
     for table in picked:
         if table not in keep:
-            why = "holds nothing the request mentions" if not found[table].mentions else "the other tables hold what it does, and it joins none of them"
+            why = (
+                "holds nothing the request mentions"
+                if not found[table].mentions
+                else "the other tables hold what it does, and it joins none of them"
+            )
             changes.insert(0, (table, f"dropped: {why}"))
     keep.sort(key=lambda t: picked.index(t) if t in picked else len(picked))
     for candidate in considered:
-        if candidate.table not in keep and candidate.mentions - _held(keep, found) and any(_near(candidate.table, t, links) for t in keep):
+        if (
+            candidate.table not in keep
+            and candidate.mentions - _held(keep, found)
+            and any(_near(candidate.table, t, links) for t in keep)
+        ):
             keep.append(candidate.table)
             how = "joins them" if any(t in links[candidate.table] for t in keep) else "is of their database"
             changes.append((candidate.table, f"added: it holds words of the request the others lack, and {how}"))

@@ -76,8 +76,10 @@ class LiteralUse:
         """Whether a stored value is the literal (or matches the pattern)."""
         if not self.pattern:
             return self.literal in values
-        regex = re.compile("".join(".*" if c == "%" else "." if c == "_" else re.escape(c) for c in self.literal),
-                           re.DOTALL | (re.IGNORECASE if self.pattern == "ILIKE" else 0))
+        regex = re.compile(
+            "".join(".*" if c == "%" else "." if c == "_" else re.escape(c) for c in self.literal),
+            re.DOTALL | (re.IGNORECASE if self.pattern == "ILIKE" else 0),
+        )
         return any(regex.fullmatch(v) for v in values)
 
     def with_value(self, value: str) -> str:
@@ -91,7 +93,11 @@ class LiteralUse:
 
 class ValueIndex:
     def __init__(
-        self, session: Session, embedder: Embedder | None = None, max_values: int = MAX_VALUES, saved: SavedValues | None = None
+        self,
+        session: Session,
+        embedder: Embedder | None = None,
+        max_values: int = MAX_VALUES,
+        saved: SavedValues | None = None,
     ) -> None:
         """`saved`: where columns' values and vectors are kept between sessions (the notebook's memory folder)."""
         self.session, self.embedder, self.max_values, self.saved = session, embedder, max_values, saved
@@ -157,7 +163,11 @@ class ValueIndex:
         for value in values:
             if _normal(value) == wanted:
                 out.append(Candidate(value, 1.0, "case"))
-            elif len(value) >= 2 and (value.upper() == initials or literal.upper() == _initials(value)) and (value.isupper() or literal.isupper()):
+            elif (
+                len(value) >= 2
+                and (value.upper() == initials or literal.upper() == _initials(value))
+                and (value.isupper() or literal.isupper())
+            ):
                 out.append(Candidate(value, 0.9, "initials"))
             elif _abbreviates(literal, value) or _abbreviates(value, literal):
                 out.append(Candidate(value, 0.9, "abbreviation"))
@@ -174,13 +184,22 @@ class ValueIndex:
         if key not in self._vectors:
             self._vectors[key] = self.embedder.embed(list(values.values[:MAX_EMBEDDED]))
             if self.saved is not None:
-                self.saved.save(values.table, values.column, values.fingerprint, values.values, values.capped, self._vectors[key], self._embedder_name)
+                self.saved.save(
+                    values.table,
+                    values.column,
+                    values.fingerprint,
+                    values.values,
+                    values.capped,
+                    self._vectors[key],
+                    self._embedder_name,
+                )
         (query,) = self.embedder.embed([literal])
         similarities = self._vectors[key] @ query
         best = np.argsort(-similarities)[:5]
         return [
             Candidate(values.values[i], round(0.85 * float(similarities[i]), 3), "meaning")
-            for i in best if similarities[i] >= EMBEDDING_MIN
+            for i in best
+            if similarities[i] >= EMBEDDING_MIN
         ]
 
     def _fingerprint(self, table: str, column: str) -> tuple[int, int] | None:
@@ -192,7 +211,9 @@ class ValueIndex:
         )
         if not types or not str(types[0][0]).upper().startswith(TEXT_TYPES):
             return None
-        count, digest = self.session.rows(f"SELECT count(*), coalesce(bit_xor(hash({quote_identifier(column)})), 0) FROM {quote_table(table)}")[0]
+        count, digest = self.session.rows(
+            f"SELECT count(*), coalesce(bit_xor(hash({quote_identifier(column)})), 0) FROM {quote_table(table)}"
+        )[0]
         return int(count), int(digest)
 
 
@@ -276,7 +297,9 @@ def _table_of(column: exp.Column, tree: exp.Expression, schema: Mapping[str, Seq
             if column.table.lower() in (table.alias_or_name.lower(), table.name.lower()):
                 return names[table_key(table)]
         return None
-    owners = {names[table_key(t)] for t in tables if column.name.lower() in {c.lower() for c in schema[names[table_key(t)]]}}
+    owners = {
+        names[table_key(t)] for t in tables if column.name.lower() in {c.lower() for c in schema[names[table_key(t)]]}
+    }
     return owners.pop() if len(owners) == 1 else None
 
 

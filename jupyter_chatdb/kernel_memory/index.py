@@ -24,7 +24,9 @@ LOG = logging.getLogger(__name__)
 @dataclass(frozen=True)
 class IndexOptions:
     trees: int = 16  # more trees: better recall, bigger file, slower build
-    search_k: int = 2000  # nodes inspected per query (0: trees x k); 2000 measured: recall@10 0.985, p50 0.48 ms at 100k
+    search_k: int = (
+        2000  # nodes inspected per query (0: trees x k); 2000 measured: recall@10 0.985, p50 0.48 ms at 100k
+    )
     tail_limit: int = 2048  # exact tail size that triggers a background rebuild
 
 

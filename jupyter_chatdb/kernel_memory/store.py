@@ -62,7 +62,9 @@ class Record:
         return self.superseded_by is None
 
 
-def memory_path(namespace: Mapping[str, object], environ: Mapping[str, str] = os.environ, name: str | None = None) -> Path:
+def memory_path(
+    namespace: Mapping[str, object], environ: Mapping[str, str] = os.environ, name: str | None = None
+) -> Path:
     """Where a notebook's memory lives: `.chatdb/<notebook stem>.memory.sqlite` beside the notebook.
 
     The notebook is known from Jupyter Server (JPY_SESSION_NAME) or VS Code (__vsc_ipynb_file__);
@@ -102,7 +104,13 @@ class Store:
 
     # -- writes (each one transaction) ------------------------------------------------------------
 
-    def add(self, text: str, triple: tuple[str, str, str] = ("", "", ""), embedding: np.ndarray | None = None, source: str = "") -> Record:
+    def add(
+        self,
+        text: str,
+        triple: tuple[str, str, str] = ("", "", ""),
+        embedding: np.ndarray | None = None,
+        source: str = "",
+    ) -> Record:
         blob = None if embedding is None else np.asarray(embedding, dtype=np.float32).tobytes()
         with self._transaction() as db:
             cursor = db.execute(
@@ -134,12 +142,16 @@ class Store:
 
     def live(self, limit: int | None = None) -> list[Record]:
         """Live records, newest first."""
-        return self._select("WHERE superseded_by IS NULL ORDER BY id DESC" + (f" LIMIT {int(limit)}" if limit else ""), ())
+        return self._select(
+            "WHERE superseded_by IS NULL ORDER BY id DESC" + (f" LIMIT {int(limit)}" if limit else ""), ()
+        )
 
     def all(self) -> list[Record]:
         return self._select("ORDER BY id", ())
 
-    def matching(self, subject: str | None = None, relation: str | None = None, object: str | None = None) -> list[Record]:
+    def matching(
+        self, subject: str | None = None, relation: str | None = None, object: str | None = None
+    ) -> list[Record]:
         """Live records whose given parts equal these (case-insensitive), newest first."""
         parts = {"subject": subject, "relation": relation, "object": object}
         conditions = [f"lower({column}) = lower(?)" for column, value in parts.items() if value]
@@ -159,7 +171,9 @@ class Store:
     def vectors(self) -> dict[int, np.ndarray]:
         """The embeddings of the live records, for rebuilding the index."""
         with self._lock:
-            rows = self._db.execute("SELECT id, embedding FROM records WHERE superseded_by IS NULL AND embedding IS NOT NULL").fetchall()
+            rows = self._db.execute(
+                "SELECT id, embedding FROM records WHERE superseded_by IS NULL AND embedding IS NOT NULL"
+            ).fetchall()
         return {record_id: np.frombuffer(blob, dtype=np.float32) for record_id, blob in rows}
 
     def __len__(self) -> int:
@@ -186,7 +200,8 @@ class Store:
         """Records without their embeddings (only `vectors` needs those, and they are most of the bytes)."""
         with self._lock:
             rows = self._db.execute(
-                "SELECT id, text, subject, relation, object, source, created, superseded_by, valid_to FROM records " + where,
+                "SELECT id, text, subject, relation, object, source, created, superseded_by, valid_to FROM records "
+                + where,
                 values,
             ).fetchall()
         return [Record(*row) for row in rows]

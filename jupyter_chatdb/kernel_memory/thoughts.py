@@ -78,7 +78,9 @@ class Stored:
 
 
 class ThoughtMemory:
-    def __init__(self, store: Store, embedder: Embedder, index_path: Path | None = None, options: IndexOptions | None = None) -> None:
+    def __init__(
+        self, store: Store, embedder: Embedder, index_path: Path | None = None, options: IndexOptions | None = None
+    ) -> None:
         self.store, self.embedder = store, embedder
         self.index = VectorIndex(embedder.dimensions, index_path, options)
         self._sync_index()
@@ -93,7 +95,9 @@ class ThoughtMemory:
         hits = [h for h in self.index.search(query, k) if h.similarity >= min_similarity]
         return [Recalled(self.store.get(h.item), h.similarity) for h in hits]
 
-    def lookup(self, subject: str | None = None, relation: str | None = None, object: str | None = None, k: int = RECALL_K) -> list[Record]:
+    def lookup(
+        self, subject: str | None = None, relation: str | None = None, object: str | None = None, k: int = RECALL_K
+    ) -> list[Record]:
         """Live thoughts by one or two triple parts: exact (case-insensitive) first, else by meaning."""
         exact = self.store.matching(subject, relation, object)
         if exact:
@@ -173,9 +177,17 @@ class ThoughtMemory:
     def triples(self) -> pd.DataFrame:
         """Every triple, current and past: what `memory_triples` shows to SQL."""
         rows = [
-            {"subject": r.subject, "relation": r.relation, "object": r.object, "valid_from": r.created,
-             "valid_to": r.valid_to, "source": r.source, "id": r.id}
-            for r in self.store.all() if r.subject or r.relation or r.object
+            {
+                "subject": r.subject,
+                "relation": r.relation,
+                "object": r.object,
+                "valid_from": r.created,
+                "valid_to": r.valid_to,
+                "source": r.source,
+                "id": r.id,
+            }
+            for r in self.store.all()
+            if r.subject or r.relation or r.object
         ]
         frame = pd.DataFrame(rows, columns=["subject", "relation", "object", "valid_from", "valid_to", "source", "id"])
         for column in ("valid_from", "valid_to"):
@@ -187,7 +199,9 @@ class ThoughtMemory:
         vectors = self.store.vectors()
         if not self.index.load():
             if self.index.path is not None and self.index.path.exists():
-                LOG.warning("jupyter-chatdb: the memory index %s could not be read; rebuilt from the records", self.index.path)
+                LOG.warning(
+                    "jupyter-chatdb: the memory index %s could not be read; rebuilt from the records", self.index.path
+                )
             self.index.rebuild(vectors)
             return
         indexed = self.index.items()
@@ -240,14 +254,16 @@ def post_think_messages(request: str, result: pd.DataFrame | None, answer: str) 
 
 def parse_thoughts(text: str) -> list[Thought]:
     """
-    >>> parse_thoughts('{"thoughts": [{"subject": "pear", "relation": "stock", "object": "12 kg", "sentence": "Pear stock is 12 kg."}]}')
+    >>> fact = {"subject": "pear", "relation": "stock", "object": "12 kg", "sentence": "Pear stock is 12 kg."}
+    >>> parse_thoughts(json.dumps({"thoughts": [fact]}))
     [Thought(subject='pear', relation='stock', object='12 kg', sentence='Pear stock is 12 kg.')]
     >>> parse_thoughts("not json")
     []
     """
     try:
         items = json.loads(text)["thoughts"]
-        return [Thought(str(t["subject"]), str(t["relation"]), str(t["object"]), str(t["sentence"])) for t in items][:MAX_THOUGHTS]
+        return [Thought(str(t["subject"]), str(t["relation"]), str(t["object"]), str(t["sentence"])) for t in items][
+            :MAX_THOUGHTS
+        ]
     except (ValueError, KeyError, TypeError):
         return []
-

@@ -2,8 +2,9 @@
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from dataclasses import dataclass
-from typing import TYPE_CHECKING, Any, Callable, Literal, Protocol, TypedDict, runtime_checkable
+from typing import TYPE_CHECKING, Any, Literal, Protocol, TypedDict, runtime_checkable
 
 if TYPE_CHECKING:
     import numpy as np
@@ -26,7 +27,7 @@ class Usage:
     completion_tokens: int = 0
     calls: int = 0
 
-    def __add__(self, other: "Usage") -> "Usage":
+    def __add__(self, other: Usage) -> Usage:
         return Usage(
             self.prompt_tokens + other.prompt_tokens,
             self.completion_tokens + other.completion_tokens,
@@ -67,4 +68,4 @@ class Embedder(Protocol):
     name: str
     dimensions: int
 
-    def embed(self, texts: list[str]) -> "np.ndarray": ...
+    def embed(self, texts: list[str]) -> np.ndarray: ...

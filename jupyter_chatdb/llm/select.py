@@ -42,6 +42,4 @@ def select_backend(
         return LocalBackend(name)
     if name.startswith(("http://", "https://")):
         return OpenAIBackend(env.get("OPENAI_MODEL") or "default", base_url=name, api_key=api_key)
-    return OpenAIBackend(
-        name or env.get("OPENAI_MODEL") or OPENAI_DEFAULT_MODEL, base_url=base_url, api_key=api_key
-    )
+    return OpenAIBackend(name or env.get("OPENAI_MODEL") or OPENAI_DEFAULT_MODEL, base_url=base_url, api_key=api_key)

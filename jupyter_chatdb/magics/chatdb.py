@@ -64,7 +64,13 @@ class ChatDBMagics(Magics):
         if engine is None:  # every database is asked through the same model and shares the notebook's memory
             model = next(iter(self._engines.values())).model if self._engines else (self.settings.model or None)
             memory = self.memory
-            engine = ChatDB(model, database or None, summarize=self.settings.summarize, memory=memory, values_path=self._values_path(memory))
+            engine = ChatDB(
+                model,
+                database or None,
+                summarize=self.settings.summarize,
+                memory=memory,
+                values_path=self._values_path(memory),
+            )
             self._engines[database] = engine
         if not self.settings.memory and engine.memory is not None:  # %config ChatDB.memory = False
             engine.memory = None
@@ -110,10 +116,16 @@ class ChatDBMagics(Magics):
     @argument("-o", "--out", metavar="VAR", help="Store the result DataFrame in the variable VAR.")
     @argument("--write", action="store_true", help="Allow INSERT, UPDATE and DELETE for this cell.")
     @argument("--dry-run", action="store_true", help="Plan and show the rows the writes would change; change nothing.")
-    @argument("--model", metavar="NAME", help="Model for this cell: 'local', a .gguf path, a server URL or a model name.")
-    @argument("--steps", metavar="N", type=int, help="Most SQL steps the model may plan (default: %%config ChatDB.max_steps).")
+    @argument(
+        "--model", metavar="NAME", help="Model for this cell: 'local', a .gguf path, a server URL or a model name."
+    )
+    @argument(
+        "--steps", metavar="N", type=int, help="Most SQL steps the model may plan (default: %%config ChatDB.max_steps)."
+    )
     @argument("--db", metavar="FILE", help="DuckDB database file for this cell (default: %%config ChatDB.database).")
-    @argument("--replay", action="store_true", help="Run the SQL recorded for this cell's text again, without the model.")
+    @argument(
+        "--replay", action="store_true", help="Run the SQL recorded for this cell's text again, without the model."
+    )
     @argument("--sql", action="store_true", help="The cell is SQL: run it through the guard, without the model.")
     @argument("--no-memory", action="store_true", help="Neither recall thoughts for this cell nor store new ones.")
     @argument("--verbose", action="store_true", help="Also show the controller's decisions (routing, plans, votes).")
@@ -190,7 +202,12 @@ class ChatDBMagics(Magics):
             return engine.run_sql(text, allow_writes=writes, on_event=view.apply)
         steps = args.steps or self.settings.max_steps
         return engine.ask(
-            text, allow_writes=args.write, dry_run=args.dry_run, max_steps=steps, use_memory=not args.no_memory, on_event=view.apply
+            text,
+            allow_writes=args.write,
+            dry_run=args.dry_run,
+            max_steps=steps,
+            use_memory=not args.no_memory,
+            on_event=view.apply,
         )
 
     def _offer_approval(self, engine: ChatDB, reply: Reply, view: View, allow_writes: bool) -> None:
@@ -262,7 +279,11 @@ class ChatDBMagics(Magics):
             print(f"Undid {_requests(self.engine.undo(whole_number(rest, '%chatdb undo [N]', default=1)))}.")
         elif command == "restore":
             undone = self.engine.restore(whole_number(rest, "%chatdb restore ID"))
-            print(f"Restored: undid {_requests(undone)}." if undone else "Nothing to undo: the data is already as it was then.")
+            print(
+                f"Restored: undid {_requests(undone)}."
+                if undone
+                else "Nothing to undo: the data is already as it was then."
+            )
         elif command == "model":
             if len(rest) != 1:
                 raise UsageError("Use %chatdb model NAME|URL, e.g. %chatdb model local.")
@@ -297,7 +318,11 @@ class ChatDBMagics(Magics):
         print(f"Stored tables: {', '.join(status['stored']) or 'none'}")  # type: ignore[arg-type]
         print(f"Applied write requests: {status['applied']}")
         memory = self.memory
-        print(f"Memory: {len(memory.store)} thoughts in {memory.store.path or 'memory'}" if memory else f"Memory: off ({self.memory_off or 'turned off'})")
+        print(
+            f"Memory: {len(memory.store)} thoughts in {memory.store.path or 'memory'}"
+            if memory
+            else f"Memory: off ({self.memory_off or 'turned off'})"
+        )
         if self._last_pending is not None:
             print("A write is waiting for approval: %chatdb approve or %chatdb reject.")
 
@@ -340,9 +365,14 @@ def with_selection(tables: pd.DataFrame, selection: TablesSelected | None) -> pd
         return tables
     chosen = {name: rank for rank, name in enumerate(selection.chosen, start=1)}
     changed = dict(selection.changes)
-    considered = {name: "; ".join([*reasons, *([changed[name]] if name in changed else [])]) for name, _, reasons in selection.considered}
+    considered = {
+        name: "; ".join([*reasons, *([changed[name]] if name in changed else [])])
+        for name, _, reasons in selection.considered
+    }
     tables = tables.assign(
-        last_request=[f"chosen ({chosen[t]})" if t in chosen else "considered" if t in considered else "" for t in tables["table"]],
+        last_request=[
+            f"chosen ({chosen[t]})" if t in chosen else "considered" if t in considered else "" for t in tables["table"]
+        ],
         why=[considered.get(t, "") for t in tables["table"]],
     )
     order = [chosen.get(t, len(chosen) + (1 if t in considered else 2)) for t in tables["table"]]
@@ -361,7 +391,9 @@ def expand_variables(text: str, namespace: Mapping[str, object]) -> str:
         if name is None:
             return token[0]
         if name not in namespace:
-            raise UsageError(f"{{{name}}} is not a variable of the notebook: define it, or write {{{{{name}}}}} for literal braces.")
+            raise UsageError(
+                f"{{{name}}} is not a variable of the notebook: define it, or write {{{{{name}}}}} for literal braces."
+            )
         return str(namespace[name])
 
     return VARIABLE.sub(value, text)

@@ -16,6 +16,8 @@ from .chatdb import ChatDBMagics, whole_number
 from .words import split_words
 
 COMMANDS = ("list", "search", "add", "forget", "merge", "history", "export", "import", "clear", "rebuild")
+
+
 @magics_class
 class MemMagics(Magics):
     def __init__(self, shell, chatdb: ChatDBMagics) -> None:  # type: ignore[no-untyped-def]
@@ -67,7 +69,10 @@ class MemMagics(Magics):
     def _summary(self, memory: ThoughtMemory) -> None:
         records = memory.store.all()
         live = sum(r.live for r in records)
-        print(f"{live} thought{'s' if live != 1 else ''} in memory ({len(records) - live} in history) at {memory.store.path or 'in memory'}")
+        print(
+            f"{live} thought{'s' if live != 1 else ''} in memory "
+            f"({len(records) - live} in history) at {memory.store.path or 'in memory'}"
+        )
 
     def _list(self, memory: ThoughtMemory, words: list[str]) -> object:
         limit = whole_number(words, "%mem list [N]", default=20)
@@ -94,18 +99,30 @@ class MemMagics(Magics):
         for statement in statements:
             for thought in self.chatdb.engine.thoughts_from(statement):
                 outcome = memory.remember(thought, source=f"%%mem add: {statement}")
-                stored.append(outcome.record if outcome.record is not None else memory.store.get(outcome.duplicate_of or 0))
+                stored.append(
+                    outcome.record if outcome.record is not None else memory.store.get(outcome.duplicate_of or 0)
+                )
         return _frame(stored)
 
     def _forget(self, memory: ThoughtMemory, words: list[str]) -> None:
         if not words:
             raise UsageError("Use %mem forget ID or %mem forget TEXT.")
-        forgotten = memory.forget([int(words[0])]) if len(words) == 1 and words[0].isdigit() else memory.forget_matching(" ".join(words))
-        print(f"Forgot thought {forgotten[0]}: {memory.store.get(forgotten[0]).text}" if forgotten else "No live thought matches that.")
+        forgotten = (
+            memory.forget([int(words[0])])
+            if len(words) == 1 and words[0].isdigit()
+            else memory.forget_matching(" ".join(words))
+        )
+        print(
+            f"Forgot thought {forgotten[0]}: {memory.store.get(forgotten[0]).text}"
+            if forgotten
+            else "No live thought matches that."
+        )
 
     def _merge(self, memory: ThoughtMemory, words: list[str]) -> None:
         merged = memory.merge()
-        print(f"Merged {merged} thought{'s' if merged != 1 else ''} into newer ones with the same subject and relation.")
+        print(
+            f"Merged {merged} thought{'s' if merged != 1 else ''} into newer ones with the same subject and relation."
+        )
 
     def _history(self, memory: ThoughtMemory, words: list[str]) -> pd.DataFrame:
         return _frame(memory.store.history(whole_number(words, "%mem history ID")), live_only=False)
@@ -119,7 +136,9 @@ class MemMagics(Magics):
         added = 0
         for row in read_jsonl(path):
             if row.get("superseded_by") is None:
-                thought = Thought(row.get("subject", ""), row.get("relation", ""), row.get("object", ""), row.get("text", ""))
+                thought = Thought(
+                    row.get("subject", ""), row.get("relation", ""), row.get("object", ""), row.get("text", "")
+                )
                 added += memory.remember(thought, source=row.get("source") or f"import {path.name}").record is not None
         print(f"Imported {added} thought{'s' if added != 1 else ''} from {path}.")
 
@@ -133,7 +152,9 @@ class MemMagics(Magics):
 
 
 def _frame(records: list[Record], live_only: bool = True) -> pd.DataFrame:
-    columns = ["id", "text", "subject", "relation", "object", "created"] + ([] if live_only else ["superseded_by", "valid_to"])
+    columns = ["id", "text", "subject", "relation", "object", "created"] + (
+        [] if live_only else ["superseded_by", "valid_to"]
+    )
     return pd.DataFrame([{c: getattr(r, c) for c in columns} for r in records], columns=columns)
 
 

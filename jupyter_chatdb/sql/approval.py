@@ -126,7 +126,9 @@ def _fresh_values(preview: RunMarks, applied: RunMarks) -> dict[Hashable, Hashab
     return fresh
 
 
-def _same_rows(shown: list[tuple[Hashable, ...]], done: list[tuple[Hashable, ...]], fresh: Mapping[Hashable, Hashable]) -> bool:
+def _same_rows(
+    shown: list[tuple[Hashable, ...]], done: list[tuple[Hashable, ...]], fresh: Mapping[Hashable, Hashable]
+) -> bool:
     """Whether the rows match one to one, a cell matching when equal or when it is a fresh value's stand-in."""
     if len(shown) != len(done):
         return False

@@ -80,7 +80,7 @@ class Catalog:
         self.tables = {table.name: table for table in tables}
 
     @classmethod
-    def read(cls, session: Session, samples: int = SAMPLE_VALUES) -> "Catalog":
+    def read(cls, session: Session, samples: int = SAMPLE_VALUES) -> Catalog:
         rows = session.rows(
             "SELECT database_name, table_name, column_name, data_type, database_name = current_database() FROM duckdb_columns()"
             " WHERE NOT internal AND schema_name = 'main'"
@@ -165,4 +165,3 @@ def _quote(name: str) -> str:
     ('sales', '"order"', 'archive.orders')
     """
     return ".".join(exp.to_identifier(part).sql(dialect="duckdb") for part in name.split(".", 1))
-

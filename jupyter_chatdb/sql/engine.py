@@ -73,5 +73,7 @@ def spill_folder() -> Path:
 def is_locked(con: duckdb.DuckDBPyConnection) -> bool:
     """Whether `con` has every setting of a locked engine."""
     names = list(LOCKED_SETTINGS)
-    found = dict(con.execute("SELECT name, value FROM duckdb_settings() WHERE list_contains(?, name)", [names]).fetchall())
+    found = dict(
+        con.execute("SELECT name, value FROM duckdb_settings() WHERE list_contains(?, name)", [names]).fetchall()
+    )
     return all(found.get(name) == value for name, value in LOCKED_SETTINGS.items())

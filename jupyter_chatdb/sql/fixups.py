@@ -43,7 +43,9 @@ def to_duckdb(sql: str) -> str | None:
     """
     for dialect in SOURCE_DIALECTS:
         try:
-            statements = sqlglot.transpile(sql, read=dialect, write="duckdb", unsupported_level=sqlglot.ErrorLevel.RAISE)
+            statements = sqlglot.transpile(
+                sql, read=dialect, write="duckdb", unsupported_level=sqlglot.ErrorLevel.RAISE
+            )
             fixed = "; ".join(statements)
             sqlglot.parse(fixed, read="duckdb")
         except sqlglot.errors.SqlglotError:
@@ -60,7 +62,8 @@ def drop_unknown_joins(sql: str, schema: Mapping[str, Sequence[str]]) -> str | N
     qualify the columns with that table; None when there is nothing to fix or it cannot be fixed.
 
     >>> schema = {"sales": ["product", "units", "price"]}
-    >>> drop_unknown_joins("SELECT p.product, sum(p.units) FROM sales AS s JOIN products AS p ON s.product = p.product GROUP BY p.product", schema)
+    >>> joined = "FROM sales AS s JOIN products AS p ON s.product = p.product"
+    >>> drop_unknown_joins(f"SELECT p.product, sum(p.units) {joined} GROUP BY p.product", schema)
     'SELECT s.product, SUM(s.units) FROM sales AS s GROUP BY s.product'
     >>> drop_unknown_joins("SELECT product FROM sales", schema) is None
     True
@@ -77,9 +80,15 @@ def drop_unknown_joins(sql: str, schema: Mapping[str, Sequence[str]]) -> str | N
         if not isinstance(base, exp.Table) or table_key(base) not in known:
             continue
         joins = select.args.get("joins") or []
-        unknown = [j for j in joins if isinstance(j.this, exp.Table) and table_key(j.this) not in known and not _is_cte(tree, j.this.name)]
+        unknown = [
+            j
+            for j in joins
+            if isinstance(j.this, exp.Table) and table_key(j.this) not in known and not _is_cte(tree, j.this.name)
+        ]
         dropped = {id(j.this) for j in unknown}
-        defined = {t.alias_or_name.lower() for t in tree.find_all(exp.Table) if id(t) not in dropped}  # outer queries too
+        defined = {
+            t.alias_or_name.lower() for t in tree.find_all(exp.Table) if id(t) not in dropped
+        }  # outer queries too
         defined |= {s.alias.lower() for s in tree.find_all(exp.Subquery, exp.CTE) if s.alias}
         stray = [c for c in select.find_all(exp.Column) if c.table and c.table.lower() not in defined]
         if not unknown and not stray:

@@ -15,8 +15,29 @@ TABLE_FUNCTIONS = frozenset({"range", "generate_series", "unnest", "repeat", "re
 SEQUENCE_FUNCTIONS = frozenset({"nextval", "currval"})
 # SQL syntax that sqlglot writes as a call: CAST(x AS INT), EXISTS(SELECT ...), COLUMNS(*) ...
 SYNTAX_CALLS = frozenset(
-    {"cast", "try_cast", "coalesce", "extract", "exists", "columns", "grouping", "grouping_id", "row", "if",
-     "ifnull", "struct_pack", "list", "map", "array", "any", "all", "some", "interval", "lambda", "distinct"}
+    {
+        "cast",
+        "try_cast",
+        "coalesce",
+        "extract",
+        "exists",
+        "columns",
+        "grouping",
+        "grouping_id",
+        "row",
+        "if",
+        "ifnull",
+        "struct_pack",
+        "list",
+        "map",
+        "array",
+        "any",
+        "all",
+        "some",
+        "interval",
+        "lambda",
+        "distinct",
+    }
 )
 
 

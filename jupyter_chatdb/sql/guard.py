@@ -119,7 +119,11 @@ def check(sql: str, schema: Schema | None = None, *, allow_writes: bool = False,
 def parse(sql: str) -> list[exp.Expression]:
     try:
         # a trailing comment after the last ';' parses as an empty Semicolon statement
-        trees = [tree for tree in sqlglot.parse(sql, read=DIALECT) if tree is not None and not isinstance(tree, exp.Semicolon)]
+        trees = [
+            tree
+            for tree in sqlglot.parse(sql, read=DIALECT)
+            if tree is not None and not isinstance(tree, exp.Semicolon)
+        ]
     except sqlglot.errors.ParseError as error:
         detail = error.errors[0] if error.errors else {}
         where = f" at line {detail.get('line')}, column {detail.get('col')}" if detail else ""
@@ -173,7 +177,9 @@ def _statement(tree: exp.Expression) -> Statement:
     )
     creates = str(tree.args.get("kind", "")).upper() if isinstance(tree, exp.Create) else None
     parameters = tuple(dict.fromkeys(p.name for p in tree.find_all(exp.Placeholder) if p.name))
-    return Statement(written(tree), classify(tree), tables, returning, _target(tree), unbounded, conditional, creates, parameters)
+    return Statement(
+        written(tree), classify(tree), tables, returning, _target(tree), unbounded, conditional, creates, parameters
+    )
 
 
 def _target(tree: exp.Expression) -> str | None:
@@ -191,7 +197,8 @@ def _target(tree: exp.Expression) -> str | None:
 def table_key(table: exp.Table) -> str:
     """The catalog's name of a table: `table`, or `database.table` for one of an attached database.
 
-    >>> [table_key(t) for t in sqlglot.parse_one("SELECT * FROM Sales, archive.Orders, archive.main.items, main.x").find_all(exp.Table)]
+    >>> tree = sqlglot.parse_one("SELECT * FROM Sales, archive.Orders, archive.main.items, main.x")
+    >>> [table_key(t) for t in tree.find_all(exp.Table)]
     ['sales', 'archive.orders', 'archive.items', 'x']
     """
     qualifiers = [part for part in (table.catalog, table.db) if part and part.lower() != "main"]
@@ -201,7 +208,9 @@ def table_key(table: exp.Table) -> str:
 # -- statement kinds and modes -------------------------------------------------------------------
 
 
-def _check_policy(statements: Sequence[Statement], trees: Sequence[exp.Expression], mode: Mode, schema: Schema | None) -> None:
+def _check_policy(
+    statements: Sequence[Statement], trees: Sequence[exp.Expression], mode: Mode, schema: Schema | None
+) -> None:
     for statement, tree in zip(statements, trees):
         if statement.kind is Kind.OTHER:
             raise SQLRefused(
@@ -210,9 +219,13 @@ def _check_policy(statements: Sequence[Statement], trees: Sequence[exp.Expressio
             )
         nested = next((node for node in tree.find_all(*STATEMENT_TYPES) if node is not tree), None)
         if nested is not None:
-            raise SQLRefused(f"A {statement_name(nested)} inside another statement is not allowed: write one statement per step.")
+            raise SQLRefused(
+                f"A {statement_name(nested)} inside another statement is not allowed: write one statement per step."
+            )
         if any(t.db.lower() == PRIVATE_SCHEMA or t.catalog.lower() == PRIVATE_SCHEMA for t in tree.find_all(exp.Table)):
-            raise SQLRefused(f"The {PRIVATE_SCHEMA} schema holds ChatDB's journal; use history(), undo() and restore().")
+            raise SQLRefused(
+                f"The {PRIVATE_SCHEMA} schema holds ChatDB's journal; use history(), undo() and restore()."
+            )
         if statement.target and "." in statement.target:
             raise SQLRefused(f"{statement.target} is in an attached database, which ChatDB only reads.")
         if isinstance(tree, (exp.Describe, exp.Summarize)):
@@ -292,7 +305,8 @@ def called_name(function: exp.Func) -> str | None:
     """The name DuckDB will call for `function` as it is written back (lower case), or None when it
     is written as syntax rather than a call.
 
-    >>> [called_name(f) for f in sqlglot.parse_one('SELECT upper(a), approx_count_distinct(b), a::INT, "read_text"(1)', read="duckdb").find_all(exp.Func)]
+    >>> tree = sqlglot.parse_one('SELECT upper(a), approx_count_distinct(b), a::INT, "read_text"(1)', read="duckdb")
+    >>> [called_name(f) for f in tree.find_all(exp.Func)]
     ['upper', 'approx_count_distinct', 'cast', 'read_text']
     """
     if isinstance(function, exp.Anonymous):
@@ -306,7 +320,9 @@ def called_name(function: exp.Func) -> str | None:
 def _in_from(function: exp.Func) -> bool:
     """Whether `function` is used as a table (FROM range(3), JOIN unnest(...), LATERAL ...)."""
     parent = function.parent
-    return isinstance(parent, exp.Table) or (isinstance(function, exp.Unnest) and isinstance(parent, (exp.From, exp.Join, exp.Lateral)))
+    return isinstance(parent, exp.Table) or (
+        isinstance(function, exp.Unnest) and isinstance(parent, (exp.From, exp.Join, exp.Lateral))
+    )
 
 
 # -- tables --------------------------------------------------------------------------------------
@@ -375,7 +391,9 @@ def _check_duckdb_reads_the_same(statement: Statement) -> None:
         raise SQLSyntaxError(f"DuckDB cannot parse this SQL: {str(error).splitlines()[0]}") from None
     kinds = [str(p.type.name) for p in parsed]
     if len(kinds) != 1 or kinds[0] not in DUCKDB_KINDS.get(statement.kind, set()):
-        raise SQLRefused(f"DuckDB reads this SQL as {', '.join(kinds) or 'nothing'}, not as one {statement.kind.value}: it is not run.")
+        raise SQLRefused(
+            f"DuckDB reads this SQL as {', '.join(kinds) or 'nothing'}, not as one {statement.kind.value}: it is not run."
+        )
 
 
 # -- names ---------------------------------------------------------------------------------------

@@ -121,7 +121,9 @@ class Recorder:
             )
         for name, kind in self._created:
             if kind == "SEQUENCE":
-                self.session.rows(f"INSERT INTO {J}.changes VALUES (?, -1, ?, 'sequence', NULL, NULL)", [request_id, name])
+                self.session.rows(
+                    f"INSERT INTO {J}.changes VALUES (?, -1, ?, 'sequence', NULL, NULL)", [request_id, name]
+                )
         rows_changed = sum(len(c.new) + len(c.old) for c in changes if not c.created)
         self.session.rows(
             f"INSERT INTO {J}.requests VALUES (?, current_localtimestamp(), ?, ?, ?, NULL)",
@@ -147,7 +149,9 @@ class Journal:
     def history(self) -> pd.DataFrame:
         """One row per applied write request: id, time, request, SQL, rows changed, and when it was undone."""
         if not _has_schema(self.session):
-            return pd.DataFrame(columns=["request_id", "applied_at", "request", "statements", "rows_changed", "undone_at"])
+            return pd.DataFrame(
+                columns=["request_id", "applied_at", "request", "statements", "rows_changed", "undone_at"]
+            )
         frame = _frame(self.session, f"SELECT * FROM {J}.requests ORDER BY request_id")
         frame["statements"] = [json.loads(text) for text in frame["statements"]]
         return frame
@@ -174,7 +178,9 @@ class Journal:
     def _active(self) -> list[int]:
         if not _has_schema(self.session):
             return []
-        return [r for (r,) in self.session.rows(f"SELECT request_id FROM {J}.requests WHERE undone_at IS NULL ORDER BY 1")]
+        return [
+            r for (r,) in self.session.rows(f"SELECT request_id FROM {J}.requests WHERE undone_at IS NULL ORDER BY 1")
+        ]
 
     def _undo(self, request_ids: list[int]) -> list[int]:
         for request_id in request_ids:
@@ -209,7 +215,8 @@ class Journal:
                         what = "TABLE" if kind == "created" else "SEQUENCE"
                         self.session.rows(f"DROP {what} IF EXISTS main.{quote_identifier(name)}")
                     self.session.rows(
-                        f"UPDATE {J}.requests SET undone_at = current_localtimestamp() WHERE request_id = ?", [request_id]
+                        f"UPDATE {J}.requests SET undone_at = current_localtimestamp() WHERE request_id = ?",
+                        [request_id],
                     )
 
 
@@ -233,7 +240,8 @@ def _revert_changed(session: Session, table: str, old: str, new: str) -> None:
     in_both = f"EXISTS (SELECT 1 FROM {new} AS n WHERE {_same(key, 'n', 'o')})"
     # set only the columns that differ: DuckDB rewrites an update of an indexed column as delete + insert
     differing = [
-        c for c in columns
+        c
+        for c in columns
         if session.rows(
             f"SELECT count(*) FROM {old} AS o JOIN {live} AS t ON {_same(key, 't', 'o')}"
             f" WHERE {in_both} AND o.{quote_identifier(c)} IS DISTINCT FROM t.{quote_identifier(c)}"
@@ -287,7 +295,8 @@ def _primary_key(session: Session, table: str) -> tuple[str, ...]:
 
 def _columns(session: Session, table: str) -> list[str]:
     return [
-        name for (name,) in session.rows(
+        name
+        for (name,) in session.rows(
             "SELECT column_name FROM duckdb_columns() WHERE schema_name = 'main' AND table_name = ? ORDER BY column_index",
             [table],
         )
@@ -300,9 +309,15 @@ def _children_first_levels(session: Session, tables: list[str]) -> list[list[str
     A cycle of references ends the ordering: the tables left form the last level.
     """
     references = {
-        t: {r for (r,) in session.rows(
-            "SELECT referenced_table FROM duckdb_constraints() WHERE schema_name = 'main' AND table_name = ?"
-            " AND constraint_type = 'FOREIGN KEY'", [t])} - {t}
+        t: {
+            r
+            for (r,) in session.rows(
+                "SELECT referenced_table FROM duckdb_constraints() WHERE schema_name = 'main' AND table_name = ?"
+                " AND constraint_type = 'FOREIGN KEY'",
+                [t],
+            )
+        }
+        - {t}
         for t in tables
     }
     levels: list[list[str]] = []
@@ -316,7 +331,9 @@ def _children_first_levels(session: Session, tables: list[str]) -> list[list[str
 
 
 def _created_change(session: Session, table: str) -> TableChange:
-    return TableChange(table, pd.DataFrame(), _frame(session, f"SELECT * FROM main.{quote_identifier(table)}"), created=True)
+    return TableChange(
+        table, pd.DataFrame(), _frame(session, f"SELECT * FROM main.{quote_identifier(table)}"), created=True
+    )
 
 
 def _frame(session: Session, sql: str) -> pd.DataFrame:
@@ -328,5 +345,6 @@ def _keys(frame: pd.DataFrame, key: tuple[str, ...]) -> set[tuple]:
 
 
 def _same(columns: tuple[str, ...] | list[str], left: str, right: str) -> str:
-    return " AND ".join(f"{left}.{quote_identifier(c)} IS NOT DISTINCT FROM {right}.{quote_identifier(c)}" for c in columns)
-
+    return " AND ".join(
+        f"{left}.{quote_identifier(c)} IS NOT DISTINCT FROM {right}.{quote_identifier(c)}" for c in columns
+    )

@@ -57,7 +57,8 @@ class Replays:
         if not self._exists():
             return None
         rows = self.session.rows(
-            f"SELECT request, route, steps, model, result_sha256 FROM {TABLE} WHERE request = ? ORDER BY recorded_at DESC, rowid DESC LIMIT 1",
+            f"SELECT request, route, steps, model, result_sha256 FROM {TABLE} "
+            "WHERE request = ? ORDER BY recorded_at DESC, rowid DESC LIMIT 1",
             [request],
         )
         if not rows:

@@ -120,7 +120,9 @@ class Session:
         if name in self.stored_tables():
             raise ConfigError(f"{name!r} is already a table in the database: bind the DataFrame under another name.")
         if "." in name:
-            raise ConfigError(f"{name!r} has a dot, which SQL reads as database.table: bind the DataFrame under another name.")
+            raise ConfigError(
+                f"{name!r} has a dot, which SQL reads as database.table: bind the DataFrame under another name."
+            )
         self._register(name, frame)
         self._from_namespace.discard(name)
 
@@ -223,7 +225,9 @@ class Session:
     def tables(self) -> pd.DataFrame:
         """Every table a request can use, with its kind, row count and columns."""
         rows = []
-        listed = [(n, "DataFrame") for n in sorted(self._frames)] + [(n, "stored") for n in sorted(self.stored_tables())]
+        listed = [(n, "DataFrame") for n in sorted(self._frames)] + [
+            (n, "stored") for n in sorted(self.stored_tables())
+        ]
         listed += [(n, "attached (read-only)") for n in self.attached_tables()]
         for name, kind in listed:
             columns = [c for (c,) in self.rows(f"SELECT column_name FROM (DESCRIBE {quote_table(name)})")]

@@ -41,7 +41,9 @@ class MemoryBrowser(anywidget.AnyWidget):
             records = self.memory.store.live(self.limit)
         with self.hold_sync():
             self.query, self.rows = query, [_row(r) for r in records]
-            self.status = f"{len(self.memory.store)} live thoughts" + (f"; most related to {query!r} first" if query.strip() else "")
+            self.status = f"{len(self.memory.store)} live thoughts" + (
+                f"; most related to {query!r} first" if query.strip() else ""
+            )
 
     def frame(self) -> pd.DataFrame:
         return pd.DataFrame(self.rows, columns=COLUMNS)

@@ -34,13 +34,22 @@ def chain_html(state: ChainState) -> str:
         items = "".join(f"<li>{html.escape(d)}</li>" for d in state.decisions)
         parts.append(f'<ul class="chatdb-decisions" style="color:{GRAY};margin:2px 0">{items}</ul>')
     if state.selection is not None:
-        parts.append(f'<div class="chatdb-tables" style="color:{GRAY}">{html.escape(selection_text(state.selection))}</div>')
+        parts.append(
+            f'<div class="chatdb-tables" style="color:{GRAY}">{html.escape(selection_text(state.selection))}</div>'
+        )
     if state.recalled:
-        items = "".join(f"<li>{html.escape(text)} <span style='color:#888'>#{i}, {sim:.2f}</span></li>" for i, text, sim in state.recalled)
-        parts.append(f'<div class="chatdb-recalled" style="color:{GRAY}">Recalled from memory:<ul style="margin:2px 0">{items}</ul></div>')
+        items = "".join(
+            f"<li>{html.escape(text)} <span style='color:#888'>#{i}, {sim:.2f}</span></li>"
+            for i, text, sim in state.recalled
+        )
+        parts.append(
+            f'<div class="chatdb-recalled" style="color:{GRAY}">Recalled from memory:<ul style="margin:2px 0">{items}</ul></div>'
+        )
     if state.corrections:
         items = "".join(f"<li>{html.escape(correction_text(c))}</li>" for c in state.corrections)
-        parts.append(f'<div class="chatdb-corrections" style="color:#e37400">Value corrections:<ul style="margin:2px 0">{items}</ul></div>')
+        parts.append(
+            f'<div class="chatdb-corrections" style="color:#e37400">Value corrections:<ul style="margin:2px 0">{items}</ul></div>'
+        )
     parts += [card_html(card) for card in state.cards.values()]
     if state.generating:
         parts.append(
@@ -55,11 +64,18 @@ def chain_html(state: ChainState) -> str:
     if state.answer is not None:
         parts.append(f'<div class="chatdb-answer"><b>Answer:</b> {html.escape(state.answer)}</div>')
     if state.remembered:
-        items = "".join(f"<li>{html.escape(text)} <span style='color:#888'>#{i}</span></li>" for i, text in state.remembered)
+        items = "".join(
+            f"<li>{html.escape(text)} <span style='color:#888'>#{i}</span></li>" for i, text in state.remembered
+        )
         replaced = f" (replacing #{', #'.join(map(str, state.replaced))})" if state.replaced else ""
-        parts.append(f'<div class="chatdb-remembered" style="color:{GRAY}">Remembered{replaced}:<ul style="margin:2px 0">{items}</ul></div>')
+        parts.append(
+            f'<div class="chatdb-remembered" style="color:{GRAY}">Remembered{replaced}:<ul '
+            f'style="margin:2px 0">{items}</ul></div>'
+        )
     if state.usage.calls:
-        parts.append(f'<div class="chatdb-usage" style="color:#888;font-size:90%">{html.escape(_usage_text(state))}</div>')
+        parts.append(
+            f'<div class="chatdb-usage" style="color:#888;font-size:90%">{html.escape(_usage_text(state))}</div>'
+        )
     return "\n".join(parts) + "</div>"
 
 
@@ -161,7 +177,8 @@ def correction_text(correction: ValueCorrected) -> str:
     "step 1: 'Los Angeles' → 'LA' (column customers.city, by initials)"
     """
     how = "chosen by the model" if correction.how == "model" else f"by {correction.how}"
-    return f"step {correction.index}: {correction.old!r} → {correction.new!r} (column {correction.table}.{correction.column}, {how})"
+    column = f"{correction.table}.{correction.column}"
+    return f"step {correction.index}: {correction.old!r} → {correction.new!r} (column {column}, {how})"
 
 
 def highlight_sql(sql: str) -> str:
@@ -198,7 +215,11 @@ def _change_html(change: TableChange) -> str:
 
 def _change_frames(change: TableChange) -> list[tuple[str, pd.DataFrame]]:
     """The first rows before and after a pending change, each only when there are some."""
-    return [(label, frame.head(20)) for label, frame in (("rows before", change.old), ("rows after", change.new)) if not frame.empty]
+    return [
+        (label, frame.head(20))
+        for label, frame in (("rows before", change.old), ("rows after", change.new))
+        if not frame.empty
+    ]
 
 
 def _table_markdown(frame: pd.DataFrame) -> str:

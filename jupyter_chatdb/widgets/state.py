@@ -35,7 +35,6 @@ from ..llm.base import Usage
 from ..sql.journal import TableChange
 
 
-
 @dataclass
 class Card:
     index: int
@@ -172,8 +171,18 @@ class ChainState:
         """Step `index` was edited and run again as one statement; its card shows the new outcome."""
         if reply.steps:
             step = reply.steps[-1]
-            self._finish(Step(index, self.cards[index].goal if index in self.cards else step.goal, step.sql,
-                              step.status, step.result, step.error, step.rows_affected), None)
+            self._finish(
+                Step(
+                    index,
+                    self.cards[index].goal if index in self.cards else step.goal,
+                    step.sql,
+                    step.status,
+                    step.result,
+                    step.error,
+                    step.rows_affected,
+                ),
+                None,
+            )
         self.changes = reply.changes
         self.answer, self.result = reply.answer, reply.result
         self.phase = "pending" if reply.pending else "done"
@@ -189,7 +198,7 @@ class ChainState:
         self.note = f"Step {index} was edited and did not run; nothing was written."
 
     @classmethod
-    def from_reply(cls, reply: Reply) -> "ChainState":
+    def from_reply(cls, reply: Reply) -> ChainState:
         state = cls(request=reply.request, model=reply.model)
         for step in reply.steps:
             state._finish(step, None)

@@ -33,7 +33,9 @@ def finish(ctx: Context) -> Iterator[Event]:
     chain.changes = tuple(chain.recorder.changes())
     ran = Preview(chain.changes, RunMarks(_sequences_used(ctx, chain), RunMarks.clock_of(session)))
     if request.expected is not None and (difference := differences(request.expected, ran)):
-        raise ChatDBError(f"The data changed since the preview: {difference}. Nothing was applied; ask again for a new preview.")
+        raise ChatDBError(
+            f"The data changed since the preview: {difference}. Nothing was applied; ask again for a new preview."
+        )
     approval = None if request.allow_writes else "writes are not allowed"
     if request.dry_run:
         approval = approval or "this is a dry run"
@@ -84,8 +86,19 @@ def answer(ctx: Context) -> Iterator[Event]:
             if phrased and is_grounded(phrased, known, None, request.text):
                 text = phrased  # otherwise the model did its own arithmetic: keep the plain answer
     ctx.reply = Reply(
-        request.text, text, sql, result, steps, ctx.calls.usage, ctx.services.model.name, route=ctx.route,
-        plan=tuple(chain.done), changes=chain.changes, pending=pending, request_id=chain.request_id, preview=chain.preview,
+        request.text,
+        text,
+        sql,
+        result,
+        steps,
+        ctx.calls.usage,
+        ctx.services.model.name,
+        route=ctx.route,
+        plan=tuple(chain.done),
+        changes=chain.changes,
+        pending=pending,
+        request_id=chain.request_id,
+        preview=chain.preview,
     )
 
 

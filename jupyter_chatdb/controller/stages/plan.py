@@ -24,10 +24,14 @@ def plan(ctx: Context) -> Iterator[Event]:
     """The steps; an unparseable plan gets one retry with the error, then the request fails."""
     request, writes = ctx.request, ctx.route == "write"
     if not ctx.catalog.tables and ctx.route == "read":
-        raise ChatDBError("There is no data to query: create a pandas DataFrame, register one, or record something with writes allowed.")
+        raise ChatDBError(
+            "There is no data to query: create a pandas DataFrame, register one, or record something with writes allowed."
+        )
     chosen = examples.choose(request.text, ctx.options.examples, writes=writes)
     schema_text = ctx.catalog.prompt_text(ctx.shown) or NO_TABLES
-    messages = prompts.plan_messages(schema_text, request.text, [e.text() for e in chosen], writes=writes, notes=ctx.notes)
+    messages = prompts.plan_messages(
+        schema_text, request.text, [e.text() for e in chosen], writes=writes, notes=ctx.notes
+    )
     for attempt in (1, 2):
         completion = yield from ctx.calls("plan", messages, plan_schema(request.max_steps), PLAN_MAX_TOKENS)
         steps = parse_plan(completion.text)
@@ -54,7 +58,9 @@ def vote(ctx: Context) -> Iterator[Event]:
     schema = ctx.running().schema
     candidates = [ctx.steps]
     for _ in range(ctx.options.candidates - 1):
-        completion = yield from ctx.calls("sample", ctx.messages, plan_schema(ctx.request.max_steps), PLAN_MAX_TOKENS, SAMPLE_TEMPERATURE)
+        completion = yield from ctx.calls(
+            "sample", ctx.messages, plan_schema(ctx.request.max_steps), PLAN_MAX_TOKENS, SAMPLE_TEMPERATURE
+        )
         if (sampled := parse_plan(completion.text)) is not None:
             candidates.append(sampled)
     groups: dict[object, list[list[PlannedStep]]] = {}

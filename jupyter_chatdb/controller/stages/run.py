@@ -22,8 +22,8 @@ from .values import correct_values
 def run_steps(ctx: Context) -> Iterator[Event]:
     chain = ctx.running()
     yield PlanMade(tuple(ctx.steps))
-    for index, step in enumerate(ctx.steps, start=1):
-        yield StepPlanned(index, step.goal, step.sql)
+    for index, planned in enumerate(ctx.steps, start=1):
+        yield StepPlanned(index, planned.goal, planned.sql)
     pending = list(ctx.steps)
     revision = 0
     while pending:
@@ -48,7 +48,9 @@ def run_steps(ctx: Context) -> Iterator[Event]:
 run_steps.may_fall_back = True  # type: ignore[attr-defined]
 
 
-def _run_step(ctx: Context, chain: Chain, index: int, planned: PlannedStep) -> Generator[Event, None, tuple[Step, PlannedStep]]:
+def _run_step(
+    ctx: Context, chain: Chain, index: int, planned: PlannedStep
+) -> Generator[Event, None, tuple[Step, PlannedStep]]:
     """Run one step; returns it and its statements as they ran (corrected literals, $name parameters),
     which an approval runs again."""
     sql = parameterized(planned.sql)  # earlier results are bound as parameters, never spliced in
@@ -82,7 +84,15 @@ def _run_step(ctx: Context, chain: Chain, index: int, planned: PlannedStep) -> G
         raise StepProblem(problem)
     chain.values.update(values)
     ran = "; ".join(statement.sql for statement in checked.statements)
-    step = Step(index, planned.goal, with_values(ran, params), "done", result, rows_affected=affected, params=tuple(params.items()))
+    step = Step(
+        index,
+        planned.goal,
+        with_values(ran, params),
+        "done",
+        result,
+        rows_affected=affected,
+        params=tuple(params.items()),
+    )
     return step, PlannedStep(planned.goal, ran, planned.binds)
 
 
@@ -127,13 +137,18 @@ def _replay(ctx: Context, chain: Chain) -> None:
         chain.values.update(bound_values(planned.binds, result.frame)[0])
 
 
-def _revise(ctx: Context, chain: Chain, index: int, sql: str, problem: str, revision: int) -> Generator[Event, None, list[PlannedStep]]:
+def _revise(
+    ctx: Context, chain: Chain, index: int, sql: str, problem: str, revision: int
+) -> Generator[Event, None, list[PlannedStep]]:
     """The rest of the plan, rewritten by the model given the results so far."""
     results = "\n".join(
-        f"step {s.index} ({s.goal}): " + (_result_line(s.result) if s.result is not None else "done") for s in chain.steps
+        f"step {s.index} ({s.goal}): " + (_result_line(s.result) if s.result is not None else "done")
+        for s in chain.steps
     )
     bound = ", ".join(f"<{k}> = {v}" for k, v in chain.values.items())
-    revise = prompts.revise_messages(ctx.messages, ctx.plan_reply, index, sql, problem, results + (f"\nBound: {bound}" if bound else ""))
+    revise = prompts.revise_messages(
+        ctx.messages, ctx.plan_reply, index, sql, problem, results + (f"\nBound: {bound}" if bound else "")
+    )
     completion = yield from ctx.calls("revise", revise, plan_schema(ctx.request.max_steps), PLAN_MAX_TOKENS)
     steps = parse_plan(completion.text)
     if steps is None:
@@ -143,8 +158,8 @@ def _revise(ctx: Context, chain: Chain, index: int, sql: str, problem: str, revi
         raise QueryFailed(f"Step {index} failed: {problem}; the revised plan only repeated the steps done.")
     ctx.plan_reply = completion.text
     yield PlanMade(tuple(steps), first=index, revision=revision)
-    for offset, step in enumerate(steps):
-        yield StepPlanned(index + offset, step.goal, step.sql, attempt=revision + 1)
+    for offset, revised in enumerate(steps):
+        yield StepPlanned(index + offset, revised.goal, revised.sql, attempt=revision + 1)
     return steps
 
 
@@ -175,8 +190,9 @@ def _checked(sql: str, chain: Chain, shown: tuple[str, ...]) -> guard.Checked:
 def _with_hint(error: str) -> str:
     """DuckDB's message plus what to do about the errors small models make most in write chains.
 
-    >>> _with_hint('Constraint Error: Violates foreign key constraint because key "fruit_id: 7" does not exist in the referenced table')
-    'Constraint Error: Violates foreign key constraint because key "fruit_id: 7" does not exist in the referenced table; add that row first or look its id up by name instead of writing a number'
+    >>> error = 'Constraint Error: Violates foreign key constraint because key "fruit_id: 7" does not exist'
+    >>> _with_hint(error).removeprefix(error)
+    '; add that row first or look its id up by name instead of writing a number'
     """
     if "foreign key" in error and "does not exist" in error:
         return error + "; add that row first or look its id up by name instead of writing a number"

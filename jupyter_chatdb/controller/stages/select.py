@@ -20,7 +20,9 @@ def consider_tables(ctx: Context) -> Iterator[Event]:
     if not options.top_tables or len(catalog) <= options.select_over:
         return
     ctx.links = joined_tables(catalog)
-    ctx.considered = ctx.services.tables.candidates(ctx.request.text, catalog, options.top_tables, ctx.services.values, ctx.links)
+    ctx.considered = ctx.services.tables.candidates(
+        ctx.request.text, catalog, options.top_tables, ctx.services.values, ctx.links
+    )
     yield from ()
 
 
@@ -38,7 +40,11 @@ def pick_tables(ctx: Context) -> Iterator[Event]:
         picked = prompts.parse_tables(completion.text, names)
     chosen, changes = settle(picked, ctx.considered, ctx.links) if picked else (names, [])
     yield TablesSelected(
-        tuple((c.table, c.score, c.reasons) for c in ctx.considered), tuple(chosen), len(ctx.catalog),
-        refined=bool(picked), picked=tuple(picked), changes=tuple(changes),
+        tuple((c.table, c.score, c.reasons) for c in ctx.considered),
+        tuple(chosen),
+        len(ctx.catalog),
+        refined=bool(picked),
+        picked=tuple(picked),
+        changes=tuple(changes),
     )
     ctx.shown = tuple(chosen)

@@ -35,11 +35,17 @@ def correct_values(ctx: Context, chain: Chain, index: int, sql: str) -> Generato
     return replace_literals(sql, chain.schema, changes) if changes else sql
 
 
-def _choose_value(ctx: Context, use: LiteralUse, candidates: list[Candidate]) -> Generator[Event, None, Candidate | None]:
+def _choose_value(
+    ctx: Context, use: LiteralUse, candidates: list[Candidate]
+) -> Generator[Event, None, Candidate | None]:
     """Several stored values resemble the literal: one constrained call picks one (or keeps the literal)."""
     options = [c.value for c in candidates]
     messages = prompts.value_choice_messages(ctx.request.text, use.table, use.column, use.text or use.literal, options)
-    schema = {"type": "object", "properties": {"value": {"enum": [*options, use.text or use.literal]}}, "required": ["value"]}
+    schema = {
+        "type": "object",
+        "properties": {"value": {"enum": [*options, use.text or use.literal]}},
+        "required": ["value"],
+    }
     completion = yield from ctx.calls("value", messages, schema, VALUE_MAX_TOKENS)
     chosen = prompts.parse_json(completion.text, "value")
     return next((Candidate(c.value, c.score, "model") for c in candidates if c.value == chosen), None)
