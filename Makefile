@@ -13,13 +13,19 @@ LLAMA_VERSION := 0.3.36
 LLAMA_WHEELS := $(CHATDB_HOME)/wheels
 LLAMA_CMAKE_ARGS := -DGGML_NATIVE=OFF -DGGML_AVX=ON -DGGML_AVX2=ON -DGGML_FMA=ON -DGGML_F16C=ON -DGGML_BMI2=ON
 
-.PHONY: demo test lab model browser clean
+.PHONY: demo test lint lab model browser clean
 
 demo: $(STAMPS)/local $(STAMPS)/embedder
 	CHATDB_MODEL=local $(PY) scripts/run_notebook.py notebooks/quickstart.ipynb
 
-test: $(STAMPS)/local $(STAMPS)/dev $(STAMPS)/embedder browser
+test: $(STAMPS)/local $(STAMPS)/dev $(STAMPS)/embedder browser lint
 	$(PY) -m pytest
+
+# ruff (format and lint) and mypy, configured in pyproject.toml
+lint: $(STAMPS)/dev
+	$(PY) -m ruff format --check jupyter_chatdb tests benchmarks scripts
+	$(PY) -m ruff check jupyter_chatdb tests benchmarks scripts
+	$(PY) -m mypy
 
 # The browser test drives Debian's Chromium (no browser download); installed here when we are root.
 browser:

@@ -12,7 +12,7 @@ __version__ = "0.1.0"
 __all__ = ["ChatDB", "ChatDBError", "Reply", "load_ipython_extension", "unload_ipython_extension"]
 
 
-def load_ipython_extension(ipython) -> None:  # type: ignore[no-untyped-def]
+def load_ipython_extension(ipython) -> None:
     from .magics.chatdb import ChatDBMagics
     from .magics.mem import MemMagics
     from .widgets.render import reply_html, reply_markdown
@@ -26,7 +26,7 @@ def load_ipython_extension(ipython) -> None:  # type: ignore[no-untyped-def]
     formatters["text/markdown"].for_type(Reply, reply_markdown)
 
 
-def unload_ipython_extension(ipython) -> None:  # type: ignore[no-untyped-def]
+def unload_ipython_extension(ipython) -> None:
     from .magics.chatdb import ChatDBMagics
 
     for mime in ("text/html", "text/markdown"):

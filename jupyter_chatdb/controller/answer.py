@@ -26,7 +26,7 @@ def plain_answer(result: pd.DataFrame | None, affected: int | None) -> str:
     if result is None or result.empty:
         return "Nothing matched."
     if result.shape == (1, 1):
-        return f"{result.columns[0]}: {result.iat[0, 0]}"
+        return f"{result.columns[0]}: {result.iat[0, 0]}"  # type: ignore[str-bytes-safe]  # names are text
     if len(result) == 1:
         return "; ".join(f"{column}: {value}" for column, value in result.iloc[0].items()) + "."
     rows = [_row_text(list(row)) for row in result.head(PLAIN_ROWS).itertuples(index=False)]

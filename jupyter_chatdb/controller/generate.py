@@ -66,4 +66,4 @@ def complete(model: LLM, purpose: str, messages: list[Message], schema: JSONSche
         try:
             next(calls)
         except StopIteration as finished:
-            return finished.value  # type: ignore[no-any-return]
+            return finished.value

@@ -111,7 +111,7 @@ class OneRoundController:
         affected = sum(writes) if writes else None
         last = steps[-1]
         returned_rows = last.result is not None and last.rows_affected is None and len(last.result.frame.columns)
-        result = last.result.frame if returned_rows else None
+        result = last.result.frame if returned_rows and last.result is not None else None
         sql = [step.sql for step in steps]
         answer = plain_answer(result, affected)
         if request.summarize:

@@ -167,7 +167,7 @@ def with_values(sql: str, params: Mapping[str, object]) -> str:
     if not params:
         return sql
 
-    def literal(node: exp.Expression) -> exp.Expression:
+    def literal(node: exp.Expr) -> exp.Expr:
         if isinstance(node, exp.Placeholder) and node.name in params:
             return sqlglot.parse_one(sql_literal(params[node.name]), read="duckdb")
         return node
@@ -191,7 +191,7 @@ def sql_literal(value: object) -> str:
     if isinstance(value, (int, float, decimal.Decimal)):
         return str(value)
     if hasattr(value, "item"):  # numpy scalars
-        return sql_literal(value.item())  # type: ignore[union-attr]
+        return sql_literal(value.item())
     if isinstance(value, (pd.Timestamp, dt.datetime)):
         return f"TIMESTAMP '{value.isoformat(sep=' ')}'"
     if isinstance(value, dt.date):

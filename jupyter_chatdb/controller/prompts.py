@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+from collections.abc import Sequence
 
 import pandas as pd
 
@@ -171,7 +172,7 @@ def route_messages(request: str, tables: list[str]) -> list[Message]:
 
 
 def plan_messages(
-    schema_text: str, request: str, examples: list[str], *, writes: bool, notes: list[str] = ()
+    schema_text: str, request: str, examples: list[str], *, writes: bool, notes: Sequence[str] = ()
 ) -> list[Message]:
     """`notes`: thoughts recalled from earlier in the notebook; they go after the tables, so the cached prefix stays."""
     instructions = PLAN_INSTRUCTIONS.format(
@@ -185,7 +186,7 @@ def plan_messages(
     ]
 
 
-def _notes_text(notes: list[str]) -> str:
+def _notes_text(notes: Sequence[str]) -> str:
     """
     >>> _notes_text(["Pears sell at $2.40."])
     '\\nKnown from earlier in this notebook (may be out of date; the tables win):\\n- Pears sell at $2.40.\\n'
@@ -212,7 +213,7 @@ You are a concise assistant inside a notebook whose data lives in tables ({table
 Answer in one or two sentences. Reply with JSON {{"answer": "..."}}."""
 
 
-def chat_messages(request: str, tables: list[str], notes: list[str] = ()) -> list[Message]:
+def chat_messages(request: str, tables: list[str], notes: Sequence[str] = ()) -> list[Message]:
     return [
         {"role": "system", "content": CHAT_INSTRUCTIONS.format(tables=", ".join(tables) or "none yet")},
         {"role": "user", "content": f"{_notes_text(notes).lstrip()}{request}"},

@@ -19,12 +19,12 @@ def signature(frame: pd.DataFrame) -> tuple:
 
 def _value(value: object) -> object:
     if hasattr(value, "item") and not isinstance(value, (str, pd.Timestamp)):
-        value = value.item()  # type: ignore[union-attr]
+        value = value.item()
     if isinstance(value, bool) or value is None:
         return value
     if isinstance(value, (int, float)):
         return None if isinstance(value, float) and math.isnan(value) else round(float(value), 6)
     try:
-        return round(float(value), 6)  # Decimal
+        return round(float(value), 6)  # type: ignore[arg-type]  # Decimal, or text that is not a number
     except (TypeError, ValueError):
         return str(value)

@@ -269,7 +269,7 @@ def replace_literals(sql: str, schema: Mapping[str, Sequence[str]], changes: Map
     return tree.sql(dialect="duckdb")
 
 
-def _comparisons(tree: exp.Expression) -> list[tuple[exp.Column, exp.Literal, str]]:
+def _comparisons(tree: exp.Expr) -> list[tuple[exp.Column, exp.Literal, str]]:
     """(column, string literal, "" or the pattern operator) for each comparison of the two."""
     found = []
     for node in tree.find_all(exp.EQ, exp.NEQ):
@@ -278,16 +278,16 @@ def _comparisons(tree: exp.Expression) -> list[tuple[exp.Column, exp.Literal, st
             left, right = right, left
         if isinstance(left, exp.Column) and isinstance(right, exp.Literal) and right.is_string:
             found.append((left, right, ""))
-    for node in tree.find_all(exp.In):
-        if isinstance(node.this, exp.Column):
-            found += [(node.this, e, "") for e in node.expressions if isinstance(e, exp.Literal) and e.is_string]
+    for listed in tree.find_all(exp.In):
+        if isinstance(listed.this, exp.Column):
+            found += [(listed.this, e, "") for e in listed.expressions if isinstance(e, exp.Literal) and e.is_string]
     for node in tree.find_all(exp.Like, exp.ILike):
         if isinstance(node.this, exp.Column) and isinstance(node.expression, exp.Literal) and node.expression.is_string:
             found.append((node.this, node.expression, "ILIKE" if isinstance(node, exp.ILike) else "LIKE"))
     return found
 
 
-def _table_of(column: exp.Column, tree: exp.Expression, schema: Mapping[str, Sequence[str]]) -> str | None:
+def _table_of(column: exp.Column, tree: exp.Expr, schema: Mapping[str, Sequence[str]]) -> str | None:
     """The stored table a column belongs to: by its qualifier (alias or name), else the one table of the
     statement that has such a column."""
     names = {name.lower(): name for name in schema}

@@ -14,6 +14,7 @@ import re
 from dataclasses import dataclass
 from pathlib import Path
 
+import numpy as np
 import pandas as pd
 
 from ..llm.base import Embedder, Message
@@ -124,7 +125,7 @@ class ThoughtMemory:
         self.index.add(record.id, vector)
         return Stored(record, superseded=superseded)
 
-    def _same_fact(self, subject: str, relation: str, vector: object) -> list[Record]:
+    def _same_fact(self, subject: str, relation: str, vector: np.ndarray) -> list[Record]:
         """Live thoughts about the same subject and relation: exact (case-insensitive), or among the
         recalled neighbours, the same subject with a relation that contains the other ("price", "selling price")."""
         if not subject or not relation:

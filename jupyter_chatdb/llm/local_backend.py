@@ -136,7 +136,7 @@ def _prompt_cache(base: type, capacity: int) -> Any:
     evaluates at least the prompt's last token again, so no logit that is used is lost.
     """
 
-    class PromptCache(base):  # type: ignore[misc, valid-type]
+    class PromptCache(base):
         def __setitem__(self, key: Any, state: Any) -> None:
             state.scores = state.scores[-1:].copy()
             super().__setitem__(key, state)

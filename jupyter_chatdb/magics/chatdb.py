@@ -11,6 +11,7 @@ from pathlib import Path
 
 import pandas as pd
 from IPython.core.error import UsageError
+from IPython.core.interactiveshell import InteractiveShell
 from IPython.core.magic import Magics, line_cell_magic, magics_class
 from IPython.core.magic_arguments import argument, magic_arguments, parse_argstring
 
@@ -32,7 +33,7 @@ COMMANDS = ("tables", "describe", "attach", "history", "undo", "restore", "model
 class ChatDBMagics(Magics):
     """The extension's magics; their settings are `%config ChatDB.<option>`."""
 
-    def __init__(self, shell=None, **kwargs) -> None:  # type: ignore[no-untyped-def]
+    def __init__(self, shell=None, **kwargs) -> None:
         super().__init__(shell=shell, **kwargs)
         self.settings = Settings(parent=shell)
         self.settings.observe(self._model_changed, names=["model"])
@@ -43,6 +44,12 @@ class ChatDBMagics(Magics):
         self._memory: ThoughtMemory | None = None
         self.memory_off: str | None = None  # why memory could not be opened (said once)
         self._skipped: dict[str, str] = {}  # DataFrames DuckDB could not read at the last cell, already warned of
+
+    @property
+    def _shell(self) -> InteractiveShell:
+        """The kernel's shell: set once the extension registered these magics."""
+        assert self.shell is not None, "the magics are not registered with a shell"
+        return self.shell
 
     # -- engines ------------------------------------------------------------------------------
 
@@ -87,7 +94,7 @@ class ChatDBMagics(Magics):
             return None
         if self._memory is None:
             folder = Path(self.settings.memory_dir) if self.settings.memory_dir else None
-            path = memory_path(self.shell.user_ns)
+            path = memory_path(self._shell.user_ns)
             try:
                 self._memory = open_memory(folder / path.name if folder else path)
             except ChatDBError as error:  # a folder that cannot be written, a missing embedding model
@@ -166,11 +173,11 @@ class ChatDBMagics(Magics):
             raise UsageError(f"--steps needs a number from 1 to {Settings.max_steps.default_value}, not {args.steps}.")
         if args.replay and args.sql:
             raise UsageError("Use --replay or --sql, not both.")
-        text = expand_variables(text, self.shell.user_ns)
+        text = expand_variables(text, self._shell.user_ns)
         engine = self._engine(args.db if args.db is not None else self.settings.database)
         if args.model:
             engine = engine.with_model(args.model)
-        self._warn_skipped(engine.bind_frames(self.shell.user_ns))
+        self._warn_skipped(engine.bind_frames(self._shell.user_ns))
         view = make_view(self.shell, self.settings.preview_rows, verbose=args.verbose or self.settings.verbose)
         self._last_view = view
         try:
@@ -184,7 +191,7 @@ class ChatDBMagics(Magics):
         view.finished(reply)
         self._offer_approval(engine, reply, view, args.write)
         if args.out:
-            self.shell.user_ns[args.out] = reply.result
+            self._shell.user_ns[args.out] = reply.result
         return None if silenced or reply.result is None else reply.result
 
     def _warn_skipped(self, binding: Binding) -> None:
@@ -261,7 +268,8 @@ class ChatDBMagics(Magics):
     def _command(self, line: str) -> object:
         words = split_words(line, "%chatdb")
         if not words:
-            return self._status()
+            self._status()
+            return None
         command, rest = words[0], words[1:]
         if command not in COMMANDS:
             raise UsageError(f"Unknown %chatdb command {command!r}: use one of {', '.join(COMMANDS)} (see %chatdb?).")
@@ -305,11 +313,11 @@ class ChatDBMagics(Magics):
         index = whole_number(words, "%chatdb sql [N]", default=max(cards))
         if index not in cards:
             raise UsageError(f"The last request has steps {', '.join(map(str, cards))}, not {index}.")
-        self.shell.set_next_input(f"%%chatdb --sql\n{cards[index].sql}", replace=False)
+        self._shell.set_next_input(f"%%chatdb --sql\n{cards[index].sql}", replace=False)
 
     def _status(self) -> None:
         engine = self.engine
-        engine.bind_frames(self.shell.user_ns)
+        engine.bind_frames(self._shell.user_ns)
         database = self.settings.database or "in memory"
         status = engine.status()
         print(f"Model: {status['model']}")
@@ -328,7 +336,7 @@ class ChatDBMagics(Magics):
 
     def _tables(self) -> pd.DataFrame:
         engine = self.engine
-        engine.bind_frames(self.shell.user_ns)
+        engine.bind_frames(self._shell.user_ns)
         selection = self._last_view.state.selection if self._last_view is not None else None
         return with_selection(engine.tables(), selection)
 
@@ -344,7 +352,7 @@ class ChatDBMagics(Magics):
         if len(words) != 2:
             raise UsageError('Use %chatdb describe TABLE "what it holds" (an empty "" removes the description).')
         engine = self.engine
-        engine.bind_frames(self.shell.user_ns)
+        engine.bind_frames(self._shell.user_ns)
         engine.describe(*words)
         print(f"Described {words[0]}." if words[1].strip() else f"Removed the description of {words[0]}.")
 

@@ -20,7 +20,7 @@ COMMANDS = ("list", "search", "add", "forget", "merge", "history", "export", "im
 
 @magics_class
 class MemMagics(Magics):
-    def __init__(self, shell, chatdb: ChatDBMagics) -> None:  # type: ignore[no-untyped-def]
+    def __init__(self, shell, chatdb: ChatDBMagics) -> None:
         super().__init__(shell=shell)
         self.chatdb = chatdb
 
@@ -50,7 +50,8 @@ class MemMagics(Magics):
             raise UsageError(f"Unknown %mem command {command!r}: use one of {', '.join(COMMANDS)} (see %mem?).")
         memory = self._memory()
         if not command:
-            return self._summary(memory)
+            self._summary(memory)
+            return None
         if command == "add":
             raise UsageError("Use %%mem add as a cell magic, with one statement per line below it.")
         return getattr(self, f"_{command}")(memory, rest)

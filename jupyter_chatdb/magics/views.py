@@ -9,8 +9,9 @@ from __future__ import annotations
 
 import os
 import time
+from collections.abc import Mapping
 from pathlib import Path
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, cast
 
 from IPython.display import DisplayHandle, display
 
@@ -82,7 +83,7 @@ class View:
     def refresh(self, final: bool = False) -> None:
         self._show(mime_bundle(self.state))
 
-    def _show(self, bundle: dict[str, object]) -> None:
+    def _show(self, bundle: Mapping[str, object]) -> None:
         if self._handle is None:
             self._handle = display(bundle, raw=True, metadata=self._metadata, display_id=True)
         else:
@@ -104,7 +105,7 @@ class WidgetView(View):
     def refresh(self, final: bool = False) -> None:
         self.widget.refresh()
         if final or self._handle is None:
-            widget_data, _ = self.widget._repr_mimebundle_()
+            widget_data, _ = cast(tuple[dict[str, object], dict[str, object]], self.widget._repr_mimebundle_())
             self._show({**mime_bundle(self.state), WIDGET_MIME: widget_data[WIDGET_MIME]})
 
 

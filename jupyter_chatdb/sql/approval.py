@@ -99,14 +99,14 @@ def _plain(value: object) -> Hashable:
     if value is None or value is pd.NaT or (isinstance(value, float) and math.isnan(value)):
         return None
     if hasattr(value, "item") and not isinstance(value, (pd.Timestamp, str)):
-        value = value.item()  # type: ignore[union-attr]
+        value = value.item()
     if isinstance(value, pd.Timestamp):
         value = value.to_pydatetime()
     try:
         hash(value)
     except TypeError:
         return repr(value)  # lists, dicts: compared by their text
-    return value  # type: ignore[return-value]
+    return value
 
 
 def _fresh_values(preview: RunMarks, applied: RunMarks) -> dict[Hashable, Hashable]:
@@ -119,10 +119,10 @@ def _fresh_values(preview: RunMarks, applied: RunMarks) -> dict[Hashable, Hashab
         first, first_now = (before or 0) + 1, (then or 0) + 1
         for offset in range(max(0, after - first + 1)):
             fresh.setdefault(first + offset, first_now + offset)
-    for shown, now in zip(preview.clock, applied.clock):
-        fresh.setdefault(_plain(shown), _plain(now))
-        if isinstance(shown, dt.datetime) and isinstance(now, dt.datetime):
-            fresh.setdefault(shown.replace(tzinfo=None), now.replace(tzinfo=None))
+    for shown, read in zip(preview.clock, applied.clock):
+        fresh.setdefault(_plain(shown), _plain(read))
+        if isinstance(shown, dt.datetime) and isinstance(read, dt.datetime):
+            fresh.setdefault(shown.replace(tzinfo=None), read.replace(tzinfo=None))
     return fresh
 
 

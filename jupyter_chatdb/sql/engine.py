@@ -25,7 +25,7 @@ import duckdb
 from .names import quote_string
 
 # set when the instance starts: they cannot be changed later, by us or by a statement
-START_SETTINGS: dict[str, str | bool] = {
+START_SETTINGS: dict[str, str | bool | int | float | list[str]] = {
     "autoinstall_known_extensions": False,
     "autoload_known_extensions": False,
     "allow_community_extensions": False,

@@ -146,5 +146,5 @@ def _database_of_only(name: str, tables: Sequence[str]) -> str | None:
     return databases[0] if len(databases) == 1 else None
 
 
-def _is_cte(tree: exp.Expression, name: str) -> bool:
+def _is_cte(tree: exp.Expr, name: str) -> bool:
     return any(cte.alias_or_name.lower() == name.lower() for cte in tree.find_all(exp.CTE))

@@ -116,7 +116,7 @@ def check(sql: str, schema: Schema | None = None, *, allow_writes: bool = False,
     return Checked(statements)
 
 
-def parse(sql: str) -> list[exp.Expression]:
+def parse(sql: str) -> list[exp.Expr]:
     try:
         # a trailing comment after the last ';' parses as an empty Semicolon statement
         trees = [
@@ -138,7 +138,7 @@ def parse(sql: str) -> list[exp.Expression]:
     return trees
 
 
-def classify(tree: exp.Expression) -> Kind:
+def classify(tree: exp.Expr) -> Kind:
     """
     >>> classify(sqlglot.parse_one("WITH a AS (SELECT 1) SELECT * FROM a"))
     <Kind.READ: 'read'>
@@ -154,7 +154,7 @@ def classify(tree: exp.Expression) -> Kind:
     return Kind.OTHER
 
 
-def statement_name(tree: exp.Expression) -> str:
+def statement_name(tree: exp.Expr) -> str:
     """The SQL keyword that starts the statement, for messages: ATTACH, COPY, PRAGMA ..."""
     if isinstance(tree, exp.Command):
         return str(tree.this).upper()
@@ -163,12 +163,12 @@ def statement_name(tree: exp.Expression) -> str:
     return tree.key.upper()
 
 
-def written(tree: exp.Expression) -> str:
+def written(tree: exp.Expr) -> str:
     """The statement as it runs: written back from its tree, without comments."""
     return tree.sql(dialect=DIALECT, comments=False)
 
 
-def _statement(tree: exp.Expression) -> Statement:
+def _statement(tree: exp.Expr) -> Statement:
     tables = tuple(dict.fromkeys(table_key(t) for t in _table_references(tree)))
     returning = isinstance(tree, WRITE_TYPES) and tree.args.get("returning") is not None
     unbounded = isinstance(tree, (exp.Update, exp.Delete)) and tree.args.get("where") is None
@@ -182,7 +182,7 @@ def _statement(tree: exp.Expression) -> Statement:
     )
 
 
-def _target(tree: exp.Expression) -> str | None:
+def _target(tree: exp.Expr) -> str | None:
     """
     >>> _target(sqlglot.parse_one("INSERT INTO t (a) SELECT a FROM s"))
     't'
@@ -209,7 +209,7 @@ def table_key(table: exp.Table) -> str:
 
 
 def _check_policy(
-    statements: Sequence[Statement], trees: Sequence[exp.Expression], mode: Mode, schema: Schema | None
+    statements: Sequence[Statement], trees: Sequence[exp.Expr], mode: Mode, schema: Schema | None
 ) -> None:
     for statement, tree in zip(statements, trees):
         if statement.kind is Kind.OTHER:
@@ -247,7 +247,7 @@ def _check_policy(
         )
 
 
-def _check_ddl(tree: exp.Expression, statement: Statement, mode: Mode, schema: Schema | None) -> None:
+def _check_ddl(tree: exp.Expr, statement: Statement, mode: Mode, schema: Schema | None) -> None:
     """Only CREATE TABLE / CREATE SEQUENCE of a new name, with writes allowed (a new memory's schema)."""
     if not (isinstance(tree, exp.Create) and statement.creates in ("TABLE", "SEQUENCE")):
         raise SQLRefused(
@@ -270,7 +270,7 @@ def _check_ddl(tree: exp.Expression, statement: Statement, mode: Mode, schema: S
         )
 
 
-def _check_described(tree: exp.Expression) -> None:
+def _check_described(tree: exp.Expr) -> None:
     """DESCRIBE and SUMMARIZE only of a table by name (not of a file, a query or a function)."""
     operand = tree.this
     if not (isinstance(operand, exp.Table) and isinstance(operand.this, exp.Identifier)):
@@ -280,7 +280,7 @@ def _check_described(tree: exp.Expression) -> None:
 # -- functions -----------------------------------------------------------------------------------
 
 
-def _check_functions(tree: exp.Expression, mode: Mode) -> None:
+def _check_functions(tree: exp.Expr, mode: Mode) -> None:
     for function in tree.find_all(exp.Func):
         name = called_name(function)
         if name is None:
@@ -328,14 +328,14 @@ def _in_from(function: exp.Func) -> bool:
 # -- tables --------------------------------------------------------------------------------------
 
 
-def _table_references(tree: exp.Expression) -> Iterator[exp.Table]:
+def _table_references(tree: exp.Expr) -> Iterator[exp.Table]:
     """The tables a statement names (not table functions), CTE references included."""
     for table in tree.find_all(exp.Table):
         if isinstance(table.this, exp.Identifier) and table.name:
             yield table
 
 
-def _check_sources(tree: exp.Expression) -> None:
+def _check_sources(tree: exp.Expr) -> None:
     """Every table is named, never a file path, a string or a glob (DuckDB would read the file)."""
     for table in tree.find_all(exp.Table):
         if isinstance(table.this, exp.Func) or isinstance(table.this, exp.Identifier) and table.name:
@@ -357,7 +357,7 @@ def is_cte_reference(table: exp.Table) -> bool:
     if table.db or table.catalog:
         return False
     name = table.name.lower()
-    child: exp.Expression = table
+    child: exp.Expr = table
     node = table.parent
     while node is not None:
         with_ = node.args.get("with_") or node.args.get("with")
@@ -374,8 +374,8 @@ def is_cte_reference(table: exp.Table) -> bool:
     return False
 
 
-def _contains(node: exp.Expression, descendant: exp.Expression) -> bool:
-    parent: exp.Expression | None = descendant
+def _contains(node: exp.Expr, descendant: exp.Expr) -> bool:
+    parent: exp.Expr | None = descendant
     while parent is not None:
         if parent is node:
             return True
@@ -399,7 +399,7 @@ def _check_duckdb_reads_the_same(statement: Statement) -> None:
 # -- names ---------------------------------------------------------------------------------------
 
 
-def _check_names(trees: Sequence[exp.Expression], schema: dict[str, list[str]]) -> None:
+def _check_names(trees: Sequence[exp.Expr], schema: dict[str, list[str]]) -> None:
     known = dict(schema)
     for tree in trees:
         created = _created_table(tree, known)
@@ -409,7 +409,7 @@ def _check_names(trees: Sequence[exp.Expression], schema: dict[str, list[str]]) 
         _check_columns(tree, known)
 
 
-def _created_table(tree: exp.Expression, known: Mapping[str, Sequence[str]]) -> tuple[str, list[str]] | None:
+def _created_table(tree: exp.Expr, known: Mapping[str, Sequence[str]]) -> tuple[str, list[str]] | None:
     """The name and columns of the table a CREATE TABLE makes (`SELECT *` expanded from the tables it reads).
 
     >>> _created_table(sqlglot.parse_one("CREATE TABLE few AS SELECT * FROM c WHERE id = 1"), {"c": ["id", "name"]})
@@ -430,7 +430,7 @@ def _created_table(tree: exp.Expression, known: Mapping[str, Sequence[str]]) -> 
     return (table_key(table), columns) if isinstance(table, exp.Table) else None
 
 
-def _check_tables(tree: exp.Expression, known: Mapping[str, Sequence[str]]) -> None:
+def _check_tables(tree: exp.Expr, known: Mapping[str, Sequence[str]]) -> None:
     created = _target(tree) if isinstance(tree, exp.Create) else None
     for table in _table_references(tree):
         name = table_key(table)
@@ -440,12 +440,12 @@ def _check_tables(tree: exp.Expression, known: Mapping[str, Sequence[str]]) -> N
         raise SQLRefused(f"Unknown table {as_written!r}{_suggestion(name, known)}", fixable=True)
 
 
-def _created_node(tree: exp.Expression) -> exp.Expression:
+def _created_node(tree: exp.Expr) -> exp.Expr:
     """The node that holds a CREATE's table: the statement, or its column list."""
     return tree.this if isinstance(tree.this, exp.Schema) else tree
 
 
-def _check_columns(tree: exp.Expression, known: Mapping[str, Sequence[str]]) -> None:
+def _check_columns(tree: exp.Expr, known: Mapping[str, Sequence[str]]) -> None:
     aliases = _table_aliases(tree, known)
     used = {table for table in aliases.values() if table}
     in_scope = {column for table in used for column in known[table]}
@@ -462,7 +462,7 @@ def _check_columns(tree: exp.Expression, known: Mapping[str, Sequence[str]]) -> 
         raise SQLRefused(_unknown_column(column, where, candidates), fixable=True)
 
 
-def _table_aliases(tree: exp.Expression, known: Mapping[str, Sequence[str]]) -> dict[str, str | None]:
+def _table_aliases(tree: exp.Expr, known: Mapping[str, Sequence[str]]) -> dict[str, str | None]:
     """alias or name -> real table (None for CTEs and derived tables)."""
     aliases: dict[str, str | None] = {}
     for table in tree.find_all(exp.Table):
@@ -475,7 +475,7 @@ def _table_aliases(tree: exp.Expression, known: Mapping[str, Sequence[str]]) -> 
     return aliases
 
 
-def _output_names(tree: exp.Expression) -> set[str]:
+def _output_names(tree: exp.Expr) -> set[str]:
     """Names a query defines itself: select aliases, CTE and derived-table column lists."""
     names = {alias.alias.lower() for alias in tree.find_all(exp.Alias)}
     for table_alias in tree.find_all(exp.TableAlias):

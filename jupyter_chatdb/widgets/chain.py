@@ -29,9 +29,9 @@ LOG = logging.getLogger(__name__)
 class Actions:
     """What the view's buttons do; the magic wires them to the engine."""
 
-    approve: Callable[[], None] | None = None
-    reject: Callable[[], None] | None = None
-    rerun: Callable[[int, str], None] | None = None  # step index, edited SQL
+    approve: Callable[[], object] | None = None
+    reject: Callable[[], object] | None = None
+    rerun: Callable[[int, str], object] | None = None  # step index, edited SQL
 
 
 class ChainView(anywidget.AnyWidget):
@@ -64,7 +64,7 @@ class ChainView(anywidget.AnyWidget):
 
     def _on_message(self, _widget: object, content: dict, _buffers: object) -> None:
         action = content.get("action")
-        handler: Callable[[], None] | None
+        handler: Callable[[], object] | None
         if action == "approve":
             handler = self.actions.approve
         elif action == "reject":
@@ -74,7 +74,7 @@ class ChainView(anywidget.AnyWidget):
             handler = lambda: rerun(index, sql)  # noqa: E731
         else:
             handler = None
-        if handler is None:
+        if handler is None or action is None:
             return
         self.busy = {"approve": "Applying...", "reject": "", "rerun": "Running..."}[action]
         try:

@@ -57,7 +57,7 @@ class MemoryBrowser(anywidget.AnyWidget):
             if forgotten:
                 self.status = f"Forgot thought {forgotten[0]}. " + self.status
 
-    def _repr_mimebundle_(self, **kwargs):  # type: ignore[no-untyped-def]
+    def _repr_mimebundle_(self, **kwargs):
         data, metadata = super()._repr_mimebundle_(**kwargs)
         data["text/html"] = self.frame().to_html(index=False, border=0)
         return data, metadata

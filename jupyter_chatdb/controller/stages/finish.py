@@ -82,7 +82,7 @@ def answer(ctx: Context) -> Iterator[Event]:
             messages = prompts.answer_messages(request.text, sql, result, None)
             completion = yield from ctx.calls("answer", messages, prompts.ANSWER_SCHEMA, ANSWER_MAX_TOKENS)
             phrased = prompts.parse_json(completion.text, "answer")
-            known = pd.concat([s.result.frame for s in reads], ignore_index=True)  # type: ignore[union-attr]
+            known = pd.concat([s.result.frame for s in reads if s.result is not None], ignore_index=True)
             if phrased and is_grounded(phrased, known, None, request.text):
                 text = phrased  # otherwise the model did its own arithmetic: keep the plain answer
     ctx.reply = Reply(
