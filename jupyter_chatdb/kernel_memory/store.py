@@ -9,10 +9,9 @@ from the embeddings kept here. A crash loses at most the transaction in flight (
 from __future__ import annotations
 
 import json
-import os
 import sqlite3
 import threading
-from collections.abc import Iterator, Mapping
+from collections.abc import Iterator
 from contextlib import contextmanager
 from dataclasses import asdict, dataclass
 from datetime import datetime, timezone
@@ -23,7 +22,6 @@ import numpy as np
 from ..errors import ChatDBError
 
 FORGOTTEN = -1  # superseded_by of a record the user forgot
-MEMORY_FOLDER = ".chatdb"
 SCHEMA = """
 CREATE TABLE IF NOT EXISTS records (
     id            INTEGER PRIMARY KEY,
@@ -60,26 +58,6 @@ class Record:
     @property
     def live(self) -> bool:
         return self.superseded_by is None
-
-
-def memory_path(
-    namespace: Mapping[str, object], environ: Mapping[str, str] = os.environ, name: str | None = None
-) -> Path:
-    """Where a notebook's memory lives: `.chatdb/<notebook stem>.memory.sqlite` beside the notebook.
-
-    The notebook is known from Jupyter Server (JPY_SESSION_NAME) or VS Code (__vsc_ipynb_file__);
-    otherwise `name` (or "notebook") in the working directory.
-
-    >>> memory_path({}, {"JPY_SESSION_NAME": "/work/shop/sales.ipynb"}).as_posix()
-    '/work/shop/.chatdb/sales.memory.sqlite'
-    >>> memory_path({}, {}, name="scratch").name
-    'scratch.memory.sqlite'
-    """
-    notebook = environ.get("JPY_SESSION_NAME") or namespace.get("__vsc_ipynb_file__")
-    if name is None and isinstance(notebook, str) and notebook:
-        path = Path(notebook)
-        return path.parent / MEMORY_FOLDER / f"{path.stem}.memory.sqlite"
-    return Path.cwd() / MEMORY_FOLDER / f"{name or 'notebook'}.memory.sqlite"
 
 
 class Store:

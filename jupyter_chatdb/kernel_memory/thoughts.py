@@ -18,6 +18,7 @@ import numpy as np
 import pandas as pd
 
 from ..llm.base import Embedder, Message
+from .files import MemoryFiles
 from .index import IndexOptions, VectorIndex
 from .store import FORGOTTEN, Record, Store
 
@@ -229,7 +230,7 @@ def open_memory(database: Path, embedder: Embedder | None = None) -> ThoughtMemo
     """The memory whose records are in `database` (a .memory.sqlite file) and its index beside it."""
     from ..llm.minilm import MiniLMEmbedder
 
-    index = database.with_name(database.name.removesuffix(".memory.sqlite") + ".thoughts.ann")
+    index = MemoryFiles.of_thoughts(database).index
     return ThoughtMemory(Store(database), embedder or MiniLMEmbedder(), index)
 
 

@@ -19,7 +19,7 @@ from ..api import ChatDB
 from ..config import ChatDB as Settings
 from ..controller.events import Reply, TablesSelected
 from ..errors import ChatDBError
-from ..kernel_memory.store import memory_path
+from ..kernel_memory.files import MemoryFiles
 from ..kernel_memory.thoughts import ThoughtMemory, open_memory
 from ..sql.session import Binding
 from .views import View, make_view
@@ -94,9 +94,9 @@ class ChatDBMagics(Magics):
             return None
         if self._memory is None:
             folder = Path(self.settings.memory_dir) if self.settings.memory_dir else None
-            path = memory_path(self._shell.user_ns)
+            files = MemoryFiles.of_notebook(self._shell.user_ns, folder=folder)
             try:
-                self._memory = open_memory(folder / path.name if folder else path)
+                self._memory = open_memory(files.thoughts)
             except ChatDBError as error:  # a folder that cannot be written, a missing embedding model
                 self.memory_off = str(error)
                 print(f"{type(error).__name__}: {error}", file=sys.stderr)
@@ -107,7 +107,7 @@ class ChatDBMagics(Magics):
     def _values_path(memory: ThoughtMemory | None) -> Path | None:
         """The value memory lives beside the thought memory: `.chatdb/<notebook>.values.sqlite`."""
         path = memory.store.path if memory is not None else None
-        return None if path is None else path.with_name(path.name.replace(".memory.sqlite", ".values.sqlite"))
+        return None if path is None else MemoryFiles.of_thoughts(path).values
 
     def _model_changed(self, change: Mapping[str, object]) -> None:
         """A new model keeps the data: each engine asks the new model about the same database."""
