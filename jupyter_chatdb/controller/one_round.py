@@ -8,12 +8,13 @@ from __future__ import annotations
 from collections.abc import Generator, Iterator
 
 from ..errors import ChatDBError, ModelOutputError
-from ..llm.base import LLM, Usage
+from ..llm.base import LLM
 from ..sql import fixups, guard
 from ..sql.catalog import Catalog
 from ..sql.session import QueryResult, Session
 from . import prompts
-from .answer import is_grounded, plain_answer
+from .answer import plain_answer
+from .context import ModelCalls
 from .events import (
     Answered,
     Event,
@@ -26,11 +27,10 @@ from .events import (
     StepPlanned,
     StepStarted,
 )
-from .generate import generate
+from .phrase import phrase
 from .request import Request
 
 SQL_MAX_TOKENS = 320
-ANSWER_MAX_TOKENS = 120
 
 
 class OneRoundController:
@@ -54,23 +54,21 @@ class OneRoundController:
         if not catalog.tables:
             raise ChatDBError("There is no data to query: create a pandas DataFrame or register one first.")
         yield RequestStarted(request.text, self.model.name, tuple(catalog.tables), request.allow_writes)
-        usage = Usage()
+        calls = ModelCalls(self.model)
         messages = prompts.sql_messages(
             catalog.prompt_text(self.tables), request.text, allow_writes=request.allow_writes
         )
         schema = catalog.schema()
         for attempt in range(1, self.repair_rounds + 2):
             purpose = "sql" if attempt == 1 else "repair"
-            completion = yield from generate(self.model, purpose, messages, prompts.SQL_SCHEMA, SQL_MAX_TOKENS)
-            usage += completion.usage
+            completion = yield from calls(purpose, messages, prompts.SQL_SCHEMA, SQL_MAX_TOKENS)
             sql = prompts.parse_json(completion.text, "sql")
             if sql is None:
                 raise ModelOutputError(f"The model did not return SQL (it said: {completion.text[:200]!r}).")
             yield StepPlanned(1, request.text, sql, attempt)
             try:
-                sql = (
-                    fixups.qualify_tables(sql, schema, self.tables or ()) or sql
-                )  # `FROM teacher` for `school.teacher`
+                # `FROM teacher` for `school.teacher`
+                sql = fixups.qualify_tables(sql, schema, self.tables or ()) or sql
                 checked = guard.check(sql, schema, allow_writes=request.allow_writes)
                 steps = yield from self._execute(checked, request.text)
                 break
@@ -80,7 +78,7 @@ class OneRoundController:
                 if not retry:
                     raise
                 messages = prompts.repair_messages(messages, completion.text, str(error))
-        reply = yield from self._answer(request, steps, usage)
+        reply = yield from self._answer(request, steps, calls)
         yield Answered(reply)
 
     def _execute(self, checked: guard.Checked, goal: str) -> Generator[Event, None, list[Step]]:
@@ -106,7 +104,7 @@ class OneRoundController:
             raise
         return steps
 
-    def _answer(self, request: Request, steps: list[Step], usage: Usage) -> Generator[Event, None, Reply]:
+    def _answer(self, request: Request, steps: list[Step], calls: ModelCalls) -> Generator[Event, None, Reply]:
         writes = [step.rows_affected for step in steps if step.rows_affected is not None]
         affected = sum(writes) if writes else None
         last = steps[-1]
@@ -115,13 +113,8 @@ class OneRoundController:
         sql = [step.sql for step in steps]
         answer = plain_answer(result, affected)
         if request.summarize:
-            messages = prompts.answer_messages(request.text, sql, result, affected)
-            completion = yield from generate(self.model, "answer", messages, prompts.ANSWER_SCHEMA, ANSWER_MAX_TOKENS)
-            usage += completion.usage
-            phrased = prompts.parse_json(completion.text, "answer")
-            if phrased and is_grounded(phrased, result, affected, request.text):
-                answer = phrased  # otherwise the model did its own arithmetic: keep the plain answer
-        return Reply(request.text, answer, sql, result, steps, usage, self.model.name)
+            answer = (yield from phrase(calls, request.text, sql, result, affected, result)) or answer
+        return Reply(request.text, answer, sql, result, steps, calls.usage, self.model.name)
 
 
 def rows_changed(statement: guard.Statement, result: QueryResult) -> int | None:

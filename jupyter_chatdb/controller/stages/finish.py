@@ -11,14 +11,12 @@ import pandas as pd
 from ...errors import ChatDBError
 from ...sql.approval import Preview, RunMarks, bulk_change, differences
 from ...sql.journal import TableChange
-from .. import prompts
-from ..answer import is_grounded, plain_answer
+from ..answer import plain_answer
 from ..context import Chain, Context
 from ..events import Answered, ApprovalNeeded, Committed, Event, Reply, RequestStarted
 from ..one_round import OneRoundController
+from ..phrase import phrase
 from .values import missing_value
-
-ANSWER_MAX_TOKENS = 120
 
 
 def finish(ctx: Context) -> Iterator[Event]:
@@ -79,12 +77,8 @@ def answer(ctx: Context) -> Iterator[Event]:
         if result is not None and result.empty and chain.missing_values:
             text += f" (No rows: {missing_value(chain.missing_values[0])}.)"
         if request.summarize and result is not None:
-            messages = prompts.answer_messages(request.text, sql, result, None)
-            completion = yield from ctx.calls("answer", messages, prompts.ANSWER_SCHEMA, ANSWER_MAX_TOKENS)
-            phrased = prompts.parse_json(completion.text, "answer")
             known = pd.concat([s.result.frame for s in reads if s.result is not None], ignore_index=True)
-            if phrased and is_grounded(phrased, known, None, request.text):
-                text = phrased  # otherwise the model did its own arithmetic: keep the plain answer
+            text = (yield from phrase(ctx.calls, request.text, sql, result, None, known)) or text
     ctx.reply = Reply(
         request.text,
         text,

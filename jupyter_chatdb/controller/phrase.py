@@ -1,0 +1,30 @@
+"""The model's wording of an answer, kept only when every number in it comes from a result."""
+
+from __future__ import annotations
+
+from collections.abc import Generator
+
+import pandas as pd
+
+from . import prompts
+from .answer import is_grounded
+from .context import ModelCalls
+from .events import Event
+
+ANSWER_MAX_TOKENS = 120
+
+
+def phrase(
+    calls: ModelCalls,
+    request: str,
+    sql: list[str],
+    result: pd.DataFrame | None,
+    affected: int | None,
+    known: pd.DataFrame | None,
+) -> Generator[Event, None, str | None]:
+    """The answer in the model's words, or None when it did its own arithmetic (a number no result in
+    `known` holds) or said nothing usable: then the plain answer stands."""
+    messages = prompts.answer_messages(request, sql, result, affected)
+    completion = yield from calls("answer", messages, prompts.ANSWER_SCHEMA, ANSWER_MAX_TOKENS)
+    phrased = prompts.parse_json(completion.text, "answer")
+    return phrased if phrased and is_grounded(phrased, known, affected, request) else None
