@@ -132,6 +132,18 @@ def test_run_steps_binds_results_as_parameters_and_fails_without_a_plan_to_revis
         events(run_steps, ctx)
 
 
+def test_a_revision_that_restates_the_steps_done_runs_only_the_rest(shop, scripted):
+    ctx = context(shop, "Which fruit has the most stock?")
+    ctx.messages = [{"role": "user", "content": "plan"}]
+    top = ("SELECT max(kg) AS top FROM stock", ["top"])  # written back as MAX(kg): the model's text is compared
+    ctx.steps = [PlannedStep("top", top[0], ("top",)), PlannedStep("which", "SELECT nothing FROM stock WHERE kg = <top>")]
+    scripted.push(scripted_plan(top, "SELECT fruit FROM stock WHERE kg = <top>"))
+    seen = events(run_steps, ctx)
+    revised = [e for e in seen if isinstance(e, PlanMade) and e.revision]
+    assert [s.sql for s in revised[0].steps] == ["SELECT fruit FROM stock WHERE kg = <top>"]
+    assert [s.result.scalar for s in ctx.chain.steps] == [30, "pear"]
+
+
 def test_finish_commits_allowed_writes_and_holds_the_others_for_approval(shop):
     for allowed, expected in ((True, Committed), (False, ApprovalNeeded)):
         ctx = context(shop, "Add kiwi", allow_writes=allowed)

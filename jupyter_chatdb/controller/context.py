@@ -63,6 +63,7 @@ class Chain:
     values: dict[str, object] = field(default_factory=dict)  # bound results: <name> -> value
     steps: list[Step] = field(default_factory=list)
     done: list[PlannedStep] = field(default_factory=list)  # the steps as they ran ($name parameters)
+    planned: list[str] = field(default_factory=list)  # the same steps as the model wrote them
     recorder: Recorder | None = None
     in_transaction: bool = False
     missing_values: list[LiteralUse] = field(default_factory=list)  # literals no stored value resembles

@@ -42,6 +42,7 @@ def run_steps(ctx: Context) -> Iterator[Event]:
             continue
         chain.steps.append(step)
         chain.done.append(as_run)
+        chain.planned.append(planned.sql)
         yield StepDone(step)
 
 
@@ -153,7 +154,7 @@ def _revise(
     steps = parse_plan(completion.text)
     if steps is None:
         raise ModelOutputError(f"The model did not return a usable revision (it said: {completion.text[:200]!r}).")
-    steps = _without_steps_done(steps, chain.done)
+    steps = _without_steps_done(steps, chain.planned)
     if not steps:
         raise QueryFailed(f"Step {index} failed: {problem}; the revised plan only repeated the steps done.")
     ctx.plan_reply = completion.text
@@ -201,14 +202,15 @@ def _with_hint(error: str) -> str:
     return error
 
 
-def _without_steps_done(steps: list[PlannedStep], done: list[PlannedStep]) -> list[PlannedStep]:
-    """Small models often restate the whole plan when asked for the rest: drop the leading steps already run.
+def _without_steps_done(steps: list[PlannedStep], done: list[str]) -> list[PlannedStep]:
+    """Small models often restate the whole plan when asked for the rest: drop the leading steps already
+    run, as the model wrote them (what ran is written back by the guard and reads differently).
 
-    >>> a, b = PlannedStep("a", "SELECT 1"), PlannedStep("b", "SELECT 2")
-    >>> _without_steps_done([a, b], [a])
+    >>> a, b = PlannedStep("a", "SELECT max(x) FROM t"), PlannedStep("b", "SELECT 2")
+    >>> _without_steps_done([a, b], ["SELECT max(x) FROM t"])
     [PlannedStep(goal='b', sql='SELECT 2', binds=())]
     """
-    done_sql = {step.sql for step in done}
+    done_sql = set(done)
     first_new = next((i for i, step in enumerate(steps) if step.sql not in done_sql), len(steps))
     return steps[first_new:]
 
