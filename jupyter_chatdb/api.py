@@ -171,7 +171,8 @@ class ChatDB:
         """Answer or carry out `text`.
 
         Writes run in one transaction, journalled for `undo`. Without `allow_writes` (or with
-        `dry_run`, or when a step would change every row of a table) they are tried and rolled back:
+        `dry_run`, or when they change every row of a table, or more than `approve_share` of a table of
+        at least 10 rows) they are tried and rolled back:
         the reply is `pending`, lists the rows they would change, and `apply(reply)` runs them.
         `max_steps` limits the length of the model's plan; `use_memory=False` neither recalls nor stores thoughts.
         """
