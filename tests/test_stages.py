@@ -136,7 +136,10 @@ def test_a_revision_that_restates_the_steps_done_runs_only_the_rest(shop, script
     ctx = context(shop, "Which fruit has the most stock?")
     ctx.messages = [{"role": "user", "content": "plan"}]
     top = ("SELECT max(kg) AS top FROM stock", ["top"])  # written back as MAX(kg): the model's text is compared
-    ctx.steps = [PlannedStep("top", top[0], ("top",)), PlannedStep("which", "SELECT nothing FROM stock WHERE kg = <top>")]
+    ctx.steps = [
+        PlannedStep("top", top[0], ("top",)),
+        PlannedStep("which", "SELECT nothing FROM stock WHERE kg = <top>"),
+    ]
     scripted.push(scripted_plan(top, "SELECT fruit FROM stock WHERE kg = <top>"))
     seen = events(run_steps, ctx)
     revised = [e for e in seen if isinstance(e, PlanMade) and e.revision]
