@@ -84,6 +84,7 @@ WRITE_TYPES = (exp.Insert, exp.Update, exp.Delete)
 PRIVATE_SCHEMA = "chatdb_journal"
 DDL_TYPES = (exp.Create, exp.Drop, exp.Alter, exp.TruncateTable)
 STATEMENT_TYPES = (*WRITE_TYPES, *DDL_TYPES, exp.Command, exp.Into, exp.Transaction, exp.Commit, exp.Rollback)
+FILE_MARKS = ("/", "\\", ".", "*", "?", ":", "~")  # in a single name part: a path, a glob or a URL, not a table
 DUCKDB_KINDS = {  # how DuckDB's own parser must read the statement written back
     Kind.READ: {"SELECT"},
     Kind.WRITE: {"INSERT", "UPDATE", "DELETE"},
@@ -338,12 +339,24 @@ def _table_references(tree: exp.Expr) -> Iterator[exp.Table]:
 def _check_sources(tree: exp.Expr) -> None:
     """Every table is named, never a file path, a string or a glob (DuckDB would read the file)."""
     for table in tree.find_all(exp.Table):
-        if isinstance(table.this, exp.Func) or isinstance(table.this, exp.Identifier) and table.name:
-            parts = [part for part in (table.catalog, table.db, table.name) if part]
-            if not any(mark in part for part in parts for mark in ("/", "\\", ".", "*", "?", ":", "~")):
-                continue
-        name = ".".join(part for part in (table.catalog, table.db, table.name) if part) or table.sql(dialect=DIALECT)
+        named = isinstance(table.this, exp.Func) or (isinstance(table.this, exp.Identifier) and bool(table.name))
+        if named and not any(mark in part for part in _parts(table) for mark in FILE_MARKS):
+            continue
+        name = _as_written(table) or table.sql(dialect=DIALECT)
         raise SQLRefused(f"Reading the file {name!r} is not allowed: load it into a DataFrame first.")
+
+
+def _parts(table: exp.Table) -> list[str]:
+    """The parts of a table's name as the statement writes them: database, schema, table."""
+    return [part for part in (table.catalog, table.db, table.name) if part]
+
+
+def _as_written(table: exp.Table) -> str:
+    """
+    >>> _as_written(sqlglot.parse_one("SELECT * FROM archive.orders").find(exp.Table))
+    'archive.orders'
+    """
+    return ".".join(_parts(table))
 
 
 def is_cte_reference(table: exp.Table) -> bool:
@@ -436,8 +449,7 @@ def _check_tables(tree: exp.Expr, known: Mapping[str, Sequence[str]]) -> None:
         name = table_key(table)
         if name in known or is_cte_reference(table) or (name == created and table.parent is _created_node(tree)):
             continue
-        as_written = ".".join(part for part in (table.catalog, table.db, table.name) if part)
-        raise SQLRefused(f"Unknown table {as_written!r}{_suggestion(name, known)}", fixable=True)
+        raise SQLRefused(f"Unknown table {_as_written(table)!r}{_suggestion(name, known)}", fixable=True)
 
 
 def _created_node(tree: exp.Expr) -> exp.Expr:
