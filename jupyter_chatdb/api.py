@@ -6,6 +6,7 @@ import copy
 import dataclasses
 import warnings
 from collections.abc import Callable, Iterator, Mapping, Sequence
+from dataclasses import dataclass
 from pathlib import Path
 
 import pandas as pd
@@ -34,6 +35,15 @@ from .sql.replays import Recorded, Replays, result_digest
 from .sql.session import Binding, Session
 
 STRATEGIES = ("chain", "one-round")
+
+
+@dataclass(frozen=True)
+class Status:
+    model: str
+    frames: list[str]  # bound DataFrames
+    stored: list[str]  # the session's own tables
+    attached: list[str]  # tables of attached databases, as database.table
+    applied: int  # write requests applied (undone ones included)
 
 
 class ChatDB:
@@ -261,16 +271,15 @@ class ChatDB:
     def model_name(self) -> str:
         return self.model.name
 
-    def status(self) -> dict[str, object]:
-        """What a request can use now: the model, the bound DataFrames, the stored and attached tables,
-        and how many write requests were applied."""
-        return {
-            "model": self.model.name,
-            "frames": sorted(self.session.frames),
-            "stored": sorted(self.session.stored_tables()),
-            "attached": self.session.attached_tables(),
-            "applied": len(self.history()),
-        }
+    def status(self) -> Status:
+        """What a request can use now, and how many write requests were applied."""
+        return Status(
+            self.model.name,
+            sorted(self.session.frames),
+            sorted(self.session.stored_tables()),
+            self.session.attached_tables(),
+            len(self.history()),
+        )
 
     def thoughts_from(self, statement: str) -> list[Thought]:
         """The thoughts (triples) the model reads in a statement the user wants remembered; the statement

@@ -320,11 +320,11 @@ class ChatDBMagics(Magics):
         engine.bind_frames(self._shell.user_ns)
         database = self.settings.database or "in memory"
         status = engine.status()
-        print(f"Model: {status['model']}")
+        print(f"Model: {status.model}")
         print(f"Database: {database}")
-        print(f"DataFrames: {', '.join(status['frames']) or 'none'}")  # type: ignore[arg-type]
-        print(f"Stored tables: {', '.join(status['stored']) or 'none'}")  # type: ignore[arg-type]
-        print(f"Applied write requests: {status['applied']}")
+        print(f"DataFrames: {', '.join(status.frames) or 'none'}")
+        print(f"Stored tables: {', '.join(status.stored) or 'none'}")
+        print(f"Applied write requests: {status.applied}")
         memory = self.memory
         print(
             f"Memory: {len(memory.store)} thoughts in {memory.store.path or 'memory'}"
@@ -345,7 +345,7 @@ class ChatDBMagics(Magics):
             raise UsageError("Use %chatdb attach FILE [NAME], e.g. %chatdb attach archive.duckdb.")
         engine = self.engine
         name = engine.attach(*words)
-        tables = [t for t in engine.status()["attached"] if t.startswith(name + ".")]  # type: ignore[attr-defined]
+        tables = [t for t in engine.status().attached if t.startswith(name + ".")]
         print(f"Attached {words[0]} as {name}: its tables are {', '.join(tables) or 'none'} (read-only).")
 
     def _describe(self, words: list[str]) -> None:
