@@ -30,10 +30,16 @@ class RunMarks:
     clock: tuple[object, ...] = ()  # now(), current_localtimestamp(), current_date inside the transaction
 
     @classmethod
-    def clock_of(cls, session: Session) -> tuple[object, ...]:
-        """The transaction's clock, read as the rows of a change are (through pandas)."""
+    def read(cls, session: Session, sequences_before: Mapping[str, int | None]) -> RunMarks:
+        """The marks of the run now in `session`'s transaction: each sequence it advanced (given their last
+        values before it), and the transaction's clock, read as the rows of a change are (through pandas)."""
+        used = {
+            name: (sequences_before.get(name), last)
+            for name, last in session.sequences().items()
+            if last != sequences_before.get(name)
+        }
         frame = session.frame("SELECT now() AS now, current_localtimestamp() AS local, current_date AS today")
-        return tuple(_plain(value) for value in frame.iloc[0])
+        return cls(used, tuple(_plain(value) for value in frame.iloc[0]))
 
 
 @dataclass(frozen=True)

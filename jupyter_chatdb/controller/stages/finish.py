@@ -12,7 +12,7 @@ from ...errors import ChatDBError
 from ...sql.approval import Preview, RunMarks, bulk_change, differences
 from ...sql.journal import TableChange
 from ..answer import plain_answer
-from ..context import Chain, Context
+from ..context import Context
 from ..events import Answered, ApprovalNeeded, Committed, Event, Reply, RequestStarted
 from ..one_round import OneRoundController
 from ..phrase import phrase
@@ -29,7 +29,7 @@ def finish(ctx: Context) -> Iterator[Event]:
     assert chain.recorder is not None
     request, session = ctx.request, ctx.session
     chain.changes = tuple(chain.recorder.changes())
-    ran = Preview(chain.changes, RunMarks(_sequences_used(ctx, chain), RunMarks.clock_of(session)))
+    ran = Preview(chain.changes, RunMarks.read(session, chain.sequences))
     if request.expected is not None and (difference := differences(request.expected, ran)):
         raise ChatDBError(
             f"The data changed since the preview: {difference}. Nothing was applied; ask again for a new preview."
@@ -51,12 +51,6 @@ def finish(ctx: Context) -> Iterator[Event]:
 
 
 finish.may_fall_back = True  # type: ignore[attr-defined]
-
-
-def _sequences_used(ctx: Context, chain: Chain) -> dict[str, tuple[int | None, int | None]]:
-    """Each sequence this request advanced: its last value before and after."""
-    now = ctx.session.sequences()
-    return {name: (chain.sequences.get(name), last) for name, last in now.items() if last != chain.sequences.get(name)}
 
 
 def answer(ctx: Context) -> Iterator[Event]:
