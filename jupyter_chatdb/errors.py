@@ -41,12 +41,31 @@ class SQLRefused(ChatDBError):
         # Unknown names and syntax errors are fixable; policy refusals (writes, ATTACH, ...) never are.
         self.fixable = fixable
 
+    def _render_traceback_(self) -> list[str]:
+        return [f"SQLRefused: {self}"]  # users see one kind of refusal; the subclasses are for code
+
 
 class SQLSyntaxError(SQLRefused):
     """The SQL does not parse (tokenizer or parser): the model may fix it, or it may be another dialect."""
 
-    def __init__(self, message: str) -> None:
+    def __init__(self, message: str, *, line: int | None = None, column: int | None = None) -> None:
         super().__init__(message, fixable=True)
+        self.line = line  # where the parser stopped, when it says
+        self.column = column
+
+
+class UnknownName(SQLRefused):
+    """A table or column the session does not have; the model may fix it with the closest real name."""
+
+    def __init__(self, message: str, *, kind: str, name: str, suggestion: str | None = None) -> None:
+        super().__init__(message, fixable=True)
+        self.kind = kind  # "table" or "column"
+        self.name = name
+        self.suggestion = suggestion  # the closest real name, when one is close
+
+
+class NotAllowed(SQLRefused):
+    """The statement is well formed but the guard's policy refuses it: no correction of names makes it run."""
 
 
 class QueryFailed(ChatDBError):

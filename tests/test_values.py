@@ -4,6 +4,7 @@ import pandas as pd
 import pytest
 
 from jupyter_chatdb.grounding.values import ValueIndex, clear_choice, literal_uses, replace_literals
+from jupyter_chatdb.sql.guard import parse
 from jupyter_chatdb.sql.session import Session
 
 SCHEMA = {"customers": ["name", "city", "language"], "orders": ["id", "customer", "status"]}
@@ -74,7 +75,7 @@ def test_literal_uses_find_comparisons_in_where_in_join_and_case():
         "JOIN orders AS o ON o.customer = c.name AND o.status <> 'lost' "
         "WHERE c.city IN ('Los Angeles', 'NY') AND language = 'english' AND c.name LIKE 'A%'"
     )
-    uses = {(u.table, u.column, u.literal, u.pattern) for u in literal_uses(sql, SCHEMA)}
+    uses = {(u.table, u.column, u.literal, u.pattern) for u in literal_uses(parse(sql)[0], SCHEMA)}
     assert uses == {
         ("orders", "status", "Shipped", ""),
         ("orders", "status", "lost", ""),
@@ -87,7 +88,9 @@ def test_literal_uses_find_comparisons_in_where_in_join_and_case():
 
 def test_replace_literals_changes_only_the_named_ones():
     sql = "SELECT * FROM customers WHERE city = 'Los Angeles' OR name = 'Los Angeles'"
-    fixed = replace_literals(sql, SCHEMA, {("customers", "city", "Los Angeles"): "LA"})
+    tree = parse(sql)[0]
+    fixed = replace_literals(tree, SCHEMA, {("customers", "city", "Los Angeles"): "LA"}).sql("duckdb")
+    assert tree.sql("duckdb") == sql  # a copy is changed
     assert fixed == "SELECT * FROM customers WHERE city = 'LA' OR name = 'Los Angeles'"
 
 

@@ -67,9 +67,8 @@ class OneRoundController:
                 raise ModelOutputError(f"The model did not return SQL (it said: {completion.text[:200]!r}).")
             yield StepPlanned(1, request.text, sql, attempt)
             try:
-                # `FROM teacher` for `school.teacher`
-                sql = fixups.qualify_tables(sql, schema, self.tables or ()) or sql
-                checked = guard.check(sql, schema, allow_writes=request.allow_writes)
+                trees = fixups.with_tables_qualified(guard.parse(sql), schema, self.tables or ())
+                checked = guard.check(trees, schema, allow_writes=request.allow_writes)
                 steps = yield from self._execute(checked, request.text)
                 break
             except ChatDBError as error:

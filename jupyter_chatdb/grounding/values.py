@@ -16,7 +16,6 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 
 import numpy as np
-import sqlglot
 from sqlglot import exp
 
 from ..llm.base import Embedder
@@ -232,19 +231,20 @@ def clear_choice(candidates: Sequence[Candidate]) -> Candidate | None:
     return candidates[0]
 
 
-def literal_uses(sql: str, schema: Mapping[str, Sequence[str]]) -> list[LiteralUse]:
+def literal_uses(tree: exp.Expr, schema: Mapping[str, Sequence[str]]) -> list[LiteralUse]:
     """String literals compared (=, <>, IN, LIKE, ILIKE) with a column whose table is known, in WHERE,
-    HAVING, JOIN or CASE.
+    HAVING, JOIN or CASE, in one statement's tree.
 
-    >>> literal_uses("SELECT * FROM sales AS s WHERE s.region = 'north' AND units > 3", {"sales": ["region", "units"]})
+    >>> from jupyter_chatdb.sql.guard import parse
+    >>> tree = parse("SELECT * FROM sales AS s WHERE s.region = 'north' AND units > 3")[0]
+    >>> literal_uses(tree, {"sales": ["region", "units"]})
     [LiteralUse(table='sales', column='region', literal='north', pattern='')]
-    >>> literal_uses("SELECT * FROM sales WHERE region ILIKE '%nor%'", {"sales": ["region"]})
+    >>> literal_uses(parse("SELECT * FROM sales WHERE region ILIKE '%nor%'")[0], {"sales": ["region"]})
     [LiteralUse(table='sales', column='region', literal='%nor%', pattern='ILIKE')]
     """
     try:
-        tree = sqlglot.parse_one(sql, read="duckdb")
         comparisons = _comparisons(tree)
-    except Exception:  # sqlglot cannot read it: no literal is checked, and the guard refuses it
+    except Exception:  # sqlglot cannot walk it: no literal is checked, and the guard decides about it
         return []
     uses = []
     for column, literal, pattern in comparisons:
@@ -254,19 +254,24 @@ def literal_uses(sql: str, schema: Mapping[str, Sequence[str]]) -> list[LiteralU
     return uses
 
 
-def replace_literals(sql: str, schema: Mapping[str, Sequence[str]], changes: Mapping[tuple[str, str, str], str]) -> str:
-    """`sql` with each (table, column, literal) of `changes` replaced by its new value (other literals kept).
+def replace_literals(
+    tree: exp.Expr, schema: Mapping[str, Sequence[str]], changes: Mapping[tuple[str, str, str], str]
+) -> exp.Expr:
+    """A copy of `tree` with each (table, column, literal) of `changes` replaced by its new value (other
+    literals kept).
 
-    >>> replace_literals("SELECT * FROM t WHERE city = 'Los Angeles'", {"t": ["city"]}, {("t", "city", "Los Angeles"): "LA"})
+    >>> from jupyter_chatdb.sql.guard import parse
+    >>> tree = parse("SELECT * FROM t WHERE city = 'Los Angeles'")[0]
+    >>> replace_literals(tree, {"t": ["city"]}, {("t", "city", "Los Angeles"): "LA"}).sql()
     "SELECT * FROM t WHERE city = 'LA'"
     """
-    tree = sqlglot.parse_one(sql, read="duckdb")
+    tree = tree.copy()
     for column, literal, _ in _comparisons(tree):
         table = _table_of(column, tree, schema)
         new = changes.get((table or "", column.name, literal.this))
         if new is not None:
             literal.replace(exp.Literal.string(new))
-    return tree.sql(dialect="duckdb")
+    return tree
 
 
 def _comparisons(tree: exp.Expr) -> list[tuple[exp.Column, exp.Literal, str]]:

@@ -1,29 +1,34 @@
-"""Fix-ups for habits of small models, on sqlglot's syntax tree: other dialects' SQL, invented joins,
-attached tables named without their database.
+"""Fix-ups for habits of small models, as rules from one statement's tree to a fixed copy: other
+dialects' SQL, invented joins, attached tables named without their database.
 
-The fixed SQL goes through the guard like any other and is what the user sees in the step.
+A rule returns None when it has nothing to fix (or cannot fix it); it never changes the tree it is given.
+The fixed tree goes through the guard like any other and is what the user sees in the step. Each rule
+has input/expected fixtures in `tests/fixtures/fixups/`.
 """
 
 from __future__ import annotations
 
 import functools
 from collections.abc import Callable, Mapping, Sequence
+from typing import TypeVar
 
 import sqlglot
 from sqlglot import exp
 
-from .guard import table_key
+from ..errors import SQLRefused
+from .guard import parse, table_key
 from .names import split_table
 
 SOURCE_DIALECTS = ("mysql", "sqlite", "postgres")
+Schema = Mapping[str, Sequence[str]]
+Fixed = TypeVar("Fixed")
 
 
-def _tolerant(fixup: Callable[..., str | None]) -> Callable[..., str | None]:
-    """A fix-up that cannot read or write the SQL back (sqlglot faults on odd input) leaves it as it is:
-    the guard then decides about it."""
+def _tolerant(fixup: Callable[..., Fixed | None]) -> Callable[..., Fixed | None]:
+    """A fix-up that sqlglot faults on (odd input) leaves the SQL as it is: the guard then decides about it."""
 
     @functools.wraps(fixup)
-    def tolerant(*args: object, **kwargs: object) -> str | None:
+    def tolerant(*args: object, **kwargs: object) -> Fixed | None:
         try:
             return fixup(*args, **kwargs)
         except Exception:
@@ -33,11 +38,12 @@ def _tolerant(fixup: Callable[..., str | None]) -> Callable[..., str | None]:
 
 
 @_tolerant
-def to_duckdb(sql: str) -> str | None:
-    """The statement(s) rewritten for DuckDB, or None when no dialect reads them.
+def to_duckdb(sql: str) -> list[exp.Expr] | None:
+    """The statements of `sql` read as another dialect's SQL and rewritten for DuckDB, as trees; None
+    when no dialect reads them or the rewrite is the same text.
 
-    >>> to_duckdb("SELECT `name` FROM singer LIMIT 2, 5")
-    'SELECT "name" FROM singer LIMIT 5 OFFSET 2'
+    >>> [t.sql("duckdb") for t in to_duckdb("SELECT `name` FROM singer LIMIT 2, 5")]
+    ['SELECT "name" FROM singer LIMIT 5 OFFSET 2']
     >>> to_duckdb("SELEKT 1") is None
     True
     """
@@ -47,31 +53,28 @@ def to_duckdb(sql: str) -> str | None:
                 sql, read=dialect, write="duckdb", unsupported_level=sqlglot.ErrorLevel.RAISE
             )
             fixed = "; ".join(statements)
-            sqlglot.parse(fixed, read="duckdb")
-        except sqlglot.errors.SqlglotError:
+            trees = parse(fixed)
+        except (sqlglot.errors.SqlglotError, SQLRefused):
             continue
         if fixed and fixed != sql:
-            return fixed
+            return trees
     return None
 
 
 @_tolerant
-def drop_unknown_joins(sql: str, schema: Mapping[str, Sequence[str]]) -> str | None:
+def drop_unknown_joins(tree: exp.Expr, schema: Schema) -> exp.Expr | None:
     """Small models join tables that do not exist (`JOIN products AS p`) or qualify columns with an alias
     they never defined. When every such column exists in the query's FROM table, drop the join and
     qualify the columns with that table; None when there is nothing to fix or it cannot be fixed.
 
     >>> schema = {"sales": ["product", "units", "price"]}
     >>> joined = "FROM sales AS s JOIN products AS p ON s.product = p.product"
-    >>> drop_unknown_joins(f"SELECT p.product, sum(p.units) {joined} GROUP BY p.product", schema)
+    >>> drop_unknown_joins(parse(f"SELECT p.product, sum(p.units) {joined} GROUP BY p.product")[0], schema).sql("duckdb")
     'SELECT s.product, SUM(s.units) FROM sales AS s GROUP BY s.product'
-    >>> drop_unknown_joins("SELECT product FROM sales", schema) is None
+    >>> drop_unknown_joins(parse("SELECT product FROM sales")[0], schema) is None
     True
     """
-    try:
-        tree = sqlglot.parse_one(sql, read="duckdb")
-    except sqlglot.errors.SqlglotError:
-        return None
+    tree = tree.copy()
     known = {name.lower(): {c.lower() for c in columns} for name, columns in schema.items()}
     changed = False
     for select in list(tree.find_all(exp.Select)):
@@ -99,30 +102,23 @@ def drop_unknown_joins(sql: str, schema: Mapping[str, Sequence[str]]) -> str | N
             column.set("table", exp.to_identifier(base.alias_or_name))
         select.set("joins", [j for j in joins if j not in unknown] or None)
         changed = True
-    return tree.sql(dialect="duckdb") if changed else None
+    return tree if changed else None
 
 
 @_tolerant
-def qualify_tables(sql: str, schema: Mapping[str, Sequence[str]], shown: Sequence[str] = ()) -> str | None:
+def qualify_tables(tree: exp.Expr, schema: Schema, shown: Sequence[str] = ()) -> exp.Expr | None:
     """Small models drop the database of an attached table (`FROM teacher` for `school.teacher`). A name
     that is no table of its own is given the database of the one table so named among the tables the
     model was `shown`, else among the tables of their databases, else among all; None when there is
     nothing to qualify or a name is ambiguous.
 
     >>> schema = {"school.teacher": ["name", "age"], "school.course": ["title"], "zoo.teacher": ["name"]}
-    >>> qualify_tables("SELECT teacher.name FROM teacher ORDER BY age", schema, ["school.teacher"])
+    >>> qualify_tables(parse("SELECT teacher.name FROM teacher ORDER BY age")[0], schema, ["school.teacher"]).sql("duckdb")
     'SELECT teacher.name FROM school.teacher AS teacher ORDER BY age'
-    >>> qualify_tables("SELECT title FROM course", schema)
-    'SELECT title FROM school.course'
-    >>> qualify_tables("SELECT name FROM teacher", schema, ["school.course"])  # the database shown
-    'SELECT name FROM school.teacher'
-    >>> qualify_tables("SELECT name FROM teacher", schema) is None  # two databases have one
+    >>> qualify_tables(parse("SELECT name FROM teacher")[0], schema) is None  # two databases have one
     True
     """
-    try:
-        tree = sqlglot.parse_one(sql, read="duckdb")
-    except sqlglot.errors.SqlglotError:
-        return None
+    tree = tree.copy()
     known = {name.lower() for name in schema}
     shown_databases = {split_table(name)[0] for name in shown} - {""}
     searched = (shown, [name for name in schema if split_table(name)[0] in shown_databases], list(schema))
@@ -138,7 +134,15 @@ def qualify_tables(sql: str, schema: Mapping[str, Sequence[str]], shown: Sequenc
             table.set("alias", exp.TableAlias(this=exp.to_identifier(table.name)))
         table.set("db", exp.to_identifier(database))
         changed = True
-    return tree.sql(dialect="duckdb") if changed else None
+    return tree if changed else None
+
+
+def with_tables_qualified(trees: list[exp.Expr], schema: Schema, shown: Sequence[str] = ()) -> list[exp.Expr]:
+    """`trees` with a lone statement's attached tables qualified (`qualify_tables`); several are kept as
+    they are."""
+    if len(trees) != 1:
+        return trees
+    return [qualify_tables(trees[0], schema, shown) or trees[0]]
 
 
 def _database_of_only(name: str, tables: Sequence[str]) -> str | None:

@@ -13,7 +13,7 @@ Each refusal says why and, where a name is wrong, suggests the closest real one.
 >>> check("SELECT nme FROM singer", {"singer": ["name", "age"]})
 Traceback (most recent call last):
 ...
-jupyter_chatdb.errors.SQLRefused: Unknown column 'nme' in singer; did you mean 'name'?
+jupyter_chatdb.errors.UnknownName: Unknown column 'nme' in singer; did you mean 'name'?
 """
 
 from __future__ import annotations
@@ -29,7 +29,7 @@ import sqlglot
 from sqlglot import exp
 from sqlglot.tokens import TokenType
 
-from ..errors import SQLRefused, SQLSyntaxError
+from ..errors import NotAllowed, SQLRefused, SQLSyntaxError, UnknownName
 from .functions import SEQUENCE_FUNCTIONS, TABLE_FUNCTIONS, is_computing
 
 DIALECT = "duckdb"
@@ -92,15 +92,24 @@ DUCKDB_KINDS = {  # how DuckDB's own parser must read the statement written back
 }
 
 
-def check(sql: str, schema: Schema | None = None, *, allow_writes: bool = False, mode: Mode | None = None) -> Checked:
-    """Parse and check `sql`; return its statements or raise SQLRefused saying why.
+def check(
+    sql: str | Sequence[exp.Expr],
+    schema: Schema | None = None,
+    *,
+    allow_writes: bool = False,
+    mode: Mode | None = None,
+) -> Checked:
+    """Check `sql` (text, or the statements' trees as `parse` returned them and fix-ups changed them);
+    return its statements or raise SQLRefused saying why: SQLSyntaxError, UnknownName or NotAllowed.
 
     `mode`: what the user allowed (default: WRITE with `allow_writes`, else READ). Without a
     `schema` the names are not checked, but tables must still be plain names.
     """
     mode = mode or (Mode.WRITE if allow_writes else Mode.READ)
     try:
-        trees = parse(sql)
+        trees = parse(sql) if isinstance(sql, str) else list(sql)
+        if not trees:
+            raise SQLSyntaxError("There is no SQL statement to run.")
         statements = tuple(_statement(tree) for tree in trees)
         _check_policy(statements, trees, mode, schema)
         for tree in trees:
@@ -113,11 +122,12 @@ def check(sql: str, schema: Schema | None = None, *, allow_writes: bool = False,
     except SQLRefused:
         raise
     except Exception as error:  # a parser or generator fault: what cannot be checked does not run
-        raise SQLRefused(f"This SQL cannot be checked ({type(error).__name__}): write it more plainly.") from None
+        raise NotAllowed(f"This SQL cannot be checked ({type(error).__name__}): write it more plainly.") from None
     return Checked(statements)
 
 
 def parse(sql: str) -> list[exp.Expr]:
+    """The statements of `sql` as trees (DuckDB's dialect), or SQLSyntaxError saying where it stopped."""
     try:
         # a trailing comment after the last ';' parses as an empty Semicolon statement
         trees = [
@@ -129,11 +139,13 @@ def parse(sql: str) -> list[exp.Expr]:
         detail = error.errors[0] if error.errors else {}
         where = f" at line {detail.get('line')}, column {detail.get('col')}" if detail else ""
         reason = detail.get("description", str(error).splitlines()[0]) if detail else str(error)
-        raise SQLSyntaxError(f"The SQL does not parse{where}: {reason}.") from None
+        raise SQLSyntaxError(
+            f"The SQL does not parse{where}: {reason}.", line=detail.get("line"), column=detail.get("col")
+        ) from None
     except sqlglot.errors.SqlglotError as error:  # the tokenizer: unclosed comments, strings, quotes
         raise SQLSyntaxError(f"The SQL does not parse: {str(error).splitlines()[0][:160]}.") from None
     except RecursionError:
-        raise SQLRefused("The SQL is nested too deeply to be checked.") from None
+        raise NotAllowed("The SQL is nested too deeply to be checked.") from None
     if not trees:
         raise SQLSyntaxError("There is no SQL statement to run.")
     return trees
@@ -214,21 +226,21 @@ def _check_policy(
 ) -> None:
     for statement, tree in zip(statements, trees):
         if statement.kind is Kind.OTHER:
-            raise SQLRefused(
+            raise NotAllowed(
                 f"{statement_name(tree)} statements are not allowed: ChatDB only reads and writes "
                 "the tables of its session."
             )
         nested = next((node for node in tree.find_all(*STATEMENT_TYPES) if node is not tree), None)
         if nested is not None:
-            raise SQLRefused(
+            raise NotAllowed(
                 f"A {statement_name(nested)} inside another statement is not allowed: write one statement per step."
             )
         if any(t.db.lower() == PRIVATE_SCHEMA or t.catalog.lower() == PRIVATE_SCHEMA for t in tree.find_all(exp.Table)):
-            raise SQLRefused(
+            raise NotAllowed(
                 f"The {PRIVATE_SCHEMA} schema holds ChatDB's journal; use history(), undo() and restore()."
             )
         if statement.target and "." in statement.target:
-            raise SQLRefused(f"{statement.target} is in an attached database, which ChatDB only reads.")
+            raise NotAllowed(f"{statement.target} is in an attached database, which ChatDB only reads.")
         if isinstance(tree, (exp.Describe, exp.Summarize)):
             _check_described(tree)
         if statement.kind is Kind.DDL:
@@ -236,13 +248,13 @@ def _check_policy(
     if mode is Mode.WRITE:
         return
     if mode is Mode.READ and len(statements) > 1:
-        raise SQLRefused(
+        raise NotAllowed(
             f"Only one statement can run without writes allowed, and this SQL has {len(statements)}: "
             "ask for one thing at a time."
         )
     write = next((tree for statement, tree in zip(statements, trees) if statement.is_write), None)
     if mode is Mode.READ and write is not None:
-        raise SQLRefused(
+        raise NotAllowed(
             f"This request would change data ({statement_name(write)}); allow writes to run it: "
             "`ask(..., allow_writes=True)` or `%%chatdb --write`."
         )
@@ -251,21 +263,21 @@ def _check_policy(
 def _check_ddl(tree: exp.Expr, statement: Statement, mode: Mode, schema: Schema | None) -> None:
     """Only CREATE TABLE / CREATE SEQUENCE of a new name, with writes allowed (a new memory's schema)."""
     if not (isinstance(tree, exp.Create) and statement.creates in ("TABLE", "SEQUENCE")):
-        raise SQLRefused(
+        raise NotAllowed(
             f"{statement_name(tree)} is not allowed in a request: only CREATE TABLE and CREATE SEQUENCE are; "
             "drop, alter or truncate tables yourself in a code cell."
         )
     if mode is not Mode.WRITE:
-        raise SQLRefused(
+        raise NotAllowed(
             f"This request would create a {statement.creates.lower()}; allow writes to run it: "
             "`ask(..., allow_writes=True)` or `%%chatdb --write` (a preview only inserts, updates and deletes rows)."
         )
     properties = tree.args.get("properties")
     if properties is not None and any(isinstance(p, exp.TemporaryProperty) for p in properties.expressions):
-        raise SQLRefused("Temporary tables are not allowed in a request: create a table (it can be undone).")
+        raise NotAllowed("Temporary tables are not allowed in a request: create a table (it can be undone).")
     known = {name.lower() for name in schema or {}}
     if tree.args.get("replace") and statement.target in known:
-        raise SQLRefused(
+        raise NotAllowed(
             f"CREATE OR REPLACE would replace the table {statement.target} and all its rows, which cannot be undone: "
             "change its rows with UPDATE, DELETE and INSERT instead."
         )
@@ -275,7 +287,7 @@ def _check_described(tree: exp.Expr) -> None:
     """DESCRIBE and SUMMARIZE only of a table by name (not of a file, a query or a function)."""
     operand = tree.this
     if not (isinstance(operand, exp.Table) and isinstance(operand.this, exp.Identifier)):
-        raise SQLRefused(f"{statement_name(tree)} works here only on a table of the session, by its name.")
+        raise NotAllowed(f"{statement_name(tree)} works here only on a table of the session, by its name.")
 
 
 # -- functions -----------------------------------------------------------------------------------
@@ -288,15 +300,15 @@ def _check_functions(tree: exp.Expr, mode: Mode) -> None:
             continue  # syntax (CASE, operators, [lists]) whose parts are checked on their own
         if _in_from(function):
             if name not in TABLE_FUNCTIONS:
-                raise SQLRefused(
+                raise NotAllowed(
                     f"{name}() is not allowed as a table: ChatDB queries only the tables of its session "
                     f"(and {', '.join(sorted(TABLE_FUNCTIONS))})."
                 )
         elif name in SEQUENCE_FUNCTIONS:
             if mode is Mode.READ:
-                raise SQLRefused(f"{name}() advances or reads a sequence: it is allowed only in a request that writes.")
+                raise NotAllowed(f"{name}() advances or reads a sequence: it is allowed only in a request that writes.")
         elif not is_computing(name):
-            raise SQLRefused(f"{name}() is not allowed: only functions that compute on their arguments are.")
+            raise NotAllowed(f"{name}() is not allowed: only functions that compute on their arguments are.")
 
 
 _TOKENIZER = sqlglot.Dialect.get_or_raise(DIALECT).tokenizer_class()
@@ -343,7 +355,7 @@ def _check_sources(tree: exp.Expr) -> None:
         if named and not any(mark in part for part in _parts(table) for mark in FILE_MARKS):
             continue
         name = _as_written(table) or table.sql(dialect=DIALECT)
-        raise SQLRefused(f"Reading the file {name!r} is not allowed: load it into a DataFrame first.")
+        raise NotAllowed(f"Reading the file {name!r} is not allowed: load it into a DataFrame first.")
 
 
 def _parts(table: exp.Table) -> list[str]:
@@ -404,7 +416,7 @@ def _check_duckdb_reads_the_same(statement: Statement) -> None:
         raise SQLSyntaxError(f"DuckDB cannot parse this SQL: {str(error).splitlines()[0]}") from None
     kinds = [str(p.type.name) for p in parsed]
     if len(kinds) != 1 or kinds[0] not in DUCKDB_KINDS.get(statement.kind, set()):
-        raise SQLRefused(
+        raise NotAllowed(
             f"DuckDB reads this SQL as {', '.join(kinds) or 'nothing'}, not as one {statement.kind.value}: it is not run."
         )
 
@@ -449,7 +461,10 @@ def _check_tables(tree: exp.Expr, known: Mapping[str, Sequence[str]]) -> None:
         name = table_key(table)
         if name in known or is_cte_reference(table) or (name == created and table.parent is _created_node(tree)):
             continue
-        raise SQLRefused(f"Unknown table {_as_written(table)!r}{_suggestion(name, known)}", fixable=True)
+        close = _closest(name, known)
+        raise UnknownName(
+            f"Unknown table {_as_written(table)!r}{_suggestion(name, known)}", kind="table", name=name, suggestion=close
+        )
 
 
 def _created_node(tree: exp.Expr) -> exp.Expr:
@@ -471,7 +486,12 @@ def _check_columns(tree: exp.Expr, known: Mapping[str, Sequence[str]]) -> None:
         if name in candidates or (column.table and not table):
             continue  # a CTE's or derived table's column, or struct field access (s.field)
         where = table or (next(iter(used)) if len(used) == 1 else None)
-        raise SQLRefused(_unknown_column(column, where, candidates), fixable=True)
+        raise UnknownName(
+            _unknown_column(column, where, candidates),
+            kind="column",
+            name=name,
+            suggestion=_closest(name, candidates),
+        )
 
 
 def _table_aliases(tree: exp.Expr, known: Mapping[str, Sequence[str]]) -> dict[str, str | None]:
@@ -503,11 +523,16 @@ def _unknown_column(column: exp.Column, table: str | None, candidates: Iterable[
     return message
 
 
+def _closest(name: str, candidates: Iterable[str]) -> str | None:
+    close = difflib.get_close_matches(name, sorted(candidates), n=1, cutoff=0.6)
+    return close[0] if close else None
+
+
 def _suggestion(name: str, candidates: Iterable[str]) -> str:
     options = sorted(candidates)
-    close = difflib.get_close_matches(name, options, n=1, cutoff=0.6)
+    close = _closest(name, options)
     if close:
-        return f"; did you mean {close[0]!r}?"
+        return f"; did you mean {close!r}?"
     if options:
         listed = ", ".join(options[:12]) + (", ..." if len(options) > 12 else "")
         return f"; available: {listed}."

@@ -80,7 +80,7 @@ def _try_read(ctx: Context, steps: list[PlannedStep], schema: dict[str, list[str
     if len(steps) != 1 or steps[0].placeholders():
         return None
     try:
-        checked = guard.check(fixups.qualify_tables(steps[0].sql, schema) or steps[0].sql, schema, allow_writes=False)
+        checked = guard.check(fixups.with_tables_qualified(guard.parse(steps[0].sql), schema), schema)
         return ctx.session.run(checked.statements[0].sql).frame
     except ChatDBError:
         return None

@@ -1,13 +1,14 @@
-"""Running the plan step by step: each step's placeholders are bound as parameters, its literals grounded,
-the guard checks it and DuckDB runs it; a step that fails, finds nothing to bind or changes nothing gets
-the rest of the plan revised by the model (at most `revisions` times). Writes open one transaction."""
+"""Running the plan step by step: each step's placeholders are bound as parameters, it is prepared (fixed
+up, its literals grounded, checked by the guard: `prepare.py`) and DuckDB runs it; a step that fails, finds
+nothing to bind or changes nothing gets the rest of the plan revised by the model (at most `revisions`
+times). Writes open one transaction."""
 
 from __future__ import annotations
 
 from collections.abc import Generator, Iterator, Mapping
 
-from ...errors import ModelOutputError, QueryFailed, SQLRefused, SQLSyntaxError
-from ...sql import fixups, guard
+from ...errors import ModelOutputError, QueryFailed, SQLRefused
+from ...sql import guard
 from ...sql.catalog import Catalog
 from ...sql.session import QueryResult
 from .. import prompts
@@ -16,7 +17,7 @@ from ..events import Event, PlanMade, Step, StepDone, StepFailed, StepPlanned, S
 from ..one_round import rows_changed
 from ..plan import PlannedStep, bound_values, fill, parameterized, parse_plan, plan_schema, with_values
 from .plan import PLAN_MAX_TOKENS
-from .values import correct_values
+from .prepare import prepared
 
 
 def run_steps(ctx: Context) -> Iterator[Event]:
@@ -55,9 +56,7 @@ def _run_step(
     """Run one step; returns it and its statements as they ran (corrected literals, $name parameters),
     which an approval runs again."""
     sql = parameterized(planned.sql)  # earlier results are bound as parameters, never spliced in
-    sql = fixups.qualify_tables(sql, chain.schema, ctx.shown or ()) or sql  # before literals are matched to tables
-    sql = yield from correct_values(ctx, chain, index, sql)
-    checked = _checked(sql, chain, ctx.shown or ())
+    checked = yield from prepared(ctx, chain, index, sql)
     unbound = [name for statement in checked.statements for name in statement.parameters if name not in chain.values]
     if unbound:
         raise StepProblem(f"it uses <{unbound[0]}>, which no earlier step binds")
@@ -162,30 +161,6 @@ def _revise(
     for offset, revised in enumerate(steps):
         yield StepPlanned(index + offset, revised.goal, revised.sql, attempt=revision + 1)
     return steps
-
-
-def _checked(sql: str, chain: Chain, shown: tuple[str, ...]) -> guard.Checked:
-    """The guard's verdict; SQL DuckDB cannot parse gets one try as SQLite/MySQL/PostgreSQL SQL.
-
-    Joins of tables that do not exist and columns of undefined aliases are dropped first when the
-    query's own table has those columns (the step then shows the SQL that ran).
-    """
-    sql = fixups.drop_unknown_joins(sql, chain.schema) or sql
-    try:
-        return guard.check(sql, chain.schema, mode=chain.mode)
-    except SQLRefused as error:
-        if not error.fixable:
-            raise
-        fixed = fixups.to_duckdb(sql) if isinstance(error, SQLSyntaxError) else None
-        if fixed is None:
-            raise StepProblem(str(error)) from None
-        fixed = fixups.qualify_tables(fixed, chain.schema, shown) or fixed
-    try:
-        return guard.check(fixed, chain.schema, mode=chain.mode)
-    except SQLRefused as error:
-        if not error.fixable:
-            raise
-        raise StepProblem(str(error)) from None
 
 
 def _with_hint(error: str) -> str:

@@ -5,6 +5,8 @@ from __future__ import annotations
 
 from collections.abc import Generator
 
+from sqlglot import exp
+
 from ...grounding.values import Candidate, LiteralUse, clear_choice, literal_uses, replace_literals
 from .. import prompts
 from ..context import Chain, Context
@@ -13,13 +15,14 @@ from ..events import Event, ValueCorrected
 VALUE_MAX_TOKENS = 40
 
 
-def correct_values(ctx: Context, chain: Chain, index: int, sql: str) -> Generator[Event, None, str]:
-    """`sql` with the literals its columns do not hold replaced by the stored values meant."""
+def correct_values(ctx: Context, chain: Chain, index: int, tree: exp.Expr) -> Generator[Event, None, exp.Expr]:
+    """One statement's `tree`, with the literals its columns do not hold replaced by the stored values meant
+    (a copy; the tree itself when nothing changes)."""
     if not ctx.options.values or ctx.request.approved:
-        return sql
+        return tree
     index_of_values = ctx.services.values
     changes: dict[tuple[str, str, str], str] = {}
-    for use in literal_uses(sql, chain.schema):
+    for use in literal_uses(tree, chain.schema):
         values = index_of_values.column(use.table, use.column)
         if values is None or use.text is None or use.found_in(values.values):
             continue  # not a text column, a pattern with inner wildcards, or a value it holds
@@ -32,7 +35,7 @@ def correct_values(ctx: Context, chain: Chain, index: int, sql: str) -> Generato
         if choice is not None:
             new = changes[(use.table, use.column, use.literal)] = use.with_value(choice.value)
             yield ValueCorrected(index, use.table, use.column, use.literal, new, choice.how)
-    return replace_literals(sql, chain.schema, changes) if changes else sql
+    return replace_literals(tree, chain.schema, changes) if changes else tree
 
 
 def _choose_value(

@@ -1,0 +1,48 @@
+"""A step's SQL made ready to run: parsed once, fixed up as a tree, its literals grounded, then checked.
+
+    text -> trees -> qualify tables -> ground literals -> drop unknown joins -> guard
+    (SQL DuckDB cannot read gets one try as SQLite/MySQL/PostgreSQL SQL, with its tables qualified)
+
+The fix-ups read one statement; a step of several runs as the model wrote it.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Generator
+
+from ...errors import SQLRefused, SQLSyntaxError
+from ...sql import fixups, guard
+from ..context import Chain, Context, StepProblem
+from ..events import Event
+from .values import correct_values
+
+
+def prepared(ctx: Context, chain: Chain, index: int, sql: str) -> Generator[Event, None, guard.Checked]:
+    """The guard's verdict on step `index`'s `sql` (placeholders already `$name` parameters) after its
+    fix-ups. A refusal the model may correct becomes a StepProblem (the plan is revised); one it may not
+    is raised as it is."""
+    shown = ctx.shown or ()
+    try:
+        trees = guard.parse(sql)
+        if len(trees) == 1:
+            tree = fixups.qualify_tables(trees[0], chain.schema, shown) or trees[0]  # before literals are matched
+            tree = yield from correct_values(ctx, chain, index, tree)
+            tree = fixups.drop_unknown_joins(tree, chain.schema) or tree
+            if tree is not trees[0]:
+                sql, trees = guard.written(tree), [tree]
+        return guard.check(trees, chain.schema, mode=chain.mode)
+    except SQLSyntaxError as error:
+        problem: SQLRefused = error
+    except SQLRefused as error:
+        if not error.fixable:
+            raise
+        raise StepProblem(str(error)) from None
+    fixed = fixups.to_duckdb(sql)
+    if fixed is None:
+        raise StepProblem(str(problem)) from None
+    try:
+        return guard.check(fixups.with_tables_qualified(fixed, chain.schema, shown), chain.schema, mode=chain.mode)
+    except SQLRefused as error:
+        if not error.fixable:
+            raise
+        raise StepProblem(str(error)) from None

@@ -1,0 +1,90 @@
+"""The fix-up rules against their fixtures (`tests/fixtures/fixups/<rule>.sql`), as sqlglot's optimizer
+tests read theirs: each case an input statement and the expected one."""
+
+from __future__ import annotations
+
+import json
+from dataclasses import dataclass, field
+from pathlib import Path
+
+import pytest
+
+from jupyter_chatdb.grounding.values import replace_literals
+from jupyter_chatdb.sql import fixups
+from jupyter_chatdb.sql.guard import parse, written
+
+FIXTURES = Path(__file__).parent / "fixtures" / "fixups"
+UNCHANGED = "unchanged"
+
+
+@dataclass
+class Case:
+    title: str
+    given: str
+    expected: str | None  # None: the rule has nothing to fix
+    settings: dict[str, object] = field(default_factory=dict)
+
+
+def read_cases(path: Path) -> list[Case]:
+    """Cases of a fixture file: `# key: value` lines set what the cases after them use (JSON, except the
+    title), other lines are statements ending in ';', taken in pairs."""
+    cases, settings, title, statements = [], {}, "", []
+    for line in path.read_text().splitlines():
+        if line.startswith("# ") and ": " in line:
+            key, value = line[2:].split(": ", 1)
+            if key == "title":
+                title = value
+            elif key.isidentifier():
+                settings[key] = json.loads(value)
+            continue
+        if not line.strip() or line.startswith("#"):
+            continue
+        statements.append(line.rstrip().removesuffix(";"))
+        if len(statements) == 2:
+            given, expected = statements
+            cases.append(Case(title, given, None if expected == UNCHANGED else expected, dict(settings)))
+            statements = []
+    assert not statements, f"{path.name}: a case without its expected statement"
+    return cases
+
+
+def cases_of(rule: str) -> list[pytest.param]:
+    return [pytest.param(case, id=case.title) for case in read_cases(FIXTURES / f"{rule}.sql")]
+
+
+def fixed_text(tree: object) -> str | None:
+    return None if tree is None else written(tree)  # type: ignore[arg-type]
+
+
+@pytest.mark.parametrize("case", cases_of("qualify_tables"))
+def test_qualify_tables(case: Case) -> None:
+    tree = parse(case.given)[0]
+    fixed = fixups.qualify_tables(tree, case.settings["schema"], case.settings.get("shown", []))
+    assert fixed_text(fixed) == case.expected
+    assert written(tree) == written(parse(case.given)[0])  # the tree given is left as it was
+
+
+@pytest.mark.parametrize("case", cases_of("drop_unknown_joins"))
+def test_drop_unknown_joins(case: Case) -> None:
+    tree = parse(case.given)[0]
+    assert fixed_text(fixups.drop_unknown_joins(tree, case.settings["schema"])) == case.expected
+    assert written(tree) == written(parse(case.given)[0])
+
+
+@pytest.mark.parametrize("case", cases_of("to_duckdb"))
+def test_to_duckdb(case: Case) -> None:
+    trees = fixups.to_duckdb(case.given)
+    assert (None if trees is None else "; ".join(map(written, trees))) == case.expected
+
+
+@pytest.mark.parametrize("case", cases_of("replace_literals"))
+def test_replace_literals(case: Case) -> None:
+    changes = {(table, column, old): new for table, column, old, new in case.settings["changes"]}  # type: ignore[attr-defined]
+    tree = parse(case.given)[0]
+    assert written(replace_literals(tree, case.settings["schema"], changes)) == case.expected  # type: ignore[arg-type]
+
+
+def test_every_rule_has_fixtures() -> None:
+    rules = {"qualify_tables", "drop_unknown_joins", "to_duckdb", "replace_literals"}
+    assert {path.stem for path in FIXTURES.glob("*.sql")} == rules
+    assert all(read_cases(FIXTURES / f"{rule}.sql") for rule in rules)
