@@ -34,7 +34,7 @@ from .sql.journal import Journal
 from .sql.replays import Recorded, Replays, result_digest
 from .sql.session import Binding, Session
 
-STRATEGIES = ("chain", "one-round")
+STRATEGIES = (*strategies.STRATEGIES, "one-round")
 
 
 @dataclass(frozen=True)
@@ -77,8 +77,9 @@ class ChatDB:
     ) -> None:
         """`schema`: a .sql file or SQL text of CREATE statements, run when the database has no tables yet.
 
-        `strategy`: "chain" (plan, run step by step, revise) or "one-round" (one SQL and one repair,
-        the baseline). `candidates` > 1 samples that many plans for a question and keeps the result
+        `strategy`: "chain" (plan, run step by step, revise), "native" (the chain, but a read is one
+        statement in the model's native form: `controller/native_sql.py`) or "one-round" (one SQL and
+        one repair, the baseline). `candidates` > 1 samples that many plans for a question and keeps the result
         most of them agree on. `revisions`: how often a failing plan is revised per request.
         `without`: stages left out of the chain (`controller/strategies.py`: "route", "vote",
         "fall_back", "post_think", ...), to measure what each one gives.
@@ -107,7 +108,7 @@ class ChatDB:
             self._bootstrap(schema)
         self._strategy, self._repair_rounds = strategy, repair_rounds
         try:
-            self._stages = strategies.without(strategies.ASK, *without)
+            self._stages = strategies.without(strategies.STRATEGIES.get(strategy, strategies.ASK), *without)
         except ValueError as error:
             raise ChatDBError(str(error)) from None
         self.options = Options(revisions=revisions, candidates=candidates)
@@ -123,7 +124,7 @@ class ChatDB:
             return None
 
     def _make_controller(self) -> Controller | OneRoundController:
-        if self._strategy == "chain":
+        if self._strategy in strategies.STRATEGIES:
             return Controller(
                 self.model,
                 self.session,

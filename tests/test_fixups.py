@@ -77,6 +77,27 @@ def test_to_duckdb(case: Case) -> None:
     assert (None if trees is None else "; ".join(map(written, trees))) == case.expected
 
 
+@pytest.mark.parametrize("case", cases_of("from_sqlite"))
+def test_from_sqlite(case: Case) -> None:
+    trees = fixups.from_sqlite(case.given)
+    assert (None if trees is None else "; ".join(map(written, trees))) == case.expected
+
+
+@pytest.mark.parametrize("case", cases_of("quoted_strings"))
+def test_quoted_strings(case: Case) -> None:
+    tree = parse(case.given)[0]
+    assert fixed_text(fixups.quoted_strings(tree, case.settings["schema"])) == case.expected
+    assert written(tree) == written(parse(case.given)[0])
+
+
+@pytest.mark.parametrize("case", cases_of("cast_text_numbers"))
+def test_cast_text_numbers(case: Case) -> None:
+    text = {table: set(columns) for table, columns in case.settings["text"].items()}  # type: ignore[attr-defined]
+    tree = parse(case.given)[0]
+    assert fixed_text(fixups.cast_text_numbers(tree, case.settings["schema"], text)) == case.expected
+    assert written(tree) == written(parse(case.given)[0])
+
+
 @pytest.mark.parametrize("case", cases_of("replace_literals"))
 def test_replace_literals(case: Case) -> None:
     changes = {(table, column, old): new for table, column, old, new in case.settings["changes"]}  # type: ignore[attr-defined]
@@ -85,6 +106,7 @@ def test_replace_literals(case: Case) -> None:
 
 
 def test_every_rule_has_fixtures() -> None:
-    rules = {"qualify_tables", "drop_unknown_joins", "to_duckdb", "replace_literals"}
+    rules = {"qualify_tables", "drop_unknown_joins", "to_duckdb", "from_sqlite", "quoted_strings", "cast_text_numbers"}
+    rules.add("replace_literals")
     assert {path.stem for path in FIXTURES.glob("*.sql")} == rules
     assert all(read_cases(FIXTURES / f"{rule}.sql") for rule in rules)

@@ -43,7 +43,12 @@ class ModelCalls:
         self.usage = Usage()
 
     def __call__(
-        self, purpose: str, messages: list[Message], schema: JSONSchema, max_tokens: int, temperature: float = 0.0
+        self,
+        purpose: str,
+        messages: list[Message],
+        schema: JSONSchema | None,
+        max_tokens: int,
+        temperature: float = 0.0,
     ) -> Generator[Event, None, Completion]:
         completion = yield from generate(self.model, purpose, messages, schema, max_tokens, temperature)
         self.usage += completion.usage
@@ -93,6 +98,7 @@ class Context:
     steps: list[PlannedStep] = field(default_factory=list)  # the plan
     messages: list[Message] = field(default_factory=list)  # the planning conversation, for revisions
     plan_reply: str = ""
+    native: bool = False  # the plan is one statement in the model's native form (`native_sql.py`)
     chain: Chain | None = None
     reply: Reply | None = None  # set by the stage that answers: the stages left are those after the answer
 

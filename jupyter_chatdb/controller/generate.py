@@ -18,11 +18,11 @@ def generate(
     model: LLM,
     purpose: str,
     messages: list[Message],
-    schema: JSONSchema,
+    schema: JSONSchema | None,
     max_tokens: int,
     temperature: float = 0.0,
 ) -> Generator[Event, None, Completion]:
-    """Call the model in a worker thread and yield its output as it streams.
+    """Call the model in a worker thread and yield its output as it streams; `schema` None: free text.
 
     Ctrl-C while waiting stops generation at the next token and re-raises.
     """

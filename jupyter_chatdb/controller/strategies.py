@@ -6,9 +6,10 @@ from .pipeline import Stage
 from .stages.finish import answer, fall_back, finish
 from .stages.memory import post_think, recall
 from .stages.plan import plan, vote
-from .stages.route import chat, route
+from .stages.route import chat, route, route_quickly
 from .stages.run import run_steps
 from .stages.select import consider_tables, pick_tables
+from .stages.write_sql import write_sql
 
 # plain language to SQL steps: the chain-of-memory controller
 ASK: tuple[Stage, ...] = (
@@ -25,9 +26,27 @@ ASK: tuple[Stage, ...] = (
     fall_back,
     post_think,
 )
+# the same, but a read is one statement in the model's native form (SQLite in a code block), and a
+# request plainly asking about the data is routed without a model call
+NATIVE: tuple[Stage, ...] = (
+    consider_tables,
+    route_quickly,
+    recall,
+    chat,
+    pick_tables,
+    write_sql,
+    plan,
+    vote,
+    run_steps,
+    finish,
+    answer,
+    fall_back,
+    post_think,
+)
 # a plan the user approved (or wrote, or recorded): run exactly it, without the model
 APPROVED: tuple[Stage, ...] = (run_steps, finish, answer)
-STAGES = {stage.__name__: stage for stage in ASK}
+STRATEGIES = {"chain": ASK, "native": NATIVE}
+STAGES = {stage.__name__: stage for strategy in STRATEGIES.values() for stage in strategy}
 
 
 def without(strategy: tuple[Stage, ...], *names: str) -> tuple[Stage, ...]:

@@ -20,7 +20,7 @@ from sqlglot import exp
 
 from ..llm.base import Embedder
 from ..sql.catalog import TEXT_TYPES
-from ..sql.guard import table_key
+from ..sql.fixups import table_of_column
 from ..sql.names import quote_identifier, quote_table
 from ..sql.session import Session
 from .saved_values import SavedValues
@@ -248,7 +248,7 @@ def literal_uses(tree: exp.Expr, schema: Mapping[str, Sequence[str]]) -> list[Li
         return []
     uses = []
     for column, literal, pattern in comparisons:
-        table = _table_of(column, tree, schema)
+        table = table_of_column(column, tree, schema)
         if table is not None:
             uses.append(LiteralUse(table, column.name, literal.this, pattern))
     return uses
@@ -267,7 +267,7 @@ def replace_literals(
     """
     tree = tree.copy()
     for column, literal, _ in _comparisons(tree):
-        table = _table_of(column, tree, schema)
+        table = table_of_column(column, tree, schema)
         new = changes.get((table or "", column.name, literal.this))
         if new is not None:
             literal.replace(exp.Literal.string(new))
@@ -290,22 +290,6 @@ def _comparisons(tree: exp.Expr) -> list[tuple[exp.Column, exp.Literal, str]]:
         if isinstance(node.this, exp.Column) and isinstance(node.expression, exp.Literal) and node.expression.is_string:
             found.append((node.this, node.expression, "ILIKE" if isinstance(node, exp.ILike) else "LIKE"))
     return found
-
-
-def _table_of(column: exp.Column, tree: exp.Expr, schema: Mapping[str, Sequence[str]]) -> str | None:
-    """The stored table a column belongs to: by its qualifier (alias or name), else the one table of the
-    statement that has such a column."""
-    names = {name.lower(): name for name in schema}
-    tables = [t for t in tree.find_all(exp.Table) if table_key(t) in names]
-    if column.table:
-        for table in tables:
-            if column.table.lower() in (table.alias_or_name.lower(), table.name.lower()):
-                return names[table_key(table)]
-        return None
-    owners = {
-        names[table_key(t)] for t in tables if column.name.lower() in {c.lower() for c in schema[names[table_key(t)]]}
-    }
-    return owners.pop() if len(owners) == 1 else None
 
 
 def _normal(text: str) -> str:

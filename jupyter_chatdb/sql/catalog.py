@@ -113,6 +113,13 @@ class Catalog:
         """table -> column names, for the guard."""
         return {name: [c.name for c in table.columns] for name, table in self.tables.items()}
 
+    def text_columns(self) -> dict[str, set[str]]:
+        """table -> its text columns (lower case), for the fix-ups that read text as numbers."""
+        return {
+            name: {c.name.lower() for c in table.columns if c.type.upper().startswith(TEXT_TYPES)}
+            for name, table in self.tables.items()
+        }
+
     def prompt_text(self, names: Iterable[str] | None = None) -> str:
         chosen = self.tables if names is None else {n: self.tables[n] for n in names if n in self.tables}
         return "\n\n".join(table.ddl() for table in chosen.values())

@@ -1,5 +1,5 @@
 """Fix-ups for habits of small models, as rules from one statement's tree to a fixed copy: other
-dialects' SQL, invented joins, attached tables named without their database.
+dialects' SQL, invented joins, attached tables named without their database, numbers stored as text.
 
 A rule returns None when it has nothing to fix (or cannot fix it); it never changes the tree it is given.
 The fixed tree goes through the guard like any other and is what the user sees in the step. Each rule
@@ -16,11 +16,13 @@ import sqlglot
 from sqlglot import exp
 
 from ..errors import SQLRefused
-from .guard import parse, table_key
+from .guard import parse, table_key, written
 from .names import split_table
 
-SOURCE_DIALECTS = ("mysql", "sqlite", "postgres")
+SOURCE_DIALECTS = ("sqlite", "postgres", "mysql")  # MySQL last: it reads `||` as OR
 Schema = Mapping[str, Sequence[str]]
+TextColumns = Mapping[str, set[str]]  # table -> its text columns, lower case
+NUMBER = exp.DataType.build("DOUBLE")
 Fixed = TypeVar("Fixed")
 
 
@@ -59,6 +61,102 @@ def to_duckdb(sql: str) -> list[exp.Expr] | None:
         if fixed and fixed != sql:
             return trees
     return None
+
+
+@_tolerant
+def from_sqlite(sql: str) -> list[exp.Expr] | None:
+    """SQLite SQL, as small models write it best, read into DuckDB's dialect with SQLite's meaning: LIKE
+    ignores case (ILIKE); None when SQLite's dialect does not read it.
+
+    >>> [written(t) for t in from_sqlite("SELECT name FROM t WHERE name LIKE '%ann%' LIMIT 1, 2")]
+    ["SELECT name FROM t WHERE name ILIKE '%ann%' LIMIT 2 OFFSET 1"]
+    """
+    trees = [tree for tree in sqlglot.parse(sql, read="sqlite") if tree is not None]
+    for tree in trees:
+        for like in list(tree.find_all(exp.Like)):
+            like.replace(exp.ILike(this=like.this, expression=like.expression))
+    return [parse(written(tree))[0] for tree in trees] or None
+
+
+@_tolerant
+def quoted_strings(tree: exp.Expr, schema: Schema) -> exp.Expr | None:
+    """SQLite reads a double-quoted name that is no column as a string (`WHERE year = "2014"`), and small
+    models write strings so: in a comparison, such a name becomes the string it meant.
+
+    >>> written(quoted_strings(parse('SELECT * FROM t WHERE city = "Oslo"')[0], {"t": ["city"]}))
+    "SELECT * FROM t WHERE city = 'Oslo'"
+    """
+    tree = tree.copy()
+    columns = {c.lower() for cols in schema.values() for c in cols}
+    columns |= {alias.alias.lower() for alias in tree.find_all(exp.Alias)}
+    changed = False
+    for node in list(tree.find_all(exp.EQ, exp.NEQ, exp.In, exp.Like, exp.ILike)):
+        for operand in [node.this, node.args.get("expression"), *node.args.get("expressions", [])]:
+            if (
+                isinstance(operand, exp.Column)
+                and not operand.table
+                and isinstance(operand.this, exp.Identifier)
+                and operand.this.quoted
+                and operand.name.lower() not in columns
+            ):
+                operand.replace(exp.Literal.string(operand.name))
+                changed = True
+    return tree if changed else None
+
+
+@_tolerant
+def cast_text_numbers(tree: exp.Expr, schema: Schema, text_columns: TextColumns) -> exp.Expr | None:
+    """Numbers stored as text (common in CSVs and old databases) are read as numbers where only a number
+    makes sense: summed or averaged, or compared with a number. DuckDB refuses `sum(VARCHAR)` and
+    `text > 5`; SQLite forgave them. A value that is no number reads as NULL.
+
+    >>> text = {"t": {"price"}}
+    >>> written(cast_text_numbers(parse("SELECT sum(price) FROM t WHERE price > 2")[0], {"t": ["price"]}, text))
+    'SELECT SUM(TRY_CAST(price AS DOUBLE)) FROM t WHERE TRY_CAST(price AS DOUBLE) > 2'
+    """
+    tree = tree.copy()
+    known = {name.lower(): name for name in text_columns}
+
+    def is_text(node: exp.Expr | None) -> bool:
+        if not isinstance(node, exp.Column):
+            return False
+        table = table_of_column(node, tree, schema)
+        return table is not None and node.name.lower() in text_columns.get(known.get(table.lower(), table), set())
+
+    wanted: list[exp.Column] = []
+    for function in tree.find_all(exp.Sum, exp.Avg):
+        if is_text(function.this):
+            wanted.append(function.this)
+    for comparison in tree.find_all(exp.GT, exp.GTE, exp.LT, exp.LTE, exp.EQ, exp.NEQ, exp.Between):
+        operands = [comparison.this, comparison.args.get("expression"), comparison.args.get("low")]
+        operands.append(comparison.args.get("high"))
+        if any(_is_number(o) for o in operands):
+            wanted += [o for o in operands if is_text(o)]
+    for column in wanted:
+        column.replace(exp.TryCast(this=column.copy(), to=NUMBER.copy()))
+    return tree if wanted else None
+
+
+def _is_number(node: exp.Expr | None) -> bool:
+    if isinstance(node, exp.Neg):
+        node = node.this
+    return isinstance(node, exp.Literal) and not node.is_string
+
+
+def table_of_column(column: exp.Column, tree: exp.Expr, schema: Schema) -> str | None:
+    """The stored table a column belongs to: by its qualifier (alias or name), else the one table of the
+    statement that has such a column."""
+    names = {name.lower(): name for name in schema}
+    tables = [t for t in tree.find_all(exp.Table) if table_key(t) in names]
+    if column.table:
+        for table in tables:
+            if column.table.lower() in (table.alias_or_name.lower(), table.name.lower()):
+                return names[table_key(table)]
+        return None
+    owners = {
+        names[table_key(t)] for t in tables if column.name.lower() in {c.lower() for c in schema[names[table_key(t)]]}
+    }
+    return owners.pop() if len(owners) == 1 else None
 
 
 @_tolerant

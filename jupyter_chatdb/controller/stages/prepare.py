@@ -1,6 +1,7 @@
 """A step's SQL made ready to run: parsed once, fixed up as a tree, its literals grounded, then checked.
 
-    text -> trees -> qualify tables -> ground literals -> drop unknown joins -> guard
+    text -> trees -> qualify tables -> quoted strings -> ground literals -> drop unknown joins
+    -> numbers stored as text -> guard
     (SQL DuckDB cannot read gets one try as SQLite/MySQL/PostgreSQL SQL, with its tables qualified)
 
 The fix-ups read one statement; a step of several runs as the model wrote it.
@@ -26,8 +27,10 @@ def prepared(ctx: Context, chain: Chain, index: int, sql: str) -> Generator[Even
         trees = guard.parse(sql)
         if len(trees) == 1:
             tree = fixups.qualify_tables(trees[0], chain.schema, shown) or trees[0]  # before literals are matched
+            tree = fixups.quoted_strings(tree, chain.schema) or tree
             tree = yield from correct_values(ctx, chain, index, tree)
             tree = fixups.drop_unknown_joins(tree, chain.schema) or tree
+            tree = fixups.cast_text_numbers(tree, chain.schema, ctx.catalog.text_columns()) or tree
             if tree is not trees[0]:
                 sql, trees = guard.written(tree), [tree]
         return guard.check(trees, chain.schema, mode=chain.mode)

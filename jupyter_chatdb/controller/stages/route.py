@@ -2,14 +2,37 @@
 
 from __future__ import annotations
 
+import re
 from collections.abc import Iterator
 
+from ...grounding.words import GENERIC_WORDS, stems, words
+from ...sql.catalog import Catalog
 from .. import prompts
 from ..context import Context
 from ..events import Event, Reply, Routed
 
 ROUTE_MAX_TOKENS = 12
 ANSWER_MAX_TOKENS = 120
+# English that asks for data, and words that ask to change it (generic, no table's words)
+ASKING = re.compile(
+    r"^\s*(what|which|who|whom|whose|when|where|how|list|show|find|give|count|return|display|tell|get|"
+    r"select|name|is|are|was|were|does|do|did|has|have)\b",
+    re.IGNORECASE,
+)
+CHANGING = re.compile(
+    r"\b(add|adds|record|insert|delete|remove|update|change|set|create|put|store|save|drop|rename|mark|"
+    r"increase|decrease|raise|lower|sold|bought|buy|sell|restock|restocked|received|paid|forget|remember)\b",
+    re.IGNORECASE,
+)
+
+
+def route_quickly(ctx: Context) -> Iterator[Event]:
+    """`route`, but a request plainly asking about the data (`asks_about_data`) is a read without a call."""
+    if asks_about_data(ctx.request.text, ctx.catalog):
+        ctx.route = "read"
+        yield Routed(ctx.route)
+        return
+    yield from route(ctx)
 
 
 def route(ctx: Context) -> Iterator[Event]:
@@ -30,3 +53,26 @@ def chat(ctx: Context) -> Iterator[Event]:
     completion = yield from ctx.calls("answer", messages, prompts.ANSWER_SCHEMA, ANSWER_MAX_TOKENS)
     answer = prompts.parse_json(completion.text, "answer") or completion.text
     ctx.reply = Reply(request.text, answer, [], None, [], ctx.calls.usage, ctx.services.model.name, route="chat")
+
+
+def asks_about_data(text: str, catalog: Catalog) -> bool:
+    """A question (or a command to show something) that names a table or column by one of its words and
+    asks to change nothing.
+
+    >>> from jupyter_chatdb.sql.catalog import Column, Table
+    >>> catalog = Catalog([Table("pets", (Column("pet_age", "INTEGER"),), 3)])
+    >>> asks_about_data("How old is the oldest pet?", catalog), asks_about_data("What is the average age?", catalog)
+    (True, True)
+    >>> asks_about_data("What can you do?", catalog), asks_about_data("Add a pet aged 3.", catalog)
+    (False, False)
+    >>> asks_about_data("Which pets did we sell?", catalog)
+    False
+    """
+    if not (ASKING.match(text) or text.rstrip().endswith("?")) or CHANGING.search(text):
+        return False
+    named = set()
+    for name, table in catalog.tables.items():
+        named |= stems(words(name))
+        for column in table.columns:
+            named |= stems(words(column.name))
+    return bool((stems(text) & named) - GENERIC_WORDS)

@@ -11,13 +11,14 @@ from ...errors import ModelOutputError, QueryFailed, SQLRefused
 from ...sql import guard
 from ...sql.catalog import Catalog
 from ...sql.session import QueryResult
-from .. import prompts
+from .. import native_sql, prompts
 from ..context import Chain, Context, StepProblem
 from ..events import Event, PlanMade, Step, StepDone, StepFailed, StepPlanned, StepStarted
 from ..one_round import rows_changed
 from ..plan import PlannedStep, bound_values, fill, parameterized, parse_plan, plan_schema, with_values
 from .plan import PLAN_MAX_TOKENS
 from .prepare import prepared
+from .write_sql import SQL_MAX_TOKENS, step_of
 
 
 def run_steps(ctx: Context) -> Iterator[Event]:
@@ -146,11 +147,16 @@ def _revise(
         for s in chain.steps
     )
     bound = ", ".join(f"<{k}> = {v}" for k, v in chain.values.items())
-    revise = prompts.revise_messages(
-        ctx.messages, ctx.plan_reply, index, sql, problem, results + (f"\nBound: {bound}" if bound else "")
-    )
-    completion = yield from ctx.calls("revise", revise, plan_schema(ctx.request.max_steps), PLAN_MAX_TOKENS)
-    steps = parse_plan(completion.text)
+    if ctx.native:  # one statement, repaired in the form it was written
+        repair = native_sql.repair_messages(ctx.messages, ctx.plan_reply, sql, problem)
+        completion = yield from ctx.calls("repair", repair, None, SQL_MAX_TOKENS)
+        steps: list[PlannedStep] | None = [step_of(ctx, completion.text)]
+    else:
+        revise = prompts.revise_messages(
+            ctx.messages, ctx.plan_reply, index, sql, problem, results + (f"\nBound: {bound}" if bound else "")
+        )
+        completion = yield from ctx.calls("revise", revise, plan_schema(ctx.request.max_steps), PLAN_MAX_TOKENS)
+        steps = parse_plan(completion.text)
     if steps is None:
         raise ModelOutputError(f"The model did not return a usable revision (it said: {completion.text[:200]!r}).")
     steps = _without_steps_done(steps, chain.planned)

@@ -1,0 +1,290 @@
+"""Right answers on databases the system was not tuned on: ChatDB against the raw model, in one run.
+
+The 15 public Spider databases are split once, here, into a TUNE half (rules, prompts and examples may be
+tried on it) and a REPORT half (figures are quoted only from it). Each question of the chosen half is
+answered twice, on the same machine in the same run:
+
+- raw: the embedded model alone, one shot, in Qwen's own text-to-SQL prompt style: every table's
+  CREATE TABLE statement as the SQLite file holds it, with 3 sample rows, then "Using valid SQLite, answer
+  the following questions for the tables provided above." and the question; greedy decoding; the SQL of its
+  reply runs on the SQLite file as written (SQLite's loose typing forgives what DuckDB would not).
+- chatdb: `ChatDB.ask` over the database's tables bound as DataFrames, as a notebook user would
+  (`--strategy`, `--without STAGES` to ablate a stage).
+
+Both are scored by execution accuracy against the gold query on the SQLite file (multisets; ordered only
+when the gold has ORDER BY). Databases are taken one at a time, raw first, so each gets its prompt prefix
+cached alike. Per question details go to `--details` as they come (partial figures survive a stop).
+
+    python benchmarks/text2sql.py                        # the report half, every 6th question
+    python benchmarks/text2sql.py --half tune --stride 3 -v
+    python benchmarks/text2sql.py --summary benchmarks/out/text2sql_report.jsonl   # figures of a saved run
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import sqlite3
+import statistics
+import sys
+import time
+from collections import defaultdict
+from dataclasses import asdict, dataclass
+from pathlib import Path
+
+import pandas as pd
+from spider import DATASET, gold_is_ordered, gold_result, read_sqlite, same
+
+from jupyter_chatdb import ChatDB, ChatDBError
+from jupyter_chatdb.controller.native_sql import reply_sql
+from jupyter_chatdb.llm import select_backend
+from jupyter_chatdb.llm.base import LLM, Message
+
+# The split, fixed once (2026-11-23): about half the questions each. Tune on TUNE, quote REPORT.
+TUNE = (
+    "car_1",
+    "flight_2",
+    "tvshow",
+    "concert_singer",
+    "poker_player",
+    "course_teach",
+    "museum_visit",
+    "real_estate_properties",
+)
+REPORT = (
+    "cre_Doc_Template_Mgt",
+    "student_transcripts_tracking",
+    "network_1",
+    "pets_1",
+    "employee_hire_evaluation",
+    "singer",
+    "battle_death",
+)
+HALVES = {"tune": TUNE, "report": REPORT}
+RAW_MAX_TOKENS = 300
+RAW_SECONDS = 30  # a raw query still running after this is stopped and counts as failed
+SAMPLE_ROWS = 3
+
+
+@dataclass
+class Answer:
+    id: int
+    db_id: str
+    question: str
+    system: str  # raw | chatdb
+    sql: str
+    executed: bool
+    correct: bool
+    seconds: float
+    calls: int
+    error: str = ""
+
+
+def main() -> int:
+    args = parse_args()
+    if args.summary:
+        answers = [Answer(**json.loads(line)) for line in args.summary.read_text().splitlines() if line.strip()]
+        report(answers, args.summary.stem)
+        return 0
+    questions = select_questions(args)
+    if not questions:
+        print("No questions match.", file=sys.stderr)
+        return 2
+    model = select_backend(args.model)
+    details = args.details or Path(f"benchmarks/out/text2sql_{args.half}.jsonl")
+    details.parent.mkdir(parents=True, exist_ok=True)
+    answers: list[Answer] = []
+    with details.open("w") as lines:
+        for db_id in dict.fromkeys(q["db_id"] for q in questions):
+            asked = [q for q in questions if q["db_id"] == db_id]
+            sqlite_path = args.dataset / "database" / f"{db_id}.sqlite"
+            for system in ("raw", "chatdb"):
+                for answer in answer_all(system, model, asked, sqlite_path, args):
+                    answers.append(answer)
+                    lines.write(json.dumps(asdict(answer)) + "\n")
+                    lines.flush()
+                    if args.verbose:
+                        mark = "ok " if answer.correct else "ERR" if not answer.executed else "no "
+                        print(f"[{system} {db_id}] {mark} {answer.seconds:5.1f}s {answer.question}", flush=True)
+    report(answers, f"{args.half} half, model {model.name}, {len(questions)} questions")
+    return 0
+
+
+def select_questions(args: argparse.Namespace) -> list[dict]:
+    databases = (args.db,) if args.db else HALVES[args.half]
+    questions = [q for q in json.loads((args.dataset / "dev.json").read_text()) if q["db_id"] in databases]
+    questions = questions[:: args.stride]
+    return questions[: args.limit] if args.limit else questions
+
+
+def answer_all(system: str, model: LLM, questions: list[dict], sqlite_path: Path, args: argparse.Namespace):
+    if system == "raw":
+        schema = raw_schema(sqlite_path)
+        for question in questions:
+            yield ask_raw(model, schema, question, sqlite_path)
+        return
+    chatdb = ChatDB(
+        model=model,
+        summarize=False,
+        strategy=args.strategy,
+        without=tuple(name for name in args.without.split(",") if name),
+    )
+    for name, frame in read_sqlite(sqlite_path).items():
+        chatdb.register(name, frame)
+    try:
+        for question in questions:
+            yield ask_chatdb(chatdb, question, sqlite_path)
+    finally:
+        chatdb.close()
+
+
+# -- the raw model ---------------------------------------------------------------------------------
+
+
+def raw_schema(path: Path) -> str:
+    """Each table's CREATE TABLE statement as the file holds it, with its first rows, as Qwen's
+    text-to-SQL evaluation shows a database."""
+    parts = []
+    with sqlite3.connect(path) as con:
+        con.text_factory = lambda raw: raw.decode(errors="replace")
+        tables = con.execute("SELECT name, sql FROM sqlite_master WHERE type = 'table' AND name NOT LIKE 'sqlite_%'")
+        for name, create in tables.fetchall():
+            cursor = con.execute(f'SELECT * FROM "{name}" LIMIT {SAMPLE_ROWS}')
+            header = " ".join(column[0] for column in cursor.description)
+            rows = "\n".join(" ".join(str(value) for value in row) for row in cursor.fetchall())
+            parts.append(
+                f"{create.strip()};\n/*\n{SAMPLE_ROWS} example rows:\n"
+                f'SELECT * FROM "{name}" LIMIT {SAMPLE_ROWS};\n{header}\n{rows}\n*/'
+            )
+    return "\n\n".join(parts)
+
+
+def raw_messages(schema: str, question: str) -> list[Message]:
+    return [
+        {
+            "role": "user",
+            "content": f"{schema}\n\n-- Using valid SQLite, answer the following questions for the tables provided above.\n"
+            f"-- {question}\n",
+        }
+    ]
+
+
+def ask_raw(model: LLM, schema: str, question: dict, path: Path) -> Answer:
+    started = time.perf_counter()
+    completion = model.complete(raw_messages(schema, question["question"]), max_tokens=RAW_MAX_TOKENS)
+    sql = reply_sql(completion.text)
+    executed, correct, error = False, False, ""
+    try:
+        rows = run_sqlite(sql, path)
+        executed = True
+        correct = same_rows(rows, gold_result(question["query"], path), gold_is_ordered(question["query"]))
+    except sqlite3.Error as failure:
+        error = str(failure)
+    seconds = time.perf_counter() - started
+    return Answer(
+        question["id"], question["db_id"], question["question"], "raw", sql, executed, correct, seconds, 1, error
+    )
+
+
+def run_sqlite(sql: str, path: Path) -> list[tuple]:
+    with sqlite3.connect(f"file:{path}?mode=ro", uri=True) as con:
+        con.text_factory = lambda raw: raw.decode(errors="replace")
+        deadline = time.monotonic() + RAW_SECONDS
+        con.set_progress_handler(lambda: int(time.monotonic() > deadline), 10_000)
+        return con.execute(sql).fetchall()
+
+
+def same_rows(rows: list[tuple], gold: list[tuple], ordered: bool) -> bool:
+    return same(pd.DataFrame.from_records(rows), gold, ordered)
+
+
+# -- ChatDB ----------------------------------------------------------------------------------------
+
+
+def ask_chatdb(chatdb: ChatDB, question: dict, path: Path) -> Answer:
+    started = time.perf_counter()
+    sql, calls, executed, correct, error = "", 0, False, False, ""
+    try:
+        reply = chatdb.ask(question["question"])
+        sql = reply.sql[-1] if reply.sql else ""
+        calls = reply.usage.calls
+        executed = reply.result is not None
+        gold = gold_result(question["query"], path)
+        correct = executed and same(reply.result, gold, gold_is_ordered(question["query"]))
+    except ChatDBError as failure:
+        error = str(failure)
+    seconds = time.perf_counter() - started
+    return Answer(
+        question["id"], question["db_id"], question["question"], "chatdb", sql, executed, correct, seconds, calls, error
+    )
+
+
+# -- figures ---------------------------------------------------------------------------------------
+
+
+def report(answers: list[Answer], title: str) -> None:
+    by_system: dict[str, list[Answer]] = defaultdict(list)
+    for answer in answers:
+        by_system[answer.system].append(answer)
+    raw, ours = by_system.get("raw", []), by_system.get("chatdb", [])
+    print(f"\nText-to-SQL, {title}")
+    print(f"  {'':28} {'raw model':>10} {'chatdb':>10}")
+    rows = [
+        ("execution accuracy", lambda a: _pct(sum(x.correct for x in a), len(a))),
+        ("executed", lambda a: _pct(sum(x.executed for x in a), len(a))),
+        ("median seconds", lambda a: f"{statistics.median(x.seconds for x in a):.1f}" if a else "-"),
+        ("mean model calls", lambda a: f"{statistics.mean(x.calls for x in a):.2f}" if a else "-"),
+    ]
+    for label, figure in rows:
+        print(f"  {label:28} {figure(raw):>10} {figure(ours):>10}")
+    paired = _paired(raw, ours)
+    if paired:
+        n = len(paired)
+        gain = sum(b.correct for _, b in paired) - sum(a.correct for a, _ in paired)
+        print(f"  chatdb - raw on the {n} questions both answered: {100 * gain / n:+.1f} points")
+        print(
+            f"  right only for raw: {sum(a.correct and not b.correct for a, b in paired)}, "
+            f"only for chatdb: {sum(b.correct and not a.correct for a, b in paired)}"
+        )
+        ratio = statistics.median(b.seconds for _, b in paired) / max(
+            statistics.median(a.seconds for a, _ in paired), 1e-9
+        )
+        print(f"  median time, chatdb / raw: {ratio:.2f}x")
+    print("  per database (raw -> chatdb):")
+    for db_id in dict.fromkeys(a.db_id for a in answers):
+        a = [x for x in raw if x.db_id == db_id]
+        b = [x for x in ours if x.db_id == db_id]
+        print(
+            f"    {db_id:32} {_pct(sum(x.correct for x in a), len(a)):>7} -> {_pct(sum(x.correct for x in b), len(b)):>7}"
+        )
+
+
+def _paired(raw: list[Answer], ours: list[Answer]) -> list[tuple[Answer, Answer]]:
+    mine = {(a.db_id, a.id): a for a in ours}
+    return [(a, mine[(a.db_id, a.id)]) for a in raw if (a.db_id, a.id) in mine]
+
+
+def _pct(k: int, n: int) -> str:
+    return f"{100 * k / n:.1f}%" if n else "-"
+
+
+def parse_args() -> argparse.Namespace:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--half", choices=sorted(HALVES), default="report", help="which half of the split to ask")
+    parser.add_argument("--stride", type=int, default=6, help="ask every Nth question of the half")
+    parser.add_argument("--limit", type=int, default=0, help="ask only the first N of those")
+    parser.add_argument("--db", help="ask only this database's questions (must belong to --half's intent)")
+    parser.add_argument("--model", default="local", help="model (default: the embedded model)")
+    parser.add_argument("--strategy", default="chain", help="ChatDB's strategy")
+    parser.add_argument("--without", default="", metavar="STAGES", help="stages left out of ChatDB's strategy")
+    parser.add_argument("--dataset", type=Path, default=DATASET)
+    parser.add_argument(
+        "--details", type=Path, help="per-question JSON Lines (default benchmarks/out/text2sql_HALF.jsonl)"
+    )
+    parser.add_argument("--summary", type=Path, help="print the figures of a saved details file and stop")
+    parser.add_argument("-v", "--verbose", action="store_true", help="print each answer as it comes")
+    return parser.parse_args()
+
+
+if __name__ == "__main__":
+    sys.exit(main())

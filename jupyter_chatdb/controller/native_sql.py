@@ -1,0 +1,110 @@
+"""The form in which code models were trained to write SQL, for reads: the tables as CREATE TABLE
+statements with a few example rows, the question as a SQL comment, and SQLite in a code block back.
+
+Small models write their best SQL this way (constrained JSON costs them accuracy); the SQLite they write
+is read into DuckDB's dialect with SQLite's meaning by `sql.fixups.from_sqlite`.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Mapping, Sequence
+
+from ..llm.base import Message
+from ..sql.catalog import Catalog, Table
+from ..sql.names import quote_identifier, quote_table
+from ..sql.session import Session
+
+EXAMPLE_ROWS = 3
+VALUE_CHARS = 40
+ASK = "-- Using valid SQLite, answer the following questions for the tables provided above."
+
+
+def schema_text(
+    catalog: Catalog, session: Session, names: Sequence[str] | None, links: Mapping[str, Mapping[str, str]]
+) -> str:
+    """Each table's CREATE TABLE (with the keys it declares or that its columns imply) and example rows."""
+    chosen = [catalog.tables[n] for n in (names if names is not None else catalog.tables) if n in catalog.tables]
+    return "\n\n".join(_table_text(table, session, catalog, links.get(table.name, {})) for table in chosen)
+
+
+def _table_text(table: Table, session: Session, catalog: Catalog, neighbours: Mapping[str, str]) -> str:
+    lines = [f"  {_name(c.name)} {c.type}" for c in table.columns]
+    if table.primary_key:
+        lines.append(f"  PRIMARY KEY ({', '.join(map(_name, table.primary_key))})")
+    declared = {key.table for key in table.foreign_keys}
+    for key in table.foreign_keys:
+        lines.append(
+            f"  FOREIGN KEY ({', '.join(map(_name, key.columns))}) REFERENCES {_name(key.table)}"
+            f" ({', '.join(map(_name, key.references))})"
+        )
+    own = {c.name.lower() for c in table.columns}
+    for other, column in neighbours.items():
+        target = catalog.tables.get(other)
+        if other in declared or target is None or column.lower() not in own:
+            continue
+        theirs = {c.name.lower(): c.name for c in target.columns}
+        referenced = theirs.get(column.lower()) or theirs.get("id")
+        if referenced is None or _declared_the_other_way(target, table.name):
+            continue
+        if _unique(session, other, referenced) and not (referenced == column and _unique(session, table.name, column)):
+            lines.append(f"  FOREIGN KEY ({_name(column)}) REFERENCES {_name(other)} ({_name(referenced)})")
+    rows = session.rows(f"SELECT * FROM {quote_table(table.name)} LIMIT {EXAMPLE_ROWS}")
+    shown = "\n".join(" ".join(_value(v) for v in row) for row in rows)
+    header = " ".join(c.name for c in table.columns)
+    return (
+        f"CREATE TABLE {_name(table.name)} (\n" + ",\n".join(lines) + "\n);\n"
+        f"/*\n{len(rows)} example rows:\nSELECT * FROM {_name(table.name)} LIMIT {EXAMPLE_ROWS};\n{header}\n{shown}\n*/"
+    )
+
+
+def _unique(session: Session, table: str, column: str) -> bool:
+    """Whether `column` identifies `table`'s rows: what an inferred key refers to."""
+    quoted = quote_identifier(column)
+    return bool(session.rows(f"SELECT count(DISTINCT {quoted}) = count(*) FROM {quote_table(table)}")[0][0])
+
+
+def _declared_the_other_way(target: Table, name: str) -> bool:
+    return any(key.table == name for key in target.foreign_keys)
+
+
+def _name(name: str) -> str:
+    return name if re.fullmatch(r"[A-Za-z_][A-Za-z0-9_.]*", name) else '"' + name.replace('"', '""') + '"'
+
+
+def _value(value: object) -> str:
+    text = str(value).replace("\n", " ")
+    return text if len(text) <= VALUE_CHARS else text[: VALUE_CHARS - 1] + "…"
+
+
+def sql_messages(schema: str, question: str, notes: Sequence[str] = ()) -> list[Message]:
+    """The tables first (their prefix is cached between questions), then any notes, then the question."""
+    noted = "".join(f"-- Note: {note}\n" for note in notes)
+    return [{"role": "user", "content": f"{schema}\n\n{noted}{ASK}\n-- {question}\n"}]
+
+
+def repair_messages(previous: list[Message], reply: str, sql: str, problem: str) -> list[Message]:
+    return [
+        *previous,
+        {"role": "assistant", "content": reply},
+        {
+            "role": "user",
+            "content": f"Running this SQL failed:\n{sql}\nError: {problem}\n"
+            "Write the corrected SQLite query for the same question.",
+        },
+    ]
+
+
+def reply_sql(text: str) -> str:
+    """The SQL of a reply: its first ```sql block, else the reply, from its first SELECT or WITH up to the
+    first ';' ("" when there is none).
+
+    >>> reply_sql("Here it is:\\n```sql\\nSELECT a FROM t;\\n```\\nIt selects a.")
+    'SELECT a FROM t'
+    >>> reply_sql("SELECT count(*) FROM t; -- done")
+    'SELECT count(*) FROM t'
+    """
+    block = re.search(r"```(?:sql|sqlite)?[ \t]*\n?(.*?)(?:```|$)", text, re.S | re.I)
+    sql = block.group(1) if block else text
+    start = re.search(r"\b(SELECT|WITH)\b", sql, re.I)
+    return sql[start.start() :].split(";")[0].strip() if start else ""

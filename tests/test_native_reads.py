@@ -1,0 +1,87 @@
+"""Reads in the model's native form (strategy "native"): real DuckDB, scripted model."""
+
+import pandas as pd
+import pytest
+
+from jupyter_chatdb import ChatDB
+from jupyter_chatdb.controller.events import Routed, StepFailed
+from jupyter_chatdb.controller.native_sql import reply_sql, schema_text
+from jupyter_chatdb.errors import ChatDBError
+from jupyter_chatdb.grounding.joins import joined_tables
+from jupyter_chatdb.sql.catalog import Catalog
+
+
+@pytest.fixture
+def lots(scripted) -> ChatDB:
+    chatdb = ChatDB(model=scripted, summarize=False, strategy="native")
+    chatdb.register(
+        "lots",
+        pd.DataFrame({"lot_id": [1, 2, 3], "town_id": [1, 1, 2], "price": ["100", "250", "n/a"]}),
+    )
+    chatdb.register(
+        "towns", pd.DataFrame({"town_id": [1, 2], "town": ["Ely", "Bath"], "county": ["Cambs", "Somerset"]})
+    )
+    yield chatdb
+    chatdb.close()
+
+
+def test_a_question_about_the_data_is_one_call_of_native_sql(lots, scripted):
+    scripted.push(
+        "```sql\nSELECT t.town, SUM(l.price) AS total FROM lots AS l JOIN towns AS t ON t.town_id = l.town_id"
+        " WHERE t.town LIKE 'ely' GROUP BY t.town;\n```"
+    )
+    seen = []
+    reply = lots.ask("What is the total price of lots per town?", on_event=seen.append)
+    assert [e.route for e in seen if isinstance(e, Routed)] == ["read"]
+    assert len(scripted.calls) == 1 and scripted.calls[0].json_schema is None  # no route call, free text
+    # SQLite's LIKE ignores case; the prices stored as text are summed as numbers
+    assert reply.sql == [
+        "SELECT t.town, SUM(TRY_CAST(l.price AS DOUBLE)) AS total FROM lots AS l JOIN towns AS t"
+        " ON t.town_id = l.town_id WHERE t.town ILIKE 'ely' GROUP BY t.town"
+    ]
+    assert reply.result.to_dict("records") == [{"town": "Ely", "total": 350.0}]
+
+
+def test_the_prompt_shows_tables_as_create_table_with_example_rows_and_inferred_keys(lots):
+    catalog = Catalog.read(lots.session)
+    text = schema_text(catalog, lots.session, None, joined_tables(catalog))
+    assert "CREATE TABLE lots (\n  lot_id BIGINT,\n  town_id BIGINT,\n  price VARCHAR,\n" in text
+    assert "FOREIGN KEY (town_id) REFERENCES towns (town_id)" in text
+    assert "REFERENCES lots" not in text  # the key is unique in towns only
+    assert "3 example rows:\nSELECT * FROM lots LIMIT 3;\nlot_id town_id price\n1 1 100\n" in text
+
+
+def test_a_failed_statement_is_repaired_in_the_same_form(lots, scripted):
+    scripted.push("SELECT countie FROM towns", '```sql\nSELECT county FROM towns WHERE town = "Bath"\n```')
+    seen = []
+    reply = lots.ask("Which county is Bath in?", on_event=seen.append)
+    assert [e.step.error for e in seen if isinstance(e, StepFailed)][0].startswith("Unknown column 'countie'")
+    assert "Error: Unknown column 'countie'" in scripted.calls[1].messages[-1]["content"]
+    assert scripted.calls[1].json_schema is None
+    assert reply.sql == ["SELECT county FROM towns WHERE town = 'Bath'"]  # SQLite's double-quoted string
+    assert reply.result.to_dict("records") == [{"county": "Somerset"}]
+
+
+def test_other_requests_are_routed_by_the_model_and_planned(lots, scripted):
+    scripted.push({"route": "chat"}, {"answer": "I answer questions about your tables."})
+    reply = lots.ask("Hello there")
+    assert reply.answer == "I answer questions about your tables."
+    assert scripted.calls[0].json_schema is not None
+
+
+def test_a_reply_without_sql_says_so(lots, scripted):
+    scripted.push("I cannot answer that.", "Still no.")
+    with pytest.raises(ChatDBError, match="did not write SQL"):
+        lots.ask("What is the price of lot 1?")
+
+
+@pytest.mark.parametrize(
+    ("reply", "sql"),
+    [
+        ("```sqlite\nSELECT 1;\n```", "SELECT 1"),
+        ("The query:\nWITH a AS (SELECT 1) SELECT * FROM a;\nDone.", "WITH a AS (SELECT 1) SELECT * FROM a"),
+        ("```\nSELECT a\nFROM t\n", "SELECT a\nFROM t"),
+    ],
+)
+def test_reply_sql(reply, sql):
+    assert reply_sql(reply) == sql
