@@ -6,10 +6,12 @@ answered twice, on the same machine in the same run:
 
 - raw: the embedded model alone, one shot, in Qwen's own text-to-SQL prompt style: every table's
   CREATE TABLE statement as the SQLite file holds it, with 3 sample rows, then "Using valid SQLite, answer
-  the following questions for the tables provided above." and the question; greedy decoding; the SQL of its
+  the following questions for the tables provided above." and the question; greedy decoding, stopped at
+  the statement's end as Qwen's own harness stops it (ChatDB's native reads stop there too); the SQL of its
   reply runs on the SQLite file as written (SQLite's loose typing forgives what DuckDB would not).
-- chatdb: `ChatDB.ask` over the database's tables bound as DataFrames, as a notebook user would
-  (`--strategy`, `--without STAGES` to ablate a stage).
+- each of `--systems`: `ChatDB.ask` with that strategy ("native", "chain", "one-round"; "native-route"
+  leaves out the stage named after the dash) over the database's tables bound as DataFrames, as a
+  notebook user would.
 
 Both are scored by execution accuracy against the gold query on the SQLite file (multisets; ordered only
 when the gold has ORDER BY). Databases are taken one at a time, raw first, so each gets its prompt prefix
@@ -36,7 +38,7 @@ import pandas as pd
 from spider import DATASET, gold_is_ordered, gold_result, read_sqlite, same
 
 from jupyter_chatdb import ChatDB, ChatDBError
-from jupyter_chatdb.controller.native_sql import reply_sql
+from jupyter_chatdb.controller.native_sql import STOP, reply_sql
 from jupyter_chatdb.llm import select_backend
 from jupyter_chatdb.llm.base import LLM, Message
 
@@ -71,7 +73,7 @@ class Answer:
     id: int
     db_id: str
     question: str
-    system: str  # raw | chatdb
+    system: str  # raw, or the ChatDB strategy
     sql: str
     executed: bool
     correct: bool
@@ -98,7 +100,7 @@ def main() -> int:
         for db_id in dict.fromkeys(q["db_id"] for q in questions):
             asked = [q for q in questions if q["db_id"] == db_id]
             sqlite_path = args.dataset / "database" / f"{db_id}.sqlite"
-            for system in ("raw", "chatdb"):
+            for system in ("raw", *args.systems.split(",")):
                 for answer in answer_all(system, model, asked, sqlite_path, args):
                     answers.append(answer)
                     lines.write(json.dumps(asdict(answer)) + "\n")
@@ -123,17 +125,13 @@ def answer_all(system: str, model: LLM, questions: list[dict], sqlite_path: Path
         for question in questions:
             yield ask_raw(model, schema, question, sqlite_path)
         return
-    chatdb = ChatDB(
-        model=model,
-        summarize=False,
-        strategy=args.strategy,
-        without=tuple(name for name in args.without.split(",") if name),
-    )
+    strategy, *left_out = system.split("-") if system != "one-round" else (system,)
+    chatdb = ChatDB(model=model, summarize=False, strategy=strategy, without=tuple(left_out))
     for name, frame in read_sqlite(sqlite_path).items():
         chatdb.register(name, frame)
     try:
         for question in questions:
-            yield ask_chatdb(chatdb, question, sqlite_path)
+            yield ask_chatdb(chatdb, system, question, sqlite_path)
     finally:
         chatdb.close()
 
@@ -171,7 +169,8 @@ def raw_messages(schema: str, question: str) -> list[Message]:
 
 def ask_raw(model: LLM, schema: str, question: dict, path: Path) -> Answer:
     started = time.perf_counter()
-    completion = model.complete(raw_messages(schema, question["question"]), max_tokens=RAW_MAX_TOKENS)
+    messages = raw_messages(schema, question["question"])
+    completion = model.complete(messages, max_tokens=RAW_MAX_TOKENS, stop=STOP)
     sql = reply_sql(completion.text)
     executed, correct, error = False, False, ""
     try:
@@ -201,7 +200,7 @@ def same_rows(rows: list[tuple], gold: list[tuple], ordered: bool) -> bool:
 # -- ChatDB ----------------------------------------------------------------------------------------
 
 
-def ask_chatdb(chatdb: ChatDB, question: dict, path: Path) -> Answer:
+def ask_chatdb(chatdb: ChatDB, system: str, question: dict, path: Path) -> Answer:
     started = time.perf_counter()
     sql, calls, executed, correct, error = "", 0, False, False, ""
     try:
@@ -215,7 +214,7 @@ def ask_chatdb(chatdb: ChatDB, question: dict, path: Path) -> Answer:
         error = str(failure)
     seconds = time.perf_counter() - started
     return Answer(
-        question["id"], question["db_id"], question["question"], "chatdb", sql, executed, correct, seconds, calls, error
+        question["id"], question["db_id"], question["question"], system, sql, executed, correct, seconds, calls, error
     )
 
 
@@ -226,9 +225,9 @@ def report(answers: list[Answer], title: str) -> None:
     by_system: dict[str, list[Answer]] = defaultdict(list)
     for answer in answers:
         by_system[answer.system].append(answer)
-    raw, ours = by_system.get("raw", []), by_system.get("chatdb", [])
+    systems = list(by_system)
     print(f"\nText-to-SQL, {title}")
-    print(f"  {'':28} {'raw model':>10} {'chatdb':>10}")
+    print(f"  {'':24}" + "".join(f"{name:>14}" for name in systems))
     rows = [
         ("execution accuracy", lambda a: _pct(sum(x.correct for x in a), len(a))),
         ("executed", lambda a: _pct(sum(x.executed for x in a), len(a))),
@@ -236,27 +235,28 @@ def report(answers: list[Answer], title: str) -> None:
         ("mean model calls", lambda a: f"{statistics.mean(x.calls for x in a):.2f}" if a else "-"),
     ]
     for label, figure in rows:
-        print(f"  {label:28} {figure(raw):>10} {figure(ours):>10}")
-    paired = _paired(raw, ours)
-    if paired:
+        print(f"  {label:24}" + "".join(f"{figure(by_system[name]):>14}" for name in systems))
+    for name in systems[1:]:
+        paired = _paired(by_system.get("raw", []), by_system[name])
+        if not paired:
+            continue
         n = len(paired)
         gain = sum(b.correct for _, b in paired) - sum(a.correct for a, _ in paired)
-        print(f"  chatdb - raw on the {n} questions both answered: {100 * gain / n:+.1f} points")
-        print(
-            f"  right only for raw: {sum(a.correct and not b.correct for a, b in paired)}, "
-            f"only for chatdb: {sum(b.correct and not a.correct for a, b in paired)}"
-        )
         ratio = statistics.median(b.seconds for _, b in paired) / max(
             statistics.median(a.seconds for a, _ in paired), 1e-9
         )
-        print(f"  median time, chatdb / raw: {ratio:.2f}x")
-    print("  per database (raw -> chatdb):")
-    for db_id in dict.fromkeys(a.db_id for a in answers):
-        a = [x for x in raw if x.db_id == db_id]
-        b = [x for x in ours if x.db_id == db_id]
         print(
-            f"    {db_id:32} {_pct(sum(x.correct for x in a), len(a)):>7} -> {_pct(sum(x.correct for x in b), len(b)):>7}"
+            f"  {name} - raw on the {n} questions both answered: {100 * gain / n:+.1f} points "
+            f"(right only for raw {sum(a.correct and not b.correct for a, b in paired)}, "
+            f"only for {name} {sum(b.correct and not a.correct for a, b in paired)}); median time {ratio:.2f}x raw"
         )
+    print("  per database:")
+    for db_id in dict.fromkeys(a.db_id for a in answers):
+        figures = []
+        for name in systems:
+            mine = [x for x in by_system[name] if x.db_id == db_id]
+            figures.append(f"{_pct(sum(x.correct for x in mine), len(mine)):>14}")
+        print(f"    {db_id:22}" + "".join(figures))
 
 
 def _paired(raw: list[Answer], ours: list[Answer]) -> list[tuple[Answer, Answer]]:
@@ -275,8 +275,11 @@ def parse_args() -> argparse.Namespace:
     parser.add_argument("--limit", type=int, default=0, help="ask only the first N of those")
     parser.add_argument("--db", help="ask only this database's questions (must belong to --half's intent)")
     parser.add_argument("--model", default="local", help="model (default: the embedded model)")
-    parser.add_argument("--strategy", default="chain", help="ChatDB's strategy")
-    parser.add_argument("--without", default="", metavar="STAGES", help="stages left out of ChatDB's strategy")
+    parser.add_argument(
+        "--systems",
+        default="native",
+        help="ChatDB strategies to run beside the raw model, comma-separated (STRATEGY-STAGE leaves a stage out)",
+    )
     parser.add_argument("--dataset", type=Path, default=DATASET)
     parser.add_argument(
         "--details", type=Path, help="per-question JSON Lines (default benchmarks/out/text2sql_HALF.jsonl)"

@@ -15,7 +15,6 @@ from .controller import strategies
 from .controller.events import Answered, Event, Replayed, Reply
 from .controller.generate import complete
 from .controller.loop import Controller
-from .controller.one_round import OneRoundController
 from .controller.plan import MAX_STEPS, PlannedStep
 from .controller.request import Request
 from .controller.stages.memory import THOUGHTS_MAX_TOKENS
@@ -34,7 +33,7 @@ from .sql.journal import Journal
 from .sql.replays import Recorded, Replays, result_digest
 from .sql.session import Binding, Session
 
-STRATEGIES = (*strategies.STRATEGIES, "one-round")
+STRATEGIES = tuple(strategies.STRATEGIES)
 
 
 @dataclass(frozen=True)
@@ -79,8 +78,8 @@ class ChatDB:
 
         `strategy`: "chain" (plan, run step by step, revise), "native" (the chain, but a read is one
         statement in the model's native form: `controller/native_sql.py`) or "one-round" (one SQL and
-        one repair, the baseline). `candidates` > 1 samples that many plans for a question and keeps the result
-        most of them agree on. `revisions`: how often a failing plan is revised per request.
+        `repair_rounds` repairs, the baseline). `candidates` > 1 samples that many plans for a question and
+        keeps the result most of them agree on. `revisions`: how often a failing plan is revised per request.
         `without`: stages left out of the chain (`controller/strategies.py`: "route", "vote",
         "fall_back", "post_think", ...), to measure what each one gives.
         `memory`: a ThoughtMemory to recall thoughts from before planning and store new ones in after
@@ -106,12 +105,11 @@ class ChatDB:
         self.table_index = SchemaIndex(embedder, notes=saved.notes() if saved is not None else None)
         if schema is not None:
             self._bootstrap(schema)
-        self._strategy, self._repair_rounds = strategy, repair_rounds
         try:
-            self._stages = strategies.without(strategies.STRATEGIES.get(strategy, strategies.ASK), *without)
+            self._stages = strategies.without(strategies.STRATEGIES[strategy], *without)
         except ValueError as error:
             raise ChatDBError(str(error)) from None
-        self.options = Options(revisions=revisions, candidates=candidates)
+        self.options = Options(revisions=repair_rounds if strategy == "one-round" else revisions, candidates=candidates)
         self._controller = self._make_controller()
 
     def _saved_values(self, path: str | Path | None) -> SavedValues | None:
@@ -123,19 +121,17 @@ class ChatDB:
             warnings.warn(str(error), stacklevel=3)
             return None
 
-    def _make_controller(self) -> Controller | OneRoundController:
-        if self._strategy in strategies.STRATEGIES:
-            return Controller(
-                self.model,
-                self.session,
-                self.journal,
-                self.options,
-                self._memory,
-                values=self.values,
-                tables=self.table_index,
-                strategy=self._stages,
-            )
-        return OneRoundController(self.model, self.session, repair_rounds=self._repair_rounds)
+    def _make_controller(self) -> Controller:
+        return Controller(
+            self.model,
+            self.session,
+            self.journal,
+            self.options,
+            self._memory,
+            values=self.values,
+            tables=self.table_index,
+            strategy=self._stages,
+        )
 
     @property
     def memory(self) -> ThoughtMemory | None:

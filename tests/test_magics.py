@@ -279,7 +279,7 @@ def test_failed_request_shows_the_message_and_the_failed_card(shell, scripted, c
     result = shell.run_cell("%%chatdb\nWhat is nope?")
     out = capsys.readouterr().out
     assert result.error_in_exec is not None and "Traceback" not in out
-    assert "SQLRefused: Unknown column 'nope' in sales" in out
+    assert "QueryFailed: Step 1 (What is nope?) failed: Unknown column 'nope' in sales" in out
     assert "(failed" in out
 
 

@@ -1,4 +1,5 @@
-"""The one-round controller (the benchmarks' baseline), driven by a scripted model against a real DuckDB session."""
+"""The one-round strategy (the Foundation's baseline: one SQL as JSON, run as a plan's one step), driven by a
+scripted model against a real DuckDB session."""
 
 import pytest
 
@@ -6,6 +7,7 @@ from jupyter_chatdb import ChatDB
 from jupyter_chatdb.controller.events import (
     Answered,
     ModelText,
+    PlanMade,
     RequestStarted,
     RolledBack,
     StepDone,
@@ -39,7 +41,7 @@ def test_question_is_answered_from_the_result(db, scripted):
     assert reply.sql == ["SELECT region, SUM(units) AS units FROM sales GROUP BY region ORDER BY units DESC LIMIT 1"]
     assert reply.result.to_dict("records") == [{"region": "North", "units": 17}]
     assert reply.usage.calls == 2
-    assert kinds(events) == ["RequestStarted", "StepPlanned", "StepStarted", "StepDone", "Answered"]
+    assert kinds(events) == ["RequestStarted", "PlanMade", "StepPlanned", "StepStarted", "StepDone", "Answered"]
     assert any(isinstance(e, ModelText) for e in events)  # output streamed as it came
 
 
@@ -84,7 +86,7 @@ def test_unknown_column_is_repaired_with_the_guard_suggestion(db, scripted):
 def test_second_failure_is_reported_and_nothing_is_left_to_call(db, scripted):
     scripted.push({"sql": "SELECT nope FROM sales"}, {"sql": "SELECT still_nope FROM sales"})
     events = []
-    with pytest.raises(SQLRefused, match="Unknown column 'still_nope'"):
+    with pytest.raises(QueryFailed, match="Unknown column 'still_nope'"):
         db.ask("?", on_event=events.append)
     assert [e.will_retry for e in events if isinstance(e, StepFailed)] == [True, False]
     assert scripted.remaining == 0
@@ -101,13 +103,12 @@ def test_writes_run_in_one_transaction_and_report_rows(db, scripted):
     db.session.run("CREATE TABLE stock (fruit VARCHAR PRIMARY KEY, kg DOUBLE)")
     db.session.run("INSERT INTO stock VALUES ('apple', 10)")
     scripted.push(
-        {"sql": "INSERT INTO stock VALUES ('cherry', 24); UPDATE stock SET kg = kg - 2 WHERE fruit = 'apple'"},
-        {"answer": "Recorded."},
+        {"sql": "INSERT INTO stock VALUES ('cherry', 24); UPDATE stock SET kg = kg - 2 WHERE fruit = 'apple'"}
     )
     reply = db.ask("We got 24 kg of cherry and sold 2 kg of apple", allow_writes=True)
-    assert [s.rows_affected for s in reply.steps] == [1, 1]
+    assert [s.rows_affected for s in reply.steps] == [2]  # one step of two statements
     assert reply.result is None
-    assert "Rows changed: 2" in scripted.calls[1].messages[-1]["content"]
+    assert reply.answer.startswith("Recorded: stock") and len(scripted.calls) == 1  # what changed, not phrased
     assert db.session.run("SELECT kg FROM stock ORDER BY fruit").frame["kg"].tolist() == [8.0, 24.0]
 
 
@@ -118,7 +119,8 @@ def test_failed_write_chain_rolls_back_every_statement(db, scripted):
     events = []
     with pytest.raises(QueryFailed, match="(?i)duplicate key"):
         db.ask("Add pear twice", allow_writes=True, on_event=events.append)
-    assert sum(isinstance(e, RolledBack) for e in events) == 2
+    assert sum(isinstance(e, RolledBack) for e in events) == 1
+    assert [e.will_retry for e in events if isinstance(e, StepFailed)] == [True, False]
     assert db.session.run("SELECT count(*) FROM stock").scalar == 0
 
 
@@ -153,8 +155,9 @@ def test_events_describe_the_run_in_order(db, scripted):
     scripted.push({"sql": "SELECT 1 AS one"}, {"answer": "1"})
     events = [e for e in db.events("one?") if not isinstance(e, ModelText)]
     assert isinstance(events[0], RequestStarted) and events[0].tables == ("sales",)
-    assert isinstance(events[1], StepPlanned) and isinstance(events[2], StepStarted)
-    assert isinstance(events[3], StepDone) and events[3].step.result.row_count == 1
+    assert isinstance(events[1], PlanMade) and isinstance(events[2], StepPlanned)
+    assert isinstance(events[3], StepStarted)
+    assert isinstance(events[4], StepDone) and events[4].step.result.row_count == 1
     assert isinstance(events[-1], Answered)
 
 

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from collections.abc import Generator
+from collections.abc import Generator, Sequence
 from dataclasses import dataclass, field
 
 from ..grounding.joins import Links
@@ -49,8 +49,9 @@ class ModelCalls:
         schema: JSONSchema | None,
         max_tokens: int,
         temperature: float = 0.0,
+        stop: Sequence[str] = (),
     ) -> Generator[Event, None, Completion]:
-        completion = yield from generate(self.model, purpose, messages, schema, max_tokens, temperature)
+        completion = yield from generate(self.model, purpose, messages, schema, max_tokens, temperature, stop)
         self.usage += completion.usage
         return completion
 
@@ -98,7 +99,7 @@ class Context:
     steps: list[PlannedStep] = field(default_factory=list)  # the plan
     messages: list[Message] = field(default_factory=list)  # the planning conversation, for revisions
     plan_reply: str = ""
-    native: bool = False  # the plan is one statement in the model's native form (`native_sql.py`)
+    form: str = "plan"  # plan (JSON steps), or one statement: native (`native_sql.py`) or sql (JSON)
     chain: Chain | None = None
     reply: Reply | None = None  # set by the stage that answers: the stages left are those after the answer
 

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import queue
 import threading
-from collections.abc import Generator
+from collections.abc import Generator, Sequence
 
 from ..llm.base import LLM, Completion, JSONSchema, Message
 from .events import Event, ModelText
@@ -21,24 +21,26 @@ def generate(
     schema: JSONSchema | None,
     max_tokens: int,
     temperature: float = 0.0,
+    stop: Sequence[str] = (),
 ) -> Generator[Event, None, Completion]:
     """Call the model in a worker thread and yield its output as it streams; `schema` None: free text.
 
     Ctrl-C while waiting stops generation at the next token and re-raises.
     """
     pieces: queue.Queue[str | None] = queue.Queue()
-    stop = threading.Event()
+    cancel = threading.Event()
     outcome: dict[str, object] = {}
 
     def on_piece(piece: str) -> None:
-        if stop.is_set():
+        if cancel.is_set():
             raise Cancelled()
         pieces.put(piece)
 
     def work() -> None:
         try:
+            stops = {"stop": stop} if stop else {}  # an LLM of the user's may not know `stop`
             outcome["completion"] = model.complete(
-                messages, json_schema=schema, stream=on_piece, max_tokens=max_tokens, temperature=temperature
+                messages, json_schema=schema, stream=on_piece, max_tokens=max_tokens, temperature=temperature, **stops
             )
         except BaseException as error:  # handed to the calling thread below
             outcome["error"] = error
@@ -51,7 +53,7 @@ def generate(
         while (piece := pieces.get()) is not None:
             yield ModelText(purpose, piece)
     except BaseException:
-        stop.set()
+        cancel.set()
         raise
     worker.join()
     if "error" in outcome:

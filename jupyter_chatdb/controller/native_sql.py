@@ -17,6 +17,7 @@ from ..sql.session import Session
 
 EXAMPLE_ROWS = 3
 VALUE_CHARS = 40
+STOP = (";", "\n```\n")  # the statement's end, or its code block's: what follows is explanation
 ASK = "-- Using valid SQLite, answer the following questions for the tables provided above."
 
 

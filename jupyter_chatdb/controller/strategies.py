@@ -5,11 +5,11 @@ from __future__ import annotations
 from .pipeline import Stage
 from .stages.finish import answer, fall_back, finish
 from .stages.memory import post_think, recall
+from .stages.one_statement import foundation_sql, write_sql
 from .stages.plan import plan, vote
 from .stages.route import chat, route, route_quickly
 from .stages.run import run_steps
 from .stages.select import consider_tables, pick_tables
-from .stages.write_sql import write_sql
 
 # plain language to SQL steps: the chain-of-memory controller
 ASK: tuple[Stage, ...] = (
@@ -43,9 +43,11 @@ NATIVE: tuple[Stage, ...] = (
     fall_back,
     post_think,
 )
+# the Foundation's baseline: one SQL statement (several writes) as JSON, repaired `revisions` times
+ONE_ROUND: tuple[Stage, ...] = (foundation_sql, run_steps, finish, answer)
 # a plan the user approved (or wrote, or recorded): run exactly it, without the model
 APPROVED: tuple[Stage, ...] = (run_steps, finish, answer)
-STRATEGIES = {"chain": ASK, "native": NATIVE}
+STRATEGIES = {"chain": ASK, "native": NATIVE, "one-round": ONE_ROUND}
 STAGES = {stage.__name__: stage for strategy in STRATEGIES.values() for stage in strategy}
 
 

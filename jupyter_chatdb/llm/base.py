@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any, Literal, Protocol, TypedDict, runtime_checkable
 
@@ -45,7 +45,8 @@ class Completion:
 class LLM(Protocol):
     """Messages in; text (or JSON matching `json_schema`) out.
 
-    `stream`, when given, receives each piece of text as it is generated.
+    `stream`, when given, receives each piece of text as it is generated. Generation ends before the
+    first of the `stop` strings (left out of the text).
     """
 
     name: str
@@ -58,6 +59,7 @@ class LLM(Protocol):
         stream: StreamCallback | None = None,
         max_tokens: int = 512,
         temperature: float = 0.0,
+        stop: Sequence[str] = (),
     ) -> Completion: ...
 
 

@@ -5,6 +5,7 @@ from __future__ import annotations
 import functools
 import os
 import threading
+from collections.abc import Sequence
 from pathlib import Path
 from typing import Any
 
@@ -61,6 +62,7 @@ class LocalBackend:
         stream: StreamCallback | None = None,
         max_tokens: int = 512,
         temperature: float = 0.0,
+        stop: Sequence[str] = (),
     ) -> Completion:
         llama = self.load()
         if temperature > 0:  # each sample draws anew; greedy calls stay reproducible
@@ -70,6 +72,8 @@ class LocalBackend:
         )
         if json_schema is not None:
             kwargs["response_format"] = {"type": "json_object", "schema": json_schema}
+        if stop:
+            kwargs["stop"] = list(stop)
         try:
             with _GENERATING:
                 if stream is None:

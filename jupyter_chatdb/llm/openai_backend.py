@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from typing import Any, Literal
 
 import openai
@@ -58,12 +59,15 @@ class OpenAIBackend:
         stream: StreamCallback | None = None,
         max_tokens: int = 512,
         temperature: float = 0.0,
+        stop: Sequence[str] = (),
     ) -> Completion:
         request: dict[str, Any] = dict(
             model=self.name, messages=list(messages), max_tokens=max_tokens, temperature=temperature
         )
         if json_schema is not None:
             request.update(self._structured(request["messages"], json_schema))
+        if stop:
+            request["stop"] = list(stop)[:4]  # the API takes at most four
         try:
             if stream is None:
                 return _completion(self._client.chat.completions.create(**request))

@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 import json
-from collections.abc import Callable, Iterable
+from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass
 from typing import Any
 
@@ -59,6 +59,7 @@ class ScriptedBackend:
         stream: StreamCallback | None = None,
         max_tokens: int = 512,
         temperature: float = 0.0,
+        stop: Sequence[str] = (),
     ) -> Completion:
         self.calls.append(RecordedCall(list(messages), json_schema, max_tokens, temperature))
         if not self._queue:
@@ -67,6 +68,8 @@ class ScriptedBackend:
         if callable(response):
             response = response(messages)
         text = response if isinstance(response, str) else json.dumps(response)
+        ends = [text.find(s) for s in stop if s in text]
+        text = text[: min(ends)] if ends else text
         if stream is not None:
             for piece in _pieces(text):
                 stream(piece)

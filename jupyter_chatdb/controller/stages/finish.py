@@ -1,10 +1,11 @@
 """Finishing a request: commit its writes (journalled) or roll them back for approval; answer from the
-last result; and, for a read the chain could not answer, the one-round fallback."""
+last result; and, for a read the plan could not answer, the fallback: one statement, one repair."""
 
 from __future__ import annotations
 
 from collections.abc import Iterator
 from dataclasses import replace
+from typing import cast
 
 import pandas as pd
 
@@ -13,10 +14,13 @@ from ...sql.approval import Preview, RunMarks, bulk_change, differences
 from ...sql.journal import TableChange
 from ..answer import plain_answer
 from ..context import Context
-from ..events import Answered, ApprovalNeeded, Committed, Event, Reply, RequestStarted
-from ..one_round import OneRoundController
+from ..events import ApprovalNeeded, Committed, Event, Reply
 from ..phrase import phrase
+from .one_statement import foundation_sql
+from .run import run_steps
 from .values import missing_value
+
+FALLBACK_REPAIRS = 1
 
 
 def finish(ctx: Context) -> Iterator[Event]:
@@ -94,18 +98,17 @@ answer.may_fall_back = True  # type: ignore[attr-defined]
 
 
 def fall_back(ctx: Context) -> Iterator[Event]:
-    """The Foundation's one-SQL prompt (with its repair round), for a read the chain could not answer.
-    The pipeline jumps here when a stage before it fails; otherwise it does nothing."""
+    """For a read the plan could not answer: the Foundation's one-SQL prompt, with one repair, run and
+    answered as a plan's one step. The pipeline jumps here when a stage before it fails; otherwise it
+    does nothing."""
     if ctx.reply is not None:
         return
-    reply = None
-    for event in OneRoundController(ctx.services.model, ctx.session, tables=ctx.shown).run(ctx.request):
-        if isinstance(event, Answered):
-            reply = event.reply
-        elif not isinstance(event, RequestStarted):
-            yield event
-    assert reply is not None
-    ctx.reply = replace(reply, usage=reply.usage + ctx.calls.usage)
+    options = replace(ctx.options, revisions=FALLBACK_REPAIRS)
+    again = replace(ctx, services=replace(ctx.services, options=options), steps=[], messages=[], chain=None)
+    for stage in (foundation_sql, run_steps, finish, answer):
+        yield from stage(again)
+        ctx.chain = again.chain  # what is open is rolled back if a stage fails
+    ctx.reply = cast(Reply, again.reply)
 
 
 def _changes_answer(changes: tuple[TableChange, ...], pending: bool) -> str:

@@ -22,7 +22,7 @@ NO_TABLES = "(no tables yet: create the tables the request needs, with primary k
 
 def plan(ctx: Context) -> Iterator[Event]:
     """The steps; an unparseable plan gets one retry with the error, then the request fails."""
-    if ctx.steps:  # written already (a read in the model's native form)
+    if ctx.steps:  # written already, as one statement
         return
     request, writes = ctx.request, ctx.route == "write"
     if not ctx.catalog.tables and ctx.route == "read":
@@ -55,7 +55,7 @@ def plan(ctx: Context) -> Iterator[Event]:
 def vote(ctx: Context) -> Iterator[Event]:
     """Execution-guided self-consistency (`candidates` > 1, reads only): sample more plans, run each,
     keep the most common result."""
-    if ctx.route != "read" or ctx.options.candidates <= 1 or ctx.native:
+    if ctx.route != "read" or ctx.options.candidates <= 1 or ctx.form != "plan":
         return
     schema = ctx.running().schema
     candidates = [ctx.steps]

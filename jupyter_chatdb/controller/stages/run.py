@@ -11,14 +11,13 @@ from ...errors import ModelOutputError, QueryFailed, SQLRefused
 from ...sql import guard
 from ...sql.catalog import Catalog
 from ...sql.session import QueryResult
-from .. import native_sql, prompts
+from .. import prompts
 from ..context import Chain, Context, StepProblem
 from ..events import Event, PlanMade, Step, StepDone, StepFailed, StepPlanned, StepStarted
-from ..one_round import rows_changed
 from ..plan import PlannedStep, bound_values, fill, parameterized, parse_plan, plan_schema, with_values
+from .one_statement import repaired
 from .plan import PLAN_MAX_TOKENS
 from .prepare import prepared
-from .write_sql import SQL_MAX_TOKENS, step_of
 
 
 def run_steps(ctx: Context) -> Iterator[Event]:
@@ -97,6 +96,13 @@ def _run_step(
     return step, PlannedStep(planned.goal, ran, planned.binds)
 
 
+def rows_changed(statement: guard.Statement, result: QueryResult) -> int | None:
+    """Rows a write changed: DuckDB returns the count, or the rows themselves with RETURNING."""
+    if statement.kind is not guard.Kind.WRITE:
+        return None
+    return result.row_count if statement.returns_rows else int(result.scalar)  # type: ignore[call-overload]
+
+
 def _before_write(ctx: Context, chain: Chain, statement: guard.Statement) -> None:
     if statement.target in ctx.session.frames:
         raise SQLRefused(
@@ -141,31 +147,37 @@ def _replay(ctx: Context, chain: Chain) -> None:
 def _revise(
     ctx: Context, chain: Chain, index: int, sql: str, problem: str, revision: int
 ) -> Generator[Event, None, list[PlannedStep]]:
+    """The rest of the plan (or the one statement, in its own form) rewritten by the model."""
+    if ctx.form == "plan":
+        steps = yield from _revised_plan(ctx, chain, index, sql, problem)
+    else:
+        steps = yield from repaired(ctx, sql, problem)
+    steps = _without_steps_done(steps, chain.planned)
+    if not steps:
+        raise QueryFailed(f"Step {index} failed: {problem}; the revised plan only repeated the steps done.")
+    yield PlanMade(tuple(steps), first=index, revision=revision)
+    for offset, revised in enumerate(steps):
+        yield StepPlanned(index + offset, revised.goal, revised.sql, attempt=revision + 1)
+    return steps
+
+
+def _revised_plan(
+    ctx: Context, chain: Chain, index: int, sql: str, problem: str
+) -> Generator[Event, None, list[PlannedStep]]:
     """The rest of the plan, rewritten by the model given the results so far."""
     results = "\n".join(
         f"step {s.index} ({s.goal}): " + (_result_line(s.result) if s.result is not None else "done")
         for s in chain.steps
     )
     bound = ", ".join(f"<{k}> = {v}" for k, v in chain.values.items())
-    if ctx.native:  # one statement, repaired in the form it was written
-        repair = native_sql.repair_messages(ctx.messages, ctx.plan_reply, sql, problem)
-        completion = yield from ctx.calls("repair", repair, None, SQL_MAX_TOKENS)
-        steps: list[PlannedStep] | None = [step_of(ctx, completion.text)]
-    else:
-        revise = prompts.revise_messages(
-            ctx.messages, ctx.plan_reply, index, sql, problem, results + (f"\nBound: {bound}" if bound else "")
-        )
-        completion = yield from ctx.calls("revise", revise, plan_schema(ctx.request.max_steps), PLAN_MAX_TOKENS)
-        steps = parse_plan(completion.text)
+    revise = prompts.revise_messages(
+        ctx.messages, ctx.plan_reply, index, sql, problem, results + (f"\nBound: {bound}" if bound else "")
+    )
+    completion = yield from ctx.calls("revise", revise, plan_schema(ctx.request.max_steps), PLAN_MAX_TOKENS)
+    steps = parse_plan(completion.text)
     if steps is None:
         raise ModelOutputError(f"The model did not return a usable revision (it said: {completion.text[:200]!r}).")
-    steps = _without_steps_done(steps, chain.planned)
-    if not steps:
-        raise QueryFailed(f"Step {index} failed: {problem}; the revised plan only repeated the steps done.")
     ctx.plan_reply = completion.text
-    yield PlanMade(tuple(steps), first=index, revision=revision)
-    for offset, revised in enumerate(steps):
-        yield StepPlanned(index + offset, revised.goal, revised.sql, attempt=revision + 1)
     return steps
 
 

@@ -1,0 +1,82 @@
+"""A request as one statement instead of a plan of steps, in one of two forms, each repaired in its own:
+
+- `write_sql`, for reads: the model's native form (`native_sql.py`), SQLite in a code block;
+- `foundation_sql`: the Foundation's prompt, JSON {"sql"} (several statements when writes are allowed),
+  the one-round baseline and the fallback of a read the plan could not answer.
+
+The plan stage then has nothing left to do; the statement runs as the plan's one step.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Generator, Iterator
+
+from ...errors import ChatDBError, ModelOutputError
+from ...sql import fixups, guard
+from .. import native_sql, prompts
+from ..context import Context
+from ..events import Event
+from ..plan import PlannedStep
+
+SQL_MAX_TOKENS = 320
+
+
+def write_sql(ctx: Context) -> Iterator[Event]:
+    """For a read: one SQL statement, written as SQLite in a code block and read into DuckDB's dialect."""
+    if ctx.route != "read" or ctx.steps:
+        return
+    _need_tables(ctx)
+    schema = native_sql.schema_text(ctx.catalog, ctx.session, ctx.shown, ctx.links)
+    messages = native_sql.sql_messages(schema, ctx.request.text, ctx.notes)
+    completion = yield from ctx.calls("sql", messages, None, SQL_MAX_TOKENS, stop=native_sql.STOP)
+    ctx.steps = [_native_step(ctx, completion.text)]
+    ctx.messages, ctx.plan_reply, ctx.form = messages, completion.text, "native"
+
+
+def foundation_sql(ctx: Context) -> Iterator[Event]:
+    """One SQL statement (or several writes) as JSON, from the tables as compact CREATE TABLEs."""
+    if ctx.steps:
+        return
+    _need_tables(ctx)
+    messages = prompts.sql_messages(
+        ctx.catalog.prompt_text(ctx.shown), ctx.request.text, allow_writes=ctx.request.allow_writes
+    )
+    completion = yield from ctx.calls("sql", messages, prompts.SQL_SCHEMA, SQL_MAX_TOKENS)
+    ctx.steps = [_json_step(ctx, completion.text)]
+    ctx.messages, ctx.plan_reply, ctx.form = messages, completion.text, "sql"
+
+
+def repaired(ctx: Context, sql: str, problem: str) -> Generator[Event, None, list[PlannedStep]]:
+    """The failed statement rewritten by the model in the form it was written, told what went wrong."""
+    if ctx.form == "native":
+        messages = native_sql.repair_messages(ctx.messages, ctx.plan_reply, sql, problem)
+        completion = yield from ctx.calls("repair", messages, None, SQL_MAX_TOKENS, stop=native_sql.STOP)
+        step = _native_step(ctx, completion.text)
+    else:
+        messages = prompts.repair_messages(ctx.messages, ctx.plan_reply, problem)
+        completion = yield from ctx.calls("repair", messages, prompts.SQL_SCHEMA, SQL_MAX_TOKENS)
+        step = _json_step(ctx, completion.text)
+    ctx.plan_reply = completion.text
+    return [step]
+
+
+def _need_tables(ctx: Context) -> None:
+    if not ctx.catalog.tables:
+        raise ChatDBError("There is no data to query: create a pandas DataFrame or register one first.")
+
+
+def _native_step(ctx: Context, reply: str) -> PlannedStep:
+    """The step of a native reply, its SQLite read as DuckDB SQL (as written when SQLite's dialect cannot
+    read it: the step's preparation then decides)."""
+    sql = native_sql.reply_sql(reply)
+    if not sql:
+        raise ModelOutputError(f"The model did not write SQL (it said: {reply[:200]!r}).")
+    trees = fixups.from_sqlite(sql)
+    return PlannedStep(ctx.request.text, "; ".join(map(guard.written, trees)) if trees else sql)
+
+
+def _json_step(ctx: Context, reply: str) -> PlannedStep:
+    sql = prompts.parse_json(reply, "sql")
+    if not sql:
+        raise ModelOutputError(f"The model did not return SQL (it said: {reply[:200]!r}).")
+    return PlannedStep(ctx.request.text, sql)
