@@ -110,3 +110,14 @@ def test_every_rule_has_fixtures() -> None:
     rules.add("replace_literals")
     assert {path.stem for path in FIXTURES.glob("*.sql")} == rules
     assert all(read_cases(FIXTURES / f"{rule}.sql") for rule in rules)
+
+
+def test_a_steps_statements_are_fixed_up_together() -> None:
+    schema = {"shop.fruits": ["name", "kg"], "shop.sales": ["fruit", "kg"]}
+    trees = parse("INSERT INTO sales VALUES ('fig', 2); UPDATE fruits SET kg = kg - 2 WHERE name = 'fig'")
+    fixed = fixups.with_tables_qualified(trees, schema)
+    assert [written(t) for t in fixed] == [
+        "INSERT INTO shop.sales VALUES ('fig', 2)",
+        "UPDATE shop.fruits SET kg = kg - 2 WHERE name = 'fig'",
+    ]
+    assert fixups.split(fixups.joined(trees)) == trees

@@ -236,11 +236,20 @@ def qualify_tables(tree: exp.Expr, schema: Schema, shown: Sequence[str] = ()) ->
 
 
 def with_tables_qualified(trees: list[exp.Expr], schema: Schema, shown: Sequence[str] = ()) -> list[exp.Expr]:
-    """`trees` with a lone statement's attached tables qualified (`qualify_tables`); several are kept as
-    they are."""
-    if len(trees) != 1:
-        return trees
-    return [qualify_tables(trees[0], schema, shown) or trees[0]]
+    """`trees` with their attached tables qualified (`qualify_tables`)."""
+    together = joined(trees)
+    return split(qualify_tables(together, schema, shown) or together)
+
+
+def joined(trees: Sequence[exp.Expr]) -> exp.Expr:
+    """A step's statements as one tree, which the rules read together (a name one statement defines
+    counts in the others)."""
+    return trees[0] if len(trees) == 1 else exp.Block(expressions=list(trees))
+
+
+def split(tree: exp.Expr) -> list[exp.Expr]:
+    """The statements of a `joined` tree."""
+    return list(tree.expressions) if isinstance(tree, exp.Block) else [tree]
 
 
 def _database_of_only(name: str, tables: Sequence[str]) -> str | None:

@@ -4,7 +4,7 @@
     -> numbers stored as text -> guard
     (SQL DuckDB cannot read gets one try as SQLite/MySQL/PostgreSQL SQL, with its tables qualified)
 
-The fix-ups read one statement; a step of several runs as the model wrote it.
+The fix-ups read a step's statements together (`fixups.joined`).
 """
 
 from __future__ import annotations
@@ -24,16 +24,15 @@ def prepared(ctx: Context, chain: Chain, index: int, sql: str) -> Generator[Even
     is raised as it is."""
     shown = ctx.shown or ()
     try:
-        trees = guard.parse(sql)
-        if len(trees) == 1:
-            tree = fixups.qualify_tables(trees[0], chain.schema, shown) or trees[0]  # before literals are matched
-            tree = fixups.quoted_strings(tree, chain.schema) or tree
-            tree = yield from correct_values(ctx, chain, index, tree)
-            tree = fixups.drop_unknown_joins(tree, chain.schema) or tree
-            tree = fixups.cast_text_numbers(tree, chain.schema, ctx.catalog.text_columns()) or tree
-            if tree is not trees[0]:
-                sql, trees = guard.written(tree), [tree]
-        return guard.check(trees, chain.schema, mode=chain.mode)
+        given = fixups.joined(guard.parse(sql))
+        tree = fixups.qualify_tables(given, chain.schema, shown) or given  # before literals are matched
+        tree = fixups.quoted_strings(tree, chain.schema) or tree
+        tree = yield from correct_values(ctx, chain, index, tree)
+        tree = fixups.drop_unknown_joins(tree, chain.schema) or tree
+        tree = fixups.cast_text_numbers(tree, chain.schema, ctx.catalog.text_columns()) or tree
+        if tree is not given:
+            sql = guard.written(tree)
+        return guard.check(fixups.split(tree), chain.schema, mode=chain.mode)
     except SQLSyntaxError as error:
         problem: SQLRefused = error
     except SQLRefused as error:

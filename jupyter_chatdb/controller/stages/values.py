@@ -16,8 +16,8 @@ VALUE_MAX_TOKENS = 40
 
 
 def correct_values(ctx: Context, chain: Chain, index: int, tree: exp.Expr) -> Generator[Event, None, exp.Expr]:
-    """One statement's `tree`, with the literals its columns do not hold replaced by the stored values meant
-    (a copy; the tree itself when nothing changes)."""
+    """A step's `tree` (its statements joined), with the literals its columns do not hold replaced by the
+    stored values meant (a copy; the tree itself when nothing changes)."""
     if not ctx.options.values or ctx.request.approved:
         return tree
     index_of_values = ctx.services.values
