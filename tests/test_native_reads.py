@@ -85,3 +85,26 @@ def test_a_reply_without_sql_says_so(lots, scripted):
 )
 def test_reply_sql(reply, sql):
     assert reply_sql(reply) == sql
+
+
+def test_no_rows_for_a_value_the_column_lacks_gets_one_repair(lots, scripted):
+    scripted.push(
+        "SELECT county FROM towns WHERE town = 'Qwxz'",
+        "SELECT county FROM towns WHERE town = 'Bath'",
+    )
+    seen = []
+    reply = lots.ask("Which county is the town of Bath in?", on_event=seen.append)
+    failed = [e.step.error for e in seen if isinstance(e, StepFailed)]
+    assert failed == [
+        "it returned no rows: 'Qwxz' is not a value of towns.town, nor close to one; compare with the example rows"
+    ]
+    assert reply.result.to_dict("records") == [{"county": "Somerset"}]
+
+
+def test_no_rows_is_an_answer_when_no_repair_is_left(scripted):
+    chatdb = ChatDB(model=scripted, summarize=False, strategy="native", revisions=0)
+    chatdb.register("towns", pd.DataFrame({"town": ["Ely", "Bath"], "county": ["Cambs", "Somerset"]}))
+    scripted.push("SELECT county FROM towns WHERE town = 'Qwxz'")
+    reply = chatdb.ask("Which county is the town of Qwxz in?")
+    assert reply.result.empty and "No rows" in reply.answer
+    chatdb.close()

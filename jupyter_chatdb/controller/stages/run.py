@@ -18,6 +18,7 @@ from ..plan import PlannedStep, bound_values, fill, parameterized, parse_plan, p
 from .one_statement import repaired
 from .plan import PLAN_MAX_TOKENS
 from .prepare import prepared
+from .values import missing_value
 
 
 def run_steps(ctx: Context) -> Iterator[Event]:
@@ -30,10 +31,10 @@ def run_steps(ctx: Context) -> Iterator[Event]:
     while pending:
         planned = pending.pop(0)
         index = len(chain.steps) + 1
+        can_revise = revision < ctx.options.revisions and bool(ctx.messages)
         try:
-            step, as_run = yield from _run_step(ctx, chain, index, planned)
+            step, as_run = yield from _run_step(ctx, chain, index, planned, can_revise)
         except StepProblem as problem:
-            can_revise = revision < ctx.options.revisions and bool(ctx.messages)
             failed_sql = fill(planned.sql, chain.values)
             yield StepFailed(Step(index, planned.goal, failed_sql, "failed", error=str(problem)), will_retry=can_revise)
             if not can_revise:
@@ -51,11 +52,12 @@ run_steps.may_fall_back = True  # type: ignore[attr-defined]
 
 
 def _run_step(
-    ctx: Context, chain: Chain, index: int, planned: PlannedStep
+    ctx: Context, chain: Chain, index: int, planned: PlannedStep, can_revise: bool
 ) -> Generator[Event, None, tuple[Step, PlannedStep]]:
     """Run one step; returns it and its statements as they ran (corrected literals, $name parameters),
     which an approval runs again."""
     sql = parameterized(planned.sql)  # earlier results are bound as parameters, never spliced in
+    missing_before = len(chain.missing_values)
     checked = yield from prepared(ctx, chain, index, sql)
     unbound = [name for statement in checked.statements for name in statement.parameters if name not in chain.values]
     if unbound:
@@ -79,6 +81,9 @@ def _run_step(
         if statement.kind is guard.Kind.DDL:
             chain.schema = Catalog.read(ctx.session, samples=0).schema()
     assert result is not None
+    missing = chain.missing_values[missing_before:]
+    if ctx.form != "plan" and can_revise and missing and affected is None and result.frame.empty:
+        raise StepProblem(f"it returned no rows: {missing_value(missing[0])}; compare with the example rows")
     values, problem = bound_values(planned.binds, result.frame)
     if problem:
         raise StepProblem(problem)
