@@ -31,25 +31,7 @@ def schema_text(
 
 def _table_text(table: Table, session: Session, catalog: Catalog, neighbours: Mapping[str, str]) -> str:
     lines = [f"  {_name(c.name)} {c.type}" for c in table.columns]
-    if table.primary_key:
-        lines.append(f"  PRIMARY KEY ({', '.join(map(_name, table.primary_key))})")
-    declared = {key.table for key in table.foreign_keys}
-    for key in table.foreign_keys:
-        lines.append(
-            f"  FOREIGN KEY ({', '.join(map(_name, key.columns))}) REFERENCES {_name(key.table)}"
-            f" ({', '.join(map(_name, key.references))})"
-        )
-    own = {c.name.lower() for c in table.columns}
-    for other, column in neighbours.items():
-        target = catalog.tables.get(other)
-        if other in declared or target is None or column.lower() not in own:
-            continue
-        theirs = {c.name.lower(): c.name for c in target.columns}
-        referenced = theirs.get(column.lower()) or theirs.get("id")
-        if referenced is None or _declared_the_other_way(target, table.name):
-            continue
-        if _unique(session, other, referenced) and not (referenced == column and _unique(session, table.name, column)):
-            lines.append(f"  FOREIGN KEY ({_name(column)}) REFERENCES {_name(other)} ({_name(referenced)})")
+    lines += _keys(table, session, catalog, neighbours)
     rows = session.rows(f"SELECT * FROM {quote_table(table.name)} LIMIT {EXAMPLE_ROWS}")
     shown = "\n".join(" ".join(_value(v) for v in row) for row in rows)
     header = " ".join(c.name for c in table.columns)
@@ -59,14 +41,36 @@ def _table_text(table: Table, session: Session, catalog: Catalog, neighbours: Ma
     )
 
 
+def _keys(table: Table, session: Session, catalog: Catalog, neighbours: Mapping[str, str]) -> list[str]:
+    """The keys a table declares, and for one that declares none (a DataFrame) the references its key
+    columns imply: a column it shares with a neighbour (or the neighbour's `id`) that is unique there
+    and not here."""
+    lines = [f"  PRIMARY KEY ({', '.join(map(_name, table.primary_key))})"] if table.primary_key else []
+    for key in table.foreign_keys:
+        lines.append(_reference(key.columns, key.table, key.references))
+    declared = {key.table for key in table.foreign_keys}
+    own = {c.name.lower() for c in table.columns}
+    for other, column in neighbours.items():
+        target = catalog.tables.get(other)
+        if other in declared or target is None or column.lower() not in own:
+            continue
+        theirs = {c.name.lower(): c.name for c in target.columns}
+        referenced = theirs.get(column.lower()) or theirs.get("id")
+        if referenced is None or any(key.table == table.name for key in target.foreign_keys):
+            continue
+        if _unique(session, other, referenced) and not (referenced == column and _unique(session, table.name, column)):
+            lines.append(_reference((column,), other, (referenced,)))
+    return lines
+
+
+def _reference(columns: Sequence[str], table: str, references: Sequence[str]) -> str:
+    return f"  FOREIGN KEY ({', '.join(map(_name, columns))}) REFERENCES {_name(table)} ({', '.join(map(_name, references))})"
+
+
 def _unique(session: Session, table: str, column: str) -> bool:
     """Whether `column` identifies `table`'s rows: what an inferred key refers to."""
     quoted = quote_identifier(column)
     return bool(session.rows(f"SELECT count(DISTINCT {quoted}) = count(*) FROM {quote_table(table)}")[0][0])
-
-
-def _declared_the_other_way(target: Table, name: str) -> bool:
-    return any(key.table == name for key in target.foreign_keys)
 
 
 def _name(name: str) -> str:
