@@ -29,12 +29,15 @@ import json
 import sqlite3
 import statistics
 import sys
+import tempfile
 import time
 from collections import defaultdict
+from collections.abc import Iterator
 from dataclasses import asdict, dataclass
 from pathlib import Path
 
 import pandas as pd
+import sqlglot
 from spider import DATASET, gold_is_ordered, gold_result, read_sqlite, same
 
 from jupyter_chatdb import ChatDB, ChatDBError
@@ -96,19 +99,20 @@ def main() -> int:
     details = args.details or Path(f"benchmarks/out/text2sql_{args.half}.jsonl")
     details.parent.mkdir(parents=True, exist_ok=True)
     answers: list[Answer] = []
-    with details.open("w") as lines:
+    with details.open("w") as lines, tempfile.TemporaryDirectory() as folder:
         for db_id in dict.fromkeys(q["db_id"] for q in questions):
             asked = [q for q in questions if q["db_id"] == db_id]
-            sqlite_path = args.dataset / "database" / f"{db_id}.sqlite"
+            gold_path = args.dataset / "database" / f"{db_id}.sqlite"
+            path = messy_copy(gold_path, Path(folder)) if args.messy else gold_path
             for system in ("raw", *args.systems.split(",")):
-                for answer in answer_all(system, model, asked, sqlite_path, args):
+                for answer in answer_all(system, model, asked, path, gold_path):
                     answers.append(answer)
                     lines.write(json.dumps(asdict(answer)) + "\n")
                     lines.flush()
                     if args.verbose:
                         mark = "ok " if answer.correct else "ERR" if not answer.executed else "no "
                         print(f"[{system} {db_id}] {mark} {answer.seconds:5.1f}s {answer.question}", flush=True)
-    report(answers, f"{args.half} half, model {model.name}, {len(questions)} questions")
+    report(answers, f"{args.half} half{', numbers stored as text' if args.messy else ''}, model {model.name}")
     return 0
 
 
@@ -119,21 +123,61 @@ def select_questions(args: argparse.Namespace) -> list[dict]:
     return questions[: args.limit] if args.limit else questions
 
 
-def answer_all(system: str, model: LLM, questions: list[dict], sqlite_path: Path, args: argparse.Namespace):
+def answer_all(system: str, model: LLM, questions: list[dict], path: Path, gold_path: Path) -> Iterator[Answer]:
+    """`system`'s answers over the database at `path`, scored against the gold queries on `gold_path`."""
     if system == "raw":
-        schema = raw_schema(sqlite_path)
+        schema = raw_schema(path)
         for question in questions:
-            yield ask_raw(model, schema, question, sqlite_path)
+            yield ask_raw(model, schema, question, path, gold_path)
         return
     strategy, *left_out = system.split("-") if system != "one-round" else (system,)
     chatdb = ChatDB(model=model, summarize=False, strategy=strategy, without=tuple(left_out))
-    for name, frame in read_sqlite(sqlite_path).items():
+    for name, frame in read_sqlite(path).items():
         chatdb.register(name, frame)
     try:
         for question in questions:
-            yield ask_chatdb(chatdb, system, question, sqlite_path)
+            yield ask_chatdb(chatdb, system, question, gold_path)
     finally:
         chatdb.close()
+
+
+def messy_copy(path: Path, folder: Path) -> Path:
+    """The database with its numbers stored as text, as a careless CSV import or an old database leaves
+    them: every INTEGER/REAL/NUMERIC column that is no key (its name does not end in "id") is declared TEXT
+    and holds its values as text. Keys and the rest of the schema stay."""
+    copy = folder / f"messy_{path.name}"
+    copy.unlink(missing_ok=True)
+    with sqlite3.connect(path) as source, sqlite3.connect(copy) as target:
+        source.text_factory = lambda raw: raw.decode(errors="replace")
+        tables = source.execute("SELECT name, sql FROM sqlite_master WHERE type = 'table' AND name NOT LIKE 'sqlite_%'")
+        for name, create in tables.fetchall():
+            tree = sqlglot.parse_one(create, read="sqlite")
+            texts = set()
+            for column in tree.find_all(sqlglot.exp.ColumnDef):
+                kind = column.args.get("kind")
+                numeric = kind is not None and (kind.is_type(*sqlglot.exp.DataType.NUMERIC_TYPES))
+                if numeric and not column.name.lower().endswith("id"):
+                    column.set("kind", sqlglot.exp.DataType.build("TEXT"))
+                    texts.add(column.name)
+            target.execute(tree.sql(dialect="sqlite"))
+            cursor = source.execute(f'SELECT * FROM "{name}"')
+            names = [d[0] for d in cursor.description]
+            rows = [
+                tuple(_as_text(v) if n in texts and v is not None else v for n, v in zip(names, row))
+                for row in cursor.fetchall()
+            ]
+            target.executemany(f'INSERT INTO "{name}" VALUES ({", ".join("?" for _ in names)})', rows)
+    return copy
+
+
+def _as_text(value: object) -> str:
+    """
+    >>> _as_text(3.0), _as_text(2.5), _as_text("7")
+    ('3', '2.5', '7')
+    """
+    if isinstance(value, float) and value.is_integer():
+        return str(int(value))
+    return str(value)
 
 
 # -- the raw model ---------------------------------------------------------------------------------
@@ -167,7 +211,7 @@ def raw_messages(schema: str, question: str) -> list[Message]:
     ]
 
 
-def ask_raw(model: LLM, schema: str, question: dict, path: Path) -> Answer:
+def ask_raw(model: LLM, schema: str, question: dict, path: Path, gold_path: Path) -> Answer:
     started = time.perf_counter()
     messages = raw_messages(schema, question["question"])
     completion = model.complete(messages, max_tokens=RAW_MAX_TOKENS, stop=STOP)
@@ -176,7 +220,7 @@ def ask_raw(model: LLM, schema: str, question: dict, path: Path) -> Answer:
     try:
         rows = run_sqlite(sql, path)
         executed = True
-        correct = same_rows(rows, gold_result(question["query"], path), gold_is_ordered(question["query"]))
+        correct = same_rows(rows, gold_result(question["query"], gold_path), gold_is_ordered(question["query"]))
     except sqlite3.Error as failure:
         error = str(failure)
     seconds = time.perf_counter() - started
@@ -280,6 +324,7 @@ def parse_args() -> argparse.Namespace:
         default="native",
         help="ChatDB strategies to run beside the raw model, comma-separated (STRATEGY-STAGE leaves a stage out)",
     )
+    parser.add_argument("--messy", action="store_true", help="numbers stored as text (`messy_copy`), for both")
     parser.add_argument("--dataset", type=Path, default=DATASET)
     parser.add_argument(
         "--details", type=Path, help="per-question JSON Lines (default benchmarks/out/text2sql_HALF.jsonl)"
