@@ -113,10 +113,13 @@ class Catalog:
         """table -> column names, for the guard."""
         return {name: [c.name for c in table.columns] for name, table in self.tables.items()}
 
-    def text_columns(self) -> dict[str, set[str]]:
-        """table -> its text columns (lower case), for the fix-ups that read text as numbers."""
+    def text_columns(self) -> dict[str, dict[str, bool]]:
+        """table -> {text column (lower case): whether its sample values are all numbers}, for the fix-ups
+        that read text as numbers."""
         return {
-            name: {c.name.lower() for c in table.columns if c.type.upper().startswith(TEXT_TYPES)}
+            name: {
+                c.name.lower(): _all_numbers(c.samples) for c in table.columns if c.type.upper().startswith(TEXT_TYPES)
+            }
             for name, table in self.tables.items()
         }
 
@@ -126,6 +129,21 @@ class Catalog:
 
     def __len__(self) -> int:
         return len(self.tables)
+
+
+def _all_numbers(values: Iterable[str]) -> bool:
+    """
+    >>> _all_numbers(["12", "-3.5", "1e3"]), _all_numbers(["12", "A7"]), _all_numbers([])
+    (True, False, False)
+    """
+    found = False
+    for value in values:
+        try:
+            float(value)
+        except ValueError:
+            return False
+        found = True
+    return found
 
 
 def _keys(session: Session) -> tuple[dict[str, tuple[str, ...]], dict[str, list[ForeignKey]]]:

@@ -21,7 +21,7 @@ from .names import split_table
 
 SOURCE_DIALECTS = ("sqlite", "postgres", "mysql")  # MySQL last: it reads `||` as OR
 Schema = Mapping[str, Sequence[str]]
-TextColumns = Mapping[str, set[str]]  # table -> its text columns, lower case
+TextColumns = Mapping[str, Mapping[str, bool]]  # table -> {text column (lower case): whether it holds numbers}
 NUMBER = exp.DataType.build("DOUBLE")
 Fixed = TypeVar("Fixed")
 
@@ -107,26 +107,36 @@ def quoted_strings(tree: exp.Expr, schema: Schema) -> exp.Expr | None:
 @_tolerant
 def cast_text_numbers(tree: exp.Expr, schema: Schema, text_columns: TextColumns) -> exp.Expr | None:
     """Numbers stored as text (common in CSVs and old databases) are read as numbers where only a number
-    makes sense: summed or averaged, or compared with a number. DuckDB refuses `sum(VARCHAR)` and
-    `text > 5`; SQLite forgave them. A value that is no number reads as NULL.
+    makes sense: summed or averaged, or compared with a number (DuckDB refuses `sum(VARCHAR)` and
+    `text > 5`; SQLite forgave them); and, in a column whose values are numbers (`text_columns`),
+    its largest, smallest and order, which as text would be "9" > "10". A value that is no number reads
+    as NULL.
 
-    >>> text = {"t": {"price"}}
+    >>> text = {"t": {"price": True}}
     >>> written(cast_text_numbers(parse("SELECT sum(price) FROM t WHERE price > 2")[0], {"t": ["price"]}, text))
     'SELECT SUM(TRY_CAST(price AS DOUBLE)) FROM t WHERE TRY_CAST(price AS DOUBLE) > 2'
     """
     tree = tree.copy()
     known = {name.lower(): name for name in text_columns}
 
-    def is_text(node: exp.Expr | None) -> bool:
+    def is_text(node: exp.Expr | None, holding_numbers: bool = False) -> bool:
         if not isinstance(node, exp.Column):
             return False
         table = table_of_column(node, tree, schema)
-        return table is not None and node.name.lower() in text_columns.get(known.get(table.lower(), table), set())
+        columns = text_columns.get(known.get(table.lower(), table), {}) if table is not None else {}
+        return node.name.lower() in columns and (columns[node.name.lower()] or not holding_numbers)
 
     wanted: list[exp.Column] = []
     for function in tree.find_all(exp.Sum, exp.Avg):
         if is_text(function.this):
             wanted.append(function.this)
+    for function in tree.find_all(exp.Max, exp.Min):
+        if is_text(function.this, holding_numbers=True):
+            wanted.append(function.this)
+    for ordered in tree.find_all(exp.Ordered):
+        select = ordered.find_ancestor(exp.Select)
+        if is_text(ordered.this, holding_numbers=True) and not (select is not None and select.args.get("distinct")):
+            wanted.append(ordered.this)
     for comparison in tree.find_all(exp.GT, exp.GTE, exp.LT, exp.LTE, exp.EQ, exp.NEQ, exp.Between):
         operands = [comparison.this, comparison.args.get("expression"), comparison.args.get("low")]
         operands.append(comparison.args.get("high"))
