@@ -108,3 +108,11 @@ def test_no_rows_is_an_answer_when_no_repair_is_left(scripted):
     reply = chatdb.ask("Which county is the town of Qwxz in?")
     assert reply.result.empty and "No rows" in reply.answer
     chatdb.close()
+
+
+def test_the_prompt_names_the_stored_values_the_question_mentions(lots, scripted):
+    scripted.push("SELECT county FROM towns WHERE town = 'Bath'")
+    lots.ask("Which county is the town of bath in?")
+    prompt = scripted.calls[0].messages[-1]["content"]
+    assert "-- Values in the tables that the question mentions: towns.town = 'Bath'\n" in prompt
+    assert prompt.index("mentions") > prompt.index("CREATE TABLE towns")  # after the cached tables

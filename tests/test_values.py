@@ -133,3 +133,17 @@ def test_without_the_embedder_packages_values_and_tables_match_by_spelling(monke
     monkeypatch.setattr(minilm, "PACKAGES", ("no_such_package_for_chatdb",))
     db = ChatDB(model=ScriptedBackend([]))
     assert db.values.embedder is None and db.table_index.embedder is None
+
+
+def test_mentioned_values_are_named_by_words_or_stems(session):
+    from jupyter_chatdb.grounding.values import mentioned_values
+
+    session.bind(
+        "pets",
+        pd.DataFrame({"kind": ["dog", "cat", "guinea pig"], "home": ["New York", "Oslo", "Ely"], "age": [1, 2, 3]}),
+    )
+    index = ValueIndex(session)
+    columns = [("pets", "kind"), ("pets", "home"), ("pets", "age")]
+    found = mentioned_values("How many dogs and guinea pigs live in new york?", index, columns)
+    assert [(m.column, m.value) for m in found] == [("home", "New York"), ("kind", "dog")]
+    assert mentioned_values("How old is the oldest cat?", index, columns)[0].value == "cat"

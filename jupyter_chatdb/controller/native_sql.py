@@ -10,9 +10,10 @@ from __future__ import annotations
 import re
 from collections.abc import Mapping, Sequence
 
+from ..grounding.values import Mention
 from ..llm.base import Message
 from ..sql.catalog import Catalog, Table
-from ..sql.names import quote_identifier, quote_table
+from ..sql.names import quote_identifier, quote_string, quote_table
 from ..sql.session import Session
 
 EXAMPLE_ROWS = 3
@@ -82,9 +83,24 @@ def _value(value: object) -> str:
     return text if len(text) <= VALUE_CHARS else text[: VALUE_CHARS - 1] + "…"
 
 
-def sql_messages(schema: str, question: str, notes: Sequence[str] = ()) -> list[Message]:
-    """The tables first (their prefix is cached between questions), then any notes, then the question."""
+def sql_messages(
+    schema: str, question: str, notes: Sequence[str] = (), mentioned: Sequence[Mention] = ()
+) -> list[Message]:
+    """The tables first (their prefix is cached between questions), then any notes and the stored values
+    the question mentions, then the question.
+
+    >>> print(sql_messages("CREATE TABLE t (kind TEXT);", "How many dogs?", (), [Mention("t", "kind", "dog")])[0]["content"])
+    CREATE TABLE t (kind TEXT);
+    <BLANKLINE>
+    -- Values in the tables that the question mentions: t.kind = 'dog'
+    -- Using valid SQLite, answer the following questions for the tables provided above.
+    -- How many dogs?
+    <BLANKLINE>
+    """
     noted = "".join(f"-- Note: {note}\n" for note in notes)
+    if mentioned:
+        listed = ", ".join(f"{_name(m.table)}.{_name(m.column)} = {quote_string(m.value)}" for m in mentioned)
+        noted += f"-- Values in the tables that the question mentions: {listed}\n"
     return [{"role": "user", "content": f"{schema}\n\n{noted}{ASK}\n-- {question}\n"}]
 
 

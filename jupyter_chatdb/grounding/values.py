@@ -24,6 +24,7 @@ from ..sql.fixups import table_of_column
 from ..sql.names import quote_identifier, quote_table
 from ..sql.session import Session
 from .saved_values import SavedValues
+from .words import stem
 
 MAX_VALUES = 5_000  # distinct values kept per column (the most frequent first); the cap is reported
 MAX_EMBEDDED = 2_000  # values per column compared by meaning
@@ -214,6 +215,35 @@ class ValueIndex:
             f"SELECT count(*), coalesce(bit_xor(hash({quote_identifier(column)})), 0) FROM {quote_table(table)}"
         )[0]
         return int(count), int(digest)
+
+
+@dataclass(frozen=True)
+class Mention:
+    table: str
+    column: str
+    value: str
+
+
+def mentioned_values(text: str, index: ValueIndex, columns: Sequence[tuple[str, str]], limit: int = 6) -> list[Mention]:
+    """Stored values a request names: a value whose words appear together in it (any case), or a one-word
+    value whose stem is one of its words ("dogs" names 'dog'); the longest first, at most `limit`.
+    `columns`: the (table, column) pairs to look in; columns that are not text are skipped."""
+    words = _normal(text)
+    padded = f" {words} "
+    stemmed = {stem(w) for w in words.split()}
+    found: list[Mention] = []
+    for table, column in columns:
+        values = index.column(table, column)
+        if values is None:
+            continue
+        for value in values.values:
+            normal = _normal(value)
+            if len(normal) < 3:
+                continue
+            if f" {normal} " in padded or (" " not in normal and not normal.isdigit() and stem(normal) in stemmed):
+                found.append(Mention(table, column, value))
+    found.sort(key=lambda m: -len(m.value))
+    return found[:limit]
 
 
 def clear_choice(candidates: Sequence[Candidate]) -> Candidate | None:

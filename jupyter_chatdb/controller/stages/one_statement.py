@@ -12,6 +12,7 @@ from __future__ import annotations
 from collections.abc import Generator, Iterator
 
 from ...errors import ChatDBError, ModelOutputError
+from ...grounding.values import Mention, mentioned_values
 from ...sql import fixups, guard
 from .. import native_sql, prompts
 from ..context import Context
@@ -27,7 +28,7 @@ def write_sql(ctx: Context) -> Iterator[Event]:
         return
     _need_tables(ctx)
     schema = native_sql.schema_text(ctx.catalog, ctx.session, ctx.shown, ctx.links)
-    messages = native_sql.sql_messages(schema, ctx.request.text, ctx.notes)
+    messages = native_sql.sql_messages(schema, ctx.request.text, ctx.notes, _mentioned(ctx))
     completion = yield from ctx.calls("sql", messages, None, SQL_MAX_TOKENS, stop=native_sql.STOP)
     ctx.steps = [_native_step(ctx, completion.text)]
     ctx.messages, ctx.plan_reply, ctx.form = messages, completion.text, "native"
@@ -58,6 +59,21 @@ def repaired(ctx: Context, sql: str, problem: str) -> Generator[Event, None, lis
         step = _json_step(ctx, completion.text)
     ctx.plan_reply = completion.text
     return [step]
+
+
+def _mentioned(ctx: Context) -> list[Mention]:
+    """The stored values the request names, in the text columns of the tables shown (with value grounding on)."""
+    if not ctx.options.values:
+        return []
+    names = ctx.shown if ctx.shown is not None else tuple(ctx.catalog.tables)
+    text = ctx.catalog.text_columns()
+    columns = [
+        (name, column.name)
+        for name in names
+        for column in ctx.catalog.tables[name].columns
+        if column.name.lower() in text.get(name, {})
+    ]
+    return mentioned_values(ctx.request.text, ctx.services.values, columns)
 
 
 def _need_tables(ctx: Context) -> None:
