@@ -7,7 +7,7 @@ from jupyter_chatdb import ChatDB
 from jupyter_chatdb.controller.events import Routed, StepFailed
 from jupyter_chatdb.controller.native_sql import reply_sql, schema_text
 from jupyter_chatdb.errors import ChatDBError
-from jupyter_chatdb.grounding.joins import joined_tables
+from jupyter_chatdb.grounding.keys import ImpliedKeys
 from jupyter_chatdb.sql.catalog import Catalog
 
 
@@ -42,12 +42,13 @@ def test_a_question_about_the_data_is_one_call_of_native_sql(lots, scripted):
     assert reply.result.to_dict("records") == [{"town": "Ely", "total": 350.0}]
 
 
-def test_the_prompt_shows_tables_as_create_table_with_example_rows_and_inferred_keys(lots):
+def test_the_prompt_shows_tables_as_create_table_with_example_rows_and_the_keys_the_data_implies(lots):
     catalog = Catalog.read(lots.session)
-    text = schema_text(catalog, lots.session, None, joined_tables(catalog))
+    text = schema_text(catalog, lots.session, None, ImpliedKeys().references(catalog, lots.session))
     assert "CREATE TABLE lots (\n  lot_id BIGINT,\n  town_id BIGINT,\n  price VARCHAR,\n" in text
     assert "FOREIGN KEY (town_id) REFERENCES towns (town_id)" in text
     assert "REFERENCES lots" not in text  # the key is unique in towns only
+    assert "  county VARCHAR,\n  PRIMARY KEY (town_id)\n);" in text
     assert "3 example rows:\nSELECT * FROM lots LIMIT 3;\nlot_id town_id price\n1 1 100\n" in text
 
 
@@ -116,3 +117,12 @@ def test_the_prompt_names_the_stored_values_the_question_mentions(lots, scripted
     prompt = scripted.calls[0].messages[-1]["content"]
     assert "-- Values in the tables that the question mentions: towns.town = 'Bath'\n" in prompt
     assert prompt.index("mentions") > prompt.index("CREATE TABLE towns")  # after the cached tables
+
+
+def test_a_word_that_names_a_column_is_not_taken_for_a_value(scripted):
+    chatdb = ChatDB(model=scripted, summarize=False, strategy="native")
+    chatdb.register("plans", pd.DataFrame({"package_option": ["Option", "Sky"], "hd": ["yes", "no"]}))
+    scripted.push("SELECT package_option FROM plans WHERE hd = 'yes'")
+    chatdb.ask("What are the package options of plans with hd?")
+    assert "mentions" not in scripted.calls[0].messages[-1]["content"]
+    chatdb.close()

@@ -6,6 +6,7 @@ from collections.abc import Generator, Sequence
 from dataclasses import dataclass, field
 
 from ..grounding.joins import Links
+from ..grounding.keys import ImpliedKeys
 from ..grounding.selection import Considered, SchemaIndex
 from ..grounding.values import LiteralUse, ValueIndex
 from ..kernel_memory.thoughts import ThoughtMemory
@@ -33,6 +34,7 @@ class Services:
     values: ValueIndex
     tables: SchemaIndex
     memory: ThoughtMemory | None = None
+    keys: ImpliedKeys = field(default_factory=ImpliedKeys)  # references the data implies, for tables without keys
 
 
 class ModelCalls:

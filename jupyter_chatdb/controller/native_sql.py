@@ -8,12 +8,13 @@ is read into DuckDB's dialect with SQLite's meaning by `sql.fixups.from_sqlite`.
 from __future__ import annotations
 
 import re
-from collections.abc import Mapping, Sequence
+from collections.abc import Sequence
 
+from ..grounding.keys import Reference
 from ..grounding.values import Mention
 from ..llm.base import Message
 from ..sql.catalog import Catalog, Table
-from ..sql.names import quote_identifier, quote_string, quote_table
+from ..sql.names import quote_string, quote_table
 from ..sql.session import Session
 
 EXAMPLE_ROWS = 3
@@ -22,17 +23,16 @@ STOP = (";", "\n```\n")  # the statement's end, or its code block's: what follow
 ASK = "-- Using valid SQLite, answer the following questions for the tables provided above."
 
 
-def schema_text(
-    catalog: Catalog, session: Session, names: Sequence[str] | None, links: Mapping[str, Mapping[str, str]]
-) -> str:
-    """Each table's CREATE TABLE (with the keys it declares or that its columns imply) and example rows."""
+def schema_text(catalog: Catalog, session: Session, names: Sequence[str] | None, implied: Sequence[Reference]) -> str:
+    """Each table's CREATE TABLE, with the keys it declares or the data implies (`grounding.keys`), and
+    example rows."""
     chosen = [catalog.tables[n] for n in (names if names is not None else catalog.tables) if n in catalog.tables]
-    return "\n\n".join(_table_text(table, session, catalog, links.get(table.name, {})) for table in chosen)
+    return "\n\n".join(_table_text(table, session, implied) for table in chosen)
 
 
-def _table_text(table: Table, session: Session, catalog: Catalog, neighbours: Mapping[str, str]) -> str:
+def _table_text(table: Table, session: Session, implied: Sequence[Reference]) -> str:
     lines = [f"  {_name(c.name)} {c.type}" for c in table.columns]
-    lines += _keys(table, session, catalog, neighbours)
+    lines += _keys(table, implied)
     rows = session.rows(f"SELECT * FROM {quote_table(table.name)} LIMIT {EXAMPLE_ROWS}")
     shown = "\n".join(" ".join(_value(v) for v in row) for row in rows)
     header = " ".join(c.name for c in table.columns)
@@ -42,36 +42,18 @@ def _table_text(table: Table, session: Session, catalog: Catalog, neighbours: Ma
     )
 
 
-def _keys(table: Table, session: Session, catalog: Catalog, neighbours: Mapping[str, str]) -> list[str]:
-    """The keys a table declares, and for one that declares none (a DataFrame) the references its key
-    columns imply: a column it shares with a neighbour (or the neighbour's `id`) that is unique there
-    and not here."""
-    lines = [f"  PRIMARY KEY ({', '.join(map(_name, table.primary_key))})"] if table.primary_key else []
-    for key in table.foreign_keys:
-        lines.append(_reference(key.columns, key.table, key.references))
-    declared = {key.table for key in table.foreign_keys}
-    own = {c.name.lower() for c in table.columns}
-    for other, column in neighbours.items():
-        target = catalog.tables.get(other)
-        if other in declared or target is None or column.lower() not in own:
-            continue
-        theirs = {c.name.lower(): c.name for c in target.columns}
-        referenced = theirs.get(column.lower()) or theirs.get("id")
-        if referenced is None or any(key.table == table.name for key in target.foreign_keys):
-            continue
-        if _unique(session, other, referenced) and not (referenced == column and _unique(session, table.name, column)):
-            lines.append(_reference((column,), other, (referenced,)))
+def _keys(table: Table, implied: Sequence[Reference]) -> list[str]:
+    """The keys a table declares; for one that declares none, the key other tables' references imply and
+    its own references."""
+    primary = table.primary_key or tuple(dict.fromkeys(r.key for r in implied if r.target == table.name))[:1]
+    lines = [f"  PRIMARY KEY ({', '.join(map(_name, primary))})"] if primary else []
+    lines += [_reference(key.columns, key.table, key.references) for key in table.foreign_keys]
+    lines += [_reference((r.column,), r.target, (r.key,)) for r in implied if r.table == table.name]
     return lines
 
 
 def _reference(columns: Sequence[str], table: str, references: Sequence[str]) -> str:
     return f"  FOREIGN KEY ({', '.join(map(_name, columns))}) REFERENCES {_name(table)} ({', '.join(map(_name, references))})"
-
-
-def _unique(session: Session, table: str, column: str) -> bool:
-    """Whether `column` identifies `table`'s rows: what an inferred key refers to."""
-    quoted = quote_identifier(column)
-    return bool(session.rows(f"SELECT count(DISTINCT {quoted}) = count(*) FROM {quote_table(table)}")[0][0])
 
 
 def _name(name: str) -> str:

@@ -13,6 +13,7 @@ from __future__ import annotations
 
 import re
 from collections.abc import Mapping, Sequence
+from collections.abc import Set as AbstractSet
 from dataclasses import dataclass
 
 import numpy as np
@@ -152,7 +153,10 @@ class ValueIndex:
         if literal in values.values:
             return []
         found: dict[str, Candidate] = {}
-        for candidate in self._by_spelling(values.values, literal) + self._by_meaning(values, literal):
+        spelled = self._by_spelling(values.values, literal)
+        if any(c.how == "case" for c in spelled) and clear_choice(sorted(spelled, key=lambda c: -c.score)):
+            return sorted(spelled, key=lambda c: c.score, reverse=True)[:k]  # the value as stored: no need to embed
+        for candidate in spelled + self._by_meaning(values, literal):
             if candidate.value not in found or found[candidate.value].score < candidate.score:
                 found[candidate.value] = candidate
         return sorted(found.values(), key=lambda c: c.score, reverse=True)[:k]
@@ -224,13 +228,20 @@ class Mention:
     value: str
 
 
-def mentioned_values(text: str, index: ValueIndex, columns: Sequence[tuple[str, str]], limit: int = 6) -> list[Mention]:
+def mentioned_values(
+    text: str,
+    index: ValueIndex,
+    columns: Sequence[tuple[str, str]],
+    named: AbstractSet[str] = frozenset(),
+    limit: int = 6,
+) -> list[Mention]:
     """Stored values a request names: a value whose words appear together in it (any case), or a one-word
-    value whose stem is one of its words ("dogs" names 'dog'); the longest first, at most `limit`.
-    `columns`: the (table, column) pairs to look in; columns that are not text are skipped."""
+    value whose stem is one of its words ("dogs" names 'dog') and not one of `named` (the stems of the
+    tables' and columns' names: "package options" names a column, not the value 'Option'); the longest
+    first, at most `limit`. `columns`: the (table, column) pairs to look in; those not text are skipped."""
     words = _normal(text)
     padded = f" {words} "
-    stemmed = {stem(w) for w in words.split()}
+    stemmed = {stem(w) for w in words.split()} - named
     found: list[Mention] = []
     for table, column in columns:
         values = index.column(table, column)

@@ -11,6 +11,8 @@ from functools import lru_cache
 
 import snowballstemmer
 
+from ..sql.catalog import Catalog
+
 GENERIC_WORDS = frozenset({"id", "name", "type", "code", "date", "the", "of", "a", "in", "is", "number", "details"})
 
 
@@ -30,6 +32,16 @@ def stems(text: str) -> set[str]:
     ['countri', 'hire', 'singer', 'which']
     """
     return set(stem_sequence(text))
+
+
+def schema_stems(catalog: Catalog) -> set[str]:
+    """The stems of the words of every table's and column's name."""
+    named: set[str] = set()
+    for name, table in catalog.tables.items():
+        named |= stems(words(name))
+        for column in table.columns:
+            named |= stems(words(column.name))
+    return named
 
 
 def stem_sequence(text: str) -> list[str]:

@@ -13,6 +13,7 @@ from collections.abc import Generator, Iterator
 
 from ...errors import ChatDBError, ModelOutputError
 from ...grounding.values import Mention, mentioned_values
+from ...grounding.words import schema_stems
 from ...sql import fixups, guard
 from .. import native_sql, prompts
 from ..context import Context
@@ -27,7 +28,8 @@ def write_sql(ctx: Context) -> Iterator[Event]:
     if ctx.route != "read" or ctx.steps:
         return
     _need_tables(ctx)
-    schema = native_sql.schema_text(ctx.catalog, ctx.session, ctx.shown, ctx.links)
+    implied = ctx.services.keys.references(ctx.catalog, ctx.session)
+    schema = native_sql.schema_text(ctx.catalog, ctx.session, ctx.shown, implied)
     messages = native_sql.sql_messages(schema, ctx.request.text, ctx.notes, _mentioned(ctx))
     completion = yield from ctx.calls("sql", messages, None, SQL_MAX_TOKENS, stop=native_sql.STOP)
     ctx.steps = [_native_step(ctx, completion.text)]
@@ -73,7 +75,7 @@ def _mentioned(ctx: Context) -> list[Mention]:
         for column in ctx.catalog.tables[name].columns
         if column.name.lower() in text.get(name, {})
     ]
-    return mentioned_values(ctx.request.text, ctx.services.values, columns)
+    return mentioned_values(ctx.request.text, ctx.services.values, columns, schema_stems(ctx.catalog))
 
 
 def _need_tables(ctx: Context) -> None:

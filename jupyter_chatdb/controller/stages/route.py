@@ -5,7 +5,7 @@ from __future__ import annotations
 import re
 from collections.abc import Iterator
 
-from ...grounding.words import GENERIC_WORDS, stems, words
+from ...grounding.words import GENERIC_WORDS, schema_stems, stems
 from ...sql.catalog import Catalog
 from .. import prompts
 from ..context import Context
@@ -70,9 +70,4 @@ def asks_about_data(text: str, catalog: Catalog) -> bool:
     """
     if not (ASKING.match(text) or text.rstrip().endswith("?")) or CHANGING.search(text):
         return False
-    named = set()
-    for name, table in catalog.tables.items():
-        named |= stems(words(name))
-        for column in table.columns:
-            named |= stems(words(column.name))
-    return bool((stems(text) & named) - GENERIC_WORDS)
+    return bool((stems(text) & schema_stems(catalog)) - GENERIC_WORDS)

@@ -1,0 +1,128 @@
+"""The keys that the data implies, for tables that declare none (DataFrames, files read into them).
+
+A column refers to another table's key when its name names that table or key (`Country` and
+`countries.CountryId`, `Maker` and `car_makers.Id`, `StuID` in both) and every value it holds is a value
+of that key, which is unique and never empty there. Numbers compare as numbers whether they are stored
+as numbers or as text ('1' is 1). Checked on the data once per shape of the catalog (names, types, row
+counts), and kept.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+from dataclasses import dataclass
+
+from ..sql.catalog import Catalog, Table
+from ..sql.names import quote_identifier, quote_table, split_table
+from ..sql.session import Session
+from .words import GENERIC_WORDS, stems, words
+
+MAX_CHECKS = 200  # containment queries per catalog shape, at most
+
+
+@dataclass(frozen=True)
+class Reference:
+    table: str
+    column: str
+    target: str  # the table referred to
+    key: str  # its key column
+
+
+class ImpliedKeys:
+    """References implied by the data, per catalog shape (read again when a table changes shape or size)."""
+
+    def __init__(self) -> None:
+        self._known: dict[tuple[object, ...], list[Reference]] = {}
+
+    def references(self, catalog: Catalog, session: Session) -> list[Reference]:
+        shape = tuple(
+            (name, table.row_count, tuple((c.name, c.type) for c in table.columns), bool(table.foreign_keys))
+            for name, table in catalog.tables.items()
+        )
+        if shape not in self._known:
+            self._known = {shape: list(_implied(catalog, session))}  # one shape kept: the catalog's now
+        return self._known[shape]
+
+
+def _implied(catalog: Catalog, session: Session) -> Iterator[Reference]:
+    unique: dict[tuple[str, str], bool] = {}
+    checks = 0
+    for name, table in catalog.tables.items():
+        if table.foreign_keys:
+            continue  # what it declares is what it means
+        own_words = stems(words(split_table(name)[1]))
+        for column in table.columns:
+            said = stems(words(column.name)) - GENERIC_WORDS
+            if said <= own_words and _is_key(session, name, column.name):
+                continue  # its own key (`Students.student_id`)
+            same, named = _named_keys(catalog, name, column.name)
+            shared = False  # a key of the same name shares values with it: no other key is tried
+            for target, key in same + named:
+                if checks >= MAX_CHECKS:
+                    return
+                if shared and (target, key) not in same:
+                    break
+                if (target, key) not in unique:
+                    unique[(target, key)] = _is_key(session, target, key)
+                if not unique[(target, key)]:
+                    continue
+                if key.lower() == column.name.lower() and _is_key(session, name, column.name):
+                    continue  # the same key in two tables: which refers to which is not told by the data
+                checks += 1
+                held, missing = _containment(session, name, column.name, target, key)
+                if held and not missing:
+                    yield Reference(name, column.name, target, key)
+                    break
+                shared = shared or ((target, key) in same and missing < held)
+
+
+def _named_keys(catalog: Catalog, name: str, column: str) -> tuple[list[tuple[str, str]], list[tuple[str, str]]]:
+    """(table, column)s of the same database that the column's name names: keys of the same name, and
+    the keys of tables (or keys) named by one of its words."""
+    said = stems(words(column)) - GENERIC_WORDS
+    database = split_table(name)[0]
+    same, named = [], []
+    for other, table in catalog.tables.items():
+        if other == name or split_table(other)[0] != database:
+            continue
+        table_words = stems(words(split_table(other)[1])) - GENERIC_WORDS
+        for key in _key_candidates(table):
+            if key.lower() == column.lower():
+                same.append((other, key))
+            elif said and (said & table_words or said & (stems(words(key)) - GENERIC_WORDS)):
+                named.append((other, key))
+    return same, named
+
+
+def _key_candidates(table: Table) -> list[str]:
+    """Its declared primary key's column, else the columns that may be keys: ids and codes first."""
+    if len(table.primary_key) == 1:
+        return list(table.primary_key)
+    if table.primary_key:
+        return []
+    return [c.name for c in table.columns if not c.type.upper().startswith(("DOUBLE", "FLOAT", "REAL", "DECIMAL"))]
+
+
+def _normal(column: str) -> str:
+    """A value as text, numbers in one form whatever their type ('1', 1 and 1.0 read alike)."""
+    quoted = quote_identifier(column)
+    return f"coalesce(CAST(TRY_CAST({quoted} AS DOUBLE) AS VARCHAR), CAST({quoted} AS VARCHAR))"
+
+
+def _is_key(session: Session, table: str, column: str) -> bool:
+    quoted = quote_identifier(column)
+    (unique,) = session.rows(
+        f"SELECT count(*) > 0 AND count(DISTINCT {quoted}) = count(*) AND count({quoted}) = count(*)"
+        f" FROM {quote_table(table)}"
+    )[0]
+    return bool(unique)
+
+
+def _containment(session: Session, table: str, column: str, target: str, key: str) -> tuple[int, int]:
+    """How many distinct values `table.column` holds, and how many of them are no value of `target.key`."""
+    (held, missing) = session.rows(
+        f"SELECT count(*), count(*) FILTER (WHERE v NOT IN (SELECT {_normal(key)} FROM {quote_table(target)}))"
+        f" FROM (SELECT DISTINCT {_normal(column)} AS v FROM {quote_table(table)}"
+        f" WHERE {quote_identifier(column)} IS NOT NULL)"
+    )[0]
+    return int(held), int(missing)
