@@ -153,9 +153,9 @@ class ValueIndex:
         if literal in values.values:
             return []
         found: dict[str, Candidate] = {}
-        spelled = self._by_spelling(values.values, literal)
-        if any(c.how == "case" for c in spelled) and clear_choice(sorted(spelled, key=lambda c: -c.score)):
-            return sorted(spelled, key=lambda c: c.score, reverse=True)[:k]  # the value as stored: no need to embed
+        spelled = sorted(self._by_spelling(values.values, literal), key=lambda c: c.score, reverse=True)
+        if spelled and spelled[0].how == "case" and clear_choice(spelled):
+            return spelled[:k]  # the literal as stored but for case or spacing: nothing to look up by meaning
         for candidate in spelled + self._by_meaning(values, literal):
             if candidate.value not in found or found[candidate.value].score < candidate.score:
                 found[candidate.value] = candidate
@@ -274,7 +274,7 @@ def clear_choice(candidates: Sequence[Candidate]) -> Candidate | None:
 
 def literal_uses(tree: exp.Expr, schema: Mapping[str, Sequence[str]]) -> list[LiteralUse]:
     """String literals compared (=, <>, IN, LIKE, ILIKE) with a column whose table is known, in WHERE,
-    HAVING, JOIN or CASE, in one statement's tree.
+    HAVING, JOIN or CASE, in a step's tree (one statement, or several joined).
 
     >>> from jupyter_chatdb.sql.guard import parse
     >>> tree = parse("SELECT * FROM sales AS s WHERE s.region = 'north' AND units > 3")[0]
