@@ -15,7 +15,7 @@ from ...errors import ChatDBError, ModelOutputError
 from ...grounding.values import Mention, mentioned_values
 from ...grounding.words import schema_stems
 from ...sql import fixups, guard
-from .. import native_sql, prompts
+from .. import native_sql, prompts, sql_prompt
 from ..context import Context
 from ..events import Event
 from ..plan import PlannedStep
@@ -41,10 +41,10 @@ def foundation_sql(ctx: Context) -> Iterator[Event]:
     if ctx.steps:
         return
     _need_tables(ctx)
-    messages = prompts.sql_messages(
+    messages = sql_prompt.sql_messages(
         ctx.catalog.prompt_text(ctx.shown), ctx.request.text, allow_writes=ctx.request.allow_writes
     )
-    completion = yield from ctx.calls("sql", messages, prompts.SQL_SCHEMA, SQL_MAX_TOKENS)
+    completion = yield from ctx.calls("sql", messages, sql_prompt.SQL_SCHEMA, SQL_MAX_TOKENS)
     ctx.steps = [_json_step(ctx, completion.text)]
     ctx.messages, ctx.plan_reply, ctx.form = messages, completion.text, "sql"
 
@@ -57,7 +57,7 @@ def repaired(ctx: Context, sql: str, problem: str) -> Generator[Event, None, lis
         step = _native_step(ctx, completion.text)
     else:
         messages = prompts.repair_messages(ctx.messages, ctx.plan_reply, problem)
-        completion = yield from ctx.calls("repair", messages, prompts.SQL_SCHEMA, SQL_MAX_TOKENS)
+        completion = yield from ctx.calls("repair", messages, sql_prompt.SQL_SCHEMA, SQL_MAX_TOKENS)
         step = _json_step(ctx, completion.text)
     ctx.plan_reply = completion.text
     return [step]
