@@ -35,13 +35,7 @@ NATIVE: tuple[Stage, ...] = (
     chat,
     pick_tables,
     write_sql,
-    plan,
-    vote,
-    run_steps,
-    finish,
-    answer,
-    fall_back,
-    post_think,
+    *ASK[ASK.index(plan) :],
 )
 # the Foundation's baseline: one SQL statement (several writes) as JSON, repaired `revisions` times
 ONE_ROUND: tuple[Stage, ...] = (foundation_sql, run_steps, finish, answer)
