@@ -14,7 +14,7 @@ from ..grounding.keys import Reference
 from ..grounding.values import Mention
 from ..llm.base import Message
 from ..sql.catalog import Catalog, Table
-from ..sql.names import quote_string, quote_table
+from ..sql.names import quote_string, quote_table, readable_identifier, readable_table
 from ..sql.session import Session
 
 EXAMPLE_ROWS = 3
@@ -31,14 +31,14 @@ def schema_text(catalog: Catalog, session: Session, names: Sequence[str] | None,
 
 
 def _table_text(table: Table, session: Session, implied: Sequence[Reference]) -> str:
-    lines = [f"  {_name(c.name)} {c.type}" for c in table.columns]
+    lines = [f"  {readable_identifier(c.name)} {c.type}" for c in table.columns]
     lines += _keys(table, implied)
     rows = session.rows(f"SELECT * FROM {quote_table(table.name)} LIMIT {EXAMPLE_ROWS}")
     shown = "\n".join(" ".join(_value(v) for v in row) for row in rows)
     header = " ".join(c.name for c in table.columns)
     return (
-        f"CREATE TABLE {_name(table.name)} (\n" + ",\n".join(lines) + "\n);\n"
-        f"/*\n{len(rows)} example rows:\nSELECT * FROM {_name(table.name)} LIMIT {EXAMPLE_ROWS};\n{header}\n{shown}\n*/"
+        f"CREATE TABLE {readable_table(table.name)} (\n" + ",\n".join(lines) + "\n);\n"
+        f"/*\n{len(rows)} example rows:\nSELECT * FROM {readable_table(table.name)} LIMIT {EXAMPLE_ROWS};\n{header}\n{shown}\n*/"
     )
 
 
@@ -46,18 +46,15 @@ def _keys(table: Table, implied: Sequence[Reference]) -> list[str]:
     """The keys a table declares; for one that declares none, the key other tables' references imply and
     its own references."""
     primary = table.primary_key or tuple(dict.fromkeys(r.key for r in implied if r.target == table.name))[:1]
-    lines = [f"  PRIMARY KEY ({', '.join(map(_name, primary))})"] if primary else []
+    lines = [f"  PRIMARY KEY ({', '.join(map(readable_identifier, primary))})"] if primary else []
     lines += [_reference(key.columns, key.table, key.references) for key in table.foreign_keys]
     lines += [_reference((r.column,), r.target, (r.key,)) for r in implied if r.table == table.name]
     return lines
 
 
 def _reference(columns: Sequence[str], table: str, references: Sequence[str]) -> str:
-    return f"  FOREIGN KEY ({', '.join(map(_name, columns))}) REFERENCES {_name(table)} ({', '.join(map(_name, references))})"
-
-
-def _name(name: str) -> str:
-    return name if re.fullmatch(r"[A-Za-z_][A-Za-z0-9_.]*", name) else '"' + name.replace('"', '""') + '"'
+    keys, referenced = ", ".join(map(readable_identifier, columns)), ", ".join(map(readable_identifier, references))
+    return f"  FOREIGN KEY ({keys}) REFERENCES {readable_table(table)} ({referenced})"
 
 
 def _value(value: object) -> str:
@@ -81,7 +78,9 @@ def sql_messages(
     """
     noted = "".join(f"-- Note: {note}\n" for note in notes)
     if mentioned:
-        listed = ", ".join(f"{_name(m.table)}.{_name(m.column)} = {quote_string(m.value)}" for m in mentioned)
+        listed = ", ".join(
+            f"{readable_table(m.table)}.{readable_identifier(m.column)} = {quote_string(m.value)}" for m in mentioned
+        )
         noted += f"-- Values in the tables that the question mentions: {listed}\n"
     return [{"role": "user", "content": f"{schema}\n\n{noted}{ASK}\n-- {question}\n"}]
 

@@ -5,9 +5,7 @@ from __future__ import annotations
 from collections.abc import Iterable
 from dataclasses import dataclass
 
-from sqlglot import exp
-
-from .names import quote_string, quote_table
+from .names import quote_identifier, quote_string, quote_table, readable_identifier, readable_table
 from .session import Session
 
 SAMPLE_VALUES = 3
@@ -50,7 +48,7 @@ class Table:
         """
         lines = []
         for index, column in enumerate(self.columns):
-            line = f"  {_quote(column.name)} {column.type}"
+            line = f"  {readable_identifier(column.name)} {column.type}"
             if self.primary_key == (column.name,):
                 line += " PRIMARY KEY"
             if index < len(self.columns) - 1 or self._constraints():
@@ -60,7 +58,7 @@ class Table:
             lines.append(line)
         lines += self._constraints()
         rows = f"{self.row_count} row" + ("" if self.row_count == 1 else "s")
-        return f"CREATE TABLE {_quote(self.name)} (\n" + "\n".join(lines) + f"\n); -- {rows}"
+        return f"CREATE TABLE {readable_table(self.name)} (\n" + "\n".join(lines) + f"\n); -- {rows}"
 
     def _constraints(self) -> list[str]:
         constraints = []
@@ -174,19 +172,10 @@ def _samples(session: Session, table: str, column: str, data_type: str, limit: i
     ALL_VALUES_UP_TO (a low-cardinality column: the model then knows every value it may compare with)."""
     if not limit or not data_type.upper().startswith(TEXT_TYPES):
         return ()
-    quoted = _quote(column)  # the most frequent values first, ties by value: a stable prompt
+    quoted = quote_identifier(column)  # the most frequent values first, ties by value: a stable prompt
     rows = session.rows(
         f"SELECT {quoted} FROM {quote_table(table)} WHERE {quoted} IS NOT NULL"
         f" GROUP BY {quoted} ORDER BY count(*) DESC, {quoted} LIMIT {ALL_VALUES_UP_TO + 1}"
     )
     shown = rows if len(rows) <= ALL_VALUES_UP_TO else rows[:limit]
     return tuple(str(value)[:SAMPLE_CHARS] for (value,) in shown)
-
-
-def _quote(name: str) -> str:
-    """Quote only where DuckDB needs it (reserved words, spaces): quotes cost tokens.
-
-    >>> _quote("sales"), _quote("order"), _quote("archive.orders")
-    ('sales', '"order"', 'archive.orders')
-    """
-    return ".".join(exp.to_identifier(part).sql(dialect="duckdb") for part in name.split(".", 1))
