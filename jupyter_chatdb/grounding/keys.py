@@ -46,6 +46,12 @@ class ImpliedKeys:
 
 def _implied(catalog: Catalog, session: Session) -> Iterator[Reference]:
     unique: dict[tuple[str, str], bool] = {}
+
+    def is_key(table: str, column: str) -> bool:  # each column asked once
+        if (table, column) not in unique:
+            unique[(table, column)] = _is_key(session, table, column)
+        return unique[(table, column)]
+
     checks = 0
     for name, table in catalog.tables.items():
         if table.foreign_keys:
@@ -53,7 +59,7 @@ def _implied(catalog: Catalog, session: Session) -> Iterator[Reference]:
         own_words = stems(words(split_table(name)[1]))
         for column in table.columns:
             said = stems(words(column.name)) - GENERIC_WORDS
-            if said <= own_words and _is_key(session, name, column.name):
+            if said <= own_words and is_key(name, column.name):
                 continue  # its own key (`Students.student_id`)
             same, named = _named_keys(catalog, name, column.name)
             shared = False  # a key of the same name shares values with it: no other key is tried
@@ -62,11 +68,9 @@ def _implied(catalog: Catalog, session: Session) -> Iterator[Reference]:
                     return
                 if shared and (target, key) not in same:
                     break
-                if (target, key) not in unique:
-                    unique[(target, key)] = _is_key(session, target, key)
-                if not unique[(target, key)]:
+                if not is_key(target, key):
                     continue
-                if key.lower() == column.name.lower() and _is_key(session, name, column.name):
+                if key.lower() == column.name.lower() and is_key(name, column.name):
                     continue  # the same key in two tables: which refers to which is not told by the data
                 checks += 1
                 held, missing = _containment(session, name, column.name, target, key)
