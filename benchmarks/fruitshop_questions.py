@@ -34,23 +34,17 @@ from jupyter_chatdb.llm.base import LLM
 RAW_MAX_TOKENS = 300
 
 
-def half_of(question: dict) -> str:
-    """Families in alphabetical order, alternately tune and report (fixed once, 2026-11-23)."""
-    return "tune" if _family_rank(question["family"]) % 2 == 0 else "report"
-
-
-_FAMILIES: list[str] = []
-
-
-def _family_rank(family: str) -> int:
-    return _FAMILIES.index(family)
+def of_half(questions: list[dict], half: str) -> list[dict]:
+    """The questions of `half`: families in alphabetical order go alternately to tune and report (fixed
+    once, 2026-11-23)."""
+    families = sorted({q["family"] for q in questions})
+    wanted = families[0 if half == "tune" else 1 :: 2]
+    return [q for q in questions if q["family"] in wanted]
 
 
 def main() -> int:
     args = parse_args()
-    questions = all_questions(args)
-    _FAMILIES[:] = sorted({q["family"] for q in questions})
-    questions = [q for q in questions if half_of(q) == args.half]
+    questions = of_half(all_questions(args), args.half)
     questions = questions[: args.limit] if args.limit else questions
     model = select_backend(args.model)
     results: dict[str, list[tuple[dict, bool, float]]] = {}
@@ -61,6 +55,7 @@ def main() -> int:
         load_facts(facts, all_records(args))
         sqlite_path = to_sqlite(facts, args.dataset / "schema.sql", Path(folder) / "shop.sqlite")
         facts.close()
+        schema = raw_schema(sqlite_path)
         for system in ("raw", *args.systems.split(",")):
             results[system] = []
             db = None
@@ -69,7 +64,7 @@ def main() -> int:
                 load_facts(db, all_records(args))
             for question in questions:
                 started = time.perf_counter()
-                texts, sql, error = answer(system, model, db, sqlite_path, question)
+                texts, sql, error = answer(model, db, (schema, sqlite_path), question)
                 right = any(matches(text, question) for text in texts)
                 seconds = time.perf_counter() - started
                 results[system].append((question, right, seconds))
@@ -84,10 +79,11 @@ def main() -> int:
     return 0
 
 
-def answer(system: str, model: LLM, db: ChatDB | None, sqlite_path: Path, question: dict) -> tuple[list[str], str, str]:
-    """The texts to score (an answer and/or a result as CSV), the SQL that ran last, and an error."""
+def answer(model: LLM, db: ChatDB | None, raw: tuple[str, Path], question: dict) -> tuple[list[str], str, str]:
+    """The texts to score (an answer and/or a result as CSV), the SQL that ran last, and an error: ChatDB's
+    when `db` is given, else the raw model's over `raw` (its prompt's schema and the SQLite file)."""
     if db is None:
-        schema = raw_schema(sqlite_path)
+        schema, sqlite_path = raw
         completion = model.complete(raw_messages(schema, question["text"]), max_tokens=RAW_MAX_TOKENS, stop=STOP)
         sql = reply_sql(completion.text)
         try:
