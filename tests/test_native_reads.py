@@ -121,8 +121,8 @@ def test_the_prompt_names_the_stored_values_the_question_mentions(lots, scripted
 
 def test_a_word_that_names_a_column_is_not_taken_for_a_value(scripted):
     chatdb = ChatDB(model=scripted, summarize=False, strategy="native")
-    chatdb.register("plans", pd.DataFrame({"package_option": ["Option", "Sky"], "hd": ["yes", "no"]}))
-    scripted.push("SELECT package_option FROM plans WHERE hd = 'yes'")
-    chatdb.ask("What are the package options of plans with hd?")
+    chatdb.register("parcels", pd.DataFrame({"delivery_option": ["Option", "Express"], "tracked": ["yes", "no"]}))
+    scripted.push("SELECT delivery_option FROM parcels WHERE tracked = 'yes'")
+    chatdb.ask("What are the delivery options of tracked parcels?")
     assert "mentions" not in scripted.calls[0].messages[-1]["content"]
     chatdb.close()

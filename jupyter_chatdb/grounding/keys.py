@@ -1,7 +1,7 @@
 """The keys that the data implies, for tables that declare none (DataFrames, files read into them).
 
-A column refers to another table's key when its name names that table or key (`Country` and
-`countries.CountryId`, `Maker` and `car_makers.Id`, `StuID` in both) and every value it holds is a value
+A column refers to another table's key when its name names that table or key (`Region` and
+`regions.RegId`, `Vendor` and `market_vendors.Id`, `StallId` in both) and every value it holds is a value
 of that key, which is unique and never empty there. Numbers compare as numbers whether they are stored
 as numbers or as text ('1' is 1). Checked on the data once per shape of the catalog (names, types, row
 counts), and kept.
@@ -60,7 +60,7 @@ def _implied(catalog: Catalog, session: Session) -> Iterator[Reference]:
         for column in table.columns:
             said = stems(words(column.name)) - GENERIC_WORDS
             if said <= own_words and is_key(name, column.name):
-                continue  # its own key (`Students.student_id`)
+                continue  # its own key (`Members.member_id`)
             same, named = _named_keys(catalog, name, column.name)
             shared = False  # a key of the same name shares values with it: no other key is tried
             for target, key in same + named:

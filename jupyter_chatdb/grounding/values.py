@@ -237,7 +237,7 @@ def mentioned_values(
 ) -> list[Mention]:
     """Stored values a request names: a value whose words appear together in it (any case), or a one-word
     value whose stem is one of its words ("dogs" names 'dog') and not one of `named` (the stems of the
-    tables' and columns' names: "package options" names a column, not the value 'Option'); the longest
+    tables' and columns' names: "delivery options" names a column, not the value 'Option'); the longest
     first, at most `limit`. `columns`: the (table, column) pairs to look in; those not text are skipped."""
     words = _normal(text)
     padded = f" {words} "

@@ -44,8 +44,8 @@ def to_duckdb(sql: str) -> list[exp.Expr] | None:
     """The statements of `sql` read as another dialect's SQL and rewritten for DuckDB, as trees; None
     when no dialect reads them or the rewrite is the same text.
 
-    >>> [t.sql("duckdb") for t in to_duckdb("SELECT `name` FROM singer LIMIT 2, 5")]
-    ['SELECT "name" FROM singer LIMIT 5 OFFSET 2']
+    >>> [t.sql("duckdb") for t in to_duckdb("SELECT `name` FROM band LIMIT 2, 5")]
+    ['SELECT "name" FROM band LIMIT 5 OFFSET 2']
     >>> to_duckdb("SELEKT 1") is None
     True
     """

@@ -60,12 +60,12 @@ def asks_about_data(text: str, catalog: Catalog) -> bool:
     asks to change nothing.
 
     >>> from jupyter_chatdb.sql.catalog import Column, Table
-    >>> catalog = Catalog([Table("pets", (Column("pet_age", "INTEGER"),), 3)])
-    >>> asks_about_data("How old is the oldest pet?", catalog), asks_about_data("What is the average age?", catalog)
+    >>> catalog = Catalog([Table("boats", (Column("boat_age", "INTEGER"),), 3)])
+    >>> asks_about_data("How old is the oldest boat?", catalog), asks_about_data("What is the average age?", catalog)
     (True, True)
-    >>> asks_about_data("What can you do?", catalog), asks_about_data("Add a pet aged 3.", catalog)
+    >>> asks_about_data("What can you do?", catalog), asks_about_data("Add a boat aged 3.", catalog)
     (False, False)
-    >>> asks_about_data("Which pets did we sell?", catalog)
+    >>> asks_about_data("Which boats did we sell?", catalog)
     False
     """
     if not (ASKING.match(text) or text.rstrip().endswith("?")) or CHANGING.search(text):
