@@ -60,7 +60,14 @@ def main() -> int:
             results[system] = []
             db = None
             if system != "raw":
-                db = ChatDB(model=model, schema=args.dataset / "schema.sql", summarize=False, strategy=system)
+                strategy, *left_out = system.split("-") if system != "one-round" else (system,)
+                db = ChatDB(
+                    model=model,
+                    schema=args.dataset / "schema.sql",
+                    summarize=False,
+                    strategy=strategy,
+                    without=tuple(left_out),
+                )
                 load_facts(db, all_records(args))
             for question in questions:
                 started = time.perf_counter()
@@ -144,7 +151,11 @@ def parse_args() -> argparse.Namespace:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--dataset", type=Path, default=DATASET)
     parser.add_argument("--half", choices=["tune", "report"], default="report")
-    parser.add_argument("--systems", default="native", help="ChatDB strategies beside the raw model, comma-separated")
+    parser.add_argument(
+        "--systems",
+        default="native",
+        help="ChatDB strategies beside the raw model, comma-separated (STRATEGY-STAGE leaves a stage out)",
+    )
     parser.add_argument("--limit", type=int, default=0)
     parser.add_argument("--model", default="local")
     parser.add_argument("--details", type=Path)

@@ -15,6 +15,7 @@ from .controller import strategies
 from .controller.events import Answered, Event, Replayed, Reply
 from .controller.generate import complete
 from .controller.loop import Controller
+from .controller.pipeline import Stage
 from .controller.plan import MAX_STEPS, PlannedStep
 from .controller.request import Request
 from .controller.stages.memory import THOUGHTS_MAX_TOKENS
@@ -49,10 +50,9 @@ class ChatDB:
     """Ask questions about DataFrames and stored tables in plain language.
 
     >>> from jupyter_chatdb.llm import ScriptedBackend
-    >>> plan = {"steps": [{"goal": "total kg", "sql": "SELECT sum(kg) AS kg FROM sales", "binds": []}]}
-    >>> db = ChatDB(model=ScriptedBackend([{"route": "read"}, plan]), summarize=False)
+    >>> db = ChatDB(model=ScriptedBackend(["```sql\\nSELECT sum(kg) AS kg FROM sales;\\n```"]), summarize=False)
     >>> db.register("sales", pd.DataFrame({"kg": [2.5, 4.0]}))
-    >>> db.ask("How many kg did we sell?").answer
+    >>> db.ask("How many kg are in the sales?").answer
     'kg: 6.5'
     """
 
@@ -65,7 +65,7 @@ class ChatDB:
         api_key: str | None = None,
         schema: str | Path | None = None,
         summarize: bool = True,
-        strategy: str = "chain",
+        strategy: str = "native",
         candidates: int = 1,
         revisions: int = 2,
         repair_rounds: int = 1,
@@ -76,10 +76,12 @@ class ChatDB:
     ) -> None:
         """`schema`: a .sql file or SQL text of CREATE statements, run when the database has no tables yet.
 
-        `strategy`: "chain" (plan, run step by step, revise), "native" (the chain, but a read is one
-        statement in the model's native form: `controller/native_sql.py`) or "one-round" (one SQL and
-        `repair_rounds` repairs, the baseline). `candidates` > 1 samples that many plans for a question and
-        keeps the result most of them agree on. `revisions`: how often a failing plan is revised per request.
+        `strategy`: "native" (the default: a question is one SQL statement in the model's native form,
+        `controller/native_sql.py`, asked without a routing call when it plainly names the data; other
+        requests are planned as by "chain"), "chain" (every request a plan of steps, run one by one and
+        revised) or "one-round" (one SQL and `repair_rounds` repairs, the baseline).
+        `candidates` > 1 samples that many plans for a question and keeps the result most of them agree on.
+        `revisions`: how often a failing plan is revised per request.
         `without`: stages left out of the chain (`controller/strategies.py`: "route", "vote",
         "fall_back", "post_think", ...), to measure what each one gives.
         `memory`: a ThoughtMemory to recall thoughts from before planning and store new ones in after
@@ -89,8 +91,6 @@ class ChatDB:
         `values_path`: a SQLite file that keeps the columns' values (and their vectors) read for that, and
         the tables' descriptions, between sessions.
         """
-        if strategy not in STRATEGIES:
-            raise ChatDBError(f"Unknown strategy {strategy!r}: use one of {', '.join(STRATEGIES)}.")
         if candidates < 1:
             raise ChatDBError("candidates must be at least 1.")
         self.model = select_backend(model, base_url=base_url, api_key=api_key)
@@ -105,12 +105,29 @@ class ChatDB:
         self.table_index = SchemaIndex(embedder, notes=saved.notes() if saved is not None else None)
         if schema is not None:
             self._bootstrap(schema)
-        try:
-            self._stages = strategies.without(strategies.STRATEGIES[strategy], *without)
-        except ValueError as error:
-            raise ChatDBError(str(error)) from None
+        self._strategy, self._without = strategy, tuple(without)
+        self._stages = self._stages_of(strategy)
         self.options = Options(revisions=repair_rounds if strategy == "one-round" else revisions, candidates=candidates)
         self._controller = self._make_controller()
+
+    @property
+    def strategy(self) -> str:
+        """How a request becomes SQL ("native", "chain" or "one-round"); settable, from the next request on."""
+        return self._strategy
+
+    @strategy.setter
+    def strategy(self, strategy: str) -> None:
+        if strategy != self._strategy:
+            self._stages, self._strategy = self._stages_of(strategy), strategy
+            self._controller = self._make_controller()
+
+    def _stages_of(self, strategy: str) -> tuple[Stage, ...]:
+        if strategy not in STRATEGIES:
+            raise ChatDBError(f"Unknown strategy {strategy!r}: use one of {', '.join(STRATEGIES)}.")
+        try:
+            return strategies.without(strategies.STRATEGIES[strategy], *self._without)
+        except ValueError as error:
+            raise ChatDBError(str(error)) from None
 
     def _saved_values(self, path: str | Path | None) -> SavedValues | None:
         if path is None:

@@ -11,6 +11,8 @@ from traitlets.config import Configurable
 
 from .options import MAX_STEPS, Options
 
+STRATEGY_NAMES = ("native", "chain", "one-round")  # controller/strategies.py (not imported: it pulls the core in)
+
 
 class ChatDB(Configurable):
     """Settings of `%%chatdb` and `%chatdb`: `%config ChatDB.<option> = value` (takes effect at the next cell)."""
@@ -27,6 +29,11 @@ class ChatDB(Configurable):
     summarize = Bool(True, help="Let the model phrase the answer from the result (one more model call).").tag(
         config=True
     )
+    strategy = Unicode(
+        "native",
+        help="How a request becomes SQL: 'native' (a question is one SQL statement in the form the model was "
+        "trained on, other requests a plan of steps), 'chain' (every request a plan of steps) or 'one-round'.",
+    ).tag(config=True)
     max_steps = Int(MAX_STEPS, help=f"Most SQL steps the model may plan for one request (1 to {MAX_STEPS}).").tag(
         config=True
     )
@@ -70,6 +77,12 @@ class ChatDB(Configurable):
     def _check_preview_rows(self, proposal: dict) -> int:
         if proposal["value"] < 0:
             raise TraitError("preview_rows must be 0 or more.")
+        return proposal["value"]
+
+    @validate("strategy")
+    def _check_strategy(self, proposal: dict) -> str:
+        if proposal["value"] not in STRATEGY_NAMES:
+            raise TraitError(f"strategy must be one of {', '.join(STRATEGY_NAMES)}.")
         return proposal["value"]
 
     @validate("max_steps")

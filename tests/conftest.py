@@ -55,3 +55,8 @@ def plan(*steps: str | tuple[str, list[str]]) -> dict:
         sql, binds = (step, []) if isinstance(step, str) else step
         planned.append({"goal": f"step {index}", "sql": sql, "binds": binds})
     return {"steps": planned}
+
+
+def native(sql: str) -> str:
+    """A scripted reply of a read in the model's native form (the default strategy): SQL in a code block."""
+    return f"```sql\n{sql};\n```"

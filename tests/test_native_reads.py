@@ -126,3 +126,16 @@ def test_a_word_that_names_a_column_is_not_taken_for_a_value(scripted):
     chatdb.ask("What are the delivery options of tracked parcels?")
     assert "mentions" not in scripted.calls[0].messages[-1]["content"]
     chatdb.close()
+
+
+def test_a_question_naming_a_stored_value_is_a_read_without_a_route_call(lots, scripted):
+    scripted.push("```sql\nSELECT county FROM towns WHERE town = 'Ely'\n```")
+    reply = lots.ask("Where is Ely?")  # no table's or column's word, but a town's name
+    assert len(scripted.calls) == 1 and scripted.calls[0].json_schema is None
+    assert reply.result.to_dict("records") == [{"county": "Cambs"}]
+
+
+def test_a_question_naming_nothing_in_the_data_is_routed_by_the_model(lots, scripted):
+    scripted.push({"route": "chat"}, {"answer": "I answer questions about your tables."})
+    reply = lots.ask("What can you do?")
+    assert reply.route == "chat" and scripted.calls[0].json_schema is not None

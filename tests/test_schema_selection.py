@@ -308,7 +308,7 @@ def test_with_many_tables_the_plan_prompt_shows_only_the_chosen_ones():
         ]
     }
     model = ScriptedBackend([{"route": "read"}, {"tables": ["pets_pets", "pets_has_pet"]}, plan])
-    db = ChatDB(model=model, summarize=False)
+    db = ChatDB(model=model, strategy="chain", summarize=False)
     for name, frame in FRAMES.items():
         db.register(name, frame)
     events = []
@@ -327,7 +327,7 @@ def test_with_many_tables_the_plan_prompt_shows_only_the_chosen_ones():
 def test_few_tables_all_go_into_the_prompt_without_a_choice():
     plan = {"steps": [{"goal": "count", "sql": "SELECT count(*) AS n FROM museum", "binds": []}]}
     model = ScriptedBackend([{"route": "read"}, plan])
-    db = ChatDB(model=model, summarize=False)
+    db = ChatDB(model=model, strategy="chain", summarize=False)
     for name in ("museum", "visitor"):
         db.register(name, FRAMES[name])
     events = []
@@ -339,7 +339,7 @@ def test_few_tables_all_go_into_the_prompt_without_a_choice():
 def test_an_unusable_choice_keeps_every_considered_table():
     plan = {"steps": [{"goal": "count", "sql": "SELECT count(*) AS n FROM museum", "binds": []}]}
     model = ScriptedBackend([{"route": "read"}, "not json", plan])
-    db = ChatDB(model=model, summarize=False)
+    db = ChatDB(model=model, strategy="chain", summarize=False)
     for name, frame in FRAMES.items():
         db.register(name, frame)
     events = []

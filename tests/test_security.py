@@ -14,7 +14,7 @@ from jupyter_chatdb.llm.openai_backend import OpenAIBackend
 from jupyter_chatdb.sql.engine import is_locked
 from jupyter_chatdb.sql.guard import Mode, check
 
-from .conftest import plan
+from .conftest import native, plan
 
 CANARY = "canary-5f3a9c"
 
@@ -126,8 +126,7 @@ def test_attach_and_a_database_file_work_with_the_engine_locked(scripted, tmp_pa
     assert chatdb.attach(archive) == "archive"
     assert is_locked(chatdb.session._con)
     scripted.push(
-        {"route": "read"},
-        plan("SELECT o.id, n.n FROM archive.orders AS o JOIN wanted AS w ON o.fruit = w.fruit, notes AS n"),
+        native("SELECT o.id, n.n FROM archive.orders AS o JOIN wanted AS w ON o.fruit = w.fruit, notes AS n"),
     )
     assert chatdb.ask("which orders are wanted?").result.to_dict("records") == [{"id": 7, "n": 1}]
     chatdb.close()
@@ -234,7 +233,7 @@ def test_a_frame_duckdb_cannot_read_is_skipped_and_the_others_still_work(shop):
 def test_time_zone_aware_columns_keep_their_wall_clock(shop, scripted):
     times = pd.to_datetime(["2024-06-01 10:00", "2024-06-01 23:30"]).tz_localize("Europe/Oslo")
     shop.register("visits", pd.DataFrame({"at": times}))
-    scripted.push({"route": "read"}, plan("SELECT hour(at) AS h FROM visits ORDER BY at"))
+    scripted.push(native("SELECT hour(at) AS h FROM visits ORDER BY at"))
     assert shop.ask("at which hours?").result["h"].tolist() == [10, 23]
 
 

@@ -33,7 +33,7 @@ from .conftest import plan as scripted_plan
 
 @pytest.fixture
 def shop(scripted) -> ChatDB:
-    chatdb = ChatDB(model=scripted, summarize=False)
+    chatdb = ChatDB(model=scripted, strategy="chain", summarize=False)
     chatdb.session.run("CREATE TABLE stock (fruit VARCHAR PRIMARY KEY, kg INTEGER)")
     chatdb.session.run("INSERT INTO stock VALUES ('apple', 27), ('pear', 30)")
     chatdb.register("sales", pd.DataFrame({"fruit": ["apple", "pear", "apple"], "kg": [2, 3, 4]}))
@@ -203,7 +203,7 @@ def test_recall_and_post_think_use_the_thought_memory(shop, scripted):
 
 
 def test_without_route_a_request_reads_unless_writes_are_allowed(scripted, sales):
-    chatdb = ChatDB(model=scripted, summarize=False, without=("route",))
+    chatdb = ChatDB(model=scripted, strategy="chain", summarize=False, without=("route",))
     chatdb.register("sales", sales)
     scripted.push(scripted_plan("SELECT sum(units) AS units FROM sales"))  # no route call is scripted
     seen: list = []
@@ -213,7 +213,7 @@ def test_without_route_a_request_reads_unless_writes_are_allowed(scripted, sales
 
 
 def test_without_fall_back_a_failed_read_fails(scripted, sales):
-    chatdb = ChatDB(model=scripted, summarize=False, revisions=0, without=("fall_back",))
+    chatdb = ChatDB(model=scripted, strategy="chain", summarize=False, revisions=0, without=("fall_back",))
     chatdb.register("sales", sales)
     scripted.push({"route": "read"}, scripted_plan("SELECT nothing FROM sales"))
     seen: list = []
@@ -225,5 +225,5 @@ def test_without_fall_back_a_failed_read_fails(scripted, sales):
 
 def test_an_unknown_stage_is_named(scripted):
     with pytest.raises(ChatDBError, match="Unknown stage 'routing': the stages are consider_tables, route"):
-        ChatDB(model=scripted, without=("routing",))
+        ChatDB(model=scripted, strategy="chain", without=("routing",))
     assert len(without(ASK, "vote", "post_think")) == len(ASK) - 2

@@ -13,7 +13,7 @@ from jupyter_chatdb.magics.views import WidgetView
 from jupyter_chatdb.widgets.chain import ChainView
 from jupyter_chatdb.widgets.state import ChainState
 
-from .conftest import plan
+from .conftest import native, plan
 
 WIDGET = "application/vnd.jupyter.widget-view+json"
 
@@ -39,8 +39,7 @@ def pending_view(shell) -> WidgetView:
 
 def test_events_drive_the_synced_traits(db, scripted):
     scripted.push(
-        {"route": "read"},
-        plan("SELECT region, sum(units) AS units FROM sales GROUP BY region ORDER BY units DESC"),
+        native("SELECT region, sum(units) AS units FROM sales GROUP BY region ORDER BY units DESC"),
         {"answer": "North."},
     )
 
@@ -58,7 +57,7 @@ def test_events_drive_the_synced_traits(db, scripted):
 def test_a_cell_shows_the_widget_with_static_html_and_provenance(kernel_shell, scripted):
     shell, engine = kernel_shell
     engine.register("sales", pd.DataFrame({"units": [2, 3]}))
-    scripted.push({"route": "read"}, plan("SELECT sum(units) AS units FROM sales"), {"answer": "5 units."})
+    scripted.push(native("SELECT sum(units) AS units FROM sales"), {"answer": "5 units."})
     with capture_output() as captured:
         shell.run_cell("%%chatdb\nHow many units?").raise_error()
     final = captured.outputs[-1]
@@ -96,7 +95,7 @@ def test_reject_button_writes_nothing(kernel_shell, scripted):
 def test_edited_step_runs_again_through_the_guard(kernel_shell, scripted):
     shell, engine = kernel_shell
     engine.session.rows("INSERT INTO notes VALUES (1, 'hi'), (2, 'ho')")
-    scripted.push({"route": "read"}, plan("SELECT text FROM notes WHERE id = 1"), {"answer": "hi"})
+    scripted.push(native("SELECT text FROM notes WHERE id = 1"), {"answer": "hi"})
     with capture_output() as captured:
         shell.run_cell("%%chatdb\nFirst note?").raise_error()
     with warnings.catch_warnings():  # the registry of live widgets is deprecated but still the way to find one by id

@@ -98,6 +98,7 @@ class Context:
     route: str = ""  # read | write | chat; without a route stage, what the user allowed
     notes: list[str] = field(default_factory=list)  # recalled thoughts
     shown: tuple[str, ...] | None = None  # the tables the planner is shown (None: all)
+    views: dict[str, str] = field(default_factory=dict)  # views shown beside them: name -> SELECT (`flat_views`)
     steps: list[PlannedStep] = field(default_factory=list)  # the plan
     messages: list[Message] = field(default_factory=list)  # the planning conversation, for revisions
     plan_reply: str = ""

@@ -8,7 +8,7 @@ is read into DuckDB's dialect with SQLite's meaning by `sql.fixups.from_sqlite`.
 from __future__ import annotations
 
 import re
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 
 from ..grounding.keys import Reference
 from ..grounding.values import Mention
@@ -23,11 +23,19 @@ STOP = (";", "\n```\n")  # the statement's end, or its code block's: what follow
 ASK = "-- Using valid SQLite, answer the following questions for the tables provided above."
 
 
-def schema_text(catalog: Catalog, session: Session, names: Sequence[str] | None, implied: Sequence[Reference]) -> str:
+def schema_text(
+    catalog: Catalog,
+    session: Session,
+    names: Sequence[str] | None,
+    implied: Sequence[Reference],
+    views: Mapping[str, str] | None = None,
+) -> str:
     """Each table's CREATE TABLE, with the keys it declares or the data implies (`grounding.keys`), and
-    example rows."""
+    example rows; then the `views` (name -> SELECT) the model may read as well."""
     chosen = [catalog.tables[n] for n in (names if names is not None else catalog.tables) if n in catalog.tables]
-    return "\n\n".join(_table_text(table, session, implied) for table in chosen)
+    parts = [_table_text(table, session, implied) for table in chosen]
+    parts += [f"CREATE VIEW {readable_identifier(name)} AS\n{sql};" for name, sql in (views or {}).items()]
+    return "\n\n".join(parts)
 
 
 def _table_text(table: Table, session: Session, implied: Sequence[Reference]) -> str:

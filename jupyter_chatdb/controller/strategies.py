@@ -9,7 +9,7 @@ from .stages.one_statement import foundation_sql, write_sql
 from .stages.plan import plan, vote
 from .stages.route import chat, route, route_quickly
 from .stages.run import run_steps
-from .stages.select import consider_tables, pick_tables
+from .stages.select import consider_tables, flatten_joins, pick_tables
 
 # plain language to SQL steps: the chain-of-memory controller
 ASK: tuple[Stage, ...] = (
@@ -34,6 +34,7 @@ NATIVE: tuple[Stage, ...] = (
     recall,
     chat,
     pick_tables,
+    flatten_joins,
     write_sql,
     *ASK[ASK.index(plan) :],
 )

@@ -75,6 +75,7 @@ class ChatDBMagics(Magics):
                 model,
                 database or None,
                 summarize=self.settings.summarize,
+                strategy=self.settings.strategy,
                 memory=memory,
                 values_path=self._values_path(memory),
             )
@@ -84,6 +85,7 @@ class ChatDBMagics(Magics):
         elif self.settings.memory and engine.memory is None and self.memory is not None:
             engine.memory = self.memory
         engine.summarize = self.settings.summarize
+        engine.strategy = self.settings.strategy
         engine.configure(**self.settings.options())
         return engine
 

@@ -214,6 +214,39 @@ def drop_unknown_joins(tree: exp.Expr, schema: Schema) -> exp.Expr | None:
 
 
 @_tolerant
+def with_views(tree: exp.Expr, views: Mapping[str, str]) -> exp.Expr | None:
+    """A query reading views the model was shown but that the session does not hold (`views`: name ->
+    SELECT) gets each as a CTE of its own; None when it reads none. A statement that defines a CTE of
+    the same name keeps its own.
+
+    >>> views = {"busy": "SELECT day FROM lessons GROUP BY day HAVING count(*) > 2"}
+    >>> written(with_views(parse("SELECT * FROM busy WHERE day <> 'Sunday'")[0], views))
+    "WITH busy AS (SELECT day FROM lessons GROUP BY day HAVING COUNT(*) > 2) SELECT * FROM busy WHERE day <> 'Sunday'"
+    """
+    known = {name.lower(): (name, sql) for name, sql in views.items()}
+    statements = split(tree)
+    fixed, changed = [], False
+    for statement in statements:
+        used = dict.fromkeys(
+            known[t.name.lower()]
+            for t in statement.find_all(exp.Table)
+            if not t.db and not t.catalog and t.name.lower() in known and not _is_cte(statement, t.name)
+        )
+        if used and isinstance(statement, exp.Query):
+            statement = statement.copy()
+            for name, sql in reversed(used):  # each before the ones already there
+                with_ = statement.args.get("with_")
+                cte = exp.CTE(this=parse(sql)[0], alias=exp.TableAlias(this=exp.to_identifier(name)))
+                if with_ is None:
+                    statement.set("with_", exp.With(expressions=[cte]))
+                else:
+                    with_.set("expressions", [cte, *with_.expressions])
+            changed = True
+        fixed.append(statement)
+    return (joined(fixed) if len(fixed) > 1 else fixed[0]) if changed else None
+
+
+@_tolerant
 def qualify_tables(tree: exp.Expr, schema: Schema, shown: Sequence[str] = ()) -> exp.Expr | None:
     """Small models drop the database of an attached table (`FROM teacher` for `school.teacher`). A name
     that is no table of its own is given the database of the one table so named among the tables the

@@ -12,13 +12,12 @@ from __future__ import annotations
 from collections.abc import Generator, Iterator
 
 from ...errors import ChatDBError, ModelOutputError
-from ...grounding.values import Mention, mentioned_values
-from ...grounding.words import schema_stems
 from ...sql import fixups, guard
 from .. import native_sql, prompts, sql_prompt
 from ..context import Context
 from ..events import Event
 from ..plan import PlannedStep
+from .values import mentioned
 
 SQL_MAX_TOKENS = 320
 
@@ -29,8 +28,8 @@ def write_sql(ctx: Context) -> Iterator[Event]:
         return
     _need_tables(ctx)
     implied = ctx.services.keys.references(ctx.catalog, ctx.session)
-    schema = native_sql.schema_text(ctx.catalog, ctx.session, ctx.shown, implied)
-    messages = native_sql.sql_messages(schema, ctx.request.text, ctx.notes, _mentioned(ctx))
+    schema = native_sql.schema_text(ctx.catalog, ctx.session, ctx.shown, implied, ctx.views)
+    messages = native_sql.sql_messages(schema, ctx.request.text, ctx.notes, mentioned(ctx, ctx.shown))
     completion = yield from ctx.calls("sql", messages, None, SQL_MAX_TOKENS, stop=native_sql.STOP)
     ctx.steps = [_native_step(ctx, completion.text)]
     ctx.messages, ctx.plan_reply, ctx.form = messages, completion.text, "native"
@@ -61,21 +60,6 @@ def repaired(ctx: Context, sql: str, problem: str) -> Generator[Event, None, lis
         step = _json_step(ctx, completion.text)
     ctx.plan_reply = completion.text
     return [step]
-
-
-def _mentioned(ctx: Context) -> list[Mention]:
-    """The stored values the request names, in the text columns of the tables shown (with value grounding on)."""
-    if not ctx.options.values:
-        return []
-    names = ctx.shown if ctx.shown is not None else tuple(ctx.catalog.tables)
-    text = ctx.catalog.text_columns()
-    columns = [
-        (name, column.name)
-        for name in names
-        for column in ctx.catalog.tables[name].columns
-        if column.name.lower() in text.get(name, {})
-    ]
-    return mentioned_values(ctx.request.text, ctx.services.values, columns, schema_stems(ctx.catalog))
 
 
 def _need_tables(ctx: Context) -> None:

@@ -1,6 +1,6 @@
 """A step's SQL made ready to run: parsed once, fixed up as a tree, its literals grounded, then checked.
 
-    text -> trees -> qualify tables -> quoted strings -> ground literals -> drop unknown joins
+    text -> trees -> views as CTEs -> qualify tables -> quoted strings -> ground literals -> drop unknown joins
     -> numbers stored as text -> guard
     (SQL DuckDB cannot read gets one try as SQLite/MySQL/PostgreSQL SQL, with its tables qualified)
 
@@ -25,7 +25,8 @@ def prepared(ctx: Context, chain: Chain, index: int, sql: str) -> Generator[Even
     shown = ctx.shown or ()
     try:
         given = fixups.joined(guard.parse(sql))
-        tree = fixups.qualify_tables(given, chain.schema, shown) or given  # before literals are matched
+        tree = fixups.with_views(given, ctx.views) or given
+        tree = fixups.qualify_tables(tree, chain.schema, shown) or tree  # before literals are matched
         tree = fixups.quoted_strings(tree, chain.schema) or tree
         tree = yield from correct_values(ctx, chain, index, tree)
         tree = fixups.drop_unknown_joins(tree, chain.schema) or tree
@@ -43,6 +44,8 @@ def prepared(ctx: Context, chain: Chain, index: int, sql: str) -> Generator[Even
     if fixed is None:
         raise StepProblem(str(problem)) from None
     try:
+        together = fixups.joined(fixed)
+        fixed = fixups.split(fixups.with_views(together, ctx.views) or together)
         return guard.check(fixups.with_tables_qualified(fixed, chain.schema, shown), chain.schema, mode=chain.mode)
     except SQLRefused as error:
         if not error.fixable:

@@ -10,6 +10,7 @@ from ...sql.catalog import Catalog
 from .. import prompts
 from ..context import Context
 from ..events import Event, Reply, Routed
+from .values import mentioned
 
 ROUTE_MAX_TOKENS = 12
 ANSWER_MAX_TOKENS = 120
@@ -27,8 +28,10 @@ CHANGING = re.compile(
 
 
 def route_quickly(ctx: Context) -> Iterator[Event]:
-    """`route`, but a request plainly asking about the data (`asks_about_data`) is a read without a call."""
-    if asks_about_data(ctx.request.text, ctx.catalog):
+    """`route`, but a request plainly asking about the data is a read without a call: a question that
+    names a table or column (`asks_about_data`) or a value stored in one ("How old is the youngest dog?")."""
+    text = ctx.request.text
+    if asks_about_data(text, ctx.catalog) or (is_question(text) and mentioned(ctx, None)):
         ctx.route = "read"
         yield Routed(ctx.route)
         return
@@ -68,6 +71,9 @@ def asks_about_data(text: str, catalog: Catalog) -> bool:
     >>> asks_about_data("Which boats did we sell?", catalog)
     False
     """
-    if not (ASKING.match(text) or text.rstrip().endswith("?")) or CHANGING.search(text):
-        return False
-    return bool((stems(text) & schema_stems(catalog)) - GENERIC_WORDS)
+    return is_question(text) and bool((stems(text) & schema_stems(catalog)) - GENERIC_WORDS)
+
+
+def is_question(text: str) -> bool:
+    """A question, or a command to show something, that asks to change nothing."""
+    return bool(ASKING.match(text) or text.rstrip().endswith("?")) and not CHANGING.search(text)

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from collections.abc import Iterator
 
+from ...grounding.flat_views import flat_views
 from ...grounding.joins import joined_tables
 from ...grounding.selection import settle
 from .. import prompts
@@ -48,3 +49,13 @@ def pick_tables(ctx: Context) -> Iterator[Event]:
         changes=tuple(changes),
     )
     ctx.shown = tuple(chosen)
+
+
+def flatten_joins(ctx: Context) -> Iterator[Event]:
+    """For a read: each table of the ones shown that nothing refers to, joined with the rows it refers to,
+    as a view the model may read instead of writing the joins (`grounding.flat_views`)."""
+    if ctx.route != "read" or ctx.steps:
+        return
+    implied = ctx.services.keys.references(ctx.catalog, ctx.session)
+    ctx.views = {view.name: view.sql for view in flat_views(ctx.catalog, implied, ctx.shown)}
+    yield from ()

@@ -3,11 +3,20 @@ replaced by the stored value meant, and the change is shown (never for approved 
 
 from __future__ import annotations
 
-from collections.abc import Generator
+from collections.abc import Generator, Sequence
 
 from sqlglot import exp
 
-from ...grounding.values import Candidate, LiteralUse, clear_choice, literal_uses, replace_literals
+from ...grounding.values import (
+    Candidate,
+    LiteralUse,
+    Mention,
+    clear_choice,
+    literal_uses,
+    mentioned_values,
+    replace_literals,
+)
+from ...grounding.words import schema_stems
 from .. import prompts
 from ..context import Chain, Context
 from ..events import Event, ValueCorrected
@@ -63,3 +72,18 @@ def missing_value(use: LiteralUse) -> str:
     if use.pattern:
         return f"no value of {use.table}.{use.column} matches {use.literal!r} or is close to it"
     return f"{use.literal!r} is not a value of {use.table}.{use.column}, nor close to one"
+
+
+def mentioned(ctx: Context, names: Sequence[str] | None) -> list[Mention]:
+    """The stored values the request names, in the text columns of tables `names` (None: all), with value
+    grounding on."""
+    if not ctx.options.values:
+        return []
+    text = ctx.catalog.text_columns()
+    columns = [
+        (name, column.name)
+        for name in (names if names is not None else ctx.catalog.tables)
+        for column in ctx.catalog.tables[name].columns
+        if column.name.lower() in text.get(name, {})
+    ]
+    return mentioned_values(ctx.request.text, ctx.services.values, columns, schema_stems(ctx.catalog))
