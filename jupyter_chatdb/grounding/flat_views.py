@@ -16,6 +16,7 @@ from dataclasses import dataclass
 from ..sql.catalog import Catalog
 from ..sql.names import readable_identifier, readable_table, split_table
 from .keys import Reference
+from .words import GENERIC_WORDS
 
 MAX_DEPTH = 2  # a reference of a referred-to row is followed too, not further
 MAX_COLUMNS = 40  # a wider view costs the prompt more than it helps
@@ -51,7 +52,7 @@ def flat_views(catalog: Catalog, implied: Sequence[Reference], shown: Sequence[s
     >>> view = flat_views(catalog, [])[0]
     >>> print(view.name); print(view.sql)
     lessons_details
-    SELECT lessons.lesson_id, lessons.coach_id, lessons.day, coaches.name
+    SELECT lessons.lesson_id, lessons.coach_id, lessons.day, coaches.name AS coaches_name
     FROM lessons
     LEFT JOIN coaches ON lessons.coach_id = coaches.coach_id
     """
@@ -99,7 +100,8 @@ def _view(catalog: Catalog, name: str, edges: Sequence[Edge], taken: set[str]) -
         frontier, depth = reached, depth + 1
     if not joins:
         return None
-    # each table's columns, but the key a reference already holds; names kept where they are unique
+    # each table's columns, but the key a reference already holds; a joined one keeps its name where it
+    # is unique and says what it is (`city`, not `name`), else gets its table's name first
     picked = [(c.name, start, "") for c in catalog.tables[name].columns]
     for alias, table, edge, _ in joins:
         twice = sum(j[1] == table for j in joins) > 1
@@ -110,7 +112,8 @@ def _view(catalog: Catalog, name: str, edges: Sequence[Edge], taken: set[str]) -
     counts = Counter(column.lower() for column, _, _ in picked)
     outputs, seen = [], set()
     for column, alias, prefix in picked:
-        output = column if counts[column.lower()] == 1 or not prefix else f"{prefix}_{column}"
+        plain = not prefix or (counts[column.lower()] == 1 and column.lower() not in GENERIC_WORDS)
+        output = column if plain else f"{prefix}_{column}"
         if output.lower() in seen:
             continue
         seen.add(output.lower())
