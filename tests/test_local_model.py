@@ -53,7 +53,7 @@ def test_a_question_is_answered_end_to_end(model):
     reply = db.ask("How many units were sold in the North region in total?")
     assert reply.result.iat[0, 0] == 17
     assert "17" in reply.answer
-    assert reply.route == "read" and reply.usage.calls == 3  # route, plan, answer
+    assert reply.route == "read" and reply.usage.calls == 2  # a question naming a column: SQL, answer
 
 
 SHOP = """

@@ -29,7 +29,6 @@ def shell(scripted, tmp_path):
 
 def test_cell_shows_sql_result_and_answer_and_stores_the_result(shell, scripted, capsys):
     scripted.push(
-        {"route": "read"},
         native("SELECT region, sum(units) AS units FROM sales GROUP BY region ORDER BY units DESC"),
         {"answer": "North leads with 17."},
     )
@@ -311,7 +310,7 @@ def test_tables_says_which_tables_the_last_request_chose_and_why(shell, scripted
         shell.run_cell('%chatdb describe sales "Units sold per region"').raise_error()
         assert "Described sales." in capsys.readouterr().out
         scripted.push(
-            {"route": "read"}, {"tables": ["sales"]}, native("SELECT sum(units) AS units FROM sales"), {"answer": "21"}
+            {"tables": ["sales"]}, native("SELECT sum(units) AS units FROM sales"), {"answer": "21"}
         )
         shell.run_cell("%%chatdb\nHow many units were sold per region?").raise_error()
         assert "Tables: sales (chosen by the model from" in capsys.readouterr().out

@@ -22,9 +22,12 @@ ASKING = re.compile(
 )
 CHANGING = re.compile(
     r"\b(add|adds|record|insert|delete|remove|update|change|set|create|put|store|save|drop|rename|mark|"
-    r"increase|decrease|raise|lower|sold|bought|buy|sell|restock|restocked|received|paid|forget|remember)\b",
+    r"increase|decrease|raise|lower|forget|remember)\b",
     re.IGNORECASE,
 )
+# dealings a request may record ("We sold 2 kg") or ask about ("Who bought the most?")
+DEALING = re.compile(r"\b(sold|bought|buy|sell|restock|restocked|received|paid)\b", re.IGNORECASE)
+ASKED = re.compile(r"^\s*(what|which|who|whom|whose|when|where|how)\b.*\?\s*$", re.IGNORECASE | re.DOTALL)
 
 
 def route_quickly(ctx: Context) -> Iterator[Event]:
@@ -68,12 +71,19 @@ def asks_about_data(text: str, catalog: Catalog) -> bool:
     (True, True)
     >>> asks_about_data("What can you do?", catalog), asks_about_data("Add a boat aged 3.", catalog)
     (False, False)
-    >>> asks_about_data("Which boats did we sell?", catalog)
-    False
+    >>> asks_about_data("Which boats did we sell?", catalog), asks_about_data("We sold a boat.", catalog)
+    (True, False)
     """
     return is_question(text) and bool((stems(text) & schema_stems(catalog)) - GENERIC_WORDS)
 
 
 def is_question(text: str) -> bool:
-    """A question, or a command to show something, that asks to change nothing."""
-    return bool(ASKING.match(text) or text.rstrip().endswith("?")) and not CHANGING.search(text)
+    """A question, or a command to show something, that asks to change nothing: a dealing it names is
+    asked about only in a question of who, what, how...
+
+    >>> is_question("How many kg did we sell in May?"), is_question("We sold 2 kg of pear."), is_question("Add it")
+    (True, False, False)
+    """
+    if not (ASKING.match(text) or text.rstrip().endswith("?")) or CHANGING.search(text):
+        return False
+    return not DEALING.search(text) or bool(ASKED.match(text))
