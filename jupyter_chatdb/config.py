@@ -11,7 +11,12 @@ from traitlets.config import Configurable
 
 from .options import MAX_STEPS, Options
 
-STRATEGY_NAMES = ("native", "chain", "one-round")  # controller/strategies.py (not imported: it pulls the core in)
+STRATEGY_NAMES = (
+    "native",
+    "chain",
+    "flat",
+    "one-round",
+)  # controller/strategies.py (not imported: it pulls the core in)
 
 
 class ChatDB(Configurable):
@@ -32,7 +37,8 @@ class ChatDB(Configurable):
     strategy = Unicode(
         "native",
         help="How a request becomes SQL: 'native' (a question is one SQL statement in the form the model was "
-        "trained on, other requests a plan of steps), 'chain' (every request a plan of steps) or 'one-round'.",
+        "trained on, other requests a plan of steps), 'chain' (every request a plan of steps), "
+        "'flat' (native, shown views that flatten joins) or 'one-round'.",
     ).tag(config=True)
     max_steps = Int(MAX_STEPS, help=f"Most SQL steps the model may plan for one request (1 to {MAX_STEPS}).").tag(
         config=True

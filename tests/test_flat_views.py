@@ -78,8 +78,8 @@ def test_a_table_referred_to_twice_by_one_row_is_joined_twice_with_names_from_th
     session.close()
 
 
-def test_a_native_read_of_a_view_runs_it_as_a_cte_over_the_tables(scripted):
-    chatdb = ChatDB(model=scripted, summarize=False, strategy="native")
+def test_a_flat_read_of_a_view_runs_it_as_a_cte_over_the_tables(scripted):
+    chatdb = ChatDB(model=scripted, summarize=False, strategy="flat")
     for name, frame in {"clubs": CLUBS, "coaches": COACHES, "rooms": ROOMS, "lessons": LESSONS}.items():
         chatdb.register(name, frame)
     scripted.push("```sql\nSELECT city, COUNT(*) AS lessons FROM lessons_details GROUP BY city ORDER BY city;\n```")
@@ -87,4 +87,14 @@ def test_a_native_read_of_a_view_runs_it_as_a_cte_over_the_tables(scripted):
     assert "CREATE VIEW lessons_details AS\nSELECT" in scripted.calls[0].messages[-1]["content"]
     assert reply.sql[0].startswith("WITH lessons_details AS (SELECT ")
     assert reply.result.to_dict("records") == [{"city": "Bath", "lessons": 1}, {"city": "Ely", "lessons": 3}]
+    chatdb.close()
+
+
+def test_native_reads_are_not_shown_views(scripted):
+    chatdb = ChatDB(model=scripted, summarize=False)
+    for name, frame in {"coaches": COACHES, "lessons": LESSONS}.items():
+        chatdb.register(name, frame)
+    scripted.push("```sql\nSELECT count(*) AS n FROM lessons;\n```")
+    assert chatdb.ask("How many lessons are there?").result["n"].tolist() == [4]
+    assert "CREATE VIEW" not in scripted.calls[0].messages[-1]["content"]
     chatdb.close()

@@ -309,9 +309,7 @@ def test_tables_says_which_tables_the_last_request_chose_and_why(shell, scripted
     try:
         shell.run_cell('%chatdb describe sales "Units sold per region"').raise_error()
         assert "Described sales." in capsys.readouterr().out
-        scripted.push(
-            {"tables": ["sales"]}, native("SELECT sum(units) AS units FROM sales"), {"answer": "21"}
-        )
+        scripted.push({"tables": ["sales"]}, native("SELECT sum(units) AS units FROM sales"), {"answer": "21"})
         shell.run_cell("%%chatdb\nHow many units were sold per region?").raise_error()
         assert "Tables: sales (chosen by the model from" in capsys.readouterr().out
         tables = shell.run_cell("%chatdb tables").result
@@ -360,7 +358,7 @@ def test_a_frame_duckdb_cannot_read_is_left_out_with_one_warning(shell, scripted
 
 def test_the_strategy_setting_takes_effect_at_the_next_cell(shell, scripted, caplog):
     shell.run_cell('%config ChatDB.strategy = "steps"')
-    assert "strategy must be one of native, chain, one-round." in caplog.text
+    assert "strategy must be one of native, chain, flat, one-round." in caplog.text
     del shell.config.ChatDB["strategy"]
     scripted.push(native("SELECT count(*) AS n FROM sales"), {"answer": "3"})
     assert shell.run_cell("%%chatdb\nHow many sales?").result["n"].tolist() == [3]
@@ -369,3 +367,10 @@ def test_the_strategy_setting_takes_effect_at_the_next_cell(shell, scripted, cap
     scripted.push({"route": "read"}, plan("SELECT count(*) AS n FROM sales"), {"answer": "3"})
     assert shell.run_cell("%%chatdb\nHow many sales?").result["n"].tolist() == [3]
     assert scripted.calls[2].json_schema is not None  # routed by the model, then planned as JSON steps
+
+
+def test_the_strategy_setting_names_every_strategy():
+    from jupyter_chatdb.config import STRATEGY_NAMES
+    from jupyter_chatdb.controller.strategies import STRATEGIES
+
+    assert set(STRATEGY_NAMES) == set(STRATEGIES)
