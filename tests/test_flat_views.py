@@ -98,3 +98,27 @@ def test_native_reads_are_not_shown_views(scripted):
     assert chatdb.ask("How many lessons are there?").result["n"].tolist() == [4]
     assert "CREATE VIEW" not in scripted.calls[0].messages[-1]["content"]
     chatdb.close()
+
+
+def test_a_table_reached_by_three_paths_gets_an_alias_of_its_own_each_time():
+    session = Session()
+    for statement in (
+        "CREATE TABLE clubs (club_id INTEGER PRIMARY KEY, club VARCHAR)",
+        "CREATE TABLE coaches (coach_id INTEGER PRIMARY KEY, club_id INTEGER REFERENCES clubs (club_id))",
+        "CREATE TABLE rooms (room_id INTEGER PRIMARY KEY, club_id INTEGER REFERENCES clubs (club_id))",
+        "CREATE TABLE teams (team_id INTEGER PRIMARY KEY, club_id INTEGER REFERENCES clubs (club_id))",
+        "CREATE TABLE lessons (lesson_id INTEGER, coach_id INTEGER REFERENCES coaches (coach_id),"
+        " room_id INTEGER REFERENCES rooms (room_id), team_id INTEGER REFERENCES teams (team_id))",
+        "INSERT INTO clubs VALUES (1, 'Rovers'), (2, 'Wanderers')",
+        "INSERT INTO coaches VALUES (10, 1)",
+        "INSERT INTO rooms VALUES (5, 2)",
+        "INSERT INTO teams VALUES (7, 2)",
+        "INSERT INTO lessons VALUES (1, 10, 5, 7), (2, NULL, 5, 7)",
+    ):
+        session.rows(statement)
+    catalog = Catalog.read(session)
+    (view,) = flat_views(catalog, [])
+    assert view.sql.count("LEFT JOIN clubs") == 3
+    frame = session.frame(f"SELECT * FROM ({view.sql}) ORDER BY lesson_id")  # runs: no alias twice
+    assert len(frame) == 2 and frame.iloc[0].tolist()[-3:] == ["Rovers", "Wanderers", "Wanderers"]
+    session.close()

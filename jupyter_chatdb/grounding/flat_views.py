@@ -93,8 +93,10 @@ def _view(catalog: Catalog, name: str, edges: Sequence[Edge], taken: set[str]) -
                 if edge.target == name:
                     continue  # back to the start
                 short = split_table(edge.target)[1]
-                used = short.lower() in {start.lower(), *(j[0].lower() for j in joins)}
-                alias = f"{edge.column}_{short}" if used else short
+                used = {start.lower(), *(j[0].lower() for j in joins)}
+                alias = f"{edge.column}_{short}" if short.lower() in used else short
+                while alias.lower() in used:  # the same table reached twice by columns of the same name
+                    alias += "_"
                 joins.append((alias, edge.target, edge, source))
                 reached.append((alias, edge.target))
         frontier, depth = reached, depth + 1
@@ -114,6 +116,8 @@ def _view(catalog: Catalog, name: str, edges: Sequence[Edge], taken: set[str]) -
     for column, alias, prefix in picked:
         plain = not prefix or (counts[column.lower()] == 1 and column.lower() not in GENERIC_WORDS)
         output = column if plain else f"{prefix}_{column}"
+        if output.lower() in seen and alias != start:
+            output = f"{alias}_{column}"  # the alias is unique
         if output.lower() in seen:
             continue
         seen.add(output.lower())
