@@ -48,10 +48,10 @@ def plan(*sql):
 
 sales = pd.DataFrame({"region": ["North", "South", "North"], "units": [10, 4, 7]})
 model = ScriptedBackend([
-    {"route": "read"}, plan("SELECT region, sum(units) AS units FROM sales GROUP BY region ORDER BY units DESC"),
+    "```sql\\nSELECT region, sum(units) AS units FROM sales GROUP BY region ORDER BY units DESC;\\n```",
     {"answer": "North sold 17 units."},
     {"route": "write"}, plan("INSERT INTO notes VALUES (1, 'restock pears')"),
-    lambda messages: time.sleep(300) or {"route": "read"},  # a slow model, for the Stop button
+    lambda messages: time.sleep(300) or "SELECT 1",  # a slow model, for the Stop button
 ])
 get_ipython().magics_manager.registry["ChatDBMagics"].engine = ChatDB(
     model=model, schema="CREATE TABLE notes (id INTEGER PRIMARY KEY, text VARCHAR);"
