@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import importlib.util
+from collections.abc import Iterator
 
 import pandas as pd
 import pytest
@@ -30,7 +31,12 @@ def scripted() -> ScriptedBackend:
 
 @pytest.fixture
 def db(scripted: ScriptedBackend, sales: pd.DataFrame) -> ChatDB:
-    chatdb = ChatDB(model=scripted)
+    yield from chatdb_of_sales(scripted, sales)
+
+
+def chatdb_of_sales(model: ScriptedBackend, sales: pd.DataFrame, **options: object) -> Iterator[ChatDB]:
+    """A fixture's ChatDB over the `sales` frame, closed after the test."""
+    chatdb = ChatDB(model=model, **options)  # type: ignore[arg-type]
     chatdb.register("sales", sales)
     yield chatdb
     chatdb.close()

@@ -22,7 +22,7 @@ from jupyter_chatdb.llm import ScriptedBackend
 from jupyter_chatdb.widgets.render import chain_html
 from jupyter_chatdb.widgets.state import ChainState
 
-from .conftest import plan
+from .conftest import chatdb_of_sales, plan
 
 SHOP = """
 CREATE SEQUENCE customer_seq START 1;
@@ -51,10 +51,7 @@ SALE = [
 @pytest.fixture
 def db(scripted, sales):
     """The chain's own tests plan every read as JSON steps (strategy "chain"; reads default to "native")."""
-    chatdb = ChatDB(model=scripted, strategy="chain")
-    chatdb.register("sales", sales)
-    yield chatdb
-    chatdb.close()
+    yield from chatdb_of_sales(scripted, sales, strategy="chain")
 
 
 @pytest.fixture

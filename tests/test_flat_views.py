@@ -9,7 +9,7 @@ from jupyter_chatdb.grounding.keys import ImpliedKeys
 from jupyter_chatdb.sql.catalog import Catalog
 from jupyter_chatdb.sql.session import Session
 
-CLUBS = pd.DataFrame({"club_id": [1, 2], "club": ["Rovers", "Wanderers"], "city": ["Ely", "Bath"]})
+CLUBS = pd.DataFrame({"club_id": [1, 2], "club": ["Rovers", "Wanderers"], "city": ["Ely", "Wells"]})
 COACHES = pd.DataFrame({"coach_id": [10, 11, 12], "name": ["Ann", "Bo", "Cy"], "club_id": [1, 1, 2]})
 ROOMS = pd.DataFrame({"room_id": [5, 6], "name": ["Hall", "Gym"]})
 LESSONS = pd.DataFrame(
@@ -67,14 +67,14 @@ def test_only_the_tables_shown_take_part(session):
 
 def test_a_table_referred_to_twice_by_one_row_is_joined_twice_with_names_from_the_columns():
     session = Session()
-    session.bind("towns", pd.DataFrame({"town_id": [1, 2, 3], "town": ["Ely", "Bath", "York"]}))
+    session.bind("towns", pd.DataFrame({"town_id": [1, 2, 3], "town": ["Ely", "Wells", "York"]}))
     session.bind("trips", pd.DataFrame({"trip_id": [1, 2], "from_town_id": [1, 2], "to_town_id": [3, 3]}))
     catalog = Catalog.read(session)
     implied = ImpliedKeys().references(catalog, session)
     assert len(implied) == 2
     (view,) = flat_views(catalog, implied)
     rows = session.rows(f"SELECT from_town_id_town, to_town_id_town FROM ({view.sql}) ORDER BY trip_id")
-    assert rows == [("Ely", "York"), ("Bath", "York")]
+    assert rows == [("Ely", "York"), ("Wells", "York")]
     session.close()
 
 
@@ -86,7 +86,7 @@ def test_a_flat_read_of_a_view_runs_it_as_a_cte_over_the_tables(scripted):
     reply = chatdb.ask("How many lessons are given in each city?")
     assert "CREATE VIEW lessons_details AS\nSELECT" in scripted.calls[0].messages[-1]["content"]
     assert reply.sql[0].startswith("WITH lessons_details AS (SELECT ")
-    assert reply.result.to_dict("records") == [{"city": "Bath", "lessons": 1}, {"city": "Ely", "lessons": 3}]
+    assert reply.result.to_dict("records") == [{"city": "Ely", "lessons": 3}, {"city": "Wells", "lessons": 1}]
     chatdb.close()
 
 

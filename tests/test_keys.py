@@ -28,7 +28,7 @@ def test_a_column_named_like_a_table_or_key_whose_values_are_all_keys_refers_to_
 
 def test_a_value_that_is_no_key_or_a_table_own_key_makes_no_reference():
     found = references(
-        shops=pd.DataFrame({"shop_id": [1, 2], "town": ["Ely", "Bath"]}),
+        shops=pd.DataFrame({"shop_id": [1, 2], "town": ["Ely", "Wells"]}),
         sales=pd.DataFrame({"sale_id": [1, 2, 3], "shop_id": [1, 2, 9]}),  # 9 is no shop
         shop_notes=pd.DataFrame({"shop_note_id": [1, 2], "note": ["a", "b"]}),  # its own key, not a shop's
     )

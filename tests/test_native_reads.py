@@ -19,7 +19,7 @@ def lots(scripted) -> ChatDB:
         pd.DataFrame({"lot_id": [1, 2, 3], "town_id": [1, 1, 2], "price": ["100", "250", "n/a"]}),
     )
     chatdb.register(
-        "towns", pd.DataFrame({"town_id": [1, 2], "town": ["Ely", "Bath"], "county": ["Cambs", "Somerset"]})
+        "towns", pd.DataFrame({"town_id": [1, 2], "town": ["Ely", "Wells"], "county": ["Cambs", "Somerset"]})
     )
     yield chatdb
     chatdb.close()
@@ -53,13 +53,13 @@ def test_the_prompt_shows_tables_as_create_table_with_example_rows_and_the_keys_
 
 
 def test_a_failed_statement_is_repaired_in_the_same_form(lots, scripted):
-    scripted.push("SELECT countie FROM towns", '```sql\nSELECT county FROM towns WHERE town = "Bath"\n```')
+    scripted.push("SELECT countie FROM towns", '```sql\nSELECT county FROM towns WHERE town = "Wells"\n```')
     seen = []
-    reply = lots.ask("Which county is Bath in?", on_event=seen.append)
+    reply = lots.ask("Which county is Wells in?", on_event=seen.append)
     assert [e.step.error for e in seen if isinstance(e, StepFailed)][0].startswith("Unknown column 'countie'")
     assert "Error: Unknown column 'countie'" in scripted.calls[1].messages[-1]["content"]
     assert scripted.calls[1].json_schema is None
-    assert reply.sql == ["SELECT county FROM towns WHERE town = 'Bath'"]  # SQLite's double-quoted string
+    assert reply.sql == ["SELECT county FROM towns WHERE town = 'Wells'"]  # SQLite's double-quoted string
     assert reply.result.to_dict("records") == [{"county": "Somerset"}]
 
 
@@ -91,10 +91,10 @@ def test_reply_sql(reply, sql):
 def test_no_rows_for_a_value_the_column_lacks_gets_one_repair(lots, scripted):
     scripted.push(
         "SELECT county FROM towns WHERE town = 'Qwxz'",
-        "SELECT county FROM towns WHERE town = 'Bath'",
+        "SELECT county FROM towns WHERE town = 'Wells'",
     )
     seen = []
-    reply = lots.ask("Which county is the town of Bath in?", on_event=seen.append)
+    reply = lots.ask("Which county is the town of Wells in?", on_event=seen.append)
     failed = [e.step.error for e in seen if isinstance(e, StepFailed)]
     assert failed == [
         "it returned no rows: 'Qwxz' is not a value of towns.town, nor close to one; compare with the example rows"
@@ -104,7 +104,7 @@ def test_no_rows_for_a_value_the_column_lacks_gets_one_repair(lots, scripted):
 
 def test_no_rows_is_an_answer_when_no_repair_is_left(scripted):
     chatdb = ChatDB(model=scripted, summarize=False, strategy="native", revisions=0)
-    chatdb.register("towns", pd.DataFrame({"town": ["Ely", "Bath"], "county": ["Cambs", "Somerset"]}))
+    chatdb.register("towns", pd.DataFrame({"town": ["Ely", "Wells"], "county": ["Cambs", "Somerset"]}))
     scripted.push("SELECT county FROM towns WHERE town = 'Qwxz'")
     reply = chatdb.ask("Which county is the town of Qwxz in?")
     assert reply.result.empty and "No rows" in reply.answer
@@ -112,10 +112,10 @@ def test_no_rows_is_an_answer_when_no_repair_is_left(scripted):
 
 
 def test_the_prompt_names_the_stored_values_the_question_mentions(lots, scripted):
-    scripted.push("SELECT county FROM towns WHERE town = 'Bath'")
-    lots.ask("Which county is the town of bath in?")
+    scripted.push("SELECT county FROM towns WHERE town = 'Wells'")
+    lots.ask("Which county is the town of wells in?")
     prompt = scripted.calls[0].messages[-1]["content"]
-    assert "-- Values in the tables that the question mentions: towns.town = 'Bath'\n" in prompt
+    assert "-- Values in the tables that the question mentions: towns.town = 'Wells'\n" in prompt
     assert prompt.index("mentions") > prompt.index("CREATE TABLE towns")  # after the cached tables
 
 

@@ -17,13 +17,12 @@ from jupyter_chatdb.controller.events import (
 )
 from jupyter_chatdb.errors import ChatDBError, ModelOutputError, QueryFailed, SQLRefused
 
+from .conftest import chatdb_of_sales
+
 
 @pytest.fixture
 def db(scripted, sales):
-    chatdb = ChatDB(model=scripted, strategy="one-round")
-    chatdb.register("sales", sales)
-    yield chatdb
-    chatdb.close()
+    yield from chatdb_of_sales(scripted, sales, strategy="one-round")
 
 
 def kinds(events):
@@ -125,7 +124,6 @@ def test_failed_write_chain_rolls_back_every_statement(db, scripted):
 
 
 def test_without_summary_the_answer_comes_from_the_result(scripted, sales):
-    from jupyter_chatdb import ChatDB
 
     db = ChatDB(model=scripted, summarize=False, strategy="one-round")
     db.register("sales", sales)
@@ -141,7 +139,6 @@ def test_non_json_model_output_is_a_clear_error(db, scripted):
 
 
 def test_empty_request_and_empty_database_are_explained(scripted):
-    from jupyter_chatdb import ChatDB
 
     db = ChatDB(model=scripted, strategy="one-round")
     with pytest.raises(ChatDBError, match="request is empty"):

@@ -243,7 +243,7 @@ def with_views(tree: exp.Expr, views: Mapping[str, str]) -> exp.Expr | None:
                     with_.set("expressions", [cte, *with_.expressions])
             changed = True
         fixed.append(statement)
-    return (joined(fixed) if len(fixed) > 1 else fixed[0]) if changed else None
+    return joined(fixed) if changed else None
 
 
 @_tolerant

@@ -32,7 +32,7 @@ ASKED = re.compile(r"^\s*(what|which|who|whom|whose|when|where|how)\b.*\?\s*$", 
 
 def route_quickly(ctx: Context) -> Iterator[Event]:
     """`route`, but a request plainly asking about the data is a read without a call: a question that
-    names a table or column (`asks_about_data`) or a value stored in one ("How old is the youngest dog?")."""
+    names a table or column (`asks_about_data`) or a value stored in one ("Where is Quillby?")."""
     text = ctx.request.text
     if asks_about_data(text, ctx.catalog) or (is_question(text) and mentioned(ctx, None)):
         ctx.route = "read"
