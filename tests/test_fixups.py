@@ -10,7 +10,8 @@ from pathlib import Path
 import pytest
 
 from jupyter_chatdb.grounding.values import replace_literals
-from jupyter_chatdb.sql import fixups
+from jupyter_chatdb.sql import column_owners, fixups
+from jupyter_chatdb.sql.column_owners import Link
 from jupyter_chatdb.sql.guard import parse, written
 
 FIXTURES = Path(__file__).parent / "fixtures" / "fixups"
@@ -112,9 +113,44 @@ def test_with_views(case: Case) -> None:
     assert written(tree) == written(parse(case.given)[0])
 
 
+@pytest.mark.parametrize("case", cases_of("swap_tables"))
+def test_swap_tables(case: Case) -> None:
+    tree = parse(case.given)[0]
+    assert fixed_text(column_owners.swap_tables(tree, case.settings["schema"])) == case.expected
+    assert written(tree) == written(parse(case.given)[0])
+
+
+@pytest.mark.parametrize("case", cases_of("requalify_columns"))
+def test_requalify_columns(case: Case) -> None:
+    tree = parse(case.given)[0]
+    assert fixed_text(column_owners.requalify_columns(tree, case.settings["schema"])) == case.expected
+    assert written(tree) == written(parse(case.given)[0])
+
+
+@pytest.mark.parametrize("case", cases_of("join_owners"))
+def test_join_owners(case: Case) -> None:
+    links = [Link(t, tuple(c), target, tuple(k)) for t, c, target, k in case.settings["links"]]  # type: ignore[attr-defined]
+    tree = parse(case.given)[0]
+    assert fixed_text(column_owners.join_owners(tree, case.settings["schema"], lambda: links)) == case.expected
+    assert written(tree) == written(parse(case.given)[0])
+
+
+def test_join_owners_asks_for_the_links_only_when_a_column_is_missing() -> None:
+    asked: list[str] = []
+
+    def links() -> list[Link]:
+        asked.append("links")
+        return []
+
+    assert column_owners.join_owners(parse("SELECT a FROM t")[0], {"t": ["a"]}, links) is None
+    assert asked == []
+    assert column_owners.join_owners(parse("SELECT b FROM t")[0], {"t": ["a"]}, links) is None
+    assert asked == ["links"]
+
+
 def test_every_rule_has_fixtures() -> None:
     rules = {"qualify_tables", "drop_unknown_joins", "to_duckdb", "from_sqlite", "quoted_strings", "cast_text_numbers"}
-    rules |= {"replace_literals", "with_views"}
+    rules |= {"replace_literals", "with_views", "swap_tables", "requalify_columns", "join_owners"}
     assert {path.stem for path in FIXTURES.glob("*.sql")} == rules
     assert all(read_cases(FIXTURES / f"{rule}.sql") for rule in rules)
 

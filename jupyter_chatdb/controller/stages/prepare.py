@@ -1,6 +1,7 @@
 """A step's SQL made ready to run: parsed once, fixed up as a tree, its literals grounded, then checked.
 
-    text -> trees -> views as CTEs -> qualify tables -> quoted strings -> ground literals -> drop unknown joins
+    text -> trees -> views as CTEs -> qualify tables -> quoted strings -> drop unknown joins
+    -> tables read for columns they lack -> columns of the wrong table -> join the tables missing columns are in -> ground literals
     -> numbers stored as text -> guard
     (SQL DuckDB cannot read gets one try as SQLite/MySQL/PostgreSQL SQL, with its tables qualified)
 
@@ -12,7 +13,8 @@ from __future__ import annotations
 from collections.abc import Generator
 
 from ...errors import SQLRefused, SQLSyntaxError
-from ...sql import fixups, guard
+from ...sql import column_owners, fixups, guard
+from ...sql.column_owners import Link
 from ..context import Chain, Context, StepProblem
 from ..events import Event
 from .values import correct_values
@@ -28,8 +30,11 @@ def prepared(ctx: Context, chain: Chain, index: int, sql: str) -> Generator[Even
         tree = fixups.with_views(given, ctx.views) or given
         tree = fixups.qualify_tables(tree, chain.schema, shown) or tree  # before literals are matched
         tree = fixups.quoted_strings(tree, chain.schema) or tree
-        tree = yield from correct_values(ctx, chain, index, tree)
         tree = fixups.drop_unknown_joins(tree, chain.schema) or tree
+        tree = column_owners.swap_tables(tree, chain.schema) or tree
+        tree = column_owners.requalify_columns(tree, chain.schema) or tree
+        tree = column_owners.join_owners(tree, chain.schema, lambda: _links(ctx)) or tree
+        tree = yield from correct_values(ctx, chain, index, tree)
         tree = fixups.cast_text_numbers(tree, chain.schema, ctx.catalog.text_columns()) or tree
         if tree is not given:
             sql = guard.written(tree)
@@ -51,3 +56,14 @@ def prepared(ctx: Context, chain: Chain, index: int, sql: str) -> Generator[Even
         if not error.fixable:
             raise
         raise StepProblem(str(error)) from None
+
+
+def _links(ctx: Context) -> list[Link]:
+    """The references between the tables: declared, and implied by the data (`grounding.keys`)."""
+    declared = [
+        Link(table.name, key.columns, key.table, key.references)
+        for table in ctx.catalog.tables.values()
+        for key in table.foreign_keys
+    ]
+    implied = ctx.services.keys.references(ctx.catalog, ctx.session)
+    return declared + [Link(r.table, (r.column,), r.target, (r.key,)) for r in implied]
