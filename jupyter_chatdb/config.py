@@ -15,6 +15,7 @@ STRATEGY_NAMES = (
     "native",
     "chain",
     "flat",
+    "repair-flat",
     "one-round",
 )  # controller/strategies.py (not imported: it pulls the core in)
 

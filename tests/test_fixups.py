@@ -113,6 +113,13 @@ def test_with_views(case: Case) -> None:
     assert written(tree) == written(parse(case.given)[0])
 
 
+@pytest.mark.parametrize("case", cases_of("like_on_non_text"))
+def test_like_on_non_text(case: Case) -> None:
+    tree = parse(case.given)[0]
+    assert fixed_text(fixups.like_on_non_text(tree, case.settings["schema"], case.settings["text"])) == case.expected  # type: ignore[arg-type]
+    assert written(tree) == written(parse(case.given)[0])
+
+
 @pytest.mark.parametrize("case", cases_of("swap_tables"))
 def test_swap_tables(case: Case) -> None:
     tree = parse(case.given)[0]
@@ -150,7 +157,7 @@ def test_join_owners_asks_for_the_links_only_when_a_column_is_missing() -> None:
 
 def test_every_rule_has_fixtures() -> None:
     rules = {"qualify_tables", "drop_unknown_joins", "to_duckdb", "from_sqlite", "quoted_strings", "cast_text_numbers"}
-    rules |= {"replace_literals", "with_views", "swap_tables", "requalify_columns", "join_owners"}
+    rules |= {"replace_literals", "with_views", "swap_tables", "requalify_columns", "join_owners", "like_on_non_text"}
     assert {path.stem for path in FIXTURES.glob("*.sql")} == rules
     assert all(read_cases(FIXTURES / f"{rule}.sql") for rule in rules)
 

@@ -90,6 +90,21 @@ def test_a_flat_read_of_a_view_runs_it_as_a_cte_over_the_tables(scripted):
     chatdb.close()
 
 
+def test_repair_flat_offers_the_views_with_the_first_repair_only(scripted):
+    chatdb = ChatDB(model=scripted, summarize=False, strategy="repair-flat")
+    for name, frame in {"clubs": CLUBS, "coaches": COACHES, "rooms": ROOMS, "lessons": LESSONS}.items():
+        chatdb.register(name, frame)
+    scripted.push("```sql\nSELECT town, COUNT(*) AS lessons FROM lessons GROUP BY town;\n```")  # no table has it
+    scripted.push("```sql\nSELECT city, COUNT(*) AS lessons FROM lessons_details GROUP BY city ORDER BY city;\n```")
+    reply = chatdb.ask("How many lessons are given in each city?")
+    first, repair = (call.messages[-1]["content"] for call in scripted.calls)
+    assert "CREATE VIEW" not in first
+    assert "Unknown column" in repair and "CREATE VIEW lessons_details AS\nSELECT" in repair
+    assert reply.sql[0].startswith("WITH lessons_details AS (SELECT ")
+    assert reply.result.to_dict("records") == [{"city": "Ely", "lessons": 3}, {"city": "Wells", "lessons": 1}]
+    chatdb.close()
+
+
 def test_native_reads_are_not_shown_views(scripted):
     chatdb = ChatDB(model=scripted, summarize=False)
     for name, frame in {"coaches": COACHES, "lessons": LESSONS}.items():

@@ -63,6 +63,25 @@ def test_a_failed_statement_is_repaired_in_the_same_form(lots, scripted):
     assert reply.result.to_dict("records") == [{"county": "Somerset"}]
 
 
+def test_a_column_of_a_referenced_table_is_joined_without_a_repair(lots, scripted):
+    scripted.push("```sql\nSELECT lot_id FROM lots WHERE county = 'Somerset';\n```")  # county is in towns
+    reply = lots.ask("Which lots are in Somerset?")
+    assert len(scripted.calls) == 1
+    assert reply.sql == [
+        "SELECT lots.lot_id FROM lots JOIN towns ON lots.town_id = towns.town_id WHERE towns.county = 'Somerset'"
+    ]
+    assert reply.result["lot_id"].tolist() == [3]
+
+
+def test_a_date_matched_against_a_pattern_is_read_as_text(scripted):
+    chatdb = ChatDB(model=scripted, summarize=False, strategy="native")
+    chatdb.register("visits", pd.DataFrame({"day": pd.to_datetime(["2024-03-01", "2024-04-02"]), "guests": [3, 5]}))
+    scripted.push("```sql\nSELECT SUM(guests) AS n FROM visits WHERE day LIKE '2024-03%';\n```")
+    assert chatdb.ask("How many guests came in March 2024?").result["n"].tolist() == [3]
+    assert len(scripted.calls) == 1
+    chatdb.close()
+
+
 def test_other_requests_are_routed_by_the_model_and_planned(lots, scripted):
     scripted.push({"route": "chat"}, {"answer": "I answer questions about your tables."})
     reply = lots.ask("Hello there")

@@ -99,6 +99,7 @@ class Context:
     notes: list[str] = field(default_factory=list)  # recalled thoughts
     shown: tuple[str, ...] | None = None  # the tables the planner is shown (None: all)
     views: dict[str, str] = field(default_factory=dict)  # views shown beside them: name -> SELECT (`flat_views`)
+    repair_views: dict[str, str] = field(default_factory=dict)  # views offered with the first repair instead
     steps: list[PlannedStep] = field(default_factory=list)  # the plan
     messages: list[Message] = field(default_factory=list)  # the planning conversation, for revisions
     plan_reply: str = ""

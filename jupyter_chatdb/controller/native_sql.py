@@ -93,13 +93,21 @@ def sql_messages(
     return [{"role": "user", "content": f"{schema}\n\n{noted}{ASK}\n-- {question}\n"}]
 
 
-def repair_messages(previous: list[Message], reply: str, sql: str, problem: str) -> list[Message]:
+def repair_messages(
+    previous: list[Message], reply: str, sql: str, problem: str, views: Mapping[str, str] | None = None
+) -> list[Message]:
+    """The conversation so far, the failure, and any `views` (name -> SELECT) the corrected query may read."""
+    offered = "".join(
+        f"CREATE VIEW {readable_identifier(name)} AS\n{view};\n\n" for name, view in (views or {}).items()
+    )
+    if offered:
+        offered = f"These views join the tables for you; the corrected query may read them:\n{offered}"
     return [
         *previous,
         {"role": "assistant", "content": reply},
         {
             "role": "user",
-            "content": f"Running this SQL failed:\n{sql}\nError: {problem}\n"
+            "content": f"Running this SQL failed:\n{sql}\nError: {problem}\n{offered}"
             "Write the corrected SQLite query for the same question.",
         },
     ]

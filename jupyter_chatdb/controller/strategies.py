@@ -9,7 +9,7 @@ from .stages.one_statement import foundation_sql, write_sql
 from .stages.plan import plan, vote
 from .stages.route import chat, route, route_quickly
 from .stages.run import run_steps
-from .stages.select import consider_tables, flatten_joins, pick_tables
+from .stages.select import consider_tables, flatten_joins, flatten_joins_on_repair, pick_tables
 
 # plain language to SQL steps: the chain-of-memory controller
 ASK: tuple[Stage, ...] = (
@@ -40,11 +40,17 @@ NATIVE: tuple[Stage, ...] = (
 # native, and the model is also shown views that flatten the references of each table nothing refers to
 # (`grounding/flat_views.py`); measured on 2026-11-23: better on the tune half, worse on the report half
 FLAT: tuple[Stage, ...] = (*NATIVE[: NATIVE.index(write_sql)], flatten_joins, *NATIVE[NATIVE.index(write_sql) :])
+# native, and the views are offered with the first repair of a read that failed
+REPAIR_FLAT: tuple[Stage, ...] = (
+    *NATIVE[: NATIVE.index(write_sql)],
+    flatten_joins_on_repair,
+    *NATIVE[NATIVE.index(write_sql) :],
+)
 # the Foundation's baseline: one SQL statement (several writes) as JSON, repaired `revisions` times
 ONE_ROUND: tuple[Stage, ...] = (foundation_sql, run_steps, finish, answer)
 # a plan the user approved (or wrote, or recorded): run exactly it, without the model
 APPROVED: tuple[Stage, ...] = (run_steps, finish, answer)
-STRATEGIES = {"chain": ASK, "native": NATIVE, "flat": FLAT, "one-round": ONE_ROUND}
+STRATEGIES = {"chain": ASK, "native": NATIVE, "flat": FLAT, "repair-flat": REPAIR_FLAT, "one-round": ONE_ROUND}
 STAGES = {stage.__name__: stage for strategy in STRATEGIES.values() for stage in strategy}
 
 

@@ -147,6 +147,30 @@ def cast_text_numbers(tree: exp.Expr, schema: Schema, text_columns: TextColumns)
     return tree if wanted else None
 
 
+@_tolerant
+def like_on_non_text(tree: exp.Expr, schema: Schema, text_columns: TextColumns) -> exp.Expr | None:
+    """SQLite matches a pattern against any value (`day LIKE '2024-03%'` on a date, `year LIKE '19%'`),
+    DuckDB only against text: a column of another type is read as text there.
+
+    >>> text = {"t": {"name": False}}
+    >>> written(like_on_non_text(parse("SELECT name FROM t WHERE day LIKE '2024-03%'")[0], {"t": ["name", "day"]}, text))
+    "SELECT name FROM t WHERE CAST(day AS TEXT) LIKE '2024-03%'"
+    """
+    tree = tree.copy()
+    texts = {name.lower(): set(columns) for name, columns in text_columns.items()}
+    columns = {name.lower(): {c.lower() for c in cols} for name, cols in schema.items()}
+    wanted = []
+    for pattern in tree.find_all(exp.Like, exp.ILike, exp.Glob):
+        operand = pattern.this
+        table = table_of_column(operand, tree, schema) if isinstance(operand, exp.Column) else None
+        name = operand.name.lower()
+        if table is not None and name in columns[table.lower()] and name not in texts.get(table.lower(), set()):
+            wanted.append(operand)
+    for operand in wanted:
+        operand.replace(exp.Cast(this=operand.copy(), to=exp.DataType.build("VARCHAR")))
+    return tree if wanted else None
+
+
 def _is_number(node: exp.Expr | None) -> bool:
     if isinstance(node, exp.Neg):
         node = node.this

@@ -51,7 +51,9 @@ def foundation_sql(ctx: Context) -> Iterator[Event]:
 def repaired(ctx: Context, sql: str, problem: str) -> Generator[Event, None, list[PlannedStep]]:
     """The failed statement rewritten by the model in the form it was written, told what went wrong."""
     if ctx.form == "native":
-        messages = native_sql.repair_messages(ctx.messages, ctx.plan_reply, sql, problem)
+        views, ctx.repair_views = ctx.repair_views, {}  # offered once, then read like the views shown
+        ctx.views.update(views)
+        messages = native_sql.repair_messages(ctx.messages, ctx.plan_reply, sql, problem, views)
         completion = yield from ctx.calls("repair", messages, None, SQL_MAX_TOKENS, stop=native_sql.STOP)
         step = _native_step(ctx, completion.text)
     else:

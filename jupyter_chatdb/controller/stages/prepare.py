@@ -1,8 +1,8 @@
 """A step's SQL made ready to run: parsed once, fixed up as a tree, its literals grounded, then checked.
 
     text -> trees -> views as CTEs -> qualify tables -> quoted strings -> drop unknown joins
-    -> tables read for columns they lack -> columns of the wrong table -> join the tables missing columns are in -> ground literals
-    -> numbers stored as text -> guard
+    -> tables read for columns they lack -> columns of the wrong table -> the tables missing columns are in
+    -> ground literals -> numbers stored as text -> patterns matched against other types -> guard
     (SQL DuckDB cannot read gets one try as SQLite/MySQL/PostgreSQL SQL, with its tables qualified)
 
 The fix-ups read a step's statements together (`fixups.joined`).
@@ -35,7 +35,9 @@ def prepared(ctx: Context, chain: Chain, index: int, sql: str) -> Generator[Even
         tree = column_owners.requalify_columns(tree, chain.schema) or tree
         tree = column_owners.join_owners(tree, chain.schema, lambda: _links(ctx)) or tree
         tree = yield from correct_values(ctx, chain, index, tree)
-        tree = fixups.cast_text_numbers(tree, chain.schema, ctx.catalog.text_columns()) or tree
+        text_columns = ctx.catalog.text_columns()
+        tree = fixups.cast_text_numbers(tree, chain.schema, text_columns) or tree
+        tree = fixups.like_on_non_text(tree, chain.schema, text_columns) or tree
         if tree is not given:
             sql = guard.written(tree)
         return guard.check(fixups.split(tree), chain.schema, mode=chain.mode)

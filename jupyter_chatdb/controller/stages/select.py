@@ -56,6 +56,19 @@ def flatten_joins(ctx: Context) -> Iterator[Event]:
     as a view the model may read instead of writing the joins (`grounding.flat_views`)."""
     if ctx.route != "read" or ctx.steps:
         return
-    implied = ctx.services.keys.references(ctx.catalog, ctx.session)
-    ctx.views = {view.name: view.sql for view in flat_views(ctx.catalog, implied, ctx.shown)}
+    ctx.views = _views(ctx)
     yield from ()
+
+
+def flatten_joins_on_repair(ctx: Context) -> Iterator[Event]:
+    """The same views, kept back for a read's first repair: a first try that failed is most often a join
+    gone wrong, and the views are shown only then (they cost the other questions accuracy)."""
+    if ctx.route != "read" or ctx.steps:
+        return
+    ctx.repair_views = _views(ctx)
+    yield from ()
+
+
+def _views(ctx: Context) -> dict[str, str]:
+    implied = ctx.services.keys.references(ctx.catalog, ctx.session)
+    return {view.name: view.sql for view in flat_views(ctx.catalog, implied, ctx.shown)}
