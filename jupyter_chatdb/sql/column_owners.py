@@ -92,10 +92,20 @@ def requalify_columns(tree: exp.Expr, schema: Schema) -> exp.Expr | None:
             if qualifier not in tables or column.name.lower() in columns[table_key(tables[qualifier])]:
                 continue
             owners = [t for t in tables.values() if column.name.lower() in columns[table_key(t)]]
-            if len(owners) == 1:
+            if len(owners) == 1 and not _compared_with(column, owners[0].alias_or_name):
                 column.set("table", exp.to_identifier(owners[0].alias_or_name))
                 changed = True
     return joined(split(tree)) if changed else None
+
+
+def _compared_with(column: exp.Column, alias: str) -> bool:
+    """Whether `column` is compared with a column of `alias` (requalified, it would compare a row with
+    itself: `ON s.id = s.id`)."""
+    comparison = column.parent
+    if not isinstance(comparison, exp.EQ):
+        return False
+    other = comparison.expression if comparison.this is column else comparison.this
+    return isinstance(other, exp.Column) and other.table.lower() == alias.lower()
 
 
 @_tolerant
@@ -126,7 +136,9 @@ def join_owners(tree: exp.Expr, schema: Schema, links: Callable[[], Sequence[Lin
         if owners:
             _qualify_all(scope, tables, columns)
         for owner, wanted in owners.items():
-            alias = _join(select, owner, tables)
+            alias = _join(select, owner, tables, wanted)
+            if alias is None:
+                return None
             for column in wanted:
                 column.set("table", exp.to_identifier(alias))
             changed = True
@@ -194,8 +206,15 @@ def _missing(
     return [
         c
         for c in _own_columns(scope)
-        if c.name.lower() not in known
-        and (not c.table or c.table.lower() in tables or c.table.lower() in columns.keys() - outer_names)
+        if (
+            c.name.lower() not in known
+            and (not c.table or c.table.lower() in tables or c.table.lower() in columns.keys() - outer_names)
+        )
+        or (  # `ON p.supplier_id = s.supplier_id` where p lacks it: another table joins them
+            c.table.lower() in tables
+            and c.name.lower() not in columns[table_key(tables[c.table.lower()])]
+            and c.find_ancestor(exp.Join, exp.Select) is not select
+        )
     ]
 
 
@@ -232,8 +251,11 @@ def _column(name: str, table: str) -> exp.Column:
     return exp.Column(this=exp.to_identifier(name), table=exp.to_identifier(table))
 
 
-def _join(select: exp.Select, owner: tuple[str, Link, str], tables: dict[str, exp.Table]) -> str:
-    """Joins the owner table to `select` on its link; its alias."""
+def _join(
+    select: exp.Select, owner: tuple[str, Link, str], tables: dict[str, exp.Table], wanted: list[exp.Column]
+) -> str | None:
+    """Joins the owner table to `select` on its link, before the first join whose condition reads the
+    `wanted` columns; its alias (None when that join is the linking table's own)."""
     target, link, alias = owner
     refers = link.target.lower() == target
     database, name = split_table(link.target if refers else link.table)
@@ -248,6 +270,16 @@ def _join(select: exp.Select, owner: tuple[str, Link, str], tables: dict[str, ex
         table.set("alias", exp.TableAlias(this=exp.to_identifier(own)))
     here, there = (link.columns, link.keys) if refers else (link.keys, link.columns)
     condition = exp.and_(*(_column(a, alias).eq(_column(b, own)) for a, b in zip(here, there, strict=True)))
-    select.join(table, on=condition, copy=False)
+    join = exp.Join(this=table, on=condition)
+    joins = list(select.args.get("joins") or [])
+    linking = next((i for i, j in enumerate(joins) if j.this.alias_or_name.lower() == alias.lower()), -1)
+    wanted_ids = {id(c) for c in wanted}
+    needed = next(
+        (i for i, j in enumerate(joins) if any(id(c) in wanted_ids for c in j.find_all(exp.Column))), len(joins)
+    )
+    if needed <= linking:
+        return None  # the condition that needs it is the linking table's own: no order works
+    joins.insert(needed, join)
+    select.set("joins", joins)
     tables[own.lower()] = table
     return own
