@@ -24,7 +24,7 @@ from pathlib import Path
 import pandas as pd
 import sqlglot
 from fruitshop import DATASET, all_questions, all_records, load_facts, matches
-from text2sql import raw_messages, raw_schema, run_sqlite
+from text2sql import raw_messages, raw_schema, run_sqlite, strategy_and_stages
 
 from jupyter_chatdb import ChatDB, ChatDBError
 from jupyter_chatdb.controller.native_sql import STOP, reply_sql
@@ -60,13 +60,13 @@ def main() -> int:
             results[system] = []
             db = None
             if system != "raw":
-                strategy, *left_out = system.split("-") if system != "one-round" else (system,)
+                strategy, left_out = strategy_and_stages(system)
                 db = ChatDB(
                     model=model,
                     schema=args.dataset / "schema.sql",
                     summarize=False,
                     strategy=strategy,
-                    without=tuple(left_out),
+                    without=left_out,
                 )
                 load_facts(db, all_records(args))
             for question in questions:

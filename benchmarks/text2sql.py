@@ -42,6 +42,7 @@ from spider import DATASET, gold_is_ordered, gold_result, read_sqlite, same
 
 from jupyter_chatdb import ChatDB, ChatDBError
 from jupyter_chatdb.controller.native_sql import STOP, reply_sql
+from jupyter_chatdb.controller.strategies import STRATEGIES
 from jupyter_chatdb.llm import select_backend
 from jupyter_chatdb.llm.base import LLM, Message
 
@@ -123,6 +124,16 @@ def select_questions(args: argparse.Namespace) -> list[dict]:
     return questions[: args.limit] if args.limit else questions
 
 
+def strategy_and_stages(system: str) -> tuple[str, tuple[str, ...]]:
+    """A system named STRATEGY or STRATEGY-STAGE-...: the strategy and the stages it leaves out.
+
+    >>> strategy_and_stages("repair-flat-fall_back"), strategy_and_stages("one-round")
+    (('repair-flat', ('fall_back',)), ('one-round', ()))
+    """
+    strategy = max((name for name in STRATEGIES if system == name or system.startswith(name + "-")), key=len)
+    return strategy, tuple(filter(None, system.removeprefix(strategy).split("-")))
+
+
 def answer_all(system: str, model: LLM, questions: list[dict], path: Path, gold_path: Path) -> Iterator[Answer]:
     """`system`'s answers over the database at `path`, scored against the gold queries on `gold_path`."""
     if system == "raw":
@@ -130,7 +141,7 @@ def answer_all(system: str, model: LLM, questions: list[dict], path: Path, gold_
         for question in questions:
             yield ask_raw(model, schema, question, path, gold_path)
         return
-    strategy, *left_out = system.split("-") if system != "one-round" else (system,)
+    strategy, left_out = strategy_and_stages(system)
     chatdb = ChatDB(model=model, summarize=False, strategy=strategy, without=tuple(left_out))
     for name, frame in read_sqlite(path).items():
         chatdb.register(name, frame)

@@ -79,8 +79,9 @@ class ChatDB:
         `strategy`: "native" (the default: a question is one SQL statement in the model's native form,
         `controller/native_sql.py`, asked without a routing call when it plainly names the data; other
         requests are planned as by "chain"), "chain" (every request a plan of steps, run one by one and
-        revised), "flat" (native, and shown views that flatten joins: `grounding/flat_views.py`) or
-        "one-round" (one SQL and `repair_rounds` repairs, the baseline).
+        revised), "flat" (native, and shown views that flatten joins: `grounding/flat_views.py`),
+        "repair-flat" (native, the views shown with a failed read's first repair) or "one-round" (one
+        SQL and `repair_rounds` repairs, the baseline).
         `candidates` > 1 samples that many plans for a question and keeps the result most of them agree on.
         `revisions`: how often a failing plan is revised per request.
         `without`: stages left out of the chain (`controller/strategies.py`: "route", "vote",
@@ -113,7 +114,7 @@ class ChatDB:
 
     @property
     def strategy(self) -> str:
-        """How a request becomes SQL ("native", "chain", "flat" or "one-round"); settable, from the next
+        """How a request becomes SQL ("native", "chain", "flat", "repair-flat" or "one-round"); settable, from the next
         request on."""
         return self._strategy
 

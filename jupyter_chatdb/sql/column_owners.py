@@ -3,8 +3,9 @@
 - `swap_tables`: a table read for columns it lacks, all of which exactly one table the query does not
   read has (a purchase's items for a sale's): that table is read instead;
 - `requalify_columns`: `s.name` where `s` has no `name` but exactly one other table of the query has;
-- `join_owners`: a column none of the query's tables has, but exactly one table they reference (or that
-  references them, where nothing is counted) has: that table is joined on the reference.
+- `join_owners`: a column none of the query's tables has (or a join condition's, of a table that lacks
+  it), but exactly one table they reference (or that references them, where nothing is counted) has:
+  that table is joined on the reference.
 
 Each reads one query scope at a time (sqlglot's scopes: a subquery sees its outer queries' tables), and
 like the other fix-ups returns a fixed copy, or None when there is nothing it can fix.
@@ -113,7 +114,9 @@ def join_owners(tree: exp.Expr, schema: Schema, links: Callable[[], Sequence[Lin
     """A column that none of its query's tables (nor its outer queries') has, nor the query names, is
     taken from the one table that has it among those a table of the query refers to; failing that, and
     only in a query that counts nothing (a join to many rows would change its counts), among those that
-    refer to one. The table is joined on the link. `links` is called only when a column is missing.
+    refer to one. The table is joined on the link. So is a column of a join condition qualified with a
+    table that lacks it (`ON s.id = i.sale_id` where the items' order holds the sale), joined before that
+    condition. `links` is called only when a column is missing.
 
     >>> from jupyter_chatdb.sql.guard import parse, written
     >>> schema = {"players": ["id", "person_id", "rank"], "people": ["person_id", "height"]}
@@ -206,7 +209,8 @@ def _missing(
     return [
         c
         for c in _own_columns(scope)
-        if (
+        if not _matched_with_subquery(c)
+        and (
             c.name.lower() not in known
             and (not c.table or c.table.lower() in tables or c.table.lower() in columns.keys() - outer_names)
         )
@@ -216,6 +220,18 @@ def _missing(
             and c.find_ancestor(exp.Join, exp.Select) is not select
         )
     ]
+
+
+def _matched_with_subquery(column: exp.Column) -> bool:
+    """`x IN (SELECT x FROM t)`, `x = (SELECT ...)`: the query already says where the value comes from
+    (the model misnamed its own key), so nothing is joined for it."""
+    parent = column.parent
+    if isinstance(parent, exp.In):
+        return parent.this is column and parent.args.get("query") is not None
+    if isinstance(parent, (exp.EQ, exp.NEQ)):
+        other = parent.expression if parent.this is column else parent.this
+        return isinstance(other, exp.Subquery)
+    return False
 
 
 def _owners(
