@@ -73,15 +73,15 @@ def _value(value: object) -> str:
 def sql_messages(
     schema: str, question: str, notes: Sequence[str] = (), mentioned: Sequence[Mention] = ()
 ) -> list[Message]:
-    """The tables first (their prefix is cached between questions), then any notes and the stored values
-    the question mentions, then the question.
+    """The tables and the instruction first (that prefix is the same for every question, so its state is
+    cached), then any notes and the stored values the question mentions, then the question.
 
-    >>> print(sql_messages("CREATE TABLE t (kind TEXT);", "How many dogs?", (), [Mention("t", "kind", "dog")])[0]["content"])
+    >>> print(sql_messages("CREATE TABLE t (kind TEXT);", "How many pears?", (), [Mention("t", "kind", "pear")])[0]["content"])
     CREATE TABLE t (kind TEXT);
     <BLANKLINE>
-    -- Values in the tables that the question mentions: t.kind = 'dog'
     -- Using valid SQLite, answer the following questions for the tables provided above.
-    -- How many dogs?
+    -- Values in the tables that the question mentions: t.kind = 'pear'
+    -- How many pears?
     <BLANKLINE>
     """
     noted = "".join(f"-- Note: {note}\n" for note in notes)
@@ -90,7 +90,7 @@ def sql_messages(
             f"{readable_table(m.table)}.{readable_identifier(m.column)} = {quote_string(m.value)}" for m in mentioned
         )
         noted += f"-- Values in the tables that the question mentions: {listed}\n"
-    return [{"role": "user", "content": f"{schema}\n\n{noted}{ASK}\n-- {question}\n"}]
+    return [{"role": "user", "content": f"{schema}\n\n{ASK}\n{noted}-- {question}\n"}]
 
 
 def repair_messages(

@@ -25,7 +25,7 @@ from ..sql.fixups import table_of_column
 from ..sql.names import quote_identifier, quote_table
 from ..sql.session import Session
 from .saved_values import SavedValues
-from .words import stem
+from .words import FUNCTION_WORDS, stem
 
 MAX_VALUES = 5_000  # distinct values kept per column (the most frequent first); the cap is reported
 MAX_EMBEDDED = 2_000  # values per column compared by meaning
@@ -236,7 +236,8 @@ def mentioned_values(
     limit: int = 6,
 ) -> list[Mention]:
     """Stored values a request names: a value whose words appear together in it (any case), or a one-word
-    value whose stem is one of its words ("dogs" names 'dog') and not one of `named` (the stems of the
+    value whose stem is one of its words ("pears" names 'pear'), not a function word ("and" does not
+    name a code 'AND'), and not one of `named` (the stems of the
     tables' and columns' names: "delivery options" names a column, not the value 'Option'); the longest
     first, at most `limit`. `columns`: the (table, column) pairs to look in; those not text are skipped."""
     words = _normal(text)
@@ -249,7 +250,7 @@ def mentioned_values(
             continue
         for value in values.values:
             normal = _normal(value)
-            if len(normal) < 3:
+            if len(normal) < 3 or normal in FUNCTION_WORDS:
                 continue
             if f" {normal} " in padded or (" " not in normal and not normal.isdigit() and stem(normal) in stemmed):
                 found.append(Mention(table, column, value))
