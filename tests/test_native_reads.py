@@ -138,13 +138,13 @@ def test_the_prompt_names_the_stored_values_the_question_mentions(lots, scripted
     assert prompt.index("mentions") > prompt.index("CREATE TABLE towns")  # after the cached tables
 
 
-def test_a_function_word_is_not_taken_for_a_stored_code(scripted):
+def test_a_function_word_is_not_taken_for_a_stored_value(scripted):
     chatdb = ChatDB(model=scripted, summarize=False, strategy="native")
-    chatdb.register("ports", pd.DataFrame({"code": ["AND", "ORK"], "town": ["Andover", "Cork"]}))
-    scripted.push("```sql\nSELECT code FROM ports WHERE town = 'Cork';\n```")
-    chatdb.ask("Which code and town belong to Cork?")
+    chatdb.register("kits", pd.DataFrame({"kind": ["With", "Without"], "maker": ["Ostler", "Vane"]}))
+    scripted.push("```sql\nSELECT kind FROM kits WHERE maker = 'Vane';\n```")
+    chatdb.ask("Which kits come with a manual from Vane?")
     prompt = scripted.calls[0].messages[-1]["content"]
-    assert "-- Values in the tables that the question mentions: ports.town = 'Cork'\n" in prompt
+    assert "-- Values in the tables that the question mentions: kits.maker = 'Vane'\n" in prompt
     chatdb.close()
 
 

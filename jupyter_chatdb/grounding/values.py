@@ -236,8 +236,8 @@ def mentioned_values(
     limit: int = 6,
 ) -> list[Mention]:
     """Stored values a request names: a value whose words appear together in it (any case), or a one-word
-    value whose stem is one of its words ("pears" names 'pear'), not a function word ("and" does not
-    name a code 'AND'), and not one of `named` (the stems of the
+    value whose stem is one of its words ("pears" names 'pear'), not a function word ("with" does not
+    name a kind 'With'), and not one of `named` (the stems of the
     tables' and columns' names: "delivery options" names a column, not the value 'Option'); the longest
     first, at most `limit`. `columns`: the (table, column) pairs to look in; those not text are skipped."""
     words = _normal(text)

@@ -14,8 +14,8 @@ import snowballstemmer
 from ..sql.catalog import Catalog
 
 GENERIC_WORDS = frozenset({"id", "name", "type", "code", "date", "the", "of", "a", "in", "is", "number", "details"})
-# English function words and request verbs: a stored value spelled like one ('AND', an airport's code) is
-# not what a request means by "and"
+# English function words and request verbs: a stored value spelled like one (a kit's kind 'With') is not
+# what a request means by "with"
 FUNCTION_WORDS = frozenset(
     "a an and any are as at be by can did do does each for from give had has have how in is it its list many "
     "more most much not of on or our per show than that the their them then there these they this those to "
