@@ -37,15 +37,19 @@ NATIVE: tuple[Stage, ...] = (
     write_sql,
     *ASK[ASK.index(plan) :],
 )
+
+
+def _before(strategy: tuple[Stage, ...], stage: Stage, added: Stage) -> tuple[Stage, ...]:
+    """`strategy` with `added` run just before `stage`."""
+    at = strategy.index(stage)
+    return (*strategy[:at], added, *strategy[at:])
+
+
 # native, and the model is also shown views that flatten the references of each table nothing refers to
 # (`grounding/flat_views.py`); measured on 2026-11-23: better on the tune half, worse on the report half
-FLAT: tuple[Stage, ...] = (*NATIVE[: NATIVE.index(write_sql)], flatten_joins, *NATIVE[NATIVE.index(write_sql) :])
+FLAT = _before(NATIVE, write_sql, flatten_joins)
 # native, and the views are offered with the first repair of a read that failed
-REPAIR_FLAT: tuple[Stage, ...] = (
-    *NATIVE[: NATIVE.index(write_sql)],
-    flatten_joins_on_repair,
-    *NATIVE[NATIVE.index(write_sql) :],
-)
+REPAIR_FLAT = _before(NATIVE, write_sql, flatten_joins_on_repair)
 # the Foundation's baseline: one SQL statement (several writes) as JSON, repaired `revisions` times
 ONE_ROUND: tuple[Stage, ...] = (foundation_sql, run_steps, finish, answer)
 # a plan the user approved (or wrote, or recorded): run exactly it, without the model

@@ -15,7 +15,7 @@ from dataclasses import dataclass
 
 from ..sql.catalog import Catalog
 from ..sql.names import readable_identifier, readable_table, split_table
-from .keys import Reference
+from .keys import Reference, links
 from .words import GENERIC_WORDS
 
 MAX_DEPTH = 2  # a reference of a referred-to row is followed too, not further
@@ -72,13 +72,12 @@ def flat_views(catalog: Catalog, implied: Sequence[Reference], shown: Sequence[s
 
 
 def _edges(catalog: Catalog, implied: Sequence[Reference]) -> list[Edge]:
-    declared = [
-        Edge(name, key.columns[0], key.table, key.references[0])
-        for name, table in catalog.tables.items()
-        for key in table.foreign_keys
-        if len(key.columns) == 1 and len(key.references) == 1
+    """The references of one column (`keys.links`), which the views join on."""
+    return [
+        Edge(link.table, link.columns[0], link.target, link.keys[0])
+        for link in links(catalog, implied)
+        if len(link.columns) == 1 and len(link.keys) == 1
     ]
-    return declared + [Edge(r.table, r.column, r.target, r.key) for r in implied]
 
 
 def _view(catalog: Catalog, name: str, edges: Sequence[Edge], taken: set[str]) -> FlatView | None:

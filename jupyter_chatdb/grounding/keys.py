@@ -9,10 +9,11 @@ counts), and kept.
 
 from __future__ import annotations
 
-from collections.abc import Iterator
+from collections.abc import Iterator, Sequence
 from dataclasses import dataclass
 
 from ..sql.catalog import Catalog, Table
+from ..sql.column_owners import Link
 from ..sql.names import quote_identifier, quote_table, split_table
 from ..sql.session import Session
 from .words import GENERIC_WORDS, stems, words
@@ -42,6 +43,17 @@ class ImpliedKeys:
         if shape not in self._known:
             self._known = {shape: list(_implied(catalog, session))}  # one shape kept: the catalog's now
         return self._known[shape]
+
+
+def links(catalog: Catalog, implied: Sequence[Reference]) -> list[Link]:
+    """Every reference between the catalog's tables: the foreign keys declared, then those the data
+    implies (`implied`, from `ImpliedKeys.references`)."""
+    declared = [
+        Link(name, key.columns, key.table, key.references)
+        for name, table in catalog.tables.items()
+        for key in table.foreign_keys
+    ]
+    return declared + [Link(r.table, (r.column,), r.target, (r.key,)) for r in implied]
 
 
 def _implied(catalog: Catalog, session: Session) -> Iterator[Reference]:

@@ -19,7 +19,7 @@ from dataclasses import dataclass
 from sqlglot import exp
 from sqlglot.optimizer.scope import Scope, traverse_scope
 
-from .fixups import Schema, _tolerant, joined, split
+from .fixups import Schema, _tolerant, joined, lowered_columns, split
 from .guard import table_key
 from .names import split_table
 
@@ -45,7 +45,7 @@ def swap_tables(tree: exp.Expr, schema: Schema) -> exp.Expr | None:
     'SELECT SUM(l.kg) FROM orders AS o JOIN order_lines AS l ON l.order_id = o.id'
     """
     tree = tree.copy()
-    columns = _columns(schema)
+    columns = lowered_columns(schema)
     names = {name.lower(): name for name in schema}
     changed = False
     for scope in _scopes(tree):
@@ -80,7 +80,7 @@ def requalify_columns(tree: exp.Expr, schema: Schema) -> exp.Expr | None:
     'SELECT p.name FROM songs AS s JOIN singers AS p ON s.singer_id = p.id'
     """
     tree = tree.copy()
-    columns = _columns(schema)
+    columns = lowered_columns(schema)
     changed = False
     for scope in _scopes(tree):
         tables = _tables(scope, columns)
@@ -125,7 +125,7 @@ def join_owners(tree: exp.Expr, schema: Schema, links: Callable[[], Sequence[Lin
     'SELECT players.rank FROM players JOIN people ON players.person_id = people.person_id ORDER BY people.height DESC LIMIT 1'
     """
     tree = tree.copy()
-    columns = _columns(schema)
+    columns = lowered_columns(schema)
     changed = False
     for scope in _scopes(tree):
         select = scope.expression
@@ -172,10 +172,6 @@ def _own_columns(scope: Scope) -> list[exp.Column]:
         for c in select.find_all(exp.Column)
         if c.find_ancestor(exp.Select) is select and isinstance(c.this, exp.Identifier)
     ]
-
-
-def _columns(schema: Schema) -> dict[str, set[str]]:
-    return {name.lower(): {c.lower() for c in cols} for name, cols in schema.items()}
 
 
 def _tables(scope: Scope, columns: dict[str, set[str]]) -> dict[str, exp.Table]:
@@ -244,13 +240,11 @@ def _owners(
     """(table to join, the link, the alias of the query's table it links) -> the columns it gives."""
     counts = any(select.find_all(exp.AggFunc)) or select.args.get("group") is not None
     read = {table_key(t): t.alias_or_name for t in tables.values()}
+    refers = [(link.target.lower(), link, read[link.table.lower()]) for link in links if link.table.lower() in read]
+    referred = [(link.table.lower(), link, read[link.target.lower()]) for link in links if link.target.lower() in read]
     owners: dict[tuple[str, Link, str], list[exp.Column]] = {}
     for column in missing:
         named = column.table.lower() if column.table.lower() in columns and column.table.lower() not in tables else ""
-        refers = [(link.target.lower(), link, read[link.table.lower()]) for link in links if link.table.lower() in read]
-        referred = [
-            (link.table.lower(), link, read[link.target.lower()]) for link in links if link.target.lower() in read
-        ]
         for candidates in (refers, [] if counts else referred):
             found = {
                 c

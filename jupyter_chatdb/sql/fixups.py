@@ -158,7 +158,7 @@ def like_on_non_text(tree: exp.Expr, schema: Schema, text_columns: TextColumns) 
     """
     tree = tree.copy()
     texts = {name.lower(): set(columns) for name, columns in text_columns.items()}
-    columns = {name.lower(): {c.lower() for c in cols} for name, cols in schema.items()}
+    columns = lowered_columns(schema)
     wanted = []
     for pattern in tree.find_all(exp.Like, exp.ILike, exp.Glob):
         operand = pattern.this
@@ -169,6 +169,11 @@ def like_on_non_text(tree: exp.Expr, schema: Schema, text_columns: TextColumns) 
     for operand in wanted:
         operand.replace(exp.Cast(this=operand.copy(), to=exp.DataType.build("VARCHAR")))
     return tree if wanted else None
+
+
+def lowered_columns(schema: Schema) -> dict[str, set[str]]:
+    """table -> its columns, all in lower case, as the rules compare names."""
+    return {name.lower(): {c.lower() for c in cols} for name, cols in schema.items()}
 
 
 def _is_number(node: exp.Expr | None) -> bool:
@@ -207,7 +212,7 @@ def drop_unknown_joins(tree: exp.Expr, schema: Schema) -> exp.Expr | None:
     True
     """
     tree = tree.copy()
-    known = {name.lower(): {c.lower() for c in columns} for name, columns in schema.items()}
+    known = lowered_columns(schema)
     changed = False
     for select in list(tree.find_all(exp.Select)):
         source = select.args.get("from_")

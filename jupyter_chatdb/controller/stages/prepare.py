@@ -13,6 +13,7 @@ from __future__ import annotations
 from collections.abc import Generator
 
 from ...errors import SQLRefused, SQLSyntaxError
+from ...grounding.keys import links
 from ...sql import column_owners, fixups, guard
 from ...sql.column_owners import Link
 from ..context import Chain, Context, StepProblem
@@ -61,11 +62,5 @@ def prepared(ctx: Context, chain: Chain, index: int, sql: str) -> Generator[Even
 
 
 def _links(ctx: Context) -> list[Link]:
-    """The references between the tables: declared, and implied by the data (`grounding.keys`)."""
-    declared = [
-        Link(table.name, key.columns, key.table, key.references)
-        for table in ctx.catalog.tables.values()
-        for key in table.foreign_keys
-    ]
-    implied = ctx.services.keys.references(ctx.catalog, ctx.session)
-    return declared + [Link(r.table, (r.column,), r.target, (r.key,)) for r in implied]
+    """The references between the tables: declared, and implied by the data."""
+    return links(ctx.catalog, ctx.services.keys.references(ctx.catalog, ctx.session))
