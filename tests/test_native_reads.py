@@ -75,9 +75,9 @@ def test_a_column_of_a_referenced_table_is_joined_without_a_repair(lots, scripte
 
 def test_a_date_matched_against_a_pattern_is_read_as_text(scripted):
     chatdb = ChatDB(model=scripted, summarize=False, strategy="native")
-    chatdb.register("visits", pd.DataFrame({"day": pd.to_datetime(["2024-03-01", "2024-04-02"]), "guests": [3, 5]}))
-    scripted.push("```sql\nSELECT SUM(guests) AS n FROM visits WHERE day LIKE '2024-03%';\n```")
-    assert chatdb.ask("How many guests came in March 2024?").result["n"].tolist() == [3]
+    chatdb.register("hikes", pd.DataFrame({"day": pd.to_datetime(["2024-03-01", "2024-04-02"]), "walkers": [3, 5]}))
+    scripted.push("```sql\nSELECT SUM(walkers) AS n FROM hikes WHERE day LIKE '2024-03%';\n```")
+    assert chatdb.ask("How many walkers came in March 2024?").result["n"].tolist() == [3]
     assert len(scripted.calls) == 1
     chatdb.close()
 

@@ -1,7 +1,7 @@
 """Fix-ups for a column taken from the wrong table, the commonest way a small model's join fails:
 
 - `swap_tables`: a table read for columns it lacks, all of which exactly one table the query does not
-  read has (a purchase's items for a sale's): that table is read instead;
+  read has (a delivery's legs for a trip's): that table is read instead;
 - `requalify_columns`: `s.name` where `s` has no `name` but exactly one other table of the query has;
 - `join_owners`: a column none of the query's tables has (or a join condition's, of a table that lacks
   it), but exactly one table they reference (or that references them, where nothing is counted) has:
@@ -40,9 +40,9 @@ def swap_tables(tree: exp.Expr, schema: Schema) -> exp.Expr | None:
     read by the query, that has every column the alias qualifies.
 
     >>> from jupyter_chatdb.sql.guard import parse, written
-    >>> schema = {"orders": ["id", "day"], "order_lines": ["order_id", "kg"], "delivery_lines": ["delivery_id", "kg"]}
-    >>> written(swap_tables(parse("SELECT SUM(l.kg) FROM orders AS o JOIN delivery_lines AS l ON l.order_id = o.id")[0], schema))
-    'SELECT SUM(l.kg) FROM orders AS o JOIN order_lines AS l ON l.order_id = o.id'
+    >>> schema = {"trips": ["id", "day"], "trip_legs": ["trip_id", "tonnes"], "freight_legs": ["freight_id", "tonnes"]}
+    >>> written(swap_tables(parse("SELECT SUM(l.tonnes) FROM trips AS t JOIN freight_legs AS l ON l.trip_id = t.id")[0], schema))
+    'SELECT SUM(l.tonnes) FROM trips AS t JOIN trip_legs AS l ON l.trip_id = t.id'
     """
     tree = tree.copy()
     columns = lowered_columns(schema)
@@ -75,9 +75,9 @@ def requalify_columns(tree: exp.Expr, schema: Schema) -> exp.Expr | None:
     with that one; a table named by its name where the query gave it an alias, by the alias.
 
     >>> from jupyter_chatdb.sql.guard import parse, written
-    >>> schema = {"songs": ["title", "singer_id"], "singers": ["id", "name"]}
-    >>> written(requalify_columns(parse("SELECT s.name FROM songs AS s JOIN singers AS p ON s.singer_id = p.id")[0], schema))
-    'SELECT p.name FROM songs AS s JOIN singers AS p ON s.singer_id = p.id'
+    >>> schema = {"poems": ["heading", "poet_id"], "poets": ["id", "name"]}
+    >>> written(requalify_columns(parse("SELECT s.name FROM poems AS s JOIN poets AS p ON s.poet_id = p.id")[0], schema))
+    'SELECT p.name FROM poems AS s JOIN poets AS p ON s.poet_id = p.id'
     """
     tree = tree.copy()
     columns = lowered_columns(schema)
@@ -115,14 +115,14 @@ def join_owners(tree: exp.Expr, schema: Schema, links: Callable[[], Sequence[Lin
     taken from the one table that has it among those a table of the query refers to; failing that, and
     only in a query that counts nothing (a join to many rows would change its counts), among those that
     refer to one. The table is joined on the link. So is a column of a join condition qualified with a
-    table that lacks it (`ON s.id = i.sale_id` where the items' order holds the sale), joined before that
+    table that lacks it (`ON t.id = c.trip_id` where the cargo's leg holds the trip), joined before that
     condition. `links` is called only when a column is missing.
 
     >>> from jupyter_chatdb.sql.guard import parse, written
-    >>> schema = {"players": ["id", "person_id", "rank"], "people": ["person_id", "height"]}
-    >>> links = lambda: [Link("players", ("person_id",), "people", ("person_id",))]
-    >>> written(join_owners(parse("SELECT rank FROM players ORDER BY height DESC LIMIT 1")[0], schema, links))
-    'SELECT players.rank FROM players JOIN people ON players.person_id = people.person_id ORDER BY people.height DESC LIMIT 1'
+    >>> schema = {"riders": ["id", "horse_id", "tally"], "horses": ["horse_id", "withers"]}
+    >>> links = lambda: [Link("riders", ("horse_id",), "horses", ("horse_id",))]
+    >>> written(join_owners(parse("SELECT tally FROM riders ORDER BY withers DESC LIMIT 1")[0], schema, links))
+    'SELECT riders.tally FROM riders JOIN horses ON riders.horse_id = horses.horse_id ORDER BY horses.withers DESC LIMIT 1'
     """
     tree = tree.copy()
     columns = lowered_columns(schema)
@@ -210,7 +210,7 @@ def _missing(
             c.name.lower() not in known
             and (not c.table or c.table.lower() in tables or c.table.lower() in columns.keys() - outer_names)
         )
-        or (  # `ON p.supplier_id = s.supplier_id` where p lacks it: another table joins them
+        or (  # `ON c.trip_id = t.id` where c lacks it: another table joins them
             c.table.lower() in tables
             and c.name.lower() not in columns[table_key(tables[c.table.lower()])]
             and c.find_ancestor(exp.Join, exp.Select) is not select
