@@ -47,6 +47,21 @@ def test_plain_completion_reports_usage(model):
     assert completion.usage.prompt_tokens > 5 and completion.usage.completion_tokens >= 1
 
 
+def test_a_generation_stopped_by_its_caller_ends_and_the_next_one_runs(model):
+    class Enough(Exception):
+        pass
+
+    def stop_after_three(piece, seen=[]):  # noqa: B006 - counts the pieces of this one call
+        seen.append(piece)
+        if len(seen) == 3:
+            raise Enough()
+
+    with pytest.raises(Enough):
+        model.complete([{"role": "user", "content": "Count from 1 to 200, one number a line."}], stream=stop_after_three)
+    completion = model.complete([{"role": "user", "content": "Say only the word: ready"}], max_tokens=5)
+    assert "ready" in completion.text.lower()
+
+
 def test_a_question_is_answered_end_to_end(model):
     db = ChatDB(model=model)
     db.register("sales", pd.DataFrame({"region": ["North", "South", "North", "East"], "units": [10, 4, 7, 3]}))

@@ -10,6 +10,9 @@ from ..llm.base import LLM, Completion, JSONSchema, Message
 from .events import Event, ModelText
 
 
+HAND_ON_SECONDS = 0.2
+
+
 class Cancelled(Exception):
     """Raised inside the model's stream callback to stop generation."""
 
@@ -27,7 +30,7 @@ def generate(
 
     Ctrl-C while waiting stops generation at the next token and re-raises.
     """
-    pieces: queue.Queue[str | None] = queue.Queue()
+    pieces: queue.SimpleQueue[str] = queue.SimpleQueue()
     cancel = threading.Event()
     outcome: dict[str, object] = {}
 
@@ -44,18 +47,20 @@ def generate(
             )
         except BaseException as error:  # handed to the calling thread below
             outcome["error"] = error
-        finally:
-            pieces.put(None)
 
     worker = threading.Thread(target=work, name=f"chatdb-model-{purpose}", daemon=True)
     worker.start()
     try:
-        while (piece := pieces.get()) is not None:
-            yield ModelText(purpose, piece)
+        while worker.is_alive() or not pieces.empty():
+            # waking this thread for every token slows a CPU model that keeps every core busy, so the
+            # text is handed on a few times a second
+            worker.join(HAND_ON_SECONDS)
+            text = "".join(pieces.get() for _ in range(pieces.qsize()))
+            if text:
+                yield ModelText(purpose, text)
     except BaseException:
         cancel.set()
         raise
-    worker.join()
     if "error" in outcome:
         raise outcome["error"]  # type: ignore[misc]
     return outcome["completion"]  # type: ignore[return-value]

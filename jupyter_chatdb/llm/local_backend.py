@@ -6,6 +6,7 @@ import functools
 import os
 import threading
 from collections.abc import Sequence
+from concurrent.futures import ThreadPoolExecutor
 from pathlib import Path
 from typing import Any
 
@@ -15,9 +16,14 @@ from .model_files import INSTALL_HINT, QWEN_CODER_1_5B, ModelSpec, ensure_model
 
 DEFAULT_CONTEXT = 8192
 PROMPT_CACHE_BYTES = 1 << 30
-# llama.cpp contexts are not thread-safe: a cancelled generation may still be finishing in its thread
-# when the next cell starts one, so generations take turns.
-_GENERATING = threading.Lock()
+# llama.cpp contexts are not thread-safe, and its OpenMP workers are made anew for each thread that calls
+# it (a new thread per call wrote each token ~20% slower on 2 cores), so every generation runs, in turn,
+# on this one long-lived thread.
+_LLAMA_THREAD = ThreadPoolExecutor(max_workers=1, thread_name_prefix="chatdb-llama")
+
+
+class _Stopped(Exception):
+    """Raised between two tokens to end a generation its caller no longer waits for."""
 
 
 class LocalBackend:
@@ -74,21 +80,25 @@ class LocalBackend:
             kwargs["response_format"] = {"type": "json_object", "schema": json_schema}
         if stop:
             kwargs["stop"] = list(stop)
+        stopping = threading.Event()
+
+        def on_piece(piece: str) -> None:
+            if stopping.is_set():
+                raise _Stopped()
+            if stream is not None:
+                stream(piece)
+
+        generation = _LLAMA_THREAD.submit(_streamed, llama, kwargs, on_piece)
         try:
-            with _GENERATING:
-                if stream is None:
-                    response = llama.create_chat_completion(**kwargs)
-                    usage = response["usage"]
-                    return Completion(
-                        response["choices"][0]["message"]["content"] or "",
-                        Usage(usage["prompt_tokens"], usage["completion_tokens"], 1),
-                    )
-                return _streamed(llama, kwargs, stream)
+            return generation.result()
         except ValueError as error:  # llama.cpp reports an over-long prompt this way
             raise ModelOutputError(
                 f"The request does not fit the model's context of {self.context} tokens ({error}); "
                 "bind fewer or narrower tables, or use a larger model."
             ) from error
+        except BaseException:  # Ctrl-C, or the caller's own stop: end the generation at its next token
+            stopping.set()
+            raise
 
 
 def _streamed(llama: Any, kwargs: dict[str, Any], stream: StreamCallback) -> Completion:
