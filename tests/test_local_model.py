@@ -57,7 +57,9 @@ def test_a_generation_stopped_by_its_caller_ends_and_the_next_one_runs(model):
             raise Enough()
 
     with pytest.raises(Enough):
-        model.complete([{"role": "user", "content": "Count from 1 to 200, one number a line."}], stream=stop_after_three)
+        model.complete(
+            [{"role": "user", "content": "Count from 1 to 200, one number a line."}], stream=stop_after_three
+        )
     completion = model.complete([{"role": "user", "content": "Say only the word: ready"}], max_tokens=5)
     assert "ready" in completion.text.lower()
 
