@@ -9,7 +9,6 @@ from collections.abc import Generator, Sequence
 from ..llm.base import LLM, Completion, JSONSchema, Message
 from .events import Event, ModelText
 
-
 HAND_ON_SECONDS = 0.2
 
 
