@@ -139,11 +139,25 @@ def test_mentioned_values_are_named_by_words_or_stems(session):
     from jupyter_chatdb.grounding.values import mentioned_values
 
     session.bind(
-        "pets",
-        pd.DataFrame({"kind": ["dog", "cat", "guinea pig"], "home": ["New York", "Oslo", "Ely"], "age": [1, 2, 3]}),
+        "kits",
+        pd.DataFrame(
+            {"kind": ["canoe", "stove", "sleeping bag"], "home": ["New York", "Oslo", "Ely"], "age": [1, 2, 3]}
+        ),
     )
     index = ValueIndex(session)
-    columns = [("pets", "kind"), ("pets", "home"), ("pets", "age")]
-    found = mentioned_values("How many dogs and guinea pigs live in new york?", index, columns)
-    assert [(m.column, m.value) for m in found] == [("home", "New York"), ("kind", "dog")]
-    assert mentioned_values("How old is the oldest cat?", index, columns)[0].value == "cat"
+    columns = [("kits", "kind"), ("kits", "home"), ("kits", "age")]
+    found = mentioned_values("How many canoes and sleeping bags are kept in new york?", index, columns)
+    assert [(m.column, m.value) for m in found] == [("home", "New York"), ("kind", "canoe")]
+    assert mentioned_values("How old is the oldest stove?", index, columns)[0].value == "stove"
+
+
+def test_a_value_held_by_several_columns_is_shown_for_the_one_the_request_names(session):
+    from jupyter_chatdb.grounding.values import mentioned_values
+
+    session.bind("moorings", pd.DataFrame({"MooringName": ["Calder", "Aire"], "Wharf": ["Calder", "Ouse"]}))
+    index = ValueIndex(session)
+    columns = [("moorings", "MooringName"), ("moorings", "Wharf")]
+    named = mentioned_values("Which moorings are at the wharf Calder?", index, columns)
+    assert [(m.column, m.value) for m in named] == [("Wharf", "Calder")]
+    unnamed = mentioned_values("What is known about Calder?", index, columns)
+    assert sorted(m.column for m in unnamed) == ["MooringName", "Wharf"]

@@ -26,6 +26,7 @@ from ..sql.names import quote_identifier, quote_table
 from ..sql.session import Session
 from .saved_values import SavedValues
 from .words import FUNCTION_WORDS, stem
+from .words import words as identifier_words
 
 MAX_VALUES = 5_000  # distinct values kept per column (the most frequent first); the cap is reported
 MAX_EMBEDDED = 2_000  # values per column compared by meaning
@@ -239,7 +240,9 @@ def mentioned_values(
     value whose stem is one of its words ("pears" names 'pear'), not a function word ("with" does not
     name a kind 'With'), and not one of `named` (the stems of the
     tables' and columns' names: "delivery options" names a column, not the value 'Option'); the longest
-    first, at most `limit`. `columns`: the (table, column) pairs to look in; those not text are skipped."""
+    first, at most `limit`. `columns`: the (table, column) pairs to look in; those not text are skipped.
+    A value stored in several columns is shown for the one the words just before it name, where they
+    name one ("at the wharf Calder"): the model tends to compare every column shown with it."""
     words = _normal(text)
     padded = f" {words} "
     stemmed = {stem(w) for w in words.split()} - named
@@ -254,8 +257,38 @@ def mentioned_values(
                 continue
             if f" {normal} " in padded or (" " not in normal and not normal.isdigit() and stem(normal) in stemmed):
                 found.append(Mention(table, column, value))
+    found = _named_columns(found, words.split())
     found.sort(key=lambda m: -len(m.value))
     return found[:limit]
+
+
+def _named_columns(found: list[Mention], words: list[str]) -> list[Mention]:
+    """Of the columns that hold one value, those the words just before it name, where some do."""
+    by_value: dict[str, list[Mention]] = {}
+    for mention in found:
+        by_value.setdefault(_normal(mention.value), []).append(mention)
+    kept = []
+    for value, mentions in by_value.items():
+        named = [m for m in mentions if _named_before(words, value.split(), m.column)] if len(mentions) > 1 else []
+        kept += named or mentions
+    return kept
+
+
+def _named_before(words: list[str], value: list[str], column: str) -> bool:
+    """Whether one of the two words before `value` in `words` is a word of `column`'s name.
+
+    >>> _named_before("moorings at the wharf calder".split(), ["calder"], "Wharf")
+    True
+    >>> _named_before("moorings at the wharf calder".split(), ["calder"], "MooringName")
+    False
+    """
+    named = {stem(w) for w in identifier_words(column).split()}
+    for at in range(len(words)):
+        here = words[at : at + len(value)]
+        if here == value or (len(value) == 1 and stem(here[0]) == stem(value[0])):
+            if named & {stem(w) for w in words[max(at - 2, 0) : at]}:
+                return True
+    return False
 
 
 def clear_choice(candidates: Sequence[Candidate]) -> Candidate | None:
