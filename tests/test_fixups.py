@@ -7,10 +7,11 @@ import json
 from dataclasses import dataclass, field
 from pathlib import Path
 
+import duckdb
 import pytest
 
 from jupyter_chatdb.grounding.values import replace_literals
-from jupyter_chatdb.sql import column_owners, fixups
+from jupyter_chatdb.sql import bare_columns, column_owners, fixups
 from jupyter_chatdb.sql.column_owners import Link
 from jupyter_chatdb.sql.guard import parse, written
 
@@ -142,6 +143,21 @@ def test_join_owners(case: Case) -> None:
     assert written(tree) == written(parse(case.given)[0])
 
 
+@pytest.mark.parametrize("case", cases_of("bare_columns"))
+def test_bare_columns(case: Case) -> None:
+    tree = parse(case.given)[0]
+    assert fixed_text(bare_columns.bare_columns(tree)) == case.expected
+    assert written(tree) == written(parse(case.given)[0])
+
+
+def test_bare_columns_run_on_duckdb_with_sqlites_meaning() -> None:
+    con = duckdb.connect()
+    con.execute("CREATE TABLE riders (name TEXT, stable INT, age INT)")
+    con.execute("INSERT INTO riders VALUES ('Ann', 1, 30), ('Bo', 1, 40), ('Cy', 2, 20)")
+    oldest = bare_columns.bare_columns(parse("SELECT stable, name, MAX(age) FROM riders GROUP BY stable")[0])
+    assert con.sql(written(oldest) + " ORDER BY stable").fetchall() == [(1, "Bo", 40), (2, "Cy", 20)]
+
+
 def test_join_owners_asks_for_the_links_only_when_a_column_is_missing() -> None:
     asked: list[str] = []
 
@@ -158,6 +174,7 @@ def test_join_owners_asks_for_the_links_only_when_a_column_is_missing() -> None:
 def test_every_rule_has_fixtures() -> None:
     rules = {"qualify_tables", "drop_unknown_joins", "to_duckdb", "from_sqlite", "quoted_strings", "cast_text_numbers"}
     rules |= {"replace_literals", "with_views", "swap_tables", "requalify_columns", "join_owners", "like_on_non_text"}
+    rules |= {"bare_columns"}
     assert {path.stem for path in FIXTURES.glob("*.sql")} == rules
     assert all(read_cases(FIXTURES / f"{rule}.sql") for rule in rules)
 
