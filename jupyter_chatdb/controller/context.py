@@ -8,7 +8,7 @@ from dataclasses import dataclass, field
 from ..grounding.joins import Links
 from ..grounding.keys import ImpliedKeys
 from ..grounding.selection import Considered, SchemaIndex
-from ..grounding.values import LiteralUse, ValueIndex
+from ..grounding.values import MissingValue, ValueIndex
 from ..kernel_memory.thoughts import ThoughtMemory
 from ..llm.base import LLM, Completion, JSONSchema, Message, Usage
 from ..options import Options
@@ -74,7 +74,7 @@ class Chain:
     planned: list[str] = field(default_factory=list)  # the same steps as the model wrote them
     recorder: Recorder | None = None
     in_transaction: bool = False
-    missing_values: list[LiteralUse] = field(default_factory=list)  # literals no stored value resembles
+    missing_values: list[MissingValue] = field(default_factory=list)  # literals no stored value resembles
     sequences: dict[str, int | None] = field(default_factory=dict)  # the sequences before a write request ran
     changes: tuple[TableChange, ...] = ()  # what the writes changed, or would change when waiting for approval
     preview: Preview | None = None  # the writes wait for approval: what approving them must change

@@ -93,6 +93,29 @@ class LiteralUse:
         return self.literal.replace(self.text or "", value, 1) if self.pattern else value
 
 
+@dataclass(frozen=True)
+class MissingValue:
+    """A literal that no stored value of its column is or resembles, and the columns that hold it."""
+
+    use: LiteralUse
+    held_by: tuple[str, ...] = ()  # "table.column"
+
+    def __str__(self) -> str:
+        """Why a query that compared with the literal may have found nothing.
+
+        >>> str(MissingValue(LiteralUse("t", "city", "%Paris%", "LIKE")))
+        "no value of t.city matches '%Paris%' or is close to it"
+        >>> str(MissingValue(LiteralUse("docks", "name", "Calder"), ("wharves.name",)))
+        "'Calder' is not a value of docks.name, nor close to one; it is a value of wharves.name"
+        """
+        use = self.use
+        if use.pattern:
+            text = f"no value of {use.table}.{use.column} matches {use.literal!r} or is close to it"
+        else:
+            text = f"{use.literal!r} is not a value of {use.table}.{use.column}, nor close to one"
+        return text + (f"; it is a value of {', '.join(self.held_by)}" if self.held_by else "")
+
+
 class ValueIndex:
     def __init__(
         self,

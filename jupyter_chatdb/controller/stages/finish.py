@@ -18,7 +18,6 @@ from ..events import ApprovalNeeded, Committed, Event, Reply
 from ..phrase import phrase
 from .one_statement import foundation_sql
 from .run import run_steps
-from .values import missing_value
 
 FALLBACK_REPAIRS = 1
 
@@ -73,7 +72,7 @@ def answer(ctx: Context) -> Iterator[Event]:
     else:
         text = plain_answer(result, None)
         if result is not None and result.empty and chain.missing_values:
-            text += f" (No rows: {missing_value(chain.missing_values[0])}.)"
+            text += f" (No rows: {chain.missing_values[0]}.)"
         if request.summarize and result is not None:
             known = pd.concat([s.result.frame for s in reads if s.result is not None], ignore_index=True)
             text = (yield from phrase(ctx.calls, request.text, sql, result, None, known)) or text

@@ -18,7 +18,6 @@ from ..plan import PlannedStep, bound_values, fill, parameterized, parse_plan, p
 from .one_statement import repaired
 from .plan import PLAN_MAX_TOKENS
 from .prepare import prepared
-from .values import missing_value
 
 
 def run_steps(ctx: Context) -> Iterator[Event]:
@@ -83,7 +82,7 @@ def _run_step(
     assert result is not None
     missing = chain.missing_values[missing_before:]
     if ctx.form != "plan" and can_revise and missing and affected is None and result.frame.empty:
-        raise StepProblem(f"it returned no rows: {missing_value(missing[0])}; compare with the example rows")
+        raise StepProblem(f"it returned no rows: {missing[0]}; compare with the example rows")
     values, problem = bound_values(planned.binds, result.frame)
     if problem:
         raise StepProblem(problem)

@@ -11,6 +11,7 @@ from ...grounding.values import (
     Candidate,
     LiteralUse,
     Mention,
+    MissingValue,
     clear_choice,
     literal_uses,
     mentioned_values,
@@ -38,7 +39,7 @@ def correct_values(ctx: Context, chain: Chain, index: int, tree: exp.Expr) -> Ge
         candidates = index_of_values.candidates_in(values, use.text)
         if not candidates:
             if not values.capped:  # a capped column cannot say the value is not there
-                chain.missing_values.append(use)
+                chain.missing_values.append(MissingValue(use, _held_by(ctx, use)))
             continue
         choice = clear_choice(candidates) or (yield from _choose_value(ctx, use, candidates))
         if choice is not None:
@@ -63,15 +64,20 @@ def _choose_value(
     return next((Candidate(c.value, c.score, "model") for c in candidates if c.value == chosen), None)
 
 
-def missing_value(use: LiteralUse) -> str:
-    """Why a query that compared with `use` may have found nothing.
-
-    >>> missing_value(LiteralUse("t", "city", "%Paris%", "LIKE"))
-    "no value of t.city matches '%Paris%' or is close to it"
-    """
-    if use.pattern:
-        return f"no value of {use.table}.{use.column} matches {use.literal!r} or is close to it"
-    return f"{use.literal!r} is not a value of {use.table}.{use.column}, nor close to one"
+def _held_by(ctx: Context, use: LiteralUse, limit: int = 3) -> tuple[str, ...]:
+    """The other text columns holding `use`'s literal, in any case (a pattern's text: within a value)."""
+    wanted = (use.text or "").casefold()
+    if not wanted:
+        return ()
+    held = []
+    for table, column in _text_columns(ctx, None):
+        values = ctx.services.values.column(table, column)
+        if values is None or (table, column) == (use.table, use.column):
+            continue
+        stored = (v.casefold() for v in values.values)
+        if any((wanted in v) if use.pattern else (wanted == v) for v in stored):
+            held.append(f"{table}.{column}")
+    return tuple(held[:limit])
 
 
 def mentioned(ctx: Context, names: Sequence[str] | None) -> list[Mention]:
@@ -79,11 +85,16 @@ def mentioned(ctx: Context, names: Sequence[str] | None) -> list[Mention]:
     grounding on."""
     if not ctx.options.values:
         return []
+    columns = _text_columns(ctx, names)
+    return mentioned_values(ctx.request.text, ctx.services.values, columns, schema_stems(ctx.catalog))
+
+
+def _text_columns(ctx: Context, names: Sequence[str] | None) -> list[tuple[str, str]]:
+    """(table, column) of the text columns of tables `names` (None: all)."""
     text = ctx.catalog.text_columns()
-    columns = [
+    return [
         (name, column.name)
         for name in (names if names is not None else ctx.catalog.tables)
         for column in ctx.catalog.tables[name].columns
         if column.name.lower() in text.get(name, {})
     ]
-    return mentioned_values(ctx.request.text, ctx.services.values, columns, schema_stems(ctx.catalog))
