@@ -35,6 +35,14 @@ def test_a_value_that_is_no_key_or_a_table_own_key_makes_no_reference():
     assert found == []
 
 
+def test_a_key_unique_in_both_tables_refers_to_the_table_its_name_names():
+    found = references(
+        sailors=pd.DataFrame({"Sailor_ID": [1, 2, 3, 4], "Name": ["Ann", "Bo", "Cy", "Di"]}),
+        skippers=pd.DataFrame({"Skipper_ID": [1, 2], "Sailor_ID": [2, 4], "Wins": [3, 5]}),
+    )
+    assert found == [Reference("skippers", "Sailor_ID", "sailors", "Sailor_ID")]
+
+
 def test_references_are_kept_until_a_table_changes():
     session = Session()
     session.bind("kinds", pd.DataFrame({"kind_id": [1, 2]}))

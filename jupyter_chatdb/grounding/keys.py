@@ -2,9 +2,10 @@
 
 A column refers to another table's key when its name names that table or key (`Region` and
 `regions.RegId`, `Vendor` and `market_vendors.Id`, `StallId` in both) and every value it holds is a value
-of that key, which is unique and never empty there. Numbers compare as numbers whether they are stored
-as numbers or as text ('1' is 1). Checked on the data once per shape of the catalog (names, types, row
-counts), and kept.
+of that key, which is unique and never empty there. A key of the same name that is unique in both tables
+refers only to the table its name names (`skippers.Sailor_ID` to `sailors.Sailor_ID`, one row each).
+Numbers compare as numbers whether they are stored as numbers or as text ('1' is 1). Checked on the data
+once per shape of the catalog (names, types, row counts), and kept.
 """
 
 from __future__ import annotations
@@ -82,14 +83,24 @@ def _implied(catalog: Catalog, session: Session) -> Iterator[Reference]:
                     break
                 if not is_key(target, key):
                     continue
-                if key.lower() == column.name.lower() and is_key(name, column.name):
-                    continue  # the same key in two tables: which refers to which is not told by the data
+                if key.lower() == column.name.lower() and is_key(name, column.name) and not _names(column.name, target):
+                    continue  # the same key in two tables, whose name does not say which one it belongs to
                 checks += 1
                 held, missing = _containment(session, name, column.name, target, key)
                 if held and not missing:
                     yield Reference(name, column.name, target, key)
                     break
                 shared = shared or ((target, key) in same and missing < held)
+
+
+def _names(column: str, table: str) -> bool:
+    """Whether a column's name names `table`.
+
+    >>> _names("sailor_id", "sailors"), _names("sailor_id", "skippers")
+    (True, False)
+    """
+    said = stems(words(column)) - GENERIC_WORDS
+    return bool(said) and said <= stems(words(split_table(table)[1]))
 
 
 def _named_keys(catalog: Catalog, name: str, column: str) -> tuple[list[tuple[str, str]], list[tuple[str, str]]]:
