@@ -155,7 +155,7 @@ def test_cards_results_and_approval_in_jupyterlab(lab: tuple[str, Path]) -> None
         o for cell in saved["cells"] for o in cell.get("outputs", []) if "jupyter_chatdb" in o.get("metadata", {})
     ]
     assert outputs and outputs[0]["metadata"]["jupyter_chatdb"]["sql"] == [
-        "SELECT region, SUM(units) AS units FROM sales GROUP BY region ORDER BY units DESC"
+        "SELECT region, SUM(units) AS units FROM sales GROUP BY region ORDER BY units DESC, region DESC"
     ]
 
 

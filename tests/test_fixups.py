@@ -4,6 +4,7 @@ tests read theirs: each case an input statement and the expected one."""
 from __future__ import annotations
 
 import json
+import sqlite3
 from dataclasses import dataclass, field
 from pathlib import Path
 
@@ -11,7 +12,7 @@ import duckdb
 import pytest
 
 from jupyter_chatdb.grounding.values import replace_literals
-from jupyter_chatdb.sql import bare_columns, column_owners, fixups
+from jupyter_chatdb.sql import bare_columns, column_owners, fixups, ties
 from jupyter_chatdb.sql.column_owners import Link
 from jupyter_chatdb.sql.guard import parse, written
 
@@ -150,6 +151,28 @@ def test_bare_columns(case: Case) -> None:
     assert written(tree) == written(parse(case.given)[0])
 
 
+@pytest.mark.parametrize("case", cases_of("ties_by_group"))
+def test_ties_by_group(case: Case) -> None:
+    tree = parse(case.given)[0]
+    assert fixed_text(ties.ties_by_group(tree)) == case.expected
+    assert written(tree) == written(parse(case.given)[0])
+
+
+def test_ties_are_broken_as_sqlite_breaks_them() -> None:
+    rows = [(term, n) for term in (5, 3, 9, 1, 7) for n in range(2)] + [(4, 0)]
+    queries = [
+        "SELECT term FROM fairs GROUP BY term ORDER BY COUNT(*) DESC",
+        "SELECT term FROM fairs GROUP BY term ORDER BY COUNT(*)",
+    ]
+    lite, duck = sqlite3.connect(":memory:"), duckdb.connect()
+    for con in (lite, duck):
+        con.execute("CREATE TABLE fairs (term INT, n INT)")
+        con.executemany("INSERT INTO fairs VALUES (?, ?)", rows)
+    for query in queries:
+        fixed = written(ties.ties_by_group(parse(query)[0]))
+        assert duck.execute(fixed).fetchall() == lite.execute(query).fetchall()
+
+
 def test_bare_columns_run_on_duckdb_with_sqlites_meaning() -> None:
     con = duckdb.connect()
     con.execute("CREATE TABLE riders (name TEXT, stable INT, age INT)")
@@ -174,7 +197,7 @@ def test_join_owners_asks_for_the_links_only_when_a_column_is_missing() -> None:
 def test_every_rule_has_fixtures() -> None:
     rules = {"qualify_tables", "drop_unknown_joins", "to_duckdb", "from_sqlite", "quoted_strings", "cast_text_numbers"}
     rules |= {"replace_literals", "with_views", "swap_tables", "requalify_columns", "join_owners", "like_on_non_text"}
-    rules |= {"bare_columns"}
+    rules |= {"bare_columns", "ties_by_group"}
     assert {path.stem for path in FIXTURES.glob("*.sql")} == rules
     assert all(read_cases(FIXTURES / f"{rule}.sql") for rule in rules)
 

@@ -274,10 +274,8 @@ def test_verbose_shows_the_controller_decisions(shell, scripted, capsys):
 def test_failed_request_shows_the_message_and_the_failed_card(shell, scripted, capsys):
     scripted.push(
         {"route": "read"},
-        native("SELECT nope FROM sales"),
-        plan("SELECT nope FROM sales"),
-        plan("SELECT nope FROM sales"),
-        {"sql": "SELECT nope FROM sales"},
+        *[native("SELECT nope FROM sales")] * 5,  # written, then each of 2 repairs repeats it, sampled again
+        {"sql": "SELECT nope FROM sales"},  # the fallback, and its repair
         {"sql": "SELECT nope FROM sales"},
     )
     result = shell.run_cell("%%chatdb\nWhat is nope?")

@@ -63,6 +63,13 @@ def test_a_failed_statement_is_repaired_in_the_same_form(lots, scripted):
     assert reply.result.to_dict("records") == [{"county": "Somerset"}]
 
 
+def test_a_repair_that_repeats_the_failed_statement_is_sampled_once_more(lots, scripted):
+    scripted.push("SELECT countie FROM towns", "SELECT countie FROM towns", "SELECT county FROM towns")
+    reply = lots.ask("Which counties are the towns in?")
+    assert [call.temperature for call in scripted.calls] == [0.0, 0.0, 0.7]
+    assert reply.sql == ["SELECT county FROM towns"]
+
+
 def test_a_column_of_a_referenced_table_is_joined_without_a_repair(lots, scripted):
     scripted.push("```sql\nSELECT lot_id FROM lots WHERE county = 'Somerset';\n```")  # county is in towns
     reply = lots.ask("Which lots are in Somerset?")

@@ -49,7 +49,10 @@ def test_events_drive_the_synced_traits(db, scripted):
         view.apply(event)
     assert view.phase == "done"
     assert view.steps == [
-        {"index": 1, "sql": "SELECT region, SUM(units) AS units FROM sales GROUP BY region ORDER BY units DESC"}
+        {
+            "index": 1,
+            "sql": "SELECT region, SUM(units) AS units FROM sales GROUP BY region ORDER BY units DESC, region DESC",
+        }
     ]
     assert 'data-status="done"' in view.html and "<td>North</td>" in view.html
 

@@ -20,6 +20,7 @@ from ..plan import PlannedStep
 from .values import mentioned
 
 SQL_MAX_TOKENS = 320
+REPEAT_TEMPERATURE = 0.7
 
 
 def write_sql(ctx: Context) -> Iterator[Event]:
@@ -56,6 +57,11 @@ def repaired(ctx: Context, sql: str, problem: str) -> Generator[Event, None, lis
         messages = native_sql.repair_messages(ctx.messages, ctx.plan_reply, sql, problem, views)
         completion = yield from ctx.calls("repair", messages, None, SQL_MAX_TOKENS, stop=native_sql.STOP)
         step = _native_step(ctx, completion.text)
+        if step.sql == sql:  # greedy decoding repeated what failed: one sample instead, which may differ
+            completion = yield from ctx.calls(
+                "repair", messages, None, SQL_MAX_TOKENS, temperature=REPEAT_TEMPERATURE, stop=native_sql.STOP
+            )
+            step = _native_step(ctx, completion.text)
     else:
         messages = prompts.repair_messages(ctx.messages, ctx.plan_reply, problem)
         completion = yield from ctx.calls("repair", messages, sql_prompt.SQL_SCHEMA, SQL_MAX_TOKENS)

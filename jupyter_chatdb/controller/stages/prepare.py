@@ -2,8 +2,8 @@
 
     text -> trees -> views as CTEs -> qualify tables -> quoted strings -> drop unknown joins
     -> tables read for columns they lack -> columns of the wrong table -> the tables missing columns are in
-    -> SQLite's bare columns -> ground literals -> numbers stored as text -> patterns matched against
-    other types -> guard
+    -> SQLite's bare columns -> ties broken by the group keys -> ground literals -> numbers stored as text
+    -> patterns matched against other types -> guard
     (SQL DuckDB cannot read gets one try as SQLite/MySQL/PostgreSQL SQL, with its tables qualified)
 
 The fix-ups read a step's statements together (`fixups.joined`).
@@ -15,7 +15,7 @@ from collections.abc import Generator
 
 from ...errors import SQLRefused, SQLSyntaxError
 from ...grounding.keys import links
-from ...sql import bare_columns, column_owners, fixups, guard
+from ...sql import bare_columns, column_owners, fixups, guard, ties
 from ...sql.column_owners import Link
 from ..context import Chain, Context, StepProblem
 from ..events import Event
@@ -37,6 +37,7 @@ def prepared(ctx: Context, chain: Chain, index: int, sql: str) -> Generator[Even
         tree = column_owners.requalify_columns(tree, chain.schema) or tree
         tree = column_owners.join_owners(tree, chain.schema, lambda: _links(ctx)) or tree
         tree = bare_columns.bare_columns(tree) or tree
+        tree = ties.ties_by_group(tree) or tree
         tree = yield from correct_values(ctx, chain, index, tree)
         text_columns = ctx.catalog.text_columns()
         tree = fixups.cast_text_numbers(tree, chain.schema, text_columns) or tree
