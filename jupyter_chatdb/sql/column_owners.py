@@ -4,8 +4,8 @@
   read has (a delivery's legs for a trip's): that table is read instead;
 - `requalify_columns`: `s.name` where `s` has no `name` but exactly one other table of the query has;
 - `join_owners`: a column none of the query's tables has (or a join condition's, of a table that lacks
-  it), but exactly one table they reference (or that references them, where nothing is counted) has:
-  that table is joined on the reference.
+  it), but exactly one table they reference (or that references them, where what is counted or summed
+  is that table's) has: that table is joined on the reference.
 
 Each reads one query scope at a time (sqlglot's scopes: a subquery sees its outer queries' tables), and
 like the other fix-ups returns a fixed copy, or None when there is nothing it can fix.
@@ -238,7 +238,7 @@ def _owners(
     links: Sequence[Link],
 ) -> dict[tuple[str, Link, str], list[exp.Column]]:
     """(table to join, the link, the alias of the query's table it links) -> the columns it gives."""
-    counts = any(select.find_all(exp.AggFunc)) or select.args.get("group") is not None
+    counts = _counts_other_rows(select, missing)
     read = {table_key(t): t.alias_or_name for t in tables.values()}
     refers = [(link.target.lower(), link, read[link.table.lower()]) for link in links if link.table.lower() in read]
     referred = [(link.table.lower(), link, read[link.target.lower()]) for link in links if link.target.lower() in read]
@@ -255,6 +255,20 @@ def _owners(
                 owners.setdefault(found.pop(), []).append(column)
                 break
     return owners
+
+
+def _counts_other_rows(select: exp.Select, missing: list[exp.Column]) -> bool:
+    """Whether joining a table to many rows of the query's would change what it computes: an aggregate
+    reads more than the `missing` columns (`COUNT(*)` reads every row), except MIN, MAX and DISTINCT
+    ones, which repeated rows do not change. A sum of the missing columns is what the join is for."""
+    wanted = {id(c) for c in missing}
+    for aggregate in select.find_all(exp.AggFunc):
+        if isinstance(aggregate, (exp.Max, exp.Min)) or aggregate.find(exp.Distinct):
+            continue
+        read = list(aggregate.find_all(exp.Column))
+        if not read or any(id(c) not in wanted for c in read):
+            return True
+    return False
 
 
 def _column(name: str, table: str) -> exp.Column:
