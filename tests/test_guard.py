@@ -93,6 +93,10 @@ def test_create_then_use_in_one_request():
         ("SELECT nme FROM singer", "Unknown column 'nme' in singer; did you mean 'name'?"),
         ("SELECT s.yeer FROM concert AS s", "Unknown column 'yeer' in concert; did you mean 'year'?"),
         ("SELECT zzz FROM singer", "Unknown column 'zzz' in singer; available: age, country, name, singer_id."),
+        (
+            "SELECT year FROM singer",
+            "Unknown column 'year' in singer; available: age, country, name, singer_id. It is a column of concert.",
+        ),
         ('SELECT age FROM singer WHERE name = "Joe"', "(string literals take single quotes: 'Joe')"),
     ],
 )

@@ -486,8 +486,9 @@ def _check_columns(tree: exp.Expr, known: Mapping[str, Sequence[str]]) -> None:
         if name in candidates or (column.table and not table):
             continue  # a CTE's or derived table's column, or struct field access (s.field)
         where = table or (next(iter(used)) if len(used) == 1 else None)
+        owners = [t for t, columns in known.items() if name in columns and t != where][:3]
         raise UnknownName(
-            _unknown_column(column, where, candidates),
+            _unknown_column(column, where, candidates) + (f" It is a column of {', '.join(owners)}." if owners else ""),
             kind="column",
             name=name,
             suggestion=_closest(name, candidates),
