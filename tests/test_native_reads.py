@@ -149,6 +149,19 @@ def test_a_value_compared_with_the_wrong_column_is_said_to_be_a_value_of_its_own
     assert reply.result.to_dict("records") == [{"lot_id": 3}]
 
 
+def test_a_count_of_zero_for_a_value_the_column_lacks_gets_one_repair(lots, scripted):
+    scripted.push(
+        "SELECT COUNT(*) FROM lots AS l JOIN towns AS t ON t.town_id = l.town_id WHERE t.town = 'Somerset'",
+        "SELECT COUNT(*) FROM lots AS l JOIN towns AS t ON t.town_id = l.town_id WHERE t.county = 'Somerset'",
+    )
+    seen = []
+    reply = lots.ask("How many lots are in Somerset?", on_event=seen.append)
+    assert [e.step.error for e in seen if isinstance(e, StepFailed)][0].startswith(
+        "it returned nothing (0 or NULL): 'Somerset' is not a value of towns.town"
+    )
+    assert reply.result.iat[0, 0] == 1
+
+
 def test_no_rows_is_an_answer_when_no_repair_is_left(scripted):
     chatdb = ChatDB(model=scripted, summarize=False, strategy="native", revisions=0)
     chatdb.register("towns", pd.DataFrame({"town": ["Ely", "Wells"], "county": ["Cambs", "Somerset"]}))

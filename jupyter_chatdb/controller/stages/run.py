@@ -6,6 +6,9 @@ times). Writes open one transaction."""
 from __future__ import annotations
 
 from collections.abc import Generator, Iterator, Mapping
+from numbers import Number
+
+import pandas as pd
 
 from ...errors import ModelOutputError, QueryFailed, SQLRefused
 from ...sql import guard
@@ -81,8 +84,9 @@ def _run_step(
             chain.schema = Catalog.read(ctx.session, samples=0).schema()
     assert result is not None
     missing = chain.missing_values[missing_before:]
-    if ctx.form != "plan" and can_revise and missing and affected is None and result.frame.empty:
-        raise StepProblem(f"it returned no rows: {missing[0]}; compare with the example rows")
+    if ctx.form != "plan" and can_revise and missing and affected is None and _found_nothing(result.frame):
+        found = "no rows" if result.frame.empty else "nothing (0 or NULL)"
+        raise StepProblem(f"it returned {found}: {missing[0]}; compare with the example rows")
     values, problem = bound_values(planned.binds, result.frame)
     if problem:
         raise StepProblem(problem)
@@ -146,6 +150,19 @@ def _replay(ctx: Context, chain: Chain) -> None:
                 chain.recorder.before(statement)
             result = session.run(statement.sql, {name: chain.values[name] for name in statement.parameters})
         chain.values.update(bound_values(planned.binds, result.frame)[0])
+
+
+def _found_nothing(frame: pd.DataFrame) -> bool:
+    """No rows, or one row of zeros and NULLs (a count or sum over no rows).
+
+    >>> _found_nothing(pd.DataFrame({"n": [0]})), _found_nothing(pd.DataFrame({"n": [2]}))
+    (True, False)
+    """
+    if frame.empty:
+        return True
+    if len(frame) > 1:
+        return False
+    return all(pd.isna(v) or (isinstance(v, Number) and not isinstance(v, bool) and v == 0) for v in frame.iloc[0])
 
 
 def _revise(
