@@ -50,17 +50,14 @@ def _fix_select(select: exp.Select) -> bool:
         if not a.find_ancestor(exp.Window)
     ]
     changed = False
-    for position, projection in enumerate(select.expressions):
+    for projection in list(select.expressions):
         value = projection.this if isinstance(projection, exp.Alias) else projection
         if isinstance(value, exp.Star) or grouping.holds(value):
             continue
         for column in grouping.bare(value):
             replacement = _as_sqlite_reads(column, extremes)
-            if column is value and not isinstance(projection, exp.Alias):
-                select.expressions[position] = exp.alias_(replacement, column.name)
-                select.expressions[position].parent = select
-            else:
-                column.replace(replacement)
+            whole = column is projection  # keeps its name as the result's column
+            column.replace(exp.alias_(replacement, column.name) if whole else replacement)
             changed = True
     named = {p.alias_or_name.lower() for p in select.expressions}
     for ordered in order.expressions if order is not None else ():
