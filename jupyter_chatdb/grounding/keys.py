@@ -71,7 +71,7 @@ def _implied(catalog: Catalog, session: Session) -> Iterator[Reference]:
             continue  # what it declares is what it means
         own_words = stems(words(split_table(name)[1]))
         for column in table.columns:
-            said = stems(words(column.name)) - GENERIC_WORDS
+            said = _said(column.name)
             if said <= own_words and is_key(name, column.name):
                 continue  # its own key (`Members.member_id`)
             same, named = _named_keys(catalog, name, column.name)
@@ -99,26 +99,31 @@ def _names(column: str, table: str) -> bool:
     >>> _names("sailor_id", "sailors"), _names("sailor_id", "skippers")
     (True, False)
     """
-    said = stems(words(column)) - GENERIC_WORDS
+    said = _said(column)
     return bool(said) and said <= stems(words(split_table(table)[1]))
 
 
 def _named_keys(catalog: Catalog, name: str, column: str) -> tuple[list[tuple[str, str]], list[tuple[str, str]]]:
     """(table, column)s of the same database that the column's name names: keys of the same name, and
     the keys of tables (or keys) named by one of its words."""
-    said = stems(words(column)) - GENERIC_WORDS
+    said = _said(column)
     database = split_table(name)[0]
     same, named = [], []
     for other, table in catalog.tables.items():
         if other == name or split_table(other)[0] != database:
             continue
-        table_words = stems(words(split_table(other)[1])) - GENERIC_WORDS
+        table_words = _said(split_table(other)[1])
         for key in _key_candidates(table):
             if key.lower() == column.lower():
                 same.append((other, key))
-            elif said and (said & table_words or said & (stems(words(key)) - GENERIC_WORDS)):
+            elif said and (said & table_words or said & _said(key)):
                 named.append((other, key))
     return same, named
+
+
+def _said(name: str) -> set[str]:
+    """The stems of a name's words, less the generic ones (id, name, code...)."""
+    return stems(words(name)) - GENERIC_WORDS
 
 
 def _key_candidates(table: Table) -> list[str]:

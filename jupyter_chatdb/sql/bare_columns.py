@@ -12,7 +12,7 @@ from __future__ import annotations
 
 from sqlglot import exp
 
-from .fixups import _tolerant
+from .fixups import _tolerant, expression_key
 
 
 @_tolerant
@@ -35,7 +35,9 @@ def bare_columns(tree: exp.Expr) -> exp.Expr | None:
 
 def _fix_select(select: exp.Select) -> bool:
     group = select.args.get("group")
-    aggregates = [a for e in select.expressions for a in _own(e, exp.AggFunc) if not a.find_ancestor(exp.Window)]
+    aggregates = [
+        a for e in select.expressions for a in _own(select, e, exp.AggFunc) if not a.find_ancestor(exp.Window)
+    ]
     if group is None and not aggregates:
         return False
     if group is not None and (group.args.get("all") or not group.expressions):
@@ -46,7 +48,7 @@ def _fix_select(select: exp.Select) -> bool:
         a
         for part in (*select.expressions, select.args.get("having"), order)
         if part is not None
-        for a in _own(part, exp.Max, exp.Min)
+        for a in _own(select, part, exp.Max, exp.Min)
         if not a.find_ancestor(exp.Window)
     ]
     changed = False
@@ -75,6 +77,7 @@ class _Grouping:
     position. A column counts as grouped under its table's name or its own where either is left out."""
 
     def __init__(self, select: exp.Select) -> None:
+        self.select = select
         projections = select.expressions
         aliases = {p.alias.lower(): p.this for p in projections if isinstance(p, exp.Alias)}
         self.keys: set[str] = set()
@@ -87,14 +90,14 @@ class _Grouping:
                 item = chosen.this if isinstance(chosen, exp.Alias) else chosen
             elif isinstance(item, exp.Column) and not item.table and item.name.lower() in aliases:
                 item = aliases[item.name.lower()]
-            self.keys.add(_key(item))
+            self.keys.add(expression_key(item))
             if isinstance(item, exp.Column):
                 self.names.add(item.name.lower())
                 if not item.table:
                     self.unqualified.add(item.name.lower())
 
     def holds(self, node: exp.Expr) -> bool:
-        if _key(node) in self.keys:
+        if expression_key(node) in self.keys:
             return True
         if not isinstance(node, exp.Column):
             return False
@@ -102,7 +105,8 @@ class _Grouping:
 
     def bare(self, node: exp.Expr) -> list[exp.Column]:
         """The columns of `node` outside any aggregate, window or subquery that are not grouped."""
-        return [c for c in _own(node, exp.Column) if not c.find_ancestor(exp.AggFunc, exp.Window) and not self.holds(c)]
+        columns = [c for c in _own(self.select, node, exp.Column) if isinstance(c, exp.Column)]
+        return [c for c in columns if not c.find_ancestor(exp.AggFunc, exp.Window) and not self.holds(c)]
 
 
 def _as_sqlite_reads(column: exp.Column, extremes: list[exp.Expr]) -> exp.Expr:
@@ -112,22 +116,6 @@ def _as_sqlite_reads(column: exp.Column, extremes: list[exp.Expr]) -> exp.Expr:
     return exp.func("ANY_VALUE", column.copy())
 
 
-def _own(node: exp.Expr, *kinds: type[exp.Expr]) -> list:
-    """The nodes of `kinds` in `node` that belong to its own query, not to a subquery in it."""
-    return [
-        found
-        for found in node.find_all(*kinds)
-        if not any(isinstance(a, (exp.Select, exp.Subquery)) for a in _ancestors_within(found, node))
-    ]
-
-
-def _ancestors_within(node: exp.Expr, top: exp.Expr) -> list[exp.Expr]:
-    ancestors, parent = [], node.parent if node is not top else None
-    while parent is not None and parent is not top:
-        ancestors.append(parent)
-        parent = parent.parent
-    return ancestors
-
-
-def _key(node: exp.Expr) -> str:
-    return node.sql(dialect="duckdb").lower()
+def _own(select: exp.Select, node: exp.Expr, *kinds: type[exp.Expr]) -> list[exp.Expr]:
+    """The nodes of `kinds` in `node`, a part of `select`, that belong to `select`, not to a subquery."""
+    return [found for found in node.find_all(*kinds) if found.find_ancestor(exp.Select) is select]

@@ -112,11 +112,12 @@ def _compared_with(column: exp.Column, alias: str) -> bool:
 @_tolerant
 def join_owners(tree: exp.Expr, schema: Schema, links: Callable[[], Sequence[Link]]) -> exp.Expr | None:
     """A column that none of its query's tables (nor its outer queries') has, nor the query names, is
-    taken from the one table that has it among those a table of the query refers to; failing that, and
-    only in a query that counts nothing (a join to many rows would change its counts), among those that
-    refer to one. The table is joined on the link. So is a column of a join condition qualified with a
-    table that lacks it (`ON t.id = c.trip_id` where the cargo's leg holds the trip), joined before that
-    condition. `links` is called only when a column is missing.
+    taken from the one table that has it among those a table of the query refers to; failing that, among
+    those that refer to one, where the query's aggregates read only such missing columns or are MIN, MAX
+    or DISTINCT (a join to many rows would change any other count or sum). The table is joined on the
+    link. So is a column of a join condition qualified with a table that lacks it (`ON t.id = c.trip_id`
+    where the cargo's leg holds the trip), joined before that condition. `links` is called only when a
+    column is missing.
 
     >>> from jupyter_chatdb.sql.guard import parse, written
     >>> schema = {"riders": ["id", "horse_id", "tally"], "horses": ["horse_id", "withers"]}

@@ -176,6 +176,11 @@ def lowered_columns(schema: Schema) -> dict[str, set[str]]:
     return {name.lower(): {c.lower() for c in cols} for name, cols in schema.items()}
 
 
+def expression_key(node: exp.Expr) -> str:
+    """How the rules tell whether two expressions are the same: their DuckDB text, in lower case."""
+    return node.sql(dialect="duckdb").lower()
+
+
 def _is_number(node: exp.Expr | None) -> bool:
     if isinstance(node, exp.Neg):
         node = node.this

@@ -11,7 +11,7 @@ from __future__ import annotations
 
 from sqlglot import exp
 
-from .fixups import _tolerant
+from .fixups import _tolerant, expression_key
 
 
 @_tolerant
@@ -29,15 +29,11 @@ def ties_by_group(tree: exp.Expr) -> exp.Expr | None:
         group, order = select.args.get("group"), select.args.get("order")
         if group is None or order is None or select.args.get("distinct") or group.args.get("all"):
             continue
-        ordered = {_key(o.this) for o in order.expressions}
+        ordered = {expression_key(o.this) for o in order.expressions}
         descending = all(o.args.get("desc") for o in order.expressions)
         for key in group.expressions:
-            if _key(key) not in ordered:
+            if expression_key(key) not in ordered:
                 order.append("expressions", exp.Ordered(this=key.copy(), desc=descending, nulls_first=not descending))
-                ordered.add(_key(key))
+                ordered.add(expression_key(key))
                 changed = True
     return tree if changed else None
-
-
-def _key(node: exp.Expr) -> str:
-    return node.sql(dialect="duckdb").lower()
