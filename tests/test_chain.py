@@ -353,7 +353,7 @@ def test_a_read_whose_plan_keeps_failing_gets_one_plain_sql_try(shop, scripted):
     bad = plan("SELECT name FROM products")
     scripted.push({"route": "read"}, bad, bad, bad, {"sql": "SELECT name FROM fruits ORDER BY stock_kg DESC LIMIT 1"})
     events = []
-    reply = shop.ask("Which product has the most stock?", on_event=events.append)
+    reply = shop.ask("Which fruit has the most stock?", on_event=events.append)
     assert reply.result["name"].tolist() == ["pear"]
     assert any(type(e).__name__ == "FellBack" and "Unknown table 'products'" in e.reason for e in events)
     assert reply.usage.calls == 5
@@ -366,7 +366,7 @@ def test_an_invented_join_is_dropped_when_the_own_table_has_the_columns(shop, sc
             "SELECT p.name FROM fruits AS f JOIN products AS p ON f.fruit_id = p.fruit_id ORDER BY p.stock_kg DESC LIMIT 1"
         ),
     )
-    reply = shop.ask("Which product has the most stock?")
+    reply = shop.ask("Which fruit has the most stock?")
     assert reply.sql == ["SELECT f.name FROM fruits AS f ORDER BY f.stock_kg DESC LIMIT 1"]
     assert reply.result["name"].tolist() == ["pear"]
 
@@ -415,7 +415,7 @@ def test_several_close_values_are_a_constrained_choice_for_the_model(customers, 
 
 def test_an_empty_result_for_an_unknown_value_says_so(customers, scripted):
     scripted.push({"route": "read"}, plan("SELECT name FROM customers WHERE city = 'Tokyo'"))
-    reply = customers.ask("Who lives in Tokyo?")
+    reply = customers.ask("Who lives in tokyo?")
     assert reply.answer.endswith("(No rows: 'Tokyo' is not a value of customers.city, nor close to one.)")
 
 
@@ -431,7 +431,7 @@ def test_a_like_pattern_that_matches_nothing_gets_the_stored_value_inside_its_wi
     events = list(customers.events("How many customers live in New York, or are called Ann?"))
     assert not [e for e in events if isinstance(e, ValueCorrected)]  # patterns that match a stored value are kept
     scripted.push({"route": "read"}, plan("SELECT name FROM customers WHERE city LIKE '%Tokyo%'"))
-    assert customers.ask("Who lives in Tokyo?").answer.endswith(
+    assert customers.ask("Who lives in tokyo?").answer.endswith(
         "(No rows: no value of customers.city matches '%Tokyo%' or is close to it.)"
     )
 

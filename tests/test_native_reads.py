@@ -166,7 +166,7 @@ def test_no_rows_is_an_answer_when_no_repair_is_left(scripted):
     chatdb = ChatDB(model=scripted, summarize=False, strategy="native", revisions=0)
     chatdb.register("towns", pd.DataFrame({"town": ["Ely", "Wells"], "county": ["Cambs", "Somerset"]}))
     scripted.push("SELECT county FROM towns WHERE town = 'Qwxz'")
-    reply = chatdb.ask("Which county is the town of Qwxz in?")
+    reply = chatdb.ask("Which county is the town of qwxz in?")
     assert reply.result.empty and "No rows" in reply.answer
     chatdb.close()
 

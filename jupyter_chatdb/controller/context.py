@@ -5,6 +5,7 @@ from __future__ import annotations
 from collections.abc import Generator, Sequence
 from dataclasses import dataclass, field
 
+from ..grounding.concepts import ConceptIndex
 from ..grounding.joins import Links
 from ..grounding.keys import ImpliedKeys
 from ..grounding.selection import Considered, SchemaIndex
@@ -35,6 +36,7 @@ class Services:
     tables: SchemaIndex
     memory: ThoughtMemory | None = None
     keys: ImpliedKeys = field(default_factory=ImpliedKeys)  # references the data implies, for tables without keys
+    concepts: ConceptIndex = field(default_factory=ConceptIndex)  # what requests may ask about, for honesty
 
 
 class ModelCalls:

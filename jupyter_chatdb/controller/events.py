@@ -47,6 +47,7 @@ class Reply:
     pending: bool = False  # writes were only tried (dry run) and rolled back: they wait for approval
     preview: Preview | None = None  # of a pending reply: what approving it must change, exactly
     request_id: int | None = None  # the journal's id of an applied write request
+    missing: tuple[str, ...] = ()  # what the request named that the data does not hold (then nothing ran)
 
 
 @dataclass(frozen=True)
@@ -170,6 +171,13 @@ class MemoryStored(Event):
 
     added: tuple[tuple[int, str], ...]
     replaced: tuple[int, ...]
+
+
+@dataclass(frozen=True)
+class ConceptsMissing(Event):
+    """The request names attributes or values no table holds: it is answered with that, and no SQL runs."""
+
+    missing: tuple[str, ...]
 
 
 @dataclass(frozen=True)

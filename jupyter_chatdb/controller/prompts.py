@@ -195,6 +195,38 @@ def value_choice_messages(request: str, table: str, column: str, literal: str, o
     ]
 
 
+CONCEPT_INSTRUCTIONS = """\
+You check whether a database holds what a request asks about. Given its tables and a word of the request, \
+reply with the table or column the word means, or "nothing" when no table or column holds it.
+Reply with JSON {"means": ...}.
+
+Example tables:
+riders(rider_id, rider_name, born_on, town)
+fairs(fair_id, fair_name, shire, entry_fee)
+Request: Which competitor is the oldest? Word: competitor
+{"means": "riders"}
+Request: Which fair has the highest fee? Word: fee
+{"means": "fairs.entry_fee"}
+Request: Which riders have the longest stride? Word: stride
+{"means": "nothing"}"""
+
+NOTHING = "nothing"
+
+
+def concept_messages(request: str, word: str, tables: dict[str, list[str]]) -> list[Message]:
+    listed = "\n".join(f"{name}({', '.join(columns)})" for name, columns in tables.items())
+    return [
+        {"role": "system", "content": CONCEPT_INSTRUCTIONS},
+        {"role": "user", "content": f"Tables:\n{listed}\nRequest: {request} Word: {word}"},
+    ]
+
+
+def concept_schema(tables: dict[str, list[str]]) -> JSONSchema:
+    """The tables and columns (`table.column`) a word may mean, or nothing."""
+    options = [*tables, *(f"{name}.{column}" for name, columns in tables.items() for column in columns), NOTHING]
+    return {"type": "object", "properties": {"means": {"enum": options}}, "required": ["means"]}
+
+
 TABLE_CHOICE_INSTRUCTIONS = """\
 You pick the tables a SQL query needs to answer a request, from the tables listed.
 List them from most to least relevant and stop as soon as they hold every column the request needs. \
@@ -202,14 +234,14 @@ Most requests need one table; add another only when the request needs its column
 Reply with JSON {"tables": [...]}.
 
 Example tables:
-employees(employee_id, name, age, city)
-hiring(shop_id, employee_id, start_date)
-shops(shop_id, name, district)
-students(student_id, name, age)
-Request: How many employees are older than 30?
-{"tables": ["employees"]}
-Request: Which shops hired employees from Bristol?
-{"tables": ["shops", "hiring", "employees"]}"""
+riders(rider_id, rider_name, born_on, town)
+entries(fair_id, rider_id, entered_on)
+fairs(fair_id, fair_name, shire)
+horses(horse_id, horse_name, foaled_on)
+Request: How many riders were born before 1990?
+{"tables": ["riders"]}
+Request: Which fairs had riders from Calder?
+{"tables": ["fairs", "entries", "riders"]}"""
 
 
 def table_choice_messages(request: str, tables: list[tuple[str, list[str]]]) -> list[Message]:

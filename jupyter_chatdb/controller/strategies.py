@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from .pipeline import Stage
 from .stages.finish import answer, fall_back, finish
+from .stages.honesty import check_concepts
 from .stages.memory import post_think, recall
 from .stages.one_statement import foundation_sql, write_sql
 from .stages.plan import plan, vote
@@ -17,6 +18,7 @@ ASK: tuple[Stage, ...] = (
     route,
     recall,
     chat,
+    check_concepts,
     pick_tables,
     plan,
     vote,
@@ -33,6 +35,7 @@ NATIVE: tuple[Stage, ...] = (
     route_quickly,
     recall,
     chat,
+    check_concepts,
     pick_tables,
     write_sql,
     *ASK[ASK.index(plan) :],

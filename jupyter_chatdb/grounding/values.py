@@ -32,6 +32,7 @@ MAX_VALUES = 5_000  # distinct values kept per column (the most frequent first);
 MAX_EMBEDDED = 2_000  # values per column compared by meaning
 TRIGRAM_MIN = 0.45
 EMBEDDING_MIN = 0.78
+TYPO_MIN_LENGTH = 5  # a value at least this long is found again with one letter wrong, missing, extra or swapped
 CLEAR_SCORE = 0.9  # a candidate at least this good, and well ahead of the next, is applied without asking
 CLEAR_MARGIN = 0.15
 
@@ -185,6 +186,11 @@ class ValueIndex:
                 found[candidate.value] = candidate
         return sorted(found.values(), key=lambda c: c.score, reverse=True)[:k]
 
+    def spelled_like(self, values: ColumnValues, literal: str) -> bool:
+        """Whether a stored value of the column is spelled like `literal`: the same but for case, its
+        initials or abbreviation, or close in letters."""
+        return bool(self._by_spelling(values.values, literal))
+
     def _by_spelling(self, values: Sequence[str], literal: str) -> list[Candidate]:
         wanted, initials, grams = _normal(literal), _initials(literal), _trigrams(literal)
         out = []
@@ -199,13 +205,19 @@ class ValueIndex:
                 out.append(Candidate(value, 0.9, "initials"))
             elif _abbreviates(literal, value) or _abbreviates(value, literal):
                 out.append(Candidate(value, 0.9, "abbreviation"))
+            elif min(len(wanted), len(value)) >= TYPO_MIN_LENGTH and one_typo(wanted, _normal(value)):
+                out.append(Candidate(value, 0.9, "spelling"))
             else:
                 score = _jaccard(grams, _trigrams(value))
                 if score >= TRIGRAM_MIN:
                     out.append(Candidate(value, round(0.85 * score, 3), "spelling"))
         return out
 
-    def _by_meaning(self, values: ColumnValues, literal: str) -> list[Candidate]:
+    def means_like(self, values: ColumnValues, literal: str, minimum: float) -> bool:
+        """Whether a stored value of the column is at least `minimum` close to `literal` in meaning."""
+        return bool(self._by_meaning(values, literal, minimum))
+
+    def _by_meaning(self, values: ColumnValues, literal: str, minimum: float = EMBEDDING_MIN) -> list[Candidate]:
         if self.embedder is None or not values.values:
             return []
         key = (values.table.lower(), values.column.lower())
@@ -227,7 +239,7 @@ class ValueIndex:
         return [
             Candidate(values.values[i], round(0.85 * float(similarities[i]), 3), "meaning")
             for i in best
-            if similarities[i] >= EMBEDDING_MIN
+            if similarities[i] >= minimum
         ]
 
     def _fingerprint(self, table: str, column: str) -> tuple[int, int] | None:
@@ -416,6 +428,23 @@ def _abbreviates(short: str, long: str) -> bool:
         else:
             return False
     return i == len(a) and j == len(b) and whole > 0 and cut > 0
+
+
+def one_typo(a: str, b: str) -> bool:
+    """Whether `a` is `b` with one letter wrong, missing, extra, or two neighbours swapped.
+
+    >>> one_typo("frnace", "france"), one_typo("carrol", "carol"), one_typo("pear", "pearl"), one_typo("ab", "ab")
+    (True, True, True, False)
+    """
+    if a == b or abs(len(a) - len(b)) > 1:
+        return False
+    if len(a) == len(b):
+        wrong = [i for i in range(len(a)) if a[i] != b[i]]
+        return len(wrong) == 1 or (
+            len(wrong) == 2 and wrong[1] == wrong[0] + 1 and a[wrong[0]] == b[wrong[1]] and a[wrong[1]] == b[wrong[0]]
+        )
+    short, long = sorted((a, b), key=len)
+    return any(long[:i] + long[i + 1 :] == short for i in range(len(long)))
 
 
 def _initials(text: str) -> str:

@@ -12,6 +12,7 @@ from ..controller.events import (
     ApprovalNeeded,
     CandidatesVoted,
     Committed,
+    ConceptsMissing,
     Event,
     FellBack,
     MemoryRecalled,
@@ -112,6 +113,8 @@ class ChainState:
             self.note = f"Not applied ({event.reason}): it would change {changes}."
         elif isinstance(event, ValueCorrected):
             self.corrections.append(event)
+        elif isinstance(event, ConceptsMissing):
+            self.decisions.append(f"Not answered, since {'; '.join(event.missing)}.")
         elif isinstance(event, TablesSelected):
             self.selection = event
         elif isinstance(event, MemoryRecalled):

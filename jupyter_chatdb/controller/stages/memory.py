@@ -28,6 +28,8 @@ def post_think(ctx: Context) -> Iterator[Event]:
     memory, request, reply = ctx.services.memory, ctx.request, ctx.reply
     if memory is None or reply is None or not request.use_memory or reply.pending or request.approved:
         return
+    if reply.missing:  # nothing was answered: nothing to remember
+        return
     messages = post_think_messages(request.text, reply.result, reply.answer)
     try:
         completion = yield from ctx.calls("memory", messages, THOUGHTS_SCHEMA, THOUGHTS_MAX_TOKENS)

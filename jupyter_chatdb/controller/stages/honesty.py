@@ -1,0 +1,54 @@
+"""Honesty before SQL: a read asking about an attribute or a name the data does not hold is answered with
+what is missing and what is there, and no SQL is written (`grounding/concepts.py`)."""
+
+from __future__ import annotations
+
+from collections.abc import Generator, Iterator
+
+from ...grounding.concepts import Missing, describe, missing_concepts
+from ...grounding.words import stems, words
+from .. import prompts
+from ..context import Context
+from ..events import ConceptsMissing, Event, Reply
+
+CONCEPT_MAX_TOKENS = 24
+
+
+def check_concepts(ctx: Context) -> Iterator[Event]:
+    """For a read (not an approved one): say what the request names that no table holds, instead of an
+    answer the model would have to make up. A word said where rows may be meant as well ("which
+    product") counts only when one constrained call, shown the tables, finds nothing it means."""
+    if ctx.route != "read" or ctx.request.approved or ctx.reply is not None:
+        return
+    catalog = ctx.catalog
+    found = missing_concepts(ctx.request.text, ctx.services.concepts.stored(catalog, ctx.services.values))
+    if not found:
+        return
+    shown = [c.table for c in ctx.considered] or list(catalog.tables)
+    tables = {name: [c.name for c in catalog.tables[name].columns] for name in shown}
+    missing = []
+    for concept in found:
+        if concept.sure or (yield from _means_nothing(ctx, concept, tables)):
+            missing.append(concept)
+    if not missing:
+        return
+    said = stems(ctx.request.text)
+    named = [name for name in tables if stems(words(name)) & said]
+    yield ConceptsMissing(tuple(str(m) for m in missing))
+    ctx.reply = Reply(
+        ctx.request.text,
+        describe(missing, {name: tables[name] for name in named} or tables),
+        [],
+        None,
+        [],
+        ctx.calls.usage,
+        ctx.services.model.name,
+        route=ctx.route,
+        missing=tuple(str(m) for m in missing),
+    )
+
+
+def _means_nothing(ctx: Context, concept: Missing, tables: dict[str, list[str]]) -> Generator[Event, None, bool]:
+    messages = prompts.concept_messages(ctx.request.text, concept.word, tables)
+    completion = yield from ctx.calls("concept", messages, prompts.concept_schema(tables), CONCEPT_MAX_TOKENS)
+    return prompts.parse_json(completion.text, "means") == prompts.NOTHING

@@ -1,0 +1,301 @@
+"""Does the data hold what a request asks about? The attributes and names a read request names, checked
+against the tables' and columns' names and the stored values before any SQL is written.
+
+A small model asked for "the average discount" over tables without one writes a formula and answers; asked
+about "Quellmire", it compares some column with 'Quellmire' and answers 0. Both read as facts. This module
+finds what such a request names that nothing stores, so the answer can say so instead:
+
+- an attribute: a noun where a request asks for a column ("the average X", "the X of", "whose X is",
+  "by X") that no table or column name says (as a word form, a prefix abbreviation such as `qty`-less
+  `quant`, or close in meaning) and no stored value contains;
+- a name: a quoted or capitalised word (not the first) that no stored value is, contains or resembles in
+  spelling.
+
+It is deliberately narrow: a word outside those positions ("older", "produced") is never a missing
+attribute, since requests describe columns in many words; a lower-case name cannot be told from a word.
+"""
+
+from __future__ import annotations
+
+import itertools
+import re
+from collections.abc import Callable, Iterable, Mapping, Sequence
+from dataclasses import dataclass
+
+import numpy as np
+
+from ..llm.base import Embedder
+from ..sql.catalog import Catalog
+from .values import ColumnValues, ValueIndex, one_typo
+from .words import FUNCTION_WORDS, stem, tokens
+
+MEANING_MIN = 0.66  # an attribute this close in meaning to a name's words is taken to be that name
+NAME_TYPO_MIN_LENGTH = 7
+# a name this close in meaning to a value of a column of few values is that value ("French": 'France')
+NAME_MEANING_MIN = 0.6
+FEW_VALUES = 200
+NAMES_SHOWN = 8  # columns listed per table in the message
+# English that asks for a column, not one: aggregates, orderings, and the words of counting and listing
+ASKING_WORDS = frozenset(
+    "all also average avg both count different distinct every first last least max maximum mean min minimum "
+    "most number numbers other others sum total unique value values various whole kind kinds sort "
+    "information info detail details record records row rows entry entries result results data item items "
+    "thing things one ones each per top bottom highest lowest largest smallest biggest greatest either neither "
+    "order ordered ascending descending alphabetical alphabetically increasing decreasing sorted common "
+    "name names amount across corresponding person people distinctive "
+    "after before between below above over under less fewer greater than since until word words letter letters".split()
+)
+_OPENING = r"(?:the|their|its|his|her|a|an|all|each)"
+_AGGREGATE = r"(?:average|mean|total|sum|maximum|minimum|max|min|highest|lowest|largest|smallest|biggest|greatest)"
+_COMPARE = r"(?:is|are|was|were|of|above|below|over|under|greater|less|more|higher|lower|larger|smaller|between|at)"
+_WORD = r"([a-z]+)"
+_NOUN = r"([a-z]+(?: [a-z]+)?)"  # only where a word after it ends the phrase
+# where a request names a column: the noun phrase of each pattern
+ATTRIBUTE_PLACES = tuple(
+    re.compile(pattern)
+    for pattern in (
+        rf"\b{_AGGREGATE} (?:of )?(?:{_OPENING} )?{_WORD}",
+        rf"\b{_AGGREGATE} (?:of )?(?:{_OPENING} )?{_NOUN} (?:of|for)\b",
+        rf"\b(?:most|least) common {_WORD}",
+        rf"\b(?:the|their|its|his|her) {_NOUN} (?:of|for)\b",
+        rf"(?:\band|,) (?:{_OPENING} )?{_NOUN} (?:of|for)\b",
+        rf"\b(?:by|per) (?:the |their |its )?{_WORD}",
+        rf"\b(?:than|over|under|least|most|with|have|has) [0-9]+ {_WORD}",
+        rf"\border (?:of|by) (?:{_OPENING} )?{_WORD}",
+        rf"\b(?:whose|with(?: a| an| the)?) {_NOUN} {_COMPARE}\b",
+        rf"\b(?:the|their|its) {_WORD} and\b",
+    )
+)
+# where a request may name a column or the rows it is about ("which product", "each customer"): a word
+# here that no name says is only missing once the model, shown the names, says so too
+ENTITY_PLACES = tuple(
+    re.compile(pattern)
+    for pattern in (
+        rf"^(?:which|what) {_WORD}",
+        rf"^(?:which|what) {_NOUN} (?:is|are|was|were|has|have|had|does|do|did)\b",
+        rf"\b(?:each|every) {_WORD}",
+        rf"\bthe {_NOUN} (?:with|that|which|whose)\b",
+        rf"^(?:show|list|give|find|return|display) (?:me )?(?:the |all )?{_WORD}",
+    )
+)
+# a lower-case noun just before a quoted text, a capitalised word or a number: "flights from discount 'Bo'"
+BEFORE_A_VALUE = re.compile(r"\b(?:in|at|from|to|of|with|has|have|the|a|an) ([a-z]+) (?=[\"“‘'`]|[A-Z][a-z]|[0-9])")
+# capitalised words that name a time, not a stored value
+CALENDAR = frozenset(
+    "january february march april may june july august september october november december "
+    "monday tuesday wednesday thursday friday saturday sunday".split()
+)
+QUOTED = re.compile(r"[\"“‘']([^\"”’']{2,40})[\"”’']")
+CAPITALISED = re.compile(r"(?<![\w'])([A-Z][a-z]+(?: [A-Z][a-z]+)*)\b")
+
+
+@dataclass(frozen=True)
+class Missing:
+    """What a request names that the data does not hold."""
+
+    word: str  # as the request says it
+    kind: str  # "attribute" | "name"
+    sure: bool = True  # False: said where rows may be meant too; the model is asked before it counts
+
+    def __str__(self) -> str:
+        """
+        >>> str(Missing("discount", "attribute")), str(Missing("Quellmire", "name"))
+        ('no column holds a discount', "no stored value is or resembles 'Quellmire'")
+        """
+        if self.kind == "attribute":
+            return f"no column holds a {self.word}"
+        return f"no stored value is or resembles {self.word!r}"
+
+
+class StoredWords:
+    """What the tables can be asked about: the words of their names and of their stored text values."""
+
+    def __init__(
+        self,
+        names: Mapping[str, Sequence[str]],
+        values: Iterable[str],
+        embedder: Embedder | None = None,
+        resembles: Callable[[str], bool] = lambda literal: False,
+    ) -> None:
+        """`names`: table -> its columns; `values`: the stored text values; `resembles`: whether some
+        stored value resembles a literal in spelling (the value memory's judgement)."""
+        self.names = names
+        name_words = {w for table, columns in names.items() for n in (table, *columns) for w in tokens(n)}
+        self.name_words = sorted(name_words)
+        self.name_word_set = frozenset(name_words)
+        self.name_stems = {stem(w) for w in name_words}
+        self.values = [v.casefold() for v in values]
+        self.value_stems = {stem(w) for v in self.values for w in re.findall(r"[a-z]+", v)}
+        self.embedder = embedder
+        self.resembles = resembles
+        self._name_vectors: np.ndarray | None = None
+
+    def says(self, word: str) -> bool:
+        """Whether a table's or column's name says `word` (a word form, an abbreviation, or its meaning),
+        or a stored value contains it."""
+        if stem(word) in self.name_stems or stem(word) in self.value_stems:
+            return True
+        if any(_abbreviation(name, word) or _abbreviation(stem(name), stem(word)) for name in self.name_words):
+            return True
+        root = stem(word)
+        if len(root) >= 4 and any(root in name for name in self.name_words):
+            return True  # a word of a compound name ("towns" of "hometown")
+        if len(word) >= NAME_TYPO_MIN_LENGTH and any(one_typo(word, name) for name in self.name_words):
+            return True  # a long name mistyped (a short one is as likely another word: "height", "weight")
+        return self._close_in_meaning(word)
+
+    def abbreviated(self, initials: Iterable[str]) -> bool:
+        """Whether a name's word is one of `initials` (the initials of the request's words around one)."""
+        return any(i in self.name_word_set for i in initials)
+
+    def holds(self, name: str) -> bool:
+        """Whether a stored value is `name`, contains it, or resembles it in spelling."""
+        wanted = name.casefold()
+        return any(wanted in value for value in self.values) or self.resembles(name)
+
+    def _close_in_meaning(self, word: str) -> bool:
+        if self.embedder is None or not self.name_words:
+            return False
+        if self._name_vectors is None:
+            self._name_vectors = self.embedder.embed(self.name_words)
+        (vector,) = self.embedder.embed([word])
+        return bool(np.max(self._name_vectors @ vector) >= MEANING_MIN)
+
+
+class ConceptIndex:
+    """The `StoredWords` of the last catalog asked about, kept while its tables and values stay the same."""
+
+    def __init__(self) -> None:
+        self._key: tuple | None = None
+        self._stored: StoredWords | None = None
+
+    def stored(self, catalog: Catalog, values: ValueIndex) -> StoredWords:
+        text = catalog.text_columns()
+        columns = [values.column(table, column) for table, names in text.items() for column in names]
+        key = (
+            tuple((name, tuple(c.name for c in table.columns)) for name, table in catalog.tables.items()),
+            tuple((c.table, c.column, c.fingerprint) for c in columns if c is not None),
+        )
+        if key != self._key or self._stored is None:
+            self._stored, self._key = _stored_words(catalog, values, [c for c in columns if c is not None]), key
+        return self._stored
+
+
+def _stored_words(catalog: Catalog, values: ValueIndex, held: Sequence[ColumnValues]) -> StoredWords:
+    """The catalog's names, and the stored values of its text columns `held` by the value memory."""
+    return StoredWords(
+        {name: [c.name for c in table.columns] for name, table in catalog.tables.items()},
+        (v for c in held for v in c.values),
+        values.embedder,
+        lambda literal: (
+            any(values.spelled_like(c, literal) for c in held)
+            or any(values.means_like(c, literal, NAME_MEANING_MIN) for c in held if len(c.values) <= FEW_VALUES)
+        ),
+    )
+
+
+def missing_concepts(text: str, stored: StoredWords) -> list[Missing]:
+    """The attributes and names `text` asks about that `stored` does not hold, in the order said.
+
+    >>> stored = StoredWords({"riders": ["name", "age", "stable"]}, ["Ada Quick", "Bo Lee"])
+    >>> missing_concepts("What is the average salary of riders?", stored)
+    [Missing(word='salary', kind='attribute', sure=True)]
+    >>> missing_concepts("How old is Ada Quick?", stored), missing_concepts("List the ages of the riders", stored)
+    ([], [])
+    >>> missing_concepts("Which stable is 'Zed Moor' in?", stored)
+    [Missing(word='Zed Moor', kind='name', sure=True)]
+    >>> missing_concepts("Which horse is the oldest?", stored)
+    [Missing(word='horse', kind='attribute', sure=False)]
+    """
+    found: list[Missing] = []
+    initials = _initials(text)
+    sure = attribute_phrases(text)
+    for phrase in sure + [p for p in attribute_phrases(text, ENTITY_PLACES) if p not in sure]:
+        if any(not stored.says(w) and not stored.abbreviated(initials.get(w, ())) for w in phrase.split()):
+            found.append(Missing(phrase, "attribute", phrase in sure))
+    for name in named(text):
+        if not stored.says(name.lower()) and not stored.holds(name):
+            found.append(Missing(name, "name"))
+    return list(dict.fromkeys(found))
+
+
+def attribute_phrases(text: str, places: Sequence[re.Pattern[str]] = ATTRIBUTE_PLACES) -> list[str]:
+    """The noun phrases where `text` asks for a column (at `places`), less the words that ask rather than
+    name; with the attribute places, also the word just before a value.
+
+    >>> attribute_phrases("What are the name and email address of riders whose age is above 30, by stable?")
+    ['email address', 'age', 'stable']
+    """
+    text = re.sub(r"['’]s\b", "", text)  # "the teacher's name": the teacher's
+    lowered = " ".join(re.findall(r"[a-z]+|,", _unquoted(text).lower())).replace(" ,", ",")
+    cased = " ".join(re.findall(r"[A-Za-z0-9]+|[\"“‘'`]", text))  # quotes kept: a value follows them
+    matches = [m for place in places for m in place.finditer(lowered)]
+    if places is ATTRIBUTE_PLACES:
+        matches += list(BEFORE_A_VALUE.finditer(cased))
+    phrases = [" ".join(itertools.takewhile(_names_a_column, m.group(1).split())) for m in matches]
+    return sorted(dict.fromkeys(p for p in phrases if p), key=lowered.find)
+
+
+def named(text: str) -> list[str]:
+    """Quoted texts, and capitalised words that do not open a sentence: what a request names.
+
+    >>> named('How many riders did "Ada Quick" train? Is Bo Lee in the Stables?')
+    ['Ada Quick', 'Bo Lee', 'Stables']
+    """
+    found = [m.group(1).strip() for m in QUOTED.finditer(text)]
+    rest = _unquoted(text)
+    for match in CAPITALISED.finditer(rest):
+        before = rest[: match.start()].rstrip()
+        opening = not before or before[-1] in ".?!:"
+        found.append(match.group(1).partition(" ")[2] if opening else match.group(1))
+    return [n for n in dict.fromkeys(found) if n.strip() and n.lower() not in CALENDAR]
+
+
+def describe(missing: Sequence[Missing], names: Mapping[str, Sequence[str]]) -> str:
+    """What is missing and what is there, for the answer.
+
+    >>> print(describe([Missing("discount", "attribute")], {"sales": ["region", "price", "qty"]}))
+    I can't answer that from the data: no column holds a discount. The tables have sales (region, price, qty).
+    """
+    shown = []
+    for table, columns in list(names.items())[:4]:
+        listed = ", ".join(columns[:NAMES_SHOWN])
+        shown.append(f"{table} ({listed}{', ...' if len(columns) > NAMES_SHOWN else ''})")
+    more = f" and {len(names) - 4} more" if len(names) > 4 else ""
+    reasons = "; ".join(str(m) for m in missing)
+    return f"I can't answer that from the data: {reasons}. The tables have {', '.join(shown)}{more}."
+
+
+def _abbreviation(name: str, word: str) -> bool:
+    """Whether one is a prefix of the other, at least 3 letters long (`qty` is not; `quant` is).
+
+    >>> _abbreviation("pop", "population"), _abbreviation("population", "pop"), _abbreviation("age", "agent")
+    (True, True, False)
+    """
+    short, long = sorted((name, word), key=len)
+    return len(short) >= 3 and long.startswith(short) and (len(short) >= 4 or len(long) - len(short) > 2)
+
+
+def _names_a_column(word: str) -> bool:
+    """Not a function word, a word that asks, or a superlative ("youngest")."""
+    return word not in FUNCTION_WORDS and word not in ASKING_WORDS and not (len(word) >= 6 and word.endswith("est"))
+
+
+def _initials(text: str) -> dict[str, set[str]]:
+    """word -> the initials of each run of 2 to 4 words of `text` that holds it ("miles per gallon": mpg).
+
+    >>> sorted(_initials("miles per gallon")["gallon"])
+    ['mpg', 'pg']
+    """
+    said = re.findall(r"[a-z]+", text.lower())
+    found: dict[str, set[str]] = {}
+    for start in range(len(said)):
+        for end in range(start + 2, min(start + 4, len(said)) + 1):
+            run = said[start:end]
+            for word in run:
+                found.setdefault(word, set()).add("".join(w[0] for w in run))
+    return found
+
+
+def _unquoted(text: str) -> str:
+    return QUOTED.sub(" ", text)
