@@ -39,7 +39,7 @@ browser:
 	fi
 
 lab: $(STAMPS)/local $(STAMPS)/embedder
-	$(VENV)/bin/jupyter lab notebooks/
+	$(VENV)/bin/jupyter lab notebooks/ $$([ "$$(id -u)" = 0 ] && echo --allow-root)
 
 model: $(STAMPS)/local  ## assemble and verify the embedded model file now
 

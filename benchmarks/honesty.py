@@ -13,6 +13,7 @@ where its words allow (`honesty_cases.py`): the same question asking for an attr
 
     python benchmarks/honesty.py --half tune --check-only
     python benchmarks/honesty.py --half report --per-kind 45 -v
+    python benchmarks/honesty.py --summary benchmarks/out/honesty_report.jsonl   # figures of a saved run
 """
 
 from __future__ import annotations
@@ -58,6 +59,10 @@ class Outcome:
 
 def main() -> int:
     args = parse_args()
+    if args.summary:
+        saved = [Outcome(**json.loads(line)) for line in args.summary.read_text().splitlines() if line.strip()]
+        report(saved, args.summary.stem)
+        return 0
     chosen = select_cases(args)
     if not chosen:
         print("No cases.", file=sys.stderr)
@@ -165,9 +170,14 @@ def ask(chatdb: ChatDB, system: str, case: Case, path: Path) -> Outcome:
 
 
 def report(outcomes: list[Outcome], title: str) -> None:
-    by_system: dict[str, list[Outcome]] = defaultdict(list)
+    systems_of: dict[str, set[str]] = defaultdict(set)
     for outcome in outcomes:
-        by_system[outcome.system].append(outcome)
+        systems_of[outcome.id].add(outcome.system)
+    everyone = {o.system for o in outcomes}
+    by_system: dict[str, list[Outcome]] = defaultdict(list)
+    for outcome in outcomes:  # only the cases every system answered (a stopped run leaves some unpaired)
+        if systems_of[outcome.id] == everyone:
+            by_system[outcome.system].append(outcome)
     print(f"\nHonesty, {title}")
     systems = list(by_system)
     print(f"  {'':34}" + "".join(f"{name:>24}" for name in systems))
@@ -207,6 +217,7 @@ def parse_args() -> argparse.Namespace:
     parser.add_argument("--model", default="local")
     parser.add_argument("--dataset", type=Path, default=DATASET)
     parser.add_argument("--details", type=Path)
+    parser.add_argument("--summary", type=Path, help="print the figures of a saved --details file")
     parser.add_argument("-v", "--verbose", action="count", default=0)
     return parser.parse_args()
 

@@ -1,8 +1,10 @@
 """The chain view in a real JupyterLab, driven through Debian's Chromium (headless) with Playwright.
 
 The kernel uses a scripted model, so the test is about what the user sees and clicks: the step cards
-and result table appear, Approve applies a pending write, and the saved notebook exports to HTML
-with the steps in it. A screenshot is left in tests/artifacts/.
+and result table appear, Approve applies a pending write, Stop stops a slow model, a failed request is
+fixed through Edit and Run, and after save, kernel restart and reopen every output still reads (no
+"model not found"); the saved notebook exports to HTML with the steps in it. Screenshots are left in
+tests/artifacts/.
 """
 
 from __future__ import annotations
@@ -63,6 +65,7 @@ CELLS = [
     "%%chatdb --sql\nSELECT count(*) AS notes FROM notes",
     "# the test runs the cells above, approves, then runs the next cell and stops it",
     "%%chatdb\nWhich note is the oldest?",
+    "%%chatdb --sql\nSELECT nope FROM notes",
 ]
 
 
@@ -141,10 +144,12 @@ def test_cards_results_and_approval_in_jupyterlab(lab: tuple[str, Path]) -> None
             _run_cell(page, index)
         try:
             _use_the_notebook(page, expect)
+            _fix_a_failure_through_edit(page, expect)
         finally:
             page.screenshot(path=str(ARTIFACTS / "chain_view.png"), full_page=True)
-        page.evaluate("window.jupyterapp.commands.execute('docmanager:save')")
-        page.wait_for_function("!window.jupyterapp.shell.currentWidget.context.model.dirty")
+        _save(page)
+        _restart_and_reopen(page, expect)
+        page.screenshot(path=str(ARTIFACTS / "reopened.png"), full_page=True)
         browser.close()
 
     html = _export_html(notebook)
@@ -161,15 +166,16 @@ def test_cards_results_and_approval_in_jupyterlab(lab: tuple[str, Path]) -> None
 
 def _use_the_notebook(page: Any, expect: Any) -> None:
     """What a user checks and clicks once the cells ran."""
-    read, write = page.locator(".chatdb-view").nth(0), page.locator(".chatdb-view").nth(1)
+    read, write = _output(page, 1), _output(page, 2)
     expect(read.locator('.chatdb-chain[data-phase="done"]')).to_be_visible()
+    expect(read.locator(".chatdb-view")).to_have_count(0)  # a finished request is static HTML
     expect(read.locator('.chatdb-step[data-status="done"]')).to_have_count(1)
     expect(read.locator("table.chatdb-result")).to_contain_text("North")
     expect(read).to_contain_text("North sold 17 units.")
 
     expect(write.locator('.chatdb-chain[data-phase="pending"]')).to_be_visible()
     expect(write).to_contain_text("it would change notes: 1 added")
-    counts = page.locator(".jp-Cell").nth(3).locator(".chatdb-view")
+    counts = _output(page, 3)
     expect(counts.locator("table.chatdb-result")).to_contain_text("0")
 
     write.get_by_role("button", name="Approve").click()
@@ -180,10 +186,46 @@ def _use_the_notebook(page: Any, expect: Any) -> None:
     expect(counts.locator("table.chatdb-result td")).to_have_text("1")
 
     _run_cell(page, 5)
-    slow = page.locator(".jp-Cell").nth(5).locator(".chatdb-view")
+    slow = _output(page, 5)
     slow.get_by_role("button", name="Stop").click()
     expect(slow.locator('.chatdb-chain[data-phase="failed"]')).to_be_visible()
     expect(slow).to_contain_text("Stopped: nothing was written.")
+
+
+def _fix_a_failure_through_edit(page: Any, expect: Any) -> None:
+    """A failed request says why once (the cell's error) and its step is fixed through Edit and Run."""
+    _run_cell(page, 6)
+    failed = _output(page, 6)
+    expect(failed.locator('.chatdb-chain[data-phase="failed"]')).to_be_visible()
+    expect(failed.locator(".jp-OutputArea-output[data-mime-type='application/vnd.jupyter.stderr']")).to_have_count(1)
+    expect(failed).to_contain_text("Unknown column 'nope' in notes")
+    assert failed.inner_text().count("Unknown column 'nope'") == 1  # once: the cell's error, not the card too
+    failed.get_by_role("button", name="Edit").click()
+    failed.locator("textarea").fill("SELECT count(*) AS n FROM notes")
+    failed.get_by_role("button", name="Run").click()
+    expect(failed.locator('.chatdb-chain[data-phase="done"]')).to_be_visible()
+    expect(failed).to_contain_text("Step 1 was edited and run again.")
+    expect(failed.locator(".chatdb-view")).to_have_count(0)  # static once it worked
+
+
+def _save(page: Any) -> None:
+    page.evaluate("window.jupyterapp.commands.execute('docmanager:save')")
+    page.wait_for_function("!window.jupyterapp.shell.currentWidget.context.model.dirty")
+
+
+def _restart_and_reopen(page: Any, expect: Any) -> None:
+    """A kernel restart, then the notebook reopened: every output reads as before, none is a widget error."""
+    page.evaluate("window.jupyterapp.shell.currentWidget.sessionContext.session.kernel.restart()")
+    page.reload()
+    page.wait_for_selector(".jp-Notebook .jp-Cell")
+    expect(page.locator(".chatdb-chain")).to_have_count(5)
+    expect(page.locator(".jp-Notebook")).not_to_contain_text("Error displaying widget")
+    expect(page.locator(".jp-Notebook")).not_to_contain_text("model not found")
+    expect(_output(page, 1)).to_contain_text("North sold 17 units.")
+
+
+def _output(page: Any, index: int) -> Any:
+    return page.locator(".jp-Cell").nth(index).locator(".jp-OutputArea")
 
 
 def _run_cell(page: Any, index: int) -> None:

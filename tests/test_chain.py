@@ -450,3 +450,11 @@ def test_an_approved_write_runs_with_the_literal_as_corrected_in_its_preview(cus
     assert reply.pending and "2 added" in reply.answer
     customers.apply(reply)
     assert sorted(customers.run_sql("SELECT name FROM la_customers").result["name"]) == ["Ann", "Chen"]
+
+
+def test_a_request_that_may_write_is_told_which_tables_are_read_only_dataframes(db, scripted):
+    scripted.push({"route": "write"}, plan("INSERT INTO sales VALUES ('West', 'fig', 1, 2.0)"))
+    with pytest.raises(ChatDBError):
+        db.ask("Add a sale of 1 fig in the West at 2.0", allow_writes=True)
+    planned = scripted.calls[1].messages[-1]["content"]
+    assert "-- 5 rows, a DataFrame of the notebook: read-only, never written" in planned

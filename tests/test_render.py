@@ -15,6 +15,7 @@ from jupyter_chatdb.controller.events import (
     StepPlanned,
     StepStarted,
 )
+from jupyter_chatdb.llm.base import Usage
 from jupyter_chatdb.sql.session import QueryResult
 from jupyter_chatdb.widgets.render import chain_html, chain_markdown, chain_text, mime_bundle
 from jupyter_chatdb.widgets.state import ChainState
@@ -127,3 +128,32 @@ def test_pending_and_committed_writes_are_noted(scripted):
     for event in db.events("Note: hi", allow_writes=True):
         state.apply(event)
     assert state.note == "Saved as request 1; %chatdb undo (or ChatDB.undo()) takes it back."
+
+
+def test_progress_says_what_the_model_does_and_hides_its_json():
+    state = ChainState()
+    state.apply(RequestStarted("Units per region?", "scripted", ("sales",), False))
+    state.apply(ModelText("plan", '{"steps": [{"goal": "sum'))
+    html = chain_html(state)
+    assert "Planning the SQL steps..." in html and 'data-started="' in html and "{&quot;steps" not in html
+    state.apply(ModelText("sql", "```sql\nSELECT region"))
+    html = chain_html(state)
+    assert "Writing SQL..." in html and "SELECT region" in html
+
+
+def test_the_footer_gives_the_time_the_request_took():
+    state = ChainState()
+    state.apply(RequestStarted("Units?", "scripted", ("sales",), False))
+    state.started_at = 100.0
+    state.apply(Answered(Reply("Units?", "5.", [], None, usage=Usage(10, 2, 1))))
+    state.ended_at = 103.25
+    assert "scripted: 1 model call, 10 tokens in, 2 out; 3.2 s in all" in chain_html(state)
+
+
+def test_an_answer_that_only_lists_the_rows_shown_is_left_out():
+    frame = pd.DataFrame({"region": ["North", "South"], "units": [17, 4]})
+    listed, phrased = ChainState(), ChainState()
+    listed.apply(Answered(Reply("Units?", "North (17); South (4).", [], frame)))
+    phrased.apply(Answered(Reply("Units?", "North sold the most.", [], frame)))
+    assert "Answer:" not in chain_html(listed) and "Answer:" not in chain_markdown(listed)
+    assert "<b>Answer:</b> North sold the most." in chain_html(phrased)

@@ -57,61 +57,76 @@ def test_events_drive_the_synced_traits(db, scripted):
     assert 'data-status="done"' in view.html and "<td>North</td>" in view.html
 
 
-def test_a_cell_shows_the_widget_with_static_html_and_provenance(kernel_shell, scripted):
+def test_a_finished_request_is_static_html_with_provenance(kernel_shell, scripted):
     shell, engine = kernel_shell
     engine.register("sales", pd.DataFrame({"units": [2, 3]}))
     scripted.push(native("SELECT sum(units) AS units FROM sales"), {"answer": "5 units."})
     with capture_output() as captured:
         shell.run_cell("%%chatdb\nHow many units?").raise_error()
+    assert WIDGET in captured.outputs[0].data  # live while it ran (the Stop button)
     final = captured.outputs[-1]
-    assert WIDGET in final.data and "text/html" in final.data and "text/markdown" in final.data
+    assert WIDGET not in final.data and "text/html" in final.data and "text/markdown" in final.data
     assert "<b>Answer:</b> 5 units." in final.data["text/html"]
+    assert "1 row: the cell's value, below" in final.data["text/html"] and "chatdb-result" not in final.data["text/html"]
     provenance = final.metadata["jupyter_chatdb"]
     assert provenance["model"] == "scripted" and provenance["sql"] == ["SELECT SUM(units) AS units FROM sales"]
     assert len(provenance["result_sha256"]) == 64
 
+    scripted.push(native("SELECT sum(units) AS units FROM sales"), {"answer": "5 units."})
+    with capture_output() as captured:
+        shell.run_cell("%%chatdb\nHow many units?;").raise_error()  # no cell value: the card shows the result
+    assert "chatdb-result" in captured.outputs[-1].data["text/html"]
 
-def test_approve_button_applies_the_pending_write(kernel_shell, scripted):
+
+def test_approve_button_applies_the_pending_write_and_the_output_turns_static(kernel_shell, scripted):
     shell, engine = kernel_shell
     scripted.push({"route": "write"}, plan("INSERT INTO notes VALUES (1, 'hi')"))
-    shell.run_cell("%%chatdb\nNote: hi").raise_error()
-    view = pending_view(shell)
-    assert view.widget.phase == "pending"
-    assert "Not applied (writes are not allowed): it would change notes: 1 added." in view.widget.html
-    shell.run_cell("%%chatdb --sql\nSELECT count(*) AS n FROM notes").raise_error()  # a later cell
-    view.widget._on_message(view.widget, {"action": "approve"}, [])  # what the Approve click sends
+    with capture_output() as captured:
+        shell.run_cell("%%chatdb\nNote: hi").raise_error()
+        view = pending_view(shell)
+        assert view.widget.phase == "pending" and WIDGET in captured.outputs[-1].data
+        assert "Not applied (writes are not allowed): it would change notes: 1 added." in view.widget.html
+        view.widget._on_message(view.widget, {"action": "approve"}, [])  # what the Approve click sends
     assert engine.session.rows("SELECT text FROM notes") == [("hi",)]
-    assert view.widget.phase == "done" and view.widget.busy == ""
-    assert "Saved as request 1" in view.widget.html
+    final = captured.outputs[-1]
+    assert WIDGET not in final.data and "Saved as request 1" in final.data["text/html"]
+    assert view.widget.comm is None  # closed: nothing left to click
 
 
-def test_reject_button_writes_nothing(kernel_shell, scripted):
+def test_the_next_cell_turns_a_waiting_output_static_and_approve_still_works(kernel_shell, scripted):
     shell, engine = kernel_shell
     scripted.push({"route": "write"}, plan("INSERT INTO notes VALUES (1, 'hi')"))
-    shell.run_cell("%%chatdb\nNote: hi").raise_error()
-    view = pending_view(shell)
-    view.widget._on_message(view.widget, {"action": "reject"}, [])
-    assert view.widget.phase == "rejected" and "Rejected: nothing was written." in view.widget.html
-    assert engine.session.rows("SELECT count(*) FROM notes") == [(0,)]
+    with capture_output() as captured:
+        shell.run_cell("%%chatdb\nNote: hi").raise_error()
+        view = pending_view(shell)
+        shell.run_cell("x = 1").raise_error()  # any later cell
+    assert view.settled and view.widget.comm is None
+    assert WIDGET not in captured.outputs[-1].data and "it would change notes: 1 added" in captured.outputs[-1].data["text/html"]
+    with capture_output():
+        shell.run_cell("%chatdb approve").raise_error()
+    assert engine.session.rows("SELECT text FROM notes") == [("hi",)]
 
 
-def test_edited_step_runs_again_through_the_guard(kernel_shell, scripted):
+def test_a_failed_request_says_why_once_and_its_step_can_be_edited_and_run(kernel_shell, scripted):
     shell, engine = kernel_shell
     engine.session.rows("INSERT INTO notes VALUES (1, 'hi'), (2, 'ho')")
-    scripted.push(native("SELECT text FROM notes WHERE id = 1"), {"answer": "hi"})
     with capture_output() as captured:
-        shell.run_cell("%%chatdb\nFirst note?").raise_error()
+        result = shell.run_cell("%%chatdb --sql\nSELECT nope FROM notes")
+    assert result.error_in_exec is not None  # the cell fails: Run All stops here
+    live = captured.outputs[-1]
+    assert WIDGET in live.data and "Unknown column" not in live.data["text/html"]  # the cell's error says it
+    assert "Edit a step&#x27;s SQL and run it again" in live.data["text/html"]
     with warnings.catch_warnings():  # the registry of live widgets is deprecated but still the way to find one by id
         warnings.simplefilter("ignore", DeprecationWarning)
-        widget = ipywidgets.Widget.widgets[captured.outputs[-1].data[WIDGET]["model_id"]]
-    widget._on_message(widget, {"action": "rerun", "index": 1, "sql": "SELECT text FROM notes ORDER BY id"}, [])
-    assert widget.steps == [{"index": 1, "sql": "SELECT text FROM notes ORDER BY id"}]
-    assert "<td>ho</td>" in widget.html and "Step 1 was edited and run again." in widget.html
+        widget = ipywidgets.Widget.widgets[live.data[WIDGET]["model_id"]]
     widget._on_message(widget, {"action": "rerun", "index": 1, "sql": "SELECT nope FROM notes"}, [])
     assert "Step 1 was edited and did not run; nothing was written." in widget.html
     assert "Unknown column &#x27;nope&#x27; in notes" in widget.html
     widget._on_message(widget, {"action": "rerun", "index": 1, "sql": "DELETE FROM notes"}, [])
     assert widget.phase == "pending" and "it would change notes: 2 removed" in widget.html  # the cell had no --write
     assert engine.session.rows("SELECT count(*) FROM notes") == [(2,)]
-    widget._on_message(widget, {"action": "approve"}, [])
-    assert engine.session.rows("SELECT count(*) FROM notes") == [(0,)]
+    with capture_output() as captured:
+        widget._on_message(widget, {"action": "rerun", "index": 1, "sql": "SELECT text FROM notes ORDER BY id"}, [])
+    final = captured.outputs[-1].data
+    assert WIDGET not in final and "<td>ho</td>" in final["text/html"] and "edited and run again" in final["text/html"]
+    assert engine.session.rows("SELECT count(*) FROM notes") == [(2,)]

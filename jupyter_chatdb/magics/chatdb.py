@@ -22,6 +22,7 @@ from ..errors import ChatDBError
 from ..kernel_memory.files import MemoryFiles
 from ..kernel_memory.thoughts import ThoughtMemory, open_memory
 from ..sql.session import Binding
+from .live import LiveOutputs
 from .views import View, make_view
 from .words import split_words
 
@@ -44,6 +45,7 @@ class ChatDBMagics(Magics):
         self._memory: ThoughtMemory | None = None
         self.memory_off: str | None = None  # why memory could not be opened (said once)
         self._skipped: dict[str, str] = {}  # DataFrames DuckDB could not read at the last cell, already warned of
+        self.live = LiveOutputs(shell)  # widget outputs to make static when the next cell runs
 
     @property
     def _shell(self) -> InteractiveShell:
@@ -182,19 +184,22 @@ class ChatDBMagics(Magics):
         self._warn_skipped(engine.bind_frames(self._shell.user_ns))
         view = make_view(self.shell, self.settings.preview_rows, verbose=args.verbose or self.settings.verbose)
         self._last_view = view
+        self.live.add(view.settle)
         try:
             reply = self._run(engine, args, text, view)
-        except ChatDBError as error:
-            view.failed(str(error))
+        except ChatDBError as error:  # the cell's error says why, once; the view offers Edit and Run
+            view.actions.rerun = lambda index, sql: self._rerun(engine, view, index, sql, args.write)
+            view.failed(str(error), shown_below=True)
             raise
         except KeyboardInterrupt:
             view.failed("Stopped: nothing was written.")
             raise
-        view.finished(reply)
+        value = None if silenced or reply.result is None else reply.result
+        view.finished(reply, value_below=value is not None)
         self._offer_approval(engine, reply, view, args.write)
         if args.out:
             self._shell.user_ns[args.out] = reply.result
-        return None if silenced or reply.result is None else reply.result
+        return value
 
     def _warn_skipped(self, binding: Binding) -> None:
         """One warning per DataFrame DuckDB cannot read (the other frames are bound as usual)."""
@@ -359,6 +364,8 @@ class ChatDBMagics(Magics):
         print(f"Described {words[0]}." if words[1].strip() else f"Removed the description of {words[0]}.")
 
     def close(self) -> None:
+        self.live.settle_all()
+        self.live.close(self.shell)
         for engine in self._engines.values():
             engine.close()
         self._engines.clear()

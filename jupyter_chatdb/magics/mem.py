@@ -7,6 +7,7 @@ from pathlib import Path
 import pandas as pd
 from IPython.core.error import UsageError
 from IPython.core.magic import Magics, line_cell_magic, magics_class
+from IPython.display import display
 
 from ..errors import ChatDBError
 from ..kernel_memory.store import Record, read_jsonl
@@ -23,6 +24,7 @@ class MemMagics(Magics):
     def __init__(self, shell, chatdb: ChatDBMagics) -> None:
         super().__init__(shell=shell)
         self.chatdb = chatdb
+        self.browser: MemoryBrowser | None = None  # the last memory browser shown
 
     @line_cell_magic
     def mem(self, line: str, cell: str | None = None) -> object:
@@ -67,6 +69,19 @@ class MemMagics(Magics):
         """In a Jupyter kernel the lists are the memory browser; elsewhere plain tables."""
         return getattr(self.shell, "kernel", None) is not None
 
+    def _browse(self, browser: MemoryBrowser) -> None:
+        """Show the browser until the next cell runs; then its output is the static table it shows."""
+        self.browser = browser
+        handle = display(browser, display_id=True)
+
+        def settle() -> None:
+            static = {"text/html": browser.static_html(), "text/plain": browser.frame().to_string(index=False)}
+            if handle is not None:
+                handle.update(static, raw=True)
+            browser.close()
+
+        self.chatdb.live.add(settle)
+
     def _summary(self, memory: ThoughtMemory) -> None:
         records = memory.store.all()
         live = sum(r.live for r in records)
@@ -78,14 +93,14 @@ class MemMagics(Magics):
     def _list(self, memory: ThoughtMemory, words: list[str]) -> object:
         limit = whole_number(words, "%mem list [N]", default=20)
         if self._has_widgets():
-            return MemoryBrowser(memory, limit=limit)
+            return self._browse(MemoryBrowser(memory, limit=limit))
         return _frame(memory.store.live(limit))
 
     def _search(self, memory: ThoughtMemory, words: list[str]) -> object:
         if not words:
             raise UsageError("Use %mem search TEXT.")
         if self._has_widgets():
-            return MemoryBrowser(memory, query=" ".join(words), limit=10)
+            return self._browse(MemoryBrowser(memory, query=" ".join(words), limit=10))
         recalled = memory.recall(" ".join(words), k=10, min_similarity=0.0)
         frame = _frame([r.record for r in recalled])
         frame.insert(1, "similarity", [round(r.similarity, 3) for r in recalled])

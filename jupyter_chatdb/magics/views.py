@@ -32,6 +32,8 @@ WIDGET_MIME = "application/vnd.jupyter.widget-view+json"
 class View:
     """Plain rich output: one display re-rendered as events arrive (terminal IPython, tests)."""
 
+    settled = True  # nothing live to turn static later
+
     def __init__(self, state: ChainState) -> None:
         self.state = state
         self.actions = Actions()
@@ -48,7 +50,10 @@ class View:
         self._last_render = now
         self.refresh()
 
-    def finished(self, reply: Reply) -> None:
+    def finished(self, reply: Reply, value_below: bool = False) -> None:
+        """The request ended; `value_below`: its result is the cell's value (shown once, there)."""
+        if value_below:
+            self.state.result_is_cell_value()
         self._metadata = {
             METADATA_KEY: {
                 "model": reply.model,
@@ -60,8 +65,8 @@ class View:
         }
         self.refresh(final=True)
 
-    def failed(self, message: str) -> None:
-        self.state.failed(message)
+    def failed(self, message: str, shown_below: bool = False) -> None:
+        self.state.failed(message, shown_below)
         self.refresh(final=True)
 
     def approving(self) -> None:
@@ -83,6 +88,9 @@ class View:
     def refresh(self, final: bool = False) -> None:
         self._show(mime_bundle(self.state))
 
+    def settle(self) -> None:
+        """Nothing is live in plain output."""
+
     def _show(self, bundle: Mapping[str, object]) -> None:
         if self._handle is None:
             self._handle = display(bundle, raw=True, metadata=self._metadata, display_id=True)
@@ -91,22 +99,34 @@ class View:
 
 
 class WidgetView(View):
-    """The live chain widget, with the static rendering beside it in the same output.
+    """The live chain widget while the request runs or waits for the user, then its static rendering.
 
-    Frontends with the widget manager show the widget; nbconvert, GitHub and viewers without a
-    kernel show the text/html. The static part is rewritten only when the chain ends, so the live
-    widget is not redrawn on every event.
+    A saved widget output reads "model not found" in JupyterLab once its kernel is gone, so the
+    output keeps the widget only while something is left to click: a running request (Stop), a write
+    waiting for approval, a failure to edit and run again. It then becomes static HTML (`settle`):
+    when the request is done, and at the latest when the next cell runs. nbconvert, GitHub and
+    viewers without a kernel read the static part, which is rewritten only when the chain ends.
     """
 
     def __init__(self, state: ChainState, kernel_id: str = "") -> None:
         super().__init__(state)
         self.widget = ChainView(state, self.actions, kernel_id=kernel_id)
+        self.settled = False
 
     def refresh(self, final: bool = False) -> None:
+        if self.settled or (final and self.state.phase in ("done", "rejected")):
+            self.settle()
+            return
         self.widget.refresh()
         if final or self._handle is None:
             widget_data, _ = cast(tuple[dict[str, object], dict[str, object]], self.widget._repr_mimebundle_())
             self._show({**mime_bundle(self.state), WIDGET_MIME: widget_data[WIDGET_MIME]})
+
+    def settle(self) -> None:
+        """Show the chain as static output from now on, and close the widget."""
+        self.settled = True
+        self._show(mime_bundle(self.state))
+        self.widget.close()
 
 
 def make_view(shell: object, preview_rows: int, verbose: bool = False) -> View:

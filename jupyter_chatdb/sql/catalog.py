@@ -37,8 +37,9 @@ class Table:
     primary_key: tuple[str, ...] = ()
     foreign_keys: tuple[ForeignKey, ...] = ()
 
-    def ddl(self) -> str:
-        """A compact CREATE TABLE with sample values as comments, the form code models know best.
+    def ddl(self, writes: bool = False) -> str:
+        """A compact CREATE TABLE with sample values as comments, the form code models know best; for a
+        request that may write, a DataFrame's says it is read-only.
 
         >>> print(Table("t", (Column("id", "INTEGER"), Column("city", "VARCHAR", ("Oslo",))), 2, primary_key=("id",)).ddl())
         CREATE TABLE t (
@@ -58,6 +59,8 @@ class Table:
             lines.append(line)
         lines += self._constraints()
         rows = f"{self.row_count} row" + ("" if self.row_count == 1 else "s")
+        if writes and self.is_frame:
+            rows += ", a DataFrame of the notebook: read-only, never written"
         return f"CREATE TABLE {readable_table(self.name)} (\n" + "\n".join(lines) + f"\n); -- {rows}"
 
     def _constraints(self) -> list[str]:
@@ -121,9 +124,10 @@ class Catalog:
             for name, table in self.tables.items()
         }
 
-    def prompt_text(self, names: Iterable[str] | None = None) -> str:
+    def prompt_text(self, names: Iterable[str] | None = None, writes: bool = False) -> str:
+        """The CREATE TABLEs of tables `names` (None: all); `writes`: DataFrames are said to be read-only."""
         chosen = self.tables if names is None else {n: self.tables[n] for n in names if n in self.tables}
-        return "\n\n".join(table.ddl() for table in chosen.values())
+        return "\n\n".join(table.ddl(writes) for table in chosen.values())
 
     def __len__(self) -> int:
         return len(self.tables)

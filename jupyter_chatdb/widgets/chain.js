@@ -95,6 +95,11 @@ function render({ model, el }) {
   }
 
   function tick() {
+    const progress = body.querySelector(".chatdb-progress[data-started]");
+    if (progress) {
+      const seconds = Date.now() / 1000 - Number(progress.dataset.started);
+      progress.textContent = `${progress.dataset.label}... ${Math.max(0, seconds).toFixed(0)} s`;
+    }
     for (const card of body.querySelectorAll('.chatdb-step[data-status="running"][data-started]')) {
       const seconds = Date.now() / 1000 - Number(card.dataset.started);
       const status = card.querySelector(".chatdb-status");

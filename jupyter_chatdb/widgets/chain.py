@@ -56,7 +56,9 @@ class ChainView(anywidget.AnyWidget):
         self.refresh()
 
     def refresh(self) -> None:
-        """Push the state to the browser (one message for all traits)."""
+        """Push the state to the browser (one message for all traits); nothing once the view is closed."""
+        if self.comm is None:
+            return
         with self.hold_sync():
             self.html = chain_html(self.state)
             self.phase = self.state.phase
@@ -85,5 +87,6 @@ class ChainView(anywidget.AnyWidget):
             LOG.exception("jupyter-chatdb: the %s button failed", action)
             self.state.failed(f"{type(error).__name__}: {error}")
         finally:
-            self.busy = ""
+            if self.comm is not None:  # the view may have turned static (closed) meanwhile
+                self.busy = ""
             self.refresh()

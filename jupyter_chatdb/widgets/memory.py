@@ -6,6 +6,8 @@ them from the ThoughtMemory and updates the rows. Its static output is the same 
 
 from __future__ import annotations
 
+import html
+
 from pathlib import Path
 
 import anywidget
@@ -57,9 +59,12 @@ class MemoryBrowser(anywidget.AnyWidget):
             if forgotten:
                 self.status = f"Forgot thought {forgotten[0]}. " + self.status
 
+    def static_html(self) -> str:
+        return f"<div>{html.escape(self.status)}</div>" + self.frame().to_html(index=False, border=0)
+
     def _repr_mimebundle_(self, **kwargs):
         data, metadata = super()._repr_mimebundle_(**kwargs)
-        data["text/html"] = self.frame().to_html(index=False, border=0)
+        data["text/html"] = self.static_html()
         return data, metadata
 
 

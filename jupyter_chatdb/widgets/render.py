@@ -9,6 +9,7 @@ from pygments import highlight
 from pygments.formatters import HtmlFormatter
 from pygments.lexers import SqlLexer
 
+from ..controller.answer import plain_answer
 from ..controller.events import Reply, TablesSelected, ValueCorrected
 from ..sql.journal import TableChange
 from .state import Card, ChainState
@@ -19,7 +20,7 @@ STATUS_COLORS = {
     "done": "#188038",
     "failed": "#d93025",
     "retrying": "#e37400",
-    "skipped": "#888",
+    "not run": "#888",
 }
 RED, GRAY = "#d93025", "#555"
 _SQL_FORMAT = HtmlFormatter(nowrap=True, noclasses=True, style="friendly")
@@ -51,7 +52,12 @@ def chain_html(state: ChainState) -> str:
             f'<div class="chatdb-corrections" style="color:#e37400">Value corrections:<ul style="margin:2px 0">{items}</ul></div>'
         )
     parts += [card_html(card) for card in state.cards.values()]
-    if state.generating:
+    if state.activity and state.activity_since is not None:
+        parts.append(
+            f'<div class="chatdb-progress" style="color:#1a73e8" data-label="{html.escape(state.activity)}" '
+            f'data-started="{state.activity_since}">{html.escape(state.activity)}...</div>'
+        )
+    if state.generating and not state.generating.lstrip().startswith("{"):  # SQL as written; JSON is not for people
         parts.append(
             f'<pre class="chatdb-generating" style="color:#888;white-space:pre-wrap">'
             f"{html.escape(state.generating[-600:])}</pre>"
@@ -61,7 +67,7 @@ def chain_html(state: ChainState) -> str:
         parts.append(f'<div class="chatdb-note" style="color:{color}">{html.escape(state.note)}</div>')
     if state.phase == "pending":
         parts += [_change_html(change) for change in state.changes]
-    if state.answer is not None:
+    if state.answer is not None and not _repeats_the_result(state):
         parts.append(f'<div class="chatdb-answer"><b>Answer:</b> {html.escape(state.answer)}</div>')
     if state.remembered:
         items = "".join(
@@ -98,7 +104,7 @@ def chain_markdown(state: ChainState) -> str:
     if state.phase == "pending":
         for change in state.changes:
             lines += [f"*{change.summary}*", ""] + [_table_markdown(f) + "\n" for _, f in _change_frames(change)]
-    if state.answer is not None:
+    if state.answer is not None and not _repeats_the_result(state):
         lines += [f"**Answer:** {state.answer}", ""]
     if state.remembered:
         lines += ["Remembered:", *[f"- {text} (#{i})" for i, text in state.remembered]]
@@ -152,7 +158,10 @@ def card_html(card: Card) -> str:
     ]
     if card.error:
         body.append(f'<div class="chatdb-error" style="color:{RED}">{html.escape(card.error)}</div>')
-    if card.preview is not None:
+    if card.preview is not None and card.is_cell_value:
+        rows = f"{card.row_count} row{'' if card.row_count == 1 else 's'}"
+        body.append(f'<div class="chatdb-below" style="color:#888">{rows}: the cell\'s value, below</div>')
+    elif card.preview is not None:
         body.append(card.preview.to_html(index=False, border=0, classes="chatdb-result"))
         if card.row_count is not None and card.row_count > len(card.preview):
             body.append(f'<div style="color:#888">first {len(card.preview)} of {card.row_count} rows</div>')
@@ -199,10 +208,20 @@ def status_text(card: Card) -> str:
     return text
 
 
+def _repeats_the_result(state: ChainState) -> bool:
+    """An answer that only lists the rows of a result shown just above (SQL the user wrote, an answer
+    not phrased by the model) says nothing the table does not."""
+    result = state.result
+    return result is not None and not result.empty and state.answer == plain_answer(result, None)
+
+
 def _usage_text(state: ChainState) -> str:
     usage = state.usage
     calls = f"{usage.calls} model call{'s' if usage.calls != 1 else ''}"
-    return f"{state.model}: {calls}, {usage.prompt_tokens} tokens in, {usage.completion_tokens} out"
+    took = ""
+    if state.started_at is not None and state.ended_at is not None:
+        took = f"; {state.ended_at - state.started_at:.1f} s in all"
+    return f"{state.model}: {calls}, {usage.prompt_tokens} tokens in, {usage.completion_tokens} out{took}"
 
 
 def _change_html(change: TableChange) -> str:

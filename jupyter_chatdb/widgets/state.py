@@ -36,12 +36,28 @@ from ..llm.base import Usage
 from ..sql.journal import TableChange
 
 
+# what a model call of each purpose is doing, for the progress line
+ACTIVITIES = {
+    "route": "Deciding whether this reads or writes",
+    "tables": "Choosing the tables",
+    "concept": "Checking that the data holds what was asked",
+    "plan": "Planning the SQL steps",
+    "revise": "Revising the plan",
+    "sql": "Writing SQL",
+    "repair": "Repairing the SQL",
+    "value": "Matching a value with the stored ones",
+    "answer": "Phrasing the answer",
+    "memory": "Noting what this answer says, for later (the answer is above)",
+}
+FAILED_NOTE = "Nothing was written. Edit a step's SQL and run it again, or ask in other words."
+
+
 @dataclass
 class Card:
     index: int
     goal: str
     sql: str
-    status: str = "waiting"  # waiting | running | done | failed | retrying | skipped
+    status: str = "waiting"  # waiting | running | done | failed | retrying | not run
     attempt: int = 1
     row_count: int | None = None
     rows_affected: int | None = None
@@ -49,6 +65,7 @@ class Card:
     elapsed_ms: float | None = None
     error: str | None = None
     started_at: float | None = None  # wall-clock seconds when it started running (the view ticks from it)
+    is_cell_value: bool = False  # its result is the cell's value, shown just below: not again in the card
 
 
 @dataclass
@@ -66,6 +83,10 @@ class ChainState:
     corrections: list[ValueCorrected] = field(default_factory=list)  # literals replaced by stored values
     selection: TablesSelected | None = None  # the tables chosen for the planning prompt, with many tables
     changes: tuple[TableChange, ...] = ()  # rows the writes changed, or would change when pending
+    activity: str = ""  # what the model is doing now, in words ("Writing SQL")
+    activity_since: float | None = None  # wall-clock seconds when it started (the view ticks from it)
+    started_at: float | None = None  # when the request started
+    ended_at: float | None = None  # when it was answered, or failed (post-thinking moves it on)
     answer: str | None = None
     result: pd.DataFrame | None = None
     usage: Usage = field(default_factory=Usage)  # model tokens and calls of the whole request
@@ -74,13 +95,17 @@ class ChainState:
 
     def apply(self, event: Event) -> None:
         if isinstance(event, RequestStarted):
-            self.request, self.model = event.request, event.model
+            self.request, self.model, self.started_at = event.request, event.model, time.time()
         elif isinstance(event, ModelText):
+            activity = ACTIVITIES.get(event.purpose, event.purpose)
+            if activity != self.activity:  # another call: its text alone
+                self.activity, self.activity_since, self.generating = activity, time.time(), ""
             self.generating += event.text
         elif isinstance(event, StepPlanned):
             self.generating = ""
             self.cards[event.index] = Card(event.index, event.goal, event.sql, attempt=event.attempt)
         elif isinstance(event, StepStarted):
+            self.activity = ""
             card = self.cards.setdefault(event.index, Card(event.index, "", event.sql))
             card.sql, card.status, card.started_at = event.sql, "running", time.time()
         elif isinstance(event, (StepDone, StepFailed)):
@@ -121,6 +146,7 @@ class ChainState:
             self.recalled = event.thoughts
         elif isinstance(event, MemoryStored):
             self.generating, self.remembered, self.replaced = "", event.added, event.replaced
+            self.activity, self.ended_at = "", time.time()
         elif isinstance(event, Replayed):
             same = {True: "same result as recorded", False: "the result differs from the recorded one", None: ""}
             self.note = f"Replayed the SQL recorded from {event.model}, without the model" + (
@@ -137,7 +163,7 @@ class ChainState:
             del self.cards[index]
 
     def _answered(self, reply: Reply) -> None:
-        self.generating = ""
+        self.generating, self.activity, self.ended_at = "", "", time.time()
         self.answer, self.result = reply.answer, reply.result
         self.usage = reply.usage
         if self.phase == "running":
@@ -155,14 +181,24 @@ class ChainState:
 
     # -- the user's decisions and failures the view is told about ------------------------------
 
-    def failed(self, message: str) -> None:
-        """The request ended with an error: mark the running step (if any) and show the message."""
+    def failed(self, message: str, shown_below: bool = False) -> None:
+        """The request ended with an error: mark the running step (if any) and show the message, or,
+        when the cell shows it as its error just below (`shown_below`), say only what it means."""
         for card in self.cards.values():
             if card.status == "running":
-                card.status, card.error, card.started_at = "failed", message, None
+                card.status, card.error, card.started_at = "failed", None if shown_below else message, None
             elif card.status == "waiting":
-                card.status = "skipped"
-        self.phase, self.note, self.generating = "failed", message, ""
+                card.status = "not run"
+            elif shown_below and card.error and card.error in message:
+                card.error = None  # said once, by the cell's error
+        self.phase, self.generating, self.activity, self.ended_at = "failed", "", "", time.time()
+        self.note = FAILED_NOTE if shown_below else message
+
+    def result_is_cell_value(self) -> None:
+        """The final result is the cell's value: the card it came from says so instead of showing it."""
+        done = [card for card in self.cards.values() if card.status == "done" and card.preview is not None]
+        if done and self.result is not None:
+            done[-1].is_cell_value = True
 
     def rejected(self) -> None:
         self.phase, self.note = "rejected", "Rejected: nothing was written."

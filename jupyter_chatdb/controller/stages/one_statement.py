@@ -42,7 +42,9 @@ def foundation_sql(ctx: Context) -> Iterator[Event]:
         return
     _need_tables(ctx)
     messages = sql_prompt.sql_messages(
-        ctx.catalog.prompt_text(ctx.shown), ctx.request.text, allow_writes=ctx.request.allow_writes
+        ctx.catalog.prompt_text(ctx.shown, writes=ctx.request.allow_writes),
+        ctx.request.text,
+        allow_writes=ctx.request.allow_writes,
     )
     completion = yield from ctx.calls("sql", messages, sql_prompt.SQL_SCHEMA, SQL_MAX_TOKENS)
     ctx.steps = [_json_step(ctx, completion.text)]

@@ -30,7 +30,7 @@ def plan(ctx: Context) -> Iterator[Event]:
             "There is no data to query: create a pandas DataFrame, register one, or record something with writes allowed."
         )
     chosen = examples.choose(request.text, ctx.options.examples, writes=writes)
-    schema_text = ctx.catalog.prompt_text(ctx.shown) or NO_TABLES
+    schema_text = ctx.catalog.prompt_text(ctx.shown, writes=writes) or NO_TABLES
     messages = prompts.plan_messages(
         schema_text, request.text, [e.text() for e in chosen], writes=writes, notes=ctx.notes
     )

