@@ -71,6 +71,10 @@ class ChatDB(Configurable):
     verbose = Bool(False, help="Show the model's raw output and every controller decision in the chain view.").tag(
         config=True
     )
+    plot = Bool(
+        True,
+        help="Draw a chart under a result that suits one: a time or category column with numbers (--no-plot: not).",
+    ).tag(config=True)
 
     def options(self) -> dict[str, object]:
         """The controller options these settings set (for `ChatDB.configure`)."""

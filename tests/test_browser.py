@@ -2,7 +2,7 @@
 
 The kernel uses a scripted model, so the test is about what the user sees and clicks: the step cards
 and result table appear, Approve applies a pending write, Stop stops a slow model, a failed request is
-fixed through Edit and Run, and after save, kernel restart and reopen every output still reads (no
+fixed through Edit and Run, a result gets its chart, and after save, kernel restart and reopen every output still reads (no
 "model not found"); the saved notebook exports to HTML with the steps in it. Screenshots are left in
 tests/artifacts/.
 """
@@ -140,7 +140,7 @@ def test_cards_results_and_approval_in_jupyterlab(lab: tuple[str, Path]) -> None
         page.wait_for_function(
             "window.jupyterapp && window.jupyterapp.shell.currentWidget?.sessionContext?.session?.kernel"
         )
-        for index in range(4):  # the last cells are run by _use_the_notebook
+        for index in range(3):  # the later cells are run by _use_the_notebook
             _run_cell(page, index)
         try:
             _use_the_notebook(page, expect)
@@ -170,20 +170,20 @@ def _use_the_notebook(page: Any, expect: Any) -> None:
     expect(read.locator('.chatdb-chain[data-phase="done"]')).to_be_visible()
     expect(read.locator(".chatdb-view")).to_have_count(0)  # a finished request is static HTML
     expect(read.locator('.chatdb-step[data-status="done"]')).to_have_count(1)
-    expect(read.locator("table.chatdb-result")).to_contain_text("North")
+    expect(read.locator("table.dataframe")).to_contain_text("North")
     expect(read).to_contain_text("North sold 17 units.")
+    expect(read.locator("img")).to_have_count(1)  # the chart: a region and its units
 
     expect(write.locator('.chatdb-chain[data-phase="pending"]')).to_be_visible()
     expect(write).to_contain_text("it would change notes: 1 added")
-    counts = _output(page, 3)
-    expect(counts.locator("table.chatdb-result")).to_contain_text("0")
-
     write.get_by_role("button", name="Approve").click()
     expect(write.locator('.chatdb-chain[data-phase="done"]')).to_be_visible()
     expect(write).to_contain_text("Saved as request 1")
+    expect(write.locator(".chatdb-view")).to_have_count(0)  # static once approved
 
     _run_cell(page, 3)
-    expect(counts.locator("table.chatdb-result td")).to_have_text("1")
+    counts = _output(page, 3)
+    expect(counts.locator("table.dataframe td")).to_have_text("1")
 
     _run_cell(page, 5)
     slow = _output(page, 5)
@@ -222,6 +222,7 @@ def _restart_and_reopen(page: Any, expect: Any) -> None:
     expect(page.locator(".jp-Notebook")).not_to_contain_text("Error displaying widget")
     expect(page.locator(".jp-Notebook")).not_to_contain_text("model not found")
     expect(_output(page, 1)).to_contain_text("North sold 17 units.")
+    expect(_output(page, 1).locator("img")).to_have_count(1)
 
 
 def _output(page: Any, index: int) -> Any:

@@ -12,7 +12,7 @@ import duckdb
 import pytest
 
 from jupyter_chatdb.grounding.values import replace_literals
-from jupyter_chatdb.sql import bare_columns, column_owners, fixups, ties
+from jupyter_chatdb.sql import aliases, bare_columns, column_owners, fixups, ties
 from jupyter_chatdb.sql.column_owners import Link
 from jupyter_chatdb.sql.guard import parse, written
 
@@ -151,6 +151,12 @@ def test_bare_columns(case: Case) -> None:
     assert written(tree) == written(parse(case.given)[0])
 
 
+@pytest.mark.parametrize("case", cases_of("readable_aliases"))
+def test_readable_aliases(case: Case) -> None:
+    (tree,) = parse(case.given)
+    assert fixed_text(aliases.readable_aliases(tree)) == case.expected
+
+
 @pytest.mark.parametrize("case", cases_of("ties_by_group"))
 def test_ties_by_group(case: Case) -> None:
     tree = parse(case.given)[0]
@@ -197,7 +203,7 @@ def test_join_owners_asks_for_the_links_only_when_a_column_is_missing() -> None:
 def test_every_rule_has_fixtures() -> None:
     rules = {"qualify_tables", "drop_unknown_joins", "to_duckdb", "from_sqlite", "quoted_strings", "cast_text_numbers"}
     rules |= {"replace_literals", "with_views", "swap_tables", "requalify_columns", "join_owners", "like_on_non_text"}
-    rules |= {"bare_columns", "ties_by_group"}
+    rules |= {"bare_columns", "ties_by_group", "readable_aliases"}
     assert {path.stem for path in FIXTURES.glob("*.sql")} == rules
     assert all(read_cases(FIXTURES / f"{rule}.sql") for rule in rules)
 

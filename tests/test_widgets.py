@@ -67,7 +67,9 @@ def test_a_finished_request_is_static_html_with_provenance(kernel_shell, scripte
     final = captured.outputs[-1]
     assert WIDGET not in final.data and "text/html" in final.data and "text/markdown" in final.data
     assert "<b>Answer:</b> 5 units." in final.data["text/html"]
-    assert "1 row: the cell's value, below" in final.data["text/html"] and "chatdb-result" not in final.data["text/html"]
+    assert (
+        "1 row: the cell's value, below" in final.data["text/html"] and "chatdb-result" not in final.data["text/html"]
+    )
     provenance = final.metadata["jupyter_chatdb"]
     assert provenance["model"] == "scripted" and provenance["sql"] == ["SELECT SUM(units) AS units FROM sales"]
     assert len(provenance["result_sha256"]) == 64
@@ -101,7 +103,10 @@ def test_the_next_cell_turns_a_waiting_output_static_and_approve_still_works(ker
         view = pending_view(shell)
         shell.run_cell("x = 1").raise_error()  # any later cell
     assert view.settled and view.widget.comm is None
-    assert WIDGET not in captured.outputs[-1].data and "it would change notes: 1 added" in captured.outputs[-1].data["text/html"]
+    assert (
+        WIDGET not in captured.outputs[-1].data
+        and "it would change notes: 1 added. %chatdb approve applies it" in captured.outputs[-1].data["text/html"]
+    )
     with capture_output():
         shell.run_cell("%chatdb approve").raise_error()
     assert engine.session.rows("SELECT text FROM notes") == [("hi",)]
@@ -130,3 +135,21 @@ def test_a_failed_request_says_why_once_and_its_step_can_be_edited_and_run(kerne
     final = captured.outputs[-1].data
     assert WIDGET not in final and "<td>ho</td>" in final["text/html"] and "edited and run again" in final["text/html"]
     assert engine.session.rows("SELECT count(*) FROM notes") == [(2,)]
+
+
+def test_a_result_that_suits_a_chart_gets_one_under_its_card(kernel_shell):
+    shell, engine = kernel_shell
+    engine.register("sales", pd.DataFrame({"region": ["North", "South", "North"], "units": [10, 4, 7]}))
+    query = "SELECT region, sum(units) AS units FROM sales GROUP BY region ORDER BY region"
+    with capture_output() as captured:
+        shell.run_cell(f"%%chatdb --sql\n{query}").raise_error()
+    (chart,) = [o for o in captured.outputs if "image/png" in o.data]
+    assert chart.metadata["jupyter_chatdb"] == {"chart": "bar"}
+    with capture_output() as captured:
+        shell.run_cell(f"%%chatdb --sql --no-plot\n{query}").raise_error()
+        shell.run_cell("%config ChatDB.plot = False").raise_error()
+        shell.run_cell(f"%%chatdb --sql\n{query}").raise_error()
+    assert not [o for o in captured.outputs if "image/png" in o.data]
+    with capture_output() as captured:
+        shell.run_cell(f"%%chatdb --sql --plot\n{query}").raise_error()
+    assert [o for o in captured.outputs if "image/png" in o.data]

@@ -51,6 +51,25 @@ def is_grounded(answer: str, result: pd.DataFrame | None, affected: int | None, 
     return all(_matches(token, known) for token in NUMBER.findall(answer))
 
 
+def adds_units(answer: str, result: pd.DataFrame | None, request: str) -> bool:
+    """True when `answer` puts a unit sign (%, $, €, £) on a number that neither the request nor the
+    result (its values or column names) has.
+
+    >>> frame = pd.DataFrame({"region": ["South"], "avg_price": [4.625]})
+    >>> adds_units("South: 4.625%", frame, "Average price per region?")
+    True
+    >>> adds_units("South: 4.625%", frame, "What percent of the price?"), adds_units("South: 4.625", frame, "")
+    (False, False)
+    """
+    signs = set(re.findall(r"(?<=\d)\s?%|[$€£](?=\s?\d)", answer))
+    if not signs:
+        return False
+    shown = request + " " + ("" if result is None else " ".join(map(str, result.columns)) + result.head(50).to_string())
+    if "%" in {sign.strip() for sign in signs} and re.search(r"percent|%", shown, re.IGNORECASE):
+        signs = {sign for sign in signs if sign.strip() != "%"}
+    return any(sign.strip() not in shown for sign in signs)
+
+
 def _numbers_in(result: pd.DataFrame | None) -> list[float]:
     if result is None:
         return []

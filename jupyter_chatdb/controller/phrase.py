@@ -7,7 +7,7 @@ from collections.abc import Generator
 import pandas as pd
 
 from . import prompts
-from .answer import is_grounded
+from .answer import adds_units, is_grounded
 from .context import ModelCalls
 from .events import Event
 
@@ -23,8 +23,11 @@ def phrase(
     known: pd.DataFrame | None,
 ) -> Generator[Event, None, str | None]:
     """The answer in the model's words, or None when it did its own arithmetic (a number no result in
-    `known` holds) or said nothing usable: then the plain answer stands."""
+    `known` holds), added a unit the data does not have (a "%" on a price), or said nothing usable: then
+    the plain answer stands."""
     messages = prompts.answer_messages(request, sql, result, affected)
     completion = yield from calls("answer", messages, prompts.ANSWER_SCHEMA, ANSWER_MAX_TOKENS)
     phrased = prompts.parse_json(completion.text, "answer")
-    return phrased if phrased and is_grounded(phrased, known, affected, request) else None
+    if not phrased or adds_units(phrased, known, request):
+        return None
+    return phrased if is_grounded(phrased, known, affected, request) else None

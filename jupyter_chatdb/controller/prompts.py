@@ -21,6 +21,7 @@ RESULT_ROWS_IN_PROMPT = 10
 ANSWER_INSTRUCTIONS = """\
 You answer a question from the result of a SQL query, in one or two short sentences.
 Use only the values in the result and copy numbers exactly as they appear there; never add, subtract or compute anything.
+Add no unit or sign (%, $) the question or the result does not show.
 If the result is empty, say that nothing matched.
 Reply with JSON: {"answer": "<the answer>"}."""
 

@@ -23,7 +23,7 @@ from ..kernel_memory.files import MemoryFiles
 from ..kernel_memory.thoughts import ThoughtMemory, open_memory
 from ..sql.session import Binding
 from .live import LiveOutputs
-from .views import View, make_view
+from .views import View, make_view, show_chart
 from .words import split_words
 
 VARIABLE = re.compile(r"\{\{|\}\}|\{([A-Za-z_][A-Za-z0-9_]*)\}")
@@ -140,6 +140,8 @@ class ChatDBMagics(Magics):
     @argument("--sql", action="store_true", help="The cell is SQL: run it through the guard, without the model.")
     @argument("--no-memory", action="store_true", help="Neither recall thoughts for this cell nor store new ones.")
     @argument("--verbose", action="store_true", help="Also show the controller's decisions (routing, plans, votes).")
+    @argument("--plot", action="store_true", help="Draw a chart of the result where one fits (%%config ChatDB.plot).")
+    @argument("--no-plot", action="store_true", help="No chart for this cell.")
     @line_cell_magic
     def chatdb(self, line: str, cell: str | None = None) -> object:
         """Ask the notebook's DataFrames and ChatDB's tables in plain language.
@@ -177,6 +179,8 @@ class ChatDBMagics(Magics):
             raise UsageError(f"--steps needs a number from 1 to {Settings.max_steps.default_value}, not {args.steps}.")
         if args.replay and args.sql:
             raise UsageError("Use --replay or --sql, not both.")
+        if args.plot and args.no_plot:
+            raise UsageError("Use --plot or --no-plot, not both.")
         text = expand_variables(text, self._shell.user_ns)
         engine = self._engine(args.db if args.db is not None else self.settings.database)
         if args.model:
@@ -196,6 +200,8 @@ class ChatDBMagics(Magics):
             raise
         value = None if silenced or reply.result is None else reply.result
         view.finished(reply, value_below=value is not None)
+        if (args.plot or self.settings.plot) and not args.no_plot and reply.result is not None and not reply.pending:
+            show_chart(reply.result)
         self._offer_approval(engine, reply, view, args.write)
         if args.out:
             self._shell.user_ns[args.out] = reply.result
@@ -414,6 +420,21 @@ def expand_variables(text: str, namespace: Mapping[str, object]) -> str:
         return str(namespace[name])
 
     return VARIABLE.sub(value, text)
+
+
+def _usage(doc: str | None) -> str:
+    r"""IPython's magic_arguments writes the usage as an RST literal block of the line magic (`::` then
+    `%chatdb`); `%%chatdb?` reads better with the cell magic's usage and no directive.
+
+    >>> print(_usage("::\n\n  %chatdb [-o VAR]\n\nAsk."))
+      %%chatdb [-o VAR]
+    <BLANKLINE>
+    Ask.
+    """
+    return (doc or "").replace("::\n\n  %chatdb", "  %%chatdb", 1)
+
+
+ChatDBMagics.chatdb.__doc__ = _usage(ChatDBMagics.chatdb.__doc__)
 
 
 def _question(cell: str) -> tuple[str, bool]:

@@ -93,14 +93,16 @@ class MemMagics(Magics):
     def _list(self, memory: ThoughtMemory, words: list[str]) -> object:
         limit = whole_number(words, "%mem list [N]", default=20)
         if self._has_widgets():
-            return self._browse(MemoryBrowser(memory, limit=limit))
+            self._browse(MemoryBrowser(memory, limit=limit))
+            return None
         return _frame(memory.store.live(limit))
 
     def _search(self, memory: ThoughtMemory, words: list[str]) -> object:
         if not words:
             raise UsageError("Use %mem search TEXT.")
         if self._has_widgets():
-            return self._browse(MemoryBrowser(memory, query=" ".join(words), limit=10))
+            self._browse(MemoryBrowser(memory, query=" ".join(words), limit=10))
+            return None
         recalled = memory.recall(" ".join(words), k=10, min_similarity=0.0)
         frame = _frame([r.record for r in recalled])
         frame.insert(1, "similarity", [round(r.similarity, 3) for r in recalled])

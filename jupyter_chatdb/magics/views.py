@@ -13,11 +13,13 @@ from collections.abc import Mapping
 from pathlib import Path
 from typing import TYPE_CHECKING, cast
 
-from IPython.display import DisplayHandle, display
+import pandas as pd
+from IPython.display import DisplayHandle, Image, display
 
 from ..controller.events import Event, ModelText, Reply
 from ..sql.replays import result_digest
 from ..widgets.chain import Actions, ChainView
+from ..widgets.chart import chart_png, choose_chart
 from ..widgets.render import mime_bundle
 from ..widgets.state import ChainState
 
@@ -27,6 +29,7 @@ if TYPE_CHECKING:
 STREAM_REFRESH_S = 0.25  # re-render streamed model output at most this often
 METADATA_KEY = "jupyter_chatdb"
 WIDGET_MIME = "application/vnd.jupyter.widget-view+json"
+PENDING_HINT = "%chatdb approve applies it; %chatdb reject drops it."
 
 
 class View:
@@ -124,9 +127,18 @@ class WidgetView(View):
 
     def settle(self) -> None:
         """Show the chain as static output from now on, and close the widget."""
+        if not self.settled and self.state.phase == "pending":
+            self.state.note = f"{self.state.note} {PENDING_HINT}"
         self.settled = True
         self._show(mime_bundle(self.state))
         self.widget.close()
+
+
+def show_chart(result: pd.DataFrame) -> None:
+    """A chart under the card, where the result's shape suits one (`widgets/chart.py`)."""
+    chart = choose_chart(result)
+    if chart is not None:
+        display(Image(chart_png(result, chart), format="png"), metadata={METADATA_KEY: {"chart": chart.kind}})
 
 
 def make_view(shell: object, preview_rows: int, verbose: bool = False) -> View:

@@ -7,7 +7,6 @@ them from the ThoughtMemory and updates the rows. Its static output is the same 
 from __future__ import annotations
 
 import html
-
 from pathlib import Path
 
 import anywidget

@@ -35,7 +35,6 @@ from ..controller.events import (
 from ..llm.base import Usage
 from ..sql.journal import TableChange
 
-
 # what a model call of each purpose is doing, for the progress line
 ACTIVITIES = {
     "route": "Deciding whether this reads or writes",

@@ -3,7 +3,7 @@
     text -> trees -> views as CTEs -> qualify tables -> quoted strings -> drop unknown joins
     -> tables read for columns they lack -> columns of the wrong table -> the tables missing columns are in
     -> SQLite's bare columns -> ties broken by the group keys -> ground literals -> numbers stored as text
-    -> patterns matched against other types -> guard
+    -> patterns matched against other types -> names for aggregate columns (reads) -> guard
     (SQL DuckDB cannot read gets one try as SQLite/MySQL/PostgreSQL SQL, with its tables qualified)
 
 The fix-ups read a step's statements together (`fixups.joined`).
@@ -15,7 +15,7 @@ from collections.abc import Generator
 
 from ...errors import SQLRefused, SQLSyntaxError
 from ...grounding.keys import links
-from ...sql import bare_columns, column_owners, fixups, guard, ties
+from ...sql import aliases, bare_columns, column_owners, fixups, guard, ties
 from ...sql.column_owners import Link
 from ..context import Chain, Context, StepProblem
 from ..events import Event
@@ -42,6 +42,8 @@ def prepared(ctx: Context, chain: Chain, index: int, sql: str) -> Generator[Even
         text_columns = ctx.catalog.text_columns()
         tree = fixups.cast_text_numbers(tree, chain.schema, text_columns) or tree
         tree = fixups.like_on_non_text(tree, chain.schema, text_columns) or tree
+        if not chain.writes and not ctx.request.approved:  # the model's reads; SQL a user wrote stays as written
+            tree = aliases.readable_aliases(tree) or tree
         if tree is not given:
             sql = guard.written(tree)
         return guard.check(fixups.split(tree), chain.schema, mode=chain.mode)
