@@ -43,11 +43,15 @@ ASKING_WORDS = frozenset(
     "thing things one ones each per top bottom highest lowest largest smallest biggest greatest either neither "
     "order ordered ascending descending alphabetical alphabetically increasing decreasing sorted common "
     "name names amount across corresponding person people distinctive "
-    "after before between below above over under less fewer greater than since until word words letter letters".split()
+    "after before between below above over under less fewer greater than since until word words letter letters "
+    "higher lower larger smaller bigger older younger longer shorter heavier lighter cheaper dearer earlier later "
+    "more".split()
 )
 _OPENING = r"(?:the|their|its|his|her|a|an|all|each)"
 _AGGREGATE = r"(?:average|mean|total|sum|maximum|minimum|max|min|highest|lowest|largest|smallest|biggest|greatest)"
-_COMPARE = r"(?:is|are|was|were|of|above|below|over|under|greater|less|more|higher|lower|larger|smaller|between|at)"
+_COMPARE = (
+    r"(?:is|are|was|were|of|above|below|over|under|greater|less|more|higher|lower|larger|smaller|between|at|than)"
+)
 _WORD = r"([a-z]+)"
 _NOUN = r"([a-z]+(?: [a-z]+)?)"  # only where a word after it ends the phrase
 # where a request names a column: the noun phrase of each pattern
@@ -60,8 +64,9 @@ ATTRIBUTE_PLACES = tuple(
         rf"\b(?:the|their|its|his|her) {_NOUN} (?:of|for)\b",
         rf"(?:\band|,) (?:{_OPENING} )?{_NOUN} (?:of|for)\b",
         rf"\b(?:by|per) (?:the |their |its )?{_WORD}",
-        rf"\b(?:than|over|under|least|most|with|have|has) [0-9]+ {_WORD}",
-        rf"\border (?:of|by) (?:{_OPENING} )?{_WORD}",
+        rf"\b(?:than|over|under|least|most|with|have|has|had) [0-9]+ {_WORD}",
+        rf"\border (?:of|by) (?:{_OPENING} )?{_NOUN}",
+        rf"\b(?:different|distinct|unique) {_NOUN} (?:of|for)\b",
         rf"\b(?:whose|with(?: a| an| the)?) {_NOUN} {_COMPARE}\b",
         rf"\b(?:the|their|its) {_WORD} and\b",
     )
@@ -72,10 +77,11 @@ ENTITY_PLACES = tuple(
     re.compile(pattern)
     for pattern in (
         rf"^(?:which|what) {_WORD}",
-        rf"^(?:which|what) {_NOUN} (?:is|are|was|were|has|have|had|does|do|did)\b",
+        rf"\b(?:which|what) {_NOUN} (?:is|are|was|were|has|have|had|does|do|did)\b",
         rf"\b(?:each|every) {_WORD}",
         rf"\bthe {_NOUN} (?:with|that|which|whose)\b",
-        rf"^(?:show|list|give|find|return|display) (?:me )?(?:the |all )?{_WORD}",
+        rf"\bthe [a-z]+est {_WORD}",
+        rf"^(?:show|list|give|find|return|display) (?:me )?(?:the |all |different |distinct )?{_WORD}",
     )
 )
 # a lower-case noun just before a quoted text, a capitalised word or a number: "flights from discount 'Bo'"
@@ -125,7 +131,8 @@ class StoredWords:
         self.name_word_set = frozenset(name_words)
         self.name_stems = {stem(w) for w in name_words}
         self.values = [v.casefold() for v in values]
-        self.value_stems = {stem(w) for v in self.values for w in re.findall(r"[a-z]+", v)}
+        # a stored value that is one word says it (a word inside a longer value, "Heights", does not)
+        self.value_stems = {stem(v) for v in self.values if re.fullmatch(r"[a-z]+", v)}
         self.embedder = embedder
         self.resembles = resembles
         self._name_vectors: np.ndarray | None = None
@@ -232,7 +239,8 @@ def attribute_phrases(text: str, places: Sequence[re.Pattern[str]] = ATTRIBUTE_P
     matches = [m for place in places for m in place.finditer(lowered)]
     if places is ATTRIBUTE_PLACES:
         matches += list(BEFORE_A_VALUE.finditer(cased))
-    phrases = [" ".join(itertools.takewhile(_names_a_column, m.group(1).split())) for m in matches]
+    names = {w.lower() for name in named(text) for w in name.split()}  # a name is checked as a name
+    phrases = [" ".join(_naming_words([w for w in m.group(1).split() if w not in names])) for m in matches]
     return sorted(dict.fromkeys(p for p in phrases if p), key=lowered.find)
 
 
@@ -274,6 +282,15 @@ def _abbreviation(name: str, word: str) -> bool:
     """
     short, long = sorted((name, word), key=len)
     return len(short) >= 3 and long.startswith(short) and (len(short) >= 4 or len(long) - len(short) > 2)
+
+
+def _naming_words(words: list[str]) -> list[str]:
+    """The words of a phrase that name, from the first that does to the next that does not.
+
+    >>> _naming_words(["greater", "budget"]), _naming_words(["age", "descending"])
+    (['budget'], ['age'])
+    """
+    return list(itertools.takewhile(_names_a_column, itertools.dropwhile(lambda w: not _names_a_column(w), words)))
 
 
 def _names_a_column(word: str) -> bool:
