@@ -187,6 +187,8 @@ def _use_the_notebook(page: Any, expect: Any) -> None:
 
     _run_cell(page, 5)
     slow = _output(page, 5)
+    expect(slow.locator(".chatdb-progress")).to_contain_text("Writing SQL...")  # what the model does, timed
+    page.wait_for_function("window.jupyterapp.shell.currentWidget.sessionContext.kernelDisplayStatus === 'busy'")
     slow.get_by_role("button", name="Stop").click()
     expect(slow.locator('.chatdb-chain[data-phase="failed"]')).to_be_visible()
     expect(slow).to_contain_text("Stopped: nothing was written.")

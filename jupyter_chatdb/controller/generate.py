@@ -50,6 +50,7 @@ def generate(
     worker = threading.Thread(target=work, name=f"chatdb-model-{purpose}", daemon=True)
     worker.start()
     try:
+        yield ModelText(purpose, "")  # the call has started: views say what it is for while it thinks
         while worker.is_alive() or not pieces.empty():
             # waking this thread for every token slows a CPU model that keeps every core busy, so the
             # text is handed on a few times a second

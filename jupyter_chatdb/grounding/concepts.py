@@ -45,7 +45,8 @@ ASKING_WORDS = frozenset(
     "name names amount across corresponding person people distinctive "
     "after before between below above over under less fewer greater than since until word words letter letters "
     "higher lower larger smaller bigger older younger longer shorter heavier lighter cheaper dearer earlier later "
-    "more".split()
+    "more but nor yet so if while whether because although though into onto within without among along during "
+    "against about".split()
 )
 _OPENING = r"(?:the|their|its|his|her|a|an|all|each)"
 _AGGREGATE = r"(?:average|mean|total|sum|maximum|minimum|max|min|highest|lowest|largest|smallest|biggest|greatest)"
@@ -234,7 +235,7 @@ def attribute_phrases(text: str, places: Sequence[re.Pattern[str]] = ATTRIBUTE_P
     ['email address', 'age', 'stable']
     """
     text = re.sub(r"['’]s\b", "", text)  # "the teacher's name": the teacher's
-    lowered = " ".join(re.findall(r"[a-z]+|,", _unquoted(text).lower())).replace(" ,", ",")
+    lowered = " ".join(re.findall(r"[a-z0-9]+|,", _unquoted(text).lower())).replace(" ,", ",")
     cased = " ".join(re.findall(r"[A-Za-z0-9]+|[\"“‘'`]", text))  # quotes kept: a value follows them
     matches = [m for place in places for m in place.finditer(lowered)]
     if places is ATTRIBUTE_PLACES:
@@ -299,15 +300,15 @@ def _names_a_column(word: str) -> bool:
 
 
 def _initials(text: str) -> dict[str, set[str]]:
-    """word -> the initials of each run of 2 to 4 words of `text` that holds it ("miles per gallon": mpg).
+    """word -> the initials of each run of 3 or 4 words of `text` that holds it ("miles per gallon": mpg).
 
-    >>> sorted(_initials("miles per gallon")["gallon"])
-    ['mpg', 'pg']
+    >>> sorted(_initials("the miles per gallon")["gallon"])
+    ['mpg', 'tmpg']
     """
     said = re.findall(r"[a-z]+", text.lower())
     found: dict[str, set[str]] = {}
     for start in range(len(said)):
-        for end in range(start + 2, min(start + 4, len(said)) + 1):
+        for end in range(start + 3, min(start + 4, len(said)) + 1):  # two letters say too little
             run = said[start:end]
             for word in run:
                 found.setdefault(word, set()).add("".join(w[0] for w in run))

@@ -18,8 +18,8 @@ def check_concepts(ctx: Context) -> Iterator[Event]:
     """For a read (not an approved one): say what the request names that no table holds, instead of an
     answer the model would have to make up. A word said where rows may be meant as well ("which
     product") counts only when one constrained call, shown the tables, finds nothing it means."""
-    if ctx.route != "read" or ctx.request.approved or ctx.reply is not None:
-        return
+    if ctx.route != "read" or ctx.request.approved or ctx.reply is not None or not ctx.catalog.tables:
+        return  # with no tables at all, planning says so
     catalog = ctx.catalog
     found = missing_concepts(ctx.request.text, ctx.services.concepts.stored(catalog, ctx.services.values))
     if not found:
