@@ -29,6 +29,13 @@ class ModelIntegrityError(ModelUnavailable):
     """The embedded model file is missing parts or has the wrong checksum."""
 
 
+class RequestStopped(ChatDBError):
+    """The user stopped a request (Stop, or the kernel's interrupt); it was rolled back."""
+
+    def _render_traceback_(self) -> list[str]:
+        return [str(self)]
+
+
 class ModelOutputError(ChatDBError):
     """The model answered with something that is not what was asked for."""
 

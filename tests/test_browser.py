@@ -196,7 +196,8 @@ def _use_the_notebook(page: Any, expect: Any) -> None:
 
 def _fix_a_failure_through_edit(page: Any, expect: Any) -> None:
     """A failed request says why once (the cell's error) and its step is fixed through Edit and Run."""
-    _run_cell(page, 6)
+    page.wait_for_function("window.jupyterapp.shell.currentWidget.sessionContext.kernelDisplayStatus === 'idle'")
+    _run_cell(page, 6)  # after the stopped cell's error: a cell queued before it would be dropped
     failed = _output(page, 6)
     expect(failed.locator('.chatdb-chain[data-phase="failed"]')).to_be_visible()
     expect(failed.locator(".jp-OutputArea-output[data-mime-type='application/vnd.jupyter.stderr']")).to_have_count(1)

@@ -18,7 +18,7 @@ from IPython.core.magic_arguments import argument, magic_arguments, parse_argstr
 from ..api import ChatDB
 from ..config import ChatDB as Settings
 from ..controller.events import Reply, TablesSelected
-from ..errors import ChatDBError
+from ..errors import ChatDBError, RequestStopped
 from ..kernel_memory.files import MemoryFiles
 from ..kernel_memory.thoughts import ThoughtMemory, open_memory
 from ..sql.session import Binding
@@ -28,6 +28,9 @@ from .words import split_words
 
 VARIABLE = re.compile(r"\{\{|\}\}|\{([A-Za-z_][A-Za-z0-9_]*)\}")
 COMMANDS = ("tables", "describe", "attach", "history", "undo", "restore", "model", "approve", "reject", "sql")
+
+
+STOPPED = "Stopped: nothing was written."
 
 
 @magics_class
@@ -195,9 +198,9 @@ class ChatDBMagics(Magics):
             view.actions.rerun = lambda index, sql: self._rerun(engine, view, index, sql, args.write)
             view.failed(str(error), shown_below=True)
             raise
-        except KeyboardInterrupt:
-            view.failed("Stopped: nothing was written.")
-            raise
+        except KeyboardInterrupt:  # Stop, or the kernel's interrupt: one line, not a traceback of our threads
+            view.failed(STOPPED, shown_below=True)
+            raise RequestStopped(STOPPED) from None
         value = None if silenced or reply.result is None else reply.result
         view.finished(reply, value_below=value is not None)
         if (args.plot or self.settings.plot) and not args.no_plot and reply.result is not None and not reply.pending:

@@ -48,8 +48,8 @@ class View:
     def apply(self, event: Event) -> None:
         self.state.apply(event)
         now = time.monotonic()
-        if isinstance(event, ModelText) and now - self._last_render < STREAM_REFRESH_S:
-            return
+        if isinstance(event, ModelText) and event.text and now - self._last_render < STREAM_REFRESH_S:
+            return  # streamed text is drawn a few times a second; a call's start (no text yet) at once
         self._last_render = now
         self.refresh()
 

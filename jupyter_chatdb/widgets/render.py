@@ -154,7 +154,8 @@ def card_html(card: Card) -> str:
         f'style="border-left:3px solid {color};padding:2px 8px;margin:6px 0">',
         f'<div class="chatdb-step-head"><b>Step {card.index}:</b>{goal} '
         f'<span class="chatdb-status" style="color:{color}">{html.escape(status_text(card))}</span></div>',
-        f'<pre class="chatdb-sql" style="margin:4px 0;white-space:pre-wrap">{highlight_sql(card.sql)}</pre>',
+        f'<pre class="chatdb-sql" style="margin:4px 0;white-space:pre-wrap;word-break:normal;overflow-wrap:break-word">'
+        f"{highlight_sql(card.sql)}</pre>",
     ]
     if card.error:
         body.append(f'<div class="chatdb-error" style="color:{RED}">{html.escape(card.error)}</div>')

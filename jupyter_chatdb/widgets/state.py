@@ -191,7 +191,7 @@ class ChainState:
             elif shown_below and card.error and card.error in message:
                 card.error = None  # said once, by the cell's error
         self.phase, self.generating, self.activity, self.ended_at = "failed", "", "", time.time()
-        self.note = FAILED_NOTE if shown_below else message
+        self.note = (FAILED_NOTE if self.cards else "Nothing was written.") if shown_below else message
 
     def result_is_cell_value(self) -> None:
         """The final result is the cell's value: the card it came from says so instead of showing it."""
