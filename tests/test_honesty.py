@@ -19,10 +19,10 @@ def plain(scripted, sales):
 def test_an_attribute_no_table_holds_is_said_with_what_the_tables_have_and_no_model_call(plain, scripted):
     events = list(plain.events("What is the average discount in each region?"))
     reply = events[-1].reply
-    assert [e.missing for e in events if isinstance(e, ConceptsMissing)] == [("no column holds a discount",)]
-    assert reply.missing == ("no column holds a discount",)
+    assert [e.missing for e in events if isinstance(e, ConceptsMissing)] == [("no discount column",)]
+    assert reply.missing == ("no discount column",)
     assert reply.answer == (
-        "I can't answer that from the data: no column holds a discount. "
+        "I can't answer that from the data: no discount column. "
         "The tables have sales (region, product, units, price)."
     )
     assert reply.sql == [] and reply.result is None
@@ -54,7 +54,7 @@ def test_a_word_that_may_mean_the_rows_counts_as_missing_only_when_the_model_fin
 
     scripted.push({"means": "nothing"})
     reply = plain.ask("Which supplier sold the most units?")
-    assert reply.missing == ("no column holds a supplier",) and reply.sql == []
+    assert reply.missing == ("no supplier column",) and reply.sql == []
     assert scripted.remaining == 0
 
 

@@ -6,10 +6,10 @@ about "Quellmire", it compares some column with 'Quellmire' and answers 0. Both 
 finds what such a request names that nothing stores, so the answer can say so instead:
 
 - an attribute: a noun where a request asks for a column ("the average X", "the X of", "whose X is",
-  "by X") that no table or column name says (as a word form, a prefix abbreviation such as `qty`-less
-  `quant`, or close in meaning) and no stored value contains;
+  "by X") that no table or column name says (as a word form, a prefix such as `pop` for population, the
+  initials of three words such as `mpg`, or close in meaning) and no one-word stored value is;
 - a name: a quoted or capitalised word (not the first) that no stored value is, contains or resembles in
-  spelling.
+  spelling (or, in a column of few values, in meaning: "French" for 'France').
 
 It is deliberately narrow: a word outside those positions ("older", "produced") is never a missing
 attribute, since requests describe columns in many words; a lower-case name cannot be told from a word.
@@ -107,10 +107,10 @@ class Missing:
     def __str__(self) -> str:
         """
         >>> str(Missing("discount", "attribute")), str(Missing("Quellmire", "name"))
-        ('no column holds a discount', "no stored value is or resembles 'Quellmire'")
+        ('no discount column', "no stored value is or resembles 'Quellmire'")
         """
         if self.kind == "attribute":
-            return f"no column holds a {self.word}"
+            return f"no {self.word} column"
         return f"no stored value is or resembles {self.word!r}"
 
 
@@ -224,7 +224,9 @@ def missing_concepts(text: str, stored: StoredWords) -> list[Missing]:
     for name in named(text):
         if not stored.says(name.lower()) and not stored.holds(name):
             found.append(Missing(name, "name"))
-    return list(dict.fromkeys(found))
+    found = list(dict.fromkeys(found))
+    # "blood type" and "blood" from two places: said once, as the longer phrase
+    return [m for m in found if not any(m.word != o.word and m.word in o.word.split() for o in found)]
 
 
 def attribute_phrases(text: str, places: Sequence[re.Pattern[str]] = ATTRIBUTE_PLACES) -> list[str]:
@@ -264,7 +266,7 @@ def describe(missing: Sequence[Missing], names: Mapping[str, Sequence[str]]) -> 
     """What is missing and what is there, for the answer.
 
     >>> print(describe([Missing("discount", "attribute")], {"sales": ["region", "price", "qty"]}))
-    I can't answer that from the data: no column holds a discount. The tables have sales (region, price, qty).
+    I can't answer that from the data: no discount column. The tables have sales (region, price, qty).
     """
     shown = []
     for table, columns in list(names.items())[:4]:
