@@ -159,7 +159,7 @@ def ask(chatdb: ChatDB, system: str, case: Case, path: Path) -> Outcome:
     try:
         reply = chatdb.ask(case.question, use_memory=False, on_event=events.append)
         answer = reply.answer
-        flagged = bool(reply.missing) or "(No rows:" in reply.answer
+        flagged = bool(reply.missing or reply.doubtful) or "(No rows:" in reply.answer
         if case.gold and reply.result is not None:
             correct = same(reply.result, gold_result(case.gold, path), gold_is_ordered(case.gold))
     except ChatDBError as error:

@@ -88,10 +88,12 @@ def test_approve_button_applies_the_pending_write_and_the_output_turns_static(ke
         view = pending_view(shell)
         assert view.widget.phase == "pending" and WIDGET in captured.outputs[-1].data
         assert "Not applied (writes are not allowed): it would change notes: 1 added." in view.widget.html
+        assert "waiting for approval, would change 1 row" in view.widget.html and "row changed" not in view.widget.html
         view.widget._on_message(view.widget, {"action": "approve"}, [])  # what the Approve click sends
     assert engine.session.rows("SELECT text FROM notes") == [("hi",)]
     final = captured.outputs[-1]
     assert WIDGET not in final.data and "Saved as request 1" in final.data["text/html"]
+    assert "done, 1 row changed" in final.data["text/html"]
     assert view.widget.comm is None  # closed: nothing left to click
 
 

@@ -99,6 +99,7 @@ class Context:
     links: Links = field(default_factory=dict)
     route: str = ""  # read | write | chat; without a route stage, what the user allowed
     notes: list[str] = field(default_factory=list)  # recalled thoughts
+    doubtful: list[str] = field(default_factory=list)  # words of the request no name says (`check_concepts`)
     shown: tuple[str, ...] | None = None  # the tables the planner is shown (None: all)
     views: dict[str, str] = field(default_factory=dict)  # views shown beside them: name -> SELECT (`flat_views`)
     repair_views: dict[str, str] = field(default_factory=dict)  # views offered with the first repair instead

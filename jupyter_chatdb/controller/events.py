@@ -48,6 +48,7 @@ class Reply:
     preview: Preview | None = None  # of a pending reply: what approving it must change, exactly
     request_id: int | None = None  # the journal's id of an applied write request
     missing: tuple[str, ...] = ()  # what the request named that the data does not hold (then nothing ran)
+    doubtful: tuple[str, ...] = ()  # words no table or column says, noted beside an answer that ran anyway
 
 
 @dataclass(frozen=True)

@@ -64,7 +64,6 @@ ATTRIBUTE_PLACES = tuple(
         rf"\b(?:most|least) common {_WORD}",
         rf"\b(?:the|their|its|his|her) {_NOUN} (?:of|for)\b",
         rf"(?:\band|,) (?:{_OPENING} )?{_NOUN} (?:of|for)\b",
-        rf"\b(?:by|per) (?:the |their |its )?{_WORD}",
         rf"\b(?:than|over|under|least|most|with|have|has|had) [0-9]+ {_WORD}",
         rf"\border (?:of|by) (?:{_OPENING} )?{_NOUN}",
         rf"\b(?:different|distinct|unique) {_NOUN} (?:of|for)\b",
@@ -72,11 +71,13 @@ ATTRIBUTE_PLACES = tuple(
         rf"\b(?:the|their|its) {_WORD} and\b",
     )
 )
-# where a request may name a column or the rows it is about ("which product", "each customer"): a word
-# here that no name says is only missing once the model, shown the names, says so too
+# where a request may name a column, or the rows it is about ("which product", "each customer", "raised
+# by female students"): a word here that no name says is only doubtful, and only once the model, shown
+# the names, finds nothing it means
 ENTITY_PLACES = tuple(
     re.compile(pattern)
     for pattern in (
+        rf"\b(?:by|per) (?:the |their |its )?{_WORD}",
         rf"^(?:which|what) {_WORD}",
         rf"\b(?:which|what) {_NOUN} (?:is|are|was|were|has|have|had|does|do|did)\b",
         rf"\b(?:each|every) {_WORD}",
@@ -102,7 +103,7 @@ class Missing:
 
     word: str  # as the request says it
     kind: str  # "attribute" | "name"
-    sure: bool = True  # False: said where rows may be meant too; the model is asked before it counts
+    sure: bool = True  # False: said where rows may be meant too; the answer only notes it, if the model agrees
 
     def __str__(self) -> str:
         """
@@ -234,7 +235,9 @@ def attribute_phrases(text: str, places: Sequence[re.Pattern[str]] = ATTRIBUTE_P
     name; with the attribute places, also the word just before a value.
 
     >>> attribute_phrases("What are the name and email address of riders whose age is above 30, by stable?")
-    ['email address', 'age', 'stable']
+    ['email address', 'age']
+    >>> attribute_phrases("How many riders are there per stable?", ENTITY_PLACES)
+    ['stable']
     """
     text = re.sub(r"['’]s\b", "", text)  # "the teacher's name": the teacher's
     lowered = " ".join(re.findall(r"[a-z0-9]+|,", _unquoted(text).lower())).replace(" ,", ",")

@@ -21,6 +21,7 @@ STATUS_COLORS = {
     "failed": "#d93025",
     "retrying": "#e37400",
     "not run": "#888",
+    "waiting for approval": "#e37400",
 }
 RED, GRAY = "#d93025", "#555"
 _SQL_FORMAT = HtmlFormatter(nowrap=True, noclasses=True, style="friendly")
@@ -200,7 +201,9 @@ def status_text(card: Card) -> str:
     text = {"retrying": "failed, asking the model to fix it"}.get(card.status, card.status)
     if card.attempt > 1:
         text += f", attempt {card.attempt}"
-    if card.rows_affected is not None:
+    if card.rows_affected is not None and card.status == "waiting for approval":
+        text += f", would change {card.rows_affected} row{'s' if card.rows_affected != 1 else ''}"
+    elif card.rows_affected is not None:
         text += f", {card.rows_affected} row{'s' if card.rows_affected != 1 else ''} changed"
     elif card.row_count is not None:
         text += f", {card.row_count} row{'s' if card.row_count != 1 else ''}"

@@ -56,7 +56,7 @@ class Card:
     index: int
     goal: str
     sql: str
-    status: str = "waiting"  # waiting | running | done | failed | retrying | not run
+    status: str = "waiting"  # waiting | running | done | failed | retrying | not run | waiting for approval
     attempt: int = 1
     row_count: int | None = None
     rows_affected: int | None = None
@@ -127,8 +127,8 @@ class ChainState:
             self.note = f"{event.agreeing} of {event.candidates} candidate plans agreed on this result."
             self.decisions.append(self.note)
         elif isinstance(event, FellBack):
-            self.note = f"The plan did not work ({event.reason}); trying one plain SQL statement instead."
-            self.decisions.append(self.note)
+            self.note = "That SQL did not work; asking once more for one plain statement."
+            self.decisions.append(f"Fell back to one plain statement: {event.reason}")
         elif isinstance(event, RolledBack):
             self.phase, self.note = "failed", f"Rolled back: {event.reason}."
         elif isinstance(event, ApprovalNeeded):
@@ -167,6 +167,10 @@ class ChainState:
         self.usage = reply.usage
         if self.phase == "running":
             self.phase = "pending" if reply.pending else "done"
+        if reply.pending:  # tried and rolled back: nothing is changed until approved
+            for card in self.cards.values():
+                if card.status == "done" and card.rows_affected is not None:
+                    card.status = "waiting for approval"
 
     def _finish(self, step: Step, status: str | None) -> None:
         card = self.cards.setdefault(step.index, Card(step.index, step.goal, step.sql))
@@ -224,6 +228,9 @@ class ChainState:
         self.changes = reply.changes
         self.answer, self.result = reply.answer, reply.result
         self.phase = "pending" if reply.pending else "done"
+        card = self.cards.get(index)
+        if reply.pending and card is not None and card.rows_affected is not None:
+            card.status = "waiting for approval"
         changes = "; ".join(change.summary for change in reply.changes) or "no rows"
         self.note = f"Step {index} was edited and run again" + (
             f": not applied yet, it would change {changes}." if reply.pending else "."

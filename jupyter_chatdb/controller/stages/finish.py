@@ -76,6 +76,8 @@ def answer(ctx: Context) -> Iterator[Event]:
         if request.summarize and result is not None:
             known = pd.concat([s.result.frame for s in reads if s.result is not None], ignore_index=True)
             text = (yield from phrase(ctx.calls, request.text, sql, result, None, known)) or text
+        if ctx.doubtful:
+            text += f" (Note: {'; '.join(ctx.doubtful)}, so this may not be what was asked.)"
     ctx.reply = Reply(
         request.text,
         text,
@@ -90,6 +92,7 @@ def answer(ctx: Context) -> Iterator[Event]:
         pending=pending,
         request_id=chain.request_id,
         preview=chain.preview,
+        doubtful=tuple(ctx.doubtful),
     )
 
 

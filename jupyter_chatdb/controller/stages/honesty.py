@@ -17,7 +17,8 @@ CONCEPT_MAX_TOKENS = 24
 def check_concepts(ctx: Context) -> Iterator[Event]:
     """For a read (not an approved one): say what the request names that no table holds, instead of an
     answer the model would have to make up. A word said where rows may be meant as well ("which
-    product") counts only when one constrained call, shown the tables, finds nothing it means."""
+    product") does not stop the request: when one constrained call, shown the tables, finds nothing it
+    means, the answer notes it (`ctx.doubtful`)."""
     if ctx.route != "read" or ctx.request.approved or ctx.reply is not None or not ctx.catalog.tables:
         return  # with no tables at all, planning says so
     catalog = ctx.catalog
@@ -26,10 +27,10 @@ def check_concepts(ctx: Context) -> Iterator[Event]:
         return
     shown = [c.table for c in ctx.considered] or list(catalog.tables)
     tables = {name: [c.name for c in catalog.tables[name].columns] for name in shown}
-    missing = []
+    missing = [concept for concept in found if concept.sure]
     for concept in found:
-        if concept.sure or (yield from _means_nothing(ctx, concept, tables)):
-            missing.append(concept)
+        if not concept.sure and not missing and (yield from _means_nothing(ctx, concept, tables)):
+            ctx.doubtful.append(str(concept))
     if not missing:
         return
     said = stems(ctx.request.text)

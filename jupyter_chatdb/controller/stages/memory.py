@@ -28,7 +28,7 @@ def post_think(ctx: Context) -> Iterator[Event]:
     memory, request, reply = ctx.services.memory, ctx.request, ctx.reply
     if memory is None or reply is None or not request.use_memory or reply.pending or request.approved:
         return
-    if reply.missing:  # nothing was answered: nothing to remember
+    if reply.missing or reply.doubtful:  # nothing answered, or not surely what was asked: nothing to remember
         return
     messages = post_think_messages(request.text, reply.result, reply.answer)
     try:
