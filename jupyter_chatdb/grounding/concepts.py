@@ -6,13 +6,15 @@ about "Quellmire", it compares some column with 'Quellmire' and answers 0. Both 
 finds what such a request names that nothing stores, so the answer can say so instead:
 
 - an attribute: a noun where a request asks for a column ("the average X", "the X of", "whose X is",
-  "by X") that no table or column name says (as a word form, a prefix such as `pop` for population, the
+  "order of X") that no table or column name says (as a word form, a prefix such as `pop` for population, the
   initials of three words such as `mpg`, or close in meaning) and no one-word stored value is;
 - a name: a quoted or capitalised word (not the first) that no stored value is, contains or resembles in
   spelling (or, in a column of few values, in meaning: "French" for 'France').
 
 It is deliberately narrow: a word outside those positions ("older", "produced") is never a missing
-attribute, since requests describe columns in many words; a lower-case name cannot be told from a word.
+attribute, since requests describe columns in many words; a word where the rows may be meant instead
+("which product", "by female students") is only doubtful (`Missing.sure` False); a lower-case name cannot
+be told from a word.
 """
 
 from __future__ import annotations
