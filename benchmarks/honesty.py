@@ -20,7 +20,6 @@ from __future__ import annotations
 
 import argparse
 import json
-import re
 import statistics
 import sys
 import time
@@ -35,6 +34,7 @@ from text2sql import HALVES
 from jupyter_chatdb import ChatDB, ChatDBError
 from jupyter_chatdb.controller.events import Event, ValueCorrected
 from jupyter_chatdb.grounding.concepts import ConceptIndex, missing_concepts
+from jupyter_chatdb.grounding.words import tokens
 from jupyter_chatdb.llm import select_backend
 from jupyter_chatdb.llm.scripted import ScriptedBackend
 from jupyter_chatdb.sql.catalog import Catalog
@@ -110,7 +110,7 @@ def select_cases(args: argparse.Namespace) -> list[Case]:
 
 def _schema_words(table: dict) -> set[str]:
     names = table["table_names_original"] + [c for _, c in table["column_names_original"]]
-    return {w for n in names for w in re.findall(r"[a-z]+", re.sub(r"(?<=[a-z])(?=[A-Z])", " ", n).lower())}
+    return {w for n in names for w in tokens(n)}
 
 
 def check_only(chosen: list[Case], args: argparse.Namespace) -> int:

@@ -52,13 +52,17 @@ def cases(question: dict, schema_words: set[str]) -> list[Case]:
     table and column names)."""
     text, gold, qid, db = question["question"], question["query"], question["id"], question["db_id"]
     made = [Case(f"{qid}", db, "answerable", text, gold)]
-    column = _column_word(text, gold)
+    try:
+        tree = sqlglot.parse_one(gold, read="sqlite")
+    except sqlglot.errors.ParseError:
+        return made
+    column = _column_word(text, tree)
     if column is not None:
         attribute = _attribute(qid, schema_words)
         if attribute is not None:
             changed = re.sub(rf"\b{re.escape(column)}\b", attribute, text, count=1, flags=re.IGNORECASE)
             made.append(Case(f"{qid}-column", db, "column", changed, "", attribute))
-    value = _value_in(text, gold)
+    value = _value_in(text, tree)
     if value is not None:
         invented = INVENTED[int(qid) % len(INVENTED)] if str(qid).isdigit() else INVENTED[0]
         made.append(Case(f"{qid}-value", db, "value", text.replace(value, invented, 1), "", invented))
@@ -69,12 +73,8 @@ def cases(question: dict, schema_words: set[str]) -> list[Case]:
     return made
 
 
-def _column_word(text: str, gold: str) -> str | None:
+def _column_word(text: str, tree: exp.Expr) -> str | None:
     """A one-word column name the gold query reads that the question says as a word (not a key)."""
-    try:
-        tree = sqlglot.parse_one(gold, read="sqlite")
-    except sqlglot.errors.ParseError:
-        return None
     for column in tree.find_all(exp.Column):
         name = column.name
         if name.isalpha() and len(name) >= 4 and not name.lower().endswith("id"):
@@ -99,12 +99,8 @@ def _attribute(qid: object, schema_words: set[str]) -> str | None:
     return None
 
 
-def _value_in(text: str, gold: str) -> str | None:
+def _value_in(text: str, tree: exp.Expr) -> str | None:
     """A text literal of the gold query that the question says as written."""
-    try:
-        tree = sqlglot.parse_one(gold, read="sqlite")
-    except sqlglot.errors.ParseError:
-        return None
     for literal in tree.find_all(exp.Literal):
         value = literal.this
         if literal.is_string and len(value) >= 3 and not value.isdigit() and "%" not in value and value in text:

@@ -129,7 +129,6 @@ class StoredWords:
     ) -> None:
         """`names`: table -> its columns; `values`: the stored text values; `resembles`: whether some
         stored value resembles a literal in spelling (the value memory's judgement)."""
-        self.names = names
         name_words = {w for table, columns in names.items() for n in (table, *columns) for w in tokens(n)}
         self.name_words = sorted(name_words)
         self.name_word_set = frozenset(name_words)
@@ -144,11 +143,11 @@ class StoredWords:
     def says(self, word: str) -> bool:
         """Whether a table's or column's name says `word` (a word form, an abbreviation, or its meaning),
         or a stored value contains it."""
-        if stem(word) in self.name_stems or stem(word) in self.value_stems:
-            return True
-        if any(_abbreviation(name, word) or _abbreviation(stem(name), stem(word)) for name in self.name_words):
-            return True
         root = stem(word)
+        if root in self.name_stems or root in self.value_stems:
+            return True
+        if any(_abbreviation(name, word) or _abbreviation(stem(name), root) for name in self.name_words):
+            return True
         if len(root) >= 4 and any(root in name for name in self.name_words):
             return True  # a word of a compound name ("towns" of "hometown")
         if len(word) >= NAME_TYPO_MIN_LENGTH and any(one_typo(word, name) for name in self.name_words):

@@ -28,10 +28,10 @@ def check_concepts(ctx: Context) -> Iterator[Event]:
     shown = [c.table for c in ctx.considered] or list(catalog.tables)
     tables = {name: [c.name for c in catalog.tables[name].columns] for name in shown}
     missing = [concept for concept in found if concept.sure]
-    for concept in found:
-        if not concept.sure and not missing and (yield from _means_nothing(ctx, concept, tables)):
-            ctx.doubtful.append(str(concept))
-    if not missing:
+    if not missing:  # only doubtful words: the request goes on, noting those the model finds no meaning for
+        for concept in found:
+            if (yield from _means_nothing(ctx, concept, tables)):
+                ctx.doubtful.append(str(concept))
         return
     said = stems(ctx.request.text)
     named = [name for name in tables if stems(words(name)) & said]
