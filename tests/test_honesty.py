@@ -75,16 +75,16 @@ def test_an_unanswered_request_leaves_no_thought(scripted, sales):
 
 
 STABLES = StoredWords(
-    {"riders": ["rider_name", "hometown", "pop", "mpg", "born_on"], "stables": ["stable_name", "town"]},
-    ["Ada Quick", "Calder", "France"],
+    {"riders": ["rider_name", "homeshire", "pop", "kpl", "born_on"], "stables": ["stable_name", "town"]},
+    ["Ada Quick", "Calder", "Wessex"],
 )
 
 
 @pytest.mark.parametrize(
     "request_text",
     [
-        "What is the average miles per gallon of the riders?",  # initials of a name: mpg
-        "List the towns that are home to two riders.",  # a word of a compound name: hometown
+        "What is the average kilometres per litre of the riders?",  # initials of a name: kpl
+        "List the shires that are home to two riders.",  # a word of a compound name: homeshire
         "What is the largest population of a stable?",  # a name cut short: pop
         "Which rider's name is the longest, and the youngest rider?",  # superlatives ask, they do not name
         "How many riders were born in March or on a Monday?",  # time, not a stored value

@@ -7,9 +7,9 @@ finds what such a request names that nothing stores, so the answer can say so in
 
 - an attribute: a noun where a request asks for a column ("the average X", "the X of", "whose X is",
   "order of X") that no table or column name says (as a word form, a prefix such as `pop` for population, the
-  initials of three words such as `mpg`, or close in meaning) and no one-word stored value is;
+  initials of three words such as `kpl`, or close in meaning) and no one-word stored value is;
 - a name: a quoted or capitalised word (not the first) that no stored value is, contains or resembles in
-  spelling (or, in a column of few values, in meaning: "French" for 'France').
+  spelling (or, in a column of few values, in meaning: "Cornish" for 'Cornwall').
 
 It is deliberately narrow: a word outside those positions ("older", "produced") is never a missing
 attribute, since requests describe columns in many words; a word where the rows may be meant instead
@@ -33,7 +33,7 @@ from .words import FUNCTION_WORDS, stem, tokens
 
 MEANING_MIN = 0.66  # an attribute this close in meaning to a name's words is taken to be that name
 NAME_TYPO_MIN_LENGTH = 7
-# a name this close in meaning to a value of a column of few values is that value ("French": 'France')
+# a name this close in meaning to a value of a column of few values is that value ("Cornish": 'Cornwall')
 NAME_MEANING_MIN = 0.6
 FEW_VALUES = 200
 NAMES_SHOWN = 8  # columns listed per table in the message
@@ -149,7 +149,7 @@ class StoredWords:
         if any(_abbreviation(name, word) or _abbreviation(stem(name), root) for name in self.name_words):
             return True
         if len(root) >= 4 and any(root in name for name in self.name_words):
-            return True  # a word of a compound name ("towns" of "hometown")
+            return True  # a word of a compound name ("shires" of "homeshire")
         if len(word) >= NAME_TYPO_MIN_LENGTH and any(one_typo(word, name) for name in self.name_words):
             return True  # a long name mistyped (a short one is as likely another word: "height", "weight")
         return self._close_in_meaning(word)
@@ -306,10 +306,10 @@ def _names_a_column(word: str) -> bool:
 
 
 def _initials(text: str) -> dict[str, set[str]]:
-    """word -> the initials of each run of 3 or 4 words of `text` that holds it ("miles per gallon": mpg).
+    """word -> the initials of each run of 3 or 4 words of `text` that holds it ("kilometres per litre": kpl).
 
-    >>> sorted(_initials("the miles per gallon")["gallon"])
-    ['mpg', 'tmpg']
+    >>> sorted(_initials("the kilometres per litre")["litre"])
+    ['kpl', 'tkpl']
     """
     said = re.findall(r"[a-z]+", text.lower())
     found: dict[str, set[str]] = {}

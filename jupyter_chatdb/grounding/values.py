@@ -433,7 +433,7 @@ def _abbreviates(short: str, long: str) -> bool:
 def one_typo(a: str, b: str) -> bool:
     """Whether `a` is `b` with one letter wrong, missing, extra, or two neighbours swapped.
 
-    >>> one_typo("frnace", "france"), one_typo("carrol", "carol"), one_typo("pear", "pearl"), one_typo("ab", "ab")
+    >>> one_typo("wesesx", "wessex"), one_typo("carrol", "carol"), one_typo("pear", "pearl"), one_typo("ab", "ab")
     (True, True, True, False)
     """
     if a == b or abs(len(a) - len(b)) > 1:
