@@ -115,7 +115,8 @@ def _schema_words(table: dict) -> set[str]:
 
 def check_only(chosen: list[Case], args: argparse.Namespace) -> int:
     """The concept check alone, without a model: how often it flags each kind."""
-    flagged: Counter[str] = Counter()
+    flagged: Counter[str] = Counter()  # something sure is missing: no model call is made
+    doubtful: Counter[str] = Counter()  # only doubtful words: the model is asked what they mean
     total: Counter[str] = Counter()
     for db_id in dict.fromkeys(c.db_id for c in chosen):
         chatdb = ChatDB(model=ScriptedBackend(), summarize=False)
@@ -124,16 +125,20 @@ def check_only(chosen: list[Case], args: argparse.Namespace) -> int:
         stored = ConceptIndex().stored(Catalog.read(chatdb.session), chatdb.values)
         for case in (c for c in chosen if c.db_id == db_id):
             missing = missing_concepts(case.question, stored)
+            sure = any(m.sure for m in missing)
             total[case.kind] += 1
-            flagged[case.kind] += bool(missing)
-            wrong = bool(missing) != (case.kind in UNANSWERABLE)
+            flagged[case.kind] += sure
+            doubtful[case.kind] += bool(missing) and not sure
+            wrong = sure != (case.kind in UNANSWERABLE)
             if args.verbose and (wrong or args.verbose > 1):
-                print(
-                    f"  {'WRONG ' if wrong else ''}[{case.kind} {db_id}] {case.question} -> {[str(m) for m in missing]}"
-                )
+                said = [f"{m}{'' if m.sure else ' (doubtful)'}" for m in missing]
+                print(f"  {'WRONG ' if wrong else ''}[{case.kind} {db_id}] {case.question} -> {said}")
         chatdb.close()
     for kind in KINDS:
-        print(f"  {kind:12} flagged {flagged[kind]:3}/{total[kind]:3} ({_pct(flagged[kind], total[kind])})")
+        print(
+            f"  {kind:12} flagged {flagged[kind]:3}/{total[kind]:3} ({_pct(flagged[kind], total[kind])}),"
+            f" doubtful only {doubtful[kind]:3}"
+        )
     return 0
 
 

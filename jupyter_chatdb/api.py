@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import copy
 import dataclasses
+import re
 import warnings
 from collections.abc import Callable, Iterator, Mapping, Sequence
 from dataclasses import dataclass
@@ -16,13 +17,14 @@ from .controller.events import Answered, Event, Replayed, Reply
 from .controller.generate import complete
 from .controller.loop import Controller
 from .controller.pipeline import Stage
-from .controller.plan import MAX_STEPS, PlannedStep
+from .controller.plan import MAX_STEPS, PlannedStep, with_values
 from .controller.request import Request
 from .controller.stages.memory import THOUGHTS_MAX_TOKENS
 from .errors import ChatDBError, QueryFailed
 from .grounding.saved_values import SavedValues
 from .grounding.selection import SchemaIndex
 from .grounding.values import ValueIndex
+from .kernel_memory.procedures import Procedure, ProcedureBook, ProcedureError
 from .kernel_memory.thoughts import THOUGHTS_SCHEMA, Thought, ThoughtMemory, parse_thoughts, statement_messages
 from .llm.base import LLM, Embedder
 from .llm.minilm import LazyMiniLMEmbedder
@@ -30,11 +32,14 @@ from .llm.minilm import installed as minilm_installed
 from .llm.select import select_backend
 from .options import Options
 from .sql import guard
+from .sql.catalog import Catalog
+from .sql.generalize import generalize, parameter_columns
 from .sql.journal import Journal
 from .sql.replays import Recorded, Replays, result_digest
 from .sql.session import Binding, Session
 
 STRATEGIES = tuple(strategies.STRATEGIES)
+NUMERIC_TYPE = re.compile(r"(TINYINT|SMALLINT|INTEGER|BIGINT|HUGEINT|U\w*INT|FLOAT|DOUBLE|REAL|DECIMAL|NUMERIC)", re.I)
 
 
 @dataclass(frozen=True)
@@ -73,6 +78,7 @@ class ChatDB:
         memory: ThoughtMemory | None = None,
         embedder: Embedder | None = None,
         values_path: str | Path | None = None,
+        procedures: ProcedureBook | None = None,
     ) -> None:
         """`schema`: a .sql file or SQL text of CREATE statements, run when the database has no tables yet.
 
@@ -92,6 +98,8 @@ class ChatDB:
         (default: the embedded MiniLM, loaded when first needed; without its packages, by spelling only).
         `values_path`: a SQLite file that keeps the columns' values (and their vectors) read for that, and
         the tables' descriptions, between sessions.
+        `procedures`: where procedures learned from approved writes (`learn`) or taught (`teach`) are kept
+        (default: in memory, for this session); a write request of a kind one was learned for runs it.
         """
         if candidates < 1:
             raise ChatDBError("candidates must be at least 1.")
@@ -105,6 +113,9 @@ class ChatDB:
         saved = self._saved_values(values_path)
         self.values = ValueIndex(self.session, embedder, saved=saved)
         self.table_index = SchemaIndex(embedder, notes=saved.notes() if saved is not None else None)
+        self.procedures = procedures if procedures is not None else ProcedureBook(None, embedder)
+        if self.procedures.embedder is None:
+            self.procedures.embedder = embedder
         if schema is not None:
             self._bootstrap(schema)
         self._strategy, self._without = strategy, tuple(without)
@@ -151,6 +162,7 @@ class ChatDB:
             values=self.values,
             tables=self.table_index,
             strategy=self._stages,
+            procedures=self.procedures,
         )
 
     @property
@@ -193,6 +205,7 @@ class ChatDB:
         dry_run: bool = False,
         max_steps: int = MAX_STEPS,
         use_memory: bool = True,
+        use_procedures: bool = True,
         on_event: Callable[[Event], None] | None = None,
     ) -> Reply:
         """Answer or carry out `text`.
@@ -201,12 +214,18 @@ class ChatDB:
         `dry_run`, or when they change every row of a table, or more than `approve_share` of a table of
         at least 10 rows) they are tried and rolled back:
         the reply is `pending`, lists the rows they would change, and `apply(reply)` runs them.
-        `max_steps` limits the length of the model's plan; `use_memory=False` neither recalls nor stores thoughts.
+        `max_steps` limits the length of the model's plan; `use_memory=False` neither recalls nor stores thoughts;
+        `use_procedures=False` plans a write even when a procedure was learned for its kind.
         """
-        return _collect(
-            self.events(text, allow_writes=allow_writes, dry_run=dry_run, max_steps=max_steps, use_memory=use_memory),
-            on_event,
+        events = self.events(
+            text,
+            allow_writes=allow_writes,
+            dry_run=dry_run,
+            max_steps=max_steps,
+            use_memory=use_memory,
+            use_procedures=use_procedures,
         )
+        return _collect(events, on_event)
 
     def events(
         self,
@@ -216,9 +235,11 @@ class ChatDB:
         dry_run: bool = False,
         max_steps: int = MAX_STEPS,
         use_memory: bool = True,
+        use_procedures: bool = True,
     ) -> Iterator[Event]:
         """The events of answering `text`, for views that show the work as it happens (`ask` collects them)."""
-        yield from self._events(self._request(text, allow_writes, dry_run, max_steps, use_memory), record=True)
+        request = self._request(text, allow_writes, dry_run, max_steps, use_memory)
+        yield from self._events(dataclasses.replace(request, use_procedures=use_procedures), record=True)
 
     def _bind_memory_triples(self) -> None:
         """The memory's triples, current and past, as the table `memory_triples` (once there are any)."""
@@ -251,9 +272,16 @@ class ChatDB:
         if not reply.pending or not reply.plan:
             raise ChatDBError("This reply has no pending writes to apply.")
         request = Request(
-            reply.request, allow_writes=True, summarize=False, approved=reply.plan, expected=reply.preview
+            reply.request,
+            allow_writes=True,
+            summarize=False,
+            approved=reply.plan,
+            expected=reply.preview,
+            params=reply.params,
+            seen=True,
         )
-        return _collect(self._events(request, record=True), on_event)
+        applied = _collect(self._events(request, record=True), on_event)
+        return dataclasses.replace(applied, procedure=reply.procedure)
 
     def replay(
         self, text: str, *, allow_writes: bool = False, on_event: Callable[[Event], None] | None = None
@@ -280,7 +308,12 @@ class ChatDB:
         """Run SQL written or edited by the user, through the same guard, transaction and journal."""
         route = "write" if guard.check(sql, allow_writes=True).writes else "read"
         request = Request(
-            sql, allow_writes=allow_writes, summarize=False, approved=(PlannedStep("SQL as written", sql),), route=route
+            sql,
+            allow_writes=allow_writes,
+            summarize=False,
+            approved=(PlannedStep("SQL as written", sql),),
+            route=route,
+            seen=True,
         )
         return _collect(self._events(request), on_event)
 
@@ -343,6 +376,47 @@ class ChatDB:
     def history(self) -> pd.DataFrame:
         """The applied write requests, oldest first, with their SQL and whether they were undone."""
         return self.journal.history()
+
+    def learn(self, reply: Reply, name: str) -> Procedure:
+        """Keep the writes of an applied reply the user approved (or wrote) as procedure `name`: the values
+        its request said become parameters, and statements repeated per item a list. A later write
+        request close in meaning to it runs it, its values read by one short model call."""
+        if reply.request_id is None or not reply.seen or reply.pending:
+            raise ProcedureError(
+                "Only writes you approved (or wrote) and that were applied can become a procedure: "
+                "approve the pending request first."
+            )
+        params = dict(reply.params)
+        steps = [(s.goal, with_values(s.sql, params), s.binds) for s in reply.plan]
+        learned = Procedure.learned(
+            name, reply.request, generalize(reply.request, steps), f"request {reply.request_id}"
+        )
+        return self.procedures.keep(learned)
+
+    def teach(self, name: str, sql: str, requests: Sequence[str] = ()) -> Procedure:
+        """Keep SQL with $name parameters as procedure `name`, run for write requests like `requests`
+        (statements with $item_... parameters run once per item of the list "items")."""
+        schema = Catalog.read(self.session, samples=0).schema()
+        statements = [s.sql for s in guard.check(sql, schema, mode=guard.Mode.WRITE).statements]
+        if not requests:
+            raise ProcedureError("Say what requests it is for: a comment line such as '-- Ada bought 2 saddles'.")
+        types = self._parameter_types(statements)
+        return self.procedures.keep(Procedure.taught(name, statements, requests, types))
+
+    def _parameter_types(self, statements: Sequence[str]) -> dict[str, str]:
+        """$parameter -> "number" where it is written to or compared with a numeric column."""
+        numeric = {
+            column.name.lower()
+            for table in Catalog.read(self.session, samples=0).tables.values()
+            for column in table.columns
+            if NUMERIC_TYPE.match(column.type)
+        }
+        return {
+            name: "number"
+            for statement in statements
+            for name, column in parameter_columns(statement).items()
+            if column.lower() in numeric
+        }
 
     def undo(self, n: int = 1) -> list[int]:
         """Undo the last `n` applied write requests; returns their ids."""

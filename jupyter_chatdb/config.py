@@ -62,6 +62,11 @@ class ChatDB(Configurable):
         help="A write that changes or removes every row of a table, or more than this share of the rows of a "
         "table of at least 10 rows, waits for approval even with --write.",
     ).tag(config=True)
+    procedure_match = Float(
+        Options.procedure_match,
+        help="A write request at least this close in meaning (0 to 1) to one a procedure was learned from runs "
+        "that procedure; above 1 none is used.",
+    ).tag(config=True)
     memory = Bool(
         True, help="Thought memory: recall earlier conclusions before planning and store new ones after each answer."
     ).tag(config=True)
@@ -83,6 +88,7 @@ class ChatDB(Configurable):
             "top_tables": self.top_tables,
             "select_over": self.select_over,
             "approve_share": self.approve_share,
+            "procedure_match": self.procedure_match,
         }
 
     @validate("preview_rows")

@@ -90,6 +90,7 @@ STABLES = StoredWords(
         "How many riders were born in March or on a Monday?",  # time, not a stored value
         "Show the riders from Calder with the word 'Quick' in their name.",
         "List rider names in ascending alphabetical order.",
+        "Show the riders of the stable named 'Calder' whose name has substring 'Quick'.",  # words that match text
     ],
 )
 def test_what_the_names_and_values_say_in_other_words_is_not_missing(request_text):
@@ -104,6 +105,11 @@ def test_what_the_names_and_values_say_in_other_words_is_not_missing(request_tex
         ("List riders whose weight is above 60.", "weight"),
         ("How many riders are there per county?", "county"),
         ("How many riders come from Marrowdene?", "Marrowdene"),
+        ("What are the rider name, salary and stable of each rider?", "salary"),  # an item of a list asked for
+        ("Which riders have weight above 60?", "weight"),
+        ("How many riders have a higher salary than Ada Quick?", "salary"),
+        ("How many riders come from county 'Wessex'?", "county"),  # the word before a value names its column
+        ("Count the riders. List their nickname.", "nickname"),  # each sentence opens afresh
     ],
 )
 def test_what_no_name_or_value_says_is_missing(request_text, missing):

@@ -10,6 +10,7 @@ from ..grounding.joins import Links
 from ..grounding.keys import ImpliedKeys
 from ..grounding.selection import Considered, SchemaIndex
 from ..grounding.values import MissingValue, ValueIndex
+from ..kernel_memory.procedures import ProcedureBook
 from ..kernel_memory.thoughts import ThoughtMemory
 from ..llm.base import LLM, Completion, JSONSchema, Message, Usage
 from ..options import Options
@@ -37,6 +38,7 @@ class Services:
     memory: ThoughtMemory | None = None
     keys: ImpliedKeys = field(default_factory=ImpliedKeys)  # references the data implies, for tables without keys
     concepts: ConceptIndex = field(default_factory=ConceptIndex)  # what requests may ask about, for honesty
+    procedures: ProcedureBook | None = None  # writes learned or taught, run for requests of their kind
 
 
 class ModelCalls:
@@ -104,6 +106,8 @@ class Context:
     views: dict[str, str] = field(default_factory=dict)  # views shown beside them: name -> SELECT (`flat_views`)
     repair_views: dict[str, str] = field(default_factory=dict)  # views offered with the first repair instead
     steps: list[PlannedStep] = field(default_factory=list)  # the plan
+    params: dict[str, object] = field(default_factory=dict)  # values bound to the plan's $parameters
+    procedure: str = ""  # the procedure whose steps `steps` are
     messages: list[Message] = field(default_factory=list)  # the planning conversation, for revisions
     plan_reply: str = ""
     form: str = "plan"  # plan (JSON steps), or one statement: native (`native_sql.py`) or sql (JSON)
@@ -127,7 +131,7 @@ class Context:
         """The chain of steps, started on first use (the guard's mode, the schema, the sequences before)."""
         if self.chain is None:
             mode = _mode(self.request, self.route)
-            self.chain = Chain(mode, self.catalog.schema())
+            self.chain = Chain(mode, self.catalog.schema(), values=dict(self.params))
             if self.chain.writes:
                 self.chain.sequences = self.session.sequences()
         return self.chain

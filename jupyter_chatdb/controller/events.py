@@ -49,6 +49,9 @@ class Reply:
     request_id: int | None = None  # the journal's id of an applied write request
     missing: tuple[str, ...] = ()  # what the request named that the data does not hold (then nothing ran)
     doubtful: tuple[str, ...] = ()  # words no table or column says, noted beside an answer that ran anyway
+    params: tuple[tuple[str, object], ...] = ()  # the values `plan`'s procedure parameters are bound to
+    procedure: str = ""  # the procedure that was run instead of a plan
+    seen: bool = False  # the user approved or wrote what ran (`ChatDB.learn` may keep it as a procedure)
 
 
 @dataclass(frozen=True)
@@ -205,3 +208,21 @@ class TablesSelected(Event):
     refined: bool
     picked: tuple[str, ...] = ()
     changes: tuple[tuple[str, str], ...] = ()
+
+
+@dataclass(frozen=True)
+class ProcedureUsed(Event):
+    """A procedure is run instead of a plan, with the values the model read in the request."""
+
+    name: str
+    source: str  # "taught" or "request N"
+    values: tuple[tuple[str, object], ...]  # as filled: the scalars, and "items" as a list of dicts
+    similarity: float  # of the request to the closest one the procedure was learned from
+
+
+@dataclass(frozen=True)
+class ProcedureNotUsed(Event):
+    """A procedure matched, but its values could not be read in the request: the request is planned."""
+
+    name: str
+    reason: str

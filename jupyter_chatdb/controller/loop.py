@@ -15,6 +15,7 @@ from collections.abc import Generator, Iterator
 from ..errors import ChatDBError
 from ..grounding.selection import SchemaIndex
 from ..grounding.values import ValueIndex
+from ..kernel_memory.procedures import ProcedureBook
 from ..kernel_memory.thoughts import ThoughtMemory
 from ..llm.base import LLM, Embedder
 from ..sql.catalog import Catalog
@@ -40,10 +41,12 @@ class Controller:
         values: ValueIndex | None = None,
         tables: SchemaIndex | None = None,
         strategy: tuple[Stage, ...] = ASK,
+        procedures: ProcedureBook | None = None,
     ) -> None:
         """`embedder` matches values and tables by meaning (default: the memory's, else by spelling only);
         `values` and `tables` are the data-value and schema-selection memories (default: new ones);
-        `strategy` the stages a request runs (`strategies.without(ASK, "vote")` leaves one out)."""
+        `strategy` the stages a request runs (`strategies.without(ASK, "vote")` leaves one out);
+        `procedures` the writes learned or taught, run for requests of their kind."""
         embedder = embedder or (memory.embedder if memory is not None else None)
         self.services = Services(
             model,
@@ -53,6 +56,7 @@ class Controller:
             values or ValueIndex(session, embedder),
             tables or SchemaIndex(embedder),
             memory,
+            procedures=procedures,
         )
         self.strategy = strategy
 
@@ -68,7 +72,7 @@ class Controller:
         ctx = self._context(request)
         yield RequestStarted(request.text, self.services.model.name, tuple(ctx.catalog.tables), request.allow_writes)
         if request.approved:
-            ctx.route, ctx.steps = request.route, list(request.approved)
+            ctx.route, ctx.steps, ctx.params = request.route, list(request.approved), dict(request.params)
         else:  # what the route stage decides, when it is left out
             ctx.route = "write" if request.allow_writes else "read"
         yield from run_pipeline(ctx, APPROVED if request.approved else self.strategy)

@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 import json
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 
 import pandas as pd
 
@@ -276,3 +276,20 @@ def table_choice_schema(names: list[str]) -> JSONSchema:
         "required": ["tables"],
         "additionalProperties": False,
     }
+
+
+FILL_INSTRUCTIONS = """\
+You read the values of a saved procedure's parameters in a request. First say whether the request asks \
+for the same kind of change as the procedure's own request ("same_kind"). Copy each name, word and number \
+as the request writes it; list every item the request names. Reply with JSON only."""
+
+
+def fill_messages(name: str, example_request: str, example: Mapping[str, object], request: str) -> list[Message]:
+    """The messages that ask for a procedure's values in `request`, after its own request and values (if known)."""
+    messages: list[Message] = [{"role": "system", "content": f"{FILL_INSTRUCTIONS}\nProcedure: {name}"}]
+    if example:
+        messages += [
+            {"role": "user", "content": f"Request: {example_request}"},
+            {"role": "assistant", "content": json.dumps(example, default=str)},
+        ]
+    return [*messages, {"role": "user", "content": f"Request: {request}"}]

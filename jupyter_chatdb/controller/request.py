@@ -19,3 +19,6 @@ class Request:
     route: str = "write"  # read | write: how an approved plan runs (it is not routed by the model)
     use_memory: bool = True  # recall thoughts before planning and store new ones after the answer
     expected: Preview | None = None  # an approval: the approved plan must change exactly these rows
+    params: tuple[tuple[str, object], ...] = ()  # values the approved plan's $parameters are bound to
+    seen: bool = False  # the user saw (approved) or wrote the approved plan: it may become a procedure
+    use_procedures: bool = True  # a write of a kind a procedure was learned for runs that procedure

@@ -8,6 +8,7 @@ from .stages.honesty import check_concepts
 from .stages.memory import post_think, recall
 from .stages.one_statement import foundation_sql, write_sql
 from .stages.plan import plan, vote
+from .stages.procedure import use_procedure
 from .stages.route import chat, route, route_quickly
 from .stages.run import run_steps
 from .stages.select import consider_tables, flatten_joins, flatten_joins_on_repair, pick_tables
@@ -19,6 +20,7 @@ ASK: tuple[Stage, ...] = (
     recall,
     chat,
     check_concepts,
+    use_procedure,
     pick_tables,
     plan,
     vote,
@@ -36,6 +38,7 @@ NATIVE: tuple[Stage, ...] = (
     recall,
     chat,
     check_concepts,
+    use_procedure,
     pick_tables,
     write_sql,
     *ASK[ASK.index(plan) :],

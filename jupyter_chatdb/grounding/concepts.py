@@ -33,6 +33,7 @@ from .words import FUNCTION_WORDS, stem, tokens
 
 MEANING_MIN = 0.66  # an attribute this close in meaning to a name's words is taken to be that name
 NAME_TYPO_MIN_LENGTH = 7
+COMPOUND_PART_MIN = 4
 # a name this close in meaning to a value of a column of few values is that value ("Cornish": 'Cornwall')
 NAME_MEANING_MIN = 0.6
 FEW_VALUES = 200
@@ -48,13 +49,15 @@ ASKING_WORDS = frozenset(
     "after before between below above over under less fewer greater than since until word words letter letters "
     "higher lower larger smaller bigger older younger longer shorter heavier lighter cheaper dearer earlier later "
     "more but nor yet so if while whether because although though into onto within without among along during "
-    "against about".split()
+    "against about named called titled labelled labeled substring contain contains containing include includes "
+    "including start starts starting begin begins beginning end ends ending like having use uses using used".split()
 )
 _OPENING = r"(?:the|their|its|his|her|a|an|all|each)"
 _AGGREGATE = r"(?:average|mean|total|sum|maximum|minimum|max|min|highest|lowest|largest|smallest|biggest|greatest)"
 _COMPARE = (
     r"(?:is|are|was|were|of|above|below|over|under|greater|less|more|higher|lower|larger|smaller|between|at|than)"
 )
+_MORE_OR_LESS = r"(?:above|below|over|under|greater|less|more|higher|lower|larger|smaller|between)"
 _WORD = r"([a-z]+)"
 _NOUN = r"([a-z]+(?: [a-z]+)?)"  # only where a word after it ends the phrase
 # where a request names a column: the noun phrase of each pattern
@@ -70,8 +73,16 @@ ATTRIBUTE_PLACES = tuple(
         rf"\border (?:of|by) (?:{_OPENING} )?{_NOUN}",
         rf"\b(?:different|distinct|unique) {_NOUN} (?:of|for)\b",
         rf"\b(?:whose|with(?: a| an| the)?) {_NOUN} {_COMPARE}\b",
-        rf"\b(?:the|their|its) {_WORD} and\b",
+        rf"\b(?:have|has|had) (?:a |an )?{_NOUN} {_MORE_OR_LESS}\b",
+        rf"\b{_MORE_OR_LESS} {_NOUN} than\b",
+        rf"\b(?:the|their|its) {_NOUN} and\b",
+        rf"\b(?:different|distinct|unique) {_NOUN}(?: of| for|,|$)",
     )
+)
+# a list of what a request asks for, "the id, weight and stable of": every item names a column
+_ITEM = r"(?:[a-z]+ ){0,2}[a-z]+"  # a list's item: a noun phrase of up to 3 words
+LISTED = re.compile(
+    rf"\b(?:the|their|its) ({_ITEM}(?:, (?:the )?{_ITEM})*,? and (?:the )?{_ITEM})(?= (?:of|for)\b|,|$)"
 )
 # where a request may name a column, or the rows it is about ("which product", "each customer", "raised
 # by female students"): a word here that no name says is only doubtful, and only once the model, shown
@@ -83,13 +94,16 @@ ENTITY_PLACES = tuple(
         rf"^(?:which|what) {_WORD}",
         rf"\b(?:which|what) {_NOUN} (?:is|are|was|were|has|have|had|does|do|did)\b",
         rf"\b(?:each|every) {_WORD}",
+        rf"\b(?:amount|number) of (?:{_OPENING} )?(?:different |distinct )?{_WORD}",
         rf"\bthe {_NOUN} (?:with|that|which|whose)\b",
         rf"\bthe [a-z]+est {_WORD}",
-        rf"^(?:show|list|give|find|return|display) (?:me )?(?:the |all |different |distinct )?{_WORD}",
+        rf"^(?:show|list|give|find|return|display) (?:me )?(?:the |their |all |different |distinct )?{_WORD}",
     )
 )
 # a lower-case noun just before a quoted text, a capitalised word or a number: "flights from discount 'Bo'"
-BEFORE_A_VALUE = re.compile(r"\b(?:in|at|from|to|of|with|has|have|the|a|an) ([a-z]+) (?=[\"“‘'`]|[A-Z][a-z]|[0-9])")
+BEFORE_A_VALUE = re.compile(
+    r"\b(?:in|at|from|to|of|with|has|have|the|a|an|by|using|use|does|do) ([a-z]+(?: [a-z]+)?) (?=[\"“‘'`]|[A-Z][a-z]|[0-9])"
+)
 # capitalised words that name a time, not a stored value
 CALENDAR = frozenset(
     "january february march april may june july august september october november december "
@@ -148,10 +162,10 @@ class StoredWords:
             return True
         if any(_abbreviation(name, word) or _abbreviation(stem(name), root) for name in self.name_words):
             return True
-        if len(root) >= 4 and any(root in name for name in self.name_words):
+        if len(root) >= COMPOUND_PART_MIN and any(root in name for name in self.name_words):
             return True  # a word of a compound name ("shires" of "homeshire")
-        if len(word) >= NAME_TYPO_MIN_LENGTH and any(one_typo(word, name) for name in self.name_words):
-            return True  # a long name mistyped (a short one is as likely another word: "height", "weight")
+        if any(_mistyped(word, name) or _mistyped(root, stem(name)) for name in self.name_words):
+            return True
         return self._close_in_meaning(word)
 
     def abbreviated(self, initials: Iterable[str]) -> bool:
@@ -241,13 +255,16 @@ def attribute_phrases(text: str, places: Sequence[re.Pattern[str]] = ATTRIBUTE_P
     ['stable']
     """
     text = re.sub(r"['’]s\b", "", text)  # "the teacher's name": the teacher's
-    lowered = " ".join(re.findall(r"[a-z0-9]+|,", _unquoted(text).lower())).replace(" ,", ",")
+    sentences = [_lowered(s) for s in re.split(r"(?<=[.?!;])\s+", _unquoted(text))]  # "^" opens each
+    lowered = " ".join(sentences)
     cased = " ".join(re.findall(r"[A-Za-z0-9]+|[\"“‘'`]", text))  # quotes kept: a value follows them
-    matches = [m for place in places for m in place.finditer(lowered)]
+    said = [m.group(1) for place in places for sentence in sentences for m in place.finditer(sentence)]
     if places is ATTRIBUTE_PLACES:
-        matches += list(BEFORE_A_VALUE.finditer(cased))
+        said += [m.group(1) for m in BEFORE_A_VALUE.finditer(cased) if _names_a_column(m.group(1).split()[-1])]
+        listed = (m.group(1) for sentence in sentences for m in LISTED.finditer(sentence))
+        said += [item for items in listed for item in re.split(r",? and |, ", items)]
     names = {w.lower() for name in named(text) for w in name.split()}  # a name is checked as a name
-    phrases = [" ".join(_naming_words([w for w in m.group(1).split() if w not in names])) for m in matches]
+    phrases = [" ".join(_naming_words([w for w in phrase.split() if w not in names])) for phrase in said]
     return sorted(dict.fromkeys(p for p in phrases if p), key=lowered.find)
 
 
@@ -291,6 +308,16 @@ def _abbreviation(name: str, word: str) -> bool:
     return len(short) >= 3 and long.startswith(short) and (len(short) >= 4 or len(long) - len(short) > 2)
 
 
+def _mistyped(word: str, name: str) -> bool:
+    """Whether `word` is a long `name` mistyped (a shorter one with a letter off is as likely another word:
+    "height", "weight", "hight").
+
+    >>> _mistyped("capacty", "capacity"), _mistyped("cartool", "cartoon"), _mistyped("weight", "height")
+    (True, True, False)
+    """
+    return len(word) >= NAME_TYPO_MIN_LENGTH and one_typo(word, name)
+
+
 def _naming_words(words: list[str]) -> list[str]:
     """The words of a phrase that name, from the first that does to the next that does not.
 
@@ -319,6 +346,11 @@ def _initials(text: str) -> dict[str, set[str]]:
             for word in run:
                 found.setdefault(word, set()).add("".join(w[0] for w in run))
     return found
+
+
+def _lowered(text: str) -> str:
+    """Lower-case words and commas, one space apart."""
+    return " ".join(re.findall(r"[a-z0-9]+|,", text.lower())).replace(" ,", ",")
 
 
 def _unquoted(text: str) -> str:

@@ -93,6 +93,9 @@ def answer(ctx: Context) -> Iterator[Event]:
         request_id=chain.request_id,
         preview=chain.preview,
         doubtful=tuple(ctx.doubtful),
+        params=tuple(ctx.params.items()),
+        procedure=ctx.procedure,
+        seen=request.seen,
     )
 
 

