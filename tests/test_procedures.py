@@ -8,8 +8,8 @@ import datetime as dt
 import pytest
 
 from jupyter_chatdb import ChatDB
-from jupyter_chatdb.errors import ChatDBError
 from jupyter_chatdb.controller.events import ApprovalNeeded, ProcedureNotUsed, ProcedureUsed
+from jupyter_chatdb.errors import ChatDBError
 from jupyter_chatdb.kernel_memory.procedures import ProcedureBook, ProcedureError
 from jupyter_chatdb.sql.generalize import generalize
 
