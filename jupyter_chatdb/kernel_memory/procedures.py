@@ -257,7 +257,8 @@ def kinds_of(request: str, values: Sequence[str] = ()) -> list[str]:
 def _text_values(example: Mapping[str, object]) -> list[str]:
     """The text values of a procedure's example, those of its items included."""
     found = [v for v in example.values() if isinstance(v, str)]
-    for item in example.get(ITEMS) or []:  # type: ignore[union-attr]
+    items = example.get(ITEMS)
+    for item in items if isinstance(items, list) else []:
         found += [v for v in item.values() if isinstance(v, str)]
     return found
 
