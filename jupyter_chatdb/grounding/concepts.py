@@ -283,7 +283,7 @@ def named(text: str) -> list[str]:
     return [n for n in dict.fromkeys(found) if n.strip() and n.lower() not in CALENDAR]
 
 
-def describe(missing: Sequence[Missing], names: Mapping[str, Sequence[str]]) -> str:
+def describe(missing: Sequence[Missing | str], names: Mapping[str, Sequence[str]]) -> str:
     """What is missing and what is there, for the answer.
 
     >>> print(describe([Missing("discount", "attribute")], {"sales": ["region", "price", "qty"]}))

@@ -35,6 +35,11 @@ class MemoryFiles:
         return self.folder / f"{self.notebook}.thoughts.ann"
 
     @property
+    def procedures(self) -> Path:
+        """Procedures learned from approved writes or taught (SQLite)."""
+        return self.folder / f"{self.notebook}.procedures.sqlite"
+
+    @property
     def values(self) -> Path:
         """The data-value memory's columns and vectors, and the tables' descriptions (SQLite)."""
         return self.folder / f"{self.notebook}.values.sqlite"

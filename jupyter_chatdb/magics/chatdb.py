@@ -20,6 +20,7 @@ from ..config import ChatDB as Settings
 from ..controller.events import Reply, TablesSelected
 from ..errors import ChatDBError, RequestStopped
 from ..kernel_memory.files import MemoryFiles
+from ..kernel_memory.procedures import Procedure, ProcedureBook, ProcedureError
 from ..kernel_memory.thoughts import ThoughtMemory, open_memory
 from ..sql.session import Binding
 from .live import LiveOutputs
@@ -27,7 +28,20 @@ from .views import View, make_view, show_chart
 from .words import split_words
 
 VARIABLE = re.compile(r"\{\{|\}\}|\{([A-Za-z_][A-Za-z0-9_]*)\}")
-COMMANDS = ("tables", "describe", "attach", "history", "undo", "restore", "model", "approve", "reject", "sql")
+COMMANDS = (
+    "tables",
+    "describe",
+    "attach",
+    "history",
+    "undo",
+    "restore",
+    "model",
+    "approve",
+    "reject",
+    "keep",
+    "procedures",
+    "sql",
+)
 
 
 STOPPED = "Stopped: nothing was written."
@@ -46,6 +60,8 @@ class ChatDBMagics(Magics):
         self._last_pending: View | None = None  # the last cell whose writes wait for approval
         self._last_view: View | None = None  # the last cell's chain, for %chatdb sql N
         self._memory: ThoughtMemory | None = None
+        self._procedures: ProcedureBook | None = None
+        self._last_applied: tuple[ChatDB, Reply] | None = None  # the last write the user approved, to keep
         self.memory_off: str | None = None  # why memory could not be opened (said once)
         self._skipped: dict[str, str] = {}  # DataFrames DuckDB could not read at the last cell, already warned of
         self.live = LiveOutputs(shell)  # widget outputs to make static when the next cell runs
@@ -83,6 +99,7 @@ class ChatDBMagics(Magics):
                 strategy=self.settings.strategy,
                 memory=memory,
                 values_path=self._values_path(memory),
+                procedures=self.procedures,
             )
             self._engines[database] = engine
         if not self.settings.memory and engine.memory is not None:  # %config ChatDB.memory = False
@@ -109,6 +126,19 @@ class ChatDBMagics(Magics):
                 print(f"{type(error).__name__}: {error}", file=sys.stderr)
                 return None
         return self._memory
+
+    @property
+    def procedures(self) -> ProcedureBook:
+        """The notebook's procedures, kept beside its memory (in memory only when that is off)."""
+        if self._procedures is None:
+            memory = self.memory
+            path = memory.store.path if memory is not None else None
+            try:
+                self._procedures = ProcedureBook(None if path is None else MemoryFiles.of_thoughts(path).procedures)
+            except ProcedureError as error:
+                print(f"{type(error).__name__}: {error} They are kept for this session only.", file=sys.stderr)
+                self._procedures = ProcedureBook(None)
+        return self._procedures
 
     @staticmethod
     def _values_path(memory: ThoughtMemory | None) -> Path | None:
@@ -142,6 +172,12 @@ class ChatDBMagics(Magics):
     )
     @argument("--sql", action="store_true", help="The cell is SQL: run it through the guard, without the model.")
     @argument("--no-memory", action="store_true", help="Neither recall thoughts for this cell nor store new ones.")
+    @argument("--no-procedure", action="store_true", help="Plan a write even if a procedure was kept for its kind.")
+    @argument(
+        "--teach",
+        metavar="NAME",
+        help="The cell is SQL with $parameters, and '-- ' lines with requests it is for: keep it as procedure NAME.",
+    )
     @argument("--verbose", action="store_true", help="Also show the controller's decisions (routing, plans, votes).")
     @argument("--plot", action="store_true", help="Draw a chart of the result where one fits (%%config ChatDB.plot).")
     @argument("--no-plot", action="store_true", help="No chart for this cell.")
@@ -162,8 +198,10 @@ class ChatDBMagics(Magics):
         %chatdb undo [N]        undo the last N applied write requests (default 1)
         %chatdb restore ID      bring the data back to how it was right after request ID (0: before the first)
         %chatdb model NAME|URL  use another model from the next cell on
-        %chatdb approve         apply the last write that is waiting for approval
+        %chatdb approve [--keep NAME]  apply the last write that is waiting for approval (and keep it as a procedure)
         %chatdb reject          drop it
+        %chatdb keep NAME       keep the last write you approved as procedure NAME, for later requests like it
+        %chatdb procedures [show NAME | forget NAME]  the procedures kept, one of them, or forget one
         %chatdb sql [N]         a new cell below with step N's SQL of the last request (default: the last step)
         """
         if cell is None:
@@ -180,12 +218,15 @@ class ChatDBMagics(Magics):
             raise UsageError(f"-o needs a Python variable name, not {args.out!r}.")
         if args.steps is not None and not 1 <= args.steps <= Settings.max_steps.default_value:
             raise UsageError(f"--steps needs a number from 1 to {Settings.max_steps.default_value}, not {args.steps}.")
-        if args.replay and args.sql:
-            raise UsageError("Use --replay or --sql, not both.")
+        if sum(map(bool, (args.replay, args.sql, args.teach))) > 1:
+            raise UsageError("Use one of --replay, --sql and --teach.")
         if args.plot and args.no_plot:
             raise UsageError("Use --plot or --no-plot, not both.")
         text = expand_variables(text, self._shell.user_ns)
         engine = self._engine(args.db if args.db is not None else self.settings.database)
+        if args.teach:
+            self._teach(engine, args.teach, text)
+            return None
         if args.model:
             engine = engine.with_model(args.model)
         self._warn_skipped(engine.bind_frames(self._shell.user_ns))
@@ -206,6 +247,8 @@ class ChatDBMagics(Magics):
         if (args.plot or self.settings.plot) and not args.no_plot and reply.result is not None and not reply.pending:
             show_chart(reply.result)
         self._offer_approval(engine, reply, view, args.write)
+        if reply.seen and reply.request_id is not None:  # SQL the user wrote, applied
+            self._last_applied = (engine, reply)
         if args.out:
             self._shell.user_ns[args.out] = reply.result
         return value
@@ -230,6 +273,7 @@ class ChatDBMagics(Magics):
             dry_run=args.dry_run,
             max_steps=steps,
             use_memory=not args.no_memory,
+            use_procedures=not args.no_procedure,
             on_event=view.apply,
         )
 
@@ -260,6 +304,7 @@ class ChatDBMagics(Magics):
             view.failed(str(error))
             raise
         view.finished(applied)
+        self._last_applied = (engine, applied)
         return applied
 
     def _reject(self, view: View | None) -> None:
@@ -278,6 +323,8 @@ class ChatDBMagics(Magics):
             return
         view.step_rerun(index, reply)
         self._wait_for_approval(view, engine, reply)
+        if reply.request_id is not None:
+            self._last_applied = (engine, reply)
 
     # -- %chatdb line commands ------------------------------------------------------------------
 
@@ -316,11 +363,57 @@ class ChatDBMagics(Magics):
         elif command == "sql":
             self._step_to_new_cell(rest)
         elif command == "approve":  # the pending cell's output shows the steps; say the outcome here too
+            keep = _keep_name(rest)
             print(self._approve(self._last_pending).answer)
+            if keep:
+                self._keep([keep])
+        elif command == "keep":
+            self._keep(rest)
+        elif command == "procedures":
+            return self._procedures_command(rest)
         else:
             self._reject(self._last_pending)
             print("Rejected: nothing was written.")
         return None
+
+    def _teach(self, engine: ChatDB, name: str, cell: str) -> None:
+        """`%%chatdb --teach NAME`: '-- ' lines are the requests it is for, the rest its SQL."""
+        lines = cell.splitlines()
+        requests = [line.strip()[2:].strip() for line in lines if line.strip().startswith("--")]
+        sql = "\n".join(line for line in lines if not line.strip().startswith("--"))
+        procedure = engine.teach(name, sql, [r for r in requests if r])
+        print(f"Kept procedure {name!r}: {_described(procedure)}.")
+
+    def _keep(self, words: list[str]) -> None:
+        if len(words) != 1:
+            raise UsageError('Use %chatdb keep NAME, e.g. %chatdb keep "record a delivery".')
+        if self._last_applied is None:
+            raise ChatDBError("No write was approved yet: approve a waiting write first, then keep it.")
+        engine, reply = self._last_applied
+        procedure = engine.learn(reply, words[0])
+        print(f"Kept procedure {words[0]!r}: {_described(procedure)}.")
+
+    def _procedures_command(self, words: list[str]) -> object:
+        book = self.engine.procedures
+        if not words:
+            return pd.DataFrame(
+                [
+                    (p.name, p.source, ", ".join(x.name for x in p.parameters), len(p.steps), p.requests[0])
+                    for p in book
+                ],
+                columns=["name", "source", "parameters", "steps", "learned from"],
+            )
+        if len(words) == 2 and words[0] == "show":
+            procedure = book.get(words[1])
+            print(f"{procedure.name} ({procedure.source}): {_described(procedure)}")
+            for step in procedure.steps:
+                print(f"  {'per item: ' if step.per_item else ''}{step.sql}")
+            return None
+        if len(words) == 2 and words[0] == "forget":
+            book.forget(words[1])
+            print(f"Forgot procedure {words[1]!r}.")
+            return None
+        raise UsageError("Use %chatdb procedures, %chatdb procedures show NAME or %chatdb procedures forget NAME.")
 
     def _step_to_new_cell(self, words: list[str]) -> None:
         cards = self._last_view.state.cards if self._last_view is not None else {}
@@ -382,6 +475,10 @@ class ChatDBMagics(Magics):
         if self._memory is not None:
             self._memory.store.close()
             self._memory = None
+        if self._procedures is not None:
+            self._procedures.close()
+            self._procedures = None
+        self._last_applied = None
 
 
 def with_selection(tables: pd.DataFrame, selection: TablesSelected | None) -> pd.DataFrame:
@@ -454,6 +551,27 @@ def _requests(ids: list[int]) -> str:
     'requests 3, 2'
     """
     return f"request{'s' if len(ids) != 1 else ''} {', '.join(map(str, ids))}"
+
+
+def _keep_name(words: list[str]) -> str | None:
+    """The NAME of `%chatdb approve --keep NAME`, None without --keep."""
+    if not words:
+        return None
+    if len(words) != 2 or words[0] != "--keep":
+        raise UsageError("Use %chatdb approve, or %chatdb approve --keep NAME to keep it as a procedure.")
+    return words[1]
+
+
+def _described(procedure: Procedure) -> str:
+    """
+    >>> from jupyter_chatdb.sql.generalize import Parameter
+    >>> _described(Procedure("feed", (), (Parameter("horse", "text"), Parameter("item_kg", "number")), ("Feed Ada",)))
+    "parameters horse (text), item_kg (number, per item); for requests like 'Feed Ada'"
+    """
+    parameters = (
+        ", ".join(f"{p.name} ({p.type}{', per item' if p.per_item else ''})" for p in procedure.parameters) or "none"
+    )
+    return f"parameters {parameters}; for requests like {procedure.requests[0]!r}"
 
 
 def whole_number(words: list[str], usage: str, default: int | None = None) -> int:

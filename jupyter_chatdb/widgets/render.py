@@ -47,6 +47,8 @@ def chain_html(state: ChainState) -> str:
         parts.append(
             f'<div class="chatdb-recalled" style="color:{GRAY}">Recalled from memory:<ul style="margin:2px 0">{items}</ul></div>'
         )
+    if state.procedure:
+        parts.append(f'<div class="chatdb-procedure" style="color:#1a73e8">{html.escape(state.procedure)}</div>')
     if state.corrections:
         items = "".join(f"<li>{html.escape(correction_text(c))}</li>" for c in state.corrections)
         parts.append(
@@ -92,6 +94,8 @@ def chain_markdown(state: ChainState) -> str:
         lines += [selection_text(state.selection), ""]
     if state.recalled:
         lines += ["Recalled from memory:", *[f"- {text} (#{i})" for i, text, _ in state.recalled], ""]
+    if state.procedure:
+        lines += [state.procedure, ""]
     if state.corrections:
         lines += ["Value corrections:", *[f"- {correction_text(c)}" for c in state.corrections], ""]
     for card in state.cards.values():
@@ -117,6 +121,7 @@ def chain_text(state: ChainState) -> str:
     if state.selection is not None:
         lines.append(selection_text(state.selection))
     lines += [f"Recalled: {text} (#{i})" for i, text, _ in state.recalled]
+    lines += [state.procedure] if state.procedure else []
     lines += [f"Value correction: {correction_text(c)}" for c in state.corrections]
     if state.verbose:
         lines += [f"  {decision}" for decision in state.decisions]

@@ -19,6 +19,8 @@ from ..controller.events import (
     MemoryStored,
     ModelText,
     PlanMade,
+    ProcedureNotUsed,
+    ProcedureUsed,
     Replayed,
     Reply,
     RequestStarted,
@@ -49,6 +51,8 @@ ACTIVITIES = {
     "answer": "Phrasing the answer",
     "memory": "Noting what this answer says, for later (the answer is above)",
 }
+KEEP_HINT = "%chatdb keep NAME keeps these writes as a procedure for later requests like this one."
+NOT_MEANT = "Not what you meant? Run the cell again with --no-procedure to have it planned."
 FAILED_NOTE = "Nothing was written. Edit a step's SQL and run it again, or ask in other words."
 
 
@@ -82,6 +86,7 @@ class ChainState:
     replaced: tuple[int, ...] = ()  # older thoughts those contradicted
     corrections: list[ValueCorrected] = field(default_factory=list)  # literals replaced by stored values
     selection: TablesSelected | None = None  # the tables chosen for the planning prompt, with many tables
+    procedure: str = ""  # the procedure run instead of a plan, with its values; or why a matching one was not
     changes: tuple[TableChange, ...] = ()  # rows the writes changed, or would change when pending
     activity: str = ""  # what the model is doing now, in words ("Writing SQL")
     activity_since: float | None = None  # wall-clock seconds when it started (the view ticks from it)
@@ -142,6 +147,10 @@ class ChainState:
             self.decisions.append(f"Not answered, since {'; '.join(event.missing)}.")
         elif isinstance(event, TablesSelected):
             self.selection = event
+        elif isinstance(event, ProcedureUsed):
+            self.procedure = procedure_text(event)
+        elif isinstance(event, ProcedureNotUsed):
+            self.procedure = f"Procedure {event.name!r} not used ({event.reason}); planned instead."
         elif isinstance(event, MemoryRecalled):
             self.recalled = event.thoughts
         elif isinstance(event, MemoryStored):
@@ -168,6 +177,8 @@ class ChainState:
         self.usage = reply.usage
         if self.phase == "running":
             self.phase = "pending" if reply.pending else "done"
+        if reply.seen and reply.request_id is not None and not reply.procedure:
+            self.note = f"{self.note or ''} {KEEP_HINT}".strip()
         if reply.pending:  # tried and rolled back: nothing is changed until approved
             for card in self.cards.values():
                 if card.status == "done" and card.rows_affected is not None:
@@ -251,3 +262,20 @@ class ChainState:
         state.changes = reply.changes
         state._answered(reply)
         return state
+
+
+def procedure_text(event: ProcedureUsed) -> str:
+    """
+    >>> used = ProcedureUsed("feed", "request 3", (("supplier", "Calder"), ("items", [{"horse": "Tansy", "kg": 8}])), 0.9)
+    >>> procedure_text(used).removesuffix(NOT_MEANT)
+    "Using procedure 'feed' (learned from request 3): supplier 'Calder'; items: Tansy, 8. "
+    """
+    values = []
+    for name, value in event.values:
+        if isinstance(value, list):
+            listed = "; ".join(", ".join(str(v) for v in item.values()) for item in value if isinstance(item, dict))
+            values.append(f"{name}: {listed}")
+        else:
+            values.append(f"{name} {value!r}")
+    origin = "taught" if event.source == "taught" else f"learned from {event.source}"
+    return f"Using procedure {event.name!r} ({origin}): {'; '.join(values)}. {NOT_MEANT}"

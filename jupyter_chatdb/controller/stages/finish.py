@@ -14,8 +14,9 @@ from ...sql.approval import Preview, RunMarks, bulk_change, differences
 from ...sql.journal import TableChange
 from ..answer import plain_answer
 from ..context import Context
-from ..events import ApprovalNeeded, Committed, Event, Reply
+from ..events import ApprovalNeeded, Committed, ConceptsMissing, Event, Reply
 from ..phrase import phrase
+from .honesty import refusal
 from .one_statement import foundation_sql
 from .run import run_steps
 
@@ -104,9 +105,14 @@ answer.may_fall_back = True  # type: ignore[attr-defined]
 
 def fall_back(ctx: Context) -> Iterator[Event]:
     """For a read the plan could not answer: the Foundation's one-SQL prompt, with one repair, run and
-    answered as a plan's one step. The pipeline jumps here when a stage before it fails; otherwise it
+    answered as a plan's one step; or, when the request says a word the model found no meaning for in the
+    tables (`ctx.doubtful`), what the data lacks. The pipeline jumps here when a stage before it fails; otherwise it
     does nothing."""
     if ctx.reply is not None:
+        return
+    if ctx.doubtful:  # the model found nothing a word means, and the SQL written without it failed: it is missing
+        yield ConceptsMissing(tuple(ctx.doubtful))
+        ctx.reply = refusal(ctx, ctx.doubtful)
         return
     options = replace(ctx.options, revisions=FALLBACK_REPAIRS)
     again = replace(ctx, services=replace(ctx.services, options=options), steps=[], messages=[], chain=None)

@@ -3,7 +3,7 @@ what is missing and what is there, and no SQL is written (`grounding/concepts.py
 
 from __future__ import annotations
 
-from collections.abc import Generator, Iterator
+from collections.abc import Generator, Iterator, Sequence
 
 from ...grounding.concepts import Missing, describe, missing_concepts
 from ...grounding.words import stems, words
@@ -33,10 +33,17 @@ def check_concepts(ctx: Context) -> Iterator[Event]:
             if (yield from _means_nothing(ctx, concept, tables)):
                 ctx.doubtful.append(str(concept))
         return
+    yield ConceptsMissing(tuple(str(m) for m in missing))
+    ctx.reply = refusal(ctx, [str(m) for m in missing])
+
+
+def refusal(ctx: Context, missing: Sequence[str]) -> Reply:
+    """The reply that says what the data lacks (`missing`) and what the tables the request names hold."""
+    shown = [c.table for c in ctx.considered] or list(ctx.catalog.tables)
+    tables = {name: [c.name for c in ctx.catalog.tables[name].columns] for name in shown}
     said = stems(ctx.request.text)
     named = [name for name in tables if stems(words(name)) & said]
-    yield ConceptsMissing(tuple(str(m) for m in missing))
-    ctx.reply = Reply(
+    return Reply(
         ctx.request.text,
         describe(missing, {name: tables[name] for name in named} or tables),
         [],
@@ -45,7 +52,7 @@ def check_concepts(ctx: Context) -> Iterator[Event]:
         ctx.calls.usage,
         ctx.services.model.name,
         route=ctx.route,
-        missing=tuple(str(m) for m in missing),
+        missing=tuple(missing),
     )
 
 

@@ -33,7 +33,8 @@ def run_steps(ctx: Context) -> Iterator[Event]:
     while pending:
         planned = pending.pop(0)
         index = len(chain.steps) + 1
-        can_revise = revision < ctx.options.revisions and bool(ctx.messages)
+        # a read saying a word the model found no meaning for is not repaired: it fails to what the data lacks
+        can_revise = revision < ctx.options.revisions and bool(ctx.messages) and not ctx.doubtful
         try:
             step, as_run = yield from _run_step(ctx, chain, index, planned, can_revise)
         except StepProblem as problem:
