@@ -7,9 +7,10 @@ In a notebook: `%load_ext jupyter_chatdb`, then `%%chatdb`. From Python:
 from .api import ChatDB
 from .controller.events import Reply
 from .errors import ChatDBError
+from .kernel_memory.procedures import ProcedureBook
 
 __version__ = "0.1.0"
-__all__ = ["ChatDB", "ChatDBError", "Reply", "load_ipython_extension", "unload_ipython_extension"]
+__all__ = ["ChatDB", "ChatDBError", "ProcedureBook", "Reply", "load_ipython_extension", "unload_ipython_extension"]
 
 
 def load_ipython_extension(ipython) -> None:
