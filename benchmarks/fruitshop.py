@@ -1,13 +1,17 @@
-"""The ChatDB fruit-shop evaluation (shared/datasets/fruitshop_sample).
+"""The ChatDB fruit-shop evaluation (shared/datasets/fruitshop_sample, or --dataset).
 
-For each strategy: load schema.sql into a fresh ChatDB, feed every record in order through
-`ask(..., allow_writes=True)`, check the final database against the records' facts (stock per
-fruit, number of valid sales, revenue), then ask every question and score it by the dataset's rules.
-The questions are also asked of a database loaded exactly from the records' facts, which measures
-answering apart from recording. The baseline in the same run is the Foundation's one-round controller.
+Three modes on the same records and questions, each in a fresh ChatDB loaded from schema.sql:
+- cold: every record through `ask(..., allow_writes=True)` with an empty memory (no procedures);
+- taught: the first record of each kind is taught with its correct statements (`ChatDB.teach`, with
+  that record's values), as a user who fixes the first plan once, and run; the rest go through the
+  system, which runs the taught procedure for a request of its kind;
+- one-round: the Foundation's baseline, one SQL call per record.
+After every 10 records (and at the end) the database is checked against the records' facts (stock per
+fruit, valid sales, revenue); then the questions are asked of it, and of a database loaded exactly from
+the facts (answering apart from recording).
 
-    python benchmarks/fruitshop.py                       # chain and one-round, embedded model
-    python benchmarks/fruitshop.py --strategy chain --records 5 -v
+    python benchmarks/fruitshop.py                                # all three modes, embedded model
+    python benchmarks/fruitshop.py --modes taught,one-round --no-questions -v
 """
 
 from __future__ import annotations
@@ -44,13 +48,17 @@ class CountingModel:
 
 @dataclass
 class Run:
-    strategy: str
+    strategy: str  # the mode
     applied: int = 0
+    refused: int = 0  # records that failed with nothing written
+    half_written: int = 0  # records that failed and still changed the database (never expected)
+    procedure_used: int = 0  # records run by a taught procedure (taught mode)
     record_seconds: list[float] = field(default_factory=list)
     question_seconds: list[float] = field(default_factory=list)
     correct: dict[str, list[bool]] = field(default_factory=lambda: defaultdict(list))
     correct_on_facts: dict[str, list[bool]] = field(default_factory=lambda: defaultdict(list))
-    state: dict[str, tuple[int, int]] = field(default_factory=dict)  # check -> (right, total)
+    state: dict[str, tuple[int, int]] = field(default_factory=dict)  # check -> (right, total), at the end
+    states: list[tuple[int, dict[str, tuple[int, int]]]] = field(default_factory=list)  # after every 10 records
     record_usage: Usage = field(default_factory=Usage)
     question_usage: Usage = field(default_factory=Usage)
 
@@ -65,8 +73,9 @@ def main() -> int:
         records = records[: args.records]
         questions = []  # the gold answers describe the whole month
     model = CountingModel(select_backend(args.model))
-    strategies = ["chain", "one-round"] if args.strategy == "both" else [args.strategy]
-    runs = [evaluate(strategy, model, records, questions, args) for strategy in strategies]
+    if args.no_questions:
+        questions = []
+    runs = [evaluate(mode, model, records, questions, args) for mode in args.modes.split(",")]
     report(runs, records, questions, model.name, args)
     return 0
 
@@ -74,33 +83,45 @@ def main() -> int:
 def parse_args() -> argparse.Namespace:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--model", default="local", help="model for ChatDB (default: the embedded model)")
-    parser.add_argument("--strategy", choices=["both", "chain", "one-round"], default="both")
+    parser.add_argument("--modes", default=",".join(MODES), help=f"some of {', '.join(MODES)}")
+    parser.add_argument("--no-questions", action="store_true", help="records and state checks only")
     parser.add_argument(
         "--records", type=int, default=0, help="feed only the first N records (questions are then skipped)"
     )
-    parser.add_argument("--candidates", type=int, default=1, help="plans sampled per question (chain)")
     parser.add_argument("--dataset", type=Path, default=DATASET)
     parser.add_argument("--out", type=Path, default=Path("benchmarks/out/fruitshop_details.jsonl"))
     parser.add_argument("-v", "--verbose", action="store_true")
     return parser.parse_args()
 
 
+MODES = ("cold", "taught", "one-round")
+STATE_EVERY = 10
+
+
 def evaluate(
-    strategy: str, model: CountingModel, records: list[dict], questions: list[dict], args: argparse.Namespace
+    mode: str, model: CountingModel, records: list[dict], questions: list[dict], args: argparse.Namespace
 ) -> Run:
-    run = Run(strategy)
-    db = ChatDB(
-        model=model, schema=args.dataset / "schema.sql", summarize=False, strategy=strategy, candidates=args.candidates
-    )
+    run = Run(mode)
+    strategy = "one-round" if mode == "one-round" else "native"
+    db = ChatDB(model=model, schema=args.dataset / "schema.sql", summarize=False, strategy=strategy)
+    taught: set[str] = set()
     args.out.parent.mkdir(parents=True, exist_ok=True)
-    with args.out.with_name(f"{args.out.stem}_{strategy}.jsonl").open("w") as details:
-        for record in records:
-            before, started = model.usage, time.perf_counter()
+    with args.out.with_name(f"{args.out.stem}_{mode}.jsonl").open("w") as details:
+        for number, record in enumerate(records, start=1):
+            before, started, journal = model.usage, time.perf_counter(), _fingerprint(db)
             try:
-                reply = db.ask(record["text"], allow_writes=True)
-                ok, detail = not reply.pending, {"answer": reply.answer, "sql": reply.sql}
+                if mode == "taught" and record["kind"] not in taught:
+                    taught.add(record["kind"])
+                    reply = teach(db, record)
+                else:
+                    reply = db.ask(record["text"], allow_writes=True)
+                    run.procedure_used += bool(reply.procedure)
+                ok, detail = not reply.pending, {"answer": reply.answer, "sql": reply.sql, "procedure": reply.procedure}
             except ChatDBError as error:
                 ok, detail = False, {"error": str(error)}
+                written = _fingerprint(db) != journal
+                run.refused += not written
+                run.half_written += written
             run.record_seconds.append(time.perf_counter() - started)
             run.record_usage += _minus(model.usage, before)
             run.applied += ok
@@ -108,22 +129,113 @@ def evaluate(
             details.flush()
             if args.verbose:
                 print(
-                    f"[{strategy}] {record['id']} {'ok ' if ok else 'ERR'} {run.record_seconds[-1]:5.1f}s", flush=True
+                    f"[{mode}] {record['id']} {'ok ' if ok else 'ERR'} {run.record_seconds[-1]:5.1f}s {detail}"[:400],
+                    flush=True,
                 )
-        run.state = check_state(db, records)
-        ask_questions(db, questions, run, run.correct, model, details, args)
-        facts_db = ChatDB(
-            model=model,
-            schema=args.dataset / "schema.sql",
-            summarize=False,
-            strategy=strategy,
-            candidates=args.candidates,
-        )
-        load_facts(facts_db, all_records(args))
-        ask_questions(facts_db, all_questions(args), run, run.correct_on_facts, model, details, args, label="facts")
-        facts_db.close()
+            if number % STATE_EVERY == 0 or number == len(records):
+                run.states.append((number, check_state(db, records[:number])))
+                if args.verbose:
+                    print(f"[{mode}] state after {number} records: {_state_text(run.states[-1][1])}", flush=True)
+        run.state = run.states[-1][1] if run.states else {}
+        if questions:
+            ask_questions(db, questions, run, run.correct, model, details, args)
+            facts_db = ChatDB(model=model, schema=args.dataset / "schema.sql", summarize=False, strategy=strategy)
+            load_facts(facts_db, all_records(args))
+            ask_questions(facts_db, all_questions(args), run, run.correct_on_facts, model, details, args, label="facts")
+            facts_db.close()
     db.close()
     return run
+
+
+def _fingerprint(db: ChatDB) -> tuple:
+    """Every row of every table: whether a failed record left anything written."""
+    return tuple(tuple(db.session.rows(f"SELECT * FROM {t} ORDER BY ALL")) for t in sorted(db.session.stored_tables()))
+
+
+def _state_text(state: dict[str, tuple[int, int]]) -> str:
+    return ", ".join(f"{check} {right}/{total}" for check, (right, total) in state.items())
+
+
+# -- the taught mode: each kind's correct statements, as a user would teach them once --------------
+
+TAUGHT = {
+    "purchase": """
+        INSERT INTO suppliers (name, phone, email) SELECT $supplier, $phone, $email
+            WHERE NOT EXISTS (SELECT 1 FROM suppliers WHERE name = $supplier);
+        INSERT INTO purchases (supplier_id, purchase_date)
+            SELECT supplier_id, CAST($purchase_date AS DATE) FROM suppliers WHERE name = $supplier;
+        INSERT INTO fruits (name) SELECT $item_fruit WHERE NOT EXISTS (SELECT 1 FROM fruits WHERE name = $item_fruit);
+        INSERT INTO purchase_items SELECT (SELECT max(purchase_id) FROM purchases), fruit_id, $item_kg, $item_unit_cost,
+            $item_selling_price FROM fruits WHERE name = $item_fruit;
+        UPDATE fruits SET stock_kg = stock_kg + $item_kg, selling_price = $item_selling_price WHERE name = $item_fruit
+    """,
+    "sale": """
+        INSERT INTO customers (full_name, phone, email) SELECT $customer, $phone, $email
+            WHERE NOT EXISTS (SELECT 1 FROM customers WHERE full_name = $customer);
+        INSERT INTO sales (customer_id, sale_date)
+            SELECT min(customer_id), CAST($sale_date AS DATE) FROM customers WHERE full_name = $customer;
+        INSERT INTO sale_items SELECT (SELECT max(sale_id) FROM sales), fruit_id, $item_kg, selling_price
+            FROM fruits WHERE name = $item_fruit;
+        UPDATE fruits SET stock_kg = stock_kg - $item_kg WHERE name = $item_fruit
+    """,
+    "price_change": """
+        INSERT INTO price_changes (fruit_id, change_date, new_price)
+            SELECT fruit_id, CAST($change_date AS DATE), $new_price FROM fruits WHERE name = $fruit;
+        UPDATE fruits SET selling_price = $new_price WHERE name = $fruit
+    """,
+    "return": """
+        UPDATE fruits SET stock_kg = stock_kg + i.quantity_kg FROM sale_items AS i
+            WHERE i.fruit_id = fruits.fruit_id AND i.sale_id = (SELECT min(s.sale_id) FROM sales AS s
+            JOIN customers AS c ON c.customer_id = s.customer_id WHERE c.full_name = $customer
+            AND s.sale_date = CAST($sale_date AS DATE) AND s.returned_on IS NULL);
+        UPDATE sales SET returned_on = CAST($return_date AS DATE) WHERE sale_id = (SELECT min(s.sale_id) FROM sales AS s
+            JOIN customers AS c ON c.customer_id = s.customer_id WHERE c.full_name = $customer
+            AND s.sale_date = CAST($sale_date AS DATE) AND s.returned_on IS NULL)
+    """,
+}
+
+
+def teach(db: ChatDB, record: dict) -> object:
+    """Teach the record's kind with its correct statements and this record's values, then run them."""
+    values = taught_values(record)
+    db.teach(record["kind"], TAUGHT[record["kind"]], [record["text"]], example=values)
+    return db.run_procedure(record["kind"], values, allow_writes=True)
+
+
+def taught_values(record: dict) -> dict[str, object]:
+    """A record's facts as the values of its kind's taught statements."""
+    facts, day = record["facts"], record["date"]
+    if record["kind"] == "purchase":
+        supplier = facts["supplier"]
+        items = [
+            {
+                "item_fruit": i["fruit"],
+                "item_kg": i["kg"],
+                "item_unit_cost": i["unit_cost"],
+                "item_selling_price": i["sell_price"],
+            }
+            for i in facts["items"]
+        ]
+        return {
+            "supplier": supplier["name"],
+            "phone": supplier["phone"],
+            "email": supplier["email"],
+            "purchase_date": day,
+            "items": items,
+        }
+    if record["kind"] == "sale":
+        customer = facts["customer"]
+        items = [{"item_fruit": i["fruit"], "item_kg": i["kg"]} for i in facts["items"]]
+        return {
+            "customer": customer["name"],
+            "phone": customer["phone"],
+            "email": customer["email"],
+            "sale_date": day,
+            "items": items,
+        }
+    if record["kind"] == "price_change":
+        return {"change_date": day, "new_price": facts["new_price"], "fruit": facts["fruit"]}
+    return {"customer": facts["customer"]["name"], "sale_date": facts["sale_date"], "return_date": day}
 
 
 def ask_questions(
@@ -362,6 +474,13 @@ def report(runs: list[Run], records: list[dict], questions: list[dict], model: s
         print(f"  {label:34}" + "".join(f"{v:>14}" for v in values))
 
     line("records applied without error", [f"{r.applied}/{len(records)}" for r in runs])
+    line("failed, nothing written", [str(r.refused) for r in runs])
+    line("failed, half written", [str(r.half_written) for r in runs])
+    line("run by a taught procedure", [str(r.procedure_used) for r in runs])
+    for index, (number, _) in enumerate(runs[0].states):
+        exact = [sum(right for right, _ in r.states[index][1].values()) for r in runs]
+        total = sum(t for _, t in runs[0].states[index][1].values())
+        line(f"state checks exact, {number} records", [f"{e}/{total}" for e in exact])
     for check in runs[0].state:
         line(f"final state: {check}", [f"{r.state[check][0]}/{r.state[check][1]}" for r in runs])
     line("seconds per record (median)", [f"{statistics.median(r.record_seconds):.1f}" for r in runs])
@@ -373,12 +492,12 @@ def report(runs: list[Run], records: list[dict], questions: list[dict], model: s
             for r in runs
         ],
     )
-    if questions:
-        for level in ("easy", "hard"):
-            line(f"questions {level} (replayed db)", [_accuracy(r.correct[level]) for r in runs])
-        line("questions all (replayed db)", [_accuracy([x for v in r.correct.values() for x in v]) for r in runs])
-    else:
-        print("  (questions on the replayed database skipped: their gold answers need all records)")
+    if not questions:
+        print("  (questions skipped: --no-questions, or --records, as their gold answers need all records)")
+        return
+    for level in ("easy", "hard"):
+        line(f"questions {level} (replayed db)", [_accuracy(r.correct[level]) for r in runs])
+    line("questions all (replayed db)", [_accuracy([x for v in r.correct.values() for x in v]) for r in runs])
     for level in ("easy", "hard"):
         line(f"questions {level} (exact db)", [_accuracy(r.correct_on_facts[level]) for r in runs])
     line("questions all (exact db)", [_accuracy([x for v in r.correct_on_facts.values() for x in v]) for r in runs])

@@ -393,15 +393,43 @@ class ChatDB:
         )
         return self.procedures.keep(learned)
 
-    def teach(self, name: str, sql: str, requests: Sequence[str] = ()) -> Procedure:
+    def teach(
+        self, name: str, sql: str, requests: Sequence[str] = (), example: Mapping[str, object] | None = None
+    ) -> Procedure:
         """Keep SQL with $name parameters as procedure `name`, run for write requests like `requests`
-        (statements with $item_... parameters run once per item of the list "items")."""
+        (statements with $item_... parameters run once per item of the list "items"). `example`: the
+        values of the first request, shown to the model as how to read them."""
         schema = Catalog.read(self.session, samples=0).schema()
         statements = [s.sql for s in guard.check(sql, schema, mode=guard.Mode.WRITE).statements]
         if not requests:
             raise ProcedureError("Say what requests it is for: a comment line such as '-- Ada bought 2 saddles'.")
         types = self._parameter_types(statements)
-        return self.procedures.keep(Procedure.taught(name, statements, requests, types))
+        procedure = Procedure.taught(name, statements, requests, types)
+        if example is not None:
+            procedure = dataclasses.replace(procedure, example=procedure.checked_values(example))
+        return self.procedures.keep(procedure)
+
+    def run_procedure(
+        self,
+        name: str,
+        values: Mapping[str, object],
+        *,
+        allow_writes: bool = False,
+        on_event: Callable[[Event], None] | None = None,
+    ) -> Reply:
+        """Run procedure `name` with `values` (its parameters, and "items": a list of dicts for the
+        per-item ones), without the model; as any write, it only previews without `allow_writes`."""
+        procedure = self.procedures.get(name)
+        steps, bound = procedure.expanded(procedure.checked_values(values))
+        request = Request(
+            f"procedure {name}",
+            allow_writes=allow_writes,
+            summarize=False,
+            approved=tuple(PlannedStep(s.goal, s.sql, s.binds) for s in steps),
+            params=tuple(bound.items()),
+            seen=True,
+        )
+        return dataclasses.replace(_collect(self._events(request), on_event), procedure=name)
 
     def _parameter_types(self, statements: Sequence[str]) -> dict[str, str]:
         """$parameter -> "number" where it is written to or compared with a numeric column."""

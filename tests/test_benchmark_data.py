@@ -1,4 +1,4 @@
-"""The value-perturbed Spider questions: rules that rewrite literals, and the recorded file they make."""
+"""Benchmark data and harnesses: the value-perturbed Spider questions, and the fruit shop's taught statements."""
 
 import sys
 from pathlib import Path
@@ -47,3 +47,27 @@ def test_the_recorded_questions_are_those_the_rules_make(tmp_path):
     perturb.write(fresh)
     assert fresh.read_text() == perturb.PERTURBED.read_text()
     assert all(q["variant"] != q["literal"] and q["variant"] in q["question"] for q in perturb.load())
+
+
+def test_the_fruit_shops_taught_statements_replay_the_records_exactly():
+    """The taught mode's statements (`fruitshop.TAUGHT`), run with each record's facts, keep every state check."""
+    import json
+
+    from jupyter_chatdb import ChatDB
+    from jupyter_chatdb.llm import ScriptedBackend
+
+    fruitshop = pytest.importorskip("fruitshop")
+    dataset = fruitshop.DATASET
+    if not dataset.is_dir():
+        pytest.skip("the fruit-shop dataset is not beside the checkout")
+    records = [json.loads(line) for line in (dataset / "records.jsonl").read_text().splitlines() if line.strip()]
+    db = ChatDB(model=ScriptedBackend(), schema=dataset / "schema.sql", summarize=False)
+    taught: set[str] = set()
+    for record in records:
+        if record["kind"] in taught:
+            db.run_procedure(record["kind"], fruitshop.taught_values(record), allow_writes=True)
+        else:
+            taught.add(record["kind"])
+            fruitshop.teach(db, record)
+    assert fruitshop.check_state(db, records) == {"stock per fruit": (5, 5), "valid sales": (1, 1), "revenue": (1, 1)}
+    db.close()

@@ -193,3 +193,21 @@ def test_a_waiting_procedure_write_says_so_and_its_approval_runs_the_same_values
     assert pending.procedure == "hay delivery" and dict(pending.params)["item_horse_1"] == "Tansy"
     applied = stable.apply(pending)
     assert applied.procedure == "hay delivery" and hay(stable)["Tansy"] == 8
+
+
+def test_a_procedure_runs_with_given_values_without_the_model(stable, scripted):
+    stable.teach(
+        "feed",
+        "UPDATE horses SET hay_kg = hay_kg + $item_kg WHERE name = $item_horse",
+        ["Tansy got 3 kg of hay"],
+        example={"items": [{"item_horse": "Tansy", "item_kg": 3}]},
+    )
+    assert stable.procedures.get("feed").example == {"items": [{"item_horse": "Tansy", "item_kg": 3}]}
+    values = {"items": [{"item_horse": "Tansy", "item_kg": 2}, {"item_horse": "Juniper", "item_kg": "1.5"}]}
+    preview = stable.run_procedure("feed", values)
+    assert preview.pending and hay(stable)["Tansy"] == 0
+    reply = stable.run_procedure("feed", values, allow_writes=True)
+    assert reply.procedure == "feed" and hay(stable) == {"Bramble": 10, "Juniper": 6.5, "Tansy": 2}
+    assert scripted.calls == []
+    with pytest.raises(ProcedureError, match="'item_kg' must be a number, not 'lots'"):
+        stable.run_procedure("feed", {"items": [{"item_horse": "Tansy", "item_kg": "lots"}]})
