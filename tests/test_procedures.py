@@ -211,3 +211,13 @@ def test_a_procedure_runs_with_given_values_without_the_model(stable, scripted):
     assert scripted.calls == []
     with pytest.raises(ProcedureError, match="'item_kg' must be a number, not 'lots'"):
         stable.run_procedure("feed", {"items": [{"item_horse": "Tansy", "item_kg": "lots"}]})
+
+
+def test_a_procedures_request_replays_without_its_values(stable, scripted):
+    learned_delivery(stable, scripted)
+    scripted.push({"route": "write"}, LATER_VALUES)
+    stable.ask(LATER, allow_writes=True)
+    stable.undo()
+    assert hay(stable)["Tansy"] == 0
+    stable.replay(LATER, allow_writes=True)  # the recorded statements hold the values the model read
+    assert hay(stable) == {"Bramble": 34, "Juniper": 20, "Tansy": 8}
