@@ -30,6 +30,7 @@ DELIVERY = [
     "UPDATE horses SET hay_kg = hay_kg + 15 WHERE name = 'Juniper'",
 ]
 LATER = "Quellmire Farm delivered 8 kg of hay for Tansy and 4 kg for Bramble."
+CHOSEN = {"procedure": "hay delivery"}
 LATER_VALUES = {
     "supplier": "Quellmire Farm",
     "items": [{"item_horse": "Tansy", "item_hay_kg": 8}, {"item_horse": "Bramble", "item_hay_kg": 4}],
@@ -67,17 +68,18 @@ def test_an_approved_write_becomes_a_procedure_that_a_later_request_runs_with_on
     assert [s.loop for s in procedure.steps] == [1, 2] and procedure.source == "request 1"
 
     calls = len(scripted.calls)
-    scripted.push({"route": "write"}, LATER_VALUES)
+    scripted.push({"route": "write"}, CHOSEN, LATER_VALUES)
     events = []
     pending = stable.ask(LATER, on_event=events.append)
     (used,) = [e for e in events if isinstance(e, ProcedureUsed)]
     assert used.name == "hay delivery" and used.source == "request 1" and used.similarity >= 0.7
     assert dict(used.values)["items"] == LATER_VALUES["items"]
-    fill = scripted.calls[calls + 1]
-    assert list(fill.json_schema["properties"]) == ["same_kind", "supplier", "items"]
+    choice, fill = scripted.calls[calls + 1 : calls + 3]
+    assert choice.json_schema["properties"]["procedure"]["enum"] == ["hay delivery", "none"]
+    assert list(fill.json_schema["properties"]) == ["supplier", "items"]
     assert fill.json_schema["properties"]["items"]["items"]["required"] == ["item_horse", "item_hay_kg"]
     assert FIRST in str(fill.messages)  # the request it was learned from, with its values, shows the model how
-    assert len(scripted.calls) == calls + 2  # routing, and filling the values: no planning
+    assert len(scripted.calls) == calls + 3  # routing, choosing the procedure, filling its values: no planning
     assert pending.pending and hay(stable) == {"Bramble": 30, "Juniper": 20, "Tansy": 0}
 
     stable.apply(pending)
@@ -91,7 +93,7 @@ def test_an_approved_write_becomes_a_procedure_that_a_later_request_runs_with_on
 def test_values_are_bound_never_spliced_into_the_sql(stable, scripted):
     learned_delivery(stable, scripted)
     sly = "x', 1); DROP TABLE horses; --"
-    scripted.push({"route": "write"}, {**LATER_VALUES, "supplier": sly})
+    scripted.push({"route": "write"}, CHOSEN, {**LATER_VALUES, "supplier": sly})
     stable.ask(LATER, allow_writes=True)
     assert stable.session.rows("SELECT supplier FROM deliveries WHERE horse = 'Tansy'") == [(sly,)]
     assert hay(stable)["Tansy"] == 8
@@ -101,6 +103,7 @@ def test_values_the_model_cannot_give_leave_the_request_to_the_planner(stable, s
     learned_delivery(stable, scripted)
     scripted.push(
         {"route": "write"},
+        CHOSEN,
         {"supplier": "Quellmire Farm", "items": []},  # no item: the procedure cannot run
         plan("UPDATE horses SET hay_kg = hay_kg + 8 WHERE name = 'Tansy'"),
     )
@@ -109,6 +112,19 @@ def test_values_the_model_cannot_give_leave_the_request_to_the_planner(stable, s
     (skipped,) = [e for e in events if isinstance(e, ProcedureNotUsed)]
     assert skipped.reason == "Procedure 'hay delivery' needs a non-empty list of items."
     assert hay(stable)["Tansy"] == 8
+
+
+def test_a_procedure_the_model_finds_of_another_kind_is_not_used(stable, scripted):
+    learned_delivery(stable, scripted)
+    scripted.push(
+        {"route": "write"}, {"procedure": "none"}, plan("UPDATE horses SET hay_kg = 0 WHERE name = 'Bramble'")
+    )
+    events = []
+    stable.ask("Bramble's hay was all eaten: set it to 0 kg.", allow_writes=True, on_event=events.append)
+    assert [e.reason for e in events if isinstance(e, ProcedureNotUsed)] == [
+        "the model found it another kind of change"
+    ]
+    assert hay(stable)["Bramble"] == 0
 
 
 def test_a_request_can_be_planned_instead_of_running_its_procedure(stable, scripted):
@@ -156,7 +172,11 @@ def test_a_taught_procedure_survives_a_restart_and_can_be_forgotten(tmp_path, sc
 
     again = ChatDB(model=scripted, schema=STABLE, summarize=False, procedures=ProcedureBook(path))
     assert [p.name for p in again.procedures] == ["feed"]
-    scripted.push({"route": "write"}, {"supplier": "Quellmire", "items": [{"item_horse": "Juniper", "item_kg": 2.5}]})
+    scripted.push(
+        {"route": "write"},
+        {"procedure": "feed"},
+        {"supplier": "Quellmire", "items": [{"item_horse": "Juniper", "item_kg": 2.5}]},
+    )
     reply = again.ask("Quellmire brought 2.5 kg for Juniper", allow_writes=True)
     assert reply.procedure == "feed" and hay(again)["Juniper"] == 7.5
     again.procedures.forget("feed")
@@ -186,7 +206,7 @@ def test_generalizing_keeps_what_the_request_did_not_say_and_today_stays_today()
 
 def test_a_waiting_procedure_write_says_so_and_its_approval_runs_the_same_values(stable, scripted):
     learned_delivery(stable, scripted)
-    scripted.push({"route": "write"}, LATER_VALUES)
+    scripted.push({"route": "write"}, CHOSEN, LATER_VALUES)
     events = []
     pending = stable.ask(LATER, on_event=events.append)
     assert [e.reason for e in events if isinstance(e, ApprovalNeeded)] == ["writes are not allowed"]
@@ -215,7 +235,7 @@ def test_a_procedure_runs_with_given_values_without_the_model(stable, scripted):
 
 def test_a_procedures_request_replays_without_its_values(stable, scripted):
     learned_delivery(stable, scripted)
-    scripted.push({"route": "write"}, LATER_VALUES)
+    scripted.push({"route": "write"}, CHOSEN, LATER_VALUES)
     stable.ask(LATER, allow_writes=True)
     stable.undo()
     assert hay(stable)["Tansy"] == 0

@@ -278,10 +278,34 @@ def table_choice_schema(names: list[str]) -> JSONSchema:
     }
 
 
+CHOOSE_INSTRUCTIONS = """\
+You choose the saved procedure that carries out a request to change a database: the one whose example \
+request is the same kind of change (the names, numbers and wording may differ), or "none" when no \
+procedure does what the request asks. Reply with JSON {"procedure": ...}."""
+NO_PROCEDURE = "none"
+
+
+def choose_messages(request: str, procedures: Sequence[tuple[str, str]]) -> list[Message]:
+    """The messages that ask which of `procedures` (name, example request) carries out `request`."""
+    listed = "\n".join(f"- {name}: e.g. {example}" for name, example in procedures)
+    return [
+        {"role": "system", "content": CHOOSE_INSTRUCTIONS},
+        {"role": "user", "content": f"Procedures:\n{listed}\nRequest: {request}"},
+    ]
+
+
+def choose_schema(names: Sequence[str]) -> JSONSchema:
+    return {
+        "type": "object",
+        "properties": {"procedure": {"enum": [*names, NO_PROCEDURE]}},
+        "required": ["procedure"],
+        "additionalProperties": False,
+    }
+
+
 FILL_INSTRUCTIONS = """\
-You read the values of a saved procedure's parameters in a request. First say whether the request asks \
-for the same kind of change as the procedure's own request ("same_kind"). Copy each name, word and number \
-as the request writes it; list every item the request names. Reply with JSON only."""
+You read the values of a saved procedure's parameters in a request. Copy each name, word and number as \
+the request writes it; list every item the request names. Reply with JSON only."""
 
 
 def fill_messages(name: str, example_request: str, example: Mapping[str, object], request: str) -> list[Message]:

@@ -1,7 +1,8 @@
 """Procedural memory: writes the user approved or taught, kept as named procedures with typed parameters.
 
-A later request of the same kind is matched to a procedure by meaning (over the requests it was learned
-from); the model then only fills its parameters (one short constrained call, `values_schema`), and its
+A later write request is matched to procedures by meaning (over the requests they were learned from,
+their names and numbers left out); the model chooses among the closest (or none, one short constrained
+call), then fills the chosen one's parameters (`values_schema`), and its
 statements run with those values bound, never spliced into the SQL. Statements marked per item run once
 for each item of the list parameter "items" (each crop of a delivery), the steps of one loop together.
 
@@ -27,9 +28,9 @@ from ..llm.base import Embedder, JSONSchema
 from ..sql.generalize import ITEM_PREFIX, Generalized, GeneralStep, Parameter, parameters_of, renamed
 
 ITEMS = "items"  # the list parameter of a procedure with steps per item
-MATCH_MIN = 0.7  # a request whose kind is this close in meaning to a procedure's request may be of its kind
+MATCH_MIN = 0.4  # a request whose kind is this close in meaning to a procedure's request may be of its kind
+CANDIDATES = 3  # the closest procedures the model chooses among
 KINDS_PER_REQUEST = 2  # `kinds_of` one request
-SAME_KIND = "same_kind"  # the model's own judgement, asked with the values: is the request of the procedure's kind?
 MAX_ITEMS = 50
 SCHEMA = """
 CREATE TABLE IF NOT EXISTS procedures (
@@ -87,11 +88,9 @@ class Procedure:
         return [p for p in self.parameters if p.per_item]
 
     def values_schema(self) -> JSONSchema:
-        """The JSON schema of this procedure's values, after whether the request is of its kind: what one
-        constrained call fills."""
-        properties: dict[str, object] = {SAME_KIND: {"type": "boolean"}}
-        properties.update({p.name: _json_type(p) for p in self.scalars})
-        required = [SAME_KIND, *(p.name for p in self.scalars)]
+        """The JSON schema of this procedure's values: what one constrained call fills."""
+        properties: dict[str, object] = {p.name: _json_type(p) for p in self.scalars}
+        required = [p.name for p in self.scalars]
         if self.item_fields:
             item = {
                 "type": "object",
@@ -105,8 +104,6 @@ class Procedure:
 
     def checked_values(self, values: Mapping[str, object]) -> dict[str, object]:
         """`values` with each parameter given and of its type (a whole number as an int), or a ProcedureError."""
-        if values.get(SAME_KIND) is False:
-            raise ProcedureError(f"The model read the request as another kind of write than {self.name!r}.")
         checked: dict[str, object] = {p.name: _typed(p, values.get(p.name)) for p in self.scalars}
         if self.item_fields:
             items = values.get(ITEMS)
@@ -209,20 +206,20 @@ class ProcedureBook:
     def __len__(self) -> int:
         return int(self._db.execute("SELECT count(*) FROM procedures").fetchone()[0])
 
-    def match(self, request: str, minimum: float = MATCH_MIN) -> Match | None:
-        """The procedure whose requests `request` is closest to in meaning, if at least `minimum`."""
+    def candidates(self, request: str, minimum: float = MATCH_MIN, limit: int = CANDIDATES) -> list[Match]:
+        """The procedures whose requests `request` is closest to in meaning (at least `minimum`), closest
+        first, at most `limit`: for the model to choose among, since wordings of one kind differ widely."""
         procedures = list(self)
         if not procedures or self.embedder is None:
-            return None
+            return []
         wanted = self.embedder.embed(kinds_of(request))
-        best: Match | None = None
+        matches = []
         for procedure in procedures:
-            vectors = self._vectors_of(procedure)
-            similarities = (vectors @ wanted.T).max(axis=1)  # each of its requests: its closest form
+            similarities = (self._vectors_of(procedure) @ wanted.T).max(axis=1)  # each of its requests' forms
             at = int(np.argmax(similarities))
-            if best is None or similarities[at] > best.similarity:
-                best = Match(procedure, float(similarities[at]), procedure.requests[at // KINDS_PER_REQUEST])
-        return best if best is not None and best.similarity >= minimum else None
+            matches.append(Match(procedure, float(similarities[at]), procedure.requests[at // KINDS_PER_REQUEST]))
+        matches.sort(key=lambda match: -match.similarity)
+        return [match for match in matches if match.similarity >= minimum][:limit]
 
     def _vectors_of(self, procedure: Procedure) -> np.ndarray:
         assert self.embedder is not None

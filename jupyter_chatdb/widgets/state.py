@@ -47,6 +47,7 @@ ACTIVITIES = {
     "sql": "Writing SQL",
     "repair": "Repairing the SQL",
     "value": "Matching a value with the stored ones",
+    "procedure": "Choosing a kept procedure",
     "fill": "Reading the procedure's values in the request",
     "answer": "Phrasing the answer",
     "memory": "Noting what this answer says, for later (the answer is above)",

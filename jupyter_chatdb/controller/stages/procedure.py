@@ -1,33 +1,43 @@
 """Procedural memory in a request: a write of a kind the user approved or taught before runs that
-procedure; the model only reads its values in the request (one short constrained call)."""
+procedure; the model only chooses it and reads its values in the request (two short constrained calls)."""
 
 from __future__ import annotations
 
 import json
 from collections.abc import Iterator
 
-from ...kernel_memory.procedures import ITEMS, SAME_KIND, ProcedureError
+from ...kernel_memory.procedures import ITEMS, ProcedureError
 from .. import prompts
 from ..context import Context
 from ..events import Event, ProcedureNotUsed, ProcedureUsed
 from ..plan import PlannedStep
 
+CHOOSE_MAX_TOKENS = 24
 FILL_TOKENS_PER_ITEM = 40
 FILL_MAX_TOKENS = 400
 
 
 def use_procedure(ctx: Context) -> Iterator[Event]:
-    """For a write close in meaning to a request a procedure was learned from: its values, filled by the
-    model, and its steps as the plan. When the values cannot be read, the request is planned as usual."""
+    """For a write close in meaning to requests procedures were learned from: the model chooses one of
+    them (or none), then reads its values; its steps are the plan. When none is chosen, or its values
+    cannot be read, the request is planned as usual."""
     book = ctx.services.procedures
     if ctx.route != "write" or book is None or ctx.steps or not ctx.request.use_procedures:
         return
-    match = book.match(ctx.request.text, ctx.options.procedure_match)
+    matches = book.candidates(ctx.request.text, ctx.options.procedure_match)
+    if not matches:
+        return
+    offered = [(m.procedure.name, m.request) for m in matches]
+    messages = prompts.choose_messages(ctx.request.text, offered)
+    schema = prompts.choose_schema([name for name, _ in offered])
+    completion = yield from ctx.calls("procedure", messages, schema, CHOOSE_MAX_TOKENS)
+    chosen = prompts.parse_json(completion.text, "procedure")
+    match = next((m for m in matches if m.procedure.name == chosen), None)
     if match is None:
+        yield ProcedureNotUsed(matches[0].procedure.name, "the model found it another kind of change")
         return
     procedure = match.procedure
-    example = {SAME_KIND: True, **procedure.example} if procedure.example else {}
-    messages = prompts.fill_messages(procedure.name, procedure.requests[0], example, ctx.request.text)
+    messages = prompts.fill_messages(procedure.name, procedure.requests[0], procedure.example, ctx.request.text)
     budget = min(FILL_MAX_TOKENS, 60 + FILL_TOKENS_PER_ITEM * (1 + len(procedure.item_fields)))
     completion = yield from ctx.calls("fill", messages, procedure.values_schema(), budget)
     try:
