@@ -433,16 +433,13 @@ class ChatDB:
 
     def _parameter_types(self, statements: Sequence[str]) -> dict[str, str]:
         """$parameter -> "number" where it is written to or compared with a numeric column."""
-        numeric = {
-            column.name.lower()
-            for table in Catalog.read(self.session, samples=0).tables.values()
-            for column in table.columns
-            if NUMERIC_TYPE.match(column.type)
-        }
+        catalog = Catalog.read(self.session, samples=0)
+        numeric = {c.name.lower() for t in catalog.tables.values() for c in t.columns if NUMERIC_TYPE.match(c.type)}
+        columns = {name: [c.name for c in table.columns] for name, table in catalog.tables.items()}
         return {
             name: "number"
             for statement in statements
-            for name, column in parameter_columns(statement).items()
+            for name, column in parameter_columns(statement, columns).items()
             if column.lower() in numeric
         }
 

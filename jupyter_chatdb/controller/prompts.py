@@ -285,9 +285,9 @@ procedure does what the request asks. Reply with JSON {"procedure": ...}."""
 NO_PROCEDURE = "none"
 
 
-def choose_messages(request: str, procedures: Sequence[tuple[str, str]]) -> list[Message]:
-    """The messages that ask which of `procedures` (name, example request) carries out `request`."""
-    listed = "\n".join(f"- {name}: e.g. {example}" for name, example in procedures)
+def choose_messages(request: str, procedures: Sequence[tuple[str, str, str]]) -> list[Message]:
+    """The messages that ask which of `procedures` (name, example request, what it does) carries out `request`."""
+    listed = "\n".join(f"- {name}: {does}. Example: {example}" for name, example, does in procedures)
     return [
         {"role": "system", "content": CHOOSE_INSTRUCTIONS},
         {"role": "user", "content": f"Procedures:\n{listed}\nRequest: {request}"},

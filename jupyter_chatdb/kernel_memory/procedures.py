@@ -25,7 +25,15 @@ import numpy as np
 
 from ..errors import ChatDBError
 from ..llm.base import Embedder, JSONSchema
-from ..sql.generalize import ITEM_PREFIX, Generalized, GeneralStep, Parameter, parameters_of, renamed
+from ..sql.generalize import (
+    ITEM_PREFIX,
+    Generalized,
+    GeneralStep,
+    Parameter,
+    parameters_of,
+    renamed,
+    written_tables,
+)
 
 ITEMS = "items"  # the list parameter of a procedure with steps per item
 MATCH_MIN = 0.4  # a request whose kind is this close in meaning to a procedure's request may be of its kind
@@ -78,6 +86,20 @@ class Procedure:
         names = list(dict.fromkeys(p for step in steps for p in parameters_of(step.sql)))
         types = types or {}
         return cls(name, tuple(steps), tuple(Parameter(p, types.get(p, "text")) for p in names), tuple(requests))
+
+    def summary(self) -> str:
+        """What it changes and what it is given, in words: for the model choosing among procedures.
+
+        >>> from jupyter_chatdb.sql.generalize import GeneralStep
+        >>> steps = (GeneralStep("", "UPDATE horses SET kg = kg + $item_kg WHERE name = $item_horse", loop=1),)
+        >>> Procedure("feed", steps, (Parameter("item_horse", "text"), Parameter("item_kg", "number")), ()).summary()
+        'changes horses; given items (horse, kg)'
+        """
+        changed = list(dict.fromkeys(t for step in self.steps for t in written_tables(step.sql)))
+        given = [p.name for p in self.scalars]
+        if self.item_fields:
+            given.append(f"{ITEMS} ({', '.join(p.name.removeprefix(ITEM_PREFIX) for p in self.item_fields)})")
+        return f"changes {', '.join(changed) or 'nothing'}; given {', '.join(given) or 'nothing'}"
 
     @property
     def scalars(self) -> list[Parameter]:

@@ -114,18 +114,42 @@ def parameters_of(sql: str) -> list[str]:
     return list(dict.fromkeys(found))
 
 
-def parameter_columns(sql: str) -> dict[str, str]:
-    """Each $parameter of `sql` -> the column it is written to or compared with (where one is).
+def parameter_columns(sql: str, columns: Mapping[str, Sequence[str]] | None = None) -> dict[str, str]:
+    """Each $parameter of `sql` -> the column it is written to or compared with (where one is); with the
+    tables' `columns`, also what an INSERT ... SELECT without a column list writes it to.
 
     >>> parameter_columns("INSERT INTO lots (crop, kg) VALUES ($item_crop, $item_kg)")
     {'item_crop': 'crop', 'item_kg': 'kg'}
+    >>> parameter_columns("INSERT INTO lots SELECT id, $kg FROM crops", {"lots": ["crop_id", "kg"]})
+    {'kg': 'kg'}
     """
     found: dict[str, str] = {}
     for tree in _parse(sql):
+        select = tree.expression if isinstance(tree, exp.Insert) else None
+        target = tree.this if isinstance(tree, exp.Insert) else None
+        if isinstance(select, exp.Select) and isinstance(target, exp.Table) and columns:
+            for column, node in zip(columns.get(target.name, ()), select.expressions):
+                if isinstance(node, exp.Placeholder) and node.name:
+                    found.setdefault(node.name, column)
         for node in tree.find_all(exp.Placeholder):
             column = _column_of(node)
             if node.name and column != "value":
                 found.setdefault(node.name, column)
+    return found
+
+
+def written_tables(sql: str) -> list[str]:
+    """The tables `sql` inserts into, updates or deletes from, in order.
+
+    >>> written_tables("INSERT INTO lots SELECT 1; UPDATE crops SET kg = 0 WHERE kg < 0")
+    ['lots', 'crops']
+    """
+    found = []
+    for tree in _parse(sql):
+        if isinstance(tree, (exp.Insert, exp.Update, exp.Delete)):
+            target = tree.this.this if isinstance(tree.this, exp.Schema) else tree.this
+            if isinstance(target, exp.Table):
+                found.append(target.name)
     return found
 
 

@@ -27,9 +27,9 @@ def use_procedure(ctx: Context) -> Iterator[Event]:
     matches = book.candidates(ctx.request.text, ctx.options.procedure_match)
     if not matches:
         return
-    offered = [(m.procedure.name, m.request) for m in matches]
+    offered = [(m.procedure.name, m.request, m.procedure.summary()) for m in matches]
     messages = prompts.choose_messages(ctx.request.text, offered)
-    schema = prompts.choose_schema([name for name, _ in offered])
+    schema = prompts.choose_schema([name for name, _, _ in offered])
     completion = yield from ctx.calls("procedure", messages, schema, CHOOSE_MAX_TOKENS)
     chosen = prompts.parse_json(completion.text, "procedure")
     match = next((m for m in matches if m.procedure.name == chosen), None)
