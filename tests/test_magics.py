@@ -388,7 +388,7 @@ def test_an_approved_write_is_kept_as_a_procedure_that_later_cells_use_list_show
         "for requests like 'Record that Tansy got 3 kg of hay'." in capsys.readouterr().out
     )
 
-    scripted.push({"route": "write"}, {"procedure": "feed"}, {"hay_kg": 2, "horses_name": "Bramble"})
+    scripted.push({"route": "write"}, {"feed": True}, {"hay_kg": 2, "horses_name": "Bramble"})
     shell.run_cell("%%chatdb --write\nRecord that Bramble got 2 kg of hay").raise_error()
     assert (
         "Using procedure 'feed' (learned from request 1): hay_kg 2; horses_name 'Bramble'." in capsys.readouterr().out

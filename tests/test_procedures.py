@@ -30,7 +30,7 @@ DELIVERY = [
     "UPDATE horses SET hay_kg = hay_kg + 15 WHERE name = 'Juniper'",
 ]
 LATER = "Quellmire Farm delivered 8 kg of hay for Tansy and 4 kg for Bramble."
-CHOSEN = {"procedure": "hay delivery"}
+CHOSEN = {"hay delivery": True}
 LATER_VALUES = {
     "supplier": "Quellmire Farm",
     "items": [{"item_horse": "Tansy", "item_hay_kg": 8}, {"item_horse": "Bramble", "item_hay_kg": 4}],
@@ -75,7 +75,7 @@ def test_an_approved_write_becomes_a_procedure_that_a_later_request_runs_with_on
     assert used.name == "hay delivery" and used.source == "request 1" and used.similarity >= 0.7
     assert dict(used.values)["items"] == LATER_VALUES["items"]
     choice, fill = scripted.calls[calls + 1 : calls + 3]
-    assert choice.json_schema["properties"]["procedure"]["enum"] == ["hay delivery", "none"]
+    assert choice.json_schema["properties"] == {"hay delivery": {"type": "boolean"}}
     assert list(fill.json_schema["properties"]) == ["supplier", "items"]
     assert fill.json_schema["properties"]["items"]["items"]["required"] == ["item_horse", "item_hay_kg"]
     assert FIRST in str(fill.messages)  # the request it was learned from, with its values, shows the model how
@@ -117,7 +117,7 @@ def test_values_the_model_cannot_give_leave_the_request_to_the_planner(stable, s
 def test_a_procedure_the_model_finds_of_another_kind_is_not_used(stable, scripted):
     learned_delivery(stable, scripted)
     scripted.push(
-        {"route": "write"}, {"procedure": "none"}, plan("UPDATE horses SET hay_kg = 0 WHERE name = 'Bramble'")
+        {"route": "write"}, {"hay delivery": False}, plan("UPDATE horses SET hay_kg = 0 WHERE name = 'Bramble'")
     )
     events = []
     stable.ask("Bramble's hay was all eaten: set it to 0 kg.", allow_writes=True, on_event=events.append)
@@ -174,7 +174,7 @@ def test_a_taught_procedure_survives_a_restart_and_can_be_forgotten(tmp_path, sc
     assert [p.name for p in again.procedures] == ["feed"]
     scripted.push(
         {"route": "write"},
-        {"procedure": "feed"},
+        {"feed": True},
         {"supplier": "Quellmire", "items": [{"item_horse": "Juniper", "item_kg": 2.5}]},
     )
     reply = again.ask("Quellmire brought 2.5 kg for Juniper", allow_writes=True)

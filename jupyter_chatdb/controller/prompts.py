@@ -279,14 +279,13 @@ def table_choice_schema(names: list[str]) -> JSONSchema:
 
 
 CHOOSE_INSTRUCTIONS = """\
-You choose the saved procedure that carries out a request to change a database: the one whose example \
-request is the same kind of change (the names, numbers and wording may differ), or "none" when no \
-procedure does what the request asks. Reply with JSON {"procedure": ...}."""
-NO_PROCEDURE = "none"
+For each saved procedure, say whether it carries out a request to change a database: true when the \
+request asks for the same kind of change as the procedure's example request (the names, numbers and \
+wording may differ), else false. Reply with JSON."""
 
 
 def choose_messages(request: str, procedures: Sequence[tuple[str, str, str]]) -> list[Message]:
-    """The messages that ask which of `procedures` (name, example request, what it does) carries out `request`."""
+    """The messages that ask which of `procedures` (name, example request, what it does) carry out `request`."""
     listed = "\n".join(f"- {name}: {does}. Example: {example}" for name, example, does in procedures)
     return [
         {"role": "system", "content": CHOOSE_INSTRUCTIONS},
@@ -295,10 +294,11 @@ def choose_messages(request: str, procedures: Sequence[tuple[str, str, str]]) ->
 
 
 def choose_schema(names: Sequence[str]) -> JSONSchema:
+    """A yes or no for each procedure (one enum of names instead drew the model to the first listed)."""
     return {
         "type": "object",
-        "properties": {"procedure": {"enum": [*names, NO_PROCEDURE]}},
-        "required": ["procedure"],
+        "properties": {name: {"type": "boolean"} for name in names},
+        "required": list(names),
         "additionalProperties": False,
     }
 

@@ -6,13 +6,13 @@ from __future__ import annotations
 import json
 from collections.abc import Iterator
 
-from ...kernel_memory.procedures import ITEMS, ProcedureError
+from ...kernel_memory.procedures import CANDIDATES, ITEMS, ProcedureError
 from .. import prompts
 from ..context import Context
 from ..events import Event, ProcedureNotUsed, ProcedureUsed
 from ..plan import PlannedStep
 
-CHOOSE_MAX_TOKENS = 24
+CHOOSE_MAX_TOKENS = 16 + 12 * CANDIDATES
 FILL_TOKENS_PER_ITEM = 40
 FILL_MAX_TOKENS = 400
 
@@ -31,8 +31,8 @@ def use_procedure(ctx: Context) -> Iterator[Event]:
     messages = prompts.choose_messages(ctx.request.text, offered)
     schema = prompts.choose_schema([name for name, _, _ in offered])
     completion = yield from ctx.calls("procedure", messages, schema, CHOOSE_MAX_TOKENS)
-    chosen = prompts.parse_json(completion.text, "procedure")
-    match = next((m for m in matches if m.procedure.name == chosen), None)
+    said = _json_object(completion.text)
+    match = next((m for m in matches if said.get(m.procedure.name) is True), None)  # the closest one it says
     if match is None:
         yield ProcedureNotUsed(matches[0].procedure.name, "the model found it another kind of change")
         return
@@ -54,3 +54,11 @@ def use_procedure(ctx: Context) -> Iterator[Event]:
     if ITEMS in values:
         shown += ((ITEMS, values[ITEMS]),)
     yield ProcedureUsed(procedure.name, procedure.source, shown, match.similarity)
+
+
+def _json_object(text: str) -> dict[str, object]:
+    try:
+        parsed = json.loads(text)
+    except json.JSONDecodeError:
+        return {}
+    return parsed if isinstance(parsed, dict) else {}
