@@ -222,7 +222,7 @@ class ProcedureUsed(Event):
 
 @dataclass(frozen=True)
 class ProcedureNotUsed(Event):
-    """A procedure matched, but its values could not be read in the request: the request is planned."""
+    """The closest procedure was not chosen, or its values could not be read in the request: it is planned."""
 
     name: str
     reason: str
