@@ -4,7 +4,6 @@ from __future__ import annotations
 
 import copy
 import dataclasses
-import re
 import warnings
 from collections.abc import Callable, Iterator, Mapping, Sequence
 from dataclasses import dataclass
@@ -33,13 +32,12 @@ from .llm.select import select_backend
 from .options import Options
 from .sql import guard
 from .sql.catalog import Catalog
-from .sql.generalize import generalize, parameter_columns
+from .sql.generalize import generalize, parameter_types
 from .sql.journal import Journal
 from .sql.replays import Recorded, Replays, result_digest
 from .sql.session import Binding, Session
 
 STRATEGIES = tuple(strategies.STRATEGIES)
-NUMERIC_TYPE = re.compile(r"(TINYINT|SMALLINT|INTEGER|BIGINT|HUGEINT|U\w*INT|FLOAT|DOUBLE|REAL|DECIMAL|NUMERIC)", re.I)
 
 
 @dataclass(frozen=True)
@@ -399,11 +397,11 @@ class ChatDB:
         """Keep SQL with $name parameters as procedure `name`, run for write requests like `requests`
         (statements with $item_... parameters run once per item of the list "items"). `example`: the
         values of the first request, shown to the model as how to read them."""
-        schema = Catalog.read(self.session, samples=0).schema()
-        statements = [s.sql for s in guard.check(sql, schema, mode=guard.Mode.WRITE).statements]
+        catalog = Catalog.read(self.session, samples=0)
+        statements = [s.sql for s in guard.check(sql, catalog.schema(), mode=guard.Mode.WRITE).statements]
         if not requests:
             raise ProcedureError("Say what requests it is for: a comment line such as '-- Ada bought 2 saddles'.")
-        types = self._parameter_types(statements)
+        types = parameter_types(statements, catalog)
         procedure = Procedure.taught(name, statements, requests, types)
         if example is not None:
             procedure = dataclasses.replace(procedure, example=procedure.checked_values(example))
@@ -430,18 +428,6 @@ class ChatDB:
             seen=True,
         )
         return dataclasses.replace(_collect(self._events(request), on_event), procedure=name)
-
-    def _parameter_types(self, statements: Sequence[str]) -> dict[str, str]:
-        """$parameter -> "number" where it is written to or compared with a numeric column."""
-        catalog = Catalog.read(self.session, samples=0)
-        numeric = {c.name.lower() for t in catalog.tables.values() for c in t.columns if NUMERIC_TYPE.match(c.type)}
-        columns = {name: [c.name for c in table.columns] for name, table in catalog.tables.items()}
-        return {
-            name: "number"
-            for statement in statements
-            for name, column in parameter_columns(statement, columns).items()
-            if column.lower() in numeric
-        }
 
     def undo(self, n: int = 1) -> list[int]:
         """Undo the last `n` applied write requests; returns their ids."""

@@ -27,6 +27,7 @@ from ..errors import ChatDBError
 from ..llm.base import Embedder, JSONSchema
 from ..sql.generalize import (
     ITEM_PREFIX,
+    ITEMS,
     Generalized,
     GeneralStep,
     Parameter,
@@ -35,7 +36,6 @@ from ..sql.generalize import (
     written_tables,
 )
 
-ITEMS = "items"  # the list parameter of a procedure with steps per item
 MATCH_MIN = 0.4  # a request whose kind is this close in meaning to a procedure's request may be of its kind
 CANDIDATES = 3  # the closest procedures the model chooses among
 KINDS_PER_REQUEST = 2  # `kinds_of` one request
@@ -76,14 +76,16 @@ class Procedure:
         $item_... parameter runs per item."""
         steps: list[GeneralStep] = []
         loops = 0
+        names: dict[str, None] = {}
         for number, sql in enumerate(statements, start=1):
-            per_item = any(p.startswith(ITEM_PREFIX) for p in parameters_of(sql))
+            said = parameters_of(sql)
+            names.update(dict.fromkeys(said))
+            per_item = any(p.startswith(ITEM_PREFIX) for p in said)
             if per_item and not (steps and steps[-1].per_item):
                 loops += 1  # the statements per item next to each other run as one loop
             steps.append(GeneralStep(f"step {number}", sql, (), loops if per_item else 0))
         if not steps:
             raise ProcedureError("Teach a procedure with at least one SQL statement.")
-        names = list(dict.fromkeys(p for step in steps for p in parameters_of(step.sql)))
         types = types or {}
         return cls(name, tuple(steps), tuple(Parameter(p, types.get(p, "text")) for p in names), tuple(requests))
 

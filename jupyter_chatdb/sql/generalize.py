@@ -22,11 +22,12 @@ import sqlglot
 from sqlglot import exp
 
 from ..errors import ChatDBError
-from .guard import DIALECT
+from .catalog import Catalog
+from .guard import DIALECT, WRITE_TYPES, target_table
 
 ITEM_PREFIX = "item_"  # a parameter named so takes a value per item; its steps run once for each
+ITEMS = "items"  # the list parameter of the values per item
 PARAMETER_NAME = re.compile(r"[a-z_][a-z0-9_]*")
-TYPES = ("text", "number")
 GENERIC_COLUMNS = frozenset({"name", "id", "title", "code", "label", "value"})
 
 
@@ -80,6 +81,7 @@ def generalize(
     example: dict[str, object] = {}
     items: list[dict[str, object]] = [{} for _ in range(count)] if runs else []
     out: list[GeneralStep] = []
+    today = today or dt.date.today()
     for index, ((goal, _, binds), step) in enumerate(zip(split, trees)):
         run = next((r for r in runs if r.start <= index < r.end), None)
         if run is not None and index >= run.start + run.length:
@@ -96,11 +98,11 @@ def generalize(
                 example[name] = values[0]
             node.replace(exp.Placeholder(this=name))
         for tree in step:
-            _today_as_current_date(tree, today or dt.date.today())
+            _today_as_current_date(tree, today)
         sql = "; ".join(tree.sql(dialect=DIALECT) for tree in step)
         out.append(GeneralStep(goal, sql, tuple(binds), runs.index(run) + 1 if run else 0))
     if items:
-        example["items"] = items
+        example[ITEMS] = items
     return Generalized(tuple(out), names.parameters(), example)
 
 
@@ -138,19 +140,30 @@ def parameter_columns(sql: str, columns: Mapping[str, Sequence[str]] | None = No
     return found
 
 
+def parameter_types(statements: Sequence[str], catalog: Catalog) -> dict[str, str]:
+    """$parameter -> "number" where it is written to or compared with a numeric column of `catalog`."""
+    numeric = {
+        c.name.lower()
+        for table in catalog.tables.values()
+        for c in table.columns
+        if exp.DataType.build(c.type, dialect=DIALECT).is_type(*exp.DataType.NUMERIC_TYPES)
+    }
+    columns = {name: [c.name for c in table.columns] for name, table in catalog.tables.items()}
+    return {
+        name: "number"
+        for statement in statements
+        for name, column in parameter_columns(statement, columns).items()
+        if column.lower() in numeric
+    }
+
+
 def written_tables(sql: str) -> list[str]:
     """The tables `sql` inserts into, updates or deletes from, in order.
 
     >>> written_tables("INSERT INTO lots SELECT 1; UPDATE crops SET kg = 0 WHERE kg < 0")
     ['lots', 'crops']
     """
-    found = []
-    for tree in _parse(sql):
-        if isinstance(tree, (exp.Insert, exp.Update, exp.Delete)):
-            target = tree.this.this if isinstance(tree.this, exp.Schema) else tree.this
-            if isinstance(target, exp.Table):
-                found.append(target.name)
-    return found
+    return [table for tree in _parse(sql) if isinstance(tree, WRITE_TYPES) and (table := target_table(tree))]
 
 
 def renamed(sql: str, names: Mapping[str, str]) -> str:
@@ -190,14 +203,15 @@ class _Said:
 
 def _literals(tree: exp.Expr) -> list[exp.Literal]:
     """The literal values of a statement in the order written (not the numbers of LIMIT or OFFSET)."""
-    found = []
-    for node in tree.find_all(exp.Literal):
-        parent = node.parent
-        while isinstance(parent, (exp.Cast, exp.Paren, exp.Neg)):
-            parent = parent.parent
-        if not isinstance(parent, (exp.Limit, exp.Offset)):
-            found.append(node)
-    return found
+    return [node for node in tree.find_all(exp.Literal) if not isinstance(_outside(node)[1], (exp.Limit, exp.Offset))]
+
+
+def _outside(node: exp.Expr) -> tuple[exp.Expr, exp.Expr | None]:
+    """`node` with the casts, parentheses and signs around it, and what holds them."""
+    parent = node.parent
+    while isinstance(parent, (exp.Cast, exp.Paren, exp.Neg)):
+        node, parent = parent, parent.parent
+    return node, parent
 
 
 def _value(literal: exp.Literal) -> object:
@@ -222,9 +236,7 @@ def _hint(literal: exp.Literal) -> str:
 
 
 def _column_of(literal: exp.Expr) -> str:
-    parent = literal.parent
-    while isinstance(parent, (exp.Cast, exp.Paren, exp.Neg)):
-        literal, parent = parent, parent.parent
+    literal, parent = _outside(literal)
     if isinstance(parent, exp.Tuple) and isinstance(parent.parent, exp.Values):
         insert = parent.find_ancestor(exp.Insert)
         schema = insert.this if insert is not None else None

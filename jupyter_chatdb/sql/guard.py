@@ -191,13 +191,22 @@ def _statement(tree: exp.Expr) -> Statement:
     creates = str(tree.args.get("kind", "")).upper() if isinstance(tree, exp.Create) else None
     parameters = tuple(dict.fromkeys(p.name for p in tree.find_all(exp.Placeholder) if p.name))
     return Statement(
-        written(tree), classify(tree), tables, returning, _target(tree), unbounded, conditional, creates, parameters
+        written(tree),
+        classify(tree),
+        tables,
+        returning,
+        target_table(tree),
+        unbounded,
+        conditional,
+        creates,
+        parameters,
     )
 
 
-def _target(tree: exp.Expr) -> str | None:
-    """
-    >>> _target(sqlglot.parse_one("INSERT INTO t (a) SELECT a FROM s"))
+def target_table(tree: exp.Expr) -> str | None:
+    """The table a write or CREATE changes.
+
+    >>> target_table(sqlglot.parse_one("INSERT INTO t (a) SELECT a FROM s"))
     't'
     """
     if not isinstance(tree, (*WRITE_TYPES, exp.Create)):
@@ -456,7 +465,7 @@ def _created_table(tree: exp.Expr, known: Mapping[str, Sequence[str]]) -> tuple[
 
 
 def _check_tables(tree: exp.Expr, known: Mapping[str, Sequence[str]]) -> None:
-    created = _target(tree) if isinstance(tree, exp.Create) else None
+    created = target_table(tree) if isinstance(tree, exp.Create) else None
     for table in _table_references(tree):
         name = table_key(table)
         if name in known or is_cte_reference(table) or (name == created and table.parent is _created_node(tree)):

@@ -6,7 +6,7 @@ from __future__ import annotations
 import json
 from collections.abc import Iterator
 
-from ...kernel_memory.procedures import CANDIDATES, ITEMS, ProcedureError
+from ...kernel_memory.procedures import CANDIDATES, ProcedureError
 from .. import prompts
 from ..context import Context
 from ..events import Event, ProcedureNotUsed, ProcedureUsed
@@ -50,10 +50,7 @@ def use_procedure(ctx: Context) -> Iterator[Event]:
     steps, bound = procedure.expanded(values)
     ctx.steps = [PlannedStep(step.goal, step.sql, step.binds) for step in steps]
     ctx.params, ctx.procedure = bound, procedure.name
-    shown = tuple((name, value) for name, value in values.items() if name != ITEMS)
-    if ITEMS in values:
-        shown += ((ITEMS, values[ITEMS]),)
-    yield ProcedureUsed(procedure.name, procedure.source, shown, match.similarity)
+    yield ProcedureUsed(procedure.name, procedure.source, tuple(values.items()), match.similarity)
 
 
 def _json_object(text: str) -> dict[str, object]:
