@@ -8,9 +8,18 @@ from .api import ChatDB
 from .controller.events import Reply
 from .errors import ChatDBError
 from .kernel_memory.procedures import ProcedureBook
+from .sql.rules import Rule
 
 __version__ = "0.1.0"
-__all__ = ["ChatDB", "ChatDBError", "ProcedureBook", "Reply", "load_ipython_extension", "unload_ipython_extension"]
+__all__ = [
+    "ChatDB",
+    "ChatDBError",
+    "ProcedureBook",
+    "Reply",
+    "Rule",
+    "load_ipython_extension",
+    "unload_ipython_extension",
+]
 
 
 def load_ipython_extension(ipython) -> None:

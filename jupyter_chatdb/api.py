@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import copy
 import dataclasses
+import re
 import warnings
 from collections.abc import Callable, Iterator, Mapping, Sequence
 from dataclasses import dataclass
@@ -35,6 +36,7 @@ from .sql.catalog import Catalog
 from .sql.generalize import generalize, parameter_types
 from .sql.journal import Journal
 from .sql.replays import Recorded, Replays, result_digest
+from .sql.rules import Rule, RuleBook, checked_rule
 from .sql.session import Binding, Session
 
 STRATEGIES = tuple(strategies.STRATEGIES)
@@ -114,6 +116,7 @@ class ChatDB:
         self.procedures = procedures if procedures is not None else ProcedureBook(None, embedder)
         if self.procedures.embedder is None:
             self.procedures.embedder = embedder
+        self.rules = RuleBook(self.session)
         if schema is not None:
             self._bootstrap(schema)
         self._strategy, self._without = strategy, tuple(without)
@@ -161,6 +164,7 @@ class ChatDB:
             tables=self.table_index,
             strategy=self._stages,
             procedures=self.procedures,
+            rules=self.rules,
         )
 
     @property
@@ -278,7 +282,8 @@ class ChatDB:
             params=reply.params,
             seen=True,
         )
-        applied = _collect(self._events(request, record=True), on_event)
+        request = dataclasses.replace(request, rule=reply.rule)
+        applied = _collect(self._events(request, record=reply.rule is None), on_event)
         return dataclasses.replace(applied, procedure=reply.procedure)
 
     def replay(
@@ -379,6 +384,8 @@ class ChatDB:
         """Keep the writes of an applied reply the user approved (or wrote) as procedure `name`: the values
         its request said become parameters, and statements repeated per item a list. A later write
         request close in meaning to it runs it, its values read by one short model call."""
+        if reply.rule is not None:
+            raise ProcedureError("A rule is kept when it is approved; it is not a procedure.")
         if reply.request_id is None or not reply.seen or reply.pending:
             raise ProcedureError(
                 "Only writes you approved (or wrote) and that were applied can become a procedure: "
@@ -428,6 +435,33 @@ class ChatDB:
             seen=True,
         )
         return dataclasses.replace(_collect(self._events(request), on_event), procedure=name)
+
+    def propose_rule(self, name: str, text: str, *, on_event: Callable[[Event], None] | None = None) -> Reply:
+        """A rule that keeps derived data true: `text` says it ("a hay's bales_left is what was delivered
+        minus what was fed"; one model call drafts the UPDATE) or is the statement itself. The reply is
+        pending: it shows the statement and what it would change now; `apply(reply)` runs it and keeps
+        the rule, which from then on runs at the end of every write that changes a table it reads."""
+        written = re.match(r"\s*(UPDATE|INSERT|DELETE|WITH)\b", text, re.I) is not None
+        rule = Rule(name, text.strip() if written else "", "" if written else " ".join(text.split()))
+        request = Request(rule.sentence or f"rule {name}", summarize=False, rule=rule, seen=written)
+        return _collect(self._events(request), on_event)
+
+    def keep_rule(self, name: str, sql: str, sentence: str = "") -> Rule:
+        """Keep a rule as written, without a preview (scripts): it runs now, journalled like any write, and
+        from then on at the end of every write that changes a table it reads. It must change nothing
+        when run twice (checked first)."""
+        catalog = Catalog.read(self.session, samples=0)
+        rule = checked_rule(self.session, Rule(name, sql, sentence), catalog.schema())
+        request = Request(
+            rule.sentence or f"rule {name}",
+            allow_writes=True,
+            summarize=False,
+            approved=(PlannedStep(rule.describe(), rule.sql),),
+            seen=True,
+            rule=rule,
+        )
+        _collect(self._events(request), None)
+        return rule
 
     def undo(self, n: int = 1) -> list[int]:
         """Undo the last `n` applied write requests; returns their ids."""

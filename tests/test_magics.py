@@ -257,7 +257,7 @@ def test_line_commands(shell, scripted, capsys):
     shell.run_cell("%chatdb drop")
     assert (
         "UsageError: Unknown %chatdb command 'drop': use one of tables, "
-        "describe, attach, history, undo, restore, model, approve, reject, keep, procedures, sql"
+        "describe, attach, history, undo, restore, model, approve, reject, keep, procedures, rules, sql"
         in capsys.readouterr().err
     )
     shell.run_cell("%chatdb model local").raise_error()
@@ -427,3 +427,35 @@ def test_a_taught_procedure_takes_its_requests_from_comment_lines(shell, scripte
     assert engine.procedures.get("feed").requests == ("Record that Tansy got 3 kg of hay", "Feed Bramble 2 kg")
     shell.run_cell("%%chatdb --teach feed\nUPDATE horses SET hay_kg = $kg")
     assert "Say what requests it is for" in capsys.readouterr().out
+
+
+def test_a_rule_cell_shows_the_drafted_sql_and_approving_keeps_the_rule(shell, scripted, capsys):
+    engine = ChatDB(
+        model=scripted,
+        schema="CREATE TABLE hay (kind VARCHAR, bales INTEGER); CREATE TABLE deliveries (kind VARCHAR, bales INTEGER);"
+        "INSERT INTO hay VALUES ('timothy', 0); INSERT INTO deliveries VALUES ('timothy', 9);",
+    )
+    shell.magics_manager.registry["ChatDBMagics"].engine = engine
+    drafted = "UPDATE hay SET bales = (SELECT coalesce(sum(d.bales), 0) FROM deliveries d WHERE d.kind = hay.kind)"
+    scripted.push(f"```sql\n{drafted};\n```")
+    shell.run_cell("%%chatdb --rule bales\nA hay's bales is what was delivered").raise_error()
+    shown = capsys.readouterr().out
+    assert "UPDATE hay SET bales = (SELECT COALESCE(SUM(d.bales), 0) FROM deliveries AS d" in shown
+    assert "Approve to keep rule 'bales': it runs after every write that changes deliveries or hay." in shown
+    assert len(engine.rules) == 0
+
+    shell.run_cell("%chatdb approve").raise_error()
+    assert "Kept rule 'bales'" in capsys.readouterr().out
+    assert engine.session.rows("SELECT bales FROM hay") == [(9,)]
+    listed = shell.run_cell("%chatdb rules").result
+    assert listed[["name", "says", "runs after writes to"]].to_dict("records") == [
+        {"name": "bales", "says": "A hay's bales is what was delivered", "runs after writes to": "deliveries, hay"}
+    ]
+    shell.run_cell("%%chatdb --sql --write\nINSERT INTO deliveries VALUES ('timothy', 2)").raise_error()
+    assert engine.session.rows("SELECT bales FROM hay") == [(11,)]
+    shell.run_cell("%chatdb rules show bales").raise_error()
+    assert "runs after every write that changes deliveries or hay:" in capsys.readouterr().out
+    shell.run_cell("%chatdb rules forget bales").raise_error()
+    assert "Forgot rule 'bales'." in capsys.readouterr().out and len(engine.rules) == 0
+    shell.run_cell("%%chatdb --rule x --sql\nUPDATE hay SET bales = 1")
+    assert "Use one of --replay, --sql, --teach and --rule." in capsys.readouterr().err

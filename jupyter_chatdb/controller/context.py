@@ -18,6 +18,7 @@ from ..sql import guard
 from ..sql.approval import Preview
 from ..sql.catalog import Catalog
 from ..sql.journal import Journal, Recorder, TableChange
+from ..sql.rules import Rule, RuleBook
 from ..sql.session import Session
 from .events import Event, Reply, Step
 from .generate import generate
@@ -39,6 +40,7 @@ class Services:
     keys: ImpliedKeys = field(default_factory=ImpliedKeys)  # references the data implies, for tables without keys
     concepts: ConceptIndex = field(default_factory=ConceptIndex)  # what requests may ask about, for honesty
     procedures: ProcedureBook | None = None  # writes learned or taught, run for requests of their kind
+    rules: RuleBook | None = None  # statements that keep derived data true, run at the end of writes
 
 
 class ModelCalls:
@@ -108,6 +110,7 @@ class Context:
     steps: list[PlannedStep] = field(default_factory=list)  # the plan
     params: dict[str, object] = field(default_factory=dict)  # values bound to the plan's $parameters
     procedure: str = ""  # the procedure whose steps `steps` are
+    rule: Rule | None = None  # the rule proposed (`Request.rule`), once drafted and checked
     messages: list[Message] = field(default_factory=list)  # the planning conversation, for revisions
     plan_reply: str = ""
     form: str = "plan"  # plan (JSON steps), or one statement: native (`native_sql.py`) or sql (JSON)

@@ -9,6 +9,7 @@ import pandas as pd
 from ..llm.base import Usage
 from ..sql.approval import Preview
 from ..sql.journal import TableChange
+from ..sql.rules import Rule
 from ..sql.session import QueryResult
 from .plan import PlannedStep
 
@@ -52,6 +53,7 @@ class Reply:
     params: tuple[tuple[str, object], ...] = ()  # the values `plan`'s procedure parameters are bound to
     procedure: str = ""  # the procedure that was run instead of a plan
     seen: bool = False  # the user approved or wrote what ran (`ChatDB.learn` may keep it as a procedure)
+    rule: Rule | None = None  # the rule this reply proposes: applying it keeps the rule
 
 
 @dataclass(frozen=True)

@@ -20,13 +20,14 @@ from ..kernel_memory.thoughts import ThoughtMemory
 from ..llm.base import LLM, Embedder
 from ..sql.catalog import Catalog
 from ..sql.journal import Journal
+from ..sql.rules import RuleBook
 from ..sql.session import Session
 from .context import Context, ModelCalls, Options, Services
 from .events import Event, RequestStarted
 from .pipeline import Stage, run_pipeline
 from .request import Request
 from .stages.select import consider_tables, pick_tables
-from .strategies import APPROVED, ASK
+from .strategies import APPROVED, ASK, RULE
 
 
 class Controller:
@@ -42,11 +43,13 @@ class Controller:
         tables: SchemaIndex | None = None,
         strategy: tuple[Stage, ...] = ASK,
         procedures: ProcedureBook | None = None,
+        rules: RuleBook | None = None,
     ) -> None:
         """`embedder` matches values and tables by meaning (default: the memory's, else by spelling only);
         `values` and `tables` are the data-value and schema-selection memories (default: new ones);
         `strategy` the stages a request runs (`strategies.without(ASK, "vote")` leaves one out);
-        `procedures` the writes learned or taught, run for requests of their kind."""
+        `procedures` the writes learned or taught, run for requests of their kind; `rules` the statements
+        that keep derived data true (default: those kept in the database)."""
         embedder = embedder or (memory.embedder if memory is not None else None)
         self.services = Services(
             model,
@@ -57,6 +60,7 @@ class Controller:
             tables or SchemaIndex(embedder),
             memory,
             procedures=procedures,
+            rules=rules if rules is not None else RuleBook(session),
         )
         self.strategy = strategy
 
@@ -71,11 +75,12 @@ class Controller:
             raise ChatDBError("The request is empty: write a question or an instruction.")
         ctx = self._context(request)
         yield RequestStarted(request.text, self.services.model.name, tuple(ctx.catalog.tables), request.allow_writes)
+        ctx.rule = request.rule
         if request.approved:
             ctx.route, ctx.steps, ctx.params = request.route, list(request.approved), dict(request.params)
         else:  # what the route stage decides, when it is left out
             ctx.route = "write" if request.allow_writes else "read"
-        yield from run_pipeline(ctx, APPROVED if request.approved else self.strategy)
+        yield from run_pipeline(ctx, APPROVED if request.approved else RULE if request.rule else self.strategy)
 
     def select_tables(self, text: str) -> Generator[Event, None, tuple[str, ...] | None]:
         """The tables a request would be planned with (None: all of them), as a request selects them."""

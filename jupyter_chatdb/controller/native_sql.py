@@ -113,9 +113,9 @@ def repair_messages(
     ]
 
 
-def reply_sql(text: str) -> str:
-    """The SQL of a reply: its first ```sql block, else the reply, from its first SELECT or WITH up to the
-    first ';' ("" when there is none).
+def reply_sql(text: str, first: str = "SELECT|WITH") -> str:
+    """The SQL of a reply: its first ```sql block, else the reply, from its first keyword of `first`
+    (SELECT or WITH) up to the first ';' ("" when there is none).
 
     >>> reply_sql("Here it is:\\n```sql\\nSELECT a FROM t;\\n```\\nIt selects a.")
     'SELECT a FROM t'
@@ -124,5 +124,5 @@ def reply_sql(text: str) -> str:
     """
     block = re.search(r"```(?:sql|sqlite)?[ \t]*\n?(.*?)(?:```|$)", text, re.S | re.I)
     sql = block.group(1) if block else text
-    start = re.search(r"\b(SELECT|WITH)\b", sql, re.I)
+    start = re.search(rf"\b({first})\b", sql, re.I)
     return sql[start.start() :].split(";")[0].strip() if start else ""

@@ -213,6 +213,29 @@ Request: Which riders have the longest stride? Word: stride
 
 NOTHING = "nothing"
 
+RULE_INSTRUCTIONS = """\
+You write one SQL UPDATE statement that makes a sentence about derived data true for every row: it sets \
+the column from the tables the value comes from (a correlated subquery per source, coalesce(..., 0) where \
+there may be no rows), so that running it again changes nothing. Reply with the statement in a ```sql block.
+
+Example tables:
+CREATE TABLE hay (hay_id INTEGER, kind TEXT, bales_left INTEGER);
+CREATE TABLE deliveries (delivery_id INTEGER, hay_id INTEGER, bales INTEGER);
+CREATE TABLE feedings (feeding_id INTEGER, hay_id INTEGER, bales INTEGER, undone_on DATE);
+Sentence: a hay's bales_left is what was delivered, minus what was fed and not undone
+```sql
+UPDATE hay SET bales_left = coalesce((SELECT sum(d.bales) FROM deliveries d WHERE d.hay_id = hay.hay_id), 0) \
+- coalesce((SELECT sum(f.bales) FROM feedings f WHERE f.hay_id = hay.hay_id AND f.undone_on IS NULL), 0);
+```"""
+
+
+def rule_messages(schema: str, sentence: str) -> list[Message]:
+    """The tables (`native_sql.schema_text`) and the sentence a rule is to keep true."""
+    return [
+        {"role": "system", "content": RULE_INSTRUCTIONS},
+        {"role": "user", "content": f"{schema}\n\nSentence: {sentence}"},
+    ]
+
 
 def concept_messages(request: str, word: str, tables: dict[str, list[str]]) -> list[Message]:
     listed = "\n".join(f"{name}({', '.join(columns)})" for name, columns in tables.items())

@@ -5,6 +5,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from ..sql.approval import Preview
+from ..sql.rules import Rule
 from .plan import MAX_STEPS, PlannedStep
 
 
@@ -22,3 +23,4 @@ class Request:
     params: tuple[tuple[str, object], ...] = ()  # values the approved plan's $parameters are bound to
     seen: bool = False  # the user saw (approved) or wrote the approved plan: it may become a procedure
     use_procedures: bool = True  # a write of a kind a procedure was learned for runs that procedure
+    rule: Rule | None = None  # the approved plan is this rule, proposed: approving it keeps the rule

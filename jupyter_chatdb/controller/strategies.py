@@ -10,6 +10,7 @@ from .stages.one_statement import foundation_sql, write_sql
 from .stages.plan import plan, vote
 from .stages.procedure import use_procedure
 from .stages.route import chat, route, route_quickly
+from .stages.rules import draft_rule
 from .stages.run import run_steps
 from .stages.select import consider_tables, flatten_joins, flatten_joins_on_repair, pick_tables
 
@@ -60,6 +61,8 @@ REPAIR_FLAT = _before(NATIVE, write_sql, flatten_joins_on_repair)
 ONE_ROUND: tuple[Stage, ...] = (foundation_sql, run_steps, finish, answer)
 # a plan the user approved (or wrote, or recorded): run exactly it, without the model
 APPROVED: tuple[Stage, ...] = (run_steps, finish, answer)
+# a rule proposed: its statement drafted from the user's sentence (or as written), checked and previewed
+RULE: tuple[Stage, ...] = (draft_rule, *APPROVED)
 STRATEGIES = {"chain": ASK, "native": NATIVE, "flat": FLAT, "repair-flat": REPAIR_FLAT, "one-round": ONE_ROUND}
 STAGES = {stage.__name__: stage for strategy in STRATEGIES.values() for stage in strategy}
 

@@ -40,6 +40,7 @@ COMMANDS = (
     "reject",
     "keep",
     "procedures",
+    "rules",
     "sql",
 )
 
@@ -178,6 +179,11 @@ class ChatDBMagics(Magics):
         metavar="NAME",
         help="The cell is SQL with $parameters, and '-- ' lines with requests it is for: keep it as procedure NAME.",
     )
+    @argument(
+        "--rule",
+        metavar="NAME",
+        help="The cell says what a derived column is (or is its UPDATE): show the SQL; approving keeps rule NAME.",
+    )
     @argument("--verbose", action="store_true", help="Also show the controller's decisions (routing, plans, votes).")
     @argument("--plot", action="store_true", help="Draw a chart of the result where one fits (%%config ChatDB.plot).")
     @argument("--no-plot", action="store_true", help="No chart for this cell.")
@@ -202,6 +208,7 @@ class ChatDBMagics(Magics):
         %chatdb reject          drop it
         %chatdb keep NAME       keep the last write you approved as procedure NAME, for later requests like it
         %chatdb procedures [show NAME | forget NAME]  the procedures kept, one of them, or forget one
+        %chatdb rules [show NAME | forget NAME]  the rules that keep derived data true, one of them, or forget one
         %chatdb sql [N]         a new cell below with step N's SQL of the last request (default: the last step)
         """
         if cell is None:
@@ -218,8 +225,8 @@ class ChatDBMagics(Magics):
             raise UsageError(f"-o needs a Python variable name, not {args.out!r}.")
         if args.steps is not None and not 1 <= args.steps <= Settings.max_steps.default_value:
             raise UsageError(f"--steps needs a number from 1 to {Settings.max_steps.default_value}, not {args.steps}.")
-        if sum(map(bool, (args.replay, args.sql, args.teach))) > 1:
-            raise UsageError("Use one of --replay, --sql and --teach.")
+        if sum(map(bool, (args.replay, args.sql, args.teach, args.rule))) > 1:
+            raise UsageError("Use one of --replay, --sql, --teach and --rule.")
         if args.plot and args.no_plot:
             raise UsageError("Use --plot or --no-plot, not both.")
         text = expand_variables(text, self._shell.user_ns)
@@ -262,6 +269,8 @@ class ChatDBMagics(Magics):
 
     def _run(self, engine: ChatDB, args: Namespace, text: str, view: View) -> Reply:
         writes = args.write and not args.dry_run
+        if args.rule:
+            return engine.propose_rule(args.rule, text, on_event=view.apply)
         if args.replay:
             return engine.replay(text, allow_writes=writes, on_event=view.apply)
         if args.sql:
@@ -371,6 +380,8 @@ class ChatDBMagics(Magics):
             self._keep(rest)
         elif command == "procedures":
             return self._procedures_command(rest)
+        elif command == "rules":
+            return self._rules_command(rest)
         else:
             self._reject(self._last_pending)
             print("Rejected: nothing was written.")
@@ -414,6 +425,23 @@ class ChatDBMagics(Magics):
             print(f"Forgot procedure {words[1]!r}.")
             return None
         raise UsageError("Use %chatdb procedures, %chatdb procedures show NAME or %chatdb procedures forget NAME.")
+
+    def _rules_command(self, words: list[str]) -> object:
+        book = self.engine.rules
+        if not words:
+            return pd.DataFrame(
+                [(r.name, r.sentence, ", ".join(sorted(r.reads())), r.sql) for r in book],
+                columns=["name", "says", "runs after writes to", "sql"],
+            )
+        if len(words) == 2 and words[0] == "show":
+            rule = book.get(words[1])
+            print(f"{rule.describe()}\n  runs {rule.runs_after()}:\n  {rule.sql}")
+            return None
+        if len(words) == 2 and words[0] == "forget":
+            book.forget(words[1])
+            print(f"Forgot rule {words[1]!r}.")
+            return None
+        raise UsageError("Use %chatdb rules, %chatdb rules show NAME or %chatdb rules forget NAME.")
 
     def _step_to_new_cell(self, words: list[str]) -> None:
         cards = self._last_view.state.cards if self._last_view is not None else {}

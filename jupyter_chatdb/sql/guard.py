@@ -246,7 +246,8 @@ def _check_policy(
             )
         if any(t.db.lower() == PRIVATE_SCHEMA or t.catalog.lower() == PRIVATE_SCHEMA for t in tree.find_all(exp.Table)):
             raise NotAllowed(
-                f"The {PRIVATE_SCHEMA} schema holds ChatDB's journal; use history(), undo() and restore()."
+                f"The {PRIVATE_SCHEMA} schema holds ChatDB's journal and rules; "
+                "use history(), undo(), restore() and %chatdb rules."
             )
         if statement.target and "." in statement.target:
             raise NotAllowed(f"{statement.target} is in an attached database, which ChatDB only reads.")

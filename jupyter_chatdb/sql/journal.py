@@ -82,6 +82,11 @@ class Recorder:
         self.session.rows(f"CREATE OR REPLACE TABLE {copy} AS SELECT * FROM main.{quote_identifier(table)}")
         self._tracked[table] = copy
 
+    @property
+    def tables(self) -> frozenset[str]:
+        """The tables the request wrote or created so far."""
+        return frozenset(self._tracked) | {name for name, kind in self._created if kind == "TABLE"}
+
     def changes(self) -> list[TableChange]:
         """The differences so far (before commit or rollback): the rows a dry run would touch."""
         changes = [_created_change(self.session, name) for name, kind in self._created if kind == "TABLE"]

@@ -49,6 +49,7 @@ ACTIVITIES = {
     "value": "Matching a value with the stored ones",
     "procedure": "Choosing a kept procedure",
     "fill": "Reading the procedure's values in the request",
+    "rule": "Drafting the rule's SQL",
     "answer": "Phrasing the answer",
     "memory": "Noting what this answer says, for later (the answer is above)",
 }
@@ -178,7 +179,7 @@ class ChainState:
         self.usage = reply.usage
         if self.phase == "running":
             self.phase = "pending" if reply.pending else "done"
-        if reply.seen and reply.request_id is not None and not reply.procedure:
+        if reply.seen and reply.request_id is not None and not reply.procedure and reply.rule is None:
             self.note = f"{self.note or ''} {KEEP_HINT}".strip()
         if reply.pending:  # tried and rolled back: nothing is changed until approved
             for card in self.cards.values():

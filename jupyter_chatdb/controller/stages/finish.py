@@ -18,6 +18,7 @@ from ..events import ApprovalNeeded, Committed, ConceptsMissing, Event, Reply
 from ..phrase import phrase
 from .honesty import refusal
 from .one_statement import foundation_sql
+from .rules import apply_rules
 from .run import run_steps
 
 FALLBACK_REPAIRS = 1
@@ -30,6 +31,7 @@ def finish(ctx: Context) -> Iterator[Event]:
     chain = ctx.running()
     if not chain.in_transaction:
         return
+    yield from apply_rules(ctx)
     assert chain.recorder is not None
     request, session = ctx.request, ctx.session
     chain.changes = tuple(chain.recorder.changes())
@@ -48,6 +50,9 @@ def finish(ctx: Context) -> Iterator[Event]:
         chain.in_transaction, chain.preview = False, ran
         yield ApprovalNeeded(approval, chain.changes)
     else:
+        if ctx.rule is not None:  # kept in the same transaction as its first run
+            assert ctx.services.rules is not None, "a rule was proposed to a controller without rules"
+            ctx.services.rules.keep(ctx.rule)
         chain.request_id = chain.recorder.commit(request.text, [s.sql for s in chain.steps], chain.changes)
         session.commit()
         chain.in_transaction = False
@@ -70,6 +75,10 @@ def answer(ctx: Context) -> Iterator[Event]:
     pending = chain.preview is not None
     if chain.changes or affected is not None:
         text = _changes_answer(chain.changes, pending)
+        if ctx.rule is not None:
+            kept = "Approve to keep" if pending else "Kept"
+            text += f" {kept} rule {ctx.rule.name!r}: it runs {ctx.rule.runs_after()}."
+
     else:
         text = plain_answer(result, None)
         if result is not None and result.empty and chain.missing_values:
@@ -97,6 +106,7 @@ def answer(ctx: Context) -> Iterator[Event]:
         params=tuple(ctx.params.items()),
         procedure=ctx.procedure,
         seen=request.seen,
+        rule=ctx.rule,
     )
 
 

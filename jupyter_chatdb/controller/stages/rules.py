@@ -1,0 +1,59 @@
+"""Rules (`sql/rules.py`): one drafted from the user's sentence, to be shown and approved; and, at the end
+of a write transaction, each kept rule that reads a table the request changed, run as its own step
+before the changes are committed or shown for approval."""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+from dataclasses import replace
+
+from ...sql.rules import RuleError, checked_rule, run_rule
+from .. import native_sql, prompts
+from ..context import Context
+from ..events import Event, Step, StepDone, StepPlanned, StepStarted
+from ..plan import PlannedStep
+
+RULE_MAX_TOKENS = 320
+WRITES = "UPDATE|INSERT|DELETE|WITH"
+
+
+def draft_rule(ctx: Context) -> Iterator[Event]:
+    """The proposed rule's statement (written by the user, or drafted by one model call from its sentence),
+    checked (`checked_rule`) and made the plan: it runs as a write that waits for approval."""
+    rule = ctx.rule
+    assert rule is not None
+    if not rule.sql:
+        implied = ctx.services.keys.references(ctx.catalog, ctx.session)
+        schema = native_sql.schema_text(ctx.catalog, ctx.session, None, implied)
+        messages = prompts.rule_messages(schema, rule.sentence)
+        completion = yield from ctx.calls("rule", messages, None, RULE_MAX_TOKENS, stop=native_sql.STOP)
+        sql = native_sql.reply_sql(completion.text, WRITES)
+        if not sql:
+            raise RuleError(f"The model wrote no statement for the rule (it said: {completion.text[:200]!r}).")
+        rule = replace(rule, sql=sql)
+    ctx.rule = checked_rule(ctx.session, rule, ctx.catalog.schema())
+    ctx.route, ctx.steps = "write", [PlannedStep(ctx.rule.describe(), ctx.rule.sql)]
+
+
+def apply_rules(ctx: Context) -> Iterator[Event]:
+    """Run, in the order they were kept, the rules reading a table the transaction changed (a rule's own
+    writes count for the rules after it); each at most once. A rule that fails fails the request, so
+    nothing is written."""
+    chain = ctx.running()
+    rules = ctx.services.rules
+    if not chain.in_transaction or rules is None:
+        return
+    assert chain.recorder is not None
+    proposed = ctx.rule.name if ctx.rule is not None else None  # replaced by the one proposed
+    pending = [rule for rule in rules if rule.name != proposed]
+    while due := [rule for rule in pending if rule.reads(chain.schema) & chain.recorder.tables]:
+        rule = due[0]
+        pending.remove(rule)
+        statement = rule.statement(chain.schema)
+        index = len(chain.steps) + 1
+        yield StepPlanned(index, rule.describe(), statement.sql)
+        yield StepStarted(index, statement.sql)
+        changed = run_rule(ctx.session, chain.recorder, statement, rule)
+        step = Step(index, rule.describe(), statement.sql, "done", rows_affected=changed)
+        chain.steps.append(step)
+        yield StepDone(step)

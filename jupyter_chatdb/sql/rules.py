@@ -1,0 +1,146 @@
+"""Rules that keep derived data true: "a hay's bales_left is what was delivered minus what was fed".
+
+A rule is one write statement the user approved (drafted by the model from their sentence, or written by
+them) that sets derived values from the tables they derive from. It runs at the end of every write
+transaction that changed a table it reads, as its own step, so the derived column stays true whatever a
+plan forgot. A rule must be idempotent: run again at once, it changes nothing (checked when it is kept).
+
+Rules live in the database itself (schema `chatdb_journal`, which no model-written SQL may touch), beside
+the tables they keep true: a database file keeps them across restarts.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterator, Mapping, Sequence
+from dataclasses import dataclass
+
+from ..errors import ChatDBError, QueryFailed
+from . import guard
+from .journal import Recorder
+from .session import Session
+
+RULES_TABLE = f"{guard.PRIVATE_SCHEMA}.rules"
+SETUP = f"""
+CREATE SCHEMA IF NOT EXISTS {guard.PRIVATE_SCHEMA};
+CREATE TABLE IF NOT EXISTS {RULES_TABLE} (name VARCHAR PRIMARY KEY, sentence VARCHAR, sql VARCHAR, position INTEGER);
+"""
+
+
+class RuleError(ChatDBError):
+    """A rule cannot be kept, found or run as asked."""
+
+
+@dataclass(frozen=True)
+class Rule:
+    name: str
+    sql: str  # one write statement, as the guard wrote it back
+    sentence: str = ""  # what it keeps true, in the user's words
+
+    def statement(self, schema: Mapping[str, Sequence[str]] | None = None) -> guard.Statement:
+        """Its statement, checked by the guard (against `schema` when given): one write without parameters."""
+        checked = guard.check(self.sql, schema, mode=guard.Mode.WRITE)
+        if len(checked.statements) != 1 or checked.statements[0].kind is not guard.Kind.WRITE:
+            raise RuleError("A rule is one INSERT, UPDATE or DELETE statement: write it as one.")
+        statement = checked.statements[0]
+        if statement.returns_rows:
+            raise RuleError("A rule returns nothing: leave out RETURNING.")
+        if statement.parameters:
+            raise RuleError(f"A rule runs on its own, so it cannot take ${statement.parameters[0]}: write the value.")
+        return statement
+
+    def reads(self, schema: Mapping[str, Sequence[str]] | None = None) -> frozenset[str]:
+        """The tables whose change makes it run: every table it names, its own included."""
+        return frozenset(self.statement(schema).tables)
+
+    def describe(self) -> str:
+        return f"Rule {self.name!r}" + (f": {self.sentence}" if self.sentence else "")
+
+    def runs_after(self) -> str:
+        """When it runs, for messages."""
+        tables = sorted(self.reads())
+        listed = ", ".join(tables[:-1]) + f" or {tables[-1]}" if len(tables) > 1 else tables[0]
+        return f"after every write that changes {listed}"
+
+
+def checked_rule(session: Session, rule: Rule, schema: Mapping[str, Sequence[str]]) -> Rule:
+    """`rule` with its SQL as the guard writes it back, once it is one write on a stored table that changes
+    nothing when run a second time (tried in a transaction that is rolled back); RuleError otherwise."""
+    if not rule.name.strip():
+        raise RuleError("A rule needs a name.")
+    statement = rule.statement(schema)
+    if statement.target in session.frames:
+        raise RuleError(f"{statement.target} is a DataFrame of the notebook: a rule can only keep stored tables true.")
+    session.begin()
+    try:
+        session.run(statement.sql)
+        second = Recorder(session)
+        second.before(statement)
+        session.run(statement.sql)
+        changed = second.changes()
+    except QueryFailed as error:
+        raise RuleError(f"The rule does not run: {error}") from None
+    finally:
+        session.rollback()
+    if changed:
+        raise RuleError(
+            f"Run twice, the rule changed {changed[0].summary} the second time: a rule must set derived values "
+            "from the tables they come from (SET x = (SELECT ...)), so that running it again changes nothing."
+        )
+    return Rule(rule.name.strip(), statement.sql, rule.sentence.strip())
+
+
+class RuleBook:
+    """The rules of one database, in the order they were kept (the order they run in)."""
+
+    def __init__(self, session: Session) -> None:
+        self.session = session
+
+    def keep(self, rule: Rule) -> Rule:
+        """Add `rule` (checked by `checked_rule`), replacing one of its name."""
+        self.session.rows(SETUP)
+        self.session.rows(
+            f"INSERT OR REPLACE INTO {RULES_TABLE} VALUES (?, ?, ?,"
+            f" coalesce((SELECT position FROM {RULES_TABLE} WHERE name = ?),"
+            f" (SELECT coalesce(max(position), 0) + 1 FROM {RULES_TABLE})))",
+            [rule.name, rule.sentence, rule.sql, rule.name],
+        )
+        return rule
+
+    def forget(self, name: str) -> None:
+        self.get(name)
+        self.session.rows(f"DELETE FROM {RULES_TABLE} WHERE name = ?", [name])
+
+    def get(self, name: str) -> Rule:
+        found = [rule for rule in self if rule.name == name]
+        if not found:
+            raise RuleError(f"There is no rule {name!r}: %chatdb rules lists them.")
+        return found[0]
+
+    def __iter__(self) -> Iterator[Rule]:
+        if not self._exists():
+            return iter(())
+        rows = self.session.rows(f"SELECT name, sql, sentence FROM {RULES_TABLE} ORDER BY position")
+        return iter([Rule(name, sql, sentence) for name, sql, sentence in rows])
+
+    def __len__(self) -> int:
+        return sum(1 for _ in self)
+
+    def _exists(self) -> bool:
+        return bool(
+            self.session.rows(
+                "SELECT 1 FROM duckdb_tables() WHERE schema_name = ? AND table_name = 'rules'", [guard.PRIVATE_SCHEMA]
+            )
+        )
+
+
+def run_rule(session: Session, recorder: Recorder, statement: guard.Statement, rule: Rule) -> int:
+    """Run a rule's checked statement inside the open transaction; the rows it changed."""
+    recorder.before(statement)
+    try:
+        result = session.run(statement.sql)
+    except QueryFailed as error:
+        raise RuleError(
+            f"Rule {rule.name!r} failed after the writes: {str(error).rstrip('.')}. Nothing was written "
+            f"(%chatdb rules show {rule.name} shows the rule)."
+        ) from None
+    return int(result.scalar)  # type: ignore[call-overload]
