@@ -203,7 +203,7 @@ def test_join_owners_asks_for_the_links_only_when_a_column_is_missing() -> None:
 def test_every_rule_has_fixtures() -> None:
     rules = {"qualify_tables", "drop_unknown_joins", "to_duckdb", "from_sqlite", "quoted_strings", "cast_text_numbers"}
     rules |= {"replace_literals", "with_views", "swap_tables", "requalify_columns", "join_owners", "like_on_non_text"}
-    rules |= {"bare_columns", "ties_by_group", "readable_aliases"}
+    rules |= {"bare_columns", "ties_by_group", "readable_aliases", "update_target_references"}
     assert {path.stem for path in FIXTURES.glob("*.sql")} == rules
     assert all(read_cases(FIXTURES / f"{rule}.sql") for rule in rules)
 
@@ -217,3 +217,10 @@ def test_a_steps_statements_are_fixed_up_together() -> None:
         "UPDATE shop.fruits SET kg = kg - 2 WHERE name = 'fig'",
     ]
     assert fixups.split(fixups.joined(trees)) == trees
+
+
+@pytest.mark.parametrize("case", cases_of("update_target_references"))
+def test_update_target_references(case: Case) -> None:
+    tree = parse(case.given)[0]
+    assert fixed_text(fixups.update_target_references(tree)) == case.expected
+    assert written(tree) == written(parse(case.given)[0])

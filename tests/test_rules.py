@@ -115,10 +115,24 @@ def test_rules_that_are_not_one_idempotent_write_on_a_stored_table_are_refused(s
         stable.keep_rule("frame", "UPDATE stalls SET hay = 1")
     with pytest.raises(SQLRefused, match="holds ChatDB's journal and rules"):
         stable.run_sql("DELETE FROM chatdb_journal.rules", allow_writes=True)
-    scripted.push("```sql\nUPDATE hay SET worth = worth + 1;\n```")
+    scripted.push(*["```sql\nUPDATE hay SET worth = worth + 1;\n```"] * 3)  # drafted, then repaired twice
     with pytest.raises(RuleError, match="the second time"):
-        stable.propose_rule("less", "a hay loses a bale each time")
+        stable.propose_rule("more", "a hay's worth grows")
+    assert "Running this SQL failed" in scripted.calls[1].messages[-1]["content"]
+    assert "Write the corrected UPDATE statement" in scripted.calls[2].messages[-1]["content"]
     assert len(stable.rules) == 0
+
+
+def test_a_drafted_rule_is_repaired_and_names_the_updated_row_as_the_model_meant(stable, scripted):
+    scripted.push(
+        "```sql\nUPDATE hay SET bales_left = (SELECT sum(d.bales) FROM deliveries d WHERE d.hay = h.hay_id);\n```",
+        "```sql\nUPDATE hay SET bales_left = coalesce((SELECT sum(d.bales) FROM deliveries d WHERE d.hay_id = h.hay_id), 0);\n```",
+    )
+    proposed = stable.propose_rule("bales", "a hay's bales_left is what was delivered")
+    assert "Unknown column 'hay' in deliveries" in scripted.calls[1].messages[-1]["content"]
+    assert proposed.sql == [
+        "UPDATE hay SET bales_left = COALESCE((SELECT SUM(d.bales) FROM deliveries AS d WHERE d.hay_id = hay.hay_id), 0)"
+    ]
 
 
 def test_a_written_rule_needs_no_model_call_and_rules_live_in_the_database_file(scripted, tmp_path):

@@ -93,10 +93,19 @@ def sql_messages(
     return [{"role": "user", "content": f"{schema}\n\n{ASK}\n{noted}-- {question}\n"}]
 
 
+REPAIR = "Write the corrected SQLite query for the same question."
+
+
 def repair_messages(
-    previous: list[Message], reply: str, sql: str, problem: str, views: Mapping[str, str] | None = None
+    previous: list[Message],
+    reply: str,
+    sql: str,
+    problem: str,
+    views: Mapping[str, str] | None = None,
+    ask: str = REPAIR,
 ) -> list[Message]:
-    """The conversation so far, the failure, and any `views` (name -> SELECT) the corrected query may read."""
+    """The conversation so far, the failure, any `views` (name -> SELECT) the corrected query may read,
+    and what to write (`ask`)."""
     offered = "".join(
         f"CREATE VIEW {readable_identifier(name)} AS\n{view};\n\n" for name, view in (views or {}).items()
     )
@@ -107,8 +116,7 @@ def repair_messages(
         {"role": "assistant", "content": reply},
         {
             "role": "user",
-            "content": f"Running this SQL failed:\n{sql}\nError: {problem}\n{offered}"
-            "Write the corrected SQLite query for the same question.",
+            "content": f"Running this SQL failed:\n{sql}\nError: {problem}\n{offered}{ask}",
         },
     ]
 

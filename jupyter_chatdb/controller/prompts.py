@@ -221,11 +221,13 @@ there may be no rows), so that running it again changes nothing. Reply with the 
 Example tables:
 CREATE TABLE hay (hay_id INTEGER, kind TEXT, bales_left INTEGER);
 CREATE TABLE deliveries (delivery_id INTEGER, hay_id INTEGER, bales INTEGER);
-CREATE TABLE feedings (feeding_id INTEGER, hay_id INTEGER, bales INTEGER, undone_on DATE);
-Sentence: a hay's bales_left is what was delivered, minus what was fed and not undone
+CREATE TABLE feedings (feeding_id INTEGER, fed_on DATE, undone_on DATE);
+CREATE TABLE feeding_lines (feeding_id INTEGER, hay_id INTEGER, bales INTEGER);
+Sentence: a hay's bales_left is what was delivered, minus what was fed in feedings not undone
 ```sql
 UPDATE hay SET bales_left = coalesce((SELECT sum(d.bales) FROM deliveries d WHERE d.hay_id = hay.hay_id), 0) \
-- coalesce((SELECT sum(f.bales) FROM feedings f WHERE f.hay_id = hay.hay_id AND f.undone_on IS NULL), 0);
+- coalesce((SELECT sum(l.bales) FROM feeding_lines l JOIN feedings f ON f.feeding_id = l.feeding_id \
+WHERE l.hay_id = hay.hay_id AND f.undone_on IS NULL), 0);
 ```"""
 
 

@@ -336,3 +336,29 @@ def _database_of_only(name: str, tables: Sequence[str]) -> str | None:
 
 def _is_cte(tree: exp.Expr, name: str) -> bool:
     return any(cte.alias_or_name.lower() == name.lower() for cte in tree.find_all(exp.CTE))
+
+
+@_tolerant
+def update_target_references(tree: exp.Expr) -> exp.Expr | None:
+    """In an UPDATE, a column qualified by a name that no table, alias or subquery of the statement
+    defines, and that begins the updated table's name ("fruit" or "f" for fruits), means the updated row.
+
+    >>> written(update_target_references(parse("UPDATE hay SET n = (SELECT count(*) FROM bales b WHERE b.hay = h.id)")[0]))
+    'UPDATE hay SET n = (SELECT COUNT(*) FROM bales AS b WHERE b.hay = hay.id)'
+    """
+    if not isinstance(tree, exp.Update) or not isinstance(tree.this, exp.Table):
+        return None
+    target = tree.this.name.lower()
+    defined = {name.lower() for t in tree.find_all(exp.Table) for name in (t.name, t.alias_or_name)}
+    defined |= {node.alias.lower() for node in tree.find_all(exp.Subquery, exp.CTE) if node.alias}
+    fixed = tree.copy()
+    wrong = [
+        c
+        for c in fixed.find_all(exp.Column)
+        if c.table and c.table.lower() not in defined and target.startswith(c.table.lower())
+    ]
+    if not wrong:
+        return None
+    for column in wrong:
+        column.set("table", exp.to_identifier(tree.this.alias_or_name))
+    return fixed

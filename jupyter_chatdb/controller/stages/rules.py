@@ -4,10 +4,12 @@ before the changes are committed or shown for approval."""
 
 from __future__ import annotations
 
-from collections.abc import Iterator
+from collections.abc import Generator, Iterator
 from dataclasses import replace
 
-from ...sql.rules import RuleError, checked_rule, run_rule
+from ...errors import SQLRefused
+from ...sql import fixups, guard
+from ...sql.rules import Rule, RuleError, checked_rule, run_rule
 from .. import native_sql, prompts
 from ..context import Context
 from ..events import Event, Step, StepDone, StepPlanned, StepStarted
@@ -15,24 +17,45 @@ from ..plan import PlannedStep
 
 RULE_MAX_TOKENS = 320
 WRITES = "UPDATE|INSERT|DELETE|WITH"
+REPAIR = "Write the corrected UPDATE statement for the same sentence."
 
 
 def draft_rule(ctx: Context) -> Iterator[Event]:
-    """The proposed rule's statement (written by the user, or drafted by one model call from its sentence),
-    checked (`checked_rule`) and made the plan: it runs as a write that waits for approval."""
-    rule = ctx.rule
+    """The proposed rule's statement (written by the user, or drafted by the model from its sentence and
+    repaired up to `revisions` times), checked (`checked_rule`) and made the plan: it runs as a write
+    that waits for approval."""
+    rule, schema = ctx.rule, ctx.catalog.schema()
     assert rule is not None
-    if not rule.sql:
-        implied = ctx.services.keys.references(ctx.catalog, ctx.session)
-        schema = native_sql.schema_text(ctx.catalog, ctx.session, None, implied)
-        messages = prompts.rule_messages(schema, rule.sentence)
-        completion = yield from ctx.calls("rule", messages, None, RULE_MAX_TOKENS, stop=native_sql.STOP)
-        sql = native_sql.reply_sql(completion.text, WRITES)
-        if not sql:
-            raise RuleError(f"The model wrote no statement for the rule (it said: {completion.text[:200]!r}).")
-        rule = replace(rule, sql=sql)
-    ctx.rule = checked_rule(ctx.session, rule, ctx.catalog.schema())
+    if rule.sql:
+        ctx.rule = checked_rule(ctx.session, rule, schema)
+    else:
+        ctx.rule = yield from _drafted(ctx, rule, schema)
     ctx.route, ctx.steps = "write", [PlannedStep(ctx.rule.describe(), ctx.rule.sql)]
+
+
+def _drafted(ctx: Context, rule: Rule, schema: dict[str, list[str]]) -> Generator[Event, None, Rule]:
+    implied = ctx.services.keys.references(ctx.catalog, ctx.session)
+    messages = prompts.rule_messages(native_sql.schema_text(ctx.catalog, ctx.session, None, implied), rule.sentence)
+    for attempt in range(ctx.options.revisions + 1):
+        purpose = "rule" if attempt == 0 else "repair"
+        completion = yield from ctx.calls(purpose, messages, None, RULE_MAX_TOKENS, stop=native_sql.STOP)
+        sql = native_sql.reply_sql(completion.text, WRITES)
+        try:
+            if not sql:
+                raise RuleError(f"The model wrote no statement for the rule (it said: {completion.text[:200]!r}).")
+            return checked_rule(ctx.session, replace(rule, sql=_fixed(sql)), schema)
+        except (RuleError, SQLRefused) as error:
+            if attempt == ctx.options.revisions:
+                raise
+            messages = native_sql.repair_messages(messages, completion.text, sql, str(error), ask=REPAIR)
+    raise AssertionError("unreachable")
+
+
+def _fixed(sql: str) -> str:
+    """`sql` with the updated row named as the model meant it (`fixups.update_target_references`)."""
+    trees = guard.parse(sql)
+    fixed = fixups.update_target_references(trees[0]) if len(trees) == 1 else None
+    return sql if fixed is None else guard.written(fixed)
 
 
 def apply_rules(ctx: Context) -> Iterator[Event]:

@@ -76,7 +76,7 @@ def _run_step(
         result = _execute(ctx, chain, statement, bound)
         if statement.is_write:
             affected = (affected or 0) + (rows_changed(statement, result) or 0)
-            if affected == 0 and not statement.conditional and statement.kind is guard.Kind.WRITE:
+            if affected == 0 and not statement.conditional and statement.kind is guard.Kind.WRITE and not ctx.rule:
                 raise StepProblem(
                     "it changed no row: what its WHERE clause looks for is not in the table yet; "
                     "add the missing row in a step before it, or fix the name"
