@@ -126,7 +126,8 @@ def test_rules_that_are_not_one_idempotent_write_on_a_stored_table_are_refused(s
 def test_a_drafted_rule_is_repaired_and_names_the_updated_row_as_the_model_meant(stable, scripted):
     scripted.push(
         "```sql\nUPDATE hay SET bales_left = (SELECT sum(d.bales) FROM deliveries d WHERE d.hay = h.hay_id);\n```",
-        "```sql\nUPDATE hay SET bales_left = coalesce((SELECT sum(d.bales) FROM deliveries d WHERE d.hay_id = h.hay_id), 0);\n```",
+        "```sql\nUPDATE hay SET bales_left = coalesce((SELECT sum(d.bales) FROM deliveries d"
+        " WHERE d.hay_id = h.hay_id), 0);\n```",
     )
     proposed = stable.propose_rule("bales", "a hay's bales_left is what was delivered")
     assert "Unknown column 'hay' in deliveries" in scripted.calls[1].messages[-1]["content"]
