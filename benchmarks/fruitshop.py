@@ -6,12 +6,16 @@ Three modes on the same records and questions, each in a fresh ChatDB loaded fro
   that record's values), as a user who fixes the first plan once, and run; the rest go through the
   system, which runs the taught procedure for a request of its kind;
 - one-round: the Foundation's baseline, one SQL call per record.
+A mode with "+rules" (taught+rules, cold+rules, one-round+rules) first keeps the rule a user would state
+once, "a fruit's stock_kg is what was bought minus what was sold and not returned" (`ChatDB.keep_rule`,
+its SQL as a user would write it), so every write is followed by it.
 After every 10 records (and at the end) the database is checked against the records' facts (stock per
 fruit, valid sales, revenue); then the questions are asked of it, and of a database loaded exactly from
 the facts (answering apart from recording).
 
     python benchmarks/fruitshop.py                                # all three modes, embedded model
     python benchmarks/fruitshop.py --modes taught,one-round --no-questions -v
+    python benchmarks/fruitshop.py --modes taught,taught+rules,one-round,one-round+rules --no-questions
 """
 
 from __future__ import annotations
@@ -83,7 +87,9 @@ def main() -> int:
 def parse_args() -> argparse.Namespace:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--model", default="local", help="model for ChatDB (default: the embedded model)")
-    parser.add_argument("--modes", default=",".join(MODES), help=f"some of {', '.join(MODES)}")
+    parser.add_argument(
+        "--modes", default=",".join(MODES), help=f"some of {', '.join(MODES)}, each also with +rules"
+    )
     parser.add_argument("--no-questions", action="store_true", help="records and state checks only")
     parser.add_argument(
         "--records", type=int, default=0, help="feed only the first N records (questions are then skipped)"
@@ -102,15 +108,20 @@ def evaluate(
     mode: str, model: CountingModel, records: list[dict], questions: list[dict], args: argparse.Namespace
 ) -> Run:
     run = Run(mode)
-    strategy = "one-round" if mode == "one-round" else "native"
+    base, _, extra = mode.partition("+")
+    if base not in MODES or extra not in ("", "rules"):
+        raise SystemExit(f"Unknown mode {mode!r}: use {', '.join(MODES)}, each also with +rules.")
+    strategy = "one-round" if base == "one-round" else "native"
     db = ChatDB(model=model, schema=args.dataset / "schema.sql", summarize=False, strategy=strategy)
+    if extra == "rules":
+        db.keep_rule("stock", STOCK_RULE, "a fruit's stock_kg is what was bought minus what was sold and not returned")
     taught: set[str] = set()
     args.out.parent.mkdir(parents=True, exist_ok=True)
     with args.out.with_name(f"{args.out.stem}_{mode}.jsonl").open("w") as details:
         for number, record in enumerate(records, start=1):
             before, started, journal = model.usage, time.perf_counter(), _fingerprint(db)
             try:
-                if mode == "taught" and record["kind"] not in taught:
+                if base == "taught" and record["kind"] not in taught:
                     taught.add(record["kind"])
                     reply = teach(db, record)
                 else:
@@ -157,6 +168,13 @@ def _state_text(state: dict[str, tuple[int, int]]) -> str:
 
 
 # -- the taught mode: each kind's correct statements, as a user would teach them once --------------
+
+STOCK_RULE = """
+    UPDATE fruits SET stock_kg =
+        coalesce((SELECT sum(i.quantity_kg) FROM purchase_items AS i WHERE i.fruit_id = fruits.fruit_id), 0)
+        - coalesce((SELECT sum(i.quantity_kg) FROM sale_items AS i JOIN sales AS s ON s.sale_id = i.sale_id
+                    WHERE i.fruit_id = fruits.fruit_id AND s.returned_on IS NULL), 0)
+"""
 
 TAUGHT = {
     "purchase": """

@@ -49,8 +49,10 @@ def test_the_recorded_questions_are_those_the_rules_make(tmp_path):
     assert all(q["variant"] != q["literal"] and q["variant"] in q["question"] for q in perturb.load())
 
 
-def test_the_fruit_shops_taught_statements_replay_the_records_exactly():
-    """The taught mode's statements (`fruitshop.TAUGHT`), run with each record's facts, keep every state check."""
+@pytest.mark.parametrize("with_rule", [False, True], ids=["taught", "taught+rules"])
+def test_the_fruit_shops_taught_statements_replay_the_records_exactly(with_rule):
+    """The taught mode's statements (`fruitshop.TAUGHT`), run with each record's facts, keep every state check,
+    with the stock rule (`fruitshop.STOCK_RULE`) run after each record or without."""
     import json
 
     from jupyter_chatdb import ChatDB
@@ -62,6 +64,8 @@ def test_the_fruit_shops_taught_statements_replay_the_records_exactly():
         pytest.skip("the fruit-shop dataset is not beside the checkout")
     records = [json.loads(line) for line in (dataset / "records.jsonl").read_text().splitlines() if line.strip()]
     db = ChatDB(model=ScriptedBackend(), schema=dataset / "schema.sql", summarize=False)
+    if with_rule:
+        db.keep_rule("stock", fruitshop.STOCK_RULE)
     taught: set[str] = set()
     for record in records:
         if record["kind"] in taught:
@@ -70,4 +74,5 @@ def test_the_fruit_shops_taught_statements_replay_the_records_exactly():
             taught.add(record["kind"])
             fruitshop.teach(db, record)
     assert fruitshop.check_state(db, records) == {"stock per fruit": (5, 5), "valid sales": (1, 1), "revenue": (1, 1)}
+    assert len(db.rules) == with_rule
     db.close()
