@@ -1,7 +1,9 @@
 """The ChatDB fruit-shop evaluation (shared/datasets/fruitshop_sample, or --dataset).
 
-Three modes on the same records and questions, each in a fresh ChatDB loaded from schema.sql:
+Four modes on the same records and questions, each in a fresh ChatDB loaded from schema.sql:
 - cold: every record through `ask(..., allow_writes=True)` with an empty memory (no procedures);
+- facts: cold, with the strategy "facts": a write is first read as the rows it states, its SQL written
+  by code (`sql/facts.py`), and planned when that cannot express it;
 - taught: the first record of each kind is taught with its correct statements (`ChatDB.teach`, with
   that record's values), as a user who fixes the first plan once, and run; the rest go through the
   system, which runs the taught procedure for a request of its kind;
@@ -87,9 +89,7 @@ def main() -> int:
 def parse_args() -> argparse.Namespace:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--model", default="local", help="model for ChatDB (default: the embedded model)")
-    parser.add_argument(
-        "--modes", default=",".join(MODES), help=f"some of {', '.join(MODES)}, each also with +rules"
-    )
+    parser.add_argument("--modes", default=",".join(MODES), help=f"some of {', '.join(MODES)}, each also with +rules")
     parser.add_argument("--no-questions", action="store_true", help="records and state checks only")
     parser.add_argument(
         "--records", type=int, default=0, help="feed only the first N records (questions are then skipped)"
@@ -100,7 +100,7 @@ def parse_args() -> argparse.Namespace:
     return parser.parse_args()
 
 
-MODES = ("cold", "taught", "one-round")
+MODES = ("cold", "facts", "taught", "one-round")
 STATE_EVERY = 10
 
 
@@ -111,7 +111,7 @@ def evaluate(
     base, _, extra = mode.partition("+")
     if base not in MODES or extra not in ("", "rules"):
         raise SystemExit(f"Unknown mode {mode!r}: use {', '.join(MODES)}, each also with +rules.")
-    strategy = "one-round" if base == "one-round" else "native"
+    strategy = {"one-round": "one-round", "facts": "facts"}.get(base, "native")
     db = ChatDB(model=model, schema=args.dataset / "schema.sql", summarize=False, strategy=strategy)
     if extra == "rules":
         db.keep_rule("stock", STOCK_RULE, "a fruit's stock_kg is what was bought minus what was sold and not returned")

@@ -86,8 +86,9 @@ class ChatDB:
         `controller/native_sql.py`, asked without a routing call when it plainly names the data; other
         requests are planned as by "chain"), "chain" (every request a plan of steps, run one by one and
         revised), "flat" (native, and shown views that flatten joins: `grounding/flat_views.py`),
-        "repair-flat" (native, the views shown with a failed read's first repair) or "one-round" (one
-        SQL and `repair_rounds` repairs, the baseline).
+        "repair-flat" (native, the views shown with a failed read's first repair), "facts" (native, and a
+        write no procedure takes is first read as the rows it states, its SQL written by code:
+        `sql/facts.py`) or "one-round" (one SQL and `repair_rounds` repairs, the baseline).
         `candidates` > 1 samples that many plans for a question and keeps the result most of them agree on.
         `revisions`: how often a failing plan is revised per request.
         `without`: stages left out of the chain (`controller/strategies.py`: "route", "vote",
@@ -126,8 +127,8 @@ class ChatDB:
 
     @property
     def strategy(self) -> str:
-        """How a request becomes SQL ("native", "chain", "flat", "repair-flat" or "one-round"); settable, from the next
-        request on."""
+        """How a request becomes SQL ("native", "chain", "flat", "repair-flat", "facts" or "one-round"); settable,
+        from the next request on."""
         return self._strategy
 
     @strategy.setter

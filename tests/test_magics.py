@@ -357,7 +357,7 @@ def test_a_frame_duckdb_cannot_read_is_left_out_with_one_warning(shell, scripted
 
 def test_the_strategy_setting_takes_effect_at_the_next_cell(shell, scripted, caplog):
     shell.run_cell('%config ChatDB.strategy = "steps"')
-    assert "strategy must be one of native, chain, flat, repair-flat, one-round." in caplog.text
+    assert "strategy must be one of native, chain, flat, repair-flat, facts, one-round." in caplog.text
     del shell.config.ChatDB["strategy"]
     scripted.push(native("SELECT count(*) AS n FROM sales"), {"answer": "3"})
     assert shell.run_cell("%%chatdb\nHow many sales?").result["n"].tolist() == [3]

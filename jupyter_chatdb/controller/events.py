@@ -228,3 +228,17 @@ class ProcedureNotUsed(Event):
 
     name: str
     reason: str
+
+
+@dataclass(frozen=True)
+class FactsExtracted(Event):
+    """The model read the rows a write request states; code wrote their statements (`sql/facts.py`)."""
+
+    rows: tuple[tuple[str, int], ...]  # (table, rows) as stated
+
+
+@dataclass(frozen=True)
+class FactsNotUsed(Event):
+    """The rows the model read could not be written by code: the request is planned instead."""
+
+    reason: str

@@ -213,6 +213,31 @@ Request: Which riders have the longest stride? Word: stride
 
 NOTHING = "nothing"
 
+FACTS_INSTRUCTIONS = """\
+You read the facts a request asks to record. Given the tables and the fields of their rows, reply with \
+the rows to add as JSON: for each table the request gives rows for, a list of them with the values it \
+states. Name a row of another table by its name (the field says which table). Leave out what the request \
+does not say; give no row for a table it says nothing about. Dates are YYYY-MM-DD.
+
+Example tables:
+stables: name (names the row, text), town (text)
+hay: kind (names the row, text), price (number)
+deliveries: stable (the name of a stables row), delivered_on (date)
+delivery_lines: hay (the name of a hay row), bales (integer), bale_cost (number); each belongs to the deliveries row added with it
+Request: On 2024-03-02 Calder Stables took 20 bales of timothy at 4.50 and 10 of clover at 5, to sell at 6 and 7.
+{"stables": [{"name": "Calder Stables"}], "hay": [{"kind": "timothy", "price": 6}, {"kind": "clover", "price": 7}], \
+"deliveries": [{"stable": "Calder Stables", "delivered_on": "2024-03-02"}], "delivery_lines": [{"hay": "timothy", \
+"bales": 20, "bale_cost": 4.5}, {"hay": "clover", "bales": 10, "bale_cost": 5}]}"""
+
+
+def facts_messages(fields: str, request: str, today: str) -> list[Message]:
+    """The tables' row fields (`sql.facts.describe`), today's date and the request."""
+    return [
+        {"role": "system", "content": FACTS_INSTRUCTIONS},
+        {"role": "user", "content": f"Tables:\n{fields}\nToday: {today}\nRequest: {request}"},
+    ]
+
+
 RULE_INSTRUCTIONS = """\
 You write one SQL UPDATE statement that makes a sentence about derived data true for every row: it sets \
 the column from the tables the value comes from (a correlated subquery per source, coalesce(..., 0) where \

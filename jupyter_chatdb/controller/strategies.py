@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from .pipeline import Stage
+from .stages.facts import write_from_facts
 from .stages.finish import answer, fall_back, finish
 from .stages.honesty import check_concepts
 from .stages.memory import post_think, recall
@@ -57,13 +58,23 @@ def _before(strategy: tuple[Stage, ...], stage: Stage, added: Stage) -> tuple[St
 FLAT = _before(NATIVE, write_sql, flatten_joins)
 # native, and the views are offered with the first repair of a read that failed
 REPAIR_FLAT = _before(NATIVE, write_sql, flatten_joins_on_repair)
+# native, and a write no procedure takes is first read as the rows it states, written by code
+# (`sql/facts.py`); planned as before when those cannot express it
+FACTS = _before(NATIVE, pick_tables, write_from_facts)
 # the Foundation's baseline: one SQL statement (several writes) as JSON, repaired `revisions` times
 ONE_ROUND: tuple[Stage, ...] = (foundation_sql, run_steps, finish, answer)
 # a plan the user approved (or wrote, or recorded): run exactly it, without the model
 APPROVED: tuple[Stage, ...] = (run_steps, finish, answer)
 # a rule proposed: its statement drafted from the user's sentence (or as written), checked and previewed
 RULE: tuple[Stage, ...] = (draft_rule, *APPROVED)
-STRATEGIES = {"chain": ASK, "native": NATIVE, "flat": FLAT, "repair-flat": REPAIR_FLAT, "one-round": ONE_ROUND}
+STRATEGIES = {
+    "chain": ASK,
+    "native": NATIVE,
+    "flat": FLAT,
+    "repair-flat": REPAIR_FLAT,
+    "facts": FACTS,
+    "one-round": ONE_ROUND,
+}
 STAGES = {stage.__name__: stage for strategy in STRATEGIES.values() for stage in strategy}
 
 

@@ -11,8 +11,10 @@ the tables they keep true: a database file keeps them across restarts.
 
 from __future__ import annotations
 
-from collections.abc import Iterator, Mapping, Sequence
+from collections.abc import Iterable, Iterator, Mapping, Sequence
 from dataclasses import dataclass
+
+from sqlglot import exp
 
 from ..errors import ChatDBError, QueryFailed
 from . import guard
@@ -52,6 +54,13 @@ class Rule:
         """The tables whose change makes it run: every table it names, its own included."""
         return frozenset(self.statement(schema).tables)
 
+    def sets(self) -> tuple[str, tuple[str, ...]]:
+        """The table and the columns it keeps true (an UPDATE's SET columns; none for other writes)."""
+        tree = guard.parse(self.sql)[0]
+        if not isinstance(tree, exp.Update):
+            return guard.target_table(tree) or "", ()
+        return tree.this.name, tuple(e.this.name for e in tree.expressions if isinstance(e, exp.EQ))
+
     def describe(self) -> str:
         return f"Rule {self.name!r}" + (f": {self.sentence}" if self.sentence else "")
 
@@ -60,6 +69,15 @@ class Rule:
         tables = sorted(self.reads())
         listed = ", ".join(tables[:-1]) + f" or {tables[-1]}" if len(tables) > 1 else tables[0]
         return f"after every write that changes {listed}"
+
+
+def derived_columns(rules: Iterable[Rule]) -> dict[str, list[str]]:
+    """table -> the columns `rules` keep true: what a write need not (and should not) set itself."""
+    derived: dict[str, list[str]] = {}
+    for rule in rules:
+        table, columns = rule.sets()
+        derived.setdefault(table, []).extend(columns)
+    return derived
 
 
 def checked_rule(session: Session, rule: Rule, schema: Mapping[str, Sequence[str]]) -> Rule:

@@ -14,6 +14,8 @@ from ..controller.events import (
     Committed,
     ConceptsMissing,
     Event,
+    FactsExtracted,
+    FactsNotUsed,
     FellBack,
     MemoryRecalled,
     MemoryStored,
@@ -50,6 +52,7 @@ ACTIVITIES = {
     "procedure": "Choosing a kept procedure",
     "fill": "Reading the procedure's values in the request",
     "rule": "Drafting the rule's SQL",
+    "extract": "Reading the facts to record",
     "answer": "Phrasing the answer",
     "memory": "Noting what this answer says, for later (the answer is above)",
 }
@@ -151,6 +154,11 @@ class ChainState:
             self.selection = event
         elif isinstance(event, ProcedureUsed):
             self.procedure = procedure_text(event)
+        elif isinstance(event, FactsExtracted):
+            rows = ", ".join(f"{table} {count}" for table, count in event.rows)
+            self.decisions.append(f"Read the rows to record from the request ({rows}); the SQL is written from them.")
+        elif isinstance(event, FactsNotUsed):
+            self.decisions.append(f"Planned instead of written from the facts: {event.reason}.")
         elif isinstance(event, ProcedureNotUsed):
             self.procedure = f"Procedure {event.name!r} not used ({event.reason}); planned instead."
         elif isinstance(event, MemoryRecalled):
