@@ -15,7 +15,7 @@ After every 10 records (and at the end) the database is checked against the reco
 fruit, valid sales, revenue); then the questions are asked of it, and of a database loaded exactly from
 the facts (answering apart from recording).
 
-    python benchmarks/fruitshop.py                                # all three modes, embedded model
+    python benchmarks/fruitshop.py                                # all four modes, embedded model
     python benchmarks/fruitshop.py --modes taught,one-round --no-questions -v
     python benchmarks/fruitshop.py --modes taught,taught+rules,one-round,one-round+rules --no-questions
 """

@@ -153,3 +153,13 @@ def test_a_written_rule_needs_no_model_call_and_rules_live_in_the_database_file(
     with pytest.raises(RuleError, match="There is no rule 'bales'"):
         again.rules.forget("bales")
     again.close()
+
+
+def test_a_rule_that_no_longer_fits_the_tables_stops_writes_to_them_and_says_how_to_go_on(stable):
+    stable.keep_rule("bales", BALES)
+    stable.session.run("ALTER TABLE feedings RENAME COLUMN bales TO fed")
+    with pytest.raises(RuleError, match="Rule 'bales' no longer fits the tables .*forget it with"):
+        stable.run_sql("INSERT INTO feedings VALUES (1, 2)", allow_writes=True)
+    assert stable.session.rows("SELECT count(*) FROM feedings") == [(0,)]
+    stable.rules.forget("bales")
+    stable.run_sql("INSERT INTO feedings VALUES (1, 2)", allow_writes=True)

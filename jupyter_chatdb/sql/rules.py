@@ -146,7 +146,9 @@ class RuleBook:
     def _exists(self) -> bool:
         return bool(
             self.session.rows(
-                "SELECT 1 FROM duckdb_tables() WHERE schema_name = ? AND table_name = 'rules'", [guard.PRIVATE_SCHEMA]
+                "SELECT 1 FROM duckdb_tables() WHERE database_name = current_database() AND schema_name = ?"
+                " AND table_name = 'rules'",
+                [guard.PRIVATE_SCHEMA],
             )
         )
 

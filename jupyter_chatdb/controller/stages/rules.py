@@ -68,11 +68,9 @@ def apply_rules(ctx: Context) -> Iterator[Event]:
         return
     assert chain.recorder is not None
     proposed = ctx.rule.name if ctx.rule is not None else None  # replaced by the one proposed
-    pending = [rule for rule in rules if rule.name != proposed]
-    while due := [rule for rule in pending if rule.reads(chain.schema) & chain.recorder.tables]:
-        rule = due[0]
-        pending.remove(rule)
-        statement = rule.statement(chain.schema)
+    pending = {rule.name: (rule, _statement(rule, chain.schema)) for rule in rules if rule.name != proposed}
+    while due := [name for name, (_, s) in pending.items() if set(s.tables) & chain.recorder.tables]:
+        rule, statement = pending.pop(due[0])
         index = len(chain.steps) + 1
         yield StepPlanned(index, rule.describe(), statement.sql)
         yield StepStarted(index, statement.sql)
@@ -80,3 +78,13 @@ def apply_rules(ctx: Context) -> Iterator[Event]:
         step = Step(index, rule.describe(), statement.sql, "done", rows_affected=changed)
         chain.steps.append(step)
         yield StepDone(step)
+
+
+def _statement(rule: Rule, schema: dict[str, list[str]]) -> guard.Statement:
+    try:
+        return rule.statement(schema)
+    except SQLRefused as error:
+        raise RuleError(
+            f"Rule {rule.name!r} no longer fits the tables ({error}) Nothing was written; "
+            f"forget it with %chatdb rules forget {rule.name}, or keep it again as it should be now."
+        ) from None
