@@ -25,7 +25,7 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 
 from ..llm.base import JSONSchema
-from .catalog import TEXT_TYPES, Catalog
+from .catalog import TEXT_TYPES, Catalog, Table
 from .names import quote_identifier, quote_table
 from .session import Session
 
@@ -62,9 +62,6 @@ class Shape:
     natural_key: str  # the column that names a row ("" when none does)
     returned_key: str  # the key bound after adding a row, for the rows that reference it ("" when none)
     required_references: tuple[Field, ...] = ()  # references to rows of this request, never filled in
-
-    def field(self, name: str) -> Field | None:
-        return next((f for f in self.fields if f.name == name), None)
 
 
 def shapes(session: Session, catalog: Catalog, derived: Mapping[str, Sequence[str]] = {}) -> dict[str, Shape]:
@@ -310,10 +307,10 @@ def _natural_key(
 
 def _reference_name(column: str, columns: Sequence[str]) -> str:
     """
-    >>> _reference_name("fruit_id", ["fruit_id", "kg"]), _reference_name("owner", ["owner"])
-    ('fruit', 'owner')
+    >>> _reference_name("fruit_id", ["fruit_id", "kg"]), _reference_name("paid", ["paid"])
+    ('fruit', 'paid')
     """
-    name = re.sub(r"_?id$", "", column, flags=re.I) or column
+    name = re.sub(r"_id$", "", column, flags=re.I) or column
     return name if name not in columns else column
 
 
@@ -328,7 +325,7 @@ def _json_type(field: Field) -> str:
     return "string"
 
 
-def _parents_first(tables: Sequence) -> list:
+def _parents_first(tables: Sequence[Table]) -> list[Table]:
     """Tables ordered so that each comes after the tables it references."""
     left, ordered = list(tables), []
     while left:
