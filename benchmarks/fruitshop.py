@@ -34,6 +34,7 @@ from decimal import Decimal
 from pathlib import Path
 
 from jupyter_chatdb import ChatDB, ChatDBError
+from jupyter_chatdb.controller.events import FactsExtracted
 from jupyter_chatdb.llm import select_backend
 from jupyter_chatdb.llm.base import LLM, Completion, Message, Usage
 
@@ -59,6 +60,8 @@ class Run:
     refused: int = 0  # records that failed with nothing written
     half_written: int = 0  # records that failed and still changed the database (never expected)
     procedure_used: int = 0  # records run by a taught procedure (taught mode)
+    from_facts: int = 0  # records whose SQL code wrote from the rows the model read (facts mode), applied or not
+    applied_by_kind: dict[str, list[bool]] = field(default_factory=lambda: defaultdict(list))
     record_seconds: list[float] = field(default_factory=list)
     question_seconds: list[float] = field(default_factory=list)
     correct: dict[str, list[bool]] = field(default_factory=lambda: defaultdict(list))
@@ -120,12 +123,13 @@ def evaluate(
     with args.out.with_name(f"{args.out.stem}_{mode}.jsonl").open("w") as details:
         for number, record in enumerate(records, start=1):
             before, started, journal = model.usage, time.perf_counter(), _fingerprint(db)
+            seen: list[object] = []  # the request's events
             try:
                 if base == "taught" and record["kind"] not in taught:
                     taught.add(record["kind"])
                     reply = teach(db, record)
                 else:
-                    reply = db.ask(record["text"], allow_writes=True)
+                    reply = db.ask(record["text"], allow_writes=True, on_event=seen.append)
                     run.procedure_used += bool(reply.procedure)
                 ok, detail = not reply.pending, {"answer": reply.answer, "sql": reply.sql, "procedure": reply.procedure}
             except ChatDBError as error:
@@ -136,6 +140,8 @@ def evaluate(
             run.record_seconds.append(time.perf_counter() - started)
             run.record_usage += _minus(model.usage, before)
             run.applied += ok
+            run.from_facts += any(isinstance(e, FactsExtracted) for e in seen)  # applied or not
+            run.applied_by_kind[record["kind"]].append(ok)
             details.write(json.dumps({"record": record["id"], "ok": ok, **detail}, default=str) + "\n")
             details.flush()
             if args.verbose:
@@ -495,6 +501,9 @@ def report(runs: list[Run], records: list[dict], questions: list[dict], model: s
     line("failed, nothing written", [str(r.refused) for r in runs])
     line("failed, half written", [str(r.half_written) for r in runs])
     line("run by a taught procedure", [str(r.procedure_used) for r in runs])
+    line("written from the facts read", [str(r.from_facts) for r in runs])
+    for kind in dict.fromkeys(record["kind"] for record in records):
+        line(f"  applied: {kind}", [f"{sum(r.applied_by_kind[kind])}/{len(r.applied_by_kind[kind])}" for r in runs])
     for index, (number, _) in enumerate(runs[0].states):
         exact = [sum(right for right, _ in r.states[index][1].values()) for r in runs]
         total = sum(t for _, t in runs[0].states[index][1].values())
