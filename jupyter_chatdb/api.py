@@ -4,7 +4,6 @@ from __future__ import annotations
 
 import copy
 import dataclasses
-import re
 import warnings
 from collections.abc import Callable, Iterator, Mapping, Sequence
 from dataclasses import dataclass
@@ -20,7 +19,7 @@ from .controller.pipeline import Stage
 from .controller.plan import MAX_STEPS, PlannedStep, with_values
 from .controller.request import Request
 from .controller.stages.memory import THOUGHTS_MAX_TOKENS
-from .errors import ChatDBError, QueryFailed
+from .errors import ChatDBError, QueryFailed, SQLRefused
 from .grounding.saved_values import SavedValues
 from .grounding.selection import SchemaIndex
 from .grounding.values import ValueIndex
@@ -442,7 +441,7 @@ class ChatDB:
         minus what was fed"; one model call drafts the UPDATE) or is the statement itself. The reply is
         pending: it shows the statement and what it would change now; `apply(reply)` runs it and keeps
         the rule, which from then on runs at the end of every write that changes a table it reads."""
-        written = re.match(r"\s*(UPDATE|INSERT|DELETE|WITH)\b", text, re.I) is not None
+        written = _is_write_sql(text)
         rule = Rule(name, text.strip() if written else "", "" if written else " ".join(text.split()))
         request = Request(rule.sentence or f"rule {name}", summarize=False, rule=rule, seen=written)
         return _collect(self._events(request), on_event)
@@ -510,6 +509,18 @@ class ChatDB:
         self.session.close()
         if self.values.saved is not None:
             self.values.saved.close()
+
+
+def _is_write_sql(text: str) -> bool:
+    """Whether `text` is SQL that writes, not a sentence ("Update the stock as ..." is a sentence).
+
+    >>> _is_write_sql("update hay set n = 1"), _is_write_sql("Update stock as bought minus sold")
+    (True, False)
+    """
+    try:
+        return all(guard.classify(tree) is guard.Kind.WRITE for tree in guard.parse(text))
+    except SQLRefused:
+        return False
 
 
 def _collect(events: Iterator[Event], on_event: Callable[[Event], None] | None) -> Reply:

@@ -78,7 +78,6 @@ def answer(ctx: Context) -> Iterator[Event]:
         if ctx.rule is not None:
             kept = "Approve to keep" if pending else "Kept"
             text += f" {kept} rule {ctx.rule.name!r}: it runs {ctx.rule.runs_after()}."
-
     else:
         text = plain_answer(result, None)
         if result is not None and result.empty and chain.missing_values:
