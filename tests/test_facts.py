@@ -126,3 +126,19 @@ def test_shapes_name_references_by_the_natural_key_and_leave_out_generated_keys(
     assert (shapes["hay"].natural_key, shapes["deliveries"].natural_key) == ("kind", "")
     assert shapes["deliveries"].returned_key == "delivery_id"
     assert [f.column for f in shapes["delivery_lines"].required_references] == ["delivery_id"]
+
+
+def test_two_new_deliveries_with_lines_cannot_tell_whose_lines_are_whose(yard):
+    shapes = facts.shapes(yard.session, Catalog.read(yard.session, samples=0))
+    two = {
+        "deliveries": [
+            {"stable": "Calder", "delivered_on": "2024-05-01"},
+            {"stable": "Calder", "delivered_on": "2024-05-02"},
+        ],
+        "delivery_lines": [{"hay": "timothy", "bales": 1, "bale_cost": 1}],
+    }
+    with pytest.raises(facts.NotExpressible, match="several new deliveries rows"):
+        facts.statements(shapes, two)
+    writes, params = facts.statements(shapes, {"hay": [{"kind": "rye", "price": "2.5"}]})
+    assert [w.goal for w in writes] == ["add hay 'rye' unless it exists", "set what the request says of hay 'rye'"]
+    assert sorted(params.values(), key=str) == ["2.5", "rye"] and all("rye" not in w.sql for w in writes)
