@@ -34,7 +34,7 @@ from decimal import Decimal
 from pathlib import Path
 
 from jupyter_chatdb import ChatDB, ChatDBError
-from jupyter_chatdb.controller.events import FactsExtracted
+from jupyter_chatdb.controller.events import FactsExtracted, FactsNotUsed
 from jupyter_chatdb.llm import select_backend
 from jupyter_chatdb.llm.base import LLM, Completion, Message, Usage
 
@@ -142,6 +142,7 @@ def evaluate(
             run.applied += ok
             run.from_facts += any(isinstance(e, FactsExtracted) for e in seen)  # applied or not
             run.applied_by_kind[record["kind"]].append(ok)
+            detail["not_from_facts"] = [e.reason for e in seen if isinstance(e, FactsNotUsed)]  # why it was planned
             details.write(json.dumps({"record": record["id"], "ok": ok, **detail}, default=str) + "\n")
             details.flush()
             if args.verbose:
