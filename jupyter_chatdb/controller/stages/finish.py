@@ -31,7 +31,7 @@ def finish(ctx: Context) -> Iterator[Event]:
     chain = ctx.running()
     if not chain.in_transaction:
         return
-    yield from apply_rules(ctx)
+    own = yield from apply_rules(ctx)
     assert chain.recorder is not None
     request, session = ctx.request, ctx.session
     chain.changes = tuple(chain.recorder.changes())
@@ -43,8 +43,8 @@ def finish(ctx: Context) -> Iterator[Event]:
     approval = None if request.allow_writes else "writes are not allowed"
     if request.dry_run:
         approval = approval or "this is a dry run"
-    if not request.approved:
-        approval = approval or bulk_change(chain.changes, ctx.options.approve_share)
+    if not request.approved:  # what rules then changed was approved with the rules
+        approval = approval or bulk_change(chain.changes if own is None else own, ctx.options.approve_share)
     if approval:
         session.rollback()
         chain.in_transaction, chain.preview = False, ran

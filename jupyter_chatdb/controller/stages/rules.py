@@ -9,6 +9,7 @@ from dataclasses import replace
 
 from ...errors import SQLRefused
 from ...sql import fixups, guard
+from ...sql.journal import TableChange
 from ...sql.rules import Rule, RuleError, checked_rule, run_rule
 from .. import native_sql, prompts
 from ..context import Context
@@ -58,19 +59,23 @@ def _fixed(sql: str) -> str:
     return sql if fixed is None else guard.written(fixed)
 
 
-def apply_rules(ctx: Context) -> Iterator[Event]:
+def apply_rules(ctx: Context) -> Generator[Event, None, tuple[TableChange, ...] | None]:
     """Run, in the order they were kept, the rules reading a table the transaction changed (a rule's own
     writes count for the rules after it); each at most once. A rule that fails fails the request, so
-    nothing is written."""
+    nothing is written. Returns the request's own changes, from before the first rule ran (None when
+    none ran): what the request asks for, which the rules, approved once, only follow."""
     chain = ctx.running()
     rules = ctx.services.rules
     if not chain.in_transaction or rules is None:
-        return
+        return None
     assert chain.recorder is not None
+    own = None
     proposed = ctx.rule.name if ctx.rule is not None else None  # replaced by the one proposed
     pending = {rule.name: (rule, _statement(rule, chain.schema)) for rule in rules if rule.name != proposed}
     while due := [name for name, (_, s) in pending.items() if set(s.tables) & chain.recorder.tables]:
         rule, statement = pending.pop(due[0])
+        if own is None:
+            own = tuple(chain.recorder.changes())
         index = len(chain.steps) + 1
         yield StepPlanned(index, rule.describe(), statement.sql)
         yield StepStarted(index, statement.sql)
@@ -78,6 +83,7 @@ def apply_rules(ctx: Context) -> Iterator[Event]:
         step = Step(index, rule.describe(), statement.sql, "done", rows_affected=changed)
         chain.steps.append(step)
         yield StepDone(step)
+    return own
 
 
 def _statement(rule: Rule, schema: dict[str, list[str]]) -> guard.Statement:
