@@ -142,3 +142,10 @@ def test_two_new_deliveries_with_lines_cannot_tell_whose_lines_are_whose(yard):
     writes, params = facts.statements(shapes, {"hay": [{"kind": "rye", "price": "2.5"}]})
     assert [w.goal for w in writes] == ["add hay 'rye' unless it exists", "set what the request says of hay 'rye'"]
     assert sorted(params.values(), key=str) == ["2.5", "rye"] and all("rye" not in w.sql for w in writes)
+
+
+def test_a_delivery_stated_once_per_line_is_one_delivery(yard, scripted):
+    shapes = facts.shapes(yard.session, Catalog.read(yard.session, samples=0))
+    delivery = {"stable": "Calder", "delivered_on": "2024-05-01"}
+    writes, _ = facts.statements(shapes, {**ROWS, "deliveries": [delivery, dict(delivery)]})
+    assert [w.goal for w in writes].count("add the deliveries row") == 1

@@ -20,6 +20,7 @@ Columns a rule keeps true (`sql/rules.py`) and keys from sequences are never ask
 
 from __future__ import annotations
 
+import json
 import re
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
@@ -174,6 +175,8 @@ def statements(shapes: Mapping[str, Shape], rows: Mapping[str, object]) -> tuple
     writer = _Writer(shapes)
     for table in [t for t in shapes if t in given]:  # parents first
         shape = shapes[table]
+        if _children(shapes, table, given):  # a header stated once per line is one header
+            given[table] = list({json.dumps(r, sort_keys=True, default=str): r for r in given[table]}.values())
         if shape.returned_key and len(given[table]) > 1 and _children(shapes, table, given):
             raise NotExpressible(f"several new {table} rows, and their rows after them cannot tell which is theirs")
         for row in given[table]:
