@@ -216,18 +216,26 @@ NOTHING = "nothing"
 FACTS_INSTRUCTIONS = """\
 You read the facts a request asks to record. Given the tables and the fields of their rows, reply with \
 the rows to add as JSON: for each table the request gives rows for, a list of them with the values it \
-states. Name a row of another table by its name (the field says which table). Leave out what the request \
-does not say; give no row for a table it says nothing about. Dates are YYYY-MM-DD.
+states. Name a row of another table by its name (the field says which table). Which tables get rows \
+depends on who the request is about (a supplier delivering to us, a customer buying from us), not on \
+the words it uses. Leave out what the request does not say; give no row for a table it says nothing \
+about. Dates are YYYY-MM-DD.
 
 Example tables:
 stables: name (names the row, text), town (text)
+riders: name (names the row, text), phone (text)
 hay: kind (names the row, text), price (number)
 deliveries: stable (the name of a stables row), delivered_on (date)
 delivery_lines: hay (the name of a hay row), bales (integer), bale_cost (number); each belongs to the deliveries row added with it
-Request: On 2024-03-02 Calder Stables took 20 bales of timothy at 4.50 and 10 of clover at 5, to sell at 6 and 7.
+orders: rider (the name of a riders row), ordered_on (date)
+order_lines: hay (the name of a hay row), bales (integer); each belongs to the orders row added with it
+Request: On 2024-03-02 Calder Stables delivered 20 bales of timothy at 4.50 and 10 of clover at 5, to sell at 6 and 7.
 {"stables": [{"name": "Calder Stables"}], "hay": [{"kind": "timothy", "price": 6}, {"kind": "clover", "price": 7}], \
 "deliveries": [{"stable": "Calder Stables", "delivered_on": "2024-03-02"}], "delivery_lines": [{"hay": "timothy", \
-"bales": 20, "bale_cost": 4.5}, {"hay": "clover", "bales": 10, "bale_cost": 5}]}"""
+"bales": 20, "bale_cost": 4.5}, {"hay": "clover", "bales": 10, "bale_cost": 5}]}
+Request: Rider Ada Quick (555-0101) came by on 2024-03-04 and had 3 bales of clover delivered.
+{"riders": [{"name": "Ada Quick", "phone": "555-0101"}], "orders": [{"rider": "Ada Quick", "ordered_on": "2024-03-04"}], \
+"order_lines": [{"hay": "clover", "bales": 3}]}"""
 
 
 def facts_messages(fields: str, request: str, today: str) -> list[Message]:
