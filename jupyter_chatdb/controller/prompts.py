@@ -216,26 +216,18 @@ NOTHING = "nothing"
 FACTS_INSTRUCTIONS = """\
 You read the facts a request asks to record. Given the tables and the fields of their rows, reply with \
 the rows to add as JSON: for each table the request gives rows for, a list of them with the values it \
-states. Name a row of another table by its name (the field says which table). Which tables get rows \
-depends on who the request is about (a supplier delivering to us, a customer buying from us), not on \
-the words it uses. Leave out what the request does not say; give no row for a table it says nothing \
-about. Dates are YYYY-MM-DD.
+states. Name a row of another table by its name (the field says which table). Leave out what the request \
+does not say; give no row for a table it says nothing about. Dates are YYYY-MM-DD.
 
 Example tables:
 stables: name (names the row, text), town (text)
-riders: name (names the row, text), phone (text)
 hay: kind (names the row, text), price (number)
 deliveries: stable (the name of a stables row), delivered_on (date)
 delivery_lines: hay (the name of a hay row), bales (integer), bale_cost (number); each belongs to the deliveries row added with it
-orders: rider (the name of a riders row), ordered_on (date)
-order_lines: hay (the name of a hay row), bales (integer); each belongs to the orders row added with it
-Request: On 2024-03-02 Calder Stables delivered 20 bales of timothy at 4.50 and 10 of clover at 5, to sell at 6 and 7.
+Request: On 2024-03-02 Calder Stables took 20 bales of timothy at 4.50 and 10 of clover at 5, to sell at 6 and 7.
 {"stables": [{"name": "Calder Stables"}], "hay": [{"kind": "timothy", "price": 6}, {"kind": "clover", "price": 7}], \
 "deliveries": [{"stable": "Calder Stables", "delivered_on": "2024-03-02"}], "delivery_lines": [{"hay": "timothy", \
-"bales": 20, "bale_cost": 4.5}, {"hay": "clover", "bales": 10, "bale_cost": 5}]}
-Request: Rider Ada Quick (555-0101) came by on 2024-03-04 and had 3 bales of clover delivered.
-{"riders": [{"name": "Ada Quick", "phone": "555-0101"}], "orders": [{"rider": "Ada Quick", "ordered_on": "2024-03-04"}], \
-"order_lines": [{"hay": "clover", "bales": 3}]}"""
+"bales": 20, "bale_cost": 4.5}, {"hay": "clover", "bales": 10, "bale_cost": 5}]}"""
 
 
 def facts_messages(fields: str, request: str, today: str) -> list[Message]:
@@ -339,15 +331,7 @@ def table_choice_schema(names: list[str]) -> JSONSchema:
 CHOOSE_INSTRUCTIONS = """\
 For each saved procedure, say whether it carries out a request to change a database: true when the \
 request asks for the same kind of change as the procedure's example request (the names, numbers and \
-wording may differ), else false. The kind is who the request is about (a supplier delivering to us, a \
-customer buying from us) and what it changes, not the words it uses. Reply with JSON.
-
-Example procedures:
-- delivery: changes stables, deliveries, delivery_lines, hay; given stable, delivered_on, items (hay, bales, bale_cost). \
-Example: Calder Stables delivered 20 bales of timothy at 4.50.
-- order: changes riders, orders, order_lines; given rider, ordered_on, items (hay, bales). Example: Ada Quick ordered 2 bales of rye.
-Request: Rider Bo Lee came by on 2024-03-04 and had 3 bales of clover delivered.
-{"delivery": false, "order": true}"""
+wording may differ), else false. Reply with JSON."""
 
 
 def choose_messages(request: str, procedures: Sequence[tuple[str, str, str]]) -> list[Message]:
