@@ -40,4 +40,5 @@ def write_from_facts(ctx: Context) -> Iterator[Event]:
         return
     ctx.steps = [PlannedStep(write.goal, write.sql, write.binds) for write in writes]
     ctx.params.update(params)
-    yield FactsExtracted(tuple((table, len(listed)) for table, listed in rows.items() if listed))
+    counts = ((table, len(listed) if isinstance(listed, list) else 1) for table, listed in rows.items() if listed)
+    yield FactsExtracted(tuple(counts))
