@@ -94,7 +94,7 @@ def shapes(session: Session, catalog: Catalog, derived: Mapping[str, Sequence[st
         fields, inner = [], []
         for column in table.columns:
             data_type, nullable, default = info.get((table.name, column.name), (column.type, True, None))
-            if column.name in derived.get(table.name, ()) or "nextval(" in str(default or ""):
+            if column.name in derived.get(table.name, ()) or _from_sequence(default):
                 continue
             required = not nullable and default is None
             reference = references.get(column.name)
@@ -104,7 +104,7 @@ def shapes(session: Session, catalog: Catalog, derived: Mapping[str, Sequence[st
             name = _reference_name(column.name, [c.name for c in table.columns]) if reference else column.name
             fields.append(Field(name, column.name, data_type, required, reference))
         key = table.primary_key[0] if len(table.primary_key) == 1 else ""
-        generated = bool(key) and "nextval(" in str(info.get((table.name, key), ("", True, None))[2] or "")
+        generated = bool(key) and _from_sequence(info.get((table.name, key), ("", True, None))[2])
         made[table.name] = Shape(table.name, tuple(fields), names[table.name], key if generated else "", tuple(inner))
     return made
 
@@ -169,18 +169,18 @@ class Write:
 
 def statements(shapes: Mapping[str, Shape], rows: Mapping[str, object]) -> tuple[list[Write], dict[str, object]]:
     """The statements that write `rows` (table -> list of {field: value}), and the values they bind."""
-    given = {t: _rows(t, v) for t, v in rows.items() if t in shapes and _rows(t, v)}
+    given = {t: listed for t, v in rows.items() if t in shapes and (listed := _rows(v))}
     if not given:
         raise NotExpressible("the model found no rows to add")
     writer = _Writer(shapes)
     for table in [t for t in shapes if t in given]:  # parents first
-        shape = shapes[table]
-        if _children(shapes, table, given):  # a header stated once per line is one header
+        shape, has_children = shapes[table], bool(_children(shapes, table, given))
+        if has_children:  # a header stated once per line is one header
             given[table] = list({json.dumps(r, sort_keys=True, default=str): r for r in given[table]}.values())
-        if shape.returned_key and len(given[table]) > 1 and _children(shapes, table, given):
+        if shape.returned_key and len(given[table]) > 1 and has_children:
             raise NotExpressible(f"several new {table} rows, and their rows after them cannot tell which is theirs")
         for row in given[table]:
-            writer.row(shape, row, has_children=bool(_children(shapes, table, given)))
+            writer.row(shape, row, has_children)
     return writer.writes, writer.params
 
 
@@ -266,18 +266,23 @@ class _Writer:
         reference = field.reference
         assert reference is not None and reference.name
         parent = self.shapes.get(reference.table)
-        name_field = Field(reference.name, reference.name, "VARCHAR", True)
+        name = self.value(Field(reference.name, reference.name, "VARCHAR", True), value)  # bound once, used twice
         if parent is not None and (reference.table, str(value)) not in self.named:
             if not any(f.required and f.column != reference.name for f in parent.fields):
-                self.upsert(parent, value, [(reference.name, self.value(name_field, value))])
+                self.upsert(parent, value, [(reference.name, name)])
         table, key = quote_table(reference.table), quote_identifier(reference.key)
-        return f"(SELECT min({key}) FROM {table} WHERE {quote_identifier(reference.name)} = {self.value(name_field, value)})"
+        return f"(SELECT min({key}) FROM {table} WHERE {quote_identifier(reference.name)} = {name})"
 
 
-def _rows(table: str, value: object) -> list[dict[str, object]]:
+def _rows(value: object) -> list[dict[str, object]]:
     if isinstance(value, dict):
         value = [value]
     return [row for row in value if isinstance(row, dict) and row] if isinstance(value, list) else []
+
+
+def _from_sequence(default: object) -> bool:
+    """Whether a column default hands out keys from a sequence (`nextval('...')`)."""
+    return "nextval(" in str(default or "")
 
 
 def _is_header(shapes: Mapping[str, Shape], table: str) -> bool:
