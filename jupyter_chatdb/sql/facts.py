@@ -3,17 +3,17 @@
 A small model plans multi-table writes badly (it forgets a table, invents an id, confuses a reference), but
 it reads facts out of a sentence well when the answer's shape is fixed. So for a write, the model may
 instead fill, per stored table, the rows the request states (`json_schema`), where a reference to another
-table is given by that table's natural key ("the fruit": its name) rather than an id. This module then
+table is given by that table's natural key ("the stable": its name) rather than an id. This module then
 writes the statements (`statements`):
 
 - parents before children; a row of a table with a natural key is added unless one of its name exists,
-  and the other values it gives are set on it (a price for an existing fruit);
-- a row of a table without one (a purchase) is added, and its new key is bound for the rows after it
+  and the other values it gives are set on it (a price for a hay kind already kept);
+- a row of a table without one (a delivery) is added, and its new key is bound for the rows after it
   that reference that table (its lines);
-- a referenced name no row has yet is added first (a new fruit);
+- a referenced name no row has yet is added first (a new hay kind);
 - every value is a bound parameter, cast to its column's type.
 
-What this cannot express (a change to a row without a natural key, such as marking a sale returned, or a
+What this cannot express (a change to a row without a natural key, such as marking a delivery undone, or a
 row missing a value its table requires) raises NotExpressible: the request is then planned as before.
 Columns a rule keeps true (`sql/rules.py`) and keys from sequences are never asked for.
 """
@@ -286,7 +286,7 @@ def _from_sequence(default: object) -> bool:
 
 
 def _is_header(shapes: Mapping[str, Shape], table: str) -> bool:
-    """Whether other tables' rows belong to a row of `table` added with them (a purchase's lines)."""
+    """Whether other tables' rows belong to a row of `table` added with them (a delivery's lines)."""
     return any(
         f.reference is not None and f.reference.table == table for s in shapes.values() for f in s.required_references
     )
@@ -315,8 +315,8 @@ def _natural_key(
 
 def _reference_name(column: str, columns: Sequence[str]) -> str:
     """
-    >>> _reference_name("fruit_id", ["fruit_id", "kg"]), _reference_name("paid", ["paid"])
-    ('fruit', 'paid')
+    >>> _reference_name("stable_id", ["stable_id", "kg"]), _reference_name("paid", ["paid"])
+    ('stable', 'paid')
     """
     name = re.sub(r"_id$", "", column, flags=re.I) or column
     return name if name not in columns else column

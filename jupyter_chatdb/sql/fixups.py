@@ -341,7 +341,7 @@ def _is_cte(tree: exp.Expr, name: str) -> bool:
 @_tolerant
 def update_target_references(tree: exp.Expr) -> exp.Expr | None:
     """In an UPDATE, a column qualified by a name that no table, alias or subquery of the statement
-    defines, and that begins the updated table's name ("fruit" or "f" for fruits), means the updated row.
+    defines, and that begins the updated table's name ("horse" or "h" for horses), means the updated row.
 
     >>> written(update_target_references(parse("UPDATE hay SET n = (SELECT count(*) FROM bales b WHERE b.hay = h.id)")[0]))
     'UPDATE hay SET n = (SELECT COUNT(*) FROM bales AS b WHERE b.hay = hay.id)'
