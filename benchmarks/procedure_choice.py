@@ -57,7 +57,8 @@ def main() -> int:
         outcome[result] += 1
         by_kind[record["kind"]].append(result == "right")
         if args.verbose:
-            print(f"{record['id']} {record['kind']:>12} -> {chosen} ({result})", flush=True)
+            offered = ", ".join(f"{m.procedure.name} {m.similarity:.2f}" for m in matches)
+            print(f"{record['id']} {record['kind']:>12} -> {chosen} ({result}); offered {offered}", flush=True)
     total = sum(outcome.values())
     kinds = ", ".join(f"{kind} {sum(v)}/{len(v)}" for kind, v in by_kind.items())
     print(f"\nProcedure choice: {total} records after each kind's first, {args.dataset.name}, model {model.name}")
