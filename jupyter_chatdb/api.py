@@ -18,13 +18,20 @@ from .controller.loop import Controller
 from .controller.pipeline import Stage
 from .controller.plan import MAX_STEPS, PlannedStep, with_values
 from .controller.request import Request
-from .controller.stages.memory import THOUGHTS_MAX_TOKENS
 from .errors import ChatDBError, QueryFailed, SQLRefused
 from .grounding.saved_values import SavedValues
 from .grounding.selection import SchemaIndex
 from .grounding.values import ValueIndex
 from .kernel_memory.procedures import Procedure, ProcedureBook, ProcedureError
-from .kernel_memory.thoughts import THOUGHTS_SCHEMA, Thought, ThoughtMemory, parse_thoughts, statement_messages
+from .kernel_memory.thoughts import (
+    THOUGHTS_MAX_TOKENS,
+    THOUGHTS_SCHEMA,
+    Thought,
+    ThoughtMemory,
+    correction_thought,
+    parse_thoughts,
+    statement_messages,
+)
 from .llm.base import LLM, Embedder
 from .llm.minilm import LazyMiniLMEmbedder
 from .llm.minilm import installed as minilm_installed
@@ -39,6 +46,7 @@ from .sql.rules import Rule, RuleBook, checked_rule
 from .sql.session import Binding, Session
 
 STRATEGIES = tuple(strategies.STRATEGIES)
+TRIPLES = "memory_triples"  # the thought memory's triples, current and past, for SQL the user writes
 
 
 @dataclass(frozen=True)
@@ -93,7 +101,7 @@ class ChatDB:
         `without`: stages left out of the chain (`controller/strategies.py`: "route", "vote",
         "fall_back", "post_think", ...), to measure what each one gives.
         `memory`: a ThoughtMemory to recall thoughts from before planning and store new ones in after
-        each answer (its triples are queryable as the table `memory_triples`).
+        each answer (its triples are the table `memory_triples` for SQL the user writes).
         `embedder`: matches literals with stored values and requests with tables by meaning
         (default: the embedded MiniLM, loaded when first needed; without its packages, by spelling only).
         `values_path`: a SQLite file that keeps the columns' values (and their vectors) read for that, and
@@ -109,6 +117,7 @@ class ChatDB:
         self.replays = Replays(self.session)
         self.summarize = summarize
         self._memory = memory
+        self._previous = ""  # the last request asked: what a correction that follows it is about
         embedder = embedder or (LazyMiniLMEmbedder() if minilm_installed() else None)  # else matching by spelling only
         saved = self._saved_values(values_path)
         self.values = ValueIndex(self.session, embedder, saved=saved)
@@ -241,17 +250,20 @@ class ChatDB:
     ) -> Iterator[Event]:
         """The events of answering `text`, for views that show the work as it happens (`ask` collects them)."""
         request = self._request(text, allow_writes, dry_run, max_steps, use_memory)
-        yield from self._events(dataclasses.replace(request, use_procedures=use_procedures), record=True)
+        request = dataclasses.replace(request, use_procedures=use_procedures, previous=self._previous)
+        self._previous = text
+        yield from self._events(request, record=True)
 
-    def _bind_memory_triples(self) -> None:
-        """The memory's triples, current and past, as the table `memory_triples` (once there are any)."""
-        if self.memory is None or "memory_triples" in self.session.stored_tables():
+    def _bind_memory_triples(self, request: Request) -> None:
+        """The memory's triples, current and past, as the table `memory_triples` for SQL the user wrote or
+        approved; the model never sees it (it is given recalled thoughts, checked, instead of history)."""
+        if self.memory is None or TRIPLES in self.session.stored_tables():
             return
-        triples = self.memory.triples()
-        if len(triples):
-            self.session.bind("memory_triples", triples)
-        elif "memory_triples" in self.session.frames:  # the memory was cleared
-            self.session.unbind("memory_triples")
+        triples = self.memory.triples() if request.approved else None
+        if triples is not None and len(triples):
+            self.session.bind(TRIPLES, triples)
+        elif TRIPLES in self.session.frames:
+            self.session.unbind(TRIPLES)
 
     def _request(self, text: str, allow_writes: bool, dry_run: bool, max_steps: int, use_memory: bool) -> Request:
         if not 1 <= max_steps <= MAX_STEPS:
@@ -306,9 +318,16 @@ class ChatDB:
         return reply
 
     def run_sql(
-        self, sql: str, *, allow_writes: bool = False, on_event: Callable[[Event], None] | None = None
+        self,
+        sql: str,
+        *,
+        allow_writes: bool = False,
+        corrects: str = "",
+        on_event: Callable[[Event], None] | None = None,
     ) -> Reply:
-        """Run SQL written or edited by the user, through the same guard, transaction and journal."""
+        """Run SQL written or edited by the user, through the same guard, transaction and journal.
+        `corrects`: the request whose step the user edited into `sql`; once it runs, the thought memory
+        keeps the correction and recalls it for requests like that one."""
         route = "write" if guard.check(sql, allow_writes=True).writes else "read"
         request = Request(
             sql,
@@ -318,7 +337,10 @@ class ChatDB:
             route=route,
             seen=True,
         )
-        return _collect(self._events(request), on_event)
+        reply = _collect(self._events(request), on_event)
+        if corrects.strip() and self.memory is not None and not reply.pending:
+            self.memory.remember(correction_thought(corrects, sql), source=f"edited SQL of: {corrects}")
+        return reply
 
     @property
     def model_name(self) -> str:
@@ -484,7 +506,7 @@ class ChatDB:
 
     def _events(self, request: Request, *, record: bool = False) -> Iterator[Event]:
         """The controller's events for `request`; with `record`, an answered request's plan is kept for `replay`."""
-        self._bind_memory_triples()
+        self._bind_memory_triples(request)
         reply = None
         for event in self._controller.run(request):
             if isinstance(event, Answered):

@@ -29,42 +29,106 @@ def thoughts(*triples):
     return {"thoughts": [{"subject": s, "relation": r, "object": o, "sentence": t} for s, r, o, t in triples]}
 
 
-def test_an_answer_leaves_thoughts_that_the_next_request_recalls(shell, scripted, capsys):
-    scripted.push(
-        native("SELECT kg FROM stock WHERE fruit = 'pear'"),
-        thoughts(("pear", "stock", "12 kg", "The pear stock is 12 kg.")),
-    )
+def notes(*notes):
+    return {"notes": [{"kind": k, "term": t, "sentence": s} for k, t, s in notes]}
+
+
+def test_an_answer_is_kept_with_its_sql_and_recalled_without_a_model_call(shell, scripted, capsys):
+    scripted.push(native("SELECT kg FROM stock WHERE fruit = 'pear'"))  # nothing else: no post-thinking call
     shell.run_cell("%%chatdb\nHow many kg of pear do we have?").raise_error()
-    assert "Remembered: The pear stock is 12 kg. (#1)" in capsys.readouterr().out
-    scripted.push(native("SELECT kg FROM stock WHERE fruit = 'pear'"), thoughts())
+    assert "Remembered: How many kg of pear do we have? kg: 12 (#1)" in capsys.readouterr().out
+    assert scripted.remaining == 0
+    scripted.push(native("SELECT kg FROM stock WHERE fruit = 'pear'"))
     shell.run_cell("%%chatdb\nIs the pear stock still 12 kg?").raise_error()
-    assert "Recalled: The pear stock is 12 kg. (#1)" in capsys.readouterr().out
-    planner_prompt = scripted.calls[-2].messages[-1]["content"]
-    assert "-- Note: The pear stock is 12 kg.\n" in planner_prompt
+    assert "Recalled: How many kg of pear do we have? kg: 12 (#1)" in capsys.readouterr().out
+    planner_prompt = scripted.calls[-1].messages[-1]["content"]
+    assert (
+        "-- Note: Answered before, and true of the tables now: How many kg of pear do we have? kg: 12\n"
+        in planner_prompt
+    )
+
+
+def test_a_kept_answer_is_refreshed_once_its_frame_changed(shell, scripted, capsys):
+    scripted.push(native("SELECT kg FROM stock WHERE fruit = 'pear'"))
+    shell.run_cell("%%chatdb\nHow many kg of pear do we have?").raise_error()
+    shell.run_cell("stock.loc[stock.fruit == 'pear', 'kg'] = 30").raise_error()
+    capsys.readouterr()
+    scripted.push(native("SELECT kg FROM stock WHERE fruit = 'pear'"))
+    shell.run_cell("%%chatdb\nHow much pear stock is left?").raise_error()
+    out = capsys.readouterr().out
+    assert "Refreshed #1 as #2, since its tables changed: How many kg of pear do we have? kg: 30" in out
+    prompt = scripted.calls[-1].messages[-1]["content"]
+    assert "kg: 30" in prompt and "kg: 12" not in prompt  # no stale figure reaches the planner
+    history = shell.run_cell("%mem history 1").result
+    assert history["text"].tolist() == [
+        "How many kg of pear do we have? kg: 12",
+        "How many kg of pear do we have? kg: 30",
+    ]
+
+
+def test_a_kept_answer_is_withheld_once_its_sql_no_longer_runs(shell, scripted, capsys):
+    scripted.push(native("SELECT kg FROM stock WHERE fruit = 'pear'"))
+    shell.run_cell("%%chatdb\nHow many kg of pear do we have?").raise_error()
+    shell.run_cell("stock = stock.rename(columns={'kg': 'weight'})").raise_error()
+    capsys.readouterr()
+    scripted.push(native("SELECT weight FROM stock WHERE fruit = 'pear'"))
+    shell.run_cell("%%chatdb\nHow many kg of pear do we have now?").raise_error()
+    out = capsys.readouterr().out
+    assert "Withheld #1, since its SQL no longer runs" in out
+    assert "Answered before" not in scripted.calls[-1].messages[-1]["content"]
 
 
 def test_no_memory_neither_recalls_nor_stores(shell, scripted, capsys):
-    scripted.push(native("SELECT 1 AS one"), thoughts(("pear", "stock", "12 kg", "The pear stock is 12 kg.")))
+    scripted.push(native("SELECT 1 AS one"))
     shell.run_cell("%%chatdb\nPear stock?").raise_error()
-    scripted.push(native("SELECT 1 AS one"))  # no post-thinking call is scripted
+    scripted.push(native("SELECT 1 AS one"))
     shell.run_cell("%%chatdb --no-memory\nPear stock?").raise_error()
     assert "Known from earlier" not in scripted.calls[-1].messages[-1]["content"]
+    assert shell.run_cell("%mem list").result["text"].tolist() == ["Pear stock? one: 1"]
 
 
-def test_a_newer_fact_replaces_the_older_one(shell, scripted, capsys):
-    scripted.push(native("SELECT 1 AS one"), thoughts(("pear", "price", "2.10", "Pears sell at $2.10.")))
-    shell.run_cell("%%chatdb\nPear price?").raise_error()
-    scripted.push(native("SELECT 1 AS one"), thoughts(("pear", "price", "2.40", "Pears sell at $2.40.")))
-    shell.run_cell("%%chatdb\nPear price now?").raise_error()
-    assert "Remembered: Pears sell at $2.40. (#2)\nReplaced older thoughts: #1" in capsys.readouterr().out
+def test_a_definition_is_recalled_for_a_later_request_that_uses_its_words(shell, scripted, capsys):
+    scripted.push(
+        native("SELECT count(*) AS n FROM stock WHERE kg > 15"),
+        notes(("definition", "big stock", "A big stock is a fruit with more than 15 kg.")),
+    )
+    shell.run_cell("%%chatdb\nA big stock is one above 15 kg. How many fruits are there with big stock?").raise_error()
+    assert "Remembered: " in capsys.readouterr().out
+    scripted.push(native("SELECT fruit FROM stock WHERE kg > 15"))
+    shell.run_cell("%%chatdb\nWhich fruits have big stocks?").raise_error()
+    prompt = scripted.calls[-1].messages[-1]["content"]
+    assert "-- Note: Definition: A big stock is a fruit with more than 15 kg.\n" in prompt
+
+
+def test_a_newer_definition_replaces_the_older_one(shell, scripted, capsys):
+    scripted.push(native("SELECT 1 AS one"), notes(("definition", "big stock", "Big stock is above 15 kg.")))
+    shell.run_cell("%%chatdb\nBig stock means above 15 kg. Any?").raise_error()
+    scripted.push(native("SELECT 1 AS one"), notes(("definition", "big stock", "Big stock is above 25 kg.")))
+    shell.run_cell("%%chatdb\nNo, big stock means above 25 kg. Any?").raise_error()
+    out = capsys.readouterr().out
+    assert "Remembered: Big stock is above 25 kg." in out and "Replaced older thoughts: #2" in out
     listed = shell.run_cell("%mem list").result
-    assert listed["text"].tolist() == ["Pears sell at $2.40."]
-    history = shell.run_cell("%mem history 1").result
-    assert history["text"].tolist() == ["Pears sell at $2.10.", "Pears sell at $2.40."]
+    assert "Big stock is above 15 kg." not in listed["text"].tolist()
+    history = shell.run_cell("%mem history 2").result
+    assert history["text"].tolist() == ["Big stock is above 15 kg.", "Big stock is above 25 kg."]
     triples = shell.run_cell(
-        "%%chatdb --sql\nSELECT object FROM memory_triples WHERE subject = 'pear' ORDER BY valid_from, id"
+        "%%chatdb --sql\nSELECT object FROM memory_triples WHERE subject = 'big stock' ORDER BY valid_from, id"
     ).result
-    assert triples["object"].tolist() == ["2.10", "2.40"]
+    assert triples["object"].tolist() == ["Big stock is above 15 kg.", "Big stock is above 25 kg."]
+
+
+def test_an_edited_step_is_kept_as_a_correction_and_recalled(shell, scripted, capsys):
+    magics = shell.magics_manager.registry["ChatDBMagics"]
+    scripted.push(native("SELECT kg FROM stock"))
+    shell.run_cell("%%chatdb\nStock per fruit?").raise_error()
+    magics._last_view.actions.rerun(1, "SELECT fruit, kg FROM stock ORDER BY fruit")
+    scripted.push(native("SELECT fruit, kg FROM stock"))
+    shell.run_cell("%%chatdb\nWhat is the stock per fruit now?").raise_error()
+    prompt = scripted.calls[-1].messages[-1]["content"]
+    assert (
+        'Correction: For "Stock per fruit?" the user corrected the SQL to: SELECT fruit, kg FROM stock ORDER BY fruit'
+        in prompt
+    )
 
 
 def test_mem_commands(shell, scripted, capsys, tmp_path):
@@ -144,16 +208,17 @@ def test_turning_memory_off_and_on_takes_effect_at_the_next_cell(shell, scripted
     scripted.push({"route": "read"}, native("SELECT 1 AS one"))  # no post-thinking
     shell.run_cell("%%chatdb\nOne?").raise_error()
     shell.run_cell("%config ChatDB.memory = True").raise_error()
-    scripted.push({"route": "read"}, native("SELECT 1 AS one"), thoughts())
+    scripted.push({"route": "read"}, native("SELECT 1 AS one"))
     shell.run_cell("%%chatdb\nOne?").raise_error()
     assert scripted.remaining == 0
+    assert shell.run_cell("%mem list").result["text"].tolist() == ["One? one: 1"]
     del shell.config.ChatDB["memory"]
 
 
 def test_the_value_memory_is_kept_beside_the_thought_memory(shell, scripted, tmp_path, capsys):
     import sqlite3
 
-    scripted.push(native("SELECT kg FROM stock WHERE fruit = 'Pear'"), thoughts())
+    scripted.push(native("SELECT kg FROM stock WHERE fruit = 'Pear'"))
     result = shell.run_cell(f"%%chatdb --db {tmp_path / 'shop.duckdb'}\nHow many kg of Pear do we have?")
     result.raise_error()
     assert "Value correction: step 1: 'Pear' → 'pear' (column stock.fruit, by case)" in capsys.readouterr().out

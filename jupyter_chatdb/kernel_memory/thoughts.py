@@ -38,18 +38,50 @@ THOUGHT_SCHEMA = {
     "required": ["subject", "relation", "object", "sentence"],
     "additionalProperties": False,
 }
+THOUGHTS_MAX_TOKENS = 220
 THOUGHTS_SCHEMA = {
     "type": "object",
     "properties": {"thoughts": {"type": "array", "items": THOUGHT_SCHEMA, "maxItems": MAX_THOUGHTS}},
     "required": ["thoughts"],
     "additionalProperties": False,
 }
-POST_THINK_INSTRUCTIONS = """\
-You keep short notes for a data analyst's notebook. From the exchange below, write 0 to 3 facts worth \
-remembering for later questions: each a subject, a relation, an object and one plain sentence, e.g. \
-{"subject": "pear", "relation": "stock", "object": "12 kg", "sentence": "The pear stock is 12 kg."}. \
-Only facts stated in the exchange or its results; no opinions, no facts about SQL. \
-Reply with JSON {"thoughts": [...]}."""
+
+
+NOTE_KINDS = ("definition", "preference", "correction", "fact")
+NOTES_SCHEMA = {
+    "type": "object",
+    "properties": {
+        "notes": {
+            "type": "array",
+            "items": {
+                "type": "object",
+                "properties": {
+                    "kind": {"type": "string", "enum": list(NOTE_KINDS)},
+                    "term": {"type": "string"},
+                    "sentence": {"type": "string"},
+                },
+                "required": ["kind", "term", "sentence"],
+                "additionalProperties": False,
+            },
+            "maxItems": MAX_THOUGHTS,
+        }
+    },
+    "required": ["notes"],
+    "additionalProperties": False,
+}
+NOTES_INSTRUCTIONS = """\
+You keep a data analyst's notebook notes of what the tables cannot say. From the user's message, write \
+0 to 3 notes, each with its kind, the words it is about (term, as the user writes them) and one plain sentence:
+- definition: what the user means by a word or phrase;
+- preference: how the user wants answers given;
+- correction: what the previous answer got wrong and what the user wants instead;
+- fact: something the user states and asks to be remembered.
+No notes about figures the tables give, no questions. Reply with JSON {"notes": [...]}."""
+NOTES_EXAMPLE = (  # on an invented stable, so no benchmark word is in the prompt
+    "A heavy horse is one over 600 kg. How many heavy horses does Quellmire stable have?",
+    '{"notes": [{"kind": "definition", "term": "heavy horse", '
+    '"sentence": "A heavy horse is a horse whose weight is over 600 kg."}]}',
+)
 
 
 @dataclass(frozen=True)
@@ -58,6 +90,10 @@ class Thought:
     relation: str
     object: str
     sentence: str
+    kind: str = "fact"  # fact | definition | preference | correction | result (store.KINDS)
+    terms: tuple[str, ...] = ()  # the words it is about: recalled for any request that uses them
+    sql: str = ""  # a result: the SELECT that read it, run again when its tables change
+    tables: tuple[tuple[str, str], ...] = ()  # a result: (table, fingerprint) of what the SQL read
 
     @property
     def triple(self) -> tuple[str, str, str]:
@@ -90,12 +126,15 @@ class ThoughtMemory:
     # -- recall -------------------------------------------------------------------------------
 
     def recall(self, text: str, k: int = RECALL_K, min_similarity: float = MIN_SIMILARITY) -> list[Recalled]:
-        """The live thoughts most related to `text`, best first."""
+        """The live thoughts about words `text` uses (definitions, corrections: similarity 1.0), then the
+        others most related to it in meaning, best first."""
         if not len(self.index):
             return []
+        worded = [Recalled(record, 1.0) for record in self.store.with_terms() if uses_terms(text, record.terms)]
         (query,) = self.embedder.embed([text])
-        hits = [h for h in self.index.search(query, k) if h.similarity >= min_similarity]
-        return [Recalled(self.store.get(h.item), h.similarity) for h in hits]
+        seen = {r.record.id for r in worded}
+        hits = [h for h in self.index.search(query, k) if h.similarity >= min_similarity and h.item not in seen]
+        return worded + [Recalled(self.store.get(h.item), h.similarity) for h in hits][: max(0, k - len(worded))]
 
     def lookup(
         self, subject: str | None = None, relation: str | None = None, object: str | None = None, k: int = RECALL_K
@@ -117,7 +156,16 @@ class ThoughtMemory:
         for record in same:
             if record.object.lower() == obj.lower():
                 return Stored(None, duplicate_of=record.id)
-        record = self.store.add(sentence, (subject, relation, obj), vector, source)
+        record = self.store.add(
+            sentence,
+            (subject, relation, obj),
+            vector,
+            source,
+            kind=thought.kind,
+            terms=thought.terms,
+            sql=thought.sql,
+            tables=thought.tables,
+        )
         superseded = tuple(r.id for r in same)
         if superseded:
             self.store.supersede(list(superseded), record.id)
@@ -137,6 +185,21 @@ class ThoughtMemory:
             if record.subject.lower() == subject.lower() and same_relation(record.relation, relation):
                 same.setdefault(record.id, record)
         return list(same.values())
+
+    def refresh(self, record: Record, figures: str, tables: tuple[tuple[str, str], ...]) -> Record:
+        """A new version of a result thought with the figures read now; the old one stays as history."""
+        thought = Thought(
+            record.subject,
+            record.relation,
+            figures,
+            f"{record.subject} {figures}",
+            record.kind,
+            record.terms,
+            record.sql,
+            tables,
+        )
+        stored = self.remember(thought, source=record.source)
+        return stored.record if stored.record is not None else record
 
     def forget(self, record_ids: list[int]) -> list[int]:
         live = [i for i in record_ids if self.store.get(i).live]
@@ -226,6 +289,26 @@ def same_relation(a: str, b: str) -> bool:
     return bool(left and right) and (left <= right or right <= left)
 
 
+def correction_thought(request: str, sql: str) -> Thought:
+    """The SQL the user edited a step of `request` into: recalled for requests like it.
+
+    >>> correction_thought("Units per month?", "SELECT month, sum(units)\\n FROM sales GROUP BY month").sentence
+    'For "Units per month?" the user corrected the SQL to: SELECT month, sum(units) FROM sales GROUP BY month'
+    """
+    written = " ".join(sql.split())
+    sentence = f'For "{request.strip()}" the user corrected the SQL to: {written}'
+    return Thought(request.strip(), "correction", written, sentence, "correction")
+
+
+def uses_terms(text: str, terms: tuple[str, ...]) -> bool:
+    """Whether `text` uses any of `terms` as words (a plural s or es added counts).
+
+    >>> uses_terms("How many big orders came in?", ("big order",)), uses_terms("Bigger orders?", ("big order",))
+    (True, False)
+    """
+    return any(re.search(rf"\b{re.escape(term.lower())}(?:e?s)?\b", text.lower()) for term in terms if term.strip())
+
+
 def open_memory(database: Path, embedder: Embedder | None = None) -> ThoughtMemory:
     """The memory whose records are in `database` (a .memory.sqlite file) and its index beside it."""
     from ..llm.minilm import MiniLMEmbedder
@@ -245,20 +328,44 @@ def statement_messages(statement: str) -> list[Message]:
     return [{"role": "system", "content": STATEMENT_INSTRUCTIONS}, {"role": "user", "content": statement}]
 
 
-def post_think_messages(request: str, result: pd.DataFrame | None, answer: str) -> list[Message]:
-    """The prompt that asks for 0-3 facts worth keeping from one answered request."""
-    shown = result.head(10).to_string(index=False) if result is not None and len(result.columns) else "(no table)"
+def notes_messages(request: str, previous: str = "") -> list[Message]:
+    """The prompt that reads 0-3 notes (definitions, preferences, corrections, facts) in a request;
+    `previous`: the request before it, which a correction is about."""
+    asked, said = NOTES_EXAMPLE
+    before = f"Previous request: {previous}\n" if previous else ""
     return [
-        {"role": "system", "content": POST_THINK_INSTRUCTIONS},
-        {"role": "user", "content": f"Request: {request}\nResult:\n{shown}\nAnswer: {answer}"},
+        {"role": "system", "content": NOTES_INSTRUCTIONS},
+        {"role": "user", "content": f"Message: {asked}"},
+        {"role": "assistant", "content": said},
+        {"role": "user", "content": f"{before}Message: {request}"},
+    ]
+
+
+def parse_notes(text: str) -> list[Thought]:
+    """
+    >>> [note] = parse_notes('{"notes": [{"kind": "definition", "term": "Big order", "sentence": "Big: qty > 10."}]}')
+    >>> note.triple, note.kind, note.terms
+    (('big order', 'definition', 'Big: qty > 10.'), 'definition', ('big order',))
+    >>> parse_notes("not json"), parse_notes('{"notes": [{"kind": "fact", "term": "", "sentence": " "}]}')
+    ([], [])
+    """
+    try:
+        items = json.loads(text)["notes"]
+        notes = [(str(n["kind"]), str(n["term"]).strip().lower(), str(n["sentence"]).strip()) for n in items]
+    except (ValueError, KeyError, TypeError):
+        return []
+    return [
+        Thought(term, kind, sentence, sentence, kind, (term,) if term and kind != "fact" else ())
+        for kind, term, sentence in notes[:MAX_THOUGHTS]
+        if sentence and kind in NOTE_KINDS
     ]
 
 
 def parse_thoughts(text: str) -> list[Thought]:
     """
     >>> fact = {"subject": "pear", "relation": "stock", "object": "12 kg", "sentence": "Pear stock is 12 kg."}
-    >>> parse_thoughts(json.dumps({"thoughts": [fact]}))
-    [Thought(subject='pear', relation='stock', object='12 kg', sentence='Pear stock is 12 kg.')]
+    >>> [(t.triple, t.sentence) for t in parse_thoughts(json.dumps({"thoughts": [fact]}))]
+    [(('pear', 'stock', '12 kg'), 'Pear stock is 12 kg.')]
     >>> parse_thoughts("not json")
     []
     """

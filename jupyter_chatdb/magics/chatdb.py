@@ -240,10 +240,11 @@ class ChatDBMagics(Magics):
         view = make_view(self.shell, self.settings.preview_rows, verbose=args.verbose or self.settings.verbose)
         self._last_view = view
         self.live.add(view.settle)
+        asked = "" if args.sql or args.replay or args.rule else text  # what an edited step corrects
         try:
             reply = self._run(engine, args, text, view)
         except ChatDBError as error:  # the cell's error says why, once; the view offers Edit and Run
-            view.actions.rerun = lambda index, sql: self._rerun(engine, view, index, sql, args.write)
+            view.actions.rerun = lambda index, sql: self._rerun(engine, view, index, sql, args.write, asked)
             view.failed(str(error), shown_below=True)
             raise
         except KeyboardInterrupt:  # Stop, or the kernel's interrupt: one line, not a traceback of our threads
@@ -253,7 +254,7 @@ class ChatDBMagics(Magics):
         view.finished(reply, value_below=value is not None)
         if (args.plot or self.settings.plot) and not args.no_plot and reply.result is not None and not reply.pending:
             show_chart(reply.result)
-        self._offer_approval(engine, reply, view, args.write)
+        self._offer_approval(engine, reply, view, args.write, asked)
         if reply.seen and reply.request_id is not None:  # SQL the user wrote, applied
             self._last_applied = (engine, reply)
         if args.out:
@@ -286,12 +287,13 @@ class ChatDBMagics(Magics):
             on_event=view.apply,
         )
 
-    def _offer_approval(self, engine: ChatDB, reply: Reply, view: View, allow_writes: bool) -> None:
-        """A pending write waits for Approve (its button or %chatdb approve); an edited step can be re-run."""
+    def _offer_approval(self, engine: ChatDB, reply: Reply, view: View, allow_writes: bool, asked: str = "") -> None:
+        """A pending write waits for Approve (its button or %chatdb approve); an edited step can be re-run
+        (and, for a request in words, `asked`, memory keeps the edit as a correction)."""
         self._wait_for_approval(view, engine, reply)
         view.actions.approve = lambda: self._approve(view)
         view.actions.reject = lambda: self._reject(view)
-        view.actions.rerun = lambda index, sql: self._rerun(engine, view, index, sql, allow_writes)
+        view.actions.rerun = lambda index, sql: self._rerun(engine, view, index, sql, allow_writes, asked)
 
     def _wait_for_approval(self, view: View, engine: ChatDB, reply: Reply) -> None:
         view.pending = (engine, reply) if reply.pending else None
@@ -324,9 +326,9 @@ class ChatDBMagics(Magics):
             self._last_pending = None
         view.rejected()
 
-    def _rerun(self, engine: ChatDB, view: View, index: int, sql: str, allow_writes: bool) -> None:
+    def _rerun(self, engine: ChatDB, view: View, index: int, sql: str, allow_writes: bool, asked: str = "") -> None:
         try:
-            reply = engine.run_sql(sql, allow_writes=allow_writes)
+            reply = engine.run_sql(sql, allow_writes=allow_writes, corrects=asked)
         except ChatDBError as error:
             view.step_rerun_failed(index, sql, str(error))
             return

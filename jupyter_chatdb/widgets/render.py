@@ -47,6 +47,9 @@ def chain_html(state: ChainState) -> str:
         parts.append(
             f'<div class="chatdb-recalled" style="color:{GRAY}">Recalled from memory:<ul style="margin:2px 0">{items}</ul></div>'
         )
+    if state.checked:
+        items = "".join(f"<li>{html.escape(text)}</li>" for text in state.checked)
+        parts.append(f'<div class="chatdb-checked" style="color:{GRAY}"><ul style="margin:2px 0">{items}</ul></div>')
     if state.procedure:
         parts.append(f'<div class="chatdb-procedure" style="color:#1a73e8">{html.escape(state.procedure)}</div>')
     if state.corrections:
@@ -94,6 +97,8 @@ def chain_markdown(state: ChainState) -> str:
         lines += [selection_text(state.selection), ""]
     if state.recalled:
         lines += ["Recalled from memory:", *[f"- {text} (#{i})" for i, text, _ in state.recalled], ""]
+    if state.checked:
+        lines += [*[f"- {text}" for text in state.checked], ""]
     if state.procedure:
         lines += [state.procedure, ""]
     if state.corrections:
@@ -121,6 +126,7 @@ def chain_text(state: ChainState) -> str:
     if state.selection is not None:
         lines.append(selection_text(state.selection))
     lines += [f"Recalled: {text} (#{i})" for i, text, _ in state.recalled]
+    lines += list(state.checked)
     lines += [state.procedure] if state.procedure else []
     lines += [f"Value correction: {correction_text(c)}" for c in state.corrections]
     if state.verbose:

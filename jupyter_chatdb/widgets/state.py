@@ -17,6 +17,7 @@ from ..controller.events import (
     FactsExtracted,
     FactsNotUsed,
     FellBack,
+    MemoryChecked,
     MemoryRecalled,
     MemoryStored,
     ModelText,
@@ -87,6 +88,7 @@ class ChainState:
     note: str | None = None
     decisions: list[str] = field(default_factory=list)  # routing, plans, votes: shown when verbose
     recalled: tuple[tuple[int, str, float], ...] = ()  # thoughts given to the planner
+    checked: tuple[str, ...] = ()  # what recall did to result thoughts whose tables changed
     remembered: tuple[tuple[int, str], ...] = ()  # thoughts stored after the answer
     replaced: tuple[int, ...] = ()  # older thoughts those contradicted
     corrections: list[ValueCorrected] = field(default_factory=list)  # literals replaced by stored values
@@ -163,6 +165,8 @@ class ChainState:
             self.procedure = f"Procedure {event.name!r} not used ({event.reason}); planned instead."
         elif isinstance(event, MemoryRecalled):
             self.recalled = event.thoughts
+        elif isinstance(event, MemoryChecked):
+            self.checked = memory_checked_text(event)
         elif isinstance(event, MemoryStored):
             self.generating, self.remembered, self.replaced = "", event.added, event.replaced
             self.activity, self.ended_at = "", time.time()
@@ -289,3 +293,15 @@ def procedure_text(event: ProcedureUsed) -> str:
             values.append(f"{name} {value!r}")
     origin = "taught" if event.source == "taught" else f"learned from {event.source}"
     return f"Using procedure {event.name!r} ({origin}): {'; '.join(values)}. {NOT_MEANT}"
+
+
+def memory_checked_text(event: MemoryChecked) -> tuple[str, ...]:
+    """
+    >>> for line in memory_checked_text(MemoryChecked(((3, 7, "How many? n: 9"),), ((4, "Units? u: 2", "no u"),))):
+    ...     print(line)
+    Refreshed #3 as #7, since its tables changed: How many? n: 9
+    Withheld #4, since its SQL no longer runs (no u): Units? u: 2
+    """
+    refreshed = [f"Refreshed #{old} as #{new}, since its tables changed: {text}" for old, new, text in event.refreshed]
+    withheld = [f"Withheld #{i}, since its SQL no longer runs ({why}): {text}" for i, text, why in event.withheld]
+    return (*refreshed, *withheld)

@@ -1,44 +1,90 @@
-"""The thought memory: recall before planning, post-thinking after the answer."""
+"""The thought memory: recall (figures checked against the tables) before planning; after the answer,
+keep its figures as checkable result thoughts and, only for a request with a cue, the notes it states."""
 
 from __future__ import annotations
 
-from collections.abc import Iterator
+from collections.abc import Generator, Iterator
 
 from ...errors import ChatDBError
-from ...kernel_memory.thoughts import THOUGHTS_SCHEMA, parse_thoughts, post_think_messages
+from ...kernel_memory import evidence
+from ...kernel_memory.store import Record
+from ...kernel_memory.thoughts import NOTES_SCHEMA, Stored, ThoughtMemory, notes_messages, parse_notes
+from ...kernel_memory.worth_keeping import cues_in
 from ..context import Context
-from ..events import Event, MemoryRecalled, MemoryStored
+from ..events import Event, MemoryChecked, MemoryRecalled, MemoryStored
 
-THOUGHTS_MAX_TOKENS = 220
+NOTES_MAX_TOKENS = 160
+NOTE_LABELS = {"definition": "Definition", "preference": "Preference", "correction": "Correction", "fact": "Fact"}
 
 
 def recall(ctx: Context) -> Iterator[Event]:
-    """The thoughts most related to the request, for the planner."""
+    """The thoughts about the request's words and those most related to it, for the planner. A result
+    thought whose tables changed is read again: the planner gets the figures as they are now, or not at all."""
     memory = ctx.services.memory
     if memory is None or not ctx.request.use_memory:
         return
     recalled = memory.recall(ctx.request.text)
-    if recalled:
-        yield MemoryRecalled(tuple((r.record.id, r.record.text, round(r.similarity, 3)) for r in recalled))
-    ctx.notes = [r.record.text for r in recalled]
+    kept, refreshed, withheld = [], [], []
+    for item in recalled:
+        record = item.record
+        if record.verifiable:
+            checked = evidence.check(record, ctx.session)
+            if checked.state == "withheld":
+                withheld.append((record.id, record.text, checked.why))
+                continue
+            if checked.state == "changed":
+                record = memory.refresh(record, checked.figures, checked.tables)
+                refreshed.append((item.record.id, record.id, record.text))
+            elif checked.tables != record.tables:  # read again, same figures
+                memory.store.confirm(record.id, checked.tables)
+        kept.append((record, item.similarity))
+    if refreshed or withheld:
+        yield MemoryChecked(tuple(refreshed), tuple(withheld))
+    if kept:
+        yield MemoryRecalled(tuple((r.id, r.text, round(similarity, 3)) for r, similarity in kept))
+    ctx.notes = [note_text(record) for record, _ in kept]
+
+
+def note_text(record: Record) -> str:
+    """A recalled thought as the planner reads it.
+
+    >>> note_text(Record(1, "A big order has qty above 10.", kind="definition"))
+    'Definition: A big order has qty above 10.'
+    >>> note_text(Record(2, "How many orders? orders: 8", sql="SELECT count(*) AS orders FROM o"))
+    'Answered before, and true of the tables now: How many orders? orders: 8'
+    """
+    if record.verifiable:
+        return f"Answered before, and true of the tables now: {record.text}"
+    label = NOTE_LABELS.get(record.kind)
+    return f"{label}: {record.text}" if label else record.text
 
 
 def post_think(ctx: Context) -> Iterator[Event]:
-    """Store what is worth remembering from an answered (not pending, not approved) request."""
+    """Keep what is worth remembering from an answered (not pending, not approved) request: a read's small
+    result as a result thought (no model call), and the notes of a request that has a cue (one call)."""
     memory, request, reply = ctx.services.memory, ctx.request, ctx.reply
     if memory is None or reply is None or not request.use_memory or reply.pending or request.approved:
         return
     if reply.missing or reply.doubtful:  # nothing answered, or not surely what was asked: nothing to remember
         return
-    messages = post_think_messages(request.text, reply.result, reply.answer)
-    try:
-        completion = yield from ctx.calls("memory", messages, THOUGHTS_SCHEMA, THOUGHTS_MAX_TOKENS)
-        thoughts = parse_thoughts(completion.text)
-    except ChatDBError:  # the answer stands; this request just leaves no thoughts
-        thoughts = []
-    stored = [memory.remember(thought, source=request.text) for thought in thoughts]
+    stored: list[Stored] = []
+    if ctx.route == "read" and len(reply.sql) == 1 and not ctx.params:
+        thought = evidence.result_thought(request.text, reply.result, reply.sql[0], ctx.session)
+        if thought is not None:
+            stored.append(memory.remember(thought, source=request.text))
+    if cues_in(request.text):
+        stored += yield from _notes(ctx, memory)
     added = tuple((s.record.id, s.record.text) for s in stored if s.record is not None)
     yield MemoryStored(added, tuple(i for s in stored for i in s.superseded))
+
+
+def _notes(ctx: Context, memory: ThoughtMemory) -> Generator[Event, None, list[Stored]]:
+    messages = notes_messages(ctx.request.text, ctx.request.previous)
+    try:
+        completion = yield from ctx.calls("memory", messages, NOTES_SCHEMA, NOTES_MAX_TOKENS)
+    except ChatDBError:  # the answer stands; this request just leaves no notes
+        return []
+    return [memory.remember(note, source=ctx.request.text) for note in parse_notes(completion.text)]
 
 
 post_think.after_answer = True  # type: ignore[attr-defined]  # runs once the answer is given
