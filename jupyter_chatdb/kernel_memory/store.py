@@ -234,25 +234,7 @@ class Store:
                 "sql, tables, checked FROM records " + where,
                 values,
             ).fetchall()
-        return [
-            Record(
-                record_id,
-                text,
-                subject,
-                relation,
-                obj,
-                source,
-                created,
-                superseded_by,
-                valid_to,
-                kind,
-                tuple(json.loads(terms)),
-                sql,
-                tuple(json.loads(tables).items()),
-                checked,
-            )
-            for record_id, text, subject, relation, obj, source, created, superseded_by, valid_to, kind, terms, sql, tables, checked in rows
-        ]
+        return [_record(*row) for row in rows]
 
     @contextmanager
     def _transaction(self) -> Iterator[sqlite3.Connection]:
@@ -264,6 +246,41 @@ class Store:
                 self._db.execute("ROLLBACK")
                 raise
             self._db.execute("COMMIT")
+
+
+def _record(
+    record_id: int,
+    text: str,
+    subject: str,
+    relation: str,
+    obj: str,
+    source: str,
+    created: str,
+    superseded_by: int | None,
+    valid_to: str | None,
+    kind: str,
+    terms: str,
+    sql: str,
+    tables: str,
+    checked: str | None,
+) -> Record:
+    """A record from its row; its terms and table fingerprints are kept as JSON."""
+    return Record(
+        record_id,
+        text,
+        subject,
+        relation,
+        obj,
+        source,
+        created,
+        superseded_by,
+        valid_to,
+        kind,
+        tuple(json.loads(terms)),
+        sql,
+        tuple(json.loads(tables).items()),
+        checked,
+    )
 
 
 def _now() -> str:
