@@ -301,12 +301,42 @@ def correction_thought(request: str, sql: str) -> Thought:
 
 
 def uses_terms(text: str, terms: tuple[str, ...]) -> bool:
-    """Whether `text` uses any of `terms` as words (a plural s or es added counts).
+    """Whether `text` uses any of `terms` as words, in the singular or the plural.
 
     >>> uses_terms("How many big orders came in?", ("big order",)), uses_terms("Bigger orders?", ("big order",))
     (True, False)
+    >>> uses_terms("Which heavy ponies are there?", (term_key("heavy ponies"),))
+    True
     """
-    return any(re.search(rf"\b{re.escape(term.lower())}(?:e?s)?\b", text.lower()) for term in terms if term.strip())
+    words = _words(text)
+    for term in terms:
+        wanted = _words(term)
+        if wanted and any(words[i : i + len(wanted)] == wanted for i in range(len(words) - len(wanted) + 1)):
+            return True
+    return False
+
+
+def term_key(term: str) -> str:
+    """A term as kept: lower case, each word in the singular, so "Big Orders" and "big order" are one.
+
+    >>> term_key("Heavy  Ponies"), term_key("big boxes"), term_key("glass"), term_key("bus")
+    ('heavy pony', 'big box', 'glass', 'bus')
+    """
+    return " ".join(_words(term))
+
+
+def _words(text: str) -> list[str]:
+    return [_singular(word) for word in re.findall(r"[a-z0-9]+", text.lower())]
+
+
+def _singular(word: str) -> str:
+    if len(word) > 4 and word.endswith("ies"):
+        return word[:-3] + "y"
+    if len(word) > 4 and word.endswith(("ses", "xes", "ches", "shes")):
+        return word[:-2]
+    if len(word) > 3 and word.endswith("s") and not word.endswith(("ss", "us")):
+        return word[:-1]
+    return word
 
 
 def open_memory(database: Path, embedder: Embedder | None = None) -> ThoughtMemory:
@@ -351,7 +381,7 @@ def parse_notes(text: str) -> list[Thought]:
     """
     try:
         items = json.loads(text)["notes"]
-        notes = [(str(n["kind"]), str(n["term"]).strip().lower(), str(n["sentence"]).strip()) for n in items]
+        notes = [(str(n["kind"]), term_key(str(n["term"])), str(n["sentence"]).strip()) for n in items]
     except (ValueError, KeyError, TypeError):
         return []
     return [

@@ -1,0 +1,322 @@
+"""Memory across notebook sessions: definitions recalled, corrections kept, and never a stale figure.
+
+Each scripted session works on one numeric column of one table of a Spider database (the halves of
+`text2sql.py`; three sessions per column, with other thresholds), as DataFrames of a notebook, and
+plays six turns:
+
+  1. the user defines an invented word and asks with it: "A zorbly <table> is one whose <column> is above
+     <t1>. How many zorbly <table> are there?"
+  2. a later question uses the word alone: "How many zorbly <table> are there?"
+  3. the frame changes (two rows above t1 fall to t1), as a notebook cell would change it
+  4. the question of turn 2 again
+  5. the user corrects the definition: "No, a zorbly <table> is one whose <column> is above <t2>."
+  6. the question of turn 2 again
+
+The same turns run with memory and without (`use_memory=False`), each system on its own copy of the
+frames. Printed: questions 2, 4 and 6 right with and without memory; stale figures that reached a
+prompt (a recalled result thought whose SELECT, run now, gives other figures) or an answer (turn 4 gives
+turn 2's count after the data changed); stale definitions recalled (one the user had corrected); the
+embedded model's notes against the gold list (one definition per turn 1 and 5, none elsewhere:
+precision and recall); and the seconds memory adds on requests with nothing to keep (turns 2, 4, 6:
+the median of with minus without, and the memory model calls they made).
+
+The invented words and the sentence templates name no table, column or value of any database; the
+tables, columns and thresholds are read from each database's data.
+
+    python benchmarks/memory_sessions.py --half tune --sessions 8 -v
+    python benchmarks/memory_sessions.py --half report -v          # the figures to quote
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import re
+import statistics
+import sys
+import time
+from collections import defaultdict
+from dataclasses import asdict, dataclass, field
+from pathlib import Path
+
+import pandas as pd
+from spider import DATASET, read_sqlite
+from text2sql import HALVES
+
+from jupyter_chatdb import ChatDB, ChatDBError
+from jupyter_chatdb.controller.events import Event, MemoryRecalled, MemoryStored, ModelText
+from jupyter_chatdb.kernel_memory import evidence
+from jupyter_chatdb.kernel_memory.store import Store
+from jupyter_chatdb.kernel_memory.thoughts import ThoughtMemory
+from jupyter_chatdb.llm import select_backend
+from jupyter_chatdb.llm.minilm import MiniLMEmbedder
+
+WORDS = ("zorbly", "quellish", "brindled", "vantic", "ombric", "tasseled", "marrowed", "plimsy", "corvate", "duskish")
+VARIANTS = ((0.5, 0.25), (0.75, 0.5), (0.25, 0.75))  # quantiles of a column's distinct values: definition, correction
+QUESTION_TURNS = (2, 4, 6)
+FELL = 2  # rows above the first threshold that the data change brings down to it
+
+
+@dataclass(frozen=True)
+class Session:
+    db_id: str
+    table: str
+    column: str
+    word: str
+    first: float  # the threshold of the definition
+    second: float  # the threshold of the correction
+
+    def turns(self) -> list[tuple[int, str]]:
+        table, column = self.table.replace("_", " "), self.column.replace("_", " ")
+        ask = f"How many {self.word} {table} are there?"
+        return [
+            (1, f"A {self.word} {table} is one whose {column} is above {_number(self.first)}. {ask}"),
+            (2, ask),
+            (4, ask),
+            (5, f"No, a {self.word} {table} is one whose {column} is above {_number(self.second)}."),
+            (6, ask),
+        ]
+
+
+@dataclass
+class Turn:
+    session: int
+    system: str
+    turn: int
+    request: str
+    gold: int | None
+    got: object = None
+    right: bool = False
+    seconds: float = 0.0
+    memory_calls: int = 0
+    stale_in_prompt: int = 0
+    stale_definitions: int = 0
+    notes: list[str] = field(default_factory=list)  # (kind) sentence of each note kept
+    error: str = ""
+
+
+def main() -> int:
+    args = parse_args()
+    sessions = choose_sessions(args)
+    print(f"{len(sessions)} sessions over {len({s.db_id for s in sessions})} databases ({args.half} half)", flush=True)
+    model = select_backend(args.model)
+    args.details.parent.mkdir(parents=True, exist_ok=True)
+    turns: list[Turn] = []
+    with open(args.details, "w") as details:
+        for number, session in enumerate(sessions, start=1):
+            for system in ("memory", "no memory"):
+                for turn in play(number, session, system, model, args):
+                    turns.append(turn)
+                    details.write(json.dumps(asdict(turn), default=str) + "\n")
+                    details.flush()
+                    if args.verbose:
+                        mark = "ok" if turn.right else "--" if turn.gold is not None else "  "
+                        print(
+                            f"[{system:>9}] s{number:02d} t{turn.turn} {mark} {turn.seconds:5.1f}s got {turn.got!r} "
+                            f"gold {turn.gold} notes {turn.notes} stale {turn.stale_in_prompt}{turn.error[:80]}",
+                            flush=True,
+                        )
+    report(turns, sessions, f"{args.half} half, model {model.name}")
+    return 0
+
+
+def choose_sessions(args: argparse.Namespace) -> list[Session]:
+    """Sessions on every numeric measure of the half's databases, each column with `VARIANTS` pairs of
+    thresholds (quantiles of its distinct values) and a word of its own, so each session starts afresh."""
+    sessions: list[Session] = []
+    for db_id in HALVES[args.half]:
+        frames = read_sqlite(args.dataset / "database" / f"{db_id}.sqlite")
+        for table, frame in frames.items():
+            for column in frame.columns:
+                values = pd.to_numeric(frame[column], errors="coerce")
+                if not _usable(column, frame[column], values):
+                    continue
+                distinct = sorted(values.dropna().unique())
+                for first, second in VARIANTS:
+                    word = WORDS[len(sessions) % len(WORDS)]
+                    at = (int(len(distinct) * first), int(len(distinct) * second))
+                    sessions.append(Session(db_id, table, column, word, float(distinct[at[0]]), float(distinct[at[1]])))
+    return sessions[: args.sessions] if args.sessions else sessions
+
+
+def _usable(column: str, raw: pd.Series, values: pd.Series) -> bool:
+    """A numeric measure (not a key or code) with at least 6 rows and 5 distinct values, and a name
+    a sentence can say."""
+    if not pd.api.types.is_numeric_dtype(raw) or raw.dtype == bool or values.notna().sum() < 6:
+        return False
+    if re.search(r"(id|code|key|number)$|_id|^id", column, re.IGNORECASE) or not re.fullmatch(r"[A-Za-z_ ]+", column):
+        return False
+    return values.nunique() >= 5
+
+
+def play(number: int, session: Session, system: str, model: object, args: argparse.Namespace) -> list[Turn]:
+    """The session's turns on a fresh copy of its database's frames, with or without memory."""
+    frames = read_sqlite(args.dataset / "database" / f"{session.db_id}.sqlite")
+    use_memory = system == "memory"
+    memory = ThoughtMemory(Store(), MiniLMEmbedder()) if use_memory else None
+    chatdb = ChatDB(model=model, summarize=False, memory=memory)
+    for name, frame in frames.items():
+        chatdb.register(name, frame)
+    played: list[Turn] = []
+    threshold = session.first
+    try:
+        for turn, text in session.turns():
+            if turn == 4:  # turn 3: the frame changes between the questions
+                _change(frames[session.table], session)
+                chatdb.register(session.table, frames[session.table])
+            if turn == 5:
+                threshold = session.second
+            frame = frames[session.table]
+            gold = int((pd.to_numeric(frame[session.column], errors="coerce") > threshold).sum())
+            played.append(ask(chatdb, memory, number, system, turn, text, gold if turn != 5 else None))
+    finally:
+        chatdb.close()
+    if played[2].gold != played[1].gold and played[2].got == played[1].gold and use_memory:
+        played[2].error = "stale answer: turn 2's count after the data changed"
+    return played
+
+
+def _change(frame: pd.DataFrame, session: Session) -> None:
+    values = pd.to_numeric(frame[session.column], errors="coerce")
+    above = frame.index[values > session.first][:FELL]
+    frame.loc[above, session.column] = session.first
+
+
+def ask(
+    chatdb: ChatDB, memory: ThoughtMemory | None, number: int, system: str, turn: int, text: str, gold: int | None
+) -> Turn:
+    events: list[Event] = []
+    record = Turn(number, system, turn, text, gold)
+    started = time.perf_counter()
+    try:
+        reply = chatdb.ask(text, use_memory=memory is not None, on_event=events.append)
+        record.got = _count(reply.result)
+        record.right = gold is not None and record.got == gold
+    except ChatDBError as error:
+        record.error = str(error).splitlines()[0]
+    record.seconds = round(time.perf_counter() - started, 2)
+    record.memory_calls = int(any(isinstance(e, ModelText) and e.purpose == "memory" for e in events))
+    if memory is not None:
+        _memory_figures(record, memory, chatdb, events)
+    return record
+
+
+def _memory_figures(record: Turn, memory: ThoughtMemory, chatdb: ChatDB, events: list[Event]) -> None:
+    """Stale result thoughts and corrected definitions that reached the planner; the notes kept."""
+    for event in events:
+        if isinstance(event, MemoryRecalled):
+            for record_id, _, _ in event.thoughts:
+                kept = memory.store.get(record_id)
+                if kept.verifiable:
+                    now = evidence.figures_of(chatdb.session.run(kept.sql).frame)
+                    record.stale_in_prompt += now != kept.object
+                elif kept.kind == "definition" and not kept.live:
+                    record.stale_definitions += 1
+        elif isinstance(event, MemoryStored):
+            for record_id, text in event.added:
+                kept = memory.store.get(record_id)
+                if kept.kind != "result":
+                    record.notes.append(f"({kept.kind}: {', '.join(kept.terms)}) {text}")
+
+
+def _count(result: pd.DataFrame | None) -> object:
+    """The one number a count question's result holds, else the result's shape."""
+    if result is None:
+        return None
+    if result.shape == (1, 1):
+        value = result.iat[0, 0]
+        try:
+            return int(value)
+        except (TypeError, ValueError):
+            return str(value)
+    return f"{result.shape[0]}x{result.shape[1]}"
+
+
+def _number(value: float) -> str:
+    return str(int(value)) if float(value).is_integer() else f"{value:g}"
+
+
+# -- figures ---------------------------------------------------------------------------------------
+
+
+def report(turns: list[Turn], sessions: list[Session], title: str) -> None:
+    by: dict[tuple[str, int], list[Turn]] = defaultdict(list)
+    for turn in turns:
+        by[(turn.system, turn.turn)].append(turn)
+    print(f"\nMemory sessions: {len(sessions)} sessions, {title}")
+    print(f"{'':44}{'memory':>12}{'no memory':>12}")
+    for number, label in (
+        (1, "t1 defined in the question"),
+        (2, "t2 the word alone"),
+        (4, "t4 after the data changed"),
+        (6, "t6 after the correction"),
+    ):
+        cells = [_rate(by[(system, number)]) for system in ("memory", "no memory")]
+        print(f"  {label:<42}{cells[0]:>12}{cells[1]:>12}")
+    asked = {s: [t for n in QUESTION_TURNS for t in by[(s, n)]] for s in ("memory", "no memory")}
+    print(f"  {'questions 2, 4, 6 right':<42}{_rate(asked['memory']):>12}{_rate(asked['no memory']):>12}")
+    mine = [t for t in turns if t.system == "memory"]
+    stale_prompt = sum(t.stale_in_prompt for t in mine)
+    stale_answers = sum("stale answer" in t.error for t in mine)
+    print(
+        f"  stale figures in a prompt: {stale_prompt}; in an answer: {stale_answers}; "
+        f"corrected definitions recalled: {sum(t.stale_definitions for t in mine)}"
+    )
+    precision, recall = _extraction(mine, sessions)
+    print(f"  the model's notes: precision {precision}, recall {recall} (gold: one definition at turns 1 and 5)")
+    extra = _extra_seconds(turns)
+    calls = sum(t.memory_calls for t in mine if t.turn in QUESTION_TURNS)
+    print(
+        f"  requests with nothing to keep (turns 2, 4, 6): median extra seconds with memory {extra}, "
+        f"memory model calls {calls}"
+    )
+    seconds = [t.seconds for t in mine if t.turn in (1, 5)]
+    if seconds:
+        print(f"  requests with a definition (turns 1, 5): median seconds with memory {statistics.median(seconds):.1f}")
+
+
+def _rate(turns: list[Turn]) -> str:
+    return f"{sum(t.right for t in turns)}/{len(turns)}" if turns else "-"
+
+
+def _extraction(mine: list[Turn], sessions: list[Session]) -> tuple[str, str]:
+    """A note is right when it is a definition of the session's word that states the turn's threshold."""
+    kept = right = found = gold = 0
+    for turn in mine:
+        session = sessions[turn.session - 1]
+        wanted = {1: session.first, 5: session.second}.get(turn.turn)
+        good = [n for n in turn.notes if wanted is not None and _defines(n, session.word, wanted)]
+        kept += len(turn.notes)
+        right += len(good)
+        if wanted is not None:
+            gold += 1
+            found += bool(good)
+    return (f"{right}/{kept}" if kept else "-"), (f"{found}/{gold}" if gold else "-")
+
+
+def _defines(note: str, word: str, threshold: float) -> bool:
+    return note.startswith("(definition:") and word in note.lower() and _number(threshold) in note
+
+
+def _extra_seconds(turns: list[Turn]) -> str:
+    paired: dict[tuple[int, int], dict[str, float]] = defaultdict(dict)
+    for turn in turns:
+        if turn.turn in QUESTION_TURNS:
+            paired[(turn.session, turn.turn)][turn.system] = turn.seconds
+    extra = [p["memory"] - p["no memory"] for p in paired.values() if len(p) == 2]
+    return f"{statistics.median(extra):+.2f}" if extra else "-"
+
+
+def parse_args() -> argparse.Namespace:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--half", choices=sorted(HALVES), default="report")
+    parser.add_argument("--sessions", type=int, default=0, help="at most this many sessions (0: all)")
+    parser.add_argument("--model", default="local")
+    parser.add_argument("--dataset", type=Path, default=DATASET)
+    parser.add_argument("--details", type=Path, default=Path("benchmarks/out/memory_sessions.jsonl"))
+    parser.add_argument("-v", "--verbose", action="store_true")
+    return parser.parse_args()
+
+
+if __name__ == "__main__":
+    sys.exit(main())
