@@ -110,3 +110,14 @@ def check(record: Record, session: Session) -> Checked:
     if figures is None:
         return Checked(record, "withheld", why="its result is no longer a few figures", tables=now)
     return Checked(record, "fresh" if figures == record.object else "changed", figures, now)
+
+
+def freshness(record: Record, session: Session) -> str:
+    """How a thought stands against the tables now, in words, for `%mem` (no SQL is run again)."""
+    if not record.verifiable:
+        return ""
+    try:
+        same = fingerprints(session, [table for table, _ in record.tables]) == record.tables
+    except (ChatDBError, duckdb.Error):
+        return "its tables are gone: withheld"
+    return f"true of the tables now (checked {record.checked})" if same else "tables changed since: read again when recalled"

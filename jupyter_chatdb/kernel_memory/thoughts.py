@@ -319,8 +319,8 @@ def uses_terms(text: str, terms: tuple[str, ...]) -> bool:
 def term_key(term: str) -> str:
     """A term as kept: lower case, each word in the singular, so "Big Orders" and "big order" are one.
 
-    >>> term_key("Heavy  Ponies"), term_key("big boxes"), term_key("glass"), term_key("bus")
-    ('heavy pony', 'big box', 'glass', 'bus')
+    >>> term_key("Heavy  Ponies"), term_key("big boxes"), term_key("glasses"), term_key("horses"), term_key("bus")
+    ('heavy pony', 'big box', 'glass', 'horse', 'bus')
     """
     return " ".join(_words(term))
 
@@ -332,7 +332,7 @@ def _words(text: str) -> list[str]:
 def _singular(word: str) -> str:
     if len(word) > 4 and word.endswith("ies"):
         return word[:-3] + "y"
-    if len(word) > 4 and word.endswith(("ses", "xes", "ches", "shes")):
+    if word.endswith(("sses", "xes", "ches", "shes")):
         return word[:-2]
     if len(word) > 3 and word.endswith("s") and not word.endswith(("ss", "us")):
         return word[:-1]

@@ -10,9 +10,10 @@ from IPython.core.magic import Magics, line_cell_magic, magics_class
 from IPython.display import display
 
 from ..errors import ChatDBError
+from ..kernel_memory import evidence
 from ..kernel_memory.store import Record, read_jsonl
 from ..kernel_memory.thoughts import Thought, ThoughtMemory
-from ..widgets.memory import MemoryBrowser
+from ..widgets.memory import COLUMNS, Freshness, MemoryBrowser, thought_row
 from .chatdb import ChatDBMagics, whole_number
 from .words import split_words
 
@@ -93,18 +94,18 @@ class MemMagics(Magics):
     def _list(self, memory: ThoughtMemory, words: list[str]) -> object:
         limit = whole_number(words, "%mem list [N]", default=20)
         if self._has_widgets():
-            self._browse(MemoryBrowser(memory, limit=limit))
+            self._browse(MemoryBrowser(memory, limit=limit, freshness=self._freshness_now()))
             return None
-        return _frame(memory.store.live(limit))
+        return _frame(memory.store.live(limit), self._freshness_now())
 
     def _search(self, memory: ThoughtMemory, words: list[str]) -> object:
         if not words:
             raise UsageError("Use %mem search TEXT.")
         if self._has_widgets():
-            self._browse(MemoryBrowser(memory, query=" ".join(words), limit=10))
+            self._browse(MemoryBrowser(memory, query=" ".join(words), limit=10, freshness=self._freshness_now()))
             return None
         recalled = memory.recall(" ".join(words), k=10, min_similarity=0.0)
-        frame = _frame([r.record for r in recalled])
+        frame = _frame([r.record for r in recalled], self._freshness_now())
         frame.insert(1, "similarity", [round(r.similarity, 3) for r in recalled])
         return frame
 
@@ -145,6 +146,12 @@ class MemMagics(Magics):
     def _history(self, memory: ThoughtMemory, words: list[str]) -> pd.DataFrame:
         return _frame(memory.store.history(whole_number(words, "%mem history ID")), live_only=False)
 
+    def _freshness_now(self) -> Freshness:
+        """How a result thought stands against the notebook's frames and tables as they are now."""
+        engine = self.chatdb.engine
+        engine.bind_frames(self.shell.user_ns)
+        return lambda record: evidence.freshness(record, engine.session)
+
     def _export(self, memory: ThoughtMemory, words: list[str]) -> None:
         path = _path(words, "export PATH")
         print(f"Exported {memory.store.export_jsonl(path)} records to {path}.")
@@ -155,7 +162,14 @@ class MemMagics(Magics):
         for row in read_jsonl(path):
             if row.get("superseded_by") is None:
                 thought = Thought(
-                    row.get("subject", ""), row.get("relation", ""), row.get("object", ""), row.get("text", "")
+                    row.get("subject", ""),
+                    row.get("relation", ""),
+                    row.get("object", ""),
+                    row.get("text", ""),
+                    row.get("kind") or "fact",
+                    tuple(row.get("terms") or ()),
+                    row.get("sql") or "",
+                    tuple((str(table), str(printed)) for table, printed in row.get("tables") or ()),
                 )
                 added += memory.remember(thought, source=row.get("source") or f"import {path.name}").record is not None
         print(f"Imported {added} thought{'s' if added != 1 else ''} from {path}.")
@@ -169,11 +183,9 @@ class MemMagics(Magics):
         print(f"Rebuilt the index from {memory.rebuild()} live thoughts.")
 
 
-def _frame(records: list[Record], live_only: bool = True) -> pd.DataFrame:
-    columns = ["id", "text", "subject", "relation", "object", "created"] + (
-        [] if live_only else ["superseded_by", "valid_to"]
-    )
-    return pd.DataFrame([{c: getattr(r, c) for c in columns} for r in records], columns=columns)
+def _frame(records: list[Record], freshness: Freshness | None = None, live_only: bool = True) -> pd.DataFrame:
+    columns = COLUMNS + ([] if live_only else ["superseded_by", "valid_to"])
+    return pd.DataFrame([thought_row(r, freshness, columns) for r in records], columns=columns)
 
 
 def _path(words: list[str], usage: str) -> Path:

@@ -18,11 +18,11 @@ function render({ model, el }) {
 
   function draw() {
     status.textContent = model.get("status");
-    const head = "<tr><th>id</th><th>thought</th><th>subject</th><th>relation</th><th>object</th><th></th></tr>";
+    const head = "<tr><th>id</th><th>kind</th><th>thought</th><th>source</th><th>freshness</th><th></th></tr>";
     table.innerHTML = head;
     for (const row of model.get("rows")) {
       const tr = document.createElement("tr");
-      for (const key of ["id", "text", "subject", "relation", "object"]) {
+      for (const key of ["id", "kind", "text", "source", "freshness"]) {
         const td = document.createElement("td");
         td.textContent = row[key];
         tr.append(td);

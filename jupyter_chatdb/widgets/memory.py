@@ -7,6 +7,7 @@ them from the ThoughtMemory and updates the rows. Its static output is the same 
 from __future__ import annotations
 
 import html
+from collections.abc import Callable
 from pathlib import Path
 
 import anywidget
@@ -17,7 +18,8 @@ from ..kernel_memory.store import Record
 from ..kernel_memory.thoughts import ThoughtMemory
 
 HERE = Path(__file__).parent
-COLUMNS = ["id", "text", "subject", "relation", "object", "created"]
+COLUMNS = ["id", "kind", "text", "source", "freshness", "created"]
+Freshness = Callable[[Record], str]  # how a thought stands against the tables now (`evidence.freshness`)
 
 
 class MemoryBrowser(anywidget.AnyWidget):
@@ -28,9 +30,16 @@ class MemoryBrowser(anywidget.AnyWidget):
     query = Unicode("").tag(sync=True)
     status = Unicode("").tag(sync=True)
 
-    def __init__(self, memory: ThoughtMemory, query: str = "", limit: int = 20, **kwargs) -> None:
+    def __init__(
+        self,
+        memory: ThoughtMemory,
+        query: str = "",
+        limit: int = 20,
+        freshness: Freshness | None = None,
+        **kwargs,
+    ) -> None:
         super().__init__(**kwargs)
-        self.memory, self.limit = memory, limit
+        self.memory, self.limit, self.freshness = memory, limit, freshness
         self.on_msg(self._on_message)
         self.show(query)
 
@@ -41,7 +50,7 @@ class MemoryBrowser(anywidget.AnyWidget):
         else:
             records = self.memory.store.live(self.limit)
         with self.hold_sync():
-            self.query, self.rows = query, [_row(r) for r in records]
+            self.query, self.rows = query, [thought_row(r, self.freshness) for r in records]
             self.status = f"{len(self.memory.store)} live thoughts" + (
                 f"; most related to {query!r} first" if query.strip() else ""
             )
@@ -67,5 +76,9 @@ class MemoryBrowser(anywidget.AnyWidget):
         return data, metadata
 
 
-def _row(record: Record) -> dict:
-    return {column: getattr(record, column) for column in COLUMNS}
+def thought_row(record: Record, freshness: Freshness | None = None, columns: list[str] = COLUMNS) -> dict:
+    """One thought as `%mem` shows it: what kind it is, where it came from and how it stands now."""
+    row = {column: getattr(record, column) for column in columns if column != "freshness"}
+    if "freshness" in columns:
+        row["freshness"] = freshness(record) if freshness is not None else ""
+    return row
