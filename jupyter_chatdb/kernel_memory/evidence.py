@@ -120,4 +120,8 @@ def freshness(record: Record, session: Session) -> str:
         same = fingerprints(session, [table for table, _ in record.tables]) == record.tables
     except (ChatDBError, duckdb.Error):
         return "its tables are gone: withheld"
-    return f"true of the tables now (checked {record.checked})" if same else "tables changed since: read again when recalled"
+    return (
+        f"true of the tables now (checked {record.checked})"
+        if same
+        else "tables changed since: read again when recalled"
+    )

@@ -11,6 +11,7 @@ from __future__ import annotations
 import json
 import logging
 import re
+from collections.abc import Sequence
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -148,11 +149,13 @@ class ThoughtMemory:
 
     # -- changes ------------------------------------------------------------------------------
 
-    def remember(self, thought: Thought, source: str = "") -> Stored:
+    def remember(self, thought: Thought, source: str = "", together: frozenset[int] = frozenset()) -> Stored:
+        """Store `thought`; a live thought with its subject and relation and another object is replaced
+        (kept as history), unless it is one of `together`: stored from the same statement or answer."""
         subject, relation, obj = thought.triple
         sentence = thought.sentence.strip() or " ".join(thought.triple)
         (vector,) = self.embedder.embed([sentence])
-        same = self._same_fact(subject, relation, vector)
+        same = [record for record in self._same_fact(subject, relation, vector) if record.id not in together]
         for record in same:
             if record.object.lower() == obj.lower():
                 return Stored(None, duplicate_of=record.id)
@@ -185,6 +188,15 @@ class ThoughtMemory:
             if record.subject.lower() == subject.lower() and same_relation(record.relation, relation):
                 same.setdefault(record.id, record)
         return list(same.values())
+
+    def remember_all(self, thoughts: Sequence[Thought], source: str = "") -> list[Stored]:
+        """Store the thoughts of one statement or answer: they never replace one another ("Calder eats
+        hay", "Calder eats oats"), only older thoughts."""
+        stored: list[Stored] = []
+        for thought in thoughts:
+            together = frozenset(s.record.id for s in stored if s.record is not None)
+            stored.append(self.remember(thought, source, together))
+        return stored
 
     def refresh(self, record: Record, figures: str, tables: tuple[tuple[str, str], ...]) -> Record:
         """A new version of a result thought with the figures read now; the old one stays as history."""

@@ -116,8 +116,8 @@ class MemMagics(Magics):
             raise UsageError("Write one statement per line below %%mem add.")
         stored: list[Record] = []
         for statement in statements:
-            for thought in self.chatdb.engine.thoughts_from(statement):
-                outcome = memory.remember(thought, source=f"%%mem add: {statement}")
+            thoughts = self.chatdb.engine.thoughts_from(statement)
+            for outcome in memory.remember_all(thoughts, source=f"%%mem add: {statement}"):
                 stored.append(
                     outcome.record if outcome.record is not None else memory.store.get(outcome.duplicate_of or 0)
                 )

@@ -84,7 +84,7 @@ def _notes(ctx: Context, memory: ThoughtMemory) -> Generator[Event, None, list[S
         completion = yield from ctx.calls("memory", messages, NOTES_SCHEMA, NOTES_MAX_TOKENS)
     except ChatDBError:  # the answer stands; this request just leaves no notes
         return []
-    return [memory.remember(note, source=ctx.request.text) for note in parse_notes(completion.text)]
+    return memory.remember_all(parse_notes(completion.text), source=ctx.request.text)
 
 
 post_think.after_answer = True  # type: ignore[attr-defined]  # runs once the answer is given
