@@ -153,3 +153,10 @@ def test_thoughts_of_one_statement_do_not_replace_one_another(memory):
     )
     assert sorted(r.text for r in memory.store.live()) == ["Calder eats hay.", "Calder eats oats."]
     assert stored[0].superseded and not stored[1].superseded  # barley was replaced once, by the first
+
+
+def test_the_newest_preferences_are_recalled_for_every_request(memory):
+    sentence = "Give weights in tonnes with one decimal."
+    memory.remember(Thought("weights", "preference", sentence, sentence, "preference", ("weight",)))
+    recalled = memory.recall("Which stable is in Quellmire?", min_similarity=0.99)
+    assert [r.record.text for r in recalled] == [sentence]

@@ -170,6 +170,10 @@ class Store:
         """Live records about words (definitions, corrections), newest first."""
         return self._select("WHERE superseded_by IS NULL AND terms != '[]' ORDER BY id DESC", ())
 
+    def of_kind(self, kind: str, limit: int) -> list[Record]:
+        """The newest live records of one kind."""
+        return self._select("WHERE superseded_by IS NULL AND kind = ? ORDER BY id DESC LIMIT ?", (kind, limit))
+
     def live(self, limit: int | None = None) -> list[Record]:
         """Live records, newest first."""
         return self._select(

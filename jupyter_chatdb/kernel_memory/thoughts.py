@@ -27,6 +27,7 @@ LOG = logging.getLogger(__name__)
 RECALL_K = 5
 MIN_SIMILARITY = 0.35  # MiniLM cosine below this is rarely about the same thing
 MAX_THOUGHTS = 3
+PREFERENCES = 3  # the newest preferences are recalled for every request
 NEIGHBOURS = 5  # recalled thoughts checked for a contradiction with a new one
 THOUGHT_SCHEMA = {
     "type": "object",
@@ -127,11 +128,17 @@ class ThoughtMemory:
     # -- recall -------------------------------------------------------------------------------
 
     def recall(self, text: str, k: int = RECALL_K, min_similarity: float = MIN_SIMILARITY) -> list[Recalled]:
-        """The live thoughts about words `text` uses (definitions, corrections: similarity 1.0), then the
-        others most related to it in meaning, best first."""
+        """The live thoughts about words `text` uses (definitions, corrections) and the newest preferences
+        (how every answer should be given), with similarity 1.0; then the others most related to `text`
+        in meaning, best first."""
         if not len(self.index):
             return []
         worded = [Recalled(record, 1.0) for record in self.store.with_terms() if uses_terms(text, record.terms)]
+        worded += [
+            Recalled(record, 1.0)
+            for record in self.store.of_kind("preference", PREFERENCES)
+            if all(record.id != r.record.id for r in worded)
+        ]
         (query,) = self.embedder.embed([text])
         seen = {r.record.id for r in worded}
         hits = [h for h in self.index.search(query, k) if h.similarity >= min_similarity and h.item not in seen]
