@@ -106,11 +106,14 @@ def test_a_newer_definition_replaces_the_older_one(shell, scripted, capsys):
     scripted.push(native("SELECT 1 AS one"), notes(("definition", "big stock", "Big stock is above 25 kg.")))
     shell.run_cell("%%chatdb\nNo, big stock means above 25 kg. Any?").raise_error()
     out = capsys.readouterr().out
-    assert "Remembered: Big stock is above 25 kg." in out and "Replaced older thoughts: #2" in out
+    assert "Remembered: Big stock is above 25 kg. (#3)" in out and "Replaced older thoughts: #1, #2" in out
     listed = shell.run_cell("%mem list").result
     assert "Big stock is above 15 kg." not in listed["text"].tolist()
-    history = shell.run_cell("%mem history 2").result
+    history = shell.run_cell("%mem history 1").result
     assert history["text"].tolist() == ["Big stock is above 15 kg.", "Big stock is above 25 kg."]
+    retired = shell.run_cell("%mem history 2").result  # the figure read under the old definition went with it
+    assert retired["text"].tolist() == ["Big stock means above 15 kg. Any? one: 1", "Big stock is above 25 kg."]
+    assert "No, big stock means above 25 kg. Any? one: 1" in listed["text"].tolist()  # read under the new one
     triples = shell.run_cell(
         "%%chatdb --sql\nSELECT object FROM memory_triples WHERE subject = 'big stock' ORDER BY valid_from, id"
     ).result

@@ -205,6 +205,15 @@ class ThoughtMemory:
             stored.append(self.remember(thought, source, together))
         return stored
 
+    def retire_results_using(self, terms: tuple[str, ...], by: int) -> list[int]:
+        """Result thoughts whose request used `terms`, replaced by `by`: a new definition of those words,
+        under which their figures were not read."""
+        retired = [r.id for r in self.store.live() if r.verifiable and uses_terms(r.subject, terms)]
+        self.store.supersede(retired, by)
+        for record_id in retired:
+            self.index.remove(record_id)
+        return retired
+
     def refresh(self, record: Record, figures: str, tables: tuple[tuple[str, str], ...]) -> Record:
         """A new version of a result thought with the figures read now; the old one stays as history."""
         thought = Thought(

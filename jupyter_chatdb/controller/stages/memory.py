@@ -68,12 +68,12 @@ def post_think(ctx: Context) -> Iterator[Event]:
     if reply.missing or reply.doubtful:  # nothing answered, or not surely what was asked: nothing to remember
         return
     stored: list[Stored] = []
+    if cues_in(request.text):  # first: a new definition retires the figures read under the old one
+        stored += yield from _notes(ctx, memory)
     if ctx.route == "read" and len(reply.sql) == 1 and not ctx.params:
         thought = evidence.result_thought(request.text, reply.result, reply.sql[0], ctx.session)
         if thought is not None:
             stored.append(memory.remember(thought, source=request.text))
-    if cues_in(request.text):
-        stored += yield from _notes(ctx, memory)
     added = tuple((s.record.id, s.record.text) for s in stored if s.record is not None)
     yield MemoryStored(added, tuple(i for s in stored for i in s.superseded))
 
@@ -84,7 +84,10 @@ def _notes(ctx: Context, memory: ThoughtMemory) -> Generator[Event, None, list[S
         completion = yield from ctx.calls("memory", messages, NOTES_SCHEMA, NOTES_MAX_TOKENS)
     except ChatDBError:  # the answer stands; this request just leaves no notes
         return []
-    return memory.remember_all(parse_notes(completion.text), source=ctx.request.text)
+    stored = memory.remember_all(parse_notes(completion.text), source=ctx.request.text)
+    redefined = [s.record for s in stored if s.record is not None and s.superseded and s.record.kind == "definition"]
+    retired = [memory.retire_results_using(record.terms, record.id) for record in redefined]
+    return stored + [Stored(None, superseded=tuple(ids)) for ids in retired if ids]  # figures read under the old
 
 
 post_think.after_answer = True  # type: ignore[attr-defined]  # runs once the answer is given
