@@ -23,7 +23,8 @@ the median of with minus without, and the memory model calls they made).
 The invented words and the sentence templates name no table, column or value of any database; the
 tables, columns and thresholds are read from each database's data.
 
-    python benchmarks/memory_sessions.py --half tune --sessions 8 -v
+    python benchmarks/memory_sessions.py --half tune --notes-only -v   # the notes call alone, quick
+    python benchmarks/memory_sessions.py --half tune --sessions 12 -v
     python benchmarks/memory_sessions.py --half report -v          # the figures to quote
 """
 
@@ -45,15 +46,18 @@ from text2sql import HALVES
 
 from jupyter_chatdb import ChatDB, ChatDBError
 from jupyter_chatdb.controller.events import Event, MemoryRecalled, MemoryStored, ModelText
+from jupyter_chatdb.controller.stages.memory import NOTES_MAX_TOKENS, note_text
 from jupyter_chatdb.kernel_memory import evidence
 from jupyter_chatdb.kernel_memory.store import Store
-from jupyter_chatdb.kernel_memory.thoughts import ThoughtMemory
+from jupyter_chatdb.kernel_memory.thoughts import NOTES_SCHEMA, ThoughtMemory, notes_messages, parse_notes
 from jupyter_chatdb.llm import select_backend
+from jupyter_chatdb.llm.base import LLM
 from jupyter_chatdb.llm.minilm import MiniLMEmbedder
 
 WORDS = ("zorbly", "quellish", "brindled", "vantic", "ombric", "tasseled", "marrowed", "plimsy", "corvate", "duskish")
 VARIANTS = ((0.5, 0.25), (0.75, 0.5), (0.25, 0.75))  # quantiles of a column's distinct values: definition, correction
 QUESTION_TURNS = (2, 4, 6)
+PROMPT_RATE = 64  # prompt tokens the embedded model reads per second on 2 cores (measured before)
 FELL = 2  # rows above the first threshold that the data change brings down to it
 
 
@@ -89,6 +93,8 @@ class Turn:
     right: bool = False
     seconds: float = 0.0
     memory_calls: int = 0
+    memory_seconds: float = 0.0  # recalling, checking and storing thoughts, model calls aside
+    note_tokens: int = 0  # what the recalled notes add to the planner's prompt
     stale_in_prompt: int = 0
     stale_definitions: int = 0
     notes: list[str] = field(default_factory=list)  # (kind) sentence of each note kept
@@ -100,6 +106,8 @@ def main() -> int:
     sessions = choose_sessions(args)
     print(f"{len(sessions)} sessions over {len({s.db_id for s in sessions})} databases ({args.half} half)", flush=True)
     model = select_backend(args.model)
+    if args.notes_only:
+        return notes_only(sessions, model, args.verbose)
     args.details.parent.mkdir(parents=True, exist_ok=True)
     turns: list[Turn] = []
     with open(args.details, "w") as details:
@@ -120,6 +128,27 @@ def main() -> int:
     return 0
 
 
+def notes_only(sessions: list[Session], model: LLM, verbose: bool) -> int:
+    """The notes call alone on turns 1 and 5 (the same call `post_think` makes): a quick way to try a change
+    to the notes prompt."""
+    turns = []
+    for number, session in enumerate(sessions, start=1):
+        previous = ""
+        for turn, text in session.turns():
+            if turn in (1, 5):
+                completion = model.complete(
+                    notes_messages(text, previous), json_schema=NOTES_SCHEMA, max_tokens=NOTES_MAX_TOKENS
+                )
+                kept = [f"({n.kind}: {', '.join(n.terms)}) {n.sentence}" for n in parse_notes(completion.text)]
+                turns.append(Turn(number, "memory", turn, text, None, notes=kept))
+                if verbose:
+                    print(f"s{number:02d} t{turn} {kept}", flush=True)
+            previous = text
+    precision, recall = _extraction(turns, sessions)
+    print(f"\nNotes alone: {len(sessions)} sessions, model {model.name}: precision {precision}, recall {recall}")
+    return 0
+
+
 def choose_sessions(args: argparse.Namespace) -> list[Session]:
     """Sessions on every numeric measure of the half's databases, each column with `VARIANTS` pairs of
     thresholds (quantiles of its distinct values) and a word of its own, so each session starts afresh."""
@@ -136,7 +165,10 @@ def choose_sessions(args: argparse.Namespace) -> list[Session]:
                     word = WORDS[len(sessions) % len(WORDS)]
                     at = (int(len(distinct) * first), int(len(distinct) * second))
                     sessions.append(Session(db_id, table, column, word, float(distinct[at[0]]), float(distinct[at[1]])))
-    return sessions[: args.sessions] if args.sessions else sessions
+    if args.sessions and args.sessions < len(sessions):  # spread over the databases
+        step = len(sessions) / args.sessions
+        sessions = [sessions[int(i * step)] for i in range(args.sessions)]
+    return sessions
 
 
 def _usable(column: str, raw: pd.Series, values: pd.Series) -> bool:
@@ -187,6 +219,7 @@ def ask(
 ) -> Turn:
     events: list[Event] = []
     record = Turn(number, system, turn, text, gold)
+    live = {r.id for r in memory.store.with_terms()} if memory is not None else set()
     started = time.perf_counter()
     try:
         reply = chatdb.ask(text, use_memory=memory is not None, on_event=events.append)
@@ -197,26 +230,37 @@ def ask(
     record.seconds = round(time.perf_counter() - started, 2)
     record.memory_calls = int(any(isinstance(e, ModelText) and e.purpose == "memory" for e in events))
     if memory is not None:
-        _memory_figures(record, memory, chatdb, events)
+        _memory_figures(record, memory, chatdb, events, live)
     return record
 
 
-def _memory_figures(record: Turn, memory: ThoughtMemory, chatdb: ChatDB, events: list[Event]) -> None:
-    """Stale result thoughts and corrected definitions that reached the planner; the notes kept."""
+def _memory_figures(record: Turn, memory: ThoughtMemory, chatdb: ChatDB, events: list[Event], live: set[int]) -> None:
+    """Stale result thoughts and corrected definitions (not live when the request began) that reached the
+    planner, what the notes cost in prompt tokens, the memory's own seconds; the notes kept."""
     for event in events:
         if isinstance(event, MemoryRecalled):
+            record.memory_seconds += event.seconds
+            record.note_tokens = _tokens(chatdb, [note_text(memory.store.get(i)) for i, _, _ in event.thoughts])
             for record_id, _, _ in event.thoughts:
                 kept = memory.store.get(record_id)
                 if kept.verifiable:
                     now = evidence.figures_of(chatdb.session.run(kept.sql).frame)
                     record.stale_in_prompt += now != kept.object
-                elif kept.kind == "definition" and not kept.live:
+                elif kept.kind == "definition" and record_id not in live:
                     record.stale_definitions += 1
         elif isinstance(event, MemoryStored):
+            record.memory_seconds += event.seconds
             for record_id, text in event.added:
                 kept = memory.store.get(record_id)
                 if kept.kind != "result":
                     record.notes.append(f"({kept.kind}: {', '.join(kept.terms)}) {text}")
+
+
+def _tokens(chatdb: ChatDB, notes: list[str]) -> int:
+    """The prompt tokens `notes` add, by the embedded model's tokenizer (characters / 4 for another model)."""
+    text = "".join(f"-- Note: {note}\n" for note in notes)
+    load = getattr(chatdb.model, "load", None)
+    return len(load().tokenize(text.encode(), add_bos=False)) if load is not None and text else len(text) // 4
 
 
 def _count(result: pd.DataFrame | None) -> object:
@@ -233,7 +277,11 @@ def _count(result: pd.DataFrame | None) -> object:
 
 
 def _number(value: float) -> str:
-    return str(int(value)) if float(value).is_integer() else f"{value:g}"
+    """
+    >>> _number(4.0), _number(20.44), _number(6713620.9)
+    ('4', '20.44', '6713620.9')
+    """
+    return str(int(value)) if float(value).is_integer() else format(value, "f").rstrip("0").rstrip(".")
 
 
 # -- figures ---------------------------------------------------------------------------------------
@@ -264,11 +312,14 @@ def report(turns: list[Turn], sessions: list[Session], title: str) -> None:
     )
     precision, recall = _extraction(mine, sessions)
     print(f"  the model's notes: precision {precision}, recall {recall} (gold: one definition at turns 1 and 5)")
-    extra = _extra_seconds(turns)
-    calls = sum(t.memory_calls for t in mine if t.turn in QUESTION_TURNS)
+    quiet = [t for t in mine if t.turn in QUESTION_TURNS]
+    own = statistics.median(t.memory_seconds for t in quiet) if quiet else 0.0
+    tokens = statistics.median(t.note_tokens for t in quiet) if quiet else 0
     print(
-        f"  requests with nothing to keep (turns 2, 4, 6): median extra seconds with memory {extra}, "
-        f"memory model calls {calls}"
+        f"  requests with nothing to keep (turns 2, 4, 6): memory model calls {sum(t.memory_calls for t in quiet)}; "
+        f"median memory seconds {own:.3f} (recall, checks, storing); median note tokens in the prompt {tokens:g} "
+        f"(~{tokens / PROMPT_RATE:.2f} s at {PROMPT_RATE} tokens/s); median wall seconds with minus without "
+        f"memory {_extra_seconds(turns)}"
     )
     seconds = [t.seconds for t in mine if t.turn in (1, 5)]
     if seconds:
@@ -295,7 +346,8 @@ def _extraction(mine: list[Turn], sessions: list[Session]) -> tuple[str, str]:
 
 
 def _defines(note: str, word: str, threshold: float) -> bool:
-    return note.startswith("(definition:") and word in note.lower() and _number(threshold) in note
+    said = note.replace(",", "")  # "10,104" says 10104
+    return note.startswith("(definition:") and word in note.lower() and _number(threshold) in said
 
 
 def _extra_seconds(turns: list[Turn]) -> str:
@@ -310,10 +362,11 @@ def _extra_seconds(turns: list[Turn]) -> str:
 def parse_args() -> argparse.Namespace:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--half", choices=sorted(HALVES), default="report")
-    parser.add_argument("--sessions", type=int, default=0, help="at most this many sessions (0: all)")
+    parser.add_argument("--sessions", type=int, default=0, help="at most this many, spread evenly (0: all)")
     parser.add_argument("--model", default="local")
     parser.add_argument("--dataset", type=Path, default=DATASET)
     parser.add_argument("--details", type=Path, default=Path("benchmarks/out/memory_sessions.jsonl"))
+    parser.add_argument("--notes-only", action="store_true", help="only the notes call of turns 1 and 5")
     parser.add_argument("-v", "--verbose", action="store_true")
     return parser.parse_args()
 

@@ -166,9 +166,11 @@ class Replayed(Event):
 
 @dataclass(frozen=True)
 class MemoryRecalled(Event):
-    """Thoughts from earlier in the notebook given to the planner: (id, sentence, similarity)."""
+    """Thoughts from earlier in the notebook given to the planner: (id, sentence, similarity); `seconds`:
+    what recalling and checking them took."""
 
     thoughts: tuple[tuple[int, str, float], ...]
+    seconds: float = 0.0
 
 
 @dataclass(frozen=True)
@@ -186,6 +188,7 @@ class MemoryStored(Event):
 
     added: tuple[tuple[int, str], ...]
     replaced: tuple[int, ...]
+    seconds: float = 0.0  # what storing them took, the model call for notes aside
 
 
 @dataclass(frozen=True)

@@ -78,9 +78,10 @@ You keep a data analyst's notebook notes of what the tables cannot say. From the
 - preference: how the user wants answers given;
 - correction: what the previous answer got wrong and what the user wants instead;
 - fact: something the user states and asks to be remembered.
-No notes about figures the tables give, no questions. Reply with JSON {"notes": [...]}."""
+Keep the user's own condition and numbers in the sentence. Only what the user says: never explain \
+ordinary words or column names, no figures the tables give, no questions. Reply with JSON {"notes": [...]}."""
 NOTES_EXAMPLE = (  # on an invented stable, so no benchmark word is in the prompt
-    "A heavy horse is one over 600 kg. How many heavy horses does Quellmire stable have?",
+    "A heavy horse is one over 600 kg. How many heavy horses are in the stables?",
     '{"notes": [{"kind": "definition", "term": "heavy horse", '
     '"sentence": "A heavy horse is a horse whose weight is over 600 kg."}]}',
 )
@@ -406,16 +407,22 @@ def parse_notes(text: str) -> list[Thought]:
     (('big order', 'definition', 'Big: qty > 10.'), 'definition', ('big order',))
     >>> parse_notes("not json"), parse_notes('{"notes": [{"kind": "fact", "term": "", "sentence": " "}]}')
     ([], [])
+    >>> same = '{"kind": "%s", "term": "big", "sentence": "Big is above 9."}'
+    >>> [n.kind for n in parse_notes('{"notes": [%s, %s]}' % (same % "definition", same % "correction"))]
+    ['definition']
     """
     try:
         items = json.loads(text)["notes"]
         notes = [(str(n["kind"]), term_key(str(n["term"])), str(n["sentence"]).strip()) for n in items]
     except (ValueError, KeyError, TypeError):
         return []
+    said: dict[str, tuple[str, str]] = {}  # one note per sentence: the model may give one twice, as two kinds
+    for kind, term, sentence in notes:
+        if sentence and kind in NOTE_KINDS:
+            said.setdefault(sentence, (kind, term))
     return [
         Thought(term, kind, sentence, sentence, kind, (term,) if term and kind != "fact" else ())
-        for kind, term, sentence in notes[:MAX_THOUGHTS]
-        if sentence and kind in NOTE_KINDS
+        for sentence, (kind, term) in list(said.items())[:MAX_THOUGHTS]
     ]
 
 

@@ -3,6 +3,7 @@ keep its figures as checkable result thoughts and, only for a request with a cue
 
 from __future__ import annotations
 
+import time
 from collections.abc import Generator, Iterator
 
 from ...errors import ChatDBError
@@ -23,6 +24,7 @@ def recall(ctx: Context) -> Iterator[Event]:
     memory = ctx.services.memory
     if memory is None or not ctx.request.use_memory:
         return
+    started = time.perf_counter()
     recalled = memory.recall(ctx.request.text)
     kept, refreshed, withheld = [], [], []
     for item in recalled:
@@ -40,9 +42,9 @@ def recall(ctx: Context) -> Iterator[Event]:
         kept.append((record, item.similarity))
     if refreshed or withheld:
         yield MemoryChecked(tuple(refreshed), tuple(withheld))
-    if kept:
-        yield MemoryRecalled(tuple((r.id, r.text, round(similarity, 3)) for r, similarity in kept))
     ctx.notes = [note_text(record) for record, _ in kept]
+    thoughts = tuple((r.id, r.text, round(similarity, 3)) for r, similarity in kept)
+    yield MemoryRecalled(thoughts, round(time.perf_counter() - started, 3))
 
 
 def note_text(record: Record) -> str:
@@ -67,27 +69,32 @@ def post_think(ctx: Context) -> Iterator[Event]:
         return
     if reply.missing or reply.doubtful:  # nothing answered, or not surely what was asked: nothing to remember
         return
-    stored: list[Stored] = []
+    started, stored = time.perf_counter(), list[Stored]()
     if cues_in(request.text):  # first: a new definition retires the figures read under the old one
-        stored += yield from _notes(ctx, memory)
+        calling = time.perf_counter()
+        stored, noted = yield from _notes(ctx, memory)
+        started += noted - calling  # the model's time is not the memory's
     if ctx.route == "read" and len(reply.sql) == 1 and not ctx.params:
         thought = evidence.result_thought(request.text, reply.result, reply.sql[0], ctx.session)
         if thought is not None:
             stored.append(memory.remember(thought, source=request.text))
     added = tuple((s.record.id, s.record.text) for s in stored if s.record is not None)
-    yield MemoryStored(added, tuple(i for s in stored for i in s.superseded))
+    seconds = round(time.perf_counter() - started, 3)
+    yield MemoryStored(added, tuple(i for s in stored for i in s.superseded), seconds)
 
 
-def _notes(ctx: Context, memory: ThoughtMemory) -> Generator[Event, None, list[Stored]]:
+def _notes(ctx: Context, memory: ThoughtMemory) -> Generator[Event, None, tuple[list[Stored], float]]:
+    """The notes of the request, stored; and when the model's call for them ended."""
     messages = notes_messages(ctx.request.text, ctx.request.previous)
     try:
         completion = yield from ctx.calls("memory", messages, NOTES_SCHEMA, NOTES_MAX_TOKENS)
     except ChatDBError:  # the answer stands; this request just leaves no notes
-        return []
+        return [], time.perf_counter()
+    noted = time.perf_counter()
     stored = memory.remember_all(parse_notes(completion.text), source=ctx.request.text)
     redefined = [s.record for s in stored if s.record is not None and s.superseded and s.record.kind == "definition"]
     retired = [memory.retire_results_using(record.terms, record.id) for record in redefined]
-    return stored + [Stored(None, superseded=tuple(ids)) for ids in retired if ids]  # figures read under the old
+    return stored + [Stored(None, superseded=tuple(ids)) for ids in retired if ids], noted  # figures read under the old
 
 
 post_think.after_answer = True  # type: ignore[attr-defined]  # runs once the answer is given
