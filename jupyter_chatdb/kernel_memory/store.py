@@ -45,7 +45,6 @@ ADDED_COLUMNS = {
     "tables": "TEXT NOT NULL DEFAULT '{}'",  # JSON {table: fingerprint} when it was read or last checked
     "checked": "TEXT",  # when a result thought was last found true
 }
-KINDS = ("fact", "definition", "preference", "correction", "result")
 
 
 class MemoryUnavailable(ChatDBError):
@@ -63,7 +62,7 @@ class Record:
     created: str = ""
     superseded_by: int | None = None
     valid_to: str | None = None
-    kind: str = "fact"  # one of KINDS
+    kind: str = "fact"  # fact | definition | preference | correction | result
     terms: tuple[str, ...] = ()
     sql: str = ""
     tables: tuple[tuple[str, str], ...] = ()  # (table, fingerprint) the SQL read, when last found true

@@ -93,7 +93,7 @@ class Thought:
     relation: str
     object: str
     sentence: str
-    kind: str = "fact"  # fact | definition | preference | correction | result (store.KINDS)
+    kind: str = "fact"  # fact | definition | preference | correction | result
     terms: tuple[str, ...] = ()  # the words it is about: recalled for any request that uses them
     sql: str = ""  # a result: the SELECT that read it, run again when its tables change
     tables: tuple[tuple[str, str], ...] = ()  # a result: (table, fingerprint) of what the SQL read
