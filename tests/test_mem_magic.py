@@ -42,7 +42,10 @@ def test_an_answer_is_kept_with_its_sql_and_recalled_without_a_model_call(shell,
     shell.run_cell("%%chatdb\nIs the pear stock still 12 kg?").raise_error()
     assert "Recalled: How many kg of pear do we have? kg: 12 (#1)" in capsys.readouterr().out
     planner_prompt = scripted.calls[-1].messages[-1]["content"]
-    assert "-- Note: Earlier answer, still true: How many kg of pear do we have? kg: 12\n" in planner_prompt
+    assert (
+        "-- Note: Earlier answer, still true: How many kg of pear do we have? kg: 12\n"
+        in planner_prompt
+    )
 
 
 def test_a_kept_answer_is_refreshed_once_its_frame_changed(shell, scripted, capsys):
