@@ -9,7 +9,6 @@ recalled figure is never out of date.
 
 from __future__ import annotations
 
-import re
 from collections.abc import Sequence
 from dataclasses import dataclass
 
@@ -48,20 +47,7 @@ def result_thought(request: str, frame: pd.DataFrame | None, sql: str, session: 
         tables = fingerprints(session, tables_read(sql))
     except (ChatDBError, duckdb.Error):
         return None
-    asked = question_of(request)
-    return Thought(asked, ANSWER, figures, f"{asked} {figures}", "result", sql=sql, tables=tables)
-
-
-def question_of(request: str) -> str:
-    """The questions of a request, without what it states around them (a definition is kept as a note).
-
-    >>> question_of("A big order is one above 10 units. How many big orders came in?")
-    'How many big orders came in?'
-    >>> question_of("Units per region")
-    'Units per region'
-    """
-    sentences = re.split(r"(?<=[.!?])\s+", request.strip())
-    return " ".join(s for s in sentences if s.endswith("?")) or request.strip()
+    return Thought(request.strip(), ANSWER, figures, f"{request.strip()} {figures}", "result", sql=sql, tables=tables)
 
 
 ANSWER = "answer"  # the relation of every result thought: one per request wording, the newest wins

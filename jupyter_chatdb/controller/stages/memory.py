@@ -53,10 +53,10 @@ def note_text(record: Record) -> str:
     >>> note_text(Record(1, "A big order has qty above 10.", kind="definition"))
     'Definition: A big order has qty above 10.'
     >>> note_text(Record(2, "How many orders? orders: 8", sql="SELECT count(*) AS orders FROM o"))
-    'Earlier answer, still true: How many orders? orders: 8'
+    'Answered before, and true of the tables now: How many orders? orders: 8'
     """
     if record.verifiable:
-        return f"Earlier answer, still true: {record.text}"
+        return f"Answered before, and true of the tables now: {record.text}"
     label = NOTE_LABELS.get(record.kind)
     return f"{label}: {record.text}" if label else record.text
 
