@@ -48,14 +48,21 @@ def test_an_answer_is_kept_with_its_sql_and_recalled_without_a_model_call(shell,
     )
 
 
-def test_a_kept_answer_is_refreshed_once_its_frame_changed(shell, scripted, capsys):
+def ask_after_a_change(shell, scripted, capsys, change: str, sql: str, question: str) -> str:
+    """Ask about pear stock, run `change` as a notebook cell, then ask `question` (answered by `sql`);
+    what the second cell printed."""
     scripted.push(native("SELECT kg FROM stock WHERE fruit = 'pear'"))
     shell.run_cell("%%chatdb\nHow many kg of pear do we have?").raise_error()
-    shell.run_cell("stock.loc[stock.fruit == 'pear', 'kg'] = 30").raise_error()
+    shell.run_cell(change).raise_error()
     capsys.readouterr()
-    scripted.push(native("SELECT kg FROM stock WHERE fruit = 'pear'"))
-    shell.run_cell("%%chatdb\nHow much pear stock is left?").raise_error()
-    out = capsys.readouterr().out
+    scripted.push(native(sql))
+    shell.run_cell(f"%%chatdb\n{question}").raise_error()
+    return capsys.readouterr().out
+
+
+def test_a_kept_answer_is_refreshed_once_its_frame_changed(shell, scripted, capsys):
+    change = "stock.loc[stock.fruit == 'pear', 'kg'] = 30"
+    out = ask_after_a_change(shell, scripted, capsys, change, "SELECT kg FROM stock", "How much pear stock is left?")
     assert "Refreshed #1 as #2, since its tables changed: How many kg of pear do we have? kg: 30" in out
     prompt = scripted.calls[-1].messages[-1]["content"]
     assert "kg: 30" in prompt and "kg: 12" not in prompt  # no stale figure reaches the planner
@@ -67,13 +74,8 @@ def test_a_kept_answer_is_refreshed_once_its_frame_changed(shell, scripted, caps
 
 
 def test_a_kept_answer_is_withheld_once_its_sql_no_longer_runs(shell, scripted, capsys):
-    scripted.push(native("SELECT kg FROM stock WHERE fruit = 'pear'"))
-    shell.run_cell("%%chatdb\nHow many kg of pear do we have?").raise_error()
-    shell.run_cell("stock = stock.rename(columns={'kg': 'weight'})").raise_error()
-    capsys.readouterr()
-    scripted.push(native("SELECT weight FROM stock WHERE fruit = 'pear'"))
-    shell.run_cell("%%chatdb\nHow many kg of pear do we have now?").raise_error()
-    out = capsys.readouterr().out
+    change = "stock = stock.rename(columns={'kg': 'weight'})"
+    out = ask_after_a_change(shell, scripted, capsys, change, "SELECT weight FROM stock", "Pear kg now?")
     assert "Withheld #1, since its SQL no longer runs" in out
     assert "Answered before" not in scripted.calls[-1].messages[-1]["content"]
 
