@@ -80,18 +80,17 @@ def test_a_memory_file_from_before_gets_the_new_columns(tmp_path):
             "CREATE TABLE records (id INTEGER PRIMARY KEY, text TEXT NOT NULL, subject TEXT NOT NULL DEFAULT '',"
             " relation TEXT NOT NULL DEFAULT '', object TEXT NOT NULL DEFAULT '', embedding BLOB,"
             " source TEXT NOT NULL DEFAULT '', created TEXT NOT NULL, superseded_by INTEGER, valid_to TEXT);"
-            " INSERT INTO records (text, created) VALUES ('Calder is shod on Mondays.', '2026-01-01');"
+            " INSERT INTO records (text, source, created, embedding) VALUES"
+            " ('Calder is shod on Mondays.', '%%mem add: Calder is shod on Mondays', '2026-01-01', x'0000803f'),"
+            " ('Calder weighs 650 kg.', 'How heavy is Calder?', '2026-01-01', x'0000803f');"
         )
     store = Store(path)
-    (record,) = store.live()
-    assert (record.text, record.kind, record.terms, record.verifiable) == (
-        "Calder is shod on Mondays.",
-        "fact",
-        (),
-        False,
-    )
+    stated, answered = store.all()
+    assert (stated.kind, stated.terms, stated.verifiable) == ("fact", (), False)
+    assert answered.kind == "unchecked" and list(store.vectors()) == [stated.id]  # an old figure: never recalled
+    assert evidence.freshness(answered, Session()).endswith("never recalled")
     added = store.add(
-        "Heavy: over 600 kg.", ("heavy horse", "definition", "over 600 kg"), kind="definition", terms=("heavy horse",)
+        "Heavy: over 600 kg.", ("heavy horse", "definition", "x"), kind="definition", terms=("heavy horse",)
     )
     assert store.with_terms() == [added]
     store.close()

@@ -19,7 +19,7 @@ from ..errors import ChatDBError
 from ..sql import guard
 from ..sql.names import quote_table
 from ..sql.session import Session
-from .store import Record
+from .store import UNCHECKED, Record
 from .thoughts import Thought
 
 MAX_ROWS, MAX_COLUMNS = 5, 3  # a larger result is a table, not a figure worth keeping as a sentence
@@ -114,6 +114,8 @@ def check(record: Record, session: Session) -> Checked:
 
 def freshness(record: Record, session: Session) -> str:
     """How a thought stands against the tables now, in words, for `%mem` (no SQL is run again)."""
+    if record.kind == UNCHECKED:
+        return "noted from an answer by an older version, without its SQL: never recalled"
     if not record.verifiable:
         return ""
     try:

@@ -38,6 +38,7 @@ CREATE TABLE IF NOT EXISTS records (
 CREATE INDEX IF NOT EXISTS records_live ON records (superseded_by, subject, relation);
 """
 # columns added after the first release: a memory file made before them gets them when opened
+UNCHECKED = "unchecked"  # the kind of a note an older version took from an answer: never recalled
 ADDED_COLUMNS = {
     "kind": "TEXT NOT NULL DEFAULT 'fact'",
     "terms": "TEXT NOT NULL DEFAULT '[]'",  # JSON list: the words a definition or correction is about
@@ -62,7 +63,7 @@ class Record:
     created: str = ""
     superseded_by: int | None = None
     valid_to: str | None = None
-    kind: str = "fact"  # fact | definition | preference | correction | result
+    kind: str = "fact"  # fact | definition | preference | correction | result | unchecked
     terms: tuple[str, ...] = ()
     sql: str = ""
     tables: tuple[tuple[str, str], ...] = ()  # (table, fingerprint) the SQL read, when last found true
@@ -95,6 +96,11 @@ class Store:
             for column, declared in ADDED_COLUMNS.items():
                 if column not in present:
                     self._db.execute(f"ALTER TABLE records ADD COLUMN {column} {declared}")
+            if "kind" not in present:  # an older version noted figures of answers without their SQL
+                self._db.execute(
+                    "UPDATE records SET kind = ? WHERE instr(source, '%%mem add:') = 0 AND instr(source, 'import ') != 1",
+                    (UNCHECKED,),
+                )
         except (OSError, sqlite3.Error) as error:
             raise MemoryUnavailable(
                 f"Thought memory is off: {path} cannot be used ({error}). Make the folder writable, or set "
@@ -202,10 +208,11 @@ class Store:
         return chain
 
     def vectors(self) -> dict[int, np.ndarray]:
-        """The embeddings of the live records, for rebuilding the index."""
+        """The embeddings of the live records that may be recalled, for rebuilding the index."""
         with self._lock:
             rows = self._db.execute(
-                "SELECT id, embedding FROM records WHERE superseded_by IS NULL AND embedding IS NOT NULL"
+                "SELECT id, embedding FROM records WHERE superseded_by IS NULL AND embedding IS NOT NULL AND kind != ?",
+                (UNCHECKED,),
             ).fetchall()
         return {record_id: np.frombuffer(blob, dtype=np.float32) for record_id, blob in rows}
 
