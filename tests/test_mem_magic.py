@@ -235,3 +235,14 @@ def test_the_value_memory_is_kept_beside_the_thought_memory(shell, scripted, tmp
     with sqlite3.connect(tmp_path / "notebook.values.sqlite") as kept:
         rows = kept.execute("SELECT database, table_name, column_name, distinct_values FROM column_values").fetchall()
     assert rows == [(str(tmp_path / "shop.duckdb"), "stock", "fruit", '["apple", "pear"]')]
+
+
+def test_a_statement_for_the_memory_runs_nothing_and_its_preference_reaches_every_request(shell, scripted, capsys):
+    scripted.push(notes(("preference", "weights", "Give weights in kg with one decimal.")))  # no route call
+    shell.run_cell("%%chatdb\nFrom now on, give weights in kg with one decimal.").raise_error()
+    out = capsys.readouterr().out
+    assert "Answer: Noted: it is kept in the notebook's memory" in out and "Step 1" not in out
+    assert "Remembered: Give weights in kg with one decimal." in out and scripted.remaining == 0
+    scripted.push(native("SELECT fruit FROM stock"))
+    shell.run_cell("%%chatdb\nWhich fruits do we stock?").raise_error()
+    assert "-- Note: Preference: Give weights in kg with one decimal.\n" in scripted.calls[-1].messages[-1]["content"]

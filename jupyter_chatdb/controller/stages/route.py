@@ -6,6 +6,7 @@ import re
 from collections.abc import Iterator
 
 from ...grounding.words import GENERIC_WORDS, schema_stems, stems
+from ...kernel_memory.worth_keeping import cues_in
 from ...sql.catalog import Catalog
 from .. import prompts
 from ..context import Context
@@ -38,7 +39,26 @@ def route_quickly(ctx: Context) -> Iterator[Event]:
         ctx.route = "read"
         yield Routed(ctx.route)
         return
+    if not ctx.request.allow_writes and only_states_a_note(text):  # for the memory alone: nothing to run
+        ctx.route = "chat"
+        yield Routed(ctx.route)
+        ctx.reply = Reply(text, NOTED, [], None, [], ctx.calls.usage, ctx.services.model.name, route="chat")
+        return
     yield from route(ctx)
+
+
+NOTED = "Noted: it is kept in the notebook's memory and recalled for requests that use these words."
+
+
+def only_states_a_note(text: str) -> bool:
+    """A statement of a definition, preference, correction or fact to remember, asking nothing.
+
+    >>> only_states_a_note("From now on, round money to cents."), only_states_a_note("No, a big order is one above 20.")
+    (True, True)
+    >>> only_states_a_note("A big order is one above 20. How many are there?"), only_states_a_note("Sales per region")
+    (False, False)
+    """
+    return bool(cues_in(text)) and "?" not in text and not ASKING.match(text)
 
 
 def route(ctx: Context) -> Iterator[Event]:
