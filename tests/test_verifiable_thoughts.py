@@ -94,3 +94,17 @@ def test_a_memory_file_from_before_gets_the_new_columns(tmp_path):
     )
     assert store.with_terms() == [added]
     store.close()
+
+
+def test_a_kept_statement_that_is_not_one_select_never_runs(stable):
+    session, _ = stable
+    session.run("CREATE TABLE stalls AS SELECT * FROM range(2) AS t(n)")
+    planted = Store().add(  # as an edited memory file might hold
+        "Stalls? n: 2",
+        ("Stalls?", "answer", "n: 2"),
+        kind="result",
+        sql="DELETE FROM stalls",
+        tables=(("stalls", "0"),),
+    )
+    checked = evidence.check(planted, session)
+    assert checked.state == "withheld" and session.run("SELECT count(*) FROM stalls").scalar == 2

@@ -44,7 +44,7 @@ def result_thought(request: str, frame: pd.DataFrame | None, sql: str, session: 
     if figures is None:
         return None
     try:
-        tables = fingerprints(session, tables_read(sql))
+        tables = fingerprints(session, sorted(set(one_select(sql).tables)))
     except (ChatDBError, duckdb.Error):
         return None
     return Thought(request.strip(), ANSWER, figures, f"{request.strip()} {figures}", "result", sql=sql, tables=tables)
@@ -77,12 +77,13 @@ def _figure(value: object) -> str:
     return str(value)
 
 
-def tables_read(sql: str) -> tuple[str, ...]:
-    """The tables a single SELECT reads (raises SQLRefused for anything else)."""
+def one_select(sql: str) -> guard.Statement:
+    """`sql` checked by the guard as one read (it raises SQLRefused for anything else): what is run again
+    is the statement as the guard wrote it back."""
     checked = guard.check(sql)
     if len(checked.statements) != 1:
         raise ChatDBError("A result thought is read by one SELECT.")
-    return tuple(sorted(set(checked.statements[0].tables)))
+    return checked.statements[0]
 
 
 def fingerprints(session: Session, tables: Sequence[str]) -> Fingerprints:
@@ -97,14 +98,18 @@ def fingerprints(session: Session, tables: Sequence[str]) -> Fingerprints:
     return tuple(printed)
 
 
+def fingerprints_now(record: Record, session: Session) -> Fingerprints:
+    """The fingerprints of the tables a result thought read, as they are now."""
+    return fingerprints(session, [table for table, _ in record.tables])
+
+
 def check(record: Record, session: Session) -> Checked:
     """Whether a result thought still holds for the tables as they are now (see the module's docstring)."""
     try:
-        now = fingerprints(session, [table for table, _ in record.tables])
+        now = fingerprints_now(record, session)
         if now == record.tables:
             return Checked(record, "fresh", record.object, now)
-        guard.check(record.sql)  # what runs again is read-only SQL the guard allows
-        figures = figures_of(session.run(record.sql).frame)
+        figures = figures_of(session.run(one_select(record.sql).sql).frame)
     except (ChatDBError, duckdb.Error) as error:  # a frame gone fails the fingerprint with DuckDB's own error
         return Checked(record, "withheld", why=str(error).splitlines()[0])
     if figures is None:
@@ -119,7 +124,7 @@ def freshness(record: Record, session: Session) -> str:
     if not record.verifiable:
         return ""
     try:
-        same = fingerprints(session, [table for table, _ in record.tables]) == record.tables
+        same = fingerprints_now(record, session) == record.tables
     except (ChatDBError, duckdb.Error):
         return "its tables are gone: withheld"
     return (

@@ -134,15 +134,12 @@ class ThoughtMemory:
         in meaning, best first."""
         if not len(self.index):
             return []
-        worded = [Recalled(record, 1.0) for record in self.store.with_terms() if uses_terms(text, record.terms)]
-        worded += [
-            Recalled(record, 1.0)
-            for record in self.store.of_kind("preference", PREFERENCES)
-            if all(record.id != r.record.id for r in worded)
-        ]
+        about = [record for record in self.store.with_terms() if uses_terms(text, record.terms)]
+        about += self.store.of_kind("preference", PREFERENCES)
+        by_id = {record.id: Recalled(record, 1.0) for record in about}  # a preference may use the words too
         (query,) = self.embedder.embed([text])
-        seen = {r.record.id for r in worded}
-        hits = [h for h in self.index.search(query, k) if h.similarity >= min_similarity and h.item not in seen]
+        worded = list(by_id.values())
+        hits = [h for h in self.index.search(query, k) if h.similarity >= min_similarity and h.item not in by_id]
         return worded + [Recalled(self.store.get(h.item), h.similarity) for h in hits][: max(0, k - len(worded))]
 
     def lookup(

@@ -148,8 +148,9 @@ class MemMagics(Magics):
 
     def _freshness_now(self) -> Freshness:
         """How a result thought stands against the notebook's frames and tables as they are now."""
-        engine = self.chatdb.engine
-        engine.bind_frames(self.chatdb._shell.user_ns)
+        engine, shell = self.chatdb.engine, self.shell
+        assert shell is not None, "the magics are not registered with a shell"
+        engine.bind_frames(shell.user_ns)
         return lambda record: evidence.freshness(record, engine.session)
 
     def _export(self, memory: ThoughtMemory, words: list[str]) -> None:
