@@ -101,7 +101,7 @@ class Context:
     calls: ModelCalls
     considered: list[Considered] = field(default_factory=list)  # schema selection's candidates (none: few tables)
     links: Links = field(default_factory=dict)
-    route: str = ""  # read | write | chat; without a route stage, what the user allowed
+    route: str = ""  # read | write | database | unsafe | chat; without a route stage, what the user allowed
     notes: list[str] = field(default_factory=list)  # recalled thoughts
     doubtful: list[str] = field(default_factory=list)  # words of the request no name says (`check_concepts`)
     shown: tuple[str, ...] | None = None  # the tables the planner is shown (None: all)

@@ -26,6 +26,7 @@ class Step:
     error: str | None = None
     rows_affected: int | None = None
     params: tuple[tuple[str, object], ...] = ()  # the values bound to its $name parameters
+    note: str = ""  # a tool's gist of what it observed ("no column has missing values")
 
 
 @dataclass(frozen=True)
@@ -42,7 +43,7 @@ class Reply:
     steps: list[Step] = field(default_factory=list)
     usage: Usage = field(default_factory=Usage)
     model: str = ""
-    route: str = "read"  # read | write | chat
+    route: str = "read"  # read | write | database (answered by tools) | unsafe (refused) | chat
     plan: tuple[PlannedStep, ...] = ()  # the statements as run ($name parameters kept): what `ChatDB.apply` runs
     changes: tuple[TableChange, ...] = ()  # what the writes changed, or would change when pending
     pending: bool = False  # writes were only tried (dry run) and rolled back: they wait for approval
@@ -79,7 +80,15 @@ class ModelText(Event):
 
 @dataclass(frozen=True)
 class Routed(Event):
-    route: str  # read | write | chat
+    route: str  # read | write | database | unsafe | chat
+
+
+@dataclass(frozen=True)
+class Refused(Event):
+    """The request asks for something no route may do (`controller/unsafe.py`): nothing is planned or run."""
+
+    kind: str  # destroying | sending out | secrets | running code | bypassing | unsafe
+    reason: str
 
 
 @dataclass(frozen=True)

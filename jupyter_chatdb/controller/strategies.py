@@ -14,11 +14,15 @@ from .stages.route import chat, route, route_quickly
 from .stages.rules import draft_rule
 from .stages.run import run_steps
 from .stages.select import consider_tables, flatten_joins, flatten_joins_on_repair, pick_tables
+from .stages.tools import refuse_unsafe, use_tools
 
-# plain language to SQL steps: the chain-of-memory controller
+# plain language to SQL steps: the chain-of-memory controller; a question about the database itself is
+# answered by tools, an unsafe request refused
 ASK: tuple[Stage, ...] = (
     consider_tables,
     route,
+    refuse_unsafe,
+    use_tools,
     recall,
     chat,
     check_concepts,
@@ -37,6 +41,8 @@ ASK: tuple[Stage, ...] = (
 NATIVE: tuple[Stage, ...] = (
     consider_tables,
     route_quickly,
+    refuse_unsafe,
+    use_tools,
     recall,
     chat,
     check_concepts,

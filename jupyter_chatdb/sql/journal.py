@@ -161,6 +161,23 @@ class Journal:
         frame["statements"] = [json.loads(text) for text in frame["statements"]]
         return frame
 
+    def changed(self, request_id: int) -> pd.DataFrame:
+        """Per table request `request_id` changed: the rows it removed or changed (as they were) and the rows
+        it added or changed (as they became); a table it created says so."""
+        columns = ["table", "removed or changed", "added or changed", "created"]
+        if not _has_schema(self.session):
+            return pd.DataFrame(columns=columns)
+        listed = self.session.rows(
+            f"SELECT table_name, kind, old_rows, new_rows FROM {J}.changes WHERE request_id = ? ORDER BY position",
+            [request_id],
+        )
+        rows = []
+        for table, kind, old_rows, new_rows in listed:
+            old = self.session.rows(f"SELECT count(*) FROM {old_rows}")[0][0] if kind == "rows" else 0
+            new = self.session.rows(f"SELECT count(*) FROM {new_rows}")[0][0] if kind == "rows" else 0
+            rows.append({columns[0]: table, columns[1]: old, columns[2]: new, columns[3]: kind != "rows"})
+        return pd.DataFrame(rows, columns=columns)
+
     def undo(self, n: int = 1) -> list[int]:
         """Undo the last `n` requests still applied, newest first, in one transaction; their ids."""
         if n < 1:

@@ -104,7 +104,9 @@ def chain_markdown(state: ChainState) -> str:
     if state.corrections:
         lines += ["Value corrections:", *[f"- {correction_text(c)}" for c in state.corrections], ""]
     for card in state.cards.values():
-        lines += [f"**Step {card.index}: {card.goal}** ({status_text(card)})", "", "```sql", card.sql, "```", ""]
+        lines += [f"**Step {card.index}: {card.goal}** ({status_text(card)})", ""]
+        lines += ["```sql", card.sql, "```", ""] if card.sql else []
+        lines += [card.note, ""] if card.note else []
         if card.error:
             lines += [f"> {card.error}", ""]
         if card.preview is not None:
@@ -132,7 +134,9 @@ def chain_text(state: ChainState) -> str:
     if state.verbose:
         lines += [f"  {decision}" for decision in state.decisions]
     for card in state.cards.values():
-        lines.append(f"Step {card.index} ({status_text(card)}): {card.sql}")
+        lines.append(f"Step {card.index} ({status_text(card)}): {card.sql or card.goal}")
+        if card.note:
+            lines.append(f"  {card.note}")
         if card.error:
             lines.append(f"  {card.error}")
     if state.note:
@@ -166,9 +170,14 @@ def card_html(card: Card) -> str:
         f'style="border-left:3px solid {color};padding:2px 8px;margin:6px 0">',
         f'<div class="chatdb-step-head"><b>Step {card.index}:</b>{goal} '
         f'<span class="chatdb-status" style="color:{color}">{html.escape(status_text(card))}</span></div>',
-        f'<pre class="chatdb-sql" style="margin:4px 0;white-space:pre-wrap;word-break:normal;overflow-wrap:break-word">'
-        f"{highlight_sql(card.sql)}</pre>",
     ]
+    if card.sql:
+        body.append(
+            '<pre class="chatdb-sql" style="margin:4px 0;white-space:pre-wrap;word-break:normal;overflow-wrap:break-word">'
+            f"{highlight_sql(card.sql)}</pre>"
+        )
+    if card.note:
+        body.append(f'<div class="chatdb-note">{html.escape(card.note)}</div>')
     if card.error:
         body.append(f'<div class="chatdb-error" style="color:{RED}">{html.escape(card.error)}</div>')
     if card.preview is not None and card.is_cell_value:

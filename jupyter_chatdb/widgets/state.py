@@ -24,6 +24,7 @@ from ..controller.events import (
     PlanMade,
     ProcedureNotUsed,
     ProcedureUsed,
+    Refused,
     Replayed,
     Reply,
     RequestStarted,
@@ -42,7 +43,8 @@ from ..sql.journal import TableChange
 
 # what a model call of each purpose is doing, for the progress line
 ACTIVITIES = {
-    "route": "Deciding whether this reads or writes",
+    "route": "Deciding whether this reads, writes or asks about the tables",
+    "tool": "Choosing a tool",
     "tables": "Choosing the tables",
     "concept": "Checking that the data holds what was asked",
     "plan": "Planning the SQL steps",
@@ -76,6 +78,7 @@ class Card:
     error: str | None = None
     started_at: float | None = None  # wall-clock seconds when it started running (the view ticks from it)
     is_cell_value: bool = False  # its result is the cell's value, shown just below: not again in the card
+    note: str = ""  # a tool's gist of what it observed
 
 
 @dataclass
@@ -150,6 +153,9 @@ class ChainState:
             self.note = f"Not applied ({event.reason}): it would change {changes}."
         elif isinstance(event, ValueCorrected):
             self.corrections.append(event)
+        elif isinstance(event, Refused):
+            self.note = f"Refused: {event.reason}"
+            self.decisions.append(f"Refused ({event.kind}); nothing was planned or run.")
         elif isinstance(event, ConceptsMissing):
             self.decisions.append(f"Not answered, since {'; '.join(event.missing)}.")
         elif isinstance(event, TablesSelected):
@@ -201,7 +207,7 @@ class ChainState:
     def _finish(self, step: Step, status: str | None) -> None:
         card = self.cards.setdefault(step.index, Card(step.index, step.goal, step.sql))
         card.sql, card.status, card.error = step.sql, status or step.status, step.error
-        card.rows_affected, card.started_at = step.rows_affected, None
+        card.rows_affected, card.started_at, card.note = step.rows_affected, None, step.note
         if step.result is not None:
             card.row_count = step.result.row_count
             card.elapsed_ms = step.result.elapsed_ms

@@ -1,4 +1,5 @@
-"""Routing: does the request read, write, or just chat? And the chat answer."""
+"""Routing: does the request read, write, ask about the database itself, ask for something unsafe, or just
+chat? And the chat answer."""
 
 from __future__ import annotations
 
@@ -11,6 +12,8 @@ from ...sql.catalog import Catalog
 from .. import prompts
 from ..context import Context
 from ..events import Event, Reply, Routed
+from ..route_cues import MAY_ASK_ABOUT_THE_DATABASE, about_the_database, general_sql_question
+from ..unsafe import danger
 from .values import mentioned
 
 ROUTE_MAX_TOKENS = 12
@@ -29,22 +32,35 @@ CHANGING = re.compile(
 # dealings a request may record ("We sold 2 kg") or ask about ("Who bought the most?")
 DEALING = re.compile(r"\b(sold|bought|buy|sell|restock|restocked|received|paid)\b", re.IGNORECASE)
 ASKED = re.compile(r"^\s*(what|which|who|whom|whose|when|where|how)\b.*\?\s*$", re.IGNORECASE | re.DOTALL)
+ROUTES = ("read", "write", "database", "unsafe", "chat")
 
 
 def route_quickly(ctx: Context) -> Iterator[Event]:
-    """`route`, but a request plainly asking about the data is a read without a call: a question that
-    names a table or column (`asks_about_data`) or a value stored in one ("Where is Quillby?")."""
-    text = ctx.request.text
-    if asks_about_data(text, ctx.catalog) or (is_question(text) and mentioned(ctx, None)):
-        ctx.route = "read"
-        yield Routed(ctx.route)
+    """`route`, but without a call where the words are plain (`route_cues.py`): a request that plainly asks
+    about the database itself, or general SQL knowledge; and a read: a question that names a table or
+    column (`asks_about_data`) or a value stored in one ("Where is Quillby?"), none of whose words may
+    ask about the database itself."""
+    text, catalog = ctx.request.text, ctx.catalog
+    if danger(text) is not None:
+        yield from route(ctx)
         return
-    if not ctx.request.allow_writes and only_states_a_note(text):  # for the memory alone: nothing to run
+    if about_the_database(text, catalog):
+        ctx.route = "database"
+    elif general_sql_question(text, catalog):
+        ctx.route = "chat"
+    elif not MAY_ASK_ABOUT_THE_DATABASE.search(text) and (
+        asks_about_data(text, catalog) or (is_question(text) and mentioned(ctx, None))
+    ):
+        ctx.route = "read"
+    elif not ctx.request.allow_writes and only_states_a_note(text):  # for the memory alone: nothing to run
         ctx.route = "chat"
         yield Routed(ctx.route)
         ctx.reply = Reply(text, NOTED, [], None, [], ctx.calls.usage, ctx.services.model.name, route="chat")
         return
-    yield from route(ctx)
+    else:
+        yield from route(ctx)
+        return
+    yield Routed(ctx.route)
 
 
 NOTED = "Noted: it is kept in the notebook's memory and recalled for requests that use these words."
@@ -62,11 +78,16 @@ def only_states_a_note(text: str) -> bool:
 
 
 def route(ctx: Context) -> Iterator[Event]:
-    """One short constrained call; without this stage a request writes when writes are allowed, else reads."""
+    """One short constrained call; without this stage a request writes when writes are allowed, else reads.
+    A request whose words say it is unsafe (`controller/unsafe.py`) is routed so without the call."""
+    if danger(ctx.request.text) is not None:
+        ctx.route = "unsafe"
+        yield Routed(ctx.route)
+        return
     messages = prompts.route_messages(ctx.request.text, ctx.table_names)
     completion = yield from ctx.calls("route", messages, prompts.ROUTE_SCHEMA, ROUTE_MAX_TOKENS)
     routed = prompts.parse_json(completion.text, "route")
-    ctx.route = routed if routed in ("read", "write", "chat") else "read"
+    ctx.route = routed if routed in ROUTES else "read"
     yield Routed(ctx.route)
 
 

@@ -1,0 +1,88 @@
+"""Questions about the database (its tables' shape and quality, a query's plan, what a request changed,
+the memory): the model calls read-only tools for a few rounds (Thought/Action/Observation), each call a
+card like a step, then answers from the observations only. And unsafe requests: refused, never planned."""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+
+from ...errors import ModelOutputError, QueryFailed
+from ...tools import Observation, ToolCall, ToolInputError, Workbench, call_text, run_tool
+from .. import prompts, tool_prompts
+from ..context import Context
+from ..events import Event, Refused, Reply, Step, StepDone, StepFailed, StepPlanned, StepStarted
+from ..unsafe import danger, refusal
+
+TOOL_ROUNDS = 3  # calls at most, before answering from what was observed
+PICK_MAX_TOKENS = 80  # a call: the tool, a table, a SELECT to explain
+ANSWER_MAX_TOKENS = 120
+
+
+def refuse_unsafe(ctx: Context) -> Iterator[Event]:
+    """A request routed unsafe is answered with why, and nothing is planned or run."""
+    if ctx.route != "unsafe" or ctx.reply is not None:
+        return
+    found = danger(ctx.request.text) or refusal()
+    yield Refused(found.kind, found.reason)
+    ctx.reply = _reply(ctx, found.reason, [], route="unsafe")
+
+
+def use_tools(ctx: Context) -> Iterator[Event]:
+    """A database question: at most TOOL_ROUNDS calls, chosen by the model among the tools (the first call
+    must be a tool; a call repeated, or "answer", ends the rounds), then one answer from the observations."""
+    if ctx.route != "database" or ctx.reply is not None:
+        return
+    services = ctx.services
+    bench = Workbench(ctx.session, ctx.catalog, services.journal, services.memory, services.procedures, services.rules)
+    names = ctx.table_names
+    tables = tool_prompts.tables_text(ctx.catalog, names)
+    seen: list[Observation | str] = []  # observations, and failed calls' errors, as the model reads them
+    observations: list[Observation] = []
+    steps: list[Step] = []
+    calls: list[ToolCall] = []
+    for _ in range(TOOL_ROUNDS):
+        messages = tool_prompts.pick_messages(ctx.request.text, tables, seen)
+        schema = tool_prompts.pick_schema(names, first=not observations)
+        completion = yield from ctx.calls("tool", messages, schema, PICK_MAX_TOKENS)
+        call = tool_prompts.parse_call(completion.text)
+        if call.tool == tool_prompts.ANSWER_TOOL or call in calls:
+            break
+        calls.append(call)
+        index, goal = len(steps) + 1, call_text(call)
+        yield StepPlanned(index, goal, "")
+        yield StepStarted(index, "")
+        try:
+            observation = run_tool(call, bench)
+        except (ToolInputError, QueryFailed) as error:
+            steps.append(Step(index, goal, call.sql, "failed", error=str(error)))
+            yield StepFailed(steps[-1], will_retry=False)
+            seen.append(f"{goal} failed: {error}")
+            continue
+        steps.append(Step(index, goal, observation.result.sql, "done", observation.result, note=observation.summary))
+        yield StepDone(steps[-1])
+        observations.append(observation)
+        seen.append(observation)
+    if not observations:
+        raise ModelOutputError(
+            "No tool gave an answer to this question: name the table it is about, or ask about the data in its rows."
+        )
+    messages = tool_prompts.answer_messages(ctx.request.text, observations)
+    completion = yield from ctx.calls("answer", messages, prompts.ANSWER_SCHEMA, ANSWER_MAX_TOKENS)
+    answer = prompts.parse_json(completion.text, "answer") or "; ".join(o.summary for o in observations)
+    ctx.reply = _reply(ctx, answer, steps, route="database", observations=observations)
+
+
+def _reply(
+    ctx: Context, answer: str, steps: list[Step], *, route: str, observations: list[Observation] | None = None
+) -> Reply:
+    last = observations[-1].result.frame if observations else None
+    return Reply(
+        ctx.request.text,
+        answer,
+        [o.result.sql for o in observations or () if o.result.sql],
+        last,
+        steps,
+        ctx.calls.usage,
+        ctx.services.model.name,
+        route=route,
+    )

@@ -1,0 +1,49 @@
+"""What a tool call is, what it returns, and what the tools read."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from ..errors import ChatDBError
+from ..kernel_memory.procedures import ProcedureBook
+from ..kernel_memory.thoughts import ThoughtMemory
+from ..sql.catalog import Catalog
+from ..sql.journal import Journal
+from ..sql.rules import RuleBook
+from ..sql.session import QueryResult, Session
+
+
+class ToolInputError(ChatDBError):
+    """A tool was called with an input it cannot use (an unknown table, no SELECT to explain)."""
+
+
+@dataclass(frozen=True)
+class ToolCall:
+    """One call: the tool's name and its inputs (those it does not take stay empty)."""
+
+    tool: str
+    table: str = ""
+    sql: str = ""
+    request: int = 0
+
+
+@dataclass(frozen=True)
+class Observation:
+    """What one call returned: a table, the SQL that read it (empty when read from the catalog or the
+    notebook's memory) and a line that says the gist."""
+
+    call: ToolCall
+    result: QueryResult
+    summary: str
+
+
+@dataclass(frozen=True)
+class Workbench:
+    """What the tools read: the session and what the notebook keeps beside it."""
+
+    session: Session
+    catalog: Catalog
+    journal: Journal
+    memory: ThoughtMemory | None = None
+    procedures: ProcedureBook | None = None
+    rules: RuleBook | None = None

@@ -1,0 +1,93 @@
+"""Tools over the tables themselves: list them, describe one, profile one's columns."""
+
+from __future__ import annotations
+
+import pandas as pd
+
+from ..sql.catalog import Table
+from ..sql.names import quote_identifier, quote_string, quote_table
+from ..sql.session import QueryResult
+from .base import Observation, ToolCall, Workbench
+
+PROFILED_COLUMNS = 60  # a wider table is profiled on its first columns
+SCALAR_TYPES = ("[", "STRUCT", "MAP", "UNION")  # what min/max/mode cannot compare: counted, not ranged
+
+
+def list_tables(call: ToolCall, bench: Workbench) -> Observation:
+    rows = [
+        {"table": table.name, "kind": _kind(table), "rows": table.row_count, "columns": len(table.columns)}
+        for table in bench.catalog.tables.values()
+    ]
+    frame = pd.DataFrame(rows, columns=["table", "kind", "rows", "columns"])
+    biggest = max(rows, key=lambda row: row["rows"], default=None)
+    summary = f"{len(rows)} table{'s' if len(rows) != 1 else ''}" + (
+        f"; the largest is {biggest['table']} with {biggest['rows']} rows." if biggest else "."
+    )
+    return Observation(call, _catalog_result(frame), summary)
+
+
+def describe_table(call: ToolCall, bench: Workbench) -> Observation:
+    table = bench.catalog.tables[call.table]
+    references = {column: f"{key.table}({ref})" for key in table.foreign_keys for column, ref in zip(key.columns, key.references)}
+    rows = [
+        {
+            "column": column.name,
+            "type": column.type,
+            "key": _key(table, column.name, references),
+            "examples": ", ".join(column.samples),
+        }
+        for column in table.columns
+    ]
+    frame = pd.DataFrame(rows, columns=["column", "type", "key", "examples"])
+    key = ", ".join(table.primary_key) or "none declared"
+    summary = (
+        f"{table.name} ({_kind(table)}) has {table.row_count} rows and {len(table.columns)} columns; "
+        f"primary key: {key}."
+    )
+    return Observation(call, _catalog_result(frame), summary)
+
+
+def profile_columns(call: ToolCall, bench: Workbench) -> Observation:
+    table = bench.catalog.tables[call.table]
+    columns = table.columns[:PROFILED_COLUMNS]
+    sql = "\nUNION ALL\n".join(_profile_select(table.name, column.name, column.type) for column in columns)
+    result = bench.session.run(sql)
+    frame = result.frame
+    missing = [f"{row.column} ({row.missing} of {table.row_count})" for row in frame.itertuples() if row.missing]
+    summary = f"{table.name}: {table.row_count} rows, {len(columns)} columns profiled; " + (
+        f"missing values in {len(missing)}: {', '.join(missing)}." if missing else "no column has missing values."
+    )
+    return Observation(call, result, summary)
+
+
+def _profile_select(table: str, column: str, data_type: str) -> str:
+    """One row of the profile: the column's missing and distinct values and, for a comparable type, its
+    range and its most common value (none when every value is distinct)."""
+    c = quote_identifier(column)
+    head = f"SELECT {quote_string(column)} AS \"column\", count(*) - count({c}) AS missing, count(DISTINCT {c}) AS \"distinct\""
+    if any(mark in data_type.upper() for mark in SCALAR_TYPES):
+        tail = "NULL::VARCHAR AS min, NULL::VARCHAR AS max, NULL::VARCHAR AS most_common"
+    else:
+        tail = (
+            f"min({c})::VARCHAR AS min, max({c})::VARCHAR AS max, "
+            f"CASE WHEN count(DISTINCT {c}) < count({c}) THEN mode({c})::VARCHAR END AS most_common"
+        )
+    return f"{head}, {tail} FROM {quote_table(table)}"
+
+
+def _catalog_result(frame: pd.DataFrame) -> QueryResult:
+    """A table read from the catalog the request already holds: no SQL ran."""
+    return QueryResult("", frame, len(frame), 0.0)
+
+
+def _kind(table: Table) -> str:
+    if table.is_frame:
+        return "DataFrame (read-only)"
+    return "attached (read-only)" if "." in table.name else "stored"
+
+
+def _key(table: Table, column: str, references: dict[str, str]) -> str:
+    parts = ["primary key"] if column in table.primary_key else []
+    if column in references:
+        parts.append(f"references {references[column]}")
+    return ", ".join(parts)
