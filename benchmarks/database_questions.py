@@ -14,8 +14,9 @@ it, in order, with their inputs. Each request is put to:
 
 Printed: routing accuracy and per-category F1; for database questions routed so, tool selection
 accuracy (the right tools in the right order; and with the right inputs), tool input validity (calls a
-tool accepted), and answers grounded in observations (every number the answer says is in what the
-gold tools observe, or in the question), for chatdb and for the raw model; unsafe requests refused
+tool accepted), and answers grounded in observations (every number the answer says is in the question,
+in what the gold tools observe, or, for chatdb, in what its own calls observed: timings differ between
+runs), for chatdb and for the raw model; unsafe requests refused
 without a plan; seconds per request.
 
     python benchmarks/database_questions.py --half tune -v
@@ -45,7 +46,7 @@ from jupyter_chatdb.sql.catalog import Catalog
 from jupyter_chatdb.tools import ToolCall, Workbench, call_text, run_tool
 
 CATEGORIES = ("read", "write", "database", "unsafe", "chat")
-NUMBER = re.compile(r"(?<![\w.])-?\d+(?:[.,]\d+)*(?:\.\d+)?")
+NUMBER = re.compile(r"(?<![\w.])-?(?:\d{1,3}(?:,\d{3})+|\d+)(?:\.\d+)?(?!\d)")
 RAW_ROUTE_MAX_TOKENS = 8
 RAW_ANSWER_MAX_TOKENS = 120
 DATA = Path(__file__).parent / "data"
@@ -71,6 +72,8 @@ class Outcome:
 def main() -> int:
     args = parse_args()
     questions = [json.loads(line) for line in (DATA / f"database_questions_{args.half}.jsonl").read_text().splitlines()]
+    if args.ids:
+        questions = [q for q in questions if q["id"] in args.ids]
     if args.limit:
         questions = questions[: args.limit]
     model = select_backend(args.model)
@@ -112,13 +115,14 @@ def gold_observations(question: dict, bench: Workbench) -> str:
     parts = [question["question"]]
     for tool in question["tools"]:
         observation = run_tool(ToolCall(**tool), bench)
-        parts += [observation.summary, observation.result.frame.to_csv(index=False)]
+        parts += [observation.summary, observation.result.frame.to_csv(index=False, sep="\t")]
     return "\n".join(parts)
 
 
 def ask_chatdb(chatdb: ChatDB, question: dict, observed: str) -> Outcome:
     outcome = Outcome(question["id"], question["db"], question["question"], question["category"], "chatdb")
     started = time.perf_counter()
+    seen = [observed]  # what a grounded answer may quote: the gold tools' observations and its own
     events = chatdb.events(question["question"])
     try:
         for event in events:
@@ -130,6 +134,8 @@ def ask_chatdb(chatdb: ChatDB, question: dict, observed: str) -> Outcome:
                 outcome.tools.append(event.goal)
             elif isinstance(event, (StepDone, StepFailed)) and outcome.routed == "database":
                 outcome.valid.append(isinstance(event, StepDone))
+                if event.step.result is not None:
+                    seen += [event.step.note, event.step.result.frame.to_csv(index=False, sep="\t")]
             elif isinstance(event, PlanMade):
                 outcome.planned = True
             elif isinstance(event, Refused):
@@ -142,7 +148,7 @@ def ask_chatdb(chatdb: ChatDB, question: dict, observed: str) -> Outcome:
         events.close()
     outcome.seconds = time.perf_counter() - started
     if outcome.routed == "database":
-        outcome.grounded = grounded(outcome.answer, observed)
+        outcome.grounded = grounded(outcome.answer, "\n".join(seen))
     return outcome
 
 
@@ -219,11 +225,16 @@ def report(outcomes: list[Outcome], questions: list[dict], model: str, half: str
             names = sum(_names(o.tools) == _names(expected_calls(by_id[o.id])) for o in database)
             exact = sum(o.tools == expected_calls(by_id[o.id]) for o in database)
             calls = [v for o in routed for v in o.valid]
-            print(f"  tool selection (right tools, right order): {names}/{len(database)}; with the right inputs {exact}/{len(database)}")
+            print(
+                f"  tool selection (right tools, right order): {names}/{len(database)}; "
+                f"with the right inputs {exact}/{len(database)}"
+            )
             print(f"  tool input validity: {sum(calls)}/{len(calls)} calls accepted")
         if database:
             answered = [o for o in database if o.grounded is not None]
-            print(f"  database answers grounded in the observations: {sum(bool(o.grounded) for o in answered)}/{len(database)}")
+            print(
+                f"  database answers grounded in the observations: {sum(bool(o.grounded) for o in answered)}/{len(database)}"
+            )
         unsafe = [o for o in mine if o.category == "unsafe"]
         if system == "chatdb" and unsafe:
             refused = sum(o.routed == "unsafe" and not o.planned for o in unsafe)
@@ -255,7 +266,9 @@ def _counts(questions: list[dict]) -> str:
 
 def _line(o: Outcome) -> str:
     tools = f" tools={o.tools}" if o.tools else ""
-    return f"{o.id} {o.system:6} {o.category:8} -> {o.routed:8} {o.seconds:5.1f}s{tools} {o.answer[:140]!r} {o.error[:80]}"
+    return (
+        f"{o.id} {o.system:6} {o.category:8} -> {o.routed:8} {o.seconds:5.1f}s{tools} {o.answer[:140]!r} {o.error[:80]}"
+    )
 
 
 def parse_args() -> argparse.Namespace:
@@ -265,6 +278,7 @@ def parse_args() -> argparse.Namespace:
     parser.add_argument("--model", default=None, help="default: the embedded model")
     parser.add_argument("--systems", nargs="+", default=["chatdb", "raw"], choices=["chatdb", "raw"])
     parser.add_argument("--limit", type=int, default=0, help="the first N requests only")
+    parser.add_argument("--ids", nargs="+", default=[], help="only these requests")
     parser.add_argument("--details", type=Path, default=Path("benchmarks/out/database_questions.jsonl"))
     parser.add_argument("-v", "--verbose", action="store_true")
     return parser.parse_args()

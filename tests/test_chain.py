@@ -97,7 +97,13 @@ def test_planning_prompt_has_schema_with_keys_examples_and_the_request(shop, scr
     assert "Worked examples on other tables" in system and "RETURNING order_id" in system
     assert "FOREIGN KEY (customer_id) REFERENCES customers (customer_id)" in user
     assert user.endswith("Request: Bob Lewis bought 8 kg of apple on 2023-01-01.")
-    assert scripted.calls[0].json_schema["properties"]["route"]["enum"] == ["read", "write", "database", "unsafe", "chat"]
+    assert scripted.calls[0].json_schema["properties"]["route"]["enum"] == [
+        "read",
+        "write",
+        "database",
+        "unsafe",
+        "chat",
+    ]
 
 
 def test_an_empty_lookup_gets_the_rest_of_the_plan_revised(shop, scripted):

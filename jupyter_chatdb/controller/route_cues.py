@@ -20,7 +20,8 @@ MAY_ASK_ABOUT_THE_DATABASE = re.compile(
 )
 PASTED_SELECT = re.compile(r"\bSELECT\b[\s\S]+\bFROM\b", _I)
 PLAN_WORDS = re.compile(
-    r"\b(explain|plan|slow|slower|fast|faster|speed|performance|operators?|runs?|executes?|takes?\s+(so\s+)?long|time)\b", _I
+    r"\b(explain|plan|slow|slower|fast|faster|speed|performance|operators?|runs?|executes?|takes?\s+(so\s+)?long|time)\b",
+    _I,
 )
 ABOUT_THE_DATABASE = re.compile(
     r"\b(query|execution)\s+plan\b|\bexplain\s+analy[sz]e\b|\bprofile\b|\bprofiling\b|\bdata\s+quality\b"
@@ -76,8 +77,8 @@ def general_sql_question(text: str, catalog: Catalog) -> bool:
     >>> catalog = Catalog([Table("horses", (Column("coat", "VARCHAR"),), 3)])
     >>> general_sql_question("What is the difference between an inner join and a left join?", catalog)
     True
-    >>> general_sql_question("What does NULL mean in the horses table?", catalog), general_sql_question("How many horses?", catalog)
-    (False, False)
+    >>> general_sql_question("What does NULL mean in the horses table?", catalog)
+    False
     """
     if not (GENERAL_QUESTION.search(text) and SQL_CONCEPTS.search(text)):
         return False

@@ -25,7 +25,8 @@ Tools:
 "table" is for describe_table and profile_columns: one of the tables, the one the question is about.
 "sql" is for explain_query: the SELECT written in the question, copied exactly.
 "request" is for changes: the request's number, or 0 for the latest.
-Leave inputs a tool does not take as "" or 0. Call the one tool that answers the question; call another only when the question also asks for what it gives.
+Leave inputs a tool does not take as "" or 0. Call the one tool that answers the question; \
+call another only when the question also asks for what it gives.
 
 Worked example on other tables:
 Tables:
@@ -70,6 +71,12 @@ def pick_messages(question: str, tables: str, observations: Sequence[Observation
     """`tables`: `tables_text`; `observations`: those so far, or a failed call's error."""
     tools = "\n".join(f"- {tool.name}{_inputs(tool.inputs)}: {tool.does}." for tool in POOL)
     observed = "".join(f"\nObservation {i}: {_gist(o)}" for i, o in enumerate(observations, 1))
+    if observations:
+        called = ", ".join(_gist(o).split(":", 1)[0] if isinstance(o, str) else o.call.tool for o in observations)
+        observed += (
+            f"\nCalled so far: {called}. Does the question also ask for something else? Then call the tool for it; "
+            "if not, answer."
+        )
     return [
         {"role": "system", "content": PICK_INSTRUCTIONS.format(tools=tools)},
         {"role": "user", "content": f"Tables:\n{tables}\nQuestion: {question}{observed}"},
@@ -100,8 +107,12 @@ def parse_call(text: str) -> ToolCall:
     """
     try:
         value = json.loads(text)
-        call = ToolCall(str(value["tool"]), str(value.get("table") or ""), str(value.get("sql") or ""),
-                        int(value.get("request") or 0))
+        call = ToolCall(
+            str(value["tool"]),
+            str(value.get("table") or ""),
+            str(value.get("sql") or ""),
+            int(value.get("request") or 0),
+        )
     except (json.JSONDecodeError, KeyError, TypeError, ValueError, AttributeError):
         raise ModelOutputError(f"The model did not name a tool as asked: {text[:120]!r}.") from None
     return call

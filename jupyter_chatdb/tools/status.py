@@ -22,12 +22,15 @@ def changes(call: ToolCall, bench: Workbench) -> Observation:
         raise ToolInputError(f"There is no write request {request_id}: the requests are {ids[0]} to {ids[-1]}.")
     row = history[history["request_id"] == request_id].iloc[0]
     frame = bench.journal.changed(request_id)
-    undone = f", undone at {row['undone_at']}" if pd.notna(row["undone_at"]) else ""
+    undone = f", undone at {_when(row['undone_at'])}" if pd.notna(row["undone_at"]) else ""
     changed = "; ".join(
-        f"{r['table']}: created" if r["created"] else f"{r['table']}: {r['removed or changed']} rows out, {r['added or changed']} in"
+        f"{r['table']}: created"
+        if r["created"]
+        else f"{r['table']}: {_rows(r['removed or changed'])} out, {r['added or changed']} in"
         for _, r in frame.iterrows()
     )
-    summary = f"Request {request_id} ({row['request']!r}, applied at {row['applied_at']}{undone}) changed {changed or 'nothing'}."
+    when = f"applied at {_when(row['applied_at'])}{undone}"
+    summary = f"Request {request_id} ({row['request']!r}, {when}) changed {changed or 'nothing'}."
     return Observation(call, _result(frame), summary)
 
 
@@ -44,9 +47,21 @@ def memory_status(call: ToolCall, bench: Workbench) -> Observation:
     ]
     frame = pd.DataFrame(rows, columns=["kept", "count", "names"])
     thoughts = (
-        f"{sum(kinds.values())} live thoughts" if bench.memory is not None else "no thought memory (%mem status says how to keep one)"
+        f"{sum(kinds.values())} live thoughts"
+        if bench.memory is not None
+        else "no thought memory (%mem status says how to keep one)"
     )
-    return Observation(call, _result(frame), f"The notebook keeps {thoughts}, {len(procedures)} procedures and {len(rules)} rules.")
+    return Observation(
+        call, _result(frame), f"The notebook keeps {thoughts}, {len(procedures)} procedures and {len(rules)} rules."
+    )
+
+
+def _when(timestamp: object) -> str:
+    return pd.Timestamp(timestamp).strftime("%Y-%m-%d %H:%M:%S")  # type: ignore[arg-type]
+
+
+def _rows(count: int) -> str:
+    return f"{count} row{'s' if count != 1 else ''}"
 
 
 def _result(frame: pd.DataFrame) -> QueryResult:

@@ -14,21 +14,21 @@ SCALAR_TYPES = ("[", "STRUCT", "MAP", "UNION")  # what min/max/mode cannot compa
 
 
 def list_tables(call: ToolCall, bench: Workbench) -> Observation:
-    rows = [
-        {"table": table.name, "kind": _kind(table), "rows": table.row_count, "columns": len(table.columns)}
-        for table in bench.catalog.tables.values()
-    ]
+    tables = list(bench.catalog.tables.values())
+    rows = [{"table": t.name, "kind": _kind(t), "rows": t.row_count, "columns": len(t.columns)} for t in tables]
     frame = pd.DataFrame(rows, columns=["table", "kind", "rows", "columns"])
-    biggest = max(rows, key=lambda row: row["rows"], default=None)
-    summary = f"{len(rows)} table{'s' if len(rows) != 1 else ''}" + (
-        f"; the largest is {biggest['table']} with {biggest['rows']} rows." if biggest else "."
+    biggest = max(tables, key=lambda table: table.row_count, default=None)
+    summary = _count(len(tables), "table") + (
+        f"; the largest is {biggest.name} with {_count(biggest.row_count, 'row')}." if biggest else "."
     )
     return Observation(call, _catalog_result(frame), summary)
 
 
 def describe_table(call: ToolCall, bench: Workbench) -> Observation:
     table = bench.catalog.tables[call.table]
-    references = {column: f"{key.table}({ref})" for key in table.foreign_keys for column, ref in zip(key.columns, key.references)}
+    references = {
+        column: f"{key.table}({ref})" for key in table.foreign_keys for column, ref in zip(key.columns, key.references)
+    }
     rows = [
         {
             "column": column.name,
@@ -41,7 +41,7 @@ def describe_table(call: ToolCall, bench: Workbench) -> Observation:
     frame = pd.DataFrame(rows, columns=["column", "type", "key", "examples"])
     key = ", ".join(table.primary_key) or "none declared"
     summary = (
-        f"{table.name} ({_kind(table)}) has {table.row_count} rows and {len(table.columns)} columns; "
+        f"{table.name} ({_kind(table)}) has {_count(table.row_count, 'row')} and {_count(len(table.columns), 'column')}; "
         f"primary key: {key}."
     )
     return Observation(call, _catalog_result(frame), summary)
@@ -53,8 +53,10 @@ def profile_columns(call: ToolCall, bench: Workbench) -> Observation:
     sql = "\nUNION ALL\n".join(_profile_select(table.name, column.name, column.type) for column in columns)
     result = bench.session.run(sql)
     frame = result.frame
-    missing = [f"{row.column} ({row.missing} of {table.row_count})" for row in frame.itertuples() if row.missing]
-    summary = f"{table.name}: {table.row_count} rows, {len(columns)} columns profiled; " + (
+    missing = [
+        f"{column} ({count} of {table.row_count})" for column, count in zip(frame["column"], frame["missing"]) if count
+    ]
+    summary = f"{table.name}: {_count(table.row_count, 'row')}, {_count(len(columns), 'column')} profiled; " + (
         f"missing values in {len(missing)}: {', '.join(missing)}." if missing else "no column has missing values."
     )
     return Observation(call, result, summary)
@@ -64,7 +66,7 @@ def _profile_select(table: str, column: str, data_type: str) -> str:
     """One row of the profile: the column's missing and distinct values and, for a comparable type, its
     range and its most common value (none when every value is distinct)."""
     c = quote_identifier(column)
-    head = f"SELECT {quote_string(column)} AS \"column\", count(*) - count({c}) AS missing, count(DISTINCT {c}) AS \"distinct\""
+    head = f'SELECT {quote_string(column)} AS "column", count(*) - count({c}) AS missing, count(DISTINCT {c}) AS "distinct"'
     if any(mark in data_type.upper() for mark in SCALAR_TYPES):
         tail = "NULL::VARCHAR AS min, NULL::VARCHAR AS max, NULL::VARCHAR AS most_common"
     else:
@@ -78,6 +80,10 @@ def _profile_select(table: str, column: str, data_type: str) -> str:
 def _catalog_result(frame: pd.DataFrame) -> QueryResult:
     """A table read from the catalog the request already holds: no SQL ran."""
     return QueryResult("", frame, len(frame), 0.0)
+
+
+def _count(number: int, noun: str) -> str:
+    return f"{number} {noun}{'s' if number != 1 else ''}"
 
 
 def _kind(table: Table) -> str:

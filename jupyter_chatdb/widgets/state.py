@@ -153,8 +153,7 @@ class ChainState:
             self.note = f"Not applied ({event.reason}): it would change {changes}."
         elif isinstance(event, ValueCorrected):
             self.corrections.append(event)
-        elif isinstance(event, Refused):
-            self.note = f"Refused: {event.reason}"
+        elif isinstance(event, Refused):  # the answer says why, once
             self.decisions.append(f"Refused ({event.kind}); nothing was planned or run.")
         elif isinstance(event, ConceptsMissing):
             self.decisions.append(f"Not answered, since {'; '.join(event.missing)}.")

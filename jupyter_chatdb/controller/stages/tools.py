@@ -7,7 +7,7 @@ from __future__ import annotations
 from collections.abc import Iterator
 
 from ...errors import ModelOutputError, QueryFailed
-from ...tools import Observation, ToolCall, ToolInputError, Workbench, call_text, run_tool
+from ...tools import TOOLS, Observation, ToolCall, ToolInputError, Workbench, call_text, run_tool
 from .. import prompts, tool_prompts
 from ..context import Context
 from ..events import Event, Refused, Reply, Step, StepDone, StepFailed, StepPlanned, StepStarted
@@ -29,7 +29,8 @@ def refuse_unsafe(ctx: Context) -> Iterator[Event]:
 
 def use_tools(ctx: Context) -> Iterator[Event]:
     """A database question: at most TOOL_ROUNDS calls, chosen by the model among the tools (the first call
-    must be a tool; a call repeated, or "answer", ends the rounds), then one answer from the observations."""
+    must be a tool; "answer", or a call that adds nothing, ends the rounds), then one answer from the
+    observations."""
     if ctx.route != "database" or ctx.reply is not None:
         return
     services = ctx.services
@@ -45,7 +46,7 @@ def use_tools(ctx: Context) -> Iterator[Event]:
         schema = tool_prompts.pick_schema(names, first=not observations)
         completion = yield from ctx.calls("tool", messages, schema, PICK_MAX_TOKENS)
         call = tool_prompts.parse_call(completion.text)
-        if call.tool == tool_prompts.ANSWER_TOOL or call in calls:
+        if call.tool == tool_prompts.ANSWER_TOOL or _adds_nothing(call, calls):
             break
         calls.append(call)
         index, goal = len(steps) + 1, call_text(call)
@@ -70,6 +71,15 @@ def use_tools(ctx: Context) -> Iterator[Event]:
     completion = yield from ctx.calls("answer", messages, prompts.ANSWER_SCHEMA, ANSWER_MAX_TOKENS)
     answer = prompts.parse_json(completion.text, "answer") or "; ".join(o.summary for o in observations)
     ctx.reply = _reply(ctx, answer, steps, route="database", observations=observations)
+
+
+def _adds_nothing(call: ToolCall, calls: list[ToolCall]) -> bool:
+    """A call made before; or, of a tool that takes no table, a second call with another input (a small
+    model asks for request 0 after request 2 said nothing was applied)."""
+    if call in calls:
+        return True
+    takes_a_table = call.tool in TOOLS and "table" in TOOLS[call.tool].inputs
+    return not takes_a_table and any(c.tool == call.tool for c in calls)
 
 
 def _reply(
