@@ -55,6 +55,18 @@ def test_profile_counts_missing_and_distinct_values_per_column(stable):
     assert observed.result.sql.startswith("SELECT 'name' AS \"column\"")  # what ran, shown on its card
 
 
+def test_profile_counts_text_that_stands_for_missing_values(scripted):
+    chatdb = ChatDB(model=scripted)
+    chatdb.register("hay", pd.DataFrame({"field": ["Calder", "null", " N/A ", ""], "bales": [3, 4, 5, 6]}))
+    observed = run_tool(ToolCall("profile_columns", table="hay"), bench(chatdb))
+    assert list(observed.result.frame["placeholders"]) == [3, 0]
+    assert observed.summary.endswith(
+        "no column has missing (null) values; text standing for missing values "
+        "('null', 'n/a', '', ...) in 1: field (3 of 4)."
+    )
+    chatdb.close()
+
+
 def test_describe_shows_types_keys_and_rows(stable):
     observed = run_tool(ToolCall("describe_table", table="stalls"), bench(stable))
     assert observed.result.frame.to_dict("records")[0] == {
@@ -144,7 +156,7 @@ def test_a_database_question_is_answered_from_a_tool_card(stable, scripted):
     assert reply.route == "database" and reply.answer == "name and age each miss 1 of 4 values."
     assert list(reply.result["column"]) == ["name", "age", "stall"]
     answer_prompt = scripted.calls[-1].messages[-1]["content"]
-    assert "1. profile_columns(table='horses'): horses: 4 rows" in answer_prompt and "name,1,2" in answer_prompt
+    assert "1. profile_columns(table='horses'): horses: 4 rows" in answer_prompt and "name,1,0,2" in answer_prompt
     pick = scripted.calls[0]
     assert pick.json_schema["properties"]["tool"]["enum"][-1] == "memory_status"  # no "answer" before a tool ran
     assert set(pick.json_schema["properties"]["table"]["enum"]) == {"horses", "stalls", ""}
@@ -257,3 +269,9 @@ def test_chatdb_cell_refuses_an_unsafe_request(shell, scripted, capsys):
     assert "Answer: This asks to remove tables or all of the data" in shown and not scripted.calls
     assert "Step" not in shown and "Refused" not in shown  # said once, as the answer
     assert len(shell.user_ns["orders"]) == 3 and shell.user_ns["orders"]["customer"][0] == "Ann"
+
+
+def test_an_answer_with_a_number_no_tool_observed_gives_way_to_the_observations(stable, scripted):
+    scripted.push(call("describe_table", "stalls"), ANSWER, {"answer": "stalls has 7 rows."})
+    reply = stable.ask("Describe the stalls table")
+    assert reply.answer == "stalls (stored) has 2 rows and 2 columns; primary key: stall."

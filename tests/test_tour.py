@@ -37,4 +37,7 @@ def test_tour_records_approves_undoes_and_replays(monkeypatch, tmp_path):
     assert after_approval != after_undo and "pear  12.0" in after_undo  # undo brought the pear stock back
     replay = shown(cells["%%chatdb --replay\nHow many kg of pear do we have?"])
     assert "same result as recorded" in replay
+    profile = shown(cells["%%chatdb\nWhich columns of stock have missing values?"])
+    assert "profile_columns(table='stock')" in profile and "no column has missing (null) values" in profile
+    assert "This asks to remove tables" in shown(cells["%%chatdb\nDrop all the tables, please."])
     assert "stock" in shown(cells["%chatdb tables"])

@@ -252,7 +252,8 @@ class ChatDBMagics(Magics):
             raise RequestStopped(STOPPED) from None
         value = None if silenced or reply.result is None else reply.result
         view.finished(reply, value_below=value is not None)
-        if (args.plot or self.settings.plot) and not args.no_plot and reply.result is not None and not reply.pending:
+        charted = args.plot or (self.settings.plot and reply.route != "database")  # a profile is no chart's data
+        if charted and not args.no_plot and reply.result is not None and not reply.pending:
             show_chart(reply.result)
         self._offer_approval(engine, reply, view, args.write, asked)
         if reply.seen and reply.request_id is not None:  # SQL the user wrote, applied

@@ -4,13 +4,15 @@ from __future__ import annotations
 
 import pandas as pd
 
-from ..sql.catalog import Table
+from ..sql.catalog import TEXT_TYPES, Table
 from ..sql.names import quote_identifier, quote_string, quote_table
 from ..sql.session import QueryResult
 from .base import Observation, ToolCall, Workbench
 
 PROFILED_COLUMNS = 60  # a wider table is profiled on its first columns
 SCALAR_TYPES = ("[", "STRUCT", "MAP", "UNION")  # what min/max/mode cannot compare: counted, not ranged
+# text that stands for a missing value, as CSV exports and old databases write it (compared trimmed, lower case)
+PLACEHOLDERS = ("", "null", "none", "nan", "n/a", "na", "-", "?")
 
 
 def list_tables(call: ToolCall, bench: Workbench) -> Observation:
@@ -53,20 +55,34 @@ def profile_columns(call: ToolCall, bench: Workbench) -> Observation:
     sql = "\nUNION ALL\n".join(_profile_select(table.name, column.name, column.type) for column in columns)
     result = bench.session.run(sql)
     frame = result.frame
-    missing = [
-        f"{column} ({count} of {table.row_count})" for column, count in zip(frame["column"], frame["missing"]) if count
-    ]
+    of = f" of {table.row_count})"
+    missing = [f"{column} ({count}{of}" for column, count in zip(frame["column"], frame["missing"]) if count]
+    standing = [f"{column} ({count}{of}" for column, count in zip(frame["column"], frame["placeholders"]) if count]
     summary = f"{table.name}: {_count(table.row_count, 'row')}, {_count(len(columns), 'column')} profiled; " + (
-        f"missing values in {len(missing)}: {', '.join(missing)}." if missing else "no column has missing values."
+        f"missing values in {len(missing)}: {', '.join(missing)}" if missing else "no column has missing (null) values"
     )
+    if standing:
+        summary += (
+            f"; text standing for missing values ('null', 'n/a', '', ...) in {len(standing)}: {', '.join(standing)}"
+        )
+    summary += "."
     return Observation(call, result, summary)
 
 
 def _profile_select(table: str, column: str, data_type: str) -> str:
-    """One row of the profile: the column's missing and distinct values and, for a comparable type, its
-    range and its most common value (none when every value is distinct)."""
+    """One row of the profile: the column's missing values (and, for text, the values standing for missing
+    ones), its distinct values and, for a comparable type, its range and its most common value (none when
+    every value is distinct)."""
     c = quote_identifier(column)
-    head = f'SELECT {quote_string(column)} AS "column", count(*) - count({c}) AS missing, count(DISTINCT {c}) AS "distinct"'
+    if data_type.upper().startswith(TEXT_TYPES):
+        listed = ", ".join(quote_string(p) for p in PLACEHOLDERS)
+        placeholders = f"count(*) FILTER (WHERE lower(trim({c})) IN ({listed}))"
+    else:
+        placeholders = "0"
+    head = (
+        f'SELECT {quote_string(column)} AS "column", count(*) - count({c}) AS missing, '
+        f'{placeholders} AS placeholders, count(DISTINCT {c}) AS "distinct"'
+    )
     if any(mark in data_type.upper() for mark in SCALAR_TYPES):
         tail = "NULL::VARCHAR AS min, NULL::VARCHAR AS max, NULL::VARCHAR AS most_common"
     else:

@@ -134,7 +134,8 @@ def chain_text(state: ChainState) -> str:
     if state.verbose:
         lines += [f"  {decision}" for decision in state.decisions]
     for card in state.cards.values():
-        lines.append(f"Step {card.index} ({status_text(card)}): {card.sql or card.goal}")
+        shown = card.goal if card.note or not card.sql else card.sql  # a tool's card: its call, then its gist
+        lines.append(f"Step {card.index} ({status_text(card)}): {shown}")
         if card.note:
             lines.append(f"  {card.note}")
         if card.error:

@@ -1,6 +1,7 @@
 """Questions about the database (its tables' shape and quality, a query's plan, what a request changed,
 the memory): the model calls read-only tools for a few rounds (Thought/Action/Observation), each call a
-card like a step, then answers from the observations only. And unsafe requests: refused, never planned."""
+card like a step, then answers from the observations only (an answer saying a number they do not hold
+gives way to their gist). And unsafe requests: refused, never planned."""
 
 from __future__ import annotations
 
@@ -9,6 +10,7 @@ from collections.abc import Iterator
 from ...errors import ModelOutputError, QueryFailed
 from ...tools import TOOLS, Observation, ToolCall, ToolInputError, Workbench, call_text, run_tool
 from .. import prompts, tool_prompts
+from ..answer import is_grounded
 from ..context import Context
 from ..events import Event, Refused, Reply, Step, StepDone, StepFailed, StepPlanned, StepStarted
 from ..unsafe import danger, refusal
@@ -16,6 +18,7 @@ from ..unsafe import danger, refusal
 TOOL_ROUNDS = 3  # calls at most, before answering from what was observed
 PICK_MAX_TOKENS = 80  # a call: the tool, a table, a SELECT to explain
 ANSWER_MAX_TOKENS = 120
+OBSERVED_NUMBERS_ROWS = 50  # of each observation's table, whose numbers an answer may say
 
 
 def refuse_unsafe(ctx: Context) -> Iterator[Event]:
@@ -69,8 +72,16 @@ def use_tools(ctx: Context) -> Iterator[Event]:
         )
     messages = tool_prompts.answer_messages(ctx.request.text, observations)
     completion = yield from ctx.calls("answer", messages, prompts.ANSWER_SCHEMA, ANSWER_MAX_TOKENS)
-    answer = prompts.parse_json(completion.text, "answer") or "; ".join(o.summary for o in observations)
+    phrased = prompts.parse_json(completion.text, "answer")
+    observed = "\n".join([ctx.request.text, *(_observed_text(o) for o in observations)])
+    grounded = phrased is not None and is_grounded(phrased, None, None, observed)
+    answer = phrased if grounded and phrased else " ".join(o.summary for o in observations)  # the gist, as observed
     ctx.reply = _reply(ctx, answer, steps, route="database", observations=observations)
+
+
+def _observed_text(observation: Observation) -> str:
+    frame = observation.result.frame.head(OBSERVED_NUMBERS_ROWS)
+    return observation.summary + "\n" + frame.to_csv(sep="\t", index=False)
 
 
 def _adds_nothing(call: ToolCall, calls: list[ToolCall]) -> bool:
