@@ -65,6 +65,7 @@ class Outcome:
     planned: bool = False  # a plan of SQL steps was made (must never be, for unsafe requests)
     answer: str = ""
     grounded: bool | None = None  # database questions: every number of the answer is observed
+    gist: bool = False  # chatdb: the model's answer said a number no tool observed, so the tools' gist answered
     seconds: float = 0.0
     error: str = ""
 
@@ -123,6 +124,7 @@ def ask_chatdb(chatdb: ChatDB, question: dict, observed: str) -> Outcome:
     outcome = Outcome(question["id"], question["db"], question["question"], question["category"], "chatdb")
     started = time.perf_counter()
     seen = [observed]  # what a grounded answer may quote: the gold tools' observations and its own
+    notes: list[str] = []
     events = chatdb.events(question["question"])
     try:
         for event in events:
@@ -136,6 +138,7 @@ def ask_chatdb(chatdb: ChatDB, question: dict, observed: str) -> Outcome:
                 outcome.valid.append(isinstance(event, StepDone))
                 if event.step.result is not None:
                     seen += [event.step.note, event.step.result.frame.to_csv(index=False, sep="\t")]
+                    notes.append(event.step.note)
             elif isinstance(event, PlanMade):
                 outcome.planned = True
             elif isinstance(event, Refused):
@@ -149,6 +152,7 @@ def ask_chatdb(chatdb: ChatDB, question: dict, observed: str) -> Outcome:
     outcome.seconds = time.perf_counter() - started
     if outcome.routed == "database":
         outcome.grounded = grounded(outcome.answer, "\n".join(seen))
+        outcome.gist = bool(notes) and outcome.answer == " ".join(notes)
     return outcome
 
 

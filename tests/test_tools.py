@@ -9,6 +9,7 @@ from IPython.core.interactiveshell import InteractiveShell
 
 from jupyter_chatdb import ChatDB, ChatDBError
 from jupyter_chatdb.controller.events import PlanMade, Refused, Routed, StepDone, StepFailed, StepPlanned
+from jupyter_chatdb.grounding.keys import ImpliedKeys
 from jupyter_chatdb.sql.catalog import Catalog
 from jupyter_chatdb.tools import ToolCall, ToolInputError, Workbench, run_tool
 
@@ -275,3 +276,14 @@ def test_an_answer_with_a_number_no_tool_observed_gives_way_to_the_observations(
     scripted.push(call("describe_table", "stalls"), ANSWER, {"answer": "stalls has 7 rows."})
     reply = stable.ask("Describe the stalls table")
     assert reply.answer == "stalls (stored) has 2 rows and 2 columns; primary key: stall."
+
+
+def test_describe_says_the_references_a_dataframe_s_data_implies(scripted):
+    chatdb = ChatDB(model=scripted)
+    chatdb.register("stables", pd.DataFrame({"stable_id": [1, 2, 3], "town": ["Calder", "Quellmire", "Tansy"]}))
+    chatdb.register("horses", pd.DataFrame({"name": ["Ash", "Bex", "Cob", "Dun"], "stable_id": [1, 2, 2, 3]}))
+    workbench = Workbench(chatdb.session, Catalog.read(chatdb.session), chatdb.journal, keys=ImpliedKeys())
+    frame = run_tool(ToolCall("describe_table", table="horses"), workbench).result.frame.set_index("column")
+    assert frame.loc["stable_id", "key"] == "references stables(stable_id), implied by the data"
+    assert frame.loc["name", "key"] == ""
+    chatdb.close()

@@ -5,6 +5,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from ..errors import ChatDBError
+from ..grounding.keys import ImpliedKeys
 from ..kernel_memory.procedures import ProcedureBook
 from ..kernel_memory.thoughts import ThoughtMemory
 from ..sql.catalog import Catalog
@@ -47,3 +48,4 @@ class Workbench:
     memory: ThoughtMemory | None = None
     procedures: ProcedureBook | None = None
     rules: RuleBook | None = None
+    keys: ImpliedKeys | None = None  # references the data implies, for tables that declare none

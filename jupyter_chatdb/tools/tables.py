@@ -31,6 +31,11 @@ def describe_table(call: ToolCall, bench: Workbench) -> Observation:
     references = {
         column: f"{key.table}({ref})" for key in table.foreign_keys for column, ref in zip(key.columns, key.references)
     }
+    if bench.keys is not None:  # a DataFrame declares no keys: those its data implies, said so
+        for implied in bench.keys.references(bench.catalog, bench.session):
+            if implied.table == table.name and implied.column not in references:
+                references[implied.column] = f"{implied.target}({implied.key}), implied by the data"
+
     rows = [
         {
             "column": column.name,

@@ -37,7 +37,9 @@ def use_tools(ctx: Context) -> Iterator[Event]:
     if ctx.route != "database" or ctx.reply is not None:
         return
     services = ctx.services
-    bench = Workbench(ctx.session, ctx.catalog, services.journal, services.memory, services.procedures, services.rules)
+    bench = Workbench(
+        ctx.session, ctx.catalog, services.journal, services.memory, services.procedures, services.rules, services.keys
+    )
     names = ctx.table_names
     tables = tool_prompts.tables_text(ctx.catalog, names)
     seen: list[Observation | str] = []  # observations, and failed calls' errors, as the model reads them
