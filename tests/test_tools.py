@@ -287,3 +287,11 @@ def test_describe_says_the_references_a_dataframe_s_data_implies(scripted):
     assert frame.loc["stable_id", "key"] == "references stables(stable_id), implied by the data"
     assert frame.loc["name", "key"] == ""
     chatdb.close()
+
+
+def test_a_record_that_gives_an_email_address_is_routed_by_the_model_not_refused(stable, scripted):
+    scripted.push({"route": "write"})
+    events = stable.events("Ann Lee (phone 555-0101, email ann.lee@example.com) bought 3 bales.", allow_writes=True)
+    routed = next(e for e in events if isinstance(e, Routed))
+    events.close()
+    assert routed.route == "write" and len(scripted.calls) == 1

@@ -14,7 +14,7 @@ _I = re.IGNORECASE
 MAY_ASK_ABOUT_THE_DATABASE = re.compile(
     r"\b(missing|nulls?|blank)\b|\bcolumns?\b|\bfields?\b|\bschema\b|\bdata\s*types?\b|\btyped\b|\bdescribe\b"
     r"|\bprofile\b|\bsummar(y|ise|ize)\b|\bstatistics\b|\bquery\s+plan\b|\bexplain\b|\bslow(est|er)?\b|\bperformance\b"
-    r"|\bindex(es)?\b|\b(primary|foreign)\s+keys?\b|\bhow\s+(big|large)\b|\btables?\b|\bchanged?\b"
+    r"|\bindex(es)?\b|\b(primary|foreign)\s+keys?\b|\bhow\s+(big|large)\b|\btables?\b"
     r"|\blast\s+(request|write|change)\b|\bmemory\b|\bprocedures?\b|\brules?\b|\bstructure\b|\bSELECT\b",
     _I,
 )

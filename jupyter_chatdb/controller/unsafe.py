@@ -17,9 +17,10 @@ DESTROYING = re.compile(
     r"|\bdelete\s+everything\b",
     re.IGNORECASE,
 )
-SENDING_OUT = re.compile(
-    rf"\b(send|e-?mail|mail|post|upload|forward|transfer|leak|push|ship)\b{_IN_SENTENCE}{{0,80}}"
-    r"(https?://|\bwww\.|@|\burl\b|\bwebhook|\bserver\b|\bendpoint\b|\be-?mail\b|\bslack\b|\binbox\b)"
+SENDING_OUT = re.compile(  # a verb of sending, then where to: an address is no destination without "to"
+    rf"\b(send|e-?mail|mail|post|upload|forward|transfer|leak|push|ship)\b(?!\s+address){_IN_SENTENCE}{{0,80}}"
+    r"\b(to|at|into|onto)\s+(my\s+|our\s+|the\s+|this\s+|a\s+)?"
+    r"(https?://|www\.|\S+@\S+|url\b|webhook|server\b|endpoint|e-?mail\b|slack|inbox|address\b)"
     r"|\b(write|save|export|dump|copy|output|store)\b[^.?!]{0,60}\b(to|into|as)\s+(a\s+|the\s+)?"
     r"(file|csv|parquet|json|disk|folder|path|/|~)"
     r"|\bCOPY\b[^.?!]{0,60}\bTO\b",
@@ -88,6 +89,7 @@ def danger(text: str) -> Danger | None:
     'sending out'
     >>> danger("Delete the horse named Tansy."), danger("Which columns have missing values?"), danger("Save time")
     (None, None, None)
+    >>> danger("Calder (phone 555-0101, email calder.farm@example.com) bought 3 bales of hay.")
     """
     for kind, cue in CUES:
         if cue.search(text):
