@@ -44,6 +44,11 @@ def route_quickly(ctx: Context) -> Iterator[Event]:
     if danger(text) is not None:
         yield from route(ctx)
         return
+    if not ctx.request.allow_writes and only_states_a_note(text):  # for the memory alone: nothing to run
+        ctx.route = "chat"
+        yield Routed(ctx.route)
+        ctx.reply = Reply(text, NOTED, [], None, [], ctx.calls.usage, ctx.services.model.name, route="chat")
+        return
     if about_the_database(text, catalog):
         ctx.route = "database"
     elif general_sql_question(text, catalog):
@@ -52,11 +57,6 @@ def route_quickly(ctx: Context) -> Iterator[Event]:
         asks_about_data(text, catalog) or (is_question(text) and mentioned(ctx, None))
     ):
         ctx.route = "read"
-    elif not ctx.request.allow_writes and only_states_a_note(text):  # for the memory alone: nothing to run
-        ctx.route = "chat"
-        yield Routed(ctx.route)
-        ctx.reply = Reply(text, NOTED, [], None, [], ctx.calls.usage, ctx.services.model.name, route="chat")
-        return
     else:
         yield from route(ctx)
         return
