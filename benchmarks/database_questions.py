@@ -95,7 +95,7 @@ def main() -> int:
 
 def run_database(db: str, questions: list[dict], model: LLM, args: argparse.Namespace):
     path = args.dataset / "database" / f"{db}.sqlite"
-    chatdb = ChatDB(model=model)
+    chatdb = ChatDB(model=model, strategy=args.strategy)
     for name, frame in read_sqlite(path).items():
         chatdb.register(name, frame)
     bench = Workbench(chatdb.session, Catalog.read(chatdb.session), chatdb.journal)
@@ -282,6 +282,9 @@ def parse_args() -> argparse.Namespace:
     parser.add_argument("--model", default=None, help="default: the embedded model")
     parser.add_argument("--systems", nargs="+", default=["chatdb", "raw"], choices=["chatdb", "raw"])
     parser.add_argument("--limit", type=int, default=0, help="the first N requests only")
+    parser.add_argument(
+        "--strategy", default="native", help="chatdb's strategy: chain routes every request by the model's call alone"
+    )
     parser.add_argument("--ids", nargs="+", default=[], help="only these requests")
     parser.add_argument("--details", type=Path, default=Path("benchmarks/out/database_questions.jsonl"))
     parser.add_argument("-v", "--verbose", action="store_true")
