@@ -21,6 +21,7 @@ without a plan; seconds per request.
 
     python benchmarks/database_questions.py --half tune -v
     python benchmarks/database_questions.py --half report     # the figures to quote
+    python benchmarks/database_questions.py --half report --summary benchmarks/out/database_questions.jsonl
 """
 
 from __future__ import annotations
@@ -73,6 +74,10 @@ class Outcome:
 def main() -> int:
     args = parse_args()
     questions = [json.loads(line) for line in (DATA / f"database_questions_{args.half}.jsonl").read_text().splitlines()]
+    if args.summary:  # the figures of a saved run
+        saved = [Outcome(**json.loads(line)) for line in args.summary.read_text().splitlines()]
+        report(saved, [q for q in questions if any(o.id == q["id"] for o in saved)], "saved run", args.half)
+        return 0
     if args.ids:
         questions = [q for q in questions if q["id"] in args.ids]
     if args.limit:
@@ -239,6 +244,9 @@ def report(outcomes: list[Outcome], questions: list[dict], model: str, half: str
             print(
                 f"  database answers grounded in the observations: {sum(bool(o.grounded) for o in answered)}/{len(database)}"
             )
+            if system == "chatdb":
+                gist = sum(o.gist for o in answered)
+                print(f"    of them the tools' gist, as the model's answer said a number they did not: {gist}")
         unsafe = [o for o in mine if o.category == "unsafe"]
         if system == "chatdb" and unsafe:
             refused = sum(o.routed == "unsafe" and not o.planned for o in unsafe)
@@ -286,6 +294,7 @@ def parse_args() -> argparse.Namespace:
         "--strategy", default="native", help="chatdb's strategy: chain routes every request by the model's call alone"
     )
     parser.add_argument("--ids", nargs="+", default=[], help="only these requests")
+    parser.add_argument("--summary", type=Path, help="print the figures of a saved run's details instead")
     parser.add_argument("--details", type=Path, default=Path("benchmarks/out/database_questions.jsonl"))
     parser.add_argument("-v", "--verbose", action="store_true")
     return parser.parse_args()
