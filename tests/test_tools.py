@@ -295,3 +295,12 @@ def test_a_record_that_gives_an_email_address_is_routed_by_the_model_not_refused
     routed = next(e for e in events if isinstance(e, Routed))
     events.close()
     assert routed.route == "write" and len(scripted.calls) == 1
+
+
+def test_a_question_about_a_column_named_like_a_secret_is_a_read(scripted):
+    chatdb = ChatDB(model=scripted, summarize=False)
+    chatdb.register("riders", pd.DataFrame({"name": ["Ann", "Bo"], "password": ["x1", None]}))
+    scripted.push({"route": "read"}, native("SELECT name FROM riders WHERE password IS NULL"))  # "set": may write
+    reply = chatdb.ask("Which riders have no password set?")
+    assert reply.route == "read" and list(reply.result["name"]) == ["Bo"]
+    chatdb.close()

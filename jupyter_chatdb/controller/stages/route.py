@@ -41,7 +41,7 @@ def route_quickly(ctx: Context) -> Iterator[Event]:
     column (`asks_about_data`) or a value stored in one ("Where is Quillby?"), none of whose words may
     ask about the database itself."""
     text, catalog = ctx.request.text, ctx.catalog
-    if danger(text) is not None:
+    if danger(text, schema_stems(catalog)) is not None:
         yield from route(ctx)
         return
     if not ctx.request.allow_writes and only_states_a_note(text):  # for the memory alone: nothing to run
@@ -80,7 +80,7 @@ def only_states_a_note(text: str) -> bool:
 def route(ctx: Context) -> Iterator[Event]:
     """One short constrained call; without this stage a request writes when writes are allowed, else reads.
     A request whose words say it is unsafe (`controller/unsafe.py`) is routed so without the call."""
-    if danger(ctx.request.text) is not None:
+    if danger(ctx.request.text, schema_stems(ctx.catalog)) is not None:
         ctx.route = "unsafe"
         yield Routed(ctx.route)
         return

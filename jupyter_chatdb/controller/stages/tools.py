@@ -8,6 +8,7 @@ from __future__ import annotations
 from collections.abc import Iterator
 
 from ...errors import ModelOutputError, QueryFailed
+from ...grounding.words import schema_stems
 from ...tools import TOOLS, Observation, ToolCall, ToolInputError, Workbench, call_text, run_tool
 from .. import prompts, tool_prompts
 from ..answer import is_grounded
@@ -25,7 +26,7 @@ def refuse_unsafe(ctx: Context) -> Iterator[Event]:
     """A request routed unsafe is answered with why, and nothing is planned or run."""
     if ctx.route != "unsafe" or ctx.reply is not None:
         return
-    found = danger(ctx.request.text) or refusal()
+    found = danger(ctx.request.text, schema_stems(ctx.catalog)) or refusal()
     yield Refused(found.kind, found.reason)
     ctx.reply = _reply(ctx, found.reason, [], route="unsafe")
 
