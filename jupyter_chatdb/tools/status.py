@@ -49,7 +49,7 @@ def memory_status(call: ToolCall, bench: Workbench) -> Observation:
     thoughts = (
         f"{sum(kinds.values())} live thoughts"
         if bench.memory is not None
-        else "no thought memory (%mem status says how to keep one)"
+        else "no thought memory (%config ChatDB.memory = True keeps one)"
     )
     return Observation(
         call, _result(frame), f"The notebook keeps {thoughts}, {len(procedures)} procedures and {len(rules)} rules."
