@@ -118,6 +118,7 @@ class ChatDB:
         self.summarize = summarize
         self._memory = memory
         self._previous = ""  # the last request asked: what a correction that follows it is about
+        self._previous_sql = ""  # the SELECT of the last read answered: what a question about "that query" means
         embedder = embedder or (LazyMiniLMEmbedder() if minilm_installed() else None)  # else matching by spelling only
         saved = self._saved_values(values_path)
         self.values = ValueIndex(self.session, embedder, saved=saved)
@@ -250,7 +251,9 @@ class ChatDB:
     ) -> Iterator[Event]:
         """The events of answering `text`, for views that show the work as it happens (`ask` collects them)."""
         request = self._request(text, allow_writes, dry_run, max_steps, use_memory)
-        request = dataclasses.replace(request, use_procedures=use_procedures, previous=self._previous)
+        request = dataclasses.replace(
+            request, use_procedures=use_procedures, previous=self._previous, previous_sql=self._previous_sql
+        )
         self._previous = text
         yield from self._events(request, record=True)
 
@@ -514,6 +517,8 @@ class ChatDB:
             yield event
         if record and reply is not None:
             self._recorded(reply)
+        if reply is not None and reply.route == "read" and len(reply.sql) == 1:
+            self._previous_sql = reply.sql[0]
 
     def _bootstrap(self, schema: str | Path) -> None:
         path = Path(schema) if isinstance(schema, Path) or str(schema).strip().endswith(".sql") else None

@@ -304,3 +304,13 @@ def test_a_question_about_a_column_named_like_a_secret_is_a_read(scripted):
     reply = chatdb.ask("Which riders have no password set?")
     assert reply.route == "read" and list(reply.result["name"]) == ["Bo"]
     chatdb.close()
+
+
+def test_explain_without_a_select_explains_the_last_query(stable, scripted):
+    scripted.push(native("SELECT barn, count(*) AS n FROM horses JOIN stalls USING (stall) GROUP BY barn"))
+    stable.ask("How many horses per barn?")
+    scripted.push(call("explain_query"), ANSWER, {"answer": "It joins the horses with their stalls."})
+    reply = stable.ask("Why was that query so slow?")
+    assert reply.route == "database" and reply.steps[0].goal == "explain_query(sql='')"
+    assert reply.steps[0].sql.startswith("SELECT barn, COUNT(*) AS n FROM horses JOIN stalls")
+    assert "HASH_JOIN" in set(reply.result["operator"])

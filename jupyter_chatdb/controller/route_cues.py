@@ -33,7 +33,9 @@ ABOUT_THE_DATABASE = re.compile(
     r"|\btables\s+(are\s+)?(there|loaded|here)\b"
     r"|\b(last|latest|previous|my)\s+(write|request|change|update)s?\b[^.?!]{0,40}\b(change|changed|do|did)\b"
     r"|\bwrite\s+request\s+\d+|\brequest\s+\d+\b[^.?!]{0,40}\b(change|changed|did|added|removed)\b"
-    r"|\b(the\s+notebook'?s?|your|the)\s+memory\b",
+    r"|\b(the\s+notebook'?s?|your|the)\s+memory\b"
+    r"|\b(last|latest|previous|that|my)\s+(query|select)\b[^.?!]{0,40}\b(slow|slower|fast|plan|run|ran|took|time)\b"
+    r"|\bexplain\s+(the\s+|my\s+|that\s+)?(last\s+|previous\s+)?(query|select)\b",
     _I,
 )
 DESCRIBE = re.compile(r"\bdescribe\s+(the\s+)?([\w.]+)(\s+table)?\b", _I)
@@ -56,8 +58,9 @@ def about_the_database(text: str, catalog: Catalog) -> bool:
     >>> from jupyter_chatdb.sql.catalog import Column, Table
     >>> catalog = Catalog([Table("horses", (Column("coat", "VARCHAR"),), 3)])
     >>> [about_the_database(t, catalog) for t in ("Which columns of horses have missing values?",
-    ...  "Why is SELECT coat FROM horses slow?", "Describe horses", "What did my last write change?")]
-    [True, True, True, True]
+    ...  "Why is SELECT coat FROM horses slow?", "Describe horses", "What did my last write change?",
+    ...  "Why was that query so slow?")]
+    [True, True, True, True, True]
     >>> [about_the_database(t, catalog) for t in ("Which horses have no coat?", "List the coats of horses")]
     [False, False]
     """

@@ -23,7 +23,7 @@ Tools:
 {tools}
 - answer: stop, as the observations so far answer the question.
 "table" is for describe_table and profile_columns: one of the tables, the one the question is about.
-"sql" is for explain_query: the SELECT written in the question, copied exactly.
+"sql" is for explain_query: the SELECT written in the question, copied exactly ("" for the last query).
 "request" is for changes: the request's number, or 0 for the latest.
 Leave inputs a tool does not take as "" or 0. Call the one tool that answers the question; \
 call another only when the question also asks for what it gives.

@@ -49,3 +49,4 @@ class Workbench:
     procedures: ProcedureBook | None = None
     rules: RuleBook | None = None
     keys: ImpliedKeys | None = None  # references the data implies, for tables that declare none
+    previous_sql: str = ""  # the SELECT of the last read answered: what explain_query runs without one

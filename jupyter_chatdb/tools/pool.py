@@ -34,7 +34,8 @@ POOL = (
     Tool(
         "explain_query",
         ("sql",),
-        "runs one SELECT with EXPLAIN ANALYZE: each operator's time and rows, slowest first",
+        "runs one SELECT (the last query's when none is given) with EXPLAIN ANALYZE: each operator's time and rows, "
+        "slowest first",
         query_plan.explain_query,
     ),
     Tool(

@@ -17,11 +17,13 @@ DETAIL_CHARS = 80
 
 
 def explain_query(call: ToolCall, bench: Workbench) -> Observation:
-    """Run `call.sql` (one SELECT the guard allows, as the guard wrote it back) with EXPLAIN ANALYZE."""
-    if not call.sql.strip():
+    """Run `call.sql` (one SELECT the guard allows, as the guard wrote it back; without one, the last read's)
+    with EXPLAIN ANALYZE."""
+    sql = call.sql.strip() or bench.previous_sql
+    if not sql:
         raise ToolInputError("explain_query takes the SELECT to explain: write it in the request.")
     try:
-        checked = guard.check(call.sql, bench.catalog.schema())
+        checked = guard.check(sql, bench.catalog.schema())
     except SQLRefused as error:
         raise ToolInputError(f"explain_query runs only a SELECT the guard allows: {error}") from None
     if len(checked.statements) != 1 or checked.statements[0].kind is not guard.Kind.READ:

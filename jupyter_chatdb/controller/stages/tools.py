@@ -39,7 +39,14 @@ def use_tools(ctx: Context) -> Iterator[Event]:
         return
     services = ctx.services
     bench = Workbench(
-        ctx.session, ctx.catalog, services.journal, services.memory, services.procedures, services.rules, services.keys
+        ctx.session,
+        ctx.catalog,
+        services.journal,
+        services.memory,
+        services.procedures,
+        services.rules,
+        services.keys,
+        ctx.request.previous_sql,
     )
     names = ctx.table_names
     tables = tool_prompts.tables_text(ctx.catalog, names)
