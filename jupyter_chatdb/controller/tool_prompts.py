@@ -10,6 +10,7 @@ from ..errors import ModelOutputError
 from ..llm.base import JSONSchema, Message
 from ..sql.catalog import Catalog
 from ..tools import POOL, Observation, ToolCall, call_text
+from ..tools.base import counted
 from .prompts import result_text
 
 ANSWER_TOOL = "answer"  # not a tool: the observations so far answer the question
@@ -95,7 +96,7 @@ def tables_text(catalog: Catalog, names: Sequence[str]) -> str:
         table = catalog.tables[name]
         columns = [c.name for c in table.columns[:COLUMNS_LISTED]]
         more = ", ..." if len(table.columns) > COLUMNS_LISTED else ""
-        lines.append(f"{name}: {', '.join(columns)}{more} ({table.row_count} row{'s' if table.row_count != 1 else ''})")
+        lines.append(f"{name}: {', '.join(columns)}{more} ({counted(table.row_count, 'row')})")
     return "\n".join(lines)
 
 

@@ -4,6 +4,8 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
+import pandas as pd
+
 from ..errors import ChatDBError
 from ..grounding.keys import ImpliedKeys
 from ..kernel_memory.procedures import ProcedureBook
@@ -36,6 +38,20 @@ class Observation:
     call: ToolCall
     result: QueryResult
     summary: str
+
+
+def frame_result(frame: pd.DataFrame) -> QueryResult:
+    """A tool's table read from what the request already holds (the catalog, the journal's list, the
+    memory), not by a query of its own: no SQL ran."""
+    return QueryResult("", frame, len(frame), 0.0)
+
+
+def counted(number: int, noun: str) -> str:
+    """
+    >>> counted(1, "row"), counted(3, "column")
+    ('1 row', '3 columns')
+    """
+    return f"{number} {noun}{'s' if number != 1 else ''}"
 
 
 @dataclass(frozen=True)

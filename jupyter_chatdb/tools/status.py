@@ -6,8 +6,7 @@ from collections import Counter
 
 import pandas as pd
 
-from ..sql.session import QueryResult
-from .base import Observation, ToolCall, ToolInputError, Workbench
+from .base import Observation, ToolCall, ToolInputError, Workbench, counted, frame_result
 
 
 def changes(call: ToolCall, bench: Workbench) -> Observation:
@@ -15,7 +14,7 @@ def changes(call: ToolCall, bench: Workbench) -> Observation:
     history = bench.journal.history()
     if history.empty:
         empty = pd.DataFrame(columns=["table", "removed or changed", "added or changed", "created"])
-        return Observation(call, _result(empty), "No write request has been applied to this database yet.")
+        return Observation(call, frame_result(empty), "No write request has been applied to this database yet.")
     ids = [int(i) for i in history["request_id"]]
     request_id = call.request or ids[-1]
     if request_id not in ids:
@@ -26,12 +25,12 @@ def changes(call: ToolCall, bench: Workbench) -> Observation:
     changed = "; ".join(
         f"{r['table']}: created"
         if r["created"]
-        else f"{r['table']}: {_rows(r['removed or changed'])} out, {r['added or changed']} in"
+        else f"{r['table']}: {counted(r['removed or changed'], 'row')} out, {r['added or changed']} in"
         for _, r in frame.iterrows()
     )
     when = f"applied at {_when(row['applied_at'])}{undone}"
     summary = f"Request {request_id} ({row['request']!r}, {when}) changed {changed or 'nothing'}."
-    return Observation(call, _result(frame), summary)
+    return Observation(call, frame_result(frame), summary)
 
 
 def memory_status(call: ToolCall, bench: Workbench) -> Observation:
@@ -52,17 +51,11 @@ def memory_status(call: ToolCall, bench: Workbench) -> Observation:
         else "no thought memory (%config ChatDB.memory = True keeps one)"
     )
     return Observation(
-        call, _result(frame), f"The notebook keeps {thoughts}, {len(procedures)} procedures and {len(rules)} rules."
+        call,
+        frame_result(frame),
+        f"The notebook keeps {thoughts}, {len(procedures)} procedures and {len(rules)} rules.",
     )
 
 
 def _when(timestamp: object) -> str:
     return pd.Timestamp(timestamp).strftime("%Y-%m-%d %H:%M:%S")  # type: ignore[arg-type]
-
-
-def _rows(count: int) -> str:
-    return f"{count} row{'s' if count != 1 else ''}"
-
-
-def _result(frame: pd.DataFrame) -> QueryResult:
-    return QueryResult("", frame, len(frame), 0.0)

@@ -6,8 +6,7 @@ import pandas as pd
 
 from ..sql.catalog import TEXT_TYPES, Table
 from ..sql.names import quote_identifier, quote_string, quote_table
-from ..sql.session import QueryResult
-from .base import Observation, ToolCall, Workbench
+from .base import Observation, ToolCall, Workbench, counted, frame_result
 
 PROFILED_COLUMNS = 60  # a wider table is profiled on its first columns
 SCALAR_TYPES = ("[", "STRUCT", "MAP", "UNION")  # what min/max/mode cannot compare: counted, not ranged
@@ -20,10 +19,10 @@ def list_tables(call: ToolCall, bench: Workbench) -> Observation:
     rows = [{"table": t.name, "kind": _kind(t), "rows": t.row_count, "columns": len(t.columns)} for t in tables]
     frame = pd.DataFrame(rows, columns=["table", "kind", "rows", "columns"])
     biggest = max(tables, key=lambda table: table.row_count, default=None)
-    summary = _count(len(tables), "table") + (
-        f"; the largest is {biggest.name} with {_count(biggest.row_count, 'row')}." if biggest else "."
+    summary = counted(len(tables), "table") + (
+        f"; the largest is {biggest.name} with {counted(biggest.row_count, 'row')}." if biggest else "."
     )
-    return Observation(call, _catalog_result(frame), summary)
+    return Observation(call, frame_result(frame), summary)
 
 
 def describe_table(call: ToolCall, bench: Workbench) -> Observation:
@@ -48,10 +47,10 @@ def describe_table(call: ToolCall, bench: Workbench) -> Observation:
     frame = pd.DataFrame(rows, columns=["column", "type", "key", "examples"])
     key = ", ".join(table.primary_key) or "none declared"
     summary = (
-        f"{table.name} ({_kind(table)}) has {_count(table.row_count, 'row')} and {_count(len(table.columns), 'column')}; "
+        f"{table.name} ({_kind(table)}) has {counted(table.row_count, 'row')} and {counted(len(table.columns), 'column')}; "
         f"primary key: {key}."
     )
-    return Observation(call, _catalog_result(frame), summary)
+    return Observation(call, frame_result(frame), summary)
 
 
 def profile_columns(call: ToolCall, bench: Workbench) -> Observation:
@@ -63,7 +62,7 @@ def profile_columns(call: ToolCall, bench: Workbench) -> Observation:
     of = f" of {table.row_count})"
     missing = [f"{column} ({count}{of}" for column, count in zip(frame["column"], frame["missing"]) if count]
     standing = [f"{column} ({count}{of}" for column, count in zip(frame["column"], frame["placeholders"]) if count]
-    summary = f"{table.name}: {_count(table.row_count, 'row')}, {_count(len(columns), 'column')} profiled; " + (
+    summary = f"{table.name}: {counted(table.row_count, 'row')}, {counted(len(columns), 'column')} profiled; " + (
         f"missing values in {len(missing)}: {', '.join(missing)}" if missing else "no column has missing (null) values"
     )
     if standing:
@@ -96,15 +95,6 @@ def _profile_select(table: str, column: str, data_type: str) -> str:
             f"CASE WHEN count(DISTINCT {c}) < count({c}) THEN mode({c})::VARCHAR END AS most_common"
         )
     return f"{head}, {tail} FROM {quote_table(table)}"
-
-
-def _catalog_result(frame: pd.DataFrame) -> QueryResult:
-    """A table read from the catalog the request already holds: no SQL ran."""
-    return QueryResult("", frame, len(frame), 0.0)
-
-
-def _count(number: int, noun: str) -> str:
-    return f"{number} {noun}{'s' if number != 1 else ''}"
 
 
 def _kind(table: Table) -> str:

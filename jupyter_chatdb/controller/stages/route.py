@@ -42,14 +42,11 @@ def route_quickly(ctx: Context) -> Iterator[Event]:
     ask about the database itself."""
     text, catalog = ctx.request.text, ctx.catalog
     if danger(text, schema_stems(catalog)) is not None:
-        yield from route(ctx)
-        return
-    if not ctx.request.allow_writes and only_states_a_note(text):  # for the memory alone: nothing to run
+        ctx.route = "unsafe"
+    elif not ctx.request.allow_writes and only_states_a_note(text):  # for the memory alone: nothing to run
         ctx.route = "chat"
-        yield Routed(ctx.route)
         ctx.reply = Reply(text, NOTED, [], None, [], ctx.calls.usage, ctx.services.model.name, route="chat")
-        return
-    if about_the_database(text, catalog):
+    elif about_the_database(text, catalog):
         ctx.route = "database"
     elif general_sql_question(text, catalog):
         ctx.route = "chat"
@@ -58,7 +55,7 @@ def route_quickly(ctx: Context) -> Iterator[Event]:
     ):
         ctx.route = "read"
     else:
-        yield from route(ctx)
+        yield from _route_by_model(ctx)  # the unsafe cues were read above
         return
     yield Routed(ctx.route)
 
@@ -84,6 +81,10 @@ def route(ctx: Context) -> Iterator[Event]:
         ctx.route = "unsafe"
         yield Routed(ctx.route)
         return
+    yield from _route_by_model(ctx)
+
+
+def _route_by_model(ctx: Context) -> Iterator[Event]:
     messages = prompts.route_messages(ctx.request.text, ctx.table_names)
     completion = yield from ctx.calls("route", messages, prompts.ROUTE_SCHEMA, ROUTE_MAX_TOKENS)
     routed = prompts.parse_json(completion.text, "route")
