@@ -117,7 +117,10 @@ def test_values_the_model_cannot_give_leave_the_request_to_the_planner(stable, s
 def test_a_procedure_the_model_finds_of_another_kind_is_not_used(stable, scripted):
     learned_delivery(stable, scripted)
     scripted.push(
-        {"route": "write"}, {"hay delivery": False}, plan("UPDATE horses SET hay_kg = 0 WHERE name = 'Bramble'")
+        {"route": "write"},
+        {"hay delivery": False},
+        {"procedure": "none"},  # asked once more, for one of them or none
+        plan("UPDATE horses SET hay_kg = 0 WHERE name = 'Bramble'"),
     )
     events = []
     stable.ask("Bramble's hay was all eaten: set it to 0 kg.", allow_writes=True, on_event=events.append)
@@ -125,6 +128,16 @@ def test_a_procedure_the_model_finds_of_another_kind_is_not_used(stable, scripte
         "the model found it another kind of change"
     ]
     assert hay(stable)["Bramble"] == 0
+
+
+def test_after_a_no_to_each_procedure_the_one_picked_when_asked_again_runs(stable, scripted):
+    learned_delivery(stable, scripted)
+    calls = len(scripted.calls)
+    scripted.push({"route": "write"}, {"hay delivery": False}, {"procedure": "hay delivery"}, LATER_VALUES)
+    reply = stable.ask(LATER, allow_writes=True)
+    pick = scripted.calls[calls + 2]
+    assert pick.json_schema["properties"] == {"procedure": {"enum": ["hay delivery", "none"]}}
+    assert reply.procedure == "hay delivery" and hay(stable)["Tansy"] == 8
 
 
 def test_a_request_can_be_planned_instead_of_running_its_procedure(stable, scripted):
@@ -277,7 +290,8 @@ def yard(scripted):
 def offered_for(db: ChatDB, scripted, request: str, chosen: dict[str, bool]) -> list[str]:
     """The procedures the model is asked to choose among for `request` (it says `chosen`, then no plan)."""
     calls = len(scripted.calls)
-    scripted.push({"route": "write"}, chosen, {"rider": "x", "supplier": "x", "bales": 1}, plan("SELECT 1"))
+    asked_again = [] if any(chosen.values()) else [{"procedure": "none"}]
+    scripted.push({"route": "write"}, chosen, *asked_again, {"rider": "x", "supplier": "x", "bales": 1}, plan("SELECT 1"))
     db.ask(request, dry_run=True)
     (choice,) = [c for c in scripted.calls[calls:] if c.json_schema and _yes_or_no_each(c.json_schema)]
     return list(choice.json_schema["properties"])

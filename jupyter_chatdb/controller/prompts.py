@@ -340,10 +340,9 @@ wording may differ), else false. Reply with JSON."""
 
 def choose_messages(request: str, procedures: Sequence[tuple[str, str, str]]) -> list[Message]:
     """The messages that ask which of `procedures` (name, example request, what it does) carry out `request`."""
-    listed = "\n".join(f"- {name}: {does}. Example: {example}" for name, example, does in procedures)
     return [
         {"role": "system", "content": CHOOSE_INSTRUCTIONS},
-        {"role": "user", "content": f"Procedures:\n{listed}\nRequest: {request}"},
+        {"role": "user", "content": _procedures_and_request(request, procedures)},
     ]
 
 
@@ -356,6 +355,33 @@ def choose_schema(names: Sequence[str]) -> JSONSchema:
         "additionalProperties": False,
     }
 
+
+NONE_PICKED = "none"
+PICK_INSTRUCTIONS = """\
+Which saved procedure carries out a request to change a database? Pick the one whose example request \
+asks for the same kind of change (the names, numbers and wording may differ), or "none". Reply with JSON."""
+
+
+def pick_messages(request: str, procedures: Sequence[tuple[str, str, str]]) -> list[Message]:
+    """After a no to each of `procedures`: the messages that ask for one of them, or none."""
+    return [
+        {"role": "system", "content": PICK_INSTRUCTIONS},
+        {"role": "user", "content": _procedures_and_request(request, procedures)},
+    ]
+
+
+def _procedures_and_request(request: str, procedures: Sequence[tuple[str, str, str]]) -> str:
+    listed = "\n".join(f"- {name}: {does}. Example: {example}" for name, example, does in procedures)
+    return f"Procedures:\n{listed}\nRequest: {request}"
+
+
+def pick_schema(names: Sequence[str]) -> JSONSchema:
+    return {
+        "type": "object",
+        "properties": {"procedure": {"enum": [*names, NONE_PICKED]}},
+        "required": ["procedure"],
+        "additionalProperties": False,
+    }
 
 FILL_INSTRUCTIONS = """\
 You read the values of a saved procedure's parameters in a request. Copy each name, word and number as \

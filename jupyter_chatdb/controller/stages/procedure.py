@@ -16,6 +16,7 @@ from ..events import Event, ProcedureNotUsed, ProcedureUsed
 from ..plan import PlannedStep
 
 CHOOSE_MAX_TOKENS = 16 + 12 * CANDIDATES
+PICK_MAX_TOKENS = 24
 FILL_TOKENS_PER_ITEM = 40
 FILL_MAX_TOKENS = 400
 
@@ -33,11 +34,17 @@ def use_procedure(ctx: Context) -> Iterator[Event]:
     if not matches:
         return
     offered = [(m.procedure.name, m.request, m.procedure.summary()) for m in matches]
+    names = [name for name, _, _ in offered]
     messages = prompts.choose_messages(ctx.request.text, offered)
-    schema = prompts.choose_schema([name for name, _, _ in offered])
+    schema = prompts.choose_schema(names)
     completion = yield from ctx.calls("procedure", messages, schema, CHOOSE_MAX_TOKENS)
     said = _json_object(completion.text)
     match = next((m for m in matches if said.get(m.procedure.name) is True), None)  # the closest one it says
+    if match is None and prompts.NONE_PICKED not in names:  # a no to each: asked once more, for one or none
+        messages = prompts.pick_messages(ctx.request.text, offered)
+        completion = yield from ctx.calls("procedure", messages, prompts.pick_schema(names), PICK_MAX_TOKENS)
+        picked = prompts.parse_json(completion.text, "procedure")
+        match = next((m for m in matches if m.procedure.name == picked), None)
     if match is None:
         yield ProcedureNotUsed(matches[0].procedure.name, "the model found it another kind of change")
         return
