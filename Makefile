@@ -13,13 +13,13 @@ LLAMA_VERSION := 0.3.36
 LLAMA_WHEELS := $(CHATDB_HOME)/wheels
 LLAMA_CMAKE_ARGS := -DGGML_NATIVE=OFF -DGGML_AVX=ON -DGGML_AVX2=ON -DGGML_FMA=ON -DGGML_F16C=ON -DGGML_BMI2=ON
 
-.PHONY: demo test lint lab model browser clean
+.PHONY: demo test lint lab model browser java clean
 
 demo: $(STAMPS)/local $(STAMPS)/embedder
 	CHATDB_MODEL=local $(PY) scripts/run_notebook.py notebooks/quickstart.ipynb
 
-test: $(STAMPS)/local $(STAMPS)/dev $(STAMPS)/embedder browser lint
-	$(PY) -m pytest
+test: $(STAMPS)/local $(STAMPS)/dev $(STAMPS)/embedder browser java lint
+	CHATDB_REQUIRE_SPARK=1 $(PY) -m pytest
 
 # ruff (format and lint) and mypy, configured in pyproject.toml
 lint: $(STAMPS)/dev
@@ -35,6 +35,17 @@ browser:
 			apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq chromium >/dev/null; \
 		else \
 			echo "No /usr/bin/chromium: the browser test is skipped (sudo apt-get install chromium)"; \
+		fi; \
+	fi
+
+# The Spark parity test runs a local Spark, which needs Java: Debian's headless OpenJDK, installed as chromium is.
+java:
+	@if ! command -v java >/dev/null; then \
+		if [ "$$(id -u)" = 0 ]; then \
+			echo "Installing Debian's headless OpenJDK for the Spark parity test"; \
+			apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq openjdk-17-jre-headless >/dev/null; \
+		else \
+			echo "No java: the Spark test fails (sudo apt-get install openjdk-17-jre-headless)"; \
 		fi; \
 	fi
 
@@ -70,7 +81,7 @@ $(STAMPS)/embedder: | $(PY)
 	@touch $@
 
 $(STAMPS)/dev: pyproject.toml | $(PY)
-	$(PIP) install -q -e '.[dev]'
+	$(PIP) install -q -e '.[dev,spark,sqlalchemy]'
 	@touch $@
 
 clean:

@@ -37,10 +37,11 @@ from .llm.minilm import LazyMiniLMEmbedder
 from .llm.minilm import installed as minilm_installed
 from .llm.select import select_backend
 from .options import Options
-from .sql import guard
+from .sql import guard, remote
 from .sql.catalog import Catalog
 from .sql.generalize import generalize, parameter_types
 from .sql.journal import Journal
+from .sql.remote import RemoteEngine
 from .sql.replays import Recorded, Replays, result_digest
 from .sql.rules import Rule, RuleBook, checked_rule
 from .sql.session import Binding, Session
@@ -56,6 +57,8 @@ class Status:
     stored: list[str]  # the session's own tables
     attached: list[str]  # tables of attached databases, as database.table
     applied: int  # write requests applied (undone ones included)
+    remote: str | None = None  # the remote engine connected, in words
+    remote_tables: list[str] = dataclasses.field(default_factory=list)  # its tables, read there
 
 
 class ChatDB:
@@ -86,6 +89,7 @@ class ChatDB:
         embedder: Embedder | None = None,
         values_path: str | Path | None = None,
         procedures: ProcedureBook | None = None,
+        engine: object | None = None,
     ) -> None:
         """`schema`: a .sql file or SQL text of CREATE statements, run when the database has no tables yet.
 
@@ -108,6 +112,7 @@ class ChatDB:
         the tables' descriptions, between sessions.
         `procedures`: where procedures learned from approved writes (`learn`) or taught (`teach`) are kept
         (default: in memory, for this session); a write request of a kind one was learned for runs it.
+        `engine`: a remote engine whose tables are read there (`connect`).
         """
         if candidates < 1:
             raise ChatDBError("candidates must be at least 1.")
@@ -133,6 +138,20 @@ class ChatDB:
         self._stages = self._stages_of(strategy)
         self.options = Options(revisions=repair_rounds if strategy == "one-round" else revisions, candidates=candidates)
         self._controller = self._make_controller()
+        if engine is not None:
+            self.connect(engine)
+
+    def connect(self, target: object) -> list[str]:
+        """Read the tables of a remote engine: a SparkSession, a Spark URL (sc://host:15002 for Spark
+        Connect, spark://host:7077 or local[2] for a master), an SQLAlchemy engine or URL, or a
+        `RemoteEngine`. Reads of its tables run there, in its dialect with the same meaning (or are
+        refused); writes there are refused. Returns its tables."""
+        engine = target if isinstance(target, RemoteEngine) else remote.connect(target)
+        return self.session.connect_remote(engine)
+
+    def disconnect(self) -> None:
+        """Stop reading the remote engine's tables."""
+        self.session.disconnect_remote()
 
     @property
     def strategy(self) -> str:
@@ -357,6 +376,8 @@ class ChatDB:
             sorted(self.session.stored_tables()),
             self.session.attached_tables(),
             len(self.history()),
+            self.session.remote.engine.describe() if self.session.remote else None,
+            sorted(self.session.remote.columns) if self.session.remote else [],
         )
 
     def thoughts_from(self, statement: str) -> list[Thought]:

@@ -291,7 +291,9 @@ def offered_for(db: ChatDB, scripted, request: str, chosen: dict[str, bool]) -> 
     """The procedures the model is asked to choose among for `request` (it says `chosen`, then no plan)."""
     calls = len(scripted.calls)
     asked_again = [] if any(chosen.values()) else [{"procedure": "none"}]
-    scripted.push({"route": "write"}, chosen, *asked_again, {"rider": "x", "supplier": "x", "bales": 1}, plan("SELECT 1"))
+    scripted.push(
+        {"route": "write"}, chosen, *asked_again, {"rider": "x", "supplier": "x", "bales": 1}, plan("SELECT 1")
+    )
     db.ask(request, dry_run=True)
     (choice,) = [c for c in scripted.calls[calls:] if c.json_schema and _yes_or_no_each(c.json_schema)]
     return list(choice.json_schema["properties"])

@@ -383,6 +383,7 @@ def pick_schema(names: Sequence[str]) -> JSONSchema:
         "additionalProperties": False,
     }
 
+
 FILL_INSTRUCTIONS = """\
 You read the values of a saved procedure's parameters in a request. Copy each name, word and number as \
 the request writes it; list every item the request names. Reply with JSON only."""

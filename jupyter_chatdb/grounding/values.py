@@ -144,10 +144,14 @@ class ValueIndex:
         return known
 
     def _read(self, table: str, column: str, fingerprint: tuple[int, int]) -> ColumnValues:
-        rows = self.session.rows(
+        sql = (
             f"SELECT {quote_identifier(column)} FROM {quote_table(table)} WHERE {quote_identifier(column)} IS NOT NULL "
             f"GROUP BY 1 ORDER BY count(*) DESC, 1 LIMIT {self.max_values + 1}"
         )
+        if self.session.is_remote(table):  # all of a remote table's values, not only its sample's
+            rows = list(self.session.run(sql).frame.itertuples(index=False, name=None))
+        else:
+            rows = self.session.rows(sql)
         values = tuple(str(v) for (v,) in rows)
         read = ColumnValues(table, column, values[: self.max_values], len(values) > self.max_values, fingerprint)
         if self.saved is not None:
@@ -251,6 +255,8 @@ class ValueIndex:
         )
         if not types or not str(types[0][0]).upper().startswith(TEXT_TYPES):
             return None
+        if self.session.remote is not None and self.session.is_remote(table):
+            return self.session.remote.generation, 0  # read once per connection: a scan there costs too much
         count, digest = self.session.rows(
             f"SELECT count(*), coalesce(bit_xor(hash({quote_identifier(column)})), 0) FROM {quote_table(table)}"
         )[0]

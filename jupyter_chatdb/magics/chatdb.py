@@ -32,6 +32,8 @@ COMMANDS = (
     "tables",
     "describe",
     "attach",
+    "connect",
+    "disconnect",
     "history",
     "undo",
     "restore",
@@ -200,6 +202,9 @@ class ChatDBMagics(Magics):
         %chatdb tables          the tables ChatDB can query; with many tables, which the last request chose and why
         %chatdb describe TABLE "text"  say what a table holds (table selection finds it by this too)
         %chatdb attach FILE [NAME]  query another DuckDB file's tables, read-only, as NAME.table
+        %chatdb connect TARGET  read a remote engine's tables there: a SparkSession variable, sc://host:15002
+                                (Spark Connect), spark://host:7077, or an SQLAlchemy URL (only reads run there)
+        %chatdb disconnect      stop reading the remote engine's tables
         %chatdb history         the applied write requests
         %chatdb undo [N]        undo the last N applied write requests (default 1)
         %chatdb restore ID      bring the data back to how it was right after request ID (0: before the first)
@@ -356,6 +361,13 @@ class ChatDBMagics(Magics):
         if command == "attach":
             self._attach(rest)
             return None
+        if command == "connect":
+            self._connect(rest)
+            return None
+        if command == "disconnect":
+            self.engine.disconnect()
+            print("Disconnected: the remote engine's tables are no longer read.")
+            return None
         if command == "history":
             return self.engine.history()
         if command == "undo":
@@ -464,6 +476,8 @@ class ChatDBMagics(Magics):
         print(f"Database: {database}")
         print(f"DataFrames: {', '.join(status.frames) or 'none'}")
         print(f"Stored tables: {', '.join(status.stored) or 'none'}")
+        if status.remote:
+            print(f"Remote: {status.remote}, read there: {', '.join(status.remote_tables) or 'no tables'}")
         print(f"Applied write requests: {status.applied}")
         memory = self.memory
         print(
@@ -487,6 +501,17 @@ class ChatDBMagics(Magics):
         name = engine.attach(*words)
         tables = [t for t in engine.status().attached if t.startswith(name + ".")]
         print(f"Attached {words[0]} as {name}: its tables are {', '.join(tables) or 'none'} (read-only).")
+
+    def _connect(self, words: list[str]) -> None:
+        if len(words) != 1:
+            raise UsageError("Use %chatdb connect TARGET, e.g. %chatdb connect spark (a SparkSession variable).")
+        named = self._shell.user_ns.get(words[0])
+        target = named if named is not None and not isinstance(named, str) else words[0]
+        tables = self.engine.connect(target)
+        print(
+            f"Connected to {self.engine.status().remote}: {', '.join(tables) or 'no tables'} "
+            "(reads run there; writes there are refused)."
+        )
 
     def _describe(self, words: list[str]) -> None:
         if len(words) != 2:

@@ -168,6 +168,8 @@ def _keys(session: Session) -> tuple[dict[str, tuple[str, ...]], dict[str, list[
 
 
 def _count(session: Session, table: str) -> int:
+    if session.remote is not None and session.is_remote(table):
+        return session.remote.row_count(table)  # the sample here is not the table
     return session.rows(f"SELECT count(*) FROM {quote_table(table)}")[0][0]
 
 

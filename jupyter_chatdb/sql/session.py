@@ -19,6 +19,8 @@ import pandas as pd
 from ..errors import ConfigError, QueryFailed, QueryInterrupted
 from .engine import connect_locked
 from .names import quote_identifier, quote_string, quote_table
+from .remote import SAMPLE_ROWS, RemoteEngine
+from .remote_link import RemoteLink
 
 DEFAULT_FETCH_LIMIT = 100_000
 CHUNK_VECTORS = 8  # DuckDB vectors (2048 rows each) fetched per step
@@ -78,6 +80,7 @@ class Session:
         self._from_namespace: set[str] = set()  # bound by bind_frames, so also dropped by it
         self._lock = threading.RLock()
         self._worker = ThreadPoolExecutor(max_workers=1, thread_name_prefix="chatdb-duckdb")
+        self.remote: RemoteLink | None = None  # a remote engine whose tables are read there
         try:
             self._con = self._connect()
         except duckdb.ConnectionException as error:
@@ -99,6 +102,8 @@ class Session:
                 con.execute(f"ATTACH {quote_string(str(path))} AS {quote_identifier(name)} (READ_ONLY)")
             for name, frame in self._frames.items():
                 con.register(name, _wall_clock(frame))
+            if self.remote is not None:
+                _mirror(con, self.remote)
         except BaseException:
             con.close()
             raise
@@ -229,11 +234,61 @@ class Session:
             (n, "stored") for n in sorted(self.stored_tables())
         ]
         listed += [(n, "attached (read-only)") for n in self.attached_tables()]
+        if self.remote is not None:
+            listed += [
+                (n, f"remote: {self.remote.engine.describe()} (read there)") for n in sorted(self.remote.columns)
+            ]
         for name, kind in listed:
             columns = [c for (c,) in self.rows(f"SELECT column_name FROM (DESCRIBE {quote_table(name)})")]
-            (count,) = self.rows(f"SELECT count(*) FROM {quote_table(name)}")[0]
+            if self.is_remote(name):
+                count = self.remote.row_count(name) if self.remote is not None else 0
+            else:
+                (count,) = self.rows(f"SELECT count(*) FROM {quote_table(name)}")[0]
             rows.append({"table": name, "kind": kind, "rows": count, "columns": ", ".join(columns)})
         return pd.DataFrame(rows, columns=["table", "kind", "rows", "columns"])
+
+    # -- a remote engine ---------------------------------------------------------------------
+
+    def connect_remote(self, engine: RemoteEngine, sample_rows: int = SAMPLE_ROWS) -> list[str]:
+        """Read `engine`'s tables (instead of the remote engine connected before): a sample of each is kept
+        here, under its name, for the catalog and the prompts, and reads of them run on the engine."""
+        link = RemoteLink.open(engine, sample_rows)
+        taken = {name.lower() for name in (*self.stored_tables(), *self._frames)} & link.tables
+        if taken:
+            link.close()
+            raise ConfigError(
+                f"The remote engine has tables named like local ones ({', '.join(sorted(taken))}): "
+                "rename or unbind those first."
+            )
+        self.disconnect_remote()
+        with self._lock:
+            _mirror(self._con, link)
+            self.remote = link
+        return sorted(link.columns)
+
+    def disconnect_remote(self) -> None:
+        if self.remote is None:
+            return
+        with self._lock:
+            for table in self.remote.columns:
+                self._con.execute(f"DROP TABLE IF EXISTS temp.main.{quote_identifier(table)}")
+            self.remote.close()
+            self.remote = None
+
+    def is_remote(self, table: str) -> bool:
+        return self.remote is not None and table.lower() in self.remote.tables
+
+    def _run_remote(self, sql: str, params: Params | None) -> QueryResult:
+        assert self.remote is not None
+        started = time.perf_counter()
+        self.remote.check(sql)
+        with self._lock:  # DuckDB names the columns as it would: the sample has the same columns
+            names = [d[0] for d in self._con.execute(f"SELECT * FROM ({sql}) LIMIT 0", dict(params or {})).description]
+        frame, truncated = self.remote.read(sql, dict(params) if params else None, self.fetch_limit, self._worker)
+        if len(names) == len(frame.columns):
+            frame.columns = names
+        elapsed = (time.perf_counter() - started) * 1000
+        return QueryResult(sql, frame, len(frame), elapsed, truncated)
 
     # -- running SQL -------------------------------------------------------------------------
 
@@ -256,7 +311,10 @@ class Session:
 
     def run(self, sql: str, params: Params | None = None) -> QueryResult:
         """Run one statement, its `$name` parameters bound from `params` (never spliced into the text);
-        Ctrl-C (KeyboardInterrupt) interrupts it and raises QueryInterrupted."""
+        Ctrl-C (KeyboardInterrupt) interrupts it and raises QueryInterrupted. A read of remote tables
+        runs on the remote engine."""
+        if self.remote is not None and self.remote.tables_in(sql)[0]:
+            return self._run_remote(sql, params)
         with self._lock:
             started = time.perf_counter()
             future = self._worker.submit(self._fetch, sql, dict(params) if params else None)
@@ -309,9 +367,23 @@ class Session:
         self.rows("ROLLBACK")
 
     def close(self) -> None:
+        self.disconnect_remote()
         self._worker.shutdown(wait=True)
         self._con.close()
         self._cleanup()
+
+
+def _mirror(con: duckdb.DuckDBPyConnection, link: RemoteLink) -> None:
+    """Keep each remote table's sample as a temporary table of its types, under its name."""
+    for table, columns in link.columns.items():
+        name = quote_identifier(table)
+        typed = ", ".join(f"{quote_identifier(column)} {kind}" for column, kind in columns)
+        con.execute(f"CREATE OR REPLACE TEMP TABLE {name} ({typed})")
+        con.register("chatdb_remote_sample", link.samples[table])
+        try:
+            con.execute(f"INSERT INTO temp.main.{name} SELECT * FROM chatdb_remote_sample")
+        finally:
+            con.unregister("chatdb_remote_sample")
 
 
 def _wall_clock(frame: pd.DataFrame) -> pd.DataFrame:

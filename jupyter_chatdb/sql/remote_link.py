@@ -1,0 +1,109 @@
+"""A session's link to a remote engine: which tables are remote, their samples, and how a read of them
+runs there (transpiled, capped, interruptible); writes and reads mixing remote and local tables are
+refused with a sentence saying why."""
+
+from __future__ import annotations
+
+from concurrent.futures import Future, ThreadPoolExecutor, TimeoutError
+from dataclasses import dataclass, field
+from itertools import count
+
+import pandas as pd
+import sqlglot
+from sqlglot import exp
+
+from ..errors import QueryFailed, QueryInterrupted
+from .guard import DDL_TYPES, DIALECT, WRITE_TYPES
+from .remote import SAMPLE_ROWS, RemoteEngine
+from .transpile import transpiled
+
+INTERRUPT_POLL_S = 0.1
+_generations = count(1)
+
+
+@dataclass
+class RemoteLink:
+    engine: RemoteEngine
+    columns: dict[str, list[tuple[str, str]]]  # table -> (column, DuckDB type)
+    samples: dict[str, pd.DataFrame] = field(default_factory=dict)  # what DuckDB keeps of each
+    generation: int = field(default_factory=lambda: next(_generations))  # remote values are read once per link
+    _counts: dict[str, int] = field(default_factory=dict)
+
+    @classmethod
+    def open(cls, engine: RemoteEngine, sample_rows: int = SAMPLE_ROWS) -> RemoteLink:
+        """Read the engine's tables and a sample of each."""
+        link = cls(engine, engine.tables())
+        for table in link.columns:
+            sample = exp.select("*").from_(exp.to_table(table)).limit(sample_rows).sql(engine.dialect)
+            link.samples[table] = engine.read(sample, sample_rows)
+        return link
+
+    @property
+    def tables(self) -> set[str]:
+        return {name.lower() for name in self.columns}
+
+    def tables_in(self, sql: str) -> tuple[set[str], set[str]]:
+        """The remote and the other tables `sql` reads or writes (lower case; common table expressions
+        left out)."""
+        named: set[str] = set()
+        try:
+            trees = [tree for tree in sqlglot.parse(sql, read=DIALECT) if tree is not None]
+        except sqlglot.errors.ParseError:
+            return set(), set()
+        for tree in trees:
+            ctes = {cte.alias_or_name.lower() for cte in tree.find_all(exp.CTE)}
+            named |= {
+                (f"{t.db}.{t.name}" if t.db else t.name).lower() for t in tree.find_all(exp.Table) if t.name
+            } - ctes
+        return named & self.tables, named - self.tables
+
+    def read(
+        self, sql: str, params: dict[str, object] | None, limit: int, worker: ThreadPoolExecutor
+    ) -> tuple[pd.DataFrame, bool]:
+        """Run a checked read of remote tables on the engine: its rows (at most `limit`) and whether
+        there were more. Ctrl-C interrupts it there."""
+        self.check(sql)
+        types = {table: dict(columns) for table, columns in self.columns.items()}
+        text = transpiled(sql, self.engine.dialect, types, params)
+        future: Future[pd.DataFrame] = worker.submit(self.engine.read, text, limit + 1)
+        try:
+            frame = _wait(future)
+        except KeyboardInterrupt:
+            self.engine.interrupt()
+            raise QueryInterrupted("Query interrupted on the remote engine; nothing was changed.") from None
+        return frame.head(limit), len(frame) > limit
+
+    def check(self, sql: str) -> None:
+        """Refuse a write to remote tables, and a read joining them with local ones."""
+        remote, local = self.tables_in(sql)
+        tree = sqlglot.parse_one(sql, read=DIALECT)
+        if isinstance(tree, (*WRITE_TYPES, *DDL_TYPES)):
+            raise QueryFailed(
+                f"{', '.join(sorted(remote))} live on the remote engine, which is only read: writes there are refused."
+            )
+        if not isinstance(tree, (exp.Select, exp.SetOperation, exp.Subquery)):
+            raise QueryFailed("Only a SELECT runs on the remote engine: this works on local tables only.")
+        if local:
+            raise QueryFailed(
+                f"This query joins remote tables ({', '.join(sorted(remote))}) with local ones "
+                f"({', '.join(sorted(local))}), which cannot run in one place: ask about each apart."
+            )
+
+    def row_count(self, table: str) -> int:
+        """The remote table's rows, counted there once per link."""
+        key = table.lower()
+        if key not in self._counts:
+            counted = exp.select("count(*)").from_(exp.to_table(table)).sql(self.engine.dialect)
+            self._counts[key] = int(str(self.engine.read(counted, 1).iat[0, 0]))
+        return self._counts[key]
+
+    def close(self) -> None:
+        self.engine.close()
+
+
+def _wait(future: Future[pd.DataFrame]) -> pd.DataFrame:
+    while True:
+        try:
+            return future.result(timeout=INTERRUPT_POLL_S)
+        except TimeoutError:
+            continue

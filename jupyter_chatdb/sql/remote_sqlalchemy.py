@@ -1,0 +1,75 @@
+"""Any SQLAlchemy database as a remote engine (Trino, PostgreSQL, Snowflake, BigQuery, ...): its tables
+read with SQLAlchemy's inspector, reads run on one connection that a Stop cancels where the driver can."""
+
+from __future__ import annotations
+
+import threading
+from typing import Any
+
+import pandas as pd
+
+from ..errors import ConfigError, QueryFailed
+from .remote import duckdb_type
+
+# sqlglot's dialect for SQLAlchemy's dialect names, where they differ
+DIALECTS = {"postgresql": "postgres", "mssql": "tsql", "sqlite": "sqlite", "mysql": "mysql", "mariadb": "mysql"}
+
+
+class SQLAlchemyEngine:
+    def __init__(self, engine: Any) -> None:
+        self.engine = engine
+        self.dialect = DIALECTS.get(engine.dialect.name, engine.dialect.name)
+        self._running: Any = None  # the DBAPI connection of the read that runs now
+        self._lock = threading.Lock()
+
+    @classmethod
+    def from_url(cls, url: str) -> SQLAlchemyEngine:
+        try:
+            import sqlalchemy
+        except ImportError:
+            raise ConfigError("Other databases need SQLAlchemy: pip install 'jupyter-chatdb[sqlalchemy]'.") from None
+        try:
+            return cls(sqlalchemy.create_engine(url))
+        except Exception as error:  # a URL SQLAlchemy cannot read, or a driver that is not installed
+            raise ConfigError(f"Cannot use that database URL: {str(error).splitlines()[0][:200]}") from None
+
+    def describe(self) -> str:
+        url = self.engine.url
+        return f"{url.get_backend_name()} at {url.host or url.database or 'local'}"  # never the password
+
+    def tables(self) -> dict[str, list[tuple[str, str]]]:
+        import sqlalchemy
+
+        inspector = sqlalchemy.inspect(self.engine)
+        return {
+            name: [(c["name"], duckdb_type(str(c["type"]))) for c in inspector.get_columns(name)]
+            for name in [*inspector.get_table_names(), *inspector.get_view_names()]
+        }
+
+    def read(self, sql: str, limit: int) -> pd.DataFrame:
+        import sqlalchemy
+
+        try:
+            with self.engine.connect() as connection:
+                with self._lock:
+                    self._running = connection.connection
+                try:
+                    result = connection.execute(sqlalchemy.text(sql))
+                    rows = result.fetchmany(limit)
+                    return pd.DataFrame.from_records([tuple(r) for r in rows], columns=list(result.keys()))
+                finally:
+                    with self._lock:
+                        self._running = None
+        except sqlalchemy.exc.SQLAlchemyError as error:
+            said = str(getattr(error, "orig", None) or error).strip().splitlines() or [type(error).__name__]
+            raise QueryFailed(f"The database could not run it: {said[0][:300]}") from None
+
+    def interrupt(self) -> None:
+        with self._lock:
+            running = self._running
+        cancel = getattr(getattr(running, "driver_connection", running), "cancel", None)
+        if callable(cancel):
+            cancel()
+
+    def close(self) -> None:
+        self.engine.dispose()
