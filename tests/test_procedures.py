@@ -321,3 +321,26 @@ def test_only_procedures_touching_the_tables_a_request_names_its_things_by_are_o
 def test_a_request_naming_no_table_is_offered_every_close_procedure(yard, scripted):
     offered = offered_for(yard, scripted, "Somebody bought 7 bales.", {})
     assert sorted(offered) == ["delivery", "order"]
+
+
+def test_a_chosen_procedure_that_would_change_no_row_gives_way_to_the_next_one_chosen(yard, scripted):
+    request = "Rider 'Bo Lee' came by and bought 5 bales."
+    yard.teach(
+        "cancel",  # taught with this very request: the closest, but there is no order of Bo Lee to cancel
+        "DELETE FROM orders WHERE rider IN (SELECT full_name FROM riders WHERE full_name = $rider)",
+        [request],
+    )
+    scripted.push(
+        {"route": "write"},
+        {"cancel": True, "order": True},
+        {"rider": "Bo Lee"},
+        {"rider": "Bo Lee", "bales": 5},
+    )
+    events = []
+    reply = yard.ask(request, allow_writes=True, on_event=events.append)
+    assert [(e.name, e.reason) for e in events if isinstance(e, ProcedureNotUsed)] == [
+        ("cancel", "its step 1 would change no row here: another kind of change")
+    ]
+    assert reply.procedure == "order"
+    assert yard.session.rows("SELECT rider, bales FROM orders") == [("Bo Lee", 5)]
+    assert yard.session.rows("SELECT count(*) FROM riders") == [(2,)]  # the try was rolled back, the order kept

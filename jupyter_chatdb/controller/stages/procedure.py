@@ -8,23 +8,29 @@ from __future__ import annotations
 import json
 from collections.abc import Iterator
 
+from ...errors import ChatDBError
 from ...grounding.named_tables import named_tables
 from ...kernel_memory.procedures import CANDIDATES, ProcedureError
+from ...sql import guard
 from .. import prompts
 from ..context import Context
 from ..events import Event, ProcedureNotUsed, ProcedureUsed
 from ..plan import PlannedStep
+from .run import rows_changed
 
 CHOOSE_MAX_TOKENS = 16 + 12 * CANDIDATES
 PICK_MAX_TOKENS = 24
 FILL_TOKENS_PER_ITEM = 40
 FILL_MAX_TOKENS = 400
+TRIED = 2  # procedures chosen for one request that are filled and tried, the closest first
 
 
 def use_procedure(ctx: Context) -> Iterator[Event]:
-    """For a write close in meaning to requests procedures were learned from: the model chooses one of
-    them (or none), then reads its values; its steps are the plan. When none is chosen, or its values
-    cannot be read, the request is planned as usual."""
+    """For a write close in meaning to requests procedures were learned from: the model chooses among
+    them (or none), then reads the chosen one's values; its steps are the plan. A chosen procedure that,
+    tried and rolled back, would change no row where it must (a return of a sale never made) is of
+    another kind: the next one chosen is tried. When none is left, or values cannot be read, the request
+    is planned as usual."""
     book = ctx.services.procedures
     if ctx.route != "write" or book is None or ctx.steps or not ctx.request.use_procedures:
         return
@@ -36,33 +42,61 @@ def use_procedure(ctx: Context) -> Iterator[Event]:
     offered = [(m.procedure.name, m.request, m.procedure.summary()) for m in matches]
     names = [name for name, _, _ in offered]
     messages = prompts.choose_messages(ctx.request.text, offered)
-    schema = prompts.choose_schema(names)
-    completion = yield from ctx.calls("procedure", messages, schema, CHOOSE_MAX_TOKENS)
+    completion = yield from ctx.calls("procedure", messages, prompts.choose_schema(names), CHOOSE_MAX_TOKENS)
     said = _json_object(completion.text)
-    match = next((m for m in matches if said.get(m.procedure.name) is True), None)  # the closest one it says
-    if match is None and prompts.NONE_PICKED not in names:  # a no to each: asked once more, for one or none
+    chosen = [m for m in matches if said.get(m.procedure.name) is True]  # the closest first
+    if not chosen and prompts.NONE_PICKED not in names:  # a no to each: asked once more, for one or none
         messages = prompts.pick_messages(ctx.request.text, offered)
         completion = yield from ctx.calls("procedure", messages, prompts.pick_schema(names), PICK_MAX_TOKENS)
         picked = prompts.parse_json(completion.text, "procedure")
-        match = next((m for m in matches if m.procedure.name == picked), None)
-    if match is None:
+        chosen = [m for m in matches if m.procedure.name == picked]
+    if not chosen:
         yield ProcedureNotUsed(matches[0].procedure.name, "the model found it another kind of change")
         return
-    procedure = match.procedure
-    messages = prompts.fill_messages(procedure.name, procedure.requests[0], procedure.example, ctx.request.text)
-    budget = min(FILL_MAX_TOKENS, 60 + FILL_TOKENS_PER_ITEM * (1 + len(procedure.item_fields)))
-    completion = yield from ctx.calls("fill", messages, procedure.values_schema(), budget)
-    try:
-        filled = json.loads(completion.text)
-        values = procedure.checked_values(filled if isinstance(filled, dict) else {})
-    except (json.JSONDecodeError, ProcedureError) as error:
-        reason = str(error) if isinstance(error, ProcedureError) else "the model's values were not JSON"
-        yield ProcedureNotUsed(procedure.name, reason)
+    for match in chosen[:TRIED]:
+        procedure = match.procedure
+        messages = prompts.fill_messages(procedure.name, procedure.requests[0], procedure.example, ctx.request.text)
+        budget = min(FILL_MAX_TOKENS, 60 + FILL_TOKENS_PER_ITEM * (1 + len(procedure.item_fields)))
+        completion = yield from ctx.calls("fill", messages, procedure.values_schema(), budget)
+        try:
+            filled = json.loads(completion.text)
+            values = procedure.checked_values(filled if isinstance(filled, dict) else {})
+        except (json.JSONDecodeError, ProcedureError) as error:
+            reason = str(error) if isinstance(error, ProcedureError) else "the model's values were not JSON"
+            yield ProcedureNotUsed(procedure.name, reason)
+            continue
+        steps, bound = procedure.expanded(values)
+        planned = [PlannedStep(step.goal, step.sql, step.binds) for step in steps]
+        idle = _changing_no_row(ctx, planned, bound)
+        if idle is not None:
+            yield ProcedureNotUsed(procedure.name, f"its step {idle} would change no row here: another kind of change")
+            continue
+        ctx.steps, ctx.params, ctx.procedure = planned, bound, procedure.name
+        yield ProcedureUsed(procedure.name, procedure.source, tuple(values.items()), match.similarity)
         return
-    steps, bound = procedure.expanded(values)
-    ctx.steps = [PlannedStep(step.goal, step.sql, step.binds) for step in steps]
-    ctx.params, ctx.procedure = bound, procedure.name
-    yield ProcedureUsed(procedure.name, procedure.source, tuple(values.items()), match.similarity)
+
+
+def _changing_no_row(ctx: Context, steps: list[PlannedStep], params: dict[str, object]) -> int | None:
+    """The first step that, run with `params` in a transaction rolled back, changes no row where a write
+    must (an UPDATE, DELETE or INSERT ... SELECT that is not conditional); None when each does. A step
+    that fails is left for the run to report."""
+    if any(step.binds for step in steps):
+        return None  # a step binding results for later ones: left for the run to judge
+    schema = ctx.catalog.schema()
+    session = ctx.session
+    session.begin()
+    try:
+        for number, step in enumerate(steps, start=1):
+            for statement in guard.check(step.sql, schema, mode=guard.Mode.PREVIEW).statements:
+                result = session.run(statement.sql, {name: params[name] for name in statement.parameters})
+                changed = rows_changed(statement, result)
+                if changed == 0 and not statement.conditional:
+                    return number
+    except ChatDBError:
+        return None
+    finally:
+        session.rollback()
+    return None
 
 
 def _json_object(text: str) -> dict[str, object]:
