@@ -323,17 +323,25 @@ def test_a_request_naming_no_table_is_offered_every_close_procedure(yard, script
     assert sorted(offered) == ["delivery", "order"]
 
 
-def test_a_chosen_procedure_that_would_change_no_row_gives_way_to_the_next_one_chosen(yard, scripted):
-    request = "Rider 'Bo Lee' came by and bought 5 bales."
-    yard.teach(
-        "cancel",  # taught with this very request: the closest, but there is no order of Bo Lee to cancel
-        "DELETE FROM orders WHERE rider IN (SELECT full_name FROM riders WHERE full_name = $rider)",
-        [request],
-    )
+CANCEL = "DELETE FROM orders WHERE rider IN (SELECT full_name FROM riders WHERE full_name = $rider)"
+BO_BUYS = "Rider 'Bo Lee' came by and bought 5 bales."
+
+
+@pytest.mark.parametrize(
+    "said",
+    [
+        [{"cancel": True, "order": True}],  # the next one chosen is tried
+        [{"cancel": True, "order": False}, {"procedure": "order"}],  # the model picks among the others
+    ],
+)
+def test_a_chosen_procedure_that_would_change_no_row_gives_way_to_another(yard, scripted, said):
+    request = BO_BUYS
+    yard.teach("cancel", CANCEL, [request])  # this very request: the closest, but Bo Lee has no order to cancel
     scripted.push(
         {"route": "write"},
-        {"cancel": True, "order": True},
+        said[0],
         {"rider": "Bo Lee"},
+        *said[1:],
         {"rider": "Bo Lee", "bales": 5},
     )
     events = []

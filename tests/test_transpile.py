@@ -4,12 +4,14 @@ where none does, parameters bound as literals; and the remote link's refusals, w
 
 from __future__ import annotations
 
+import _thread
+import threading
 from concurrent.futures import ThreadPoolExecutor
 
 import pandas as pd
 import pytest
 
-from jupyter_chatdb.errors import QueryFailed
+from jupyter_chatdb.errors import QueryFailed, QueryInterrupted
 from jupyter_chatdb.sql.remote import duckdb_type
 from jupyter_chatdb.sql.remote_link import RemoteLink
 from jupyter_chatdb.sql.session import Session
@@ -148,3 +150,38 @@ def test_tables_of_a_read_are_told_apart_remote_from_local():
     )
     with ThreadPoolExecutor(1) as worker, pytest.raises(QueryFailed, match="joins remote tables"):
         link.read("SELECT * FROM bales JOIN notes USING (kg)", None, 10, worker)
+
+
+class SlowEngine(ListedEngine):
+    """A remote read that runs until the engine is told to stop."""
+
+    def __init__(self, frames: dict[str, pd.DataFrame]) -> None:
+        super().__init__(frames)
+        self.stopped = threading.Event()
+        self.slow = False
+
+    def read(self, sql: str, limit: int) -> pd.DataFrame:
+        if self.slow:
+            self.stopped.wait(10)
+            return pd.DataFrame()
+        return super().read(sql, limit)
+
+    def interrupt(self) -> None:
+        self.stopped.set()
+
+
+def test_ctrl_c_interrupts_a_remote_read_there():
+    engine = SlowEngine({"bales": pd.DataFrame({"kg": [1.0]})})
+    session = Session()
+    session.connect_remote(engine)
+    engine.slow = True
+    threading.Timer(0.3, _thread.interrupt_main).start()
+    with pytest.raises(QueryInterrupted, match="interrupted on the remote engine"):
+        session.run("SELECT sum(kg) FROM bales")
+    assert engine.stopped.is_set()
+    session.close()
+
+
+def test_a_function_that_reaches_outside_the_query_is_never_sent():
+    with pytest.raises(Untranslatable, match="reaches outside the query"):
+        transpiled("SELECT reflect('java.lang.System', 'exit', '0') FROM rides", "spark", TYPES)

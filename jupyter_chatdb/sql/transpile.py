@@ -34,6 +34,10 @@ from ..errors import NotAllowed
 from .guard import DIALECT
 
 Types = Mapping[str, Mapping[str, str]]  # table -> column -> DuckDB type
+# functions of remote engines that reach outside the query: never sent, whatever the guard allowed
+REMOTE_EFFECTS = frozenset(
+    {"reflect", "java_method", "try_reflect", "input_file_name", "read_files", "http_request", "dblink", "pg_read_file"}
+)
 SPARK_DIALECTS = frozenset({"spark", "databricks"})
 _WHOLE = (exp.Round, exp.Floor, exp.Ceil, exp.Trunc, exp.Null)  # already whole: cast alike everywhere
 _INTEGERS = {exp.DataType.Type.TINYINT, exp.DataType.Type.SMALLINT, exp.DataType.Type.INT, exp.DataType.Type.BIGINT}
@@ -58,9 +62,26 @@ def transpiled(sql: str, dialect: str, types: Types, params: Mapping[str, object
     if dialect in SPARK_DIALECTS:
         tree = tree.transform(_for_spark, copy=False)
     try:
-        return tree.sql(dialect=dialect, unsupported_level=ErrorLevel.RAISE)
+        written = tree.sql(dialect=dialect, unsupported_level=ErrorLevel.RAISE)
     except SqlglotError as error:
         raise Untranslatable(f"This query cannot be written for {dialect}: {_first_line(error)}") from None
+    _refuse_effects(written, dialect)
+    return written
+
+
+def _refuse_effects(written: str, dialect: str) -> None:
+    """Defence in depth behind the guard's allow-list: no function that reaches outside the query
+    (Java methods, files, the network) in what the remote engine is sent, read in its own dialect."""
+    try:
+        trees = sqlglot.parse(written, read=dialect)
+    except SqlglotError:
+        raise Untranslatable(f"The query written for {dialect} cannot be read back: write it more plainly.") from None
+    for tree in trees:
+        for function in tree.find_all(exp.Func) if tree is not None else ():
+            if function.sql_name().lower() in REMOTE_EFFECTS or (
+                isinstance(function, exp.Anonymous) and function.name.lower() in REMOTE_EFFECTS
+            ):
+                raise Untranslatable(f"{function.sql_name()} reaches outside the query: it is not run remotely.")
 
 
 def _for_spark(node: exp.Expr) -> exp.Expr:

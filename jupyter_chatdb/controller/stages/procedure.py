@@ -1,16 +1,19 @@
 """Procedural memory in a request: a write of a kind the user approved or taught before runs that
-procedure; the model only chooses it and reads its values in the request (two short constrained calls).
-Procedures that touch none of the tables the request names its things by, while others do, are not
-offered: a customer who "purchased" is no supplier's delivery."""
+procedure; the model only chooses it and reads its values in the request (short constrained calls).
+
+Three checks keep a small model's choice honest: procedures that touch none of the tables the request
+names its things by, while others do, are not offered (a customer who "purchased" is no supplier's
+delivery); after a no to each, the model is asked once more for one or none; and a chosen procedure
+that would change no row where it must, tried and rolled back, gives way to the next one chosen."""
 
 from __future__ import annotations
 
 import json
-from collections.abc import Iterator
+from collections.abc import Generator, Iterator
 
 from ...errors import ChatDBError
 from ...grounding.named_tables import named_tables
-from ...kernel_memory.procedures import CANDIDATES, ProcedureError
+from ...kernel_memory.procedures import CANDIDATES, Match, ProcedureError
 from ...sql import guard
 from .. import prompts
 from ..context import Context
@@ -29,8 +32,9 @@ def use_procedure(ctx: Context) -> Iterator[Event]:
     """For a write close in meaning to requests procedures were learned from: the model chooses among
     them (or none), then reads the chosen one's values; its steps are the plan. A chosen procedure that,
     tried and rolled back, would change no row where it must (a return of a sale never made) is of
-    another kind: the next one chosen is tried. When none is left, or values cannot be read, the request
-    is planned as usual."""
+    another kind: the next one chosen is tried, and when each chosen one is of another kind, the model
+    may pick one of the others offered. When none is left, or values cannot be read, the request is
+    planned as usual."""
     book = ctx.services.procedures
     if ctx.route != "write" or book is None or ctx.steps or not ctx.request.use_procedures:
         return
@@ -39,21 +43,40 @@ def use_procedure(ctx: Context) -> Iterator[Event]:
     matches = book.candidates(ctx.request.text, ctx.options.procedure_match, named=named)
     if not matches:
         return
-    offered = [(m.procedure.name, m.request, m.procedure.summary()) for m in matches]
-    names = [name for name, _, _ in offered]
-    messages = prompts.choose_messages(ctx.request.text, offered)
-    completion = yield from ctx.calls("procedure", messages, prompts.choose_schema(names), CHOOSE_MAX_TOKENS)
+    messages = prompts.choose_messages(ctx.request.text, _listed(matches))
+    schema = prompts.choose_schema([m.procedure.name for m in matches])
+    completion = yield from ctx.calls("procedure", messages, schema, CHOOSE_MAX_TOKENS)
     said = _json_object(completion.text)
     chosen = [m for m in matches if said.get(m.procedure.name) is True]  # the closest first
-    if not chosen and prompts.NONE_PICKED not in names:  # a no to each: asked once more, for one or none
-        messages = prompts.pick_messages(ctx.request.text, offered)
-        completion = yield from ctx.calls("procedure", messages, prompts.pick_schema(names), PICK_MAX_TOKENS)
-        picked = prompts.parse_json(completion.text, "procedure")
-        chosen = [m for m in matches if m.procedure.name == picked]
+    if not chosen:  # a no to each: asked once more, for one or none
+        chosen = yield from _picked(ctx, matches)
     if not chosen:
         yield ProcedureNotUsed(matches[0].procedure.name, "the model found it another kind of change")
         return
-    for match in chosen[:TRIED]:
+    tried = chosen[:TRIED]
+    outcome = yield from _first_applying(ctx, tried)
+    rest = [m for m in matches if m not in tried]
+    if outcome == "idle" and rest:  # each chosen one would change nothing here: one of the others, if picked
+        picked = yield from _picked(ctx, rest)
+        yield from _first_applying(ctx, picked)
+
+
+def _picked(ctx: Context, matches: list[Match]) -> Generator[Event, None, list[Match]]:
+    """The one of `matches` the model picks when asked for one or none."""
+    names = [m.procedure.name for m in matches]
+    if prompts.NONE_PICKED in names:
+        return []
+    messages = prompts.pick_messages(ctx.request.text, _listed(matches))
+    completion = yield from ctx.calls("procedure", messages, prompts.pick_schema(names), PICK_MAX_TOKENS)
+    picked = prompts.parse_json(completion.text, "procedure")
+    return [m for m in matches if m.procedure.name == picked]
+
+
+def _first_applying(ctx: Context, matches: list[Match]) -> Generator[Event, None, str]:
+    """Fill each of `matches` in turn and make the first that changes rows where it must the plan:
+    "used", "idle" when each would change no row here, or "unread" when values could not be read."""
+    outcome = "unread"
+    for match in matches:
         procedure = match.procedure
         messages = prompts.fill_messages(procedure.name, procedure.requests[0], procedure.example, ctx.request.text)
         budget = min(FILL_MAX_TOKENS, 60 + FILL_TOKENS_PER_ITEM * (1 + len(procedure.item_fields)))
@@ -70,10 +93,17 @@ def use_procedure(ctx: Context) -> Iterator[Event]:
         idle = _changing_no_row(ctx, planned, bound)
         if idle is not None:
             yield ProcedureNotUsed(procedure.name, f"its step {idle} would change no row here: another kind of change")
+            outcome = "idle"
             continue
         ctx.steps, ctx.params, ctx.procedure = planned, bound, procedure.name
         yield ProcedureUsed(procedure.name, procedure.source, tuple(values.items()), match.similarity)
-        return
+        return "used"
+    return outcome
+
+
+def _listed(matches: list[Match]) -> list[tuple[str, str, str]]:
+    """Each procedure as the model is shown it: its name, the request closest to this one, what it does."""
+    return [(m.procedure.name, m.request, m.procedure.summary()) for m in matches]
 
 
 def _changing_no_row(ctx: Context, steps: list[PlannedStep], params: dict[str, object]) -> int | None:
