@@ -26,10 +26,11 @@ from fruitshop import TAUGHT, taught_values
 
 from jupyter_chatdb import ChatDB
 from jupyter_chatdb.controller import prompts
-from jupyter_chatdb.controller.stages.procedure import CHOOSE_MAX_TOKENS, PICK_MAX_TOKENS
+from jupyter_chatdb.controller.stages.procedure import CHOOSE_MAX_TOKENS, PICK_MAX_TOKENS, listed
 from jupyter_chatdb.grounding.named_tables import named_tables
 from jupyter_chatdb.kernel_memory.procedures import Match
 from jupyter_chatdb.llm import LLM, select_backend
+from jupyter_chatdb.llm.base import JSONSchema, Message
 from jupyter_chatdb.sql.catalog import Catalog
 
 DATASET = Path(__file__).resolve().parents[1].parent / "shared" / "datasets" / "fruitshop_a70"
@@ -88,12 +89,8 @@ def choose(model: LLM, request: str, matches: list[Match]) -> str | None:
     if not matches:
         return None
     names = [m.procedure.name for m in matches]
-    completion = model.complete(
-        prompts.choose_messages(request, [(m.procedure.name, m.request, m.procedure.summary()) for m in matches]),
-        json_schema=prompts.choose_schema(names),
-        max_tokens=CHOOSE_MAX_TOKENS,
-    )
-    said = json.loads(completion.text)
+    messages = prompts.choose_messages(request, listed(matches))
+    said = json.loads(_asked(model, messages, prompts.choose_schema(names), CHOOSE_MAX_TOKENS))
     return next((name for name in names if said.get(name) is True), None)
 
 
@@ -102,13 +99,13 @@ def pick(model: LLM, request: str, matches: list[Match]) -> str | None:
     if not matches:
         return None
     names = [m.procedure.name for m in matches]
-    completion = model.complete(
-        prompts.pick_messages(request, [(m.procedure.name, m.request, m.procedure.summary()) for m in matches]),
-        json_schema=prompts.pick_schema(names),
-        max_tokens=PICK_MAX_TOKENS,
-    )
-    picked = prompts.parse_json(completion.text, "procedure")
+    messages = prompts.pick_messages(request, listed(matches))
+    picked = prompts.parse_json(_asked(model, messages, prompts.pick_schema(names), PICK_MAX_TOKENS), "procedure")
     return picked if picked in names else None
+
+
+def _asked(model: LLM, messages: list[Message], schema: JSONSchema, max_tokens: int) -> str:
+    return model.complete(messages, json_schema=schema, max_tokens=max_tokens).text
 
 
 def parse_args() -> argparse.Namespace:

@@ -66,3 +66,16 @@ def plan(*steps: str | tuple[str, list[str]]) -> dict:
 def native(sql: str) -> str:
     """A scripted reply of a read in the model's native form (the default strategy): SQL in a code block."""
     return f"```sql\n{sql};\n```"
+
+
+def chatdb_kernel(chatdb: ChatDB, tmp_path) -> Iterator[object]:
+    """A real IPython shell with the extension loaded, its cells asking `chatdb` (memory off), unloaded after."""
+    from IPython.core.interactiveshell import InteractiveShell
+
+    shell = InteractiveShell.instance()
+    shell.run_cell("%load_ext jupyter_chatdb", store_history=False)
+    magics = shell.magics_manager.registry["ChatDBMagics"]
+    magics.settings.memory_dir, magics.settings.memory = str(tmp_path / "memory"), False
+    magics.engine = chatdb
+    yield shell
+    shell.run_cell("%unload_ext jupyter_chatdb", store_history=False)

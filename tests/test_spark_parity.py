@@ -19,7 +19,6 @@ from pathlib import Path
 import pandas as pd
 import pytest
 import sqlglot
-from IPython.core.interactiveshell import InteractiveShell
 
 from jupyter_chatdb import ChatDB
 from jupyter_chatdb.errors import QueryFailed
@@ -27,6 +26,7 @@ from jupyter_chatdb.sql.remote_spark import SparkEngine
 from jupyter_chatdb.sql.session import Session
 from jupyter_chatdb.sql.transpile import Untranslatable
 
+from .conftest import chatdb_kernel
 from .fixtures.parity.yard import PARAMS, TABLES
 
 pytestmark = pytest.mark.spark
@@ -133,13 +133,7 @@ def test_writes_and_reads_mixing_remote_and_local_tables_are_refused_with_a_reas
 
 @pytest.fixture
 def shell(tmp_path, scripted):
-    shell = InteractiveShell.instance()
-    shell.run_cell("%load_ext jupyter_chatdb", store_history=False)
-    magics = shell.magics_manager.registry["ChatDBMagics"]
-    magics.settings.memory_dir, magics.settings.memory = str(tmp_path / "memory"), False
-    magics.engine = ChatDB(model=scripted, summarize=False)
-    yield shell
-    shell.run_cell("%unload_ext jupyter_chatdb", store_history=False)
+    yield from chatdb_kernel(ChatDB(model=scripted, summarize=False), tmp_path)
 
 
 def test_a_chatdb_cell_answers_over_a_spark_table_in_a_real_kernel(spark, shell, scripted, capsys):

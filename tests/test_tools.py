@@ -5,7 +5,6 @@ from __future__ import annotations
 
 import pandas as pd
 import pytest
-from IPython.core.interactiveshell import InteractiveShell
 
 from jupyter_chatdb import ChatDB, ChatDBError
 from jupyter_chatdb.controller.events import PlanMade, Refused, Routed, StepDone, StepFailed, StepPlanned
@@ -13,7 +12,7 @@ from jupyter_chatdb.grounding.keys import ImpliedKeys
 from jupyter_chatdb.sql.catalog import Catalog
 from jupyter_chatdb.tools import ToolCall, ToolInputError, Workbench, run_tool
 
-from .conftest import native
+from .conftest import chatdb_kernel, native
 
 
 def call(tool: str, table: str = "", sql: str = "", request: int = 0) -> dict:
@@ -242,15 +241,10 @@ def test_plain_reads_and_general_sql_are_not_database_questions(stable, scripted
 
 @pytest.fixture
 def shell(scripted, tmp_path):
-    shell = InteractiveShell.instance()
-    shell.run_cell("%load_ext jupyter_chatdb", store_history=False)
-    magics = shell.magics_manager.registry["ChatDBMagics"]
-    magics.settings.memory_dir, magics.settings.memory = str(tmp_path / "memory"), False
-    magics.engine = ChatDB(model=scripted)
-    shell.user_ns["orders"] = pd.DataFrame({"customer": ["Ann", None, "Bo"], "total": [3.5, 2.0, None]})
-    yield shell
-    shell.run_cell("%unload_ext jupyter_chatdb", store_history=False)
-    shell.user_ns.pop("orders", None)
+    for shell in chatdb_kernel(ChatDB(model=scripted), tmp_path):
+        shell.user_ns["orders"] = pd.DataFrame({"customer": ["Ann", None, "Bo"], "total": [3.5, 2.0, None]})
+        yield shell
+        shell.user_ns.pop("orders", None)
 
 
 def test_chatdb_cell_answers_missing_values_from_a_profile_card(shell, scripted, capsys):

@@ -43,7 +43,7 @@ def use_procedure(ctx: Context) -> Iterator[Event]:
     matches = book.candidates(ctx.request.text, ctx.options.procedure_match, named=named)
     if not matches:
         return
-    messages = prompts.choose_messages(ctx.request.text, _listed(matches))
+    messages = prompts.choose_messages(ctx.request.text, listed(matches))
     schema = prompts.choose_schema([m.procedure.name for m in matches])
     completion = yield from ctx.calls("procedure", messages, schema, CHOOSE_MAX_TOKENS)
     said = _json_object(completion.text)
@@ -66,7 +66,7 @@ def _picked(ctx: Context, matches: list[Match]) -> Generator[Event, None, list[M
     names = [m.procedure.name for m in matches]
     if prompts.NONE_PICKED in names:
         return []
-    messages = prompts.pick_messages(ctx.request.text, _listed(matches))
+    messages = prompts.pick_messages(ctx.request.text, listed(matches))
     completion = yield from ctx.calls("procedure", messages, prompts.pick_schema(names), PICK_MAX_TOKENS)
     picked = prompts.parse_json(completion.text, "procedure")
     return [m for m in matches if m.procedure.name == picked]
@@ -101,7 +101,7 @@ def _first_applying(ctx: Context, matches: list[Match]) -> Generator[Event, None
     return outcome
 
 
-def _listed(matches: list[Match]) -> list[tuple[str, str, str]]:
+def listed(matches: list[Match]) -> list[tuple[str, str, str]]:
     """Each procedure as the model is shown it: its name, the request closest to this one, what it does."""
     return [(m.procedure.name, m.request, m.procedure.summary()) for m in matches]
 
