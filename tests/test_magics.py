@@ -257,7 +257,7 @@ def test_line_commands(shell, scripted, capsys):
     shell.run_cell("%chatdb drop")
     assert (
         "UsageError: Unknown %chatdb command 'drop': use one of tables, "
-        "describe, attach, history, undo, restore, model, approve, reject, keep, procedures, rules, sql"
+        "describe, attach, connect, disconnect, history, undo, restore, model, approve, reject, keep, procedures, rules, sql"
         in capsys.readouterr().err
     )
     shell.run_cell("%chatdb model local").raise_error()

@@ -13,6 +13,7 @@ import math
 import os
 import re
 import shutil
+import signal
 from collections import Counter
 from pathlib import Path
 
@@ -57,6 +58,7 @@ def spark():
             pytest.skip("Spark needs Java (make test installs it)")
     from pyspark.sql import SparkSession
 
+    ctrl_c = signal.getsignal(signal.SIGINT)  # pyspark puts its own handler in, and leaves it after stop()
     session = (
         SparkSession.builder.master("local[1]")
         .appName("chatdb-parity")
@@ -71,6 +73,7 @@ def spark():
         session.createDataFrame(rows, schema).createOrReplaceTempView(name)
     yield session
     session.stop()
+    signal.signal(signal.SIGINT, ctrl_c)
 
 
 @pytest.fixture(scope="module")

@@ -157,11 +157,12 @@ class SlowEngine(ListedEngine):
 
     def __init__(self, frames: dict[str, pd.DataFrame]) -> None:
         super().__init__(frames)
-        self.stopped = threading.Event()
+        self.started, self.stopped = threading.Event(), threading.Event()
         self.slow = False
 
     def read(self, sql: str, limit: int) -> pd.DataFrame:
         if self.slow:
+            self.started.set()
             self.stopped.wait(10)
             return pd.DataFrame()
         return super().read(sql, limit)
@@ -175,7 +176,7 @@ def test_ctrl_c_interrupts_a_remote_read_there():
     session = Session()
     session.connect_remote(engine)
     engine.slow = True
-    threading.Timer(0.3, _thread.interrupt_main).start()
+    threading.Thread(target=lambda: engine.started.wait(10) and _thread.interrupt_main()).start()  # Ctrl-C
     with pytest.raises(QueryInterrupted, match="interrupted on the remote engine"):
         session.run("SELECT sum(kg) FROM bales")
     assert engine.stopped.is_set()
