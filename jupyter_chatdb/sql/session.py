@@ -283,7 +283,12 @@ class Session:
         started = time.perf_counter()
         self.remote.check(sql)
         with self._lock:  # DuckDB names the columns as it would: the sample has the same columns
-            names = [d[0] for d in self._con.execute(f"SELECT * FROM ({sql}) LIMIT 0", dict(params or {})).description]
+            try:
+                names = [
+                    d[0] for d in self._con.execute(f"SELECT * FROM ({sql}) LIMIT 0", dict(params or {})).description
+                ]
+            except duckdb.Error:
+                names = []  # the engine's own names, then
         frame, truncated = self.remote.read(sql, dict(params) if params else None, self.fetch_limit, self._worker)
         if len(names) == len(frame.columns):
             frame.columns = names
