@@ -4,8 +4,6 @@ where none does, parameters bound as literals; and the remote link's refusals, w
 
 from __future__ import annotations
 
-import _thread
-import threading
 from concurrent.futures import ThreadPoolExecutor
 
 import pandas as pd
@@ -152,34 +150,30 @@ def test_tables_of_a_read_are_told_apart_remote_from_local():
         link.read("SELECT * FROM bales JOIN notes USING (kg)", None, 10, worker)
 
 
-class SlowEngine(ListedEngine):
-    """A remote read that runs until the engine is told to stop."""
+class InterruptedEngine(ListedEngine):
+    """A remote read during which Ctrl-C arrives (raised where the session waits for it)."""
 
     def __init__(self, frames: dict[str, pd.DataFrame]) -> None:
         super().__init__(frames)
-        self.started, self.stopped = threading.Event(), threading.Event()
-        self.slow = False
+        self.interrupting, self.stopped = False, False
 
     def read(self, sql: str, limit: int) -> pd.DataFrame:
-        if self.slow:
-            self.started.set()
-            self.stopped.wait(10)
-            return pd.DataFrame()
+        if self.interrupting:
+            raise KeyboardInterrupt
         return super().read(sql, limit)
 
     def interrupt(self) -> None:
-        self.stopped.set()
+        self.stopped = True
 
 
-def test_ctrl_c_interrupts_a_remote_read_there():
-    engine = SlowEngine({"bales": pd.DataFrame({"kg": [1.0]})})
+def test_ctrl_c_during_a_remote_read_stops_it_there():
+    engine = InterruptedEngine({"bales": pd.DataFrame({"kg": [1.0]})})
     session = Session()
     session.connect_remote(engine)
-    engine.slow = True
-    threading.Thread(target=lambda: engine.started.wait(10) and _thread.interrupt_main()).start()  # Ctrl-C
+    engine.interrupting = True
     with pytest.raises(QueryInterrupted, match="interrupted on the remote engine"):
         session.run("SELECT sum(kg) FROM bales")
-    assert engine.stopped.is_set()
+    assert engine.stopped
     session.close()
 
 
