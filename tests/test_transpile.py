@@ -146,6 +146,9 @@ def test_tables_of_a_read_are_told_apart_remote_from_local():
         {"bales"},
         {"notes", "arch.t"},
     )
+    # a CTE named like a remote table hides it only where the CTE is seen: this read is remote
+    hidden_inside = "SELECT * FROM bales UNION SELECT * FROM (WITH bales AS (SELECT 1) SELECT * FROM bales)"
+    assert link.tables_in(hidden_inside)[0] == {"bales"}
     with ThreadPoolExecutor(1) as worker, pytest.raises(QueryFailed, match="joins remote tables"):
         link.read("SELECT * FROM bales JOIN notes USING (kg)", None, 10, worker)
 

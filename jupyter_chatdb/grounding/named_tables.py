@@ -1,9 +1,9 @@
-"""The tables a request names the things it speaks of by: a table's noun just before a name ("customer
-'Ann Lee'", "from supplier Tansy Farms") or a value a table stores ("Ann Lee" in customers.full_name).
+"""The tables a request names the things it speaks of by: a table's noun just before a name ("rider
+'Ada Quick'", "from stable Calder Mills") or a value a table stores ("Ada Quick" in riders.full_name).
 
-A write request says who or what it is about more surely by these than by its verbs: a customer who
-"purchased" is still a customer. Choosing a procedure uses them to leave out procedures that touch none
-of those tables while others do.
+A write request says who or what it is about more surely by these than by its verbs: a rider who
+"bought" hay is still a rider, not the yard buying from a stable. Choosing a procedure uses them to
+leave out procedures that touch none of those tables while others do.
 """
 
 from __future__ import annotations
@@ -47,13 +47,7 @@ def named_tables(text: str, catalog: Catalog, values: ValueIndex | None = None) 
     value it names (`mentioned_values`, where `values` is given)."""
     named = labelled_tables(text, list(catalog.tables))
     if values is not None:
-        text_columns = catalog.text_columns()
-        columns = [
-            (name, column.name)
-            for name, table in catalog.tables.items()
-            for column in table.columns
-            if column.name.lower() in text_columns.get(name, {})
-        ]
+        columns = catalog.text_column_pairs()
         named |= {m.table.lower() for m in mentioned_values(text, values, columns, schema_stems(catalog))}
     return named
 

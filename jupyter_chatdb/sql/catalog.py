@@ -124,6 +124,15 @@ class Catalog:
             for name, table in self.tables.items()
         }
 
+    def text_column_pairs(self, names: Iterable[str] | None = None) -> list[tuple[str, str]]:
+        """(table, column) of the text columns of tables `names` (None: all), as the catalog names them."""
+        return [
+            (name, column.name)
+            for name in (names if names is not None else self.tables)
+            for column in self.tables[name].columns
+            if column.type.upper().startswith(TEXT_TYPES)
+        ]
+
     def prompt_text(self, names: Iterable[str] | None = None, writes: bool = False) -> str:
         """The CREATE TABLEs of tables `names` (None: all); `writes`: DataFrames are said to be read-only."""
         chosen = self.tables if names is None else {n: self.tables[n] for n in names if n in self.tables}

@@ -24,6 +24,7 @@ from sqlglot import exp
 from ..errors import ChatDBError
 from .catalog import Catalog
 from .guard import DIALECT, WRITE_TYPES, target_table
+from .guard import referenced_tables as tables_of_tree
 
 ITEM_PREFIX = "item_"  # a parameter named so takes a value per item; its steps run once for each
 ITEMS = "items"  # the list parameter of the values per item
@@ -167,16 +168,12 @@ def written_tables(sql: str) -> list[str]:
 
 
 def referenced_tables(sql: str) -> set[str]:
-    """The tables `sql` reads or writes (lower case), its common table expressions left out.
+    """The tables `sql` reads or writes (the catalog's names), its common table expressions left out.
 
     >>> sorted(referenced_tables("WITH t AS (SELECT 1) UPDATE lots SET kg = 0 FROM crops, t"))
     ['crops', 'lots']
     """
-    tables: set[str] = set()
-    for tree in _parse(sql):
-        named = {cte.alias_or_name.lower() for cte in tree.find_all(exp.CTE)}
-        tables |= {table.name.lower() for table in tree.find_all(exp.Table) if table.name} - named
-    return tables
+    return set().union(*(tables_of_tree(tree) for tree in _parse(sql)))
 
 
 def renamed(sql: str, names: Mapping[str, str]) -> str:

@@ -351,6 +351,17 @@ def _in_from(function: exp.Func) -> bool:
 # -- tables --------------------------------------------------------------------------------------
 
 
+def referenced_tables(tree: exp.Expr) -> set[str]:
+    """The catalog's names of the tables a statement reads or writes, CTEs left out where they are seen.
+
+    >>> sorted(referenced_tables(sqlglot.parse_one("SELECT * FROM a UNION SELECT * FROM (WITH a AS (SELECT 1) SELECT * FROM a)")))
+    ['a']
+    >>> sorted(referenced_tables(sqlglot.parse_one("WITH t AS (SELECT 1) SELECT * FROM t, main.crops, arch.lots")))
+    ['arch.lots', 'crops']
+    """
+    return {table_key(table) for table in _table_references(tree) if not is_cte_reference(table)}
+
+
 def _table_references(tree: exp.Expr) -> Iterator[exp.Table]:
     """The tables a statement names (not table functions), CTE references included."""
     for table in tree.find_all(exp.Table):

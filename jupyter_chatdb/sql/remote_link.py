@@ -13,7 +13,7 @@ import sqlglot
 from sqlglot import exp
 
 from ..errors import QueryFailed, QueryInterrupted
-from .guard import DDL_TYPES, DIALECT, WRITE_TYPES
+from .guard import DDL_TYPES, DIALECT, WRITE_TYPES, referenced_tables
 from .remote import SAMPLE_ROWS, RemoteEngine
 from .transpile import transpiled
 
@@ -43,18 +43,13 @@ class RemoteLink:
         return {name.lower() for name in self.columns}
 
     def tables_in(self, sql: str) -> tuple[set[str], set[str]]:
-        """The remote and the other tables `sql` reads or writes (lower case; common table expressions
-        left out)."""
-        named: set[str] = set()
+        """The remote and the other tables `sql` reads or writes (the catalog's names; common table
+        expressions left out where they are seen)."""
         try:
             trees = [tree for tree in sqlglot.parse(sql, read=DIALECT) if tree is not None]
         except sqlglot.errors.ParseError:
             return set(), set()
-        for tree in trees:
-            ctes = {cte.alias_or_name.lower() for cte in tree.find_all(exp.CTE)}
-            named |= {
-                (f"{t.db}.{t.name}" if t.db else t.name).lower() for t in tree.find_all(exp.Table) if t.name
-            } - ctes
+        named = set().union(*(referenced_tables(tree) for tree in trees))
         return named & self.tables, named - self.tables
 
     def read(

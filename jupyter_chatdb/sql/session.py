@@ -240,8 +240,8 @@ class Session:
             ]
         for name, kind in listed:
             columns = [c for (c,) in self.rows(f"SELECT column_name FROM (DESCRIBE {quote_table(name)})")]
-            if self.is_remote(name):
-                count = self.remote.row_count(name) if self.remote is not None else 0
+            if self.remote is not None and self.is_remote(name):
+                count = self.remote.row_count(name)  # counted there: the sample here is not the table
             else:
                 (count,) = self.rows(f"SELECT count(*) FROM {quote_table(name)}")[0]
             rows.append({"table": name, "kind": kind, "rows": count, "columns": ", ".join(columns)})
@@ -281,7 +281,7 @@ class Session:
     def _run_remote(self, sql: str, params: Params | None) -> QueryResult:
         assert self.remote is not None
         started = time.perf_counter()
-        self.remote.check(sql)
+        frame, truncated = self.remote.read(sql, dict(params) if params else None, self.fetch_limit, self._worker)
         with self._lock:  # DuckDB names the columns as it would: the sample has the same columns
             try:
                 names = [
@@ -289,7 +289,6 @@ class Session:
                 ]
             except duckdb.Error:
                 names = []  # the engine's own names, then
-        frame, truncated = self.remote.read(sql, dict(params) if params else None, self.fetch_limit, self._worker)
         if len(names) == len(frame.columns):
             frame.columns = names
         elapsed = (time.perf_counter() - started) * 1000

@@ -70,7 +70,7 @@ def _held_by(ctx: Context, use: LiteralUse, limit: int = 3) -> tuple[str, ...]:
     if not wanted:
         return ()
     held = []
-    for table, column in _text_columns(ctx, None):
+    for table, column in ctx.catalog.text_column_pairs():
         values = ctx.services.values.column(table, column)
         if values is None or (table, column) == (use.table, use.column):
             continue
@@ -85,16 +85,5 @@ def mentioned(ctx: Context, names: Sequence[str] | None) -> list[Mention]:
     grounding on."""
     if not ctx.options.values:
         return []
-    columns = _text_columns(ctx, names)
+    columns = ctx.catalog.text_column_pairs(names)
     return mentioned_values(ctx.request.text, ctx.services.values, columns, schema_stems(ctx.catalog))
-
-
-def _text_columns(ctx: Context, names: Sequence[str] | None) -> list[tuple[str, str]]:
-    """(table, column) of the text columns of tables `names` (None: all)."""
-    text = ctx.catalog.text_columns()
-    return [
-        (name, column.name)
-        for name in (names if names is not None else ctx.catalog.tables)
-        for column in ctx.catalog.tables[name].columns
-        if column.name.lower() in text.get(name, {})
-    ]
