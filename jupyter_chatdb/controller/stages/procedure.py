@@ -2,7 +2,7 @@
 procedure; the model only chooses it and reads its values in the request (short constrained calls).
 
 Three checks keep a small model's choice honest: procedures that touch none of the tables the request
-names its things by, while others do, are not offered (a customer who "purchased" is no supplier's
+names its things by, while others do, are not offered (a rider who "bought" hay is no stable's
 delivery); after a no to each, the model is asked once more for one or none; and a chosen procedure
 that would change no row where it must, tried and rolled back, gives way to the next one chosen."""
 
@@ -31,7 +31,7 @@ TRIED = 2  # procedures chosen for one request that are filled and tried, the cl
 def use_procedure(ctx: Context) -> Iterator[Event]:
     """For a write close in meaning to requests procedures were learned from: the model chooses among
     them (or none), then reads the chosen one's values; its steps are the plan. A chosen procedure that,
-    tried and rolled back, would change no row where it must (a return of a sale never made) is of
+    tried and rolled back, would change no row where it must (a refund of an order never made) is of
     another kind: the next one chosen is tried, and when each chosen one is of another kind, the model
     may pick one of the others offered. When none is left, or values cannot be read, the request is
     planned as usual."""
