@@ -256,6 +256,8 @@ class FactsExtracted(Event):
     """The model read the rows a write request states; code wrote their statements (`sql/facts.py`)."""
 
     rows: tuple[tuple[str, int], ...]  # (table, rows) as stated
+    unstated: tuple[str, ...] = ()  # values the model read that the request does not say, left out
+    from_lines: tuple[str, ...] = ()  # a named row's values set as its line states them (`sql/facts_agreement.py`)
 
 
 @dataclass(frozen=True)
@@ -263,3 +265,4 @@ class FactsNotUsed(Event):
     """The rows the model read could not be written by code: the request is planned instead."""
 
     reason: str
+    unstated: tuple[str, ...] = ()  # values the model read that the request does not say, left out

@@ -27,6 +27,7 @@ from dataclasses import dataclass
 
 from ..llm.base import JSONSchema
 from .catalog import TEXT_TYPES, Catalog, Table
+from ..grounding.words import words
 from .names import quote_identifier, quote_table
 from .session import Session
 
@@ -200,18 +201,19 @@ class _Writer:
 
     def row(self, shape: Shape, row: Mapping[str, object], has_children: bool) -> None:
         values = {f.column: v for f in shape.fields if (v := row.get(f.name)) is not None}
-        missing = [f.name for f in shape.fields if f.required and f.column not in values]
+        missing = lacks(self.shapes, shape.table, row)
         if missing:
             raise NotExpressible(f"a {shape.table} row without {', '.join(missing)}")
-        if shape.natural_key and shape.natural_key not in values:
-            raise NotExpressible(f"a {shape.table} row without its {shape.natural_key}")
         if _is_header(self.shapes, shape.table) and not has_children:
-            raise NotExpressible(f"a {shape.table} row without rows of its own: a change to one, perhaps")
+            self.change(shape, values)
+            return
+        taken = self.taken_from_references(shape, values)
         pairs = [
             (f.column, self.reference(f, values[f.column]) if f.reference else self.value(f, values[f.column]))
             for f in shape.fields
             if f.column in values
         ]
+        pairs += [(column, expression) for column, (expression, _) in taken.items()]
         for field in shape.required_references:
             assert field.reference is not None
             parameter = self.added.get(field.reference.table)
@@ -225,7 +227,7 @@ class _Writer:
         target = quote_table(shape.table)
         listed = ", ".join(quote_identifier(column) for column, _ in pairs)
         selected = ", ".join(expression for _, expression in pairs)
-        goal = f"add the {shape.table} row"
+        goal = f"add the {shape.table} row" + "".join(f"; {column}: {source}" for column, (_, source) in taken.items())
         if has_children and not shape.returned_key:
             raise NotExpressible(f"a new {shape.table} row has rows after it, but no key of its own to give them")
         if has_children:
@@ -235,6 +237,31 @@ class _Writer:
             self.added[shape.table] = bind
         else:
             self.writes.append(Write(goal, f"INSERT INTO {target} ({listed}) SELECT {selected}"))
+
+    def change(self, shape: Shape, values: Mapping[str, object]) -> None:
+        """A row of a table other rows belong to, stated without rows of its own: a change to the row its
+        required values name (a delivery undone: its stable and day), setting the values it gives that the
+        row lacks yet. The first such row is changed; none found fails the step."""
+        identifying = [f for f in shape.fields if f.required and f.column in values]
+        changed = [f for f in shape.fields if not f.required and f.column in values]
+        if not shape.returned_key or not identifying or not changed:
+            raise NotExpressible(f"a {shape.table} row without rows of its own, and not a change this can write")
+        target, key = quote_table(shape.table), quote_identifier(shape.returned_key)
+        found = " AND ".join(
+            [
+                f"{quote_identifier(f.column)} = "
+                + (self.reference(f, values[f.column], add=False) if f.reference else self.value(f, values[f.column]))
+                for f in identifying
+            ]
+            + [f"{quote_identifier(f.column)} IS NULL" for f in changed]
+        )
+        assignments = ", ".join(f"{quote_identifier(f.column)} = {self.value(f, values[f.column])}" for f in changed)
+        self.writes.append(
+            Write(
+                f"set {', '.join(f.column for f in changed)} on the {shape.table} row it names",
+                f"UPDATE {target} SET {assignments} WHERE {key} = (SELECT min({key}) FROM {target} WHERE {found})",
+            )
+        )
 
     def upsert(self, shape: Shape, name: object, pairs: list[tuple[str, str]]) -> None:
         """Add the row named `name` unless one is; set the other values it gives (`pairs`) on it."""
@@ -260,18 +287,88 @@ class _Writer:
                 )
             )
 
-    def reference(self, field: Field, value: object) -> str:
-        """The referenced row's key, found by its name; a row of that name is added first when its table
-        needs nothing else."""
+    def taken_from_references(self, shape: Shape, values: Mapping[str, object]) -> dict[str, tuple[str, str]]:
+        """The line's required numbers it does not state, from the rows it names (`_takeable`): column ->
+        (its SQL, where it comes from)."""
+        taken: dict[str, tuple[str, str]] = {}
+        for field, reference, parent, source in _takeable(self.shapes, shape, values):
+            name = self.value(Field(parent.natural_key, parent.natural_key, "VARCHAR", True), values[reference.column])
+            sql = (
+                f"(SELECT {quote_identifier(source)} FROM {quote_table(parent.table)}"
+                f" WHERE {quote_identifier(parent.natural_key)} = {name})"
+            )
+            taken[field.column] = (sql, f"the {parent.table} row's {source}")
+        return taken
+
+    def reference(self, field: Field, value: object, add: bool = True) -> str:
+        """The referenced row's key, found by its name; with `add`, a row of that name is added first when
+        its table needs nothing else."""
         reference = field.reference
         assert reference is not None and reference.name
         parent = self.shapes.get(reference.table)
         name = self.value(Field(reference.name, reference.name, "VARCHAR", True), value)  # bound once, used twice
-        if parent is not None and (reference.table, str(value)) not in self.named:
+        if add and parent is not None and (reference.table, str(value)) not in self.named:
             if not any(f.required and f.column != reference.name for f in parent.fields):
                 self.upsert(parent, value, [(reference.name, name)])
         table, key = quote_table(reference.table), quote_identifier(reference.key)
         return f"(SELECT min({key}) FROM {table} WHERE {quote_identifier(reference.name)} = {name})"
+
+
+def lacks(shapes: Mapping[str, Shape], table: str, row: Mapping[str, object]) -> list[str]:
+    """The fields a row of `table` needs and does not give (nor can take from the rows it names)."""
+    shape = shapes[table]
+    values = {f.column: v for f in shape.fields if (v := row.get(f.name)) is not None}
+    taken = {field.column for field, *_ in _takeable(shapes, shape, values)}
+    missing = [f.name for f in shape.fields if f.required and f.column not in values and f.column not in taken]
+    if shape.natural_key and shape.natural_key not in values and shape.natural_key not in missing:
+        missing.append(shape.natural_key)
+    return missing
+
+
+def _takeable(
+    shapes: Mapping[str, Shape], shape: Shape, values: Mapping[str, object]
+) -> list[tuple[Field, Field, Shape, str]]:
+    """A line's required numbers it does not state that the row it names keeps, a number column of the
+    same words (an order line's unit_price from its item's list_price, as a shop charges the listed price):
+    (the field, the reference, the referenced shape, its column). Lines only: rows that belong to a row
+    added with them."""
+    if not shape.required_references:
+        return []
+    found = []
+    for field in shape.fields:
+        if not field.required or field.reference is not None or field.column in values:
+            continue
+        if _json_type(field) not in ("number", "integer"):
+            continue
+        for reference in shape.fields:
+            parent = shapes.get(reference.reference.table) if reference.reference else None
+            if parent is not None and parent.natural_key and reference.column in values:
+                source = same_kind_of_number(field, parent)
+                if source:
+                    found.append((field, reference, parent, source))
+                    break
+    return found
+
+
+def same_kind_of_number(field: Field, parent: Shape) -> str:
+    """The one number column of `parent` sharing the most words with `field`'s name ("" when none or a tie).
+
+    >>> hay = Shape("hay", (Field("kind", "kind", "VARCHAR", True), Field("list_price", "list_price", "DECIMAL(8,2)", False),
+    ...     Field("bales_left", "bales_left", "INTEGER", False)), "kind", "")
+    >>> same_kind_of_number(Field("unit_price", "unit_price", "DECIMAL(8,2)", True), hay)
+    'list_price'
+    >>> same_kind_of_number(Field("bale_cost", "bale_cost", "DECIMAL(8,2)", True), hay)
+    ''
+    """
+    wanted = set(words(field.column).split()) - {"id"}
+    shared = {
+        f.column: len(wanted & set(words(f.column).split()))
+        for f in parent.fields
+        if f.reference is None and _json_type(f) in ("number", "integer")
+    }
+    best = max(shared.values(), default=0)
+    found = [column for column, count in shared.items() if count == best]
+    return found[0] if best and len(found) == 1 else ""
 
 
 def _rows(value: object) -> list[dict[str, object]]:

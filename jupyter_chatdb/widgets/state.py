@@ -164,8 +164,12 @@ class ChainState:
         elif isinstance(event, FactsExtracted):
             rows = ", ".join(f"{table} {count}" for table, count in event.rows)
             self.decisions.append(f"Read the rows to record from the request ({rows}); the SQL is written from them.")
+            self.decisions += unstated_text(event.unstated)
+            if event.from_lines:
+                self.decisions.append(f"Set as the request labels them on its lines: {', '.join(event.from_lines)}.")
         elif isinstance(event, FactsNotUsed):
             self.decisions.append(f"Planned instead of written from the facts: {event.reason}.")
+            self.decisions += unstated_text(event.unstated)
         elif isinstance(event, ProcedureNotUsed):
             self.procedure = f"Procedure {event.name!r} not used ({event.reason}); planned instead."
         elif isinstance(event, MemoryRecalled):
@@ -310,3 +314,8 @@ def memory_checked_text(event: MemoryChecked) -> tuple[str, ...]:
     refreshed = [f"Refreshed #{old} as #{new}, since its tables changed: {text}" for old, new, text in event.refreshed]
     withheld = [f"Withheld #{i}, since its SQL no longer runs ({why}): {text}" for i, text, why in event.withheld]
     return (*refreshed, *withheld)
+
+
+def unstated_text(unstated: tuple[str, ...]) -> list[str]:
+    """What the model read that the request does not say, as a decision line (none when nothing)."""
+    return [f"Left out, as the request does not say it: {', '.join(unstated)}."] if unstated else []

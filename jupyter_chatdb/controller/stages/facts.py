@@ -7,7 +7,11 @@ import datetime as dt
 import json
 from collections.abc import Iterator
 
+from ...grounding.named_tables import named_tables
+from ...grounding.stated_values import Stated, stated_only
 from ...sql import facts
+from ...sql.facts_agreement import agreed
+from ...sql.facts_scope import in_scope
 from ...sql.rules import derived_columns
 from .. import prompts
 from ..context import Context
@@ -25,20 +29,42 @@ def write_from_facts(ctx: Context) -> Iterator[Event]:
     rules = ctx.services.rules
     shapes = facts.shapes(ctx.session, ctx.catalog, derived_columns(rules) if rules is not None else {})
     shapes = {name: shape for name, shape in shapes.items() if shape.fields}
+    stored = ctx.services.values if ctx.options.values else None
+    shapes = in_scope(shapes, named_tables(ctx.request.text, ctx.catalog, stored))
     if not shapes:
         return
-    messages = prompts.facts_messages(facts.describe(shapes), ctx.request.text, dt.date.today().isoformat())
+    today = dt.date.today()
+    messages = prompts.facts_messages(facts.describe(shapes), ctx.request.text, today.isoformat())
     completion = yield from ctx.calls("extract", messages, facts.json_schema(shapes), FACTS_MAX_TOKENS)
     try:
-        rows = json.loads(completion.text)
-        writes, params = facts.statements(shapes, rows if isinstance(rows, dict) else {})
+        read = json.loads(completion.text)
     except json.JSONDecodeError:
         yield FactsNotUsed("the model's rows were not JSON")
         return
+    stated = stated_only(read if isinstance(read, dict) else {}, ctx.request.text, today)
+    rows, unstated = _without_made_up_rows(shapes, stated)
+    taken_from_lines = tuple(agreed(shapes, rows, ctx.request.text))
+    try:
+        writes, params = facts.statements(shapes, rows)
     except facts.NotExpressible as reason:
-        yield FactsNotUsed(str(reason))
+        yield FactsNotUsed(str(reason), unstated)
         return
     ctx.steps = [PlannedStep(write.goal, write.sql, write.binds) for write in writes]
     ctx.params.update(params)
-    counts = ((table, len(listed) if isinstance(listed, list) else 1) for table, listed in rows.items() if listed)
-    yield FactsExtracted(tuple(counts))
+    counts = ((table, len(listed)) for table, listed in rows.items() if listed)
+    yield FactsExtracted(tuple(counts), unstated, taken_from_lines)
+
+
+def _without_made_up_rows(shapes: dict[str, facts.Shape], stated: Stated) -> tuple[dict[str, list], tuple[str, ...]]:
+    """The rows read, less those that lost a value the request does not say and so lack one their table
+    needs (a price change the model made up beside a sale); and what was left out, for the user."""
+    rows: dict[str, list] = {}
+    dropped = []
+    for table, listed in stated.rows.items():
+        rows[table] = []
+        for index, row in enumerate(listed):
+            if (table, index) in stated.trimmed and table in shapes and facts.lacks(shapes, table, row):
+                dropped.append(f"a {table} row")
+            else:
+                rows[table].append(row)
+    return rows, (*stated.left_out, *dropped)

@@ -1,0 +1,73 @@
+"""Which tables a request's rows may go to, by the tables it names its things by.
+
+A yard buys hay from stables and sells it to riders: `deliveries` hang off `stables`, `orders` off
+`riders`, and the lines of both name a hay. A small model reads "rider 'Ann Lee' bought 3 bales" as a
+delivery as often as an order, because "bought" fits both. But the request names a rider: riders and
+stables are *alternatives* (each is the party of records that meet in a common table, hay, and no record
+has both), so when a request names one and not the other, the tables that hang off the other are not
+offered (`in_scope`). Nothing here knows any table: the alternatives are read from the references.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+
+from .facts import Shape
+
+
+def parents(shape: Shape) -> set[str]:
+    """The tables a row of `shape` references."""
+    fields = (*shape.fields, *shape.required_references)
+    return {f.reference.table for f in fields if f.reference is not None and f.reference.table != shape.table}
+
+
+def ancestors(shapes: Mapping[str, Shape]) -> dict[str, set[str]]:
+    """Each table -> every table it references, directly or through others."""
+    found: dict[str, set[str]] = {}
+
+    def visit(table: str, path: frozenset[str]) -> set[str]:
+        if table not in found:
+            direct = parents(shapes[table]) if table in shapes else set()
+            found[table] = set(direct)
+            for parent in direct - path:
+                found[table] |= visit(parent, path | {table})
+        return found[table]
+
+    for table in shapes:
+        visit(table, frozenset())
+    return found
+
+
+def alternatives(shapes: Mapping[str, Shape]) -> dict[str, set[str]]:
+    """Table -> the tables that play the same part beside it: two named tables (a natural key) that no
+    table references both of, while tables referencing each meet in a third one, referenced by both."""
+    above = ancestors(shapes)
+    below: dict[str, set[str]] = {table: set() for table in shapes}
+    for table, over in above.items():
+        for parent in over:
+            below.setdefault(parent, set()).add(table)
+    parties = [table for table, shape in shapes.items() if shape.natural_key and below.get(table)]
+    found: dict[str, set[str]] = {table: set() for table in parties}
+    for first in parties:
+        for second in parties:
+            if first >= second or any({first, second} <= above[t] | {t} for t in shapes):
+                continue
+            if first in above[second] or second in above[first]:
+                continue
+            meet = {c for t in below[first] for c in above[t]} & {c for t in below[second] for c in above[t]}
+            if meet - above[first] - above[second] - {first, second}:
+                found[first].add(second)
+                found[second].add(first)
+    return found
+
+
+def in_scope(shapes: Mapping[str, Shape], named: set[str]) -> dict[str, Shape]:
+    """`shapes` without the tables hanging off an alternative of a table the request names (lower-case
+    names, `grounding.named_tables`) that it does not name itself; all of them when it names none."""
+    lower = {table.lower(): table for table in shapes}
+    said = {lower[name] for name in named if name in lower}
+    above = ancestors(shapes)
+    left_out = {other for table in said for other in alternatives(shapes).get(table, set()) if other not in said}
+    return {
+        table: shape for table, shape in shapes.items() if table not in left_out and not above[table] & left_out
+    }
