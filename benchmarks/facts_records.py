@@ -25,8 +25,8 @@ from fruitshop import STOCK_RULE, load_facts
 
 from jupyter_chatdb import ChatDB, ChatDBError
 from jupyter_chatdb.controller.events import FactsExtracted, FactsNotUsed, ModelText, StepFailed
-from jupyter_chatdb.llm.minilm import LazyMiniLMEmbedder
 from jupyter_chatdb.llm import select_backend
+from jupyter_chatdb.llm.minilm import LazyMiniLMEmbedder
 
 DATASET = Path(__file__).resolve().parents[1].parent / "shared" / "datasets" / "fruitshop_a70"
 PLANNING = ("plan", "vote", "fall_back", "post_think")
@@ -85,19 +85,40 @@ def main() -> int:
             failed = [e.step.error for e in seen if isinstance(e, StepFailed)]
             not_used = [e.reason for e in seen if isinstance(e, FactsNotUsed)]
             line = {"record": record["id"], "kind": record["kind"], "state": state, "differ": differ}
-            details.write(json.dumps({**line, "extracted": extracted, "not_used": not_used, "error": error,
-                                      "model": texts, "failed": failed, "expected": expected, "got": got}, default=str) + "\n")
+            details.write(
+                json.dumps(
+                    {
+                        **line,
+                        "extracted": extracted,
+                        "not_used": not_used,
+                        "error": error,
+                        "model": texts,
+                        "failed": failed,
+                        "expected": expected,
+                        "got": got,
+                    },
+                    default=str,
+                )
+                + "\n"
+            )
             details.flush()
             if args.verbose:
-                print(f"{record['id']} {record['kind']:12} {state:8} {seconds[-1]:5.1f}s differ={differ} "
-                      f"{not_used or error}"[:300], flush=True)
+                print(
+                    f"{record['id']} {record['kind']:12} {state:8} {seconds[-1]:5.1f}s differ={differ} "
+                    f"{not_used or error}"[:300],
+                    flush=True,
+                )
             db.close()
     total = len(chosen)
     print(f"\nWrites from facts, record by record: {total} records of {args.dataset.name}, model {model.name}")
-    print(f"  exact: {outcome['exact']}/{total}; applied but not exact: {outcome['inexact']}; "
-          f"failed (nothing written): {outcome['failed']}; waiting for approval: {outcome['pending']}")
+    print(
+        f"  exact: {outcome['exact']}/{total}; applied but not exact: {outcome['inexact']}; "
+        f"failed (nothing written): {outcome['failed']}; waiting for approval: {outcome['pending']}"
+    )
     for kind, flags in by_kind.items():
-        print(f"  {kind:13} exact {sum(flags)}/{len(flags)}, stock and sales right {sum(checked_by_kind[kind])}/{len(flags)}")
+        print(
+            f"  {kind:13} exact {sum(flags)}/{len(flags)}, stock and sales right {sum(checked_by_kind[kind])}/{len(flags)}"
+        )
     print(f"  tables that differed: {dict(wrong_tables.most_common())}")
     print(f"  seconds per record: median {statistics.median(seconds):.1f}")
     return 0
@@ -106,7 +127,11 @@ def main() -> int:
 def database(args: argparse.Namespace, model: object, embedder: object, records: list[dict]) -> ChatDB:
     """A fresh database holding exactly what `records` state."""
     db = ChatDB(
-        model=model, schema=args.dataset / "schema.sql", summarize=False, strategy="facts", without=PLANNING,
+        model=model,
+        schema=args.dataset / "schema.sql",
+        summarize=False,
+        strategy="facts",
+        without=PLANNING,
         embedder=embedder,
     )
     if args.rules:

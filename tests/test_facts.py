@@ -75,31 +75,35 @@ def test_the_rows_a_request_states_are_written_by_code_parents_first_with_bound_
 
 
 def test_a_named_row_that_exists_gets_the_values_the_request_gives_and_quotes_stay_data(yard, scripted):
-    scripted.push({"route": "write"}, {"hay": [{"kind": "timothy", "price": 7.5}, {"kind": "x'); DROP TABLE hay; --"}]})
-    yard.ask("Timothy now sells at 7.50", allow_writes=True)
-    assert table(yard, "SELECT kind, price::DOUBLE FROM hay ORDER BY hay_id") == [
-        ("timothy", 7.5),
-        ("x'); DROP TABLE hay; --", None),
-    ]
+    odd = "o'hara'); UPDATE hay SET price = 0; --"
+    scripted.push({"route": "write"}, {"hay": [{"kind": "timothy", "price": 7.5}, {"kind": odd}]})
+    yard.ask(f"Timothy now sells at 7.50, and we keep the kind {odd}", allow_writes=True)
+    assert table(yard, "SELECT kind, price::DOUBLE FROM hay ORDER BY hay_id") == [("timothy", 7.5), (odd, None)]
 
 
 @pytest.mark.parametrize(
     ("rows", "reason"),
     [
-        (
-            {"deliveries": [{"stable": "Calder", "delivered_on": "2024-05-01", "undone_on": "2024-05-02"}]},
-            "without rows",
-        ),
+        ({"deliveries": [{"stable": "Calder", "delivered_on": "2024-05-01"}]}, "not a change this can write"),
         ({"delivery_lines": [{"hay": "timothy", "bales": 2, "bale_cost": 1}]}, "no deliveries row added with it"),
         ({"stables": [{"town": "Tansy"}]}, "without name"),
+        ({"stables": [{"name": "Stable A", "town": "Tansy"}]}, "no rows to add"),  # a name it never said
         ({}, "no rows to add"),
     ],
-    ids=["a change to a row without a name", "lines without their delivery", "a row without its name", "nothing"],
+    ids=[
+        "a delivery without lines that changes nothing",
+        "lines without their delivery",
+        "a row without its name",
+        "a made-up row",
+        "nothing",
+    ],
 )
 def test_what_code_cannot_write_from_rows_is_planned_instead(yard, scripted, rows, reason):
     scripted.push({"route": "write"}, rows, plan("UPDATE stables SET town = 'Tansy' WHERE name = 'Calder'"))
     seen = []
-    yard.ask("Calder moved to Tansy", allow_writes=True, on_event=seen.append)
+    yard.ask(
+        "Calder moved to Tansy on 2024-05-01 (2 bales of timothy at 1 left)", allow_writes=True, on_event=seen.append
+    )
     assert any(reason in e.reason for e in seen if isinstance(e, FactsNotUsed))
     assert table(yard, "SELECT town FROM stables WHERE name = 'Calder'") == [("Tansy",)]  # as the planner wrote it
 

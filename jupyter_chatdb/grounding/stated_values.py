@@ -15,7 +15,8 @@ import re
 from collections.abc import Mapping
 from dataclasses import dataclass
 
-_NUMBER = re.compile(r"\d[\d,]*(?:\.\d+)?|\.\d+")
+# a number standing alone: not a piece of a date, a phone number or a code ("2024-05-01", "555-0172")
+NUMBER = re.compile(r"(?<![\d.])(?<!\d[/-])(?:\d[\d,]*(?:\.\d+)?|\.\d+)(?!\d|[/.-]\d)")
 _MONTHS = "january february march april may june july august september october november december".split()
 
 
@@ -40,7 +41,9 @@ def stated_only(rows: Mapping[str, object], text: str, today: dt.date) -> Stated
                 continue
             stated = {field: value for field, value in row.items() if value is None or is_stated(value, text, today)}
             if len(stated) < len(row):
-                found.left_out += [f"{table}.{field} = {value!r}" for field, value in row.items() if field not in stated]
+                found.left_out += [
+                    f"{table}.{field} = {value!r}" for field, value in row.items() if field not in stated
+                ]
                 found.trimmed.add((table, len(found.rows[table])))
             found.rows[table].append(stated)
     return found
@@ -54,6 +57,8 @@ def is_stated(value: object, text: str, today: dt.date) -> bool:
     [True, True, True, True]
     >>> [is_stated(v, "Calder took 12 bales today", day) for v in (0, "Stable A", "2024-05-01", "2024-04-30")]
     [False, False, True, False]
+    >>> [is_stated(v, "Ann (555-0172) came on 2024-05-10", day) for v in (555, 10, "555-0172")]
+    [False, False, True]
     """
     if isinstance(value, bool):
         return True
@@ -69,7 +74,7 @@ def is_stated(value: object, text: str, today: dt.date) -> bool:
 
 
 def _numbers(text: str) -> list[str]:
-    return [n.replace(",", "") for n in _NUMBER.findall(text)]
+    return [n.replace(",", "") for n in NUMBER.findall(text)]
 
 
 def _squeezed(text: str) -> str:
@@ -84,7 +89,9 @@ def _says_date(text: str, day: dt.date, today: dt.date) -> bool:
         return True
     month = _MONTHS[day.month - 1]
     named = rf"(?:{month}|{month[:3]})\.?"
-    if re.search(rf"\b{named}\s+0?{day.day}(?:st|nd|rd|th)?\b|\b0?{day.day}(?:st|nd|rd|th)?\s+(?:of\s+)?{named}", lower):
+    if re.search(
+        rf"\b{named}\s+0?{day.day}(?:st|nd|rd|th)?\b|\b0?{day.day}(?:st|nd|rd|th)?\s+(?:of\s+)?{named}", lower
+    ):
         return True
     d, m = day.day, day.month
     return re.search(rf"\b0?{d}[/.]0?{m}[/.]{day.year}\b|\b0?{m}[/.]0?{d}[/.]{day.year}\b", text) is not None

@@ -25,9 +25,9 @@ import re
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 
+from ..grounding.words import words
 from ..llm.base import JSONSchema
 from .catalog import TEXT_TYPES, Catalog, Table
-from ..grounding.words import words
 from .names import quote_identifier, quote_table
 from .session import Session
 
@@ -53,6 +53,7 @@ class Field:
     type: str
     required: bool  # NOT NULL without a default
     reference: Reference | None = None
+    counter: bool = False  # has a default the database starts it at (a stock count starting at 0)
 
 
 @dataclass(frozen=True)
@@ -103,7 +104,7 @@ def shapes(session: Session, catalog: Catalog, derived: Mapping[str, Sequence[st
                 inner.append(Field(column.name, column.name, data_type, required, reference))
                 continue
             name = _reference_name(column.name, [c.name for c in table.columns]) if reference else column.name
-            fields.append(Field(name, column.name, data_type, required, reference))
+            fields.append(Field(name, column.name, data_type, required, reference, default is not None))
         key = table.primary_key[0] if len(table.primary_key) == 1 else ""
         generated = bool(key) and _from_sequence(info.get((table.name, key), ("", True, None))[2])
         made[table.name] = Shape(table.name, tuple(fields), names[table.name], key if generated else "", tuple(inner))
@@ -176,8 +177,8 @@ def statements(shapes: Mapping[str, Shape], rows: Mapping[str, object]) -> tuple
     writer = _Writer(shapes)
     for table in [t for t in shapes if t in given]:  # parents first
         shape, has_children = shapes[table], bool(_children(shapes, table, given))
-        if has_children:  # a header stated once per line is one header
-            given[table] = list({json.dumps(r, sort_keys=True, default=str): r for r in given[table]}.values())
+        if has_children:  # a header stated once per line is one header, the lines' part of it included
+            given[table] = _widest(given[table])
         if shape.returned_key and len(given[table]) > 1 and has_children:
             raise NotExpressible(f"several new {table} rows, and their rows after them cannot tell which is theirs")
         for row in given[table]:
@@ -351,24 +352,37 @@ def _takeable(
 
 
 def same_kind_of_number(field: Field, parent: Shape) -> str:
-    """The one number column of `parent` sharing the most words with `field`'s name ("" when none or a tie).
+    """The one number column of `parent` sharing the most words with `field`'s name ("" when none or a tie),
+    counters aside: a line copies its item's price, never its stock.
 
     >>> hay = Shape("hay", (Field("kind", "kind", "VARCHAR", True), Field("list_price", "list_price", "DECIMAL(8,2)", False),
-    ...     Field("bales_left", "bales_left", "INTEGER", False)), "kind", "")
+    ...     Field("bales_kept", "bales_kept", "INTEGER", True, counter=True)), "kind", "")
     >>> same_kind_of_number(Field("unit_price", "unit_price", "DECIMAL(8,2)", True), hay)
     'list_price'
     >>> same_kind_of_number(Field("bale_cost", "bale_cost", "DECIMAL(8,2)", True), hay)
+    ''
+    >>> same_kind_of_number(Field("bales", "bales", "INTEGER", True), hay)
     ''
     """
     wanted = set(words(field.column).split()) - {"id"}
     shared = {
         f.column: len(wanted & set(words(f.column).split()))
         for f in parent.fields
-        if f.reference is None and _json_type(f) in ("number", "integer")
+        if f.reference is None and not f.counter and _json_type(f) in ("number", "integer")
     }
     best = max(shared.values(), default=0)
     found = [column for column, count in shared.items() if count == best]
     return found[0] if best and len(found) == 1 else ""
+
+
+def _widest(rows: list[dict[str, object]]) -> list[dict[str, object]]:
+    """`rows` less each that says only part of what another says.
+
+    >>> _widest([{"stable": "Calder", "on": "2024-05-01"}, {"on": "2024-05-01"}, {"stable": "Calder", "on": "2024-05-01"}])
+    [{'stable': 'Calder', 'on': '2024-05-01'}]
+    """
+    unique = list({json.dumps(r, sort_keys=True, default=str): r for r in rows}.values())
+    return [r for r in unique if not any(o is not r and r.items() <= o.items() for o in unique)]
 
 
 def _rows(value: object) -> list[dict[str, object]]:

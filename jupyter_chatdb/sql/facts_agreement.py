@@ -1,28 +1,39 @@
-"""When a line and the row it names state the same kind of number differently, the request decides.
+"""A line's number and the same kind of number on the row it names are kept as the request labels them.
 
-"Calder took 20 bales of timothy at 4.50, selling price 6": a small model may give the delivery line
-`selling_price` 6 and the hay row `price` 4.50, the cost, copied from the wrong place. Both numbers are in the
-request, so checking that values are stated does not catch it. But the request labels a number with
-the words just before it ("selling price 6"): when the line's number is labelled with its column's words
-and the named row's is not, the named row takes the line's number (`agreed`).
+"Calder delivered 20 bales of rye bought at 4.50, selling price 8": a small model may give the hay row
+`price` 4.50, the cost, copied from the wrong place; asked for "Ann bought 10 bales of rye", it may give
+the order line `unit_price` 10, the count, and the hay a made-up price. Both numbers are in the request,
+so checking that values are stated does not catch it. But a request labels a price or a cost with the
+words just before it ("selling price 8"). So where a line and the row it names both have a number of the
+same kind (`facts.same_kind_of_number`: a line's selling_price and its hay's price), each such number is
+kept only when the request labels it with its column's words (`labelled`); a named row's unlabelled one
+takes the line's when that is labelled, and a line's unlabelled one is left out, to be taken from the
+row it names when its table needs it (`facts._takeable`).
 """
 
 from __future__ import annotations
 
 import re
 from collections.abc import Mapping
+from dataclasses import dataclass, field
 
+from ..grounding.stated_values import NUMBER
 from ..grounding.words import stem, words
 from .facts import Shape, same_kind_of_number
 
-_NUMBER = re.compile(r"\d[\d,]*(?:\.\d+)?")
 GENERIC = frozenset({"id", "new", "old"})
 
 
-def agreed(shapes: Mapping[str, Shape], rows: Mapping[str, list[dict]], text: str) -> list[str]:
-    """Set, in `rows`, a named row's number that a line of it states differently and better (see the
-    module); returns what was changed, "table.field = value", for the user."""
-    changed = []
+@dataclass
+class Agreement:
+    set_from_lines: list[str] = field(default_factory=list)  # "table.field = value" set on a named row
+    unlabelled: list[str] = field(default_factory=list)  # "table.field = value" left out
+
+
+def agreed(shapes: Mapping[str, Shape], rows: Mapping[str, list[dict]], text: str) -> Agreement:
+    """Keep, in `rows`, a line's number and its named row's number of the same kind as the request labels
+    them (see the module)."""
+    done = Agreement()
     for table, listed in rows.items():
         shape = shapes.get(table)
         if shape is None or not shape.required_references:
@@ -34,18 +45,38 @@ def agreed(shapes: Mapping[str, Shape], rows: Mapping[str, list[dict]], text: st
                 if parent is None or not parent.natural_key:
                     continue
                 named = [r for r in rows.get(parent.table, []) if r.get(parent.natural_key) == line[reference.name]]
-                for field in shape.fields:
-                    column = same_kind_of_number(field, parent) if field.reference is None else ""
-                    if not column or field.name not in line:
-                        continue
-                    for row in named:
-                        mine, theirs = line[field.name], row.get(column)
-                        if theirs is None or mine == theirs:
-                            continue
-                        if labelled(mine, field.column, text) and not labelled(theirs, column, text):
-                            row[column] = mine
-                            changed.append(f"{parent.table}.{column} = {mine!r}")
-    return changed
+                for mine in shape.fields:
+                    column = same_kind_of_number(mine, parent) if mine.reference is None else ""
+                    if column:
+                        _agree(line, mine.name, mine.column, named, column, text, done, (table, parent.table))
+    return done
+
+
+def _agree(
+    line: dict,
+    name: str,
+    column: str,
+    named: list[dict],
+    twin: str,
+    text: str,
+    done: Agreement,
+    tables: tuple[str, str],
+) -> None:
+    value = line.get(name)
+    sure = value is not None and labelled(value, column, text)
+    if value is not None and not sure:
+        del line[name]
+        done.unlabelled.append(f"{tables[0]}.{name} = {value!r}")
+    for row in named:
+        theirs = row.get(twin)
+        if theirs is None or labelled(theirs, twin, text):
+            continue
+        if sure:
+            row[twin] = value
+            done.set_from_lines.append(f"{tables[1]}.{twin} = {value!r}")
+        else:
+            del row[twin]
+            done.unlabelled.append(f"{tables[1]}.{twin} = {theirs!r}")
 
 
 def labelled(value: object, column: str, text: str) -> bool:
@@ -59,7 +90,7 @@ def labelled(value: object, column: str, text: str) -> bool:
         return False
     wanted = {stem(word) for word in words(column).split()} - GENERIC
     start = 0
-    for found in _NUMBER.finditer(text):
+    for found in NUMBER.finditer(text):
         if abs(float(found.group().replace(",", "")) - value) < 1e-9:
             before = {stem(word) for word in re.findall(r"[a-z]+", text[start : found.start()].lower())}
             if wanted & before:

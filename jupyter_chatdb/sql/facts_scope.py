@@ -68,6 +68,4 @@ def in_scope(shapes: Mapping[str, Shape], named: set[str]) -> dict[str, Shape]:
     said = {lower[name] for name in named if name in lower}
     above = ancestors(shapes)
     left_out = {other for table in said for other in alternatives(shapes).get(table, set()) if other not in said}
-    return {
-        table: shape for table, shape in shapes.items() if table not in left_out and not above[table] & left_out
-    }
+    return {table: shape for table, shape in shapes.items() if table not in left_out and not above[table] & left_out}

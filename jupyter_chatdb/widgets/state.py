@@ -318,4 +318,4 @@ def memory_checked_text(event: MemoryChecked) -> tuple[str, ...]:
 
 def unstated_text(unstated: tuple[str, ...]) -> list[str]:
     """What the model read that the request does not say, as a decision line (none when nothing)."""
-    return [f"Left out, as the request does not say it: {', '.join(unstated)}."] if unstated else []
+    return [f"Left out, as the request does not state it so: {', '.join(unstated)}."] if unstated else []

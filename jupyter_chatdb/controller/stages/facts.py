@@ -43,7 +43,8 @@ def write_from_facts(ctx: Context) -> Iterator[Event]:
         return
     stated = stated_only(read if isinstance(read, dict) else {}, ctx.request.text, today)
     rows, unstated = _without_made_up_rows(shapes, stated)
-    taken_from_lines = tuple(agreed(shapes, rows, ctx.request.text))
+    agreement = agreed(shapes, rows, ctx.request.text)
+    unstated += tuple(agreement.unlabelled)
     try:
         writes, params = facts.statements(shapes, rows)
     except facts.NotExpressible as reason:
@@ -52,7 +53,7 @@ def write_from_facts(ctx: Context) -> Iterator[Event]:
     ctx.steps = [PlannedStep(write.goal, write.sql, write.binds) for write in writes]
     ctx.params.update(params)
     counts = ((table, len(listed)) for table, listed in rows.items() if listed)
-    yield FactsExtracted(tuple(counts), unstated, taken_from_lines)
+    yield FactsExtracted(tuple(counts), unstated, tuple(agreement.set_from_lines))
 
 
 def _without_made_up_rows(shapes: dict[str, facts.Shape], stated: Stated) -> tuple[dict[str, list], tuple[str, ...]]:
