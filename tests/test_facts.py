@@ -87,7 +87,7 @@ def test_a_named_row_that_exists_gets_the_values_the_request_gives_and_quotes_st
         ({"deliveries": [{"stable": "Calder", "delivered_on": "2024-05-01"}]}, "not a change this can write"),
         ({"delivery_lines": [{"hay": "timothy", "bales": 2, "bale_cost": 1}]}, "no deliveries row added with it"),
         ({"stables": [{"town": "Tansy"}]}, "without name"),
-        ({"stables": [{"name": "Stable A", "town": "Tansy"}]}, "no rows to add"),  # a name it never said
+        ([{"stables": [{"name": "Stable A", "town": "Tansy"}]}, {}], "no rows to add"),  # never said: read again
         ({}, "no rows to add"),
     ],
     ids=[
@@ -99,7 +99,8 @@ def test_a_named_row_that_exists_gets_the_values_the_request_gives_and_quotes_st
     ],
 )
 def test_what_code_cannot_write_from_rows_is_planned_instead(yard, scripted, rows, reason):
-    scripted.push({"route": "write"}, rows, plan("UPDATE stables SET town = 'Tansy' WHERE name = 'Calder'"))
+    readings = rows if isinstance(rows, list) else [rows]
+    scripted.push({"route": "write"}, *readings, plan("UPDATE stables SET town = 'Tansy' WHERE name = 'Calder'"))
     seen = []
     yard.ask(
         "Calder moved to Tansy on 2024-05-01 (2 bales of timothy at 1 left)", allow_writes=True, on_event=seen.append

@@ -5,11 +5,12 @@ row's number as its line labels it; a scripted model against a real DuckDB datab
 from __future__ import annotations
 
 import datetime as dt
+import json
 
 import pytest
 
 from jupyter_chatdb import ChatDB
-from jupyter_chatdb.controller.events import FactsExtracted
+from jupyter_chatdb.controller.events import FactsExtracted, FactsNotUsed
 from jupyter_chatdb.grounding.stated_values import is_stated, stated_only
 from jupyter_chatdb.sql import facts
 from jupyter_chatdb.sql.catalog import Catalog
@@ -36,6 +37,8 @@ CREATE TABLE orders (order_id INTEGER PRIMARY KEY DEFAULT nextval('order_seq'),
 CREATE TABLE order_lines (order_id INTEGER NOT NULL REFERENCES orders (order_id),
                           hay_id INTEGER NOT NULL REFERENCES hay (hay_id), bales INTEGER NOT NULL,
                           unit_price DECIMAL(10, 2) NOT NULL);
+CREATE TABLE hay_prices (hay_id INTEGER NOT NULL REFERENCES hay (hay_id), set_on DATE NOT NULL,
+                         price DECIMAL(10, 2) NOT NULL);
 INSERT INTO stables (name) VALUES ('Calder');
 INSERT INTO riders (full_name) VALUES ('Ann Lee');
 INSERT INTO hay (kind, price) VALUES ('timothy', 6), ('clover', 7);
@@ -64,8 +67,8 @@ def order_lines(db: ChatDB) -> list[tuple]:
 def test_riders_and_stables_are_alternatives_and_a_named_rider_keeps_rows_off_the_stables_side(yard):
     shapes = shapes_of(yard)
     assert alternatives(shapes) == {"stables": {"riders"}, "riders": {"stables"}, "hay": set()}
-    assert sorted(in_scope(shapes, {"riders", "hay"})) == ["hay", "order_lines", "orders", "riders"]
-    assert sorted(in_scope(shapes, {"stables"})) == ["deliveries", "delivery_lines", "hay", "stables"]
+    assert sorted(in_scope(shapes, {"riders", "hay"})) == ["hay", "hay_prices", "order_lines", "orders", "riders"]
+    assert sorted(in_scope(shapes, {"stables"})) == ["deliveries", "delivery_lines", "hay", "hay_prices", "stables"]
     assert in_scope(shapes, {"hay"}) == shapes == in_scope(shapes, set())  # no party named: all of them
     assert in_scope(shapes, {"riders", "stables"}) == shapes  # both named: the model tells
 
@@ -81,7 +84,7 @@ def test_an_order_is_offered_only_the_riders_side_and_its_unstated_prices_come_f
     seen = []
     reply = yard.ask(ORDER, allow_writes=True, on_event=seen.append)
     offered = set(scripted.calls[1].json_schema["properties"])
-    assert offered == {"riders", "hay", "orders", "order_lines"}  # no deliveries for a rider's purchase
+    assert offered == {"riders", "hay", "orders", "order_lines", "hay_prices"}  # no deliveries for a rider
     assert "deliveries" not in scripted.calls[1].messages[-1]["content"]
     assert order_lines(yard) == [
         ("Ann Lee", "2024-05-02", "clover", 2, 7.0),
@@ -235,6 +238,35 @@ def test_stated_only_says_which_rows_lost_a_value():
 
 
 def test_labels_are_the_words_between_the_number_before_and_the_value():
-    text = "12 bales of rye bought at 4.50 each, selling price 8, and 3 of oat"
+    text = "12 bales of rye bought at 4.50 each, selling price 8; oat: 3 bales"
     assert labelled(8, "selling_price", text) and not labelled(4.5, "selling_price", text)
     assert not labelled(3, "selling_price", text)  # "selling price" stands before 8, not before 3
+    listed = "unit costs: 1.25 and 1.5; selling prices: 3.75 and 2.25 respectively"
+    assert labelled(2.25, "selling_price", listed) and not labelled(1.5, "selling_price", listed)
+
+
+def test_rows_made_up_for_a_table_the_request_says_nothing_of_are_read_again_without_it(yard, scripted):
+    first = {  # an order without its lines, and a price change the request never states
+        "orders": [{"rider": "Ann Lee", "ordered_on": "2024-05-02"}],
+        "hay_prices": [{"hay": "timothy", "set_on": "2024-05-02", "price": 10}],
+    }
+    second = {"orders": [{"rider": "Ann Lee", "ordered_on": "2024-05-02"}], "order_lines": [{"hay": "timothy", "bales": 3}]}
+    scripted.push({"route": "write"}, first, second)
+    seen = []
+    yard.ask("Ann Lee bought 3 bales of timothy on 2024-05-02", allow_writes=True, on_event=seen.append)
+    assert "hay_prices" in scripted.calls[1].json_schema["properties"]
+    assert "hay_prices" not in scripted.calls[2].json_schema["properties"]
+    assert order_lines(yard) == [("Ann Lee", "2024-05-02", "timothy", 3, 6.0)]
+    assert yard.session.rows("SELECT count(*) FROM hay_prices") == [(0,)]
+    assert [type(e) for e in seen if isinstance(e, FactsExtracted | FactsNotUsed)] == [FactsExtracted]
+
+
+def test_a_reading_that_cannot_be_written_and_made_nothing_up_is_planned_after_one_call(yard, scripted):
+    scripted.push({"route": "write"}, {"orders": [{"rider": "Ann Lee", "ordered_on": "2024-05-02"}]}, {"steps": []})
+    seen = []
+    with pytest.raises(Exception):  # noqa: B017, PT011 - the scripted planner has nothing to run
+        yard.ask("Ann Lee bought 3 bales of timothy on 2024-05-02", allow_writes=True, on_event=seen.append)
+    assert "steps" in json.dumps(scripted.calls[2].json_schema)  # one reading, then planned
+    assert [e.reason for e in seen if isinstance(e, FactsNotUsed)] == [
+        "a orders row without rows of its own, and not a change this can write"
+    ]

@@ -22,6 +22,7 @@ from ..grounding.words import stem, words
 from .facts import Shape, same_kind_of_number
 
 GENERIC = frozenset({"id", "new", "old"})
+LIST_WORDS = frozenset({"and", "or"})  # what stands between the numbers of a list
 
 
 @dataclass
@@ -80,20 +81,23 @@ def _agree(
 
 
 def labelled(value: object, column: str, text: str) -> bool:
-    """Whether `text` says `value` just after a word of `column` (between it and the number before).
+    """Whether `text` says `value` just after a word of `column` (between it and the number before; a
+    list of numbers, "4 and 5", shares the words before its first).
 
     >>> text = "20 bales of timothy bought at 4.50, selling price 6"
     >>> labelled(6, "selling_price", text), labelled(4.5, "price", text), labelled(4.5, "selling_price", text)
     (True, False, False)
+    >>> labelled(7, "selling_price", "costs: 4 and 5; selling prices: 6 and 7, respectively")
+    True
     """
     if isinstance(value, bool) or not isinstance(value, int | float):
         return False
     wanted = {stem(word) for word in words(column).split()} - GENERIC
-    start = 0
+    start, label = 0, set()
     for found in NUMBER.finditer(text):
-        if abs(float(found.group().replace(",", "")) - value) < 1e-9:
-            before = {stem(word) for word in re.findall(r"[a-z]+", text[start : found.start()].lower())}
-            if wanted & before:
-                return True
+        between = {stem(word) for word in re.findall(r"[a-z]+", text[start : found.start()].lower())}
+        label = label if between <= LIST_WORDS else between
+        if abs(float(found.group().replace(",", "")) - value) < 1e-9 and wanted & label:
+            return True
         start = found.end()
     return False

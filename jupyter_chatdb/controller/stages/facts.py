@@ -5,7 +5,8 @@ from __future__ import annotations
 
 import datetime as dt
 import json
-from collections.abc import Iterator
+from collections.abc import Generator, Iterator
+from dataclasses import dataclass
 
 from ...grounding.named_tables import named_tables
 from ...grounding.stated_values import Stated, stated_only
@@ -23,7 +24,10 @@ FACTS_MAX_TOKENS = 500
 
 def write_from_facts(ctx: Context) -> Iterator[Event]:
     """For a write no procedure took: the rows it states, as JSON shaped by the stored tables (columns that
-    rules keep true and keys from sequences left out), written by code with bound values."""
+    rules keep true and keys from sequences left out, only the tables on the side of the party it names),
+    kept to what it says, written by code with bound values. When what was read cannot be written and some
+    of it was made up (rows of a table the request says nothing of), it is read once more without those
+    tables."""
     if ctx.route != "write" or ctx.steps or ctx.request.approved:
         return
     rules = ctx.services.rules
@@ -31,29 +35,60 @@ def write_from_facts(ctx: Context) -> Iterator[Event]:
     shapes = {name: shape for name, shape in shapes.items() if shape.fields}
     stored = ctx.services.values if ctx.options.values else None
     shapes = in_scope(shapes, named_tables(ctx.request.text, ctx.catalog, stored))
-    if not shapes:
-        return
+    for _ in range(READS):
+        if not shapes:
+            return
+        read = yield from _read(ctx, shapes)
+        if isinstance(read, _Written):
+            ctx.steps = [PlannedStep(write.goal, write.sql, write.binds) for write in read.writes]
+            ctx.params.update(read.params)
+            yield FactsExtracted(read.counts, read.unstated, read.from_lines)
+            return
+        if not read.made_up:
+            break
+        shapes = {name: shape for name, shape in shapes.items() if name not in read.made_up}
+    yield FactsNotUsed(read.reason, read.unstated)
+
+
+READS = 2  # a first reading, and one without the tables it made rows up for
+
+
+@dataclass(frozen=True)
+class _Written:
+    writes: list[facts.Write]
+    params: dict[str, object]
+    counts: tuple[tuple[str, int], ...]
+    unstated: tuple[str, ...]
+    from_lines: tuple[str, ...]
+
+
+@dataclass(frozen=True)
+class _NotWritten:
+    reason: str
+    unstated: tuple[str, ...] = ()
+    made_up: frozenset[str] = frozenset()  # tables every row read for was made up
+
+
+def _read(ctx: Context, shapes: dict[str, facts.Shape]) -> Generator[Event, None, _Written | _NotWritten]:
+    """One constrained call for the rows the request states, kept to what it says, and their statements."""
     today = dt.date.today()
     messages = prompts.facts_messages(facts.describe(shapes), ctx.request.text, today.isoformat())
     completion = yield from ctx.calls("extract", messages, facts.json_schema(shapes), FACTS_MAX_TOKENS)
     try:
         read = json.loads(completion.text)
     except json.JSONDecodeError:
-        yield FactsNotUsed("the model's rows were not JSON")
-        return
+        return _NotWritten("the model's rows were not JSON")
     stated = stated_only(read if isinstance(read, dict) else {}, ctx.request.text, today)
     rows, unstated = _without_made_up_rows(shapes, stated)
+    made_up = frozenset(table for table, listed in stated.rows.items() if listed and not rows.get(table))
     agreement = agreed(shapes, rows, ctx.request.text)
     unstated += tuple(agreement.unlabelled)
     try:
         writes, params = facts.statements(shapes, rows)
     except facts.NotExpressible as reason:
-        yield FactsNotUsed(str(reason), unstated)
-        return
-    ctx.steps = [PlannedStep(write.goal, write.sql, write.binds) for write in writes]
-    ctx.params.update(params)
-    counts = ((table, len(listed)) for table, listed in rows.items() if listed)
-    yield FactsExtracted(tuple(counts), unstated, tuple(agreement.set_from_lines))
+        return _NotWritten(str(reason), unstated, made_up & set(shapes))
+    counts = tuple((table, len(listed)) for table, listed in rows.items() if listed)
+    return _Written(writes, params, counts, unstated, tuple(agreement.set_from_lines))
 
 
 def _without_made_up_rows(shapes: dict[str, facts.Shape], stated: Stated) -> tuple[dict[str, list], tuple[str, ...]]:
