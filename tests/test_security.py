@@ -14,7 +14,7 @@ from jupyter_chatdb.llm.openai_backend import OpenAIBackend
 from jupyter_chatdb.sql.engine import is_locked
 from jupyter_chatdb.sql.guard import Mode, check
 
-from .conftest import native, plan
+from .conftest import PLAN_WRITES, native, plan
 
 CANARY = "canary-5f3a9c"
 
@@ -30,7 +30,7 @@ def folder(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Path:
 
 @pytest.fixture
 def shop(scripted: ScriptedBackend) -> ChatDB:
-    chatdb = ChatDB(model=scripted, summarize=False, revisions=0)
+    chatdb = ChatDB(model=scripted, without=PLAN_WRITES, summarize=False, revisions=0)
     chatdb.session.run("CREATE SEQUENCE s START 1")
     chatdb.session.run("CREATE TABLE t (id INTEGER PRIMARY KEY, fruit VARCHAR, note VARCHAR, amount INTEGER)")
     chatdb.session.run("INSERT INTO t VALUES (1, 'apple', 'fresh', 3), (2, 'pear', 'ripe', 5)")
@@ -120,7 +120,7 @@ def test_attach_and_a_database_file_work_with_the_engine_locked(scripted, tmp_pa
     con = duckdb.connect(str(archive))
     con.execute("CREATE TABLE orders AS SELECT 7 AS id, 'pear' AS fruit")
     con.close()
-    chatdb = ChatDB(model=scripted, database=tmp_path / "own.duckdb", summarize=False)
+    chatdb = ChatDB(model=scripted, without=PLAN_WRITES, database=tmp_path / "own.duckdb", summarize=False)
     chatdb.register("wanted", pd.DataFrame({"fruit": ["pear"]}))
     chatdb.session.run("CREATE TABLE notes AS SELECT 1 AS n")
     assert chatdb.attach(archive) == "archive"

@@ -47,6 +47,7 @@ NATIVE: tuple[Stage, ...] = (
     chat,
     check_concepts,
     use_procedure,
+    write_from_facts,  # a write no procedure takes: the rows it states, written by code (`sql/facts.py`)
     pick_tables,
     write_sql,
     *ASK[ASK.index(plan) :],
@@ -64,9 +65,8 @@ def _before(strategy: tuple[Stage, ...], stage: Stage, added: Stage) -> tuple[St
 FLAT = _before(NATIVE, write_sql, flatten_joins)
 # native, and the views are offered with the first repair of a read that failed
 REPAIR_FLAT = _before(NATIVE, write_sql, flatten_joins_on_repair)
-# native, and a write no procedure takes is first read as the rows it states, written by code
-# (`sql/facts.py`); planned as before when those cannot express it
-FACTS = _before(NATIVE, pick_tables, write_from_facts)
+# native under its former name: reading a write as the rows it states is native since the eleventh session
+FACTS = NATIVE
 # the Foundation's baseline: one SQL statement (several writes) as JSON, repaired `revisions` times
 ONE_ROUND: tuple[Stage, ...] = (foundation_sql, run_steps, finish, answer)
 # a plan the user approved (or wrote, or recorded): run exactly it, without the model
