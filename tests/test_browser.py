@@ -56,7 +56,7 @@ model = ScriptedBackend([
     lambda messages: time.sleep(300) or "SELECT 1",  # a slow model, for the Stop button
 ])
 get_ipython().magics_manager.registry["ChatDBMagics"].engine = ChatDB(
-    model=model, schema="CREATE TABLE notes (id INTEGER PRIMARY KEY, text VARCHAR);"
+    model=model, schema="CREATE TABLE notes (id INTEGER PRIMARY KEY, text VARCHAR);", without=("write_from_facts",)
 )"""
 CELLS = [
     SETUP,

@@ -109,7 +109,9 @@ def test_changing_the_model_setting_takes_effect_at_the_next_cell(shell):
 
 
 def test_dry_run_shows_what_would_change_and_changes_nothing(shell, scripted, capsys):
-    engine = ChatDB(model=scripted, without=PLAN_WRITES, schema="CREATE TABLE notes (id INTEGER PRIMARY KEY, text VARCHAR);")
+    engine = ChatDB(
+        model=scripted, without=PLAN_WRITES, schema="CREATE TABLE notes (id INTEGER PRIMARY KEY, text VARCHAR);"
+    )
     shell.magics_manager.registry["ChatDBMagics"].engine = engine
     scripted.push({"route": "write"}, plan("INSERT INTO notes VALUES (1, 'hi')"))
     shell.run_cell("%%chatdb --write --dry-run\nNote: hi").raise_error()

@@ -116,7 +116,12 @@ def test_pending_and_committed_writes_are_noted(scripted):
 
     from .conftest import PLAN_WRITES, plan
 
-    db = ChatDB(model=scripted, without=PLAN_WRITES, schema="CREATE TABLE notes (id INTEGER PRIMARY KEY, text VARCHAR);", summarize=False)
+    db = ChatDB(
+        model=scripted,
+        without=PLAN_WRITES,
+        schema="CREATE TABLE notes (id INTEGER PRIMARY KEY, text VARCHAR);",
+        summarize=False,
+    )
     scripted.push({"route": "write"}, plan("INSERT INTO notes VALUES (1, 'hi')"))
     state = ChainState()
     for event in db.events("Note: hi"):

@@ -25,7 +25,9 @@ def kernel_shell(scripted, monkeypatch):
     monkeypatch.setattr(shell, "kernel", object(), raising=False)
     shell.run_cell("%load_ext jupyter_chatdb", store_history=False)
     shell.magics_manager.registry["ChatDBMagics"].settings.memory = False  # memory: test_mem_magic.py
-    engine = ChatDB(model=scripted, without=PLAN_WRITES, schema="CREATE TABLE notes (id INTEGER PRIMARY KEY, text VARCHAR);")
+    engine = ChatDB(
+        model=scripted, without=PLAN_WRITES, schema="CREATE TABLE notes (id INTEGER PRIMARY KEY, text VARCHAR);"
+    )
     shell.magics_manager.registry["ChatDBMagics"].engine = engine
     yield shell, engine
     shell.run_cell("%unload_ext jupyter_chatdb", store_history=False)

@@ -36,8 +36,8 @@ ASK: tuple[Stage, ...] = (
     fall_back,
     post_think,
 )
-# the same, but a read is one statement in the model's native form (SQLite in a code block), and a
-# request plainly asking about the data is routed without a model call
+# the same, but a read is one statement in the model's native form (SQLite in a code block), a request
+# plainly asking about the data is routed without a model call, and a write is first read as its rows
 NATIVE: tuple[Stage, ...] = (
     consider_tables,
     route_quickly,

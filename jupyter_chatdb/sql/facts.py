@@ -11,11 +11,17 @@ writes the statements (`statements`):
 - a row of a table without one (a delivery) is added, and its new key is bound for the rows after it
   that reference that table (its lines);
 - a referenced name no row has yet is added first (a new hay kind);
+- a line's required number it does not state comes from the row it names (`_takeable`: an order line's
+  unit_price from its hay's price);
+- a header row stated without lines (a delivery sent back) changes the row its required values name,
+  setting the values it gives that the row lacks yet (`_Writer.change`);
 - every value is a bound parameter, cast to its column's type.
 
-What this cannot express (a change to a row without a natural key, such as marking a delivery undone, or a
-row missing a value its table requires) raises NotExpressible: the request is then planned as before.
-Columns a rule keeps true (`sql/rules.py`) and keys from sequences are never asked for.
+What this cannot express (a change to a row that names no row, a row missing a value its table requires)
+raises NotExpressible: the request is then planned as before. Columns a rule keeps true (`sql/rules.py`)
+and keys from sequences are never asked for. What the model may read is narrowed first by the tables the
+request names (`facts_scope.py`), and held to what it says after (`grounding/stated_values.py`,
+`facts_agreement.py`).
 """
 
 from __future__ import annotations

@@ -93,7 +93,7 @@ def labelled(value: object, column: str, text: str) -> bool:
     if isinstance(value, bool) or not isinstance(value, int | float):
         return False
     wanted = {stem(word) for word in words(column).split()} - GENERIC
-    start, label = 0, set()
+    start, label = 0, set[str]()
     for found in NUMBER.finditer(text):
         between = {stem(word) for word in re.findall(r"[a-z]+", text[start : found.start()].lower())}
         label = label if between <= LIST_WORDS else between

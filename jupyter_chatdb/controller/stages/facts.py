@@ -35,6 +35,7 @@ def write_from_facts(ctx: Context) -> Iterator[Event]:
     shapes = {name: shape for name, shape in shapes.items() if shape.fields}
     stored = ctx.services.values if ctx.options.values else None
     shapes = in_scope(shapes, named_tables(ctx.request.text, ctx.catalog, stored))
+    read: _Written | _NotWritten = _NotWritten("no table to write to")
     for _ in range(READS):
         if not shapes:
             return
@@ -45,8 +46,9 @@ def write_from_facts(ctx: Context) -> Iterator[Event]:
             yield FactsExtracted(read.counts, read.unstated, read.from_lines)
             return
         if not read.made_up:
-            break
+            break  # read again only without tables it made rows up for
         shapes = {name: shape for name, shape in shapes.items() if name not in read.made_up}
+    assert isinstance(read, _NotWritten)
     yield FactsNotUsed(read.reason, read.unstated)
 
 
