@@ -1,14 +1,16 @@
-"""Writes from facts, one record at a time: how often the cold path records a fruit-shop record exactly.
+"""Writes record by record: how often a fruit-shop record is written exactly, and which way wins per kind.
 
 For each record, a fresh database holds exactly what the records before it state (`fruitshop.load_facts`);
-the record then goes through the strategy "facts" without planning (one constrained call reads the rows it
-states, code writes them; what it cannot write is left unwritten here, where the system would plan it),
-and the database is compared, table by table with names for ids, with the exact one after the record.
-The stock rule a user states once is kept first (`fruitshop.STOCK_RULE`, as in the fruit-shop mode
-"facts+rules"; `--no-rules` leaves it out). A quick way to try a change to the cold path on the tune set
-(fruitshop_a70) before a fruit-shop run on the report sample, which compares it with the baselines.
+the record then goes one or more ways (`--ways`), each from that state, and the database is compared,
+table by table with names for ids, with the exact one after the record:
+- facts: read as the rows it states and written by code (`write_from_facts`), without planning: what
+  the stage writes alone (what it cannot write is left unwritten here);
+- system: as the system runs, the same, planned by the model when the rows cannot be written;
+- planned: every write planned by the model (without `write_from_facts`), as before the eleventh session.
+The stock rule a user states once is kept first (`fruitshop.STOCK_RULE`, as in the fruit-shop modes
+"+rules"; `--no-rules` leaves it out). Tune on fruitshop_a70 (the default), report on fruitshop_sample.
 
-    python benchmarks/facts_records.py [--dataset ../shared/datasets/fruitshop_sample] [--records N] [-v]
+    python benchmarks/facts_records.py [--ways facts,system,planned] [--dataset ...] [--records N] [-v]
 """
 
 from __future__ import annotations
@@ -19,6 +21,7 @@ import statistics
 import sys
 import time
 from collections import Counter, defaultdict
+from dataclasses import dataclass, field
 from pathlib import Path
 
 from fruitshop import STOCK_RULE, load_facts
@@ -48,93 +51,116 @@ SNAPSHOT = {
 CHECKED = ("fruits", "sales")
 
 
+# the ways a record may go, each from the same exact state: the stage without planning (what it writes
+# alone), the system as it runs (planned when the facts cannot be written), and every write planned
+WAYS = {"facts": ("write_from_facts", PLANNING), "system": ("write_from_facts", ()), "planned": ("", ())}
+
+
+@dataclass
+class Tally:
+    outcome: Counter[str] = field(default_factory=Counter)
+    exact: dict[str, list[bool]] = field(default_factory=lambda: defaultdict(list))
+    checked: dict[str, list[bool]] = field(default_factory=lambda: defaultdict(list))
+    wrong_tables: Counter[str] = field(default_factory=Counter)
+    seconds: list[float] = field(default_factory=list)
+
+
 def main() -> int:
     args = parse_args()
     records = [json.loads(line) for line in (args.dataset / "records.jsonl").read_text().splitlines() if line.strip()]
     records = records[: args.records] if args.records else records
     chosen = [number for number, record in enumerate(records) if not args.only or record["id"] in args.only.split(",")]
     model, embedder = select_backend(args.model), LazyMiniLMEmbedder()
-    outcome: Counter[str] = Counter()
-    by_kind: dict[str, list[bool]] = defaultdict(list)
-    checked_by_kind: dict[str, list[bool]] = defaultdict(list)
-    wrong_tables: Counter[str] = Counter()
-    seconds: list[float] = []
+    ways = args.ways.split(",")
+    tallies = {way: Tally() for way in ways}
     with args.out.open("w") as details:
         for number in chosen:
             record = records[number]
-            expected = snapshot(database(args, model, embedder, records[: number + 1]))
-            db = database(args, model, embedder, records[:number])
-            before = snapshot(db)
-            seen: list[object] = []
-            started = time.perf_counter()
-            try:
-                reply = db.ask(record["text"], allow_writes=True, on_event=seen.append)
-                state = "pending" if reply.pending else "applied"
-                error = ""
-            except ChatDBError as failure:
-                state, error = "failed", str(failure)
-            seconds.append(time.perf_counter() - started)
-            got = snapshot(db)
-            if state == "applied" and got == before:
-                state = "unchanged"  # nothing written: the rows read could not be written, and nothing planned
-            differ = [table for table in SNAPSHOT if got[table] != expected[table]]
-            exact, checked = not differ, not set(differ) & set(CHECKED)
-            outcome[state if state != "applied" else ("exact" if exact else "inexact")] += 1
-            by_kind[record["kind"]].append(exact)
-            checked_by_kind[record["kind"]].append(checked)
-            wrong_tables.update(differ)
-            extracted = [e.rows for e in seen if isinstance(e, FactsExtracted)]
-            texts = "".join(e.text for e in seen if isinstance(e, ModelText) and e.purpose == "extract")
-            failed = [e.step.error for e in seen if isinstance(e, StepFailed)]
-            not_used = [e.reason for e in seen if isinstance(e, FactsNotUsed)]
-            line = {"record": record["id"], "kind": record["kind"], "state": state, "differ": differ}
-            details.write(
-                json.dumps(
-                    {
-                        **line,
-                        "extracted": extracted,
-                        "not_used": not_used,
-                        "error": error,
-                        "model": texts,
-                        "failed": failed,
-                        "expected": expected,
-                        "got": got,
-                    },
-                    default=str,
-                )
-                + "\n"
-            )
-            details.flush()
-            if args.verbose:
-                print(
-                    f"{record['id']} {record['kind']:12} {state:8} {seconds[-1]:5.1f}s differ={differ} "
-                    f"{not_used or error}"[:300],
-                    flush=True,
-                )
-            db.close()
+            expected = snapshot(database(args, model, embedder, records[: number + 1], "planned"))
+            for way in ways:
+                line = attempt(args, model, embedder, records, number, way, expected, tallies[way])
+                details.write(json.dumps(line, default=str) + "\n")
+                details.flush()
+                if args.verbose:
+                    print(
+                        f"{record['id']} {record['kind']:12} {way:8} {line['state']:9} {line['seconds']:5.1f}s"
+                        f" differ={line['differ']} {line['not_used'] or line['error']}"[:300],
+                        flush=True,
+                    )
     total = len(chosen)
-    print(f"\nWrites from facts, record by record: {total} records of {args.dataset.name}, model {model.name}")
-    print(
-        f"  exact: {outcome['exact']}/{total}; written but not exact: {outcome['inexact']}; nothing written:"
-        f" {outcome['unchanged'] + outcome['failed']}; waiting for approval: {outcome['pending']}"
-    )
-    for kind, flags in by_kind.items():
+    print(f"\nWrites record by record: {total} records of {args.dataset.name}, model {model.name}")
+    for way, tally in tallies.items():
+        out = tally.outcome
         print(
-            f"  {kind:13} exact {sum(flags)}/{len(flags)}, stock and sales right {sum(checked_by_kind[kind])}/{len(flags)}"
+            f"  {way}: exact {out['exact']}/{total}; written but not exact {out['inexact']}; nothing written"
+            f" {out['unchanged'] + out['failed']}; waiting for approval {out['pending']};"
+            f" median {statistics.median(tally.seconds):.1f} s"
         )
-    print(f"  tables that differed: {dict(wrong_tables.most_common())}")
-    print(f"  seconds per record: median {statistics.median(seconds):.1f}")
+        for kind, flags in tally.exact.items():
+            print(
+                f"    {kind:13} exact {sum(flags)}/{len(flags)}, stock and sales right"
+                f" {sum(tally.checked[kind])}/{len(flags)}"
+            )
+        print(f"    tables that differed: {dict(tally.wrong_tables.most_common())}")
     return 0
 
 
-def database(args: argparse.Namespace, model: object, embedder: object, records: list[dict]) -> ChatDB:
-    """A fresh database holding exactly what `records` state."""
+def attempt(
+    args: argparse.Namespace,
+    model: object,
+    embedder: object,
+    records: list[dict],
+    number: int,
+    way: str,
+    expected: dict[str, list[tuple]],
+    tally: Tally,
+) -> dict[str, object]:
+    """Record `records[number]` one way, from the exact state before it; tally how it went."""
+    record = records[number]
+    db = database(args, model, embedder, records[:number], way)
+    before = snapshot(db)
+    seen: list[object] = []
+    started = time.perf_counter()
+    try:
+        reply = db.ask(record["text"], allow_writes=True, on_event=seen.append)
+        state, error = ("pending" if reply.pending else "applied"), ""
+    except ChatDBError as failure:
+        state, error = "failed", str(failure)
+    tally.seconds.append(time.perf_counter() - started)
+    got = snapshot(db)
+    db.close()
+    if state == "applied" and got == before:
+        state = "unchanged"  # nothing written: what was read could not be written, and nothing planned
+    differ = [table for table in SNAPSHOT if got[table] != expected[table]]
+    tally.outcome[state if state != "applied" else ("exact" if not differ else "inexact")] += 1
+    tally.exact[record["kind"]].append(state == "applied" and not differ)
+    tally.checked[record["kind"]].append(state == "applied" and not set(differ) & set(CHECKED))
+    tally.wrong_tables.update(differ)
+    return {
+        "record": record["id"],
+        "kind": record["kind"],
+        "way": way,
+        "state": state,
+        "seconds": tally.seconds[-1],
+        "differ": differ,
+        "extracted": [e.rows for e in seen if isinstance(e, FactsExtracted)],
+        "not_used": [e.reason for e in seen if isinstance(e, FactsNotUsed)],
+        "error": error,
+        "model": "".join(e.text for e in seen if isinstance(e, ModelText) and e.purpose == "extract"),
+        "failed": [e.step.error for e in seen if isinstance(e, StepFailed)],
+        "expected": expected,
+        "got": got,
+    }
+
+
+def database(args: argparse.Namespace, model: object, embedder: object, records: list[dict], way: str) -> ChatDB:
+    """A fresh database holding exactly what `records` state, that records a request `way`."""
+    facts_stage, planning = WAYS[way]
     db = ChatDB(
         model=model,
         schema=args.dataset / "schema.sql",
         summarize=False,
-        strategy="facts",
-        without=PLANNING,
+        without=planning if facts_stage else ("write_from_facts",),
         embedder=embedder,
     )
     if args.rules:
@@ -152,6 +178,7 @@ def parse_args() -> argparse.Namespace:
     parser.add_argument("--model", default="local")
     parser.add_argument("--dataset", type=Path, default=DATASET)
     parser.add_argument("--records", type=int, default=0, help="only the first N records")
+    parser.add_argument("--ways", default="facts", help=f"some of {', '.join(WAYS)} (default: facts)")
     parser.add_argument("--only", default="", help="only these records (ids, comma-separated): to look at a few")
     parser.add_argument("--no-rules", dest="rules", action="store_false", help="without the stock rule")
     parser.add_argument("--out", type=Path, default=Path("out/facts_records.jsonl"))
