@@ -30,13 +30,13 @@ CREATE TABLE deliveries (delivery_id INTEGER PRIMARY KEY DEFAULT nextval('delive
                          stable_id INTEGER NOT NULL REFERENCES stables (stable_id), delivered_on DATE NOT NULL);
 CREATE TABLE delivery_lines (delivery_id INTEGER NOT NULL REFERENCES deliveries (delivery_id),
                              hay_id INTEGER NOT NULL REFERENCES hay (hay_id), bales INTEGER NOT NULL,
-                             bale_cost DECIMAL(10, 2) NOT NULL, selling_price DECIMAL(10, 2) NOT NULL);
+                             bale_cost DECIMAL(10, 2) NOT NULL, resale_price DECIMAL(10, 2) NOT NULL);
 CREATE TABLE orders (order_id INTEGER PRIMARY KEY DEFAULT nextval('order_seq'),
                      rider_id INTEGER NOT NULL REFERENCES riders (rider_id), ordered_on DATE NOT NULL,
                      cancelled_on DATE);
 CREATE TABLE order_lines (order_id INTEGER NOT NULL REFERENCES orders (order_id),
                           hay_id INTEGER NOT NULL REFERENCES hay (hay_id), bales INTEGER NOT NULL,
-                          unit_price DECIMAL(10, 2) NOT NULL);
+                          price_charged DECIMAL(10, 2) NOT NULL);
 CREATE TABLE hay_prices (hay_id INTEGER NOT NULL REFERENCES hay (hay_id), set_on DATE NOT NULL,
                          price DECIMAL(10, 2) NOT NULL);
 INSERT INTO stables (name) VALUES ('Calder');
@@ -59,7 +59,7 @@ def shapes_of(db: ChatDB) -> dict[str, facts.Shape]:
 
 def order_lines(db: ChatDB) -> list[tuple]:
     return db.session.rows(
-        "SELECT r.full_name, o.ordered_on::VARCHAR, h.kind, l.bales, l.unit_price::DOUBLE FROM order_lines l"
+        "SELECT r.full_name, o.ordered_on::VARCHAR, h.kind, l.bales, l.price_charged::DOUBLE FROM order_lines l"
         " JOIN orders o USING (order_id) JOIN riders r USING (rider_id) JOIN hay h USING (hay_id) ORDER BY h.kind"
     )
 
@@ -78,7 +78,7 @@ def test_an_order_is_offered_only_the_riders_side_and_its_unstated_prices_come_f
         "riders": [{"full_name": "Ann Lee"}],
         "hay": [{"kind": "timothy", "price": 0}],
         "orders": [{"rider": "Ann Lee", "ordered_on": "2024-05-02"}],
-        "order_lines": [{"hay": "timothy", "bales": 3, "unit_price": 0}, {"hay": "clover", "bales": 2}],
+        "order_lines": [{"hay": "timothy", "bales": 3, "price_charged": 0}, {"hay": "clover", "bales": 2}],
     }
     scripted.push({"route": "write"}, read)
     seen = []
@@ -92,9 +92,9 @@ def test_an_order_is_offered_only_the_riders_side_and_its_unstated_prices_come_f
     ]
     assert yard.session.rows("SELECT kind, price::DOUBLE FROM hay ORDER BY kind") == [("clover", 7.0), ("timothy", 6.0)]
     (extracted,) = [e for e in seen if isinstance(e, FactsExtracted)]
-    assert extracted.unstated == ("hay.price = 0", "order_lines.unit_price = 0")
+    assert extracted.unstated == ("hay.price = 0", "order_lines.price_charged = 0")
     assert [step.goal for step in reply.plan if "order_lines" in step.goal] == [
-        "add the order_lines row; unit_price: the hay row's price"  # the made-up 0 left out
+        "add the order_lines row; price_charged: the hay row's price"  # the made-up 0 left out
     ] * 2
 
 
@@ -144,12 +144,12 @@ def test_a_change_that_names_no_row_or_sets_nothing_is_not_written_by_code(yard)
         facts.statements(shapes, {"orders": [{"rider": "Ann Lee", "ordered_on": "2024-05-02"}]})
 
 
-def test_a_delivery_line_labelled_selling_price_sets_the_hay_price_the_model_took_from_the_cost(yard, scripted):
-    request = "On 2024-05-01 Calder delivered 20 bales of rye bought at 4.50, selling price 8."
+def test_a_delivery_line_labelled_resale_price_sets_the_hay_price_the_model_took_from_the_cost(yard, scripted):
+    request = "On 2024-05-01 Calder delivered 20 bales of rye bought at 4.50, resale price 8."
     read = {
         "hay": [{"kind": "rye", "price": 4.5}],
         "deliveries": [{"stable": "Calder", "delivered_on": "2024-05-01"}],
-        "delivery_lines": [{"hay": "rye", "bales": 20, "bale_cost": 4.5, "selling_price": 8}],
+        "delivery_lines": [{"hay": "rye", "bales": 20, "bale_cost": 4.5, "resale_price": 8}],
     }
     scripted.push({"route": "write"}, read)
     seen = []
@@ -163,9 +163,9 @@ def test_a_named_row_number_the_request_labels_itself_is_kept(yard):
     shapes = shapes_of(yard)
     rows = {
         "hay": [{"kind": "rye", "price": 9}],
-        "delivery_lines": [{"hay": "rye", "bales": 20, "bale_cost": 4.5, "selling_price": 8}],
+        "delivery_lines": [{"hay": "rye", "bales": 20, "bale_cost": 4.5, "resale_price": 8}],
     }
-    assert agreed(shapes, rows, "20 bales of rye at 4.50, selling price 8; rye's price is 9 from today") == Agreement()
+    assert agreed(shapes, rows, "20 bales of rye at 4.50, resale price 8; rye's price is 9 from today") == Agreement()
     assert rows["hay"] == [{"kind": "rye", "price": 9}]
 
 
@@ -175,8 +175,8 @@ def test_an_order_line_price_copied_from_its_count_and_a_made_up_hay_price_are_l
         "riders": [{"full_name": "Ann Lee"}],
         "orders": [{"rider": "Ann Lee", "ordered_on": "2024-05-02"}],
         "order_lines": [
-            {"hay": "timothy", "bales": 10, "unit_price": 10},
-            {"hay": "clover", "bales": 2, "unit_price": 2},
+            {"hay": "timothy", "bales": 10, "price_charged": 10},
+            {"hay": "clover", "bales": 2, "price_charged": 2},
         ],
     }
     scripted.push({"route": "write"}, read)
@@ -193,18 +193,18 @@ def test_an_order_line_price_copied_from_its_count_and_a_made_up_hay_price_are_l
     assert sorted(extracted.unstated) == [
         "hay.price = 10",
         "hay.price = 2",
-        "order_lines.unit_price = 10",
-        "order_lines.unit_price = 2",
+        "order_lines.price_charged = 10",
+        "order_lines.price_charged = 2",
     ]
 
 
 def test_a_line_price_the_request_labels_is_kept(yard, scripted):
     read = {
         "orders": [{"rider": "Ann Lee", "ordered_on": "2024-05-02"}],
-        "order_lines": [{"hay": "timothy", "bales": 10, "unit_price": 5.5}],
+        "order_lines": [{"hay": "timothy", "bales": 10, "price_charged": 5.5}],
     }
     scripted.push({"route": "write"}, read)
-    yard.ask("On 2024-05-02 Ann Lee bought 10 bales of timothy, unit price 5.50 (a discount).", allow_writes=True)
+    yard.ask("On 2024-05-02 Ann Lee bought 10 bales of timothy, price charged 5.50 (a discount).", allow_writes=True)
     assert order_lines(yard) == [("Ann Lee", "2024-05-02", "timothy", 10, 5.5)]
 
 
@@ -238,11 +238,11 @@ def test_stated_only_says_which_rows_lost_a_value():
 
 
 def test_labels_are_the_words_between_the_number_before_and_the_value():
-    text = "12 bales of rye bought at 4.50 each, selling price 8; oat: 3 bales"
-    assert labelled(8, "selling_price", text) and not labelled(4.5, "selling_price", text)
-    assert not labelled(3, "selling_price", text)  # "selling price" stands before 8, not before 3
-    listed = "unit costs: 1.25 and 1.5; selling prices: 3.75 and 2.25 respectively"
-    assert labelled(2.25, "selling_price", listed) and not labelled(1.5, "selling_price", listed)
+    text = "12 bales of rye bought at 4.50 each, resale price 8; oat: 3 bales"
+    assert labelled(8, "resale_price", text) and not labelled(4.5, "resale_price", text)
+    assert not labelled(3, "resale_price", text)  # "resale price" stands before 8, not before 3
+    listed = "bale costs: 1.25 and 1.5; resale prices: 3.75 and 2.25 respectively"
+    assert labelled(2.25, "resale_price", listed) and not labelled(1.5, "resale_price", listed)
 
 
 def test_rows_made_up_for_a_table_the_request_says_nothing_of_are_read_again_without_it(yard, scripted):

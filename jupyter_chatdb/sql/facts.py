@@ -12,7 +12,7 @@ writes the statements (`statements`):
   that reference that table (its lines);
 - a referenced name no row has yet is added first (a new hay kind);
 - a line's required number it does not state comes from the row it names (`_takeable`: an order line's
-  unit_price from its hay's price);
+  price_charged from its hay's price);
 - a header row stated without lines (a delivery sent back) changes the row its required values name,
   setting the values it gives that the row lacks yet (`_Writer.change`);
 - every value is a bound parameter, cast to its column's type.
@@ -336,7 +336,7 @@ def _takeable(
     shapes: Mapping[str, Shape], shape: Shape, values: Mapping[str, object]
 ) -> list[tuple[Field, Field, Shape, str]]:
     """A line's required numbers it does not state that the row it names keeps, a number column of the
-    same words (an order line's unit_price from its item's list_price, as a shop charges the listed price):
+    same words (an order line's price_charged from its item's list_price, as a shop charges the listed price):
     (the field, the reference, the referenced shape, its column). Lines only: rows that belong to a row
     added with them."""
     if not shape.required_references:
@@ -363,7 +363,7 @@ def same_kind_of_number(field: Field, parent: Shape) -> str:
 
     >>> hay = Shape("hay", (Field("kind", "kind", "VARCHAR", True), Field("list_price", "list_price", "DECIMAL(8,2)", False),
     ...     Field("bales_kept", "bales_kept", "INTEGER", True, counter=True)), "kind", "")
-    >>> same_kind_of_number(Field("unit_price", "unit_price", "DECIMAL(8,2)", True), hay)
+    >>> same_kind_of_number(Field("price_charged", "price_charged", "DECIMAL(8,2)", True), hay)
     'list_price'
     >>> same_kind_of_number(Field("bale_cost", "bale_cost", "DECIMAL(8,2)", True), hay)
     ''

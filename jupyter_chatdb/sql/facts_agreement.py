@@ -1,11 +1,11 @@
 """A line's number and the same kind of number on the row it names are kept as the request labels them.
 
-"Calder delivered 20 bales of rye bought at 4.50, selling price 8": a small model may give the hay row
+"Calder delivered 20 bales of rye bought at 4.50, resale price 8": a small model may give the hay row
 `price` 4.50, the cost, copied from the wrong place; asked for "Ann bought 10 bales of rye", it may give
-the order line `unit_price` 10, the count, and the hay a made-up price. Both numbers are in the request,
+the order line `price_charged` 10, the count, and the hay a made-up price. Both numbers are in the request,
 so checking that values are stated does not catch it. But a request labels a price or a cost with the
-words just before it ("selling price 8"). So where a line and the row it names both have a number of the
-same kind (`facts.same_kind_of_number`: a line's selling_price and its hay's price), each such number is
+words just before it ("resale price 8"). So where a line and the row it names both have a number of the
+same kind (`facts.same_kind_of_number`: a line's resale_price and its hay's price), each such number is
 kept only when the request labels it with its column's words (`labelled`); a named row's unlabelled one
 takes the line's when that is labelled, and a line's unlabelled one is left out, to be taken from the
 row it names when its table needs it (`facts._takeable`).
@@ -84,10 +84,10 @@ def labelled(value: object, column: str, text: str) -> bool:
     """Whether `text` says `value` just after a word of `column` (between it and the number before; a
     list of numbers, "4 and 5", shares the words before its first).
 
-    >>> text = "20 bales of timothy bought at 4.50, selling price 6"
-    >>> labelled(6, "selling_price", text), labelled(4.5, "price", text), labelled(4.5, "selling_price", text)
+    >>> text = "20 bales of timothy bought at 4.50, resale price 6"
+    >>> labelled(6, "resale_price", text), labelled(4.5, "price", text), labelled(4.5, "resale_price", text)
     (True, False, False)
-    >>> labelled(7, "selling_price", "costs: 4 and 5; selling prices: 6 and 7, respectively")
+    >>> labelled(7, "resale_price", "costs: 4 and 5; resale prices: 6 and 7, respectively")
     True
     """
     if isinstance(value, bool) or not isinstance(value, int | float):

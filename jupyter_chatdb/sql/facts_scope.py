@@ -39,8 +39,8 @@ def ancestors(shapes: Mapping[str, Shape]) -> dict[str, set[str]]:
 
 
 def alternatives(shapes: Mapping[str, Shape]) -> dict[str, set[str]]:
-    """Table -> the tables that play the same part beside it: two named tables (a natural key) that no
-    table references both of, while tables referencing each meet in a third one, referenced by both."""
+    """Table -> the tables that play the same part beside it: two tables whose rows have names (a natural
+    key) that no table references both of, while tables referencing each meet in a third one."""
     above = ancestors(shapes)
     below: dict[str, set[str]] = {table: set() for table in shapes}
     for table, over in above.items():
@@ -66,6 +66,6 @@ def in_scope(shapes: Mapping[str, Shape], named: set[str]) -> dict[str, Shape]:
     names, `grounding.named_tables`) that it does not name itself; all of them when it names none."""
     lower = {table.lower(): table for table in shapes}
     said = {lower[name] for name in named if name in lower}
-    above = ancestors(shapes)
-    left_out = {other for table in said for other in alternatives(shapes).get(table, set()) if other not in said}
+    above, beside = ancestors(shapes), alternatives(shapes)
+    left_out = {other for table in said for other in beside.get(table, set()) if other not in said}
     return {table: shape for table, shape in shapes.items() if table not in left_out and not above[table] & left_out}
