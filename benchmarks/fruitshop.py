@@ -5,7 +5,7 @@ Four modes on the same records and questions, each in a fresh ChatDB loaded from
   write is first read as the rows it states, its SQL written by code (`sql/facts.py`), and planned when
   that cannot express it ("facts" is the same mode, by its former name);
 - planned: cold, with every write planned by the model (without the stage `write_from_facts`), as the
-  system did before the ninth session;
+  system did before the eleventh session;
 - taught: the first record of each kind is taught with its correct statements (`ChatDB.teach`, with
   that record's values), as a user who fixes the first plan once, and run; the rest go through the
   system, which runs the taught procedure for a request of its kind;
