@@ -16,6 +16,7 @@ from jupyter_chatdb.sql import facts
 from jupyter_chatdb.sql.catalog import Catalog
 from jupyter_chatdb.sql.facts_agreement import Agreement, agreed, labelled
 from jupyter_chatdb.sql.facts_scope import alternatives, in_scope
+from jupyter_chatdb.widgets.state import ChainState
 
 # a yard that buys hay from stables (deliveries) and sells it to riders (orders)
 YARD = """
@@ -273,3 +274,19 @@ def test_a_reading_that_cannot_be_written_and_made_nothing_up_is_planned_after_o
     assert [e.reason for e in seen if isinstance(e, FactsNotUsed)] == [
         "a orders row without rows of its own, and not a change this can write"
     ]
+
+
+def test_the_card_says_what_was_left_out_and_what_was_set_from_the_lines(yard, scripted):
+    read = {
+        "hay": [{"kind": "rye", "price": 4.5}],
+        "deliveries": [{"stable": "Calder", "delivered_on": "2024-05-01"}],
+        "delivery_lines": [{"hay": "rye", "bales": 20, "bale_cost": 4.5, "resale_price": 8, "extra": 0}],
+    }
+    scripted.push({"route": "write"}, read)
+    state = ChainState()
+    for event in yard.events(
+        "On 2024-05-01 Calder delivered 20 bales of rye bought at 4.50, resale price 8.", allow_writes=True
+    ):
+        state.apply(event)
+    assert "Set as the request labels them on its lines: hay.price = 8." in state.decisions
+    assert "Left out, as the request does not state it so: delivery_lines.extra = 0." in state.decisions
