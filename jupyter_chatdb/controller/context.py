@@ -8,6 +8,7 @@ from dataclasses import dataclass, field
 from ..grounding.concepts import ConceptIndex
 from ..grounding.joins import Links
 from ..grounding.keys import ImpliedKeys
+from ..grounding.named_tables import named_tables
 from ..grounding.selection import Considered, SchemaIndex
 from ..grounding.values import MissingValue, ValueIndex
 from ..kernel_memory.procedures import ProcedureBook
@@ -116,6 +117,7 @@ class Context:
     form: str = "plan"  # plan (JSON steps), or one statement: native (`native_sql.py`) or sql (JSON)
     chain: Chain | None = None
     reply: Reply | None = None  # set by the stage that answers: the stages left are those after the answer
+    named: set[str] | None = None  # the tables the request names its things by, once read (`named_tables`)
 
     @property
     def options(self) -> Options:
@@ -129,6 +131,14 @@ class Context:
     def table_names(self) -> list[str]:
         """The tables routing and chat are told about: those considered, or all."""
         return [c.table for c in self.considered] if self.considered else list(self.catalog.tables)
+
+    def named_tables(self) -> set[str]:
+        """The tables (lower case) the request names its things by (`grounding.named_tables`), read once
+        for the stages that choose by them (procedures, the tables a write's rows may go to)."""
+        if self.named is None:
+            stored = self.services.values if self.options.values else None
+            self.named = named_tables(self.request.text, self.catalog, stored)
+        return self.named
 
     def running(self) -> Chain:
         """The chain of steps, started on first use (the guard's mode, the schema, the sequences before)."""

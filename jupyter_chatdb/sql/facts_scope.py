@@ -51,9 +51,7 @@ def alternatives(shapes: Mapping[str, Shape]) -> dict[str, set[str]]:
     for first in parties:
         for second in parties:
             if first >= second or any({first, second} <= above[t] | {t} for t in shapes):
-                continue
-            if first in above[second] or second in above[first]:
-                continue
+                continue  # one references the other, or a third references both
             meet = {c for t in below[first] for c in above[t]} & {c for t in below[second] for c in above[t]}
             if meet - above[first] - above[second] - {first, second}:
                 found[first].add(second)

@@ -8,7 +8,6 @@ import json
 from collections.abc import Generator, Iterator
 from dataclasses import dataclass
 
-from ...grounding.named_tables import named_tables
 from ...grounding.stated_values import Stated, stated_only
 from ...sql import facts
 from ...sql.facts_agreement import agreed
@@ -33,23 +32,21 @@ def write_from_facts(ctx: Context) -> Iterator[Event]:
     rules = ctx.services.rules
     shapes = facts.shapes(ctx.session, ctx.catalog, derived_columns(rules) if rules is not None else {})
     shapes = {name: shape for name, shape in shapes.items() if shape.fields}
-    stored = ctx.services.values if ctx.options.values else None
-    shapes = in_scope(shapes, named_tables(ctx.request.text, ctx.catalog, stored))
-    read: _Written | _NotWritten = _NotWritten("no table to write to")
+    shapes = in_scope(shapes, ctx.named_tables())
+    if not shapes:
+        return
     for _ in range(READS):
-        if not shapes:
-            return
         read = yield from _read(ctx, shapes)
         if isinstance(read, _Written):
             ctx.steps = [PlannedStep(write.goal, write.sql, write.binds) for write in read.writes]
             ctx.params.update(read.params)
             yield FactsExtracted(read.counts, read.unstated, read.from_lines)
             return
-        if not read.made_up:
+        failed = read
+        shapes = {name: shape for name, shape in shapes.items() if name not in failed.made_up}
+        if not failed.made_up or not shapes:
             break  # read again only without tables it made rows up for
-        shapes = {name: shape for name, shape in shapes.items() if name not in read.made_up}
-    assert isinstance(read, _NotWritten)
-    yield FactsNotUsed(read.reason, read.unstated)
+    yield FactsNotUsed(failed.reason, failed.unstated)
 
 
 READS = 2  # a first reading, and one without the tables it made rows up for

@@ -12,7 +12,6 @@ import json
 from collections.abc import Generator, Iterator
 
 from ...errors import ChatDBError
-from ...grounding.named_tables import named_tables
 from ...kernel_memory.procedures import CANDIDATES, Match, ProcedureError
 from ...sql import guard
 from .. import prompts
@@ -38,9 +37,7 @@ def use_procedure(ctx: Context) -> Iterator[Event]:
     book = ctx.services.procedures
     if ctx.route != "write" or book is None or ctx.steps or not ctx.request.use_procedures:
         return
-    stored = ctx.services.values if ctx.options.values else None
-    named = named_tables(ctx.request.text, ctx.catalog, stored)
-    matches = book.candidates(ctx.request.text, ctx.options.procedure_match, named=named)
+    matches = book.candidates(ctx.request.text, ctx.options.procedure_match, named=ctx.named_tables())
     if not matches:
         return
     messages = prompts.choose_messages(ctx.request.text, listed(matches))
