@@ -92,7 +92,7 @@ def _read(ctx: Context, shapes: dict[str, facts.Shape]) -> Generator[Event, None
 
 def _without_made_up_rows(shapes: dict[str, facts.Shape], stated: Stated) -> tuple[dict[str, list], tuple[str, ...]]:
     """The rows read, less those that lost a value the request does not say and so lack one their table
-    needs (a price change the model made up beside a sale); and what was left out, for the user."""
+    needs (a hay price change the model made up beside an order); and what was left out, for the user."""
     rows: dict[str, list] = {}
     dropped = []
     for table, listed in stated.rows.items():
