@@ -5,7 +5,8 @@ from __future__ import annotations
 import copy
 import dataclasses
 import warnings
-from collections.abc import Callable, Iterator, Mapping, Sequence
+from collections.abc import Callable, Generator, Mapping, Sequence
+from contextlib import closing
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -267,7 +268,7 @@ class ChatDB:
         max_steps: int = MAX_STEPS,
         use_memory: bool = True,
         use_procedures: bool = True,
-    ) -> Iterator[Event]:
+    ) -> Generator[Event, None, None]:
         """The events of answering `text`, for views that show the work as it happens (`ask` collects them)."""
         request = self._request(text, allow_writes, dry_run, max_steps, use_memory)
         request = dataclasses.replace(
@@ -528,7 +529,7 @@ class ChatDB:
             self.replays.record(Recorded(reply.request, reply.route, plan, reply.model, result_digest(reply.result)))
         return reply
 
-    def _events(self, request: Request, *, record: bool = False) -> Iterator[Event]:
+    def _events(self, request: Request, *, record: bool = False) -> Generator[Event, None, None]:
         """The controller's events for `request`; with `record`, an answered request's plan is kept for `replay`."""
         self._bind_memory_triples(request)
         reply = None
@@ -571,13 +572,14 @@ def _is_write_sql(text: str) -> bool:
         return False
 
 
-def _collect(events: Iterator[Event], on_event: Callable[[Event], None] | None) -> Reply:
+def _collect(events: Generator[Event, None, None], on_event: Callable[[Event], None] | None) -> Reply:
     """The reply among `events`, each handed to `on_event` on the way."""
     reply = None
-    for event in events:
-        if on_event is not None:
-            on_event(event)
-        if isinstance(event, Answered):
-            reply = event.reply
+    with closing(events):  # an exception in `on_event` (Ctrl-C while a view draws) ends the request too
+        for event in events:
+            if on_event is not None:
+                on_event(event)
+            if isinstance(event, Answered):
+                reply = event.reply
     assert reply is not None, "the controller ended without an answer"
     return reply

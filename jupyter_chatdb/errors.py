@@ -75,6 +75,14 @@ class NotAllowed(SQLRefused):
     """The statement is well formed but the guard's policy refuses it: no correction of names makes it run."""
 
 
+class WriteWidened(SQLRefused):
+    """A fix-up of a write would remove a table, a join or a condition, so it could touch more rows: the
+    write is refused as given; the model may correct it."""
+
+    def __init__(self, message: str) -> None:
+        super().__init__(message, fixable=True)
+
+
 class QueryFailed(ChatDBError):
     """DuckDB raised an error while running a statement."""
 

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import random
 from collections.abc import Generator, Sequence
 from dataclasses import dataclass, field
 
@@ -86,6 +87,8 @@ class Chain:
     changes: tuple[TableChange, ...] = ()  # what the writes changed, or would change when waiting for approval
     preview: Preview | None = None  # the writes wait for approval: what approving them must change
     request_id: int | None = None  # the journal's id of the committed writes
+    matched: dict[str, int] = field(default_factory=dict)  # table -> most rows one UPDATE or DELETE matched
+    seed: float = 0.0  # random() and uuid() in the writes: the same in a preview and its approved run
 
     @property
     def writes(self) -> bool:
@@ -147,6 +150,8 @@ class Context:
             self.chain = Chain(mode, self.catalog.schema(), values=dict(self.params))
             if self.chain.writes:
                 self.chain.sequences = self.session.sequences()
+                expected = self.request.expected
+                self.chain.seed = expected.marks.seed if expected is not None else random.uniform(-1, 1)
         return self.chain
 
 

@@ -73,14 +73,21 @@ class Controller:
         """
         if not request.text.strip():
             raise ChatDBError("The request is empty: write a question or an instruction.")
-        ctx = self._context(request)
-        yield RequestStarted(request.text, self.services.model.name, tuple(ctx.catalog.tables), request.allow_writes)
-        ctx.rule = request.rule
-        if request.approved:
-            ctx.route, ctx.steps, ctx.params = request.route, list(request.approved), dict(request.params)
-        else:  # what the route stage decides, when it is left out
-            ctx.route = "write" if request.allow_writes else "read"
-        yield from run_pipeline(ctx, APPROVED if request.approved else RULE if request.rule else self.strategy)
+        session = self.services.session
+        session.end_transaction()  # one an earlier request could not end (the interrupt hit its cleanup)
+        try:
+            ctx = self._context(request)
+            yield RequestStarted(
+                request.text, self.services.model.name, tuple(ctx.catalog.tables), request.allow_writes
+            )
+            ctx.rule = request.rule
+            if request.approved:
+                ctx.route, ctx.steps, ctx.params = request.route, list(request.approved), dict(request.params)
+            else:  # what the route stage decides, when it is left out
+                ctx.route = "write" if request.allow_writes else "read"
+            yield from run_pipeline(ctx, APPROVED if request.approved else RULE if request.rule else self.strategy)
+        finally:  # every way out (answer, failure, fallback, Ctrl-C, a view that stopped listening) ends here
+            session.end_transaction()
 
     def select_tables(self, text: str) -> Generator[Event, None, tuple[str, ...] | None]:
         """The tables a request would be planned with (None: all of them), as a request selects them."""

@@ -3,7 +3,7 @@
 Once a stage has answered (`ctx.reply`), only the stages after the answer run (post-thinking), and
 `Answered` is yielded before them. When a stage that may fall back (running, finishing, answering a
 read) fails and the strategy holds `fall_back`, the pipeline says so and goes on from there. Whatever
-fails, a transaction still open is rolled back.
+fails, a transaction still open is rolled back (here, to say so; `Controller.run` ends it on every way out).
 """
 
 from __future__ import annotations
@@ -41,14 +41,11 @@ def run_pipeline(ctx: Context, stages: Sequence[Stage]) -> Iterator[Event]:
                 index = target
                 continue
             index += 1
-    except GeneratorExit:  # the view stopped listening: roll back quietly
-        if ctx.chain is not None and ctx.chain.in_transaction:
-            ctx.session.rollback()
+    except GeneratorExit:  # the view stopped listening: `Controller.run` ends the transaction quietly
         raise
     except BaseException:
         chain = ctx.chain
-        if chain is not None and chain.in_transaction:
-            ctx.session.rollback()
+        if chain is not None and chain.in_transaction and ctx.session.end_transaction():
             yield RolledBack(
                 f"step {len(chain.steps) + 1} did not complete, so none of the {len(chain.steps)} steps before it was kept"
             )

@@ -4,6 +4,7 @@ A preview runs the write in a transaction, records the rows it would change and 
 runs the same statements again; they may only change the same rows in the same way. Two things
 legitimately differ between the runs and are matched, not compared: the values sequences hand out
 (the preview's ids are spent, DuckDB does not roll sequences back) and the transaction's clock.
+random() and uuid() give the same values in both, from the seed the preview ran with.
 """
 
 from __future__ import annotations
@@ -28,18 +29,20 @@ class RunMarks:
 
     sequences: Mapping[str, tuple[int | None, int | None]] = field(default_factory=dict)  # name -> (before, after)
     clock: tuple[object, ...] = ()  # now(), current_localtimestamp(), current_date inside the transaction
+    seed: float = 0.0  # the seed random() and uuid() ran with: an approved run gets the same values
 
     @classmethod
-    def read(cls, session: Session, sequences_before: Mapping[str, int | None]) -> RunMarks:
+    def read(cls, session: Session, sequences_before: Mapping[str, int | None], seed: float = 0.0) -> RunMarks:
         """The marks of the run now in `session`'s transaction: each sequence it advanced (given their last
-        values before it), and the transaction's clock, read as the rows of a change are (through pandas)."""
+        values before it), the transaction's clock, read as the rows of a change are (through pandas), and
+        the `seed` it ran with."""
         used = {
             name: (sequences_before.get(name), last)
             for name, last in session.sequences().items()
             if last != sequences_before.get(name)
         }
         frame = session.frame("SELECT now() AS now, current_localtimestamp() AS local, current_date AS today")
-        return cls(used, tuple(_plain(value) for value in frame.iloc[0]))
+        return cls(used, tuple(_plain(value) for value in frame.iloc[0]), seed)
 
 
 @dataclass(frozen=True)
@@ -75,18 +78,24 @@ def differences(preview: Preview, applied: Preview) -> str | None:
     return None
 
 
-def bulk_change(changes: Sequence[TableChange], share: float) -> str | None:
+def bulk_change(changes: Sequence[TableChange], share: float, matched: Mapping[str, int] | None = None) -> str | None:
     """Why these changes need an approval even with writes allowed: they remove or change every row of
     a table, or more than `share` of a table of at least BULK_MIN_ROWS rows; None when they do not.
+    `matched`: table -> the most rows one UPDATE or DELETE of it matched, counted whether or not their
+    values changed (an UPDATE of every row that changes four of five still touches five).
 
     >>> t = TableChange("t", pd.DataFrame({"id": [1, 2]}), pd.DataFrame({"id": [1, 2]}), ("id",), rows_before=2)
     >>> bulk_change([t], 0.5)
     'it changes every row of t (2)'
+    >>> one = TableChange("t", pd.DataFrame({"id": [1]}), pd.DataFrame({"id": [1]}), ("id",), rows_before=2)
+    >>> bulk_change([one], 0.5, {"t": 2})
+    'it changes every row of t (2)'
     """
+    matched = matched or {}
     for change in changes:
         if change.created or not change.rows_before:
             continue
-        touched, before = len(change.old), change.rows_before
+        touched, before = max(len(change.old), matched.get(change.table, 0)), change.rows_before
         if before > 1 and touched >= before:
             return f"it changes every row of {change.table} ({before})"
         if before >= BULK_MIN_ROWS and touched > share * before:

@@ -93,6 +93,8 @@ class Catalog:
         columns: dict[str, list[tuple[str, str]]] = {}
         frames: set[str] = set()
         for database, table, column, data_type, own in rows:
+            if "." in table:  # read as database.table: left out (`Session.dotted_tables`)
+                continue
             name = table if own or database == "temp" else f"{database}.{table}"
             columns.setdefault(name, []).append((column, data_type))
             if database == "temp":

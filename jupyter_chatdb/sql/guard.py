@@ -64,6 +64,7 @@ class Statement:
     conditional: bool = False  # an INSERT that may add nothing by design (ON CONFLICT, WHERE NOT EXISTS)
     creates: str | None = None  # TABLE or SEQUENCE for a CREATE
     parameters: tuple[str, ...] = ()  # the $name parameters it takes, bound when it runs
+    matches_rows: bool = False  # an UPDATE or DELETE: the count it returns is of the rows it matched
 
     @property
     def is_write(self) -> bool:
@@ -200,6 +201,7 @@ def _statement(tree: exp.Expr) -> Statement:
         conditional,
         creates,
         parameters,
+        isinstance(tree, (exp.Update, exp.Delete)),
     )
 
 

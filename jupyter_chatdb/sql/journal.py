@@ -13,9 +13,10 @@ import json
 from collections.abc import Sequence
 from dataclasses import dataclass, field
 
+import duckdb
 import pandas as pd
 
-from ..errors import ChatDBError
+from ..errors import ChatDBError, QueryFailed
 from .guard import PRIVATE_SCHEMA, Kind, Statement
 from .names import quote_identifier
 from .session import Session
@@ -359,7 +360,14 @@ def _created_change(session: Session, table: str) -> TableChange:
 
 
 def _frame(session: Session, sql: str) -> pd.DataFrame:
-    return session.frame(sql)
+    """The rows as pandas holds them; a value it cannot hold (DATE 'infinity') fails the write in one line."""
+    try:
+        return session.frame(sql)
+    except duckdb.ConversionException as error:
+        reason = str(error).strip().splitlines()[0].removeprefix("Conversion Error: ")
+        raise QueryFailed(
+            f"The write stores a value that cannot be shown or undone ({reason}): write a finite value or NULL."
+        ) from None
 
 
 def _keys(frame: pd.DataFrame, key: tuple[str, ...]) -> set[tuple]:

@@ -53,7 +53,7 @@ class QueryResult:
 class Binding:
     bound: list[str] = field(default_factory=list)
     shadowed: list[str] = field(default_factory=list)  # names taken by the session's own tables
-    skipped: dict[str, str] = field(default_factory=dict)  # frames DuckDB cannot read: name -> why
+    skipped: dict[str, str] = field(default_factory=dict)  # frames and tables left out: name -> why
 
 
 class Session:
@@ -79,6 +79,7 @@ class Session:
         self.attached: dict[str, Path] = {}  # read-only databases: name -> file
         self._from_namespace: set[str] = set()  # bound by bind_frames, so also dropped by it
         self._lock = threading.RLock()
+        self._transaction = False  # a transaction begun here is open
         self._worker = ThreadPoolExecutor(max_workers=1, thread_name_prefix="chatdb-duckdb")
         self.remote: RemoteLink | None = None  # a remote engine whose tables are read there
         try:
@@ -133,6 +134,12 @@ class Session:
 
     def _register(self, name: str, frame: pd.DataFrame) -> None:
         """Bind `frame` as `name`, or raise ConfigError (nothing bound) when DuckDB cannot read it."""
+        twice = sorted({str(column) for column in frame.columns[frame.columns.duplicated()]})
+        if twice:
+            raise ConfigError(
+                f"DuckDB cannot read the DataFrame {name!r}: it has more than one column named "
+                f"{', '.join(map(repr, twice))}; rename them."
+            )
         with self._lock:
             try:
                 self._con.register(name, _wall_clock(frame))
@@ -177,16 +184,30 @@ class Session:
                 binding.skipped[name] = str(error)
                 continue
             self._from_namespace.add(name)
+        for name in self.dotted_tables():
+            binding.skipped[name] = (
+                f"The table {name!r} has a dot in its name, which SQL reads as database.table: rename it "
+                f"(ALTER TABLE {quote_identifier(name)} RENAME TO ...)."
+            )
         binding.bound = sorted(self._frames)
         return binding
 
     def stored_tables(self) -> set[str]:
-        """Names of the session's own tables and views (not bound DataFrames)."""
+        """Names of the session's own tables and views (not bound DataFrames); a name with a dot is left out
+        (`dotted_tables`)."""
+        return {name for name in self._own_tables() if "." not in name} - set(self._frames)
+
+    def dotted_tables(self) -> list[str]:
+        """The session's own tables whose names hold a dot, which SQL reads as database.table: requests leave
+        them out."""
+        return sorted(name for name in self._own_tables() if "." in name)
+
+    def _own_tables(self) -> list[str]:
         rows = self.rows(
             "SELECT table_name FROM information_schema.tables WHERE table_schema = 'main'"
             " AND table_catalog = current_database()"
         )
-        return {name for (name,) in rows} - set(self._frames)
+        return [name for (name,) in rows]
 
     def attach(self, path: str | Path, name: str | None = None) -> str:
         """Make the tables of another DuckDB file queryable, read-only, as `name.table` (name: the file's stem).
@@ -348,27 +369,64 @@ class Session:
         frame = pd.concat(chunks, ignore_index=True) if len(chunks) > 1 else chunks[0]
         return _restore_integers(frame, cursor.description), total, total > kept
 
+    # -- transactions: the session alone begins, commits and rolls back ------------------------
+
+    @property
+    def in_transaction(self) -> bool:
+        """Whether a transaction begun here is open."""
+        return self._transaction
+
     @contextmanager
     def transaction(self) -> Iterator[None]:
         """All statements inside commit together, or none does."""
         with self._lock:
-            self._con.execute("BEGIN TRANSACTION")
+            self.begin()
             try:
                 yield
             except BaseException:
-                self._con.execute("ROLLBACK")
+                self.end_transaction()
                 raise
-            self._con.execute("COMMIT")
+            self.commit()
 
-    def begin(self) -> None:
-        """Open a transaction that spans several calls (a chain with model calls between statements)."""
-        self.rows("BEGIN TRANSACTION")
+    def begin(self, seed: float | None = None) -> None:
+        """Open a transaction that spans several calls (a chain with model calls between statements);
+        `seed` (-1 to 1) seeds random() and uuid() in it, so a run with the same seed gets the same values."""
+        with self._lock:
+            if self._transaction:
+                raise QueryFailed("A transaction is already open in this session: finish or roll it back first.")
+            self._transaction = True  # first: an interrupt after BEGIN must still find it open
+            try:
+                self._con.execute("BEGIN TRANSACTION")
+                if seed is not None:
+                    self._con.execute("SELECT setseed(?)", [seed])
+            except BaseException:
+                self.end_transaction()
+                raise
 
     def commit(self) -> None:
-        self.rows("COMMIT")
+        with self._lock:
+            try:
+                self._con.execute("COMMIT")
+            finally:
+                self._transaction = False
 
     def rollback(self) -> None:
-        self.rows("ROLLBACK")
+        with self._lock:
+            try:
+                self._con.execute("ROLLBACK")
+            finally:
+                self._transaction = False
+
+    def end_transaction(self) -> bool:
+        """Roll back the transaction left open, if any (a request stopped, failed or interrupted midway,
+        whatever DuckDB thinks of it); True when there was one. Every way out of a request ends here."""
+        with self._lock:
+            was_open, self._transaction = self._transaction, False
+            try:
+                self._con.execute("ROLLBACK")
+            except duckdb.TransactionException:  # none is open: DuckDB's own view agrees
+                return was_open
+            return True
 
     def close(self) -> None:
         self.disconnect_remote()

@@ -35,7 +35,7 @@ def finish(ctx: Context) -> Iterator[Event]:
     assert chain.recorder is not None
     request, session = ctx.request, ctx.session
     chain.changes = tuple(chain.recorder.changes())
-    ran = Preview(chain.changes, RunMarks.read(session, chain.sequences))
+    ran = Preview(chain.changes, RunMarks.read(session, chain.sequences, chain.seed))
     if request.expected is not None and (difference := differences(request.expected, ran)):
         raise ChatDBError(
             f"The data changed since the preview: {difference}. Nothing was applied; ask again for a new preview."
@@ -43,8 +43,11 @@ def finish(ctx: Context) -> Iterator[Event]:
     approval = None if request.allow_writes else "writes are not allowed"
     if request.dry_run:
         approval = approval or "this is a dry run"
-    if not request.approved:  # what rules then changed was approved with the rules
-        approval = approval or bulk_change(chain.changes if own is None else own, ctx.options.approve_share)
+    if request.expected is None and not (request.rule and request.approved):
+        # every write path but Approve (which runs what its preview showed) and a rule kept as written;
+        # what rules then changed was approved with the rules
+        own_changes = chain.changes if own is None else own
+        approval = approval or bulk_change(own_changes, ctx.options.approve_share, chain.matched)
     if approval:
         session.rollback()
         chain.in_transaction, chain.preview = False, ran
@@ -126,8 +129,10 @@ def fall_back(ctx: Context) -> Iterator[Event]:
     options = replace(ctx.options, revisions=FALLBACK_REPAIRS)
     again = replace(ctx, services=replace(ctx.services, options=options), steps=[], messages=[], chain=None)
     for stage in (foundation_sql, run_steps, finish, answer):
-        yield from stage(again)
-        ctx.chain = again.chain  # what is open is rolled back if a stage fails
+        try:
+            yield from stage(again)
+        finally:
+            ctx.chain = again.chain  # the pipeline says what it rolls back when a stage fails
     ctx.reply = cast(Reply, again.reply)
 
 

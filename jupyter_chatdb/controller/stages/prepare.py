@@ -13,10 +13,13 @@ from __future__ import annotations
 
 from collections.abc import Generator
 
-from ...errors import SQLRefused, SQLSyntaxError
+from sqlglot import exp
+
+from ...errors import SQLRefused, SQLSyntaxError, WriteWidened
 from ...grounding.keys import links
 from ...sql import aliases, bare_columns, column_owners, fixups, guard, ties
 from ...sql.column_owners import Link
+from ...sql.write_scope import removed_bounds
 from ..context import Chain, Context, StepProblem
 from ..events import Event
 from .values import correct_values
@@ -45,6 +48,7 @@ def prepared(ctx: Context, chain: Chain, index: int, sql: str) -> Generator[Even
         if not chain.writes and not ctx.request.approved:  # the model's reads; SQL a user wrote stays as written
             tree = aliases.readable_aliases(tree) or tree
         if tree is not given:
+            _refuse_widening(given, tree)
             sql = guard.written(tree)
         return guard.check(fixups.split(tree), chain.schema, mode=chain.mode)
     except SQLSyntaxError as error:
@@ -64,6 +68,17 @@ def prepared(ctx: Context, chain: Chain, index: int, sql: str) -> Generator[Even
         if not error.fixable:
             raise
         raise StepProblem(str(error)) from None
+
+
+def _refuse_widening(given: exp.Expr, fixed: exp.Expr) -> None:
+    """A fix-up may not widen a write: one that removed a table, a join or a condition is refused, so the
+    write as given fails (for the model to revise, or for the user to correct) instead of touching more rows."""
+    removed = removed_bounds(given, fixed)
+    if removed:
+        raise WriteWidened(
+            f"This write cannot run as written, and fixing it would remove {removed}, which would change the "
+            "rows it touches: name only tables and columns that exist."
+        )
 
 
 def _links(ctx: Context) -> list[Link]:

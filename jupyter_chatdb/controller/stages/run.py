@@ -75,7 +75,10 @@ def _run_step(
         yield StepStarted(index, with_values(statement.sql, bound))
         result = _execute(ctx, chain, statement, bound)
         if statement.is_write:
-            affected = (affected or 0) + (rows_changed(statement, result) or 0)
+            changed = rows_changed(statement, result) or 0
+            affected = (affected or 0) + changed
+            if statement.matches_rows and statement.target is not None:
+                chain.matched[statement.target] = max(chain.matched.get(statement.target, 0), changed)
             if affected == 0 and not statement.conditional and statement.kind is guard.Kind.WRITE and not ctx.rule:
                 raise StepProblem(
                     "it changed no row: what its WHERE clause looks for is not in the table yet; "
@@ -119,7 +122,7 @@ def _before_write(ctx: Context, chain: Chain, statement: guard.Statement) -> Non
             "or store it as a table (CREATE TABLE ... AS SELECT) to change it here."
         )
     if not chain.in_transaction:
-        ctx.session.begin()
+        ctx.session.begin(seed=chain.seed)
         chain.in_transaction = True
         chain.recorder = ctx.services.journal.recorder()
     assert chain.recorder is not None
@@ -142,7 +145,7 @@ def _replay(ctx: Context, chain: Chain) -> None:
     """
     session = ctx.session
     session.rollback()
-    session.begin()
+    session.begin(seed=chain.seed)
     chain.recorder = ctx.services.journal.recorder()
     chain.values.clear()
     chain.values.update(ctx.params)  # the request's own values stay; the steps' results are bound again
