@@ -8,6 +8,8 @@ Writes, and reads that join remote tables with local ones, stay refused with a s
 
 from __future__ import annotations
 
+import datetime
+import numbers
 from collections.abc import Mapping
 from typing import Protocol, runtime_checkable
 
@@ -112,3 +114,44 @@ def duckdb_type(remote: str) -> str:
     if mapped is None:
         return "VARCHAR"
     return f"{mapped}({rest.replace(' ', '')}" if rest and mapped == "DECIMAL" else mapped
+
+
+def text_where_mixed(frame: pd.DataFrame) -> pd.DataFrame:
+    """`frame` with each column that holds values of several kinds (text beside numbers: SQLite keeps any
+    value in any column) as text; missing values stay missing. A frame without such columns is returned as is.
+
+    >>> text_where_mixed(pd.DataFrame({"qty": [1, "two", 3.5], "kg": [1, 2.5, 4]})).to_dict("list")
+    {'qty': ['1', 'two', '3.5'], 'kg': [1.0, 2.5, 4.0]}
+    """
+    mixed = [
+        position
+        for position in range(frame.shape[1])
+        if pd.api.types.is_object_dtype(frame.dtypes.iloc[position])
+        and len({_kind(v) for v in frame.iloc[:, position]} - {None}) > 1
+    ]
+    if not mixed:
+        return frame
+    frame = frame.copy()
+    for position in mixed:
+        frame.isetitem(position, as_text(frame.iloc[:, position]))
+    return frame
+
+
+def as_text(values: pd.Series) -> list[str | None]:
+    """Each value as text; missing ones stay missing (None).
+
+    >>> as_text(pd.Series([1, 2.5, None, float("nan"), "x"], dtype=object))
+    ['1', '2.5', None, None, 'x']
+    """
+    return [None if _kind(v) is None else str(v) for v in values]
+
+
+def _kind(value: object) -> str | None:
+    """What a value is, as far as its column's type goes: a number, text, a time, ...; None when missing."""
+    if value is None or (isinstance(value, float) and value != value):
+        return None
+    if isinstance(value, numbers.Number) and not isinstance(value, bool):
+        return "number"
+    if isinstance(value, datetime.date):
+        return "time"
+    return type(value).__name__

@@ -4,17 +4,19 @@ refused with a sentence saying why."""
 
 from __future__ import annotations
 
+import warnings
 from concurrent.futures import Future, ThreadPoolExecutor, TimeoutError
 from dataclasses import dataclass, field
 from itertools import count
 
+import duckdb
 import pandas as pd
 import sqlglot
 from sqlglot import exp
 
 from ..errors import QueryFailed, QueryInterrupted
 from .guard import DDL_TYPES, DIALECT, WRITE_TYPES, referenced_tables
-from .remote import SAMPLE_ROWS, RemoteEngine
+from .remote import SAMPLE_ROWS, RemoteEngine, as_text, text_where_mixed
 from .transpile import transpiled
 
 INTERRUPT_POLL_S = 0.1
@@ -31,12 +33,28 @@ class RemoteLink:
 
     @classmethod
     def open(cls, engine: RemoteEngine, sample_rows: int = SAMPLE_ROWS) -> RemoteLink:
-        """Read the engine's tables and a sample of each."""
-        link = cls(engine, engine.tables())
-        for table in link.columns:
-            sample = exp.select("*").from_(exp.to_table(table)).limit(sample_rows).sql(engine.dialect)
-            link.samples[table] = engine.read(sample, sample_rows)
+        """Read the engine's tables and a sample of each. A column whose values are not all of its declared
+        type (SQLite keeps any value in any column) is read as text, with one warning per table."""
+        try:
+            link = cls(engine, engine.tables())
+            link._sample(sample_rows)
+        except BaseException:
+            engine.close()  # nothing of it is kept: a connection pool, or a Spark session made for it
+            raise
         return link
+
+    def _sample(self, sample_rows: int) -> None:
+        engine = self.engine
+        for table, columns in list(self.columns.items()):
+            sample = exp.select("*").from_(table_node(table)).limit(sample_rows).sql(engine.dialect)
+            self.samples[table], self.columns[table], texts = _typed(engine.read(sample, sample_rows), columns)
+            if texts:
+                named = ", ".join(f"{table}.{column} ({kind})" for column, kind in texts)
+                warnings.warn(
+                    f"{named} {'holds' if len(texts) == 1 else 'hold'} values not of the declared type: read as "
+                    "text; cast in SQL where a number or a date is meant.",
+                    stacklevel=5,
+                )
 
     @property
     def tables(self) -> set[str]:
@@ -88,12 +106,57 @@ class RemoteLink:
         """The remote table's rows, counted there once per link."""
         key = table.lower()
         if key not in self._counts:
-            counted = exp.select("count(*)").from_(exp.to_table(table)).sql(self.engine.dialect)
+            counted = exp.select("count(*)").from_(table_node(table)).sql(self.engine.dialect)
             self._counts[key] = int(str(self.engine.read(counted, 1).iat[0, 0]))
         return self._counts[key]
 
     def close(self) -> None:
         self.engine.close()
+
+
+def table_node(name: str) -> exp.Table:
+    """A remote table by its name as the engine lists it, never parsed: quotes, dots and spaces stay in it
+    (quoted where they are; a plain name stays unquoted, so the engine folds its case as it listed it).
+
+    >>> table_node('we"ird').sql("sqlite"), table_node("a.b").sql("spark"), table_node("bales").sql("postgres")
+    ('"we""ird"', '`a.b`', 'bales')
+    """
+    return exp.Table(this=exp.to_identifier(name))
+
+
+def _typed(
+    sample: pd.DataFrame, columns: list[tuple[str, str]]
+) -> tuple[pd.DataFrame, list[tuple[str, str]], list[tuple[str, str]]]:
+    """The sample and its columns, those whose values DuckDB cannot cast to the declared type made text
+    (and these, with their declared types).
+
+    >>> sample = pd.DataFrame({"id": [1, 2], "qty": [1, "two"], "day": ["2024-01-02", None]})
+    >>> typed, columns, texts = _typed(sample, [("id", "INTEGER"), ("qty", "INTEGER"), ("day", "DATE")])
+    >>> columns, texts, typed["qty"].tolist()
+    ([('id', 'INTEGER'), ('qty', 'VARCHAR'), ('day', 'DATE')], [('qty', 'INTEGER')], ['1', 'two'])
+    """
+    sample = text_where_mixed(sample)
+    if sample.shape[1] != len(columns):
+        return sample, columns, []  # the engine's own columns: DuckDB's insert says what is wrong
+    texts: list[int] = []
+    with duckdb.connect() as con:
+        for position, (_, kind) in enumerate(columns):
+            if kind == "VARCHAR":
+                continue
+            con.register("chatdb_values", pd.DataFrame({"v": sample.iloc[:, position]}))
+            try:
+                con.execute(f"SELECT CAST(v AS {kind}) FROM chatdb_values").fetchall()
+            except duckdb.Error:
+                texts.append(position)
+            finally:
+                con.unregister("chatdb_values")
+    if not texts:
+        return sample, columns, []
+    sample = sample.copy()
+    for position in texts:
+        sample.isetitem(position, as_text(sample.iloc[:, position]))
+    typed = [(column, "VARCHAR" if position in texts else kind) for position, (column, kind) in enumerate(columns)]
+    return sample, typed, [columns[position] for position in texts]
 
 
 def _wait(future: Future[pd.DataFrame]) -> pd.DataFrame:

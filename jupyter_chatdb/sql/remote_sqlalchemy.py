@@ -1,5 +1,9 @@
 """Any SQLAlchemy database as a remote engine (Trino, PostgreSQL, Snowflake, BigQuery, ...): its tables
-read with SQLAlchemy's inspector, reads run on one connection that a Stop cancels where the driver can."""
+read with SQLAlchemy's inspector, reads run on one connection that a Stop cancels where the driver can.
+
+A read is sent to the driver as written (`exec_driver_sql`, no parameters): `transpiled` has already bound
+the `$name` parameters as literals of the tree, and `sqlalchemy.text()` would take a `:word` inside a
+string literal for a bind parameter of its own (and `\\:` for an escaped colon)."""
 
 from __future__ import annotations
 
@@ -9,7 +13,7 @@ from typing import Any
 import pandas as pd
 
 from ..errors import ConfigError, QueryFailed
-from .remote import duckdb_type
+from .remote import duckdb_type, text_where_mixed
 
 # sqlglot's dialect for SQLAlchemy's dialect names, where they differ
 DIALECTS = {"postgresql": "postgres", "mssql": "tsql", "sqlite": "sqlite", "mysql": "mysql", "mariadb": "mysql"}
@@ -38,13 +42,20 @@ class SQLAlchemyEngine:
         return f"{url.get_backend_name()} at {url.host or url.database or 'local'}"  # never the password
 
     def tables(self) -> dict[str, list[tuple[str, str]]]:
+        """The first call that opens the database: one that cannot be opened (a missing folder, a file of
+        another kind, a server that does not answer) is a ConfigError."""
         import sqlalchemy
 
-        inspector = sqlalchemy.inspect(self.engine)
-        return {
-            name: [(c["name"], duckdb_type(str(c["type"]))) for c in inspector.get_columns(name)]
-            for name in [*inspector.get_table_names(), *inspector.get_view_names()]
-        }
+        try:
+            inspector = sqlalchemy.inspect(self.engine)
+            return {
+                name: [(c["name"], duckdb_type(str(c["type"]))) for c in inspector.get_columns(name)]
+                for name in [*inspector.get_table_names(), *inspector.get_view_names()]
+            }
+        except sqlalchemy.exc.SQLAlchemyError as error:
+            raise ConfigError(
+                f"Cannot open {self.describe()}: {_first_line(error)}; check the URL and that the database is there."
+            ) from None
 
     def read(self, sql: str, limit: int) -> pd.DataFrame:
         import sqlalchemy
@@ -54,15 +65,15 @@ class SQLAlchemyEngine:
                 with self._lock:
                     self._running = connection.connection
                 try:
-                    result = connection.execute(sqlalchemy.text(sql))
+                    result = connection.execution_options(no_parameters=True).exec_driver_sql(sql)
                     rows = result.fetchmany(limit)
-                    return pd.DataFrame.from_records([tuple(r) for r in rows], columns=list(result.keys()))
+                    frame = pd.DataFrame.from_records([tuple(r) for r in rows], columns=list(result.keys()))
+                    return text_where_mixed(frame)
                 finally:
                     with self._lock:
                         self._running = None
         except sqlalchemy.exc.SQLAlchemyError as error:
-            said = str(getattr(error, "orig", None) or error).strip().splitlines() or [type(error).__name__]
-            raise QueryFailed(f"The database could not run it: {said[0][:300]}") from None
+            raise QueryFailed(f"The database could not run it: {_first_line(error)}") from None
 
     def interrupt(self) -> None:
         with self._lock:
@@ -73,3 +84,9 @@ class SQLAlchemyEngine:
 
     def close(self) -> None:
         self.engine.dispose()
+
+
+def _first_line(error: Exception) -> str:
+    """What the driver said (SQLAlchemy wraps it with the statement and a link): its first line."""
+    said = str(getattr(error, "orig", None) or error).strip().splitlines() or [type(error).__name__]
+    return said[0][:300]

@@ -1,4 +1,7 @@
-"""The explain tool: a guarded SELECT run under EXPLAIN ANALYZE, its plan read as one row per operator."""
+"""The explain tool: a guarded SELECT run under EXPLAIN ANALYZE, its plan read as one row per operator.
+
+A read of a remote engine's tables runs there: its plan is the engine's, and DuckDB's plan of the sample
+kept here is not it, so such a read is not explained."""
 
 from __future__ import annotations
 
@@ -29,11 +32,23 @@ def explain_query(call: ToolCall, bench: Workbench) -> Observation:
     if len(checked.statements) != 1 or checked.statements[0].kind is not guard.Kind.READ:
         raise ToolInputError("explain_query takes exactly one SELECT.")
     select = checked.statements[0].sql
+    _refuse_remote(select, bench)
     ran = bench.session.run(f"EXPLAIN (ANALYZE, FORMAT JSON) {select}")
     profile = json.loads(str(ran.frame.iat[0, 1]))
     frame = operators(profile)
     result = QueryResult(select, frame, len(frame), ran.elapsed_ms)
     return Observation(call, result, plan_summary(frame, float(profile.get("latency") or 0.0)))
+
+
+def _refuse_remote(select: str, bench: Workbench) -> None:
+    remote = bench.session.remote
+    tables = sorted(remote.tables_in(select)[0]) if remote is not None else []
+    if remote is not None and tables:
+        raise ToolInputError(
+            f"{', '.join(tables)} {'is' if len(tables) == 1 else 'are'} read on the remote engine "
+            f"({remote.engine.describe()}): the plan is the engine's and cannot be profiled here; "
+            "explain it with the engine's own tools."
+        )
 
 
 def operators(profile: dict) -> pd.DataFrame:
