@@ -15,6 +15,7 @@ import json
 import math
 import re
 import sqlite3
+import sys
 import threading
 from collections.abc import Iterator, Mapping, Sequence, Set
 from dataclasses import asdict, dataclass, field
@@ -40,7 +41,9 @@ from ..sql.generalize import (
 MATCH_MIN = 0.4  # a request whose kind is this close in meaning to a procedure's request may be of its kind
 CANDIDATES = 3  # the closest procedures the model chooses among
 KINDS_PER_REQUEST = 2  # `kinds_of` one request
-MAX_ITEMS = 50
+MAX_ITEMS = 50  # items of one request: more are refused, to be split into several requests
+MAX_DIGITS = sys.float_info.max_10_exp  # a number of more digits than a float holds is refused
+WHOLE_UP_TO = 2**63  # a whole number below this binds as an integer; a larger one as a float
 SCHEMA = """
 CREATE TABLE IF NOT EXISTS procedures (
     name    TEXT PRIMARY KEY,
@@ -139,6 +142,7 @@ class Procedure:
             items = values.get(ITEMS)
             if not isinstance(items, list) or not items or not all(isinstance(i, Mapping) for i in items):
                 raise ProcedureError(f"Procedure {self.name!r} needs a non-empty list of items.")
+            self._check_count(items)
             checked[ITEMS] = [{p.name: _typed(p, item.get(p.name)) for p in self.item_fields} for item in items]
         return checked
 
@@ -148,6 +152,7 @@ class Procedure:
         bound = {name: value for name, value in values.items() if name != ITEMS}
         items = values.get(ITEMS) or []
         assert isinstance(items, list)
+        self._check_count(items)
         steps: list[GeneralStep] = []
         index = 0
         while index < len(self.steps):
@@ -165,6 +170,13 @@ class Procedure:
                     steps.append(GeneralStep(f"{step.goal} ({number})", renamed(step.sql, names), step.binds))
             index = end
         return steps, bound
+
+    def _check_count(self, items: Sequence[object]) -> None:
+        """A ProcedureError where there are more than MAX_ITEMS `items`: checked before anything runs."""
+        if len(items) > MAX_ITEMS:
+            raise ProcedureError(
+                f"Procedure {self.name!r} takes at most {MAX_ITEMS} items per request; split it into several."
+            )
 
     def to_json(self) -> str:
         return json.dumps(asdict(self), default=str)
@@ -318,15 +330,27 @@ def _typed(parameter: Parameter, value: object) -> object:
     """
     >>> _typed(Parameter("kg", "number"), 3.0), _typed(Parameter("kg", "number"), "2.5"), _typed(Parameter("n", "text"), 4)
     (3, 2.5, '4')
+    >>> _typed(Parameter("kg", "number"), 10**400)
+    Traceback (most recent call last):
+    ...
+    jupyter_chatdb.kernel_memory.procedures.ProcedureError: 'kg' is too large a number: give one of at most 308 digits.
     """
     if value is None or value == "":
         raise ProcedureError(f"No value was found for {parameter.name!r} in the request.")
+    too_large = ProcedureError(f"{parameter.name!r} is too large a number: give one of at most {MAX_DIGITS} digits.")
     if parameter.type == "text":
-        return str(value)
+        try:
+            return str(value)
+        except ValueError:  # an int of more digits than Python writes out
+            raise too_large from None
     try:
         number = float(value)  # type: ignore[arg-type]
+    except OverflowError:  # an int beyond a float's range
+        raise too_large from None
     except (TypeError, ValueError):
         raise ProcedureError(f"{parameter.name!r} must be a number, not {value!r}.") from None
-    if not math.isfinite(number):
-        raise ProcedureError(f"{parameter.name!r} must be a finite number.")
-    return int(number) if number.is_integer() else number
+    if math.isnan(number):
+        raise ProcedureError(f"{parameter.name!r} must be a number, not {value!r}.")
+    if math.isinf(number):  # "1" * 400 reads as infinity
+        raise too_large
+    return int(number) if number.is_integer() and abs(number) < WHOLE_UP_TO else number

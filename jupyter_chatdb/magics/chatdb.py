@@ -13,7 +13,7 @@ import pandas as pd
 from IPython.core.error import UsageError
 from IPython.core.interactiveshell import InteractiveShell
 from IPython.core.magic import Magics, line_cell_magic, magics_class
-from IPython.core.magic_arguments import argument, magic_arguments, parse_argstring
+from IPython.core.magic_arguments import argument, magic_arguments
 
 from ..api import ChatDB
 from ..config import ChatDB as Settings
@@ -218,11 +218,7 @@ class ChatDBMagics(Magics):
         """
         if cell is None:
             return self._command(line)
-        try:
-            args = parse_argstring(self.chatdb, line)
-        except ValueError as error:  # shlex: an unclosed quote
-            raise UsageError(f"The %%chatdb options do not parse ({error}): close each quote you open.") from None
-        return self._ask(args, cell)
+        return self._ask(_options(line), cell)
 
     def _ask(self, args: Namespace, cell: str) -> object:
         text, silenced = _question(cell)
@@ -246,6 +242,7 @@ class ChatDBMagics(Magics):
         self._last_view = view
         self.live.add(view.settle)
         asked = "" if args.sql or args.replay or args.rule else text  # what an edited step corrects
+        applied_before = len(engine.history())
         try:
             reply = self._run(engine, args, text, view)
         except ChatDBError as error:  # the cell's error says why, once; the view offers Edit and Run
@@ -253,8 +250,13 @@ class ChatDBMagics(Magics):
             view.failed(str(error), shown_below=True)
             raise
         except KeyboardInterrupt:  # Stop, or the kernel's interrupt: one line, not a traceback of our threads
-            view.failed(STOPPED, shown_below=True)
-            raise RequestStopped(STOPPED) from None
+            history = engine.history()
+            stopped = STOPPED  # the request's transaction is rolled back on the way out, unless it had committed
+            if len(history) > applied_before:
+                saved = history["request_id"].iloc[-1]
+                stopped = f"Stopped after the write was saved as request {saved}: %chatdb undo takes it back."
+            view.failed(stopped, shown_below=True)
+            raise RequestStopped(stopped) from None
         value = None if silenced or reply.result is None else reply.result
         view.finished(reply, value_below=value is not None)
         charted = args.plot or (self.settings.plot and reply.route != "database")  # a profile is no chart's data
@@ -445,7 +447,7 @@ class ChatDBMagics(Magics):
         book = self.engine.rules
         if not words:
             return pd.DataFrame(
-                [(r.name, r.sentence, ", ".join(sorted(r.reads())), r.sql) for r in book],
+                [(r.name, r.sentence, r.listed_reads(), r.sql) for r in book],
                 columns=["name", "says", "runs after writes to", "sql"],
             )
         if len(words) == 2 and words[0] == "show":
@@ -593,6 +595,19 @@ def _usage(doc: str | None) -> str:
 ChatDBMagics.chatdb.__doc__ = _usage(ChatDBMagics.chatdb.__doc__)
 
 
+def _options(line: str) -> Namespace:
+    r"""The options of a `%%chatdb` cell. Split as a shell splits them, quotes left out (IPython's
+    `parse_argstring` keeps them: `--teach "a b"` would name the procedure '"a b"'), backslashes kept as
+    written (a Windows path); a bad option is a UsageError.
+
+    >>> args = _options(r'--teach "feed a horse" --db C:\data\yard.duckdb')
+    >>> print(args.teach, args.db, sep=" | ")
+    feed a horse | C:\data\yard.duckdb
+    """
+    parser = ChatDBMagics.chatdb.parser  # what @magic_arguments built from the @argument declarations
+    return parser.parse_args(split_words(line, "%%chatdb", escapes=False))
+
+
 def _question(cell: str) -> tuple[str, bool]:
     """The cell's text, and whether it ends with ';' (the result is then not the cell's value)."""
     text = cell.strip()
@@ -631,9 +646,18 @@ def _described(procedure: Procedure) -> str:
 
 
 def whole_number(words: list[str], usage: str, default: int | None = None) -> int:
-    """The one whole number in `words` (or `default` when there is none); else a UsageError quoting `usage`."""
+    """The one whole number in `words` (or `default` when there is none), written in ASCII digits; else a
+    UsageError quoting `usage` ("²" is a digit to `str.isdigit` but no number to `int`).
+
+    >>> whole_number(["12"], "%chatdb undo [N]"), whole_number([], "%chatdb undo [N]", default=1)
+    (12, 1)
+    >>> whole_number(["²"], "%chatdb undo [N]")
+    Traceback (most recent call last):
+    ...
+    IPython.core.error.UsageError: Use %chatdb undo [N] with a whole number.
+    """
     if not words and default is not None:
         return default
-    if len(words) != 1 or not words[0].isdigit():
+    if len(words) != 1 or not (words[0].isascii() and words[0].isdigit()):
         raise UsageError(f"Use {usage} with a whole number.")
     return int(words[0])

@@ -128,7 +128,7 @@ class MemMagics(Magics):
             raise UsageError("Use %mem forget ID or %mem forget TEXT.")
         forgotten = (
             memory.forget([int(words[0])])
-            if len(words) == 1 and words[0].isdigit()
+            if len(words) == 1 and words[0].isascii() and words[0].isdigit()  # "²" is a digit, but no int
             else memory.forget_matching(" ".join(words))
         )
         print(

@@ -16,7 +16,7 @@ from dataclasses import dataclass
 
 from sqlglot import exp
 
-from ..errors import ChatDBError, QueryFailed
+from ..errors import ChatDBError, QueryFailed, SQLRefused, SQLSyntaxError
 from . import guard
 from .journal import Recorder
 from .session import Session
@@ -55,7 +55,10 @@ class Rule:
         return frozenset(self.statement(schema).tables)
 
     def sets(self) -> tuple[str, tuple[str, ...]]:
-        """The table and the columns it keeps true (an UPDATE's SET columns; none for other writes)."""
+        """The table and the columns it keeps true (an UPDATE's SET columns; none for other writes, and
+        none where its SQL no longer reads as a rule: it keeps nothing true)."""
+        if self.problem():
+            return "", ()
         tree = guard.parse(self.sql)[0]
         if not isinstance(tree, exp.Update):
             return guard.target_table(tree) or "", ()
@@ -64,8 +67,41 @@ class Rule:
     def describe(self) -> str:
         return f"Rule {self.name!r}" + (f": {self.sentence}" if self.sentence else "")
 
+    def problem(self) -> str:
+        """What keeps its SQL from running as a rule, as the guard says it ("" when nothing does): a rule
+        stored by other means than `RuleBook.keep` may not parse.
+
+        >>> Rule("broken", "UPDATE hay SET").problem()
+        'it does not parse (DuckDB cannot parse this SQL: Parser Error: syntax error at end of input)'
+        >>> Rule("bales", "UPDATE hay SET bales = 0").problem()
+        ''
+        """
+        try:
+            self.statement()
+        except SQLSyntaxError as error:
+            return f"it does not parse ({str(error).rstrip('.')})"
+        except (SQLRefused, RuleError) as error:
+            return f"it is no rule ({str(error).rstrip('.')})"
+        return ""
+
+    def listed_reads(self) -> str:
+        """The tables whose change makes it run, for `%chatdb rules`; where its SQL cannot run, why, and
+        how to be rid of it (while it is kept, every write fails on it).
+
+        >>> Rule("bales", "UPDATE hay SET bales = (SELECT sum(n) FROM deliveries)").listed_reads()
+        'deliveries, hay'
+        >>> Rule("broken", "UPDATE hay SET").listed_reads()  # doctest: +ELLIPSIS
+        'never: it does not parse (DuckDB cannot parse this SQL: ...); writes fail until %chatdb rules forget broken'
+        """
+        problem = self.problem()
+        if problem:
+            return f"never: {problem}; writes fail until %chatdb rules forget {self.name}"
+        return ", ".join(sorted(self.reads()))
+
     def runs_after(self) -> str:
-        """When it runs, for messages."""
+        """When it runs, for messages (for one whose SQL cannot run, why not, and what to do)."""
+        if self.problem():
+            return self.listed_reads()
         tables = sorted(self.reads())
         listed = ", ".join(tables[:-1]) + f" or {tables[-1]}" if len(tables) > 1 else tables[0]
         return f"after every write that changes {listed}"
@@ -76,7 +112,8 @@ def derived_columns(rules: Iterable[Rule]) -> dict[str, list[str]]:
     derived: dict[str, list[str]] = {}
     for rule in rules:
         table, columns = rule.sets()
-        derived.setdefault(table, []).extend(columns)
+        if table:  # "": a rule whose SQL cannot run keeps nothing true
+            derived.setdefault(table, []).extend(columns)
     return derived
 
 
