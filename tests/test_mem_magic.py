@@ -238,7 +238,7 @@ def test_the_value_memory_is_kept_beside_the_thought_memory(shell, scripted, tmp
 
 
 def test_a_statement_for_the_memory_runs_nothing_and_its_preference_reaches_every_request(shell, scripted, capsys):
-    scripted.push(notes(("preference", "weights", "Give weights in kg with one decimal.")))  # no route call
+    scripted.push({"route": "chat"}, notes(("preference", "weights", "Give weights in kg with one decimal.")))
     shell.run_cell("%%chatdb\nFrom now on, give weights in kg with one decimal.").raise_error()
     out = capsys.readouterr().out
     assert "Answer: Noted: it is kept in the notebook's memory" in out and "Step 1" not in out

@@ -1,6 +1,8 @@
 """Requests no route may plan: destroying the data wholesale, sending it or the machine's secrets out,
-running code, or getting round the checks. Said by plain English cues, before and beside the model's
-route, so refusing them never rests on a small model alone; the guard refuses such SQL in any case."""
+running code, or getting round the checks. Plain English cues only make the model's route be asked
+(a request that quotes them, "copy the region of order 3 to order 4", is often ordinary): a refusal needs
+the model to agree, and its reason says what the cue found. The guard and the locked engine refuse such
+SQL in any case."""
 
 from __future__ import annotations
 

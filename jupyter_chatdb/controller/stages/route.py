@@ -41,12 +41,14 @@ def route_quickly(ctx: Context) -> Iterator[Event]:
     column (`asks_about_data`) or a value stored in one ("Where is Quillby?"), none of whose words may
     ask about the database itself."""
     text, catalog = ctx.request.text, ctx.catalog
-    if danger(text, schema_stems(catalog)) is not None:
-        ctx.route = "unsafe"
-    elif not ctx.request.allow_writes and only_states_a_note(text):  # for the memory alone: nothing to run
-        ctx.route = "chat"
-        ctx.reply = Reply(text, NOTED, [], None, [], ctx.calls.usage, ctx.services.model.name, route="chat")
-    elif about_the_database(text, catalog):
+    note = not ctx.request.allow_writes and only_states_a_note(text)
+    if note or danger(text, schema_stems(catalog)) is not None:
+        # words alone never refuse or drop a request: it is refused, or only noted, when the model agrees
+        yield from _route_by_model(ctx)
+        if note and ctx.route == "chat":  # for the memory alone: nothing to run
+            ctx.reply = Reply(text, NOTED, [], None, [], ctx.calls.usage, ctx.services.model.name, route="chat")
+        return
+    if about_the_database(text, catalog):
         ctx.route = "database"
     elif general_sql_question(text, catalog):
         ctx.route = "chat"
@@ -76,11 +78,7 @@ def only_states_a_note(text: str) -> bool:
 
 def route(ctx: Context) -> Iterator[Event]:
     """One short constrained call; without this stage a request writes when writes are allowed, else reads.
-    A request whose words say it is unsafe (`controller/unsafe.py`) is routed so without the call."""
-    if danger(ctx.request.text, schema_stems(ctx.catalog)) is not None:
-        ctx.route = "unsafe"
-        yield Routed(ctx.route)
-        return
+    Words that sound unsafe (`controller/unsafe.py`) refuse nothing alone: the model's route decides."""
     yield from _route_by_model(ctx)
 
 
