@@ -45,16 +45,16 @@ def flat_views(catalog: Catalog, implied: Sequence[Reference], shown: Sequence[s
     >>> cols = lambda *names: tuple(Column(n, "VARCHAR") for n in names)
     >>> catalog = Catalog.__new__(Catalog)
     >>> catalog.tables = {
-    ...     "lessons": Table("lessons", cols("lesson_id", "coach_id", "day"), 3,
-    ...                      foreign_keys=(ForeignKey(("coach_id",), "coaches", ("coach_id",)),)),
-    ...     "coaches": Table("coaches", cols("coach_id", "name"), 2),
+    ...     "shifts": Table("shifts", cols("shift_id", "keeper_id", "day"), 3,
+    ...                      foreign_keys=(ForeignKey(("keeper_id",), "keepers", ("keeper_id",)),)),
+    ...     "keepers": Table("keepers", cols("keeper_id", "name"), 2),
     ... }
     >>> view = flat_views(catalog, [])[0]
     >>> print(view.name); print(view.sql)
-    lessons_details
-    SELECT lessons.lesson_id, lessons.coach_id, lessons.day, coaches.name AS coaches_name
-    FROM lessons
-    LEFT JOIN coaches ON lessons.coach_id = coaches.coach_id
+    shifts_details
+    SELECT shifts.shift_id, shifts.keeper_id, shifts.day, keepers.name AS keepers_name
+    FROM shifts
+    LEFT JOIN keepers ON shifts.keeper_id = keepers.keeper_id
     """
     names = [n for n in (shown if shown is not None else catalog.tables) if n in catalog.tables]
     edges = [e for e in _edges(catalog, implied) if e.table in names and e.target in names and e.table != e.target]

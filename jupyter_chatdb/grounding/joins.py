@@ -15,8 +15,8 @@ Links = Mapping[str, Mapping[str, str]]  # table -> {neighbour: the column joini
 
 def joined_tables(catalog: Catalog) -> dict[str, dict[str, str]]:
     """table -> {neighbour: the column joining them}: the references (`_references`) and, for DataFrames
-    (which declare no keys), key columns two tables of one database share (`singer_id` in both). Names
-    are not taken for keys across databases (an attached file's `singer_id` says nothing of the
+    (which declare no keys), key columns two tables of one database share (`kiln_id` in both). Names
+    are not taken for keys across databases (an attached file's `kiln_id` says nothing of the
     notebook's), nor is a plain column named like a table (`country` beside `countries`): both joined
     unrelated tables."""
     links: dict[str, dict[str, str]] = {name: {} for name in catalog.tables}
@@ -29,8 +29,8 @@ def joined_tables(catalog: Catalog) -> dict[str, dict[str, str]]:
 
 def referred_as(catalog: Catalog) -> dict[str, dict[str, str]]:
     """table -> {stem: key column}: the words of the key columns that refer to it, which are often what
-    a request calls it (`Friend.student_id` refers to `Highschooler`: the students; `current_address_id`
-    to `Addresses`)."""
+    a request calls it (`Shifts.potter_id` refers to `Staff`: the potters; `home_depot_id`
+    to `Depots`)."""
     aliases: dict[str, dict[str, str]] = {}
     for _, target, column in _references(catalog):
         if "," not in column:  # one column
@@ -49,10 +49,10 @@ def _links(catalog: Catalog) -> Iterator[tuple[str, str, str]]:
 
 def _references(catalog: Catalog) -> Iterator[tuple[str, str, str]]:
     """(table, the table it refers to, the key column): declared foreign keys; where a table declares
-    none, a key column naming a table of its database that has an `id` (`singer_id`, `singer`) or, when
-    it names none, the one other table of its attached database with an `id` (`student_id`,
-    `Highschooler`: not among the notebook's DataFrames, which may be unrelated); and
-    a key column ending in another table's own key (`current_address_id`, `Addresses.address_id`)."""
+    none, a key column naming a table of its database that has an `id` (`kiln_id`, `kiln`) or, when
+    it names none, the one other table of its attached database with an `id` (`potter_id`,
+    `Staff`: not among the notebook's DataFrames, which may be unrelated); and
+    a key column ending in another table's own key (`home_depot_id`, `Depots.depot_id`)."""
     named_like = {name: "_".join(stem(w) for w in words(name).split()) for name in catalog.tables}
     with_id = {name for name, t in catalog.tables.items() if any(c.name.lower() == "id" for c in t.columns)}
     keys = _key_columns(catalog)

@@ -73,7 +73,7 @@ def _implied(catalog: Catalog, session: Session) -> Iterator[Reference]:
         for column in table.columns:
             said = _said(column.name)
             if said <= own_words and is_key(name, column.name):
-                continue  # its own key (`Members.member_id`)
+                continue  # its own key (`Keepers.keeper_id`)
             same, named = _named_keys(catalog, name, column.name)
             shared = False  # a key of the same name shares values with it: no other key is tried
             for target, key in same + named:

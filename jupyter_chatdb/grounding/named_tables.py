@@ -1,5 +1,5 @@
 """The tables a request names the things it speaks of by: a table's noun just before a name ("rider
-'Ada Quick'", "from stable Calder Mills") or a value a table stores ("Ada Quick" in riders.full_name).
+'Ada Quick'", "from stable Calder Mills") or a value a table stores ("Ada Quick" in riders.rider_name).
 
 A write request says who or what it is about more surely by these than by its verbs: a rider who
 "bought" hay is still a rider, not the yard buying from a stable. Choosing a procedure uses them to

@@ -3,7 +3,7 @@
 For a literal compared with a text column (`WHERE city = 'Los Angeles'`, or a LIKE pattern such as
 '%Los Angeles%') that the column does not hold (or that no value matches), candidates come from the
 column's distinct values by, in order: case and spacing, initials ("LA" / "Los Angeles"), abbreviated
-words ("T. Casey" / "Todd Casey"), character trigrams, and MiniLM similarity. One clear candidate is
+words ("R. Okafor" / "Rita Okafor"), character trigrams, and MiniLM similarity. One clear candidate is
 applied; several are offered to the model as a constrained choice; every change is reported, never
 silent. A column's values are read lazily and read again when a cheap fingerprint (row count and a hash
 of the column) changes.
@@ -413,12 +413,12 @@ def _normal(text: str) -> str:
 
 
 def _abbreviates(short: str, long: str) -> bool:
-    """Whether `short` is `long` with some words cut to their initial ("T. Casey") or several words
+    """Whether `short` is `long` with some words cut to their initial ("R. Okafor") or several words
     written as their capital initials ("Welcome to NY"), and at least one word kept whole.
 
-    >>> _abbreviates("T. Casey", "Todd Casey"), _abbreviates("Welcome to NY", "Welcome to New York")
+    >>> _abbreviates("R. Okafor", "Rita Okafor"), _abbreviates("Ferry to NY", "Ferry to New York")
     (True, True)
-    >>> _abbreviates("T", "Todd"), _abbreviates("T. Casey", "Tom Jones")
+    >>> _abbreviates("R", "Rita"), _abbreviates("R. Okafor", "Ray Jones")
     (False, False)
     """
     a, b = re.findall(r"[A-Za-z0-9]+", short), re.findall(r"[A-Za-z0-9]+", long)

@@ -375,7 +375,7 @@ def open_memory(database: Path, embedder: Embedder | None = None) -> ThoughtMemo
 
 STATEMENT_INSTRUCTIONS = """\
 Turn the user's statement into 1 to 3 facts: each a subject, a relation, an object and one plain sentence, \
-e.g. {"subject": "Golden Fields", "relation": "phone", "object": "67753", "sentence": "Golden Fields' phone is 67753."}. \
+e.g. {"subject": "Harbour Kilns", "relation": "phone", "object": "58214", "sentence": "Harbour Kilns' phone is 58214."}. \
 Reply with JSON {"thoughts": [...]}."""
 
 

@@ -364,8 +364,8 @@ class _Names:
 
 def _identifier(text: str) -> str:
     """
-    >>> _identifier("Stock KG"), _identifier("2nd")
-    ('stock_kg', 'p_2nd')
+    >>> _identifier("Bales Left"), _identifier("2nd")
+    ('bales_left', 'p_2nd')
     """
     name = re.sub(r"[^a-z0-9]+", "_", text.lower()).strip("_") or "value"
     return name if PARAMETER_NAME.fullmatch(name) else f"p_{name}"

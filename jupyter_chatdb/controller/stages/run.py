@@ -210,7 +210,7 @@ def _revised_plan(
 def _with_hint(error: str) -> str:
     """DuckDB's message plus what to do about the errors small models make most in write chains.
 
-    >>> error = 'Constraint Error: Violates foreign key constraint because key "fruit_id: 7" does not exist'
+    >>> error = 'Constraint Error: Violates foreign key constraint because key "hive_id: 7" does not exist'
     >>> _with_hint(error).removeprefix(error)
     '; add that row first or look its id up by name instead of writing a number'
     """
