@@ -54,10 +54,10 @@ class PlannedStep:
     def placeholders(self) -> list[str]:
         """The names of earlier results it uses: <name> as the model writes it, $name as it runs.
 
-        >>> PlannedStep("", "SELECT * FROM t WHERE id = <visit_id> AND c = '<city>'").placeholders()
-        ['visit_id', 'city']
-        >>> PlannedStep("", "SELECT * FROM t WHERE id = $visit_id").placeholders()
-        ['visit_id']
+        >>> PlannedStep("", "SELECT * FROM t WHERE id = <crate_id> AND c = '<city>'").placeholders()
+        ['crate_id', 'city']
+        >>> PlannedStep("", "SELECT * FROM t WHERE id = $crate_id").placeholders()
+        ['crate_id']
         """
         return BARE_PLACEHOLDER.findall(self.sql) + PARAMETER.findall(self.sql)
 
@@ -146,8 +146,8 @@ def fill(sql: str, values: Mapping[str, object]) -> str:
     """For reading only (messages, prompts): each known <name> (quoted or not) as the SQL literal of
     its value; unknown names stay. What runs binds them as parameters (`parameterized`).
 
-    >>> values = {"visit_id": 7, "fruit": "O'Neil", "day": dt.date(2023, 1, 5)}
-    >>> fill("INSERT INTO items VALUES (<visit_id>, '<fruit>', <day>)", values)
+    >>> values = {"crate_id": 7, "fruit": "O'Neil", "day": dt.date(2023, 1, 5)}
+    >>> fill("INSERT INTO items VALUES (<crate_id>, '<fruit>', <day>)", values)
     "INSERT INTO items VALUES (7, 'O''Neil', DATE '2023-01-05')"
     """
 

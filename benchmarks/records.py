@@ -1,0 +1,308 @@
+"""Record and answer on trades shaped unlike the fruit shop (benchmarks/trades), beside baselines in one run.
+
+Per trade, with the embedded model:
+- records: each (or every `--stride`-th) record is asked with writes allowed, from a fresh database holding
+  exactly the state before it (the trade's schema, reference rows, its rule kept as the user's hand-written
+  SQL, and the gold statements of the records before), by the system (`--system`, default native) and by
+  the baseline (one-round: one SQL call and one repair); the database after it is compared with the exact
+  state after it, table by table (ids replaced by names: `Trade.snapshot`). Per record kind too.
+- questions: each question on the exact final state, by the raw model (one shot, Qwen's own text-to-SQL
+  prompt style: every table's CREATE TABLE with 3 example rows; its SQL runs on DuckDB, once more as
+  transpiled from SQLite if it fails) and by the system, scored by execution against the gold SQL.
+Tune on `trades.TUNE`, quote `trades.REPORT`. Details go to `--out` as they come, so a stopped run keeps
+what it measured (`--summary FILE` prints the figures of a saved run).
+
+    python benchmarks/records.py --trades library,clinic --stride 3
+    python benchmarks/records.py --trades toolhire --parts questions
+    python benchmarks/records.py --summary benchmarks/out/records.jsonl
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import statistics
+import sys
+import time
+from collections import defaultdict
+from pathlib import Path
+
+import duckdb
+import pandas as pd
+import sqlglot
+from spider import gold_is_ordered, same
+from text2sql import RAW_MAX_TOKENS, SAMPLE_ROWS
+from trades import REPORT, TRADES, TUNE, build
+from trades.base import Record, Trade, load, snapshot
+
+from jupyter_chatdb import ChatDB, ChatDBError
+from jupyter_chatdb.controller.native_sql import STOP, reply_sql
+from jupyter_chatdb.llm import select_backend
+from jupyter_chatdb.llm.base import LLM, Message
+from jupyter_chatdb.llm.minilm import LazyMiniLMEmbedder
+
+BASELINE = "one-round"
+
+
+def main() -> int:
+    args = parse_args()
+    if args.summary:
+        summarize([json.loads(line) for line in args.summary.read_text().splitlines() if line.strip()])
+        return 0
+    model = select_backend(args.model)
+    embedder = LazyMiniLMEmbedder()
+    args.out.parent.mkdir(parents=True, exist_ok=True)
+    rows: list[dict] = []
+    with args.out.open("a") as out:
+        for name in args.trades.split(","):
+            trade = build(name, args.seed)
+            parts = args.parts.split(",")
+            if "records" in parts:
+                for number in range(0, len(trade.records), args.stride)[: args.records or None]:
+                    for way in (args.system, BASELINE):
+                        row = attempt_record(trade, number, way, model, embedder)
+                        rows.append(row)
+                        out.write(json.dumps(row) + "\n")
+                        out.flush()
+                        if args.verbose:
+                            print(
+                                f"{name} {row['record']} {way}: {row['outcome']} ({row['seconds']:.1f} s)", flush=True
+                            )
+            if "questions" in parts:
+                for question in trade.questions[: args.questions or None]:
+                    for way in ("raw", args.system):
+                        row = attempt_question(trade, question.id, way, model, embedder)
+                        rows.append(row)
+                        out.write(json.dumps(row) + "\n")
+                        out.flush()
+                        if args.verbose:
+                            print(
+                                f"{name} {row['question']} {way}: {row['correct']} ({row['seconds']:.1f} s)", flush=True
+                            )
+    summarize(rows)
+    return 0
+
+
+# -- records ---------------------------------------------------------------------------------------
+
+
+def database(trade: Trade, upto: int, model: LLM, embedder: object, strategy: str) -> ChatDB:
+    """A ChatDB holding exactly the state after the first `upto` records, its rules kept as the user's SQL."""
+    db = ChatDB(model=model, schema=trade.schema, summarize=False, strategy=strategy, embedder=embedder)  # type: ignore[arg-type]
+    if trade.reference.strip():
+        db.session.rows(trade.reference)
+    for rule in trade.rules:
+        db.keep_rule(rule.name, rule.sql, rule.sentence)
+    for record in trade.records[:upto]:
+        db.session.begin()
+        for statement in record.gold:
+            db.session.rows(statement)
+        for rule in trade.rules:
+            db.session.rows(rule.sql)
+        db.session.commit()
+    return db
+
+
+def expected_after(trade: Trade, upto: int) -> dict[str, list[tuple]]:
+    con = duckdb.connect()
+    try:
+        load(con, trade, upto)
+        return snapshot(con, trade)
+    finally:
+        con.close()
+
+
+def attempt_record(trade: Trade, number: int, way: str, model: LLM, embedder: object) -> dict[str, object]:
+    """Record `trade.records[number]` one way from the exact state before it."""
+    record: Record = trade.records[number]
+    db = database(trade, number, model, embedder, way)
+    before = snapshot(db.session.rows, trade)
+    started = time.perf_counter()
+    error, calls = "", 0
+    try:
+        reply = db.ask(record.text, allow_writes=True)
+        state, calls = ("pending" if reply.pending else "applied"), reply.usage.calls
+    except ChatDBError as failure:
+        state, error = "failed", str(failure)
+    seconds = time.perf_counter() - started
+    got = snapshot(db.session.rows, trade)
+    db.close()
+    expected = expected_after(trade, number + 1)
+    differ = [table for table in trade.snapshot if got[table] != expected[table]]
+    if state == "applied":
+        outcome = "exact" if not differ else ("unchanged" if got == before else "inexact")
+    else:
+        outcome = state
+    return {
+        "part": "records",
+        "trade": trade.name,
+        "record": record.id,
+        "kind": record.kind,
+        "wording": record.wording,
+        "way": way,
+        "outcome": outcome,
+        "differ": differ,
+        "seconds": seconds,
+        "calls": calls,
+        "error": error[:300],
+    }
+
+
+# -- questions -------------------------------------------------------------------------------------
+
+
+def final_state(trade: Trade) -> duckdb.DuckDBPyConnection:
+    con = duckdb.connect()
+    load(con, trade)
+    return con
+
+
+def raw_schema(trade: Trade, con: duckdb.DuckDBPyConnection) -> str:
+    """Each table's CREATE TABLE as DuckDB holds it, with its first rows, as Qwen's text-to-SQL prompts show one."""
+    parts = []
+    for name, create in con.execute("SELECT table_name, sql FROM duckdb_tables() ORDER BY table_oid").fetchall():
+        cursor = con.execute(f'SELECT * FROM "{name}" LIMIT {SAMPLE_ROWS}')
+        header = " ".join(column[0] for column in cursor.description)
+        rows = "\n".join(" ".join(str(value) for value in row) for row in cursor.fetchall())
+        parts.append(
+            f"{create.strip().rstrip(';')};\n/*\n{SAMPLE_ROWS} example rows:\n"
+            f'SELECT * FROM "{name}" LIMIT {SAMPLE_ROWS};\n{header}\n{rows}\n*/'
+        )
+    return "\n\n".join(parts)
+
+
+def raw_messages(schema: str, question: str) -> list[Message]:
+    return [
+        {
+            "role": "user",
+            "content": f"{schema}\n\n-- Using valid SQLite, answer the following questions for the tables provided above.\n"
+            f"-- {question}\n",
+        }
+    ]
+
+
+def attempt_question(trade: Trade, question_id: str, way: str, model: LLM, embedder: object) -> dict[str, object]:
+    question = next(q for q in trade.questions if q.id == question_id)
+    con = final_state(trade)
+    gold = con.execute(question.gold).fetchall()
+    ordered = gold_is_ordered(question.gold)
+    started = time.perf_counter()
+    sql, error, executed, correct, answer = "", "", False, False, ""
+    try:
+        if way == "raw":
+            completion = model.complete(
+                raw_messages(raw_schema(trade, con), question.text), max_tokens=RAW_MAX_TOKENS, stop=STOP
+            )
+            sql = reply_sql(completion.text)
+            frame = _run_raw(con, sql)
+        else:
+            db = ChatDB(model=model, summarize=True, strategy=way, embedder=embedder)  # type: ignore[arg-type]
+            _copy_into(con, db)
+            try:
+                reply = db.ask(question.text)
+            finally:
+                db.close()
+            sql, answer = (reply.sql[-1] if reply.sql else ""), reply.answer
+            frame = reply.result
+        executed = frame is not None
+        correct = executed and same(frame, gold, ordered)
+    except (ChatDBError, duckdb.Error) as failure:
+        error = str(failure)
+    con.close()
+    return {
+        "part": "questions",
+        "trade": trade.name,
+        "question": question.id,
+        "family": question.family,
+        "way": way,
+        "sql": sql,
+        "answer": answer[:300],
+        "executed": executed,
+        "correct": correct,
+        "seconds": time.perf_counter() - started,
+        "error": error[:300],
+    }
+
+
+def _run_raw(con: duckdb.DuckDBPyConnection, sql: str) -> pd.DataFrame:
+    """The raw model's SQL on DuckDB as written, else once more as transpiled from SQLite."""
+    try:
+        return con.execute(sql).df()
+    except duckdb.Error:
+        translated = sqlglot.transpile(sql, read="sqlite", write="duckdb")
+        if len(translated) != 1:
+            raise
+        return con.execute(translated[0]).df()
+
+
+def _copy_into(con: duckdb.DuckDBPyConnection, db: ChatDB) -> None:
+    """The exact state's tables as the ChatDB's own stored tables, with their keys and checks (same DDL)."""
+    tables = con.execute("SELECT table_name, sql FROM duckdb_tables() ORDER BY table_oid").fetchall()
+    sequences = con.execute("SELECT sequence_name, last_value FROM duckdb_sequences()").fetchall()
+    for name, last in sequences:
+        db.session.rows(f'CREATE SEQUENCE "{name}" START {(last or 0) + 1}')
+    for name, create in tables:
+        db.session.rows(create)
+        frame = con.execute(f'SELECT * FROM "{name}"').df()
+        db.session.bind("chatdb_copy", frame)
+        db.session.rows(f'INSERT INTO "{name}" SELECT * FROM chatdb_copy')
+        db.session.unbind("chatdb_copy")
+
+
+# -- figures ---------------------------------------------------------------------------------------
+
+
+def summarize(rows: list[dict]) -> None:
+    by_trade: dict[str, list[dict]] = defaultdict(list)
+    for row in rows:
+        by_trade[row["trade"]].append(row)
+    for name in sorted(by_trade, key=lambda n: (n not in TUNE, n)):
+        part = "tune" if name in TUNE else "report" if name in REPORT else "?"
+        print(f"{name} ({part})")
+        records = [r for r in by_trade[name] if r["part"] == "records"]
+        for way in dict.fromkeys(r["way"] for r in records):
+            mine = [r for r in records if r["way"] == way]
+            exact = sum(r["outcome"] == "exact" for r in mine)
+            outcomes = defaultdict(int)
+            for r in mine:
+                outcomes[r["outcome"]] += 1
+            print(
+                f"  records {way}: exact {exact}/{len(mine)} ({_pct(exact, len(mine))}); {dict(outcomes)};"
+                f" median {statistics.median(r['seconds'] for r in mine):.1f} s"
+            )
+            kinds: dict[str, list[bool]] = defaultdict(list)
+            for r in mine:
+                kinds[r["kind"]].append(r["outcome"] == "exact")
+            print("    " + ", ".join(f"{kind} {sum(v)}/{len(v)}" for kind, v in sorted(kinds.items())))
+        questions = [r for r in by_trade[name] if r["part"] == "questions"]
+        for way in dict.fromkeys(r["way"] for r in questions):
+            mine = [r for r in questions if r["way"] == way]
+            right = sum(r["correct"] for r in mine)
+            print(
+                f"  questions {way}: {right}/{len(mine)} right ({_pct(right, len(mine))}), executed"
+                f" {sum(r['executed'] for r in mine)}; median {statistics.median(r['seconds'] for r in mine):.1f} s"
+            )
+
+
+def _pct(k: int, n: int) -> str:
+    return f"{100 * k / n:.1f}%" if n else "-"
+
+
+def parse_args() -> argparse.Namespace:
+    parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    parser.add_argument("--trades", default=",".join(TUNE), help=f"some of {', '.join(TRADES)}")
+    parser.add_argument("--parts", default="records,questions", help="records, questions or both")
+    parser.add_argument("--system", default="native", help="the ChatDB strategy measured")
+    parser.add_argument("--stride", type=int, default=1, help="every N-th record")
+    parser.add_argument("--records", type=int, default=0, help="at most N records per trade")
+    parser.add_argument("--questions", type=int, default=0, help="at most N questions per trade")
+    parser.add_argument("--seed", type=int, default=0)
+    parser.add_argument("--model", default="local")
+    parser.add_argument("--out", type=Path, default=Path("benchmarks/out/records.jsonl"))
+    parser.add_argument("--summary", type=Path)
+    parser.add_argument("-v", "--verbose", action="store_true")
+    return parser.parse_args()
+
+
+if __name__ == "__main__":
+    sys.exit(main())

@@ -1,0 +1,306 @@
+"""What a trade of the multi-trade benchmark is, how its exact state is loaded, and its self-check.
+
+A trade is an invented business with its own schema (DuckDB DDL with sequences, CHECK-listed values,
+composite and text keys, reference rows present from the start, derived columns kept by a rule), a seeded
+log of records (each a structured fact, the gold SQL that applies it, and its text in one of several
+wordings), state checks and questions with gold SQL. Everything is generated from the facts, so the
+texts, the gold SQL and the expected state cannot disagree; `self_check` proves it on a real DuckDB.
+
+Nothing here may be copied into `jupyter_chatdb/`: `tests/test_no_benchmark_names.py` fails when a
+table, column or stored value of a trade appears there.
+"""
+
+from __future__ import annotations
+
+import datetime as dt
+import re
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass, field
+
+import duckdb
+
+WORDINGS = ("log", "chatty", "keyvalue")  # a log-book line, a chatty sentence, `key: value` lines
+
+
+@dataclass(frozen=True)
+class Record:
+    """One thing that happened, as the user would type it, and the gold statements that record it."""
+
+    id: str  # "r01", ...
+    kind: str  # the trade's record kind: "loan", "return", ...
+    wording: str  # one of WORDINGS
+    text: str  # what the user types
+    facts: dict[str, object]  # the structured fact the text and the gold SQL are written from
+    gold: tuple[str, ...]  # DuckDB statements that apply the record to the state before it (no $params)
+    stated: tuple[str, ...] = ()  # values (as text) the text must state: checked by `self_check`
+
+
+@dataclass(frozen=True)
+class Question:
+    id: str  # "q01", ...
+    text: str
+    gold: str  # one SELECT on the exact final state
+    family: str = ""  # what kind of question: "count", "top", "grouped", "lookup", "derived", ...
+
+
+@dataclass(frozen=True)
+class Rule:
+    """A derived column kept true by one UPDATE, and the sentence a user would say it with."""
+
+    name: str
+    sentence: str
+    sql: str
+
+
+@dataclass(frozen=True)
+class Trade:
+    name: str  # "library", ...
+    description: str  # one line: what the business is
+    schema: str  # DDL: sequences, tables (CHECK lists, keys); no rows
+    reference: str  # INSERTs of the reference rows present from the start
+    rules: tuple[Rule, ...]
+    records: tuple[Record, ...]
+    questions: tuple[Question, ...]
+    snapshot: dict[str, str]  # table -> SELECT of what a record may change, ids replaced by names where they are
+    checks: dict[str, str] = field(default_factory=dict)  # name -> a SELECT of the state (stock, balances, ...)
+
+    def kinds(self) -> list[str]:
+        return sorted({record.kind for record in self.records})
+
+
+def connect() -> duckdb.DuckDBPyConnection:
+    return duckdb.connect()
+
+
+def load(con: duckdb.DuckDBPyConnection, trade: Trade, upto: int | None = None, *, rules: bool = True) -> None:
+    """The exact state after the first `upto` records (all: None): schema, reference rows, and each record's
+    gold statements, each record followed by the rules (as a user's rule would run after every write)."""
+    con.execute(trade.schema)
+    if trade.reference.strip():
+        con.execute(trade.reference)
+    run_rules(con, trade, rules)
+    for record in trade.records[:upto]:
+        apply(con, trade, record, rules=rules)
+
+
+def apply(con: duckdb.DuckDBPyConnection, trade: Trade, record: Record, *, rules: bool = True) -> None:
+    con.execute("BEGIN TRANSACTION")
+    try:
+        for statement in record.gold:
+            con.execute(statement)
+        run_rules(con, trade, rules)
+    except BaseException:
+        con.execute("ROLLBACK")
+        raise
+    con.execute("COMMIT")
+
+
+def run_rules(con: duckdb.DuckDBPyConnection, trade: Trade, rules: bool = True) -> None:
+    for rule in trade.rules if rules else ():
+        con.execute(rule.sql)
+
+
+Rows = Callable[[str], list[tuple]]  # runs a SELECT, returns its rows: `con.execute(sql).fetchall()`
+
+
+def rows_of(con: duckdb.DuckDBPyConnection) -> Rows:
+    return lambda sql: con.execute(sql).fetchall()
+
+
+def snapshot(con: duckdb.DuckDBPyConnection | Rows, trade: Trade) -> dict[str, list[tuple]]:
+    """What the trade's snapshot queries return, each sorted: two states compare by what they state."""
+    return _read(con, trade.snapshot)
+
+
+def state_checks(con: duckdb.DuckDBPyConnection | Rows, trade: Trade) -> dict[str, list[tuple]]:
+    return _read(con, trade.checks)
+
+
+def _read(con: duckdb.DuckDBPyConnection | Rows, queries: dict[str, str]) -> dict[str, list[tuple]]:
+    rows = con if callable(con) else rows_of(con)
+    return {name: sorted(map(_plain_row, rows(sql)), key=repr) for name, sql in queries.items()}
+
+
+def _plain_row(row: tuple) -> tuple:
+    return tuple(_plain(value) for value in row)
+
+
+def _plain(value: object) -> object:
+    """Numbers compared to the cent, dates as ISO text, text without outer spaces: the values a record
+    states, whatever type a column gives them."""
+    if isinstance(value, bool) or value is None:
+        return value
+    if isinstance(value, (int, float)) or type(value).__name__ == "Decimal":
+        return round(float(value), 2)  # type: ignore[arg-type]
+    if isinstance(value, (dt.date, dt.datetime)):
+        return value.isoformat()
+    return str(value).strip()
+
+
+# -- the self-check --------------------------------------------------------------------------------
+
+
+@dataclass
+class Problems:
+    found: list[str] = field(default_factory=list)
+
+    def add(self, problem: str) -> None:
+        self.found.append(problem)
+
+
+def self_check(trade: Trade, *, min_records: int = 50, min_questions: int = 30) -> list[str]:
+    """What is wrong with `trade` (empty: nothing): sizes, wordings, kinds, that each record states its
+    values, that its gold statements run and change the state, that rules are correlated and idempotent,
+    that every question's gold SQL runs on the final state and returns rows, and that the state checks run."""
+    problems = Problems()
+    if len(trade.records) < min_records:
+        problems.add(f"{len(trade.records)} records, fewer than {min_records}")
+    if len(trade.questions) < min_questions:
+        problems.add(f"{len(trade.questions)} questions, fewer than {min_questions}")
+    wordings = {record.wording for record in trade.records}
+    if not set(WORDINGS) <= wordings:
+        problems.add(f"wordings {sorted(wordings)}: each of {WORDINGS} is needed")
+    if len(set(record.id for record in trade.records)) != len(trade.records):
+        problems.add("record ids repeat")
+    if len(set(q.id for q in trade.questions)) != len(trade.questions):
+        problems.add("question ids repeat")
+    for record in trade.records:
+        for value in record.stated:
+            if not _states(record.text, value):
+                problems.add(f"{record.id}: the text does not state {value!r}: {record.text!r}")
+    con = connect()
+    try:
+        load(con, trade, 0)
+        _check_reference(con, trade, problems)
+        for record in trade.records:
+            before = snapshot(con, trade)
+            try:
+                apply(con, trade, record)
+            except duckdb.Error as error:
+                problems.add(f"{record.id}: a gold statement fails: {error}")
+                continue
+            if snapshot(con, trade) == before:
+                problems.add(f"{record.id}: its gold statements change nothing the snapshot shows")
+        for rule in trade.rules:
+            _check_rule(con, rule, problems)
+        for question in trade.questions:
+            try:
+                rows = con.execute(question.gold).fetchall()
+            except duckdb.Error as error:
+                problems.add(f"{question.id}: its gold SQL fails: {error}")
+                continue
+            if not rows or all(v is None for row in rows for v in row):
+                problems.add(f"{question.id}: its gold SQL returns nothing on the final state")
+        for name, sql in trade.checks.items():
+            try:
+                con.execute(sql).fetchall()
+            except duckdb.Error as error:
+                problems.add(f"check {name}: fails: {error}")
+    finally:
+        con.close()
+    return problems.found
+
+
+def _check_reference(con: duckdb.DuckDBPyConnection, trade: Trade, problems: Problems) -> None:
+    if not trade.reference.strip():
+        problems.add("no reference rows: a trade starts with some (rooms, kinds, tools, ...)")
+    checks = con.execute(
+        "SELECT count(*) FROM duckdb_constraints() WHERE constraint_type = 'CHECK' AND database_name = current_database()"
+    ).fetchone()
+    if not checks or checks[0] < 1:
+        problems.add("no CHECK constraint: a trade lists the values some column may take")
+    if not con.execute("SELECT count(*) FROM duckdb_sequences()").fetchone()[0]:  # type: ignore[index]
+        problems.add("no sequence: ids come from sequences")
+
+
+def _check_rule(con: duckdb.DuckDBPyConnection, rule: Rule, problems: Problems) -> None:
+    """A rule must change nothing when run again on the final state (correlated, idempotent)."""
+    before = _all_rows(con)
+    con.execute("BEGIN TRANSACTION")
+    try:
+        con.execute(rule.sql)
+        if _all_rows(con) != before:
+            problems.add(f"rule {rule.name}: run again on the final state it changed rows")
+    finally:
+        con.execute("ROLLBACK")
+
+
+def _all_rows(con: duckdb.DuckDBPyConnection) -> dict[str, list[tuple]]:
+    tables = [
+        name for (name,) in con.execute("SELECT table_name FROM duckdb_tables() WHERE schema_name = 'main'").fetchall()
+    ]
+    return {name: sorted(map(_plain_row, con.execute(f'SELECT * FROM "{name}"').fetchall())) for name in tables}
+
+
+def _states(text: str, value: str) -> bool:
+    """Whether `text` states `value` (case and spaces aside; a number as written or with its decimals)."""
+    flat = " ".join(text.lower().split())
+    wanted = " ".join(value.lower().split())
+    if wanted in flat:
+        return True
+    if re.fullmatch(r"-?\d+(\.\d+)?", wanted):
+        number = float(wanted)
+        return any(abs(float(n) - number) < 1e-9 for n in re.findall(r"-?\d+(?:\.\d+)?", flat))
+    return False
+
+
+# -- writing texts --------------------------------------------------------------------------------
+
+NUMBER_WORDS = (
+    "zero",
+    "one",
+    "two",
+    "three",
+    "four",
+    "five",
+    "six",
+    "seven",
+    "eight",
+    "nine",
+    "ten",
+    "eleven",
+    "twelve",
+)
+
+
+def in_words(n: int) -> str:
+    """A small whole number in words: 'seven'.
+
+    >>> in_words(7), in_words(20)
+    ('seven', '20')
+    """
+    return NUMBER_WORDS[n] if 0 <= n < len(NUMBER_WORDS) else str(n)
+
+
+def date_forms(day: dt.date) -> tuple[str, ...]:
+    """Ways the records write a date: ISO, '3 March 2024', 'March 3, 2024', '03/03/2024' (day first).
+
+    >>> date_forms(dt.date(2024, 3, 5))
+    ('2024-03-05', '5 March 2024', 'March 5, 2024', '05/03/2024')
+    """
+    month = day.strftime("%B")
+    return (
+        day.isoformat(),
+        f"{day.day} {month} {day.year}",
+        f"{month} {day.day}, {day.year}",
+        day.strftime("%d/%m/%Y"),
+    )
+
+
+def keyvalue(kind: str, pairs: Sequence[tuple[str, object]]) -> str:
+    """A record as `key: value` lines under its kind.
+
+    >>> print(keyvalue("loan", [("member", "Ana Ruiz"), ("days", 14)]))
+    loan
+    member: Ana Ruiz
+    days: 14
+    """
+    return "\n".join([kind, *(f"{key}: {value}" for key, value in pairs)])
+
+
+def sql_text(value: str) -> str:
+    """A text literal for gold SQL."""
+    return "'" + value.replace("'", "''") + "'"
+
+
+Builder = Callable[[int], Trade]  # seed -> the trade
