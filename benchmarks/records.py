@@ -69,7 +69,7 @@ def main() -> int:
                                 f"{name} {row['record']} {way}: {row['outcome']} ({row['seconds']:.1f} s)", flush=True
                             )
             if "questions" in parts:
-                for question in trade.questions[: args.questions or None]:
+                for question in trade.questions[:: args.question_stride][: args.questions or None]:
                     for way in ("raw", args.system):
                         row = attempt_question(trade, question.id, way, model, embedder)
                         rows.append(row)
@@ -296,6 +296,7 @@ def parse_args() -> argparse.Namespace:
     parser.add_argument("--stride", type=int, default=1, help="every N-th record")
     parser.add_argument("--records", type=int, default=0, help="at most N records per trade")
     parser.add_argument("--questions", type=int, default=0, help="at most N questions per trade")
+    parser.add_argument("--question-stride", type=int, default=1, help="every N-th question")
     parser.add_argument("--seed", type=int, default=0)
     parser.add_argument("--model", default="local")
     parser.add_argument("--out", type=Path, default=Path("benchmarks/out/records.jsonl"))
