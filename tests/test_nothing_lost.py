@@ -235,3 +235,24 @@ def test_a_cell_stopped_inside_a_write_leaves_the_next_cells_working(model: Scri
     assert count(chatdb, "refunds") == 3
     next(kernel, None)
     chatdb.close()
+
+
+def test_a_remote_refusal_inside_a_write_leaves_no_transaction(model: ScriptedBackend, tmp_path):
+    """A write request whose later step reads a remote table with a local one is refused there: the insert
+    before it is rolled back and the next write runs."""
+    sqlite3 = pytest.importorskip("sqlite3")
+    pytest.importorskip("sqlalchemy")
+    path = tmp_path / "yard.sqlite"
+    with sqlite3.connect(path) as con:
+        con.execute("CREATE TABLE bales (farm TEXT, kg REAL)")
+        con.execute("INSERT INTO bales VALUES ('Calder', 20.0)")
+    chatdb = ChatDB(model=model, schema=ORDERS, summarize=False)
+    chatdb.connect(f"sqlite:///{path}")
+    mixed = "INSERT INTO refunds VALUES (11); SELECT b.farm FROM bales AS b JOIN refunds AS r ON r.id = b.kg"
+    with pytest.raises(ChatDBError):
+        chatdb.run_sql(mixed, allow_writes=True)
+    assert count(chatdb, "refunds") == 2
+    assert_no_transaction(chatdb)
+    chatdb.run_sql("INSERT INTO refunds VALUES (12)", allow_writes=True)
+    assert count(chatdb, "refunds") == 3
+    chatdb.close()
