@@ -13,6 +13,7 @@ from .. import prompts
 from ..context import Context
 from ..events import Event, Reply, Routed
 from ..route_cues import MAY_ASK_ABOUT_THE_DATABASE, about_the_database, general_sql_question
+from ..second_opinion import is_only_a_note, is_unsafe
 from ..unsafe import danger
 from .values import mentioned
 
@@ -41,14 +42,13 @@ def route_quickly(ctx: Context) -> Iterator[Event]:
     column (`asks_about_data`) or a value stored in one ("Where is Quillby?"), none of whose words may
     ask about the database itself."""
     text, catalog = ctx.request.text, ctx.catalog
-    note = not ctx.request.allow_writes and only_states_a_note(text)
-    if note or danger(text, schema_stems(catalog)) is not None:
-        # words alone never refuse or drop a request: it is refused, or only noted, when the model agrees
-        yield from _route_by_model(ctx)
-        if note and ctx.route == "chat":  # for the memory alone: nothing to run
-            ctx.reply = Reply(text, NOTED, [], None, [], ctx.calls.usage, ctx.services.model.name, route="chat")
-        return
-    if about_the_database(text, catalog):
+    # words alone never refuse or drop a request: it is refused, or only noted, when the model agrees
+    if danger(text, schema_stems(catalog)) is not None and (yield from is_unsafe(ctx)):
+        ctx.route = "unsafe"
+    elif not ctx.request.allow_writes and only_states_a_note(text) and (yield from is_only_a_note(ctx)):
+        ctx.route = "chat"  # for the memory alone: nothing to run
+        ctx.reply = Reply(text, NOTED, [], None, [], ctx.calls.usage, ctx.services.model.name, route="chat")
+    elif about_the_database(text, catalog):
         ctx.route = "database"
     elif general_sql_question(text, catalog):
         ctx.route = "chat"
@@ -78,7 +78,11 @@ def only_states_a_note(text: str) -> bool:
 
 def route(ctx: Context) -> Iterator[Event]:
     """One short constrained call; without this stage a request writes when writes are allowed, else reads.
-    Words that sound unsafe (`controller/unsafe.py`) refuse nothing alone: the model's route decides."""
+    A request whose words sound unsafe (`controller/unsafe.py`) is refused when the model agrees it is."""
+    if danger(ctx.request.text, schema_stems(ctx.catalog)) is not None and (yield from is_unsafe(ctx)):
+        ctx.route = "unsafe"
+        yield Routed(ctx.route)
+        return
     yield from _route_by_model(ctx)
 
 
