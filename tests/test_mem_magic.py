@@ -239,16 +239,14 @@ def test_the_value_memory_is_kept_beside_the_thought_memory(shell, scripted, tmp
 
 def test_a_statement_that_also_asks_gets_its_answer(shell, scripted, capsys):
     kept = notes(("preference", "fruit", "List fruit in alphabetical order."))
-    scripted.push(
-        {"only_a_note": False}, kept, native("SELECT fruit FROM stock"), {"answer": "apple, pear"}
-    )  # asks too
+    scripted.push({"route": "read"}, native("SELECT fruit FROM stock"), kept)  # asked first, then noted
     shell.run_cell("%%chatdb\nFruit in stock, from now on in alphabetical order.").raise_error()
     out = capsys.readouterr().out
     assert "Noted" not in out and "Step 1 (done" in out
 
 
 def test_a_statement_for_the_memory_runs_nothing_and_its_preference_reaches_every_request(shell, scripted, capsys):
-    scripted.push({"only_a_note": True}, notes(("preference", "weights", "Give weights in kg with one decimal.")))
+    scripted.push(notes(("preference", "weights", "Give weights in kg with one decimal.")))
     shell.run_cell("%%chatdb\nFrom now on, give weights in kg with one decimal.").raise_error()
     out = capsys.readouterr().out
     assert "Answer: Noted: it is kept in the notebook's memory" in out and "Step 1" not in out

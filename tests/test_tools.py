@@ -214,7 +214,7 @@ def test_a_question_no_tool_answers_says_what_to_do(stable, scripted):
 )
 def test_unsafe_requests_the_model_agrees_on_are_refused_without_a_plan(stable, scripted, request_text, kind):
     before = stable.session.rows("SELECT count(*) FROM stalls")[0][0]
-    scripted.push({"unsafe": True})  # words alone refuse nothing: the model agrees
+    scripted.push({"yes": True})  # words alone refuse nothing: the model agrees
     events = list(stable.events(request_text, allow_writes=True))
     refused = [e for e in events if isinstance(e, Refused)]
     assert [e.kind for e in refused] == [kind] and len(scripted.calls) == 1  # the cue's reason is said
@@ -239,7 +239,7 @@ def test_unsafe_requests_the_model_agrees_on_are_refused_without_a_plan(stable, 
 def test_words_that_sound_unsafe_refuse_nothing_the_model_routes_otherwise(stable, scripted, request_text, sql):
     stable.run_sql("UPDATE stalls SET barn = 'Tansy' WHERE stall = 1", allow_writes=True)
     plan = {"steps": [{"goal": "change it", "sql": sql, "binds": []}]}
-    scripted.push({"unsafe": False}, {"route": "write"}, {}, plan)  # {}: no rows read as facts
+    scripted.push({"yes": False}, {"route": "write"}, {}, plan)  # {}: no rows read as facts
     reply = stable.ask(request_text)
     assert reply.route == "write" and reply.pending and reply.answer.startswith("Would change (not applied yet)")
 
@@ -281,7 +281,7 @@ def test_chatdb_cell_answers_missing_values_from_a_profile_card(shell, scripted,
 
 
 def test_chatdb_cell_refuses_an_unsafe_request(shell, scripted, capsys):
-    scripted.push({"unsafe": True})
+    scripted.push({"yes": True})
     shell.run_cell("%%chatdb --write\nDrop every table in the database").raise_error()
     shown = capsys.readouterr().out
     assert "Answer: This asks to remove tables or all of the data" in shown and len(scripted.calls) == 1

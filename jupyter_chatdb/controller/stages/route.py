@@ -7,13 +7,14 @@ import re
 from collections.abc import Iterator
 
 from ...grounding.words import GENERIC_WORDS, schema_stems, stems
+from ...kernel_memory.worth_keeping import CUES as NOTE_CUES
 from ...kernel_memory.worth_keeping import cues_in
 from ...sql.catalog import Catalog
 from .. import prompts
 from ..context import Context
 from ..events import Event, Reply, Routed
 from ..route_cues import MAY_ASK_ABOUT_THE_DATABASE, about_the_database, general_sql_question
-from ..second_opinion import is_only_a_note, is_unsafe
+from ..second_opinion import is_unsafe
 from ..unsafe import danger
 from .values import mentioned
 
@@ -34,6 +35,9 @@ CHANGING = re.compile(
 DEALING = re.compile(r"\b(sold|bought|buy|sell|restock|restocked|received|paid)\b", re.IGNORECASE)
 ASKED = re.compile(r"^\s*(what|which|who|whom|whose|when|where|how)\b.*\?\s*$", re.IGNORECASE | re.DOTALL)
 ROUTES = ("read", "write", "database", "unsafe", "chat")
+SENTENCE_END = re.compile(r"(?<=[.!;])\s+")
+# words that join a note on to what came before it ("Also, from now on ..."): they ask nothing themselves
+JOINING = re.compile(r"\b(also|and|so|then|ok|okay|please|oh|one more thing)\b", re.IGNORECASE)
 
 
 def route_quickly(ctx: Context) -> Iterator[Event]:
@@ -42,10 +46,10 @@ def route_quickly(ctx: Context) -> Iterator[Event]:
     column (`asks_about_data`) or a value stored in one ("Where is Quillby?"), none of whose words may
     ask about the database itself."""
     text, catalog = ctx.request.text, ctx.catalog
-    # words alone never refuse or drop a request: it is refused, or only noted, when the model agrees
-    if danger(text, schema_stems(catalog)) is not None and (yield from is_unsafe(ctx)):
+    # words alone never refuse a request (it is refused when the model agrees), nor drop what it asks
+    if (cued := danger(text, schema_stems(catalog))) is not None and (yield from is_unsafe(ctx, cued.kind)):
         ctx.route = "unsafe"
-    elif not ctx.request.allow_writes and only_states_a_note(text) and (yield from is_only_a_note(ctx)):
+    elif not ctx.request.allow_writes and only_states_a_note(text):
         ctx.route = "chat"  # for the memory alone: nothing to run
         ctx.reply = Reply(text, NOTED, [], None, [], ctx.calls.usage, ctx.services.model.name, route="chat")
     elif about_the_database(text, catalog):
@@ -66,20 +70,39 @@ NOTED = "Noted: it is kept in the notebook's memory and recalled for requests th
 
 
 def only_states_a_note(text: str) -> bool:
-    """A statement of a definition, preference, correction or fact to remember, asking nothing.
+    """A statement of a definition, preference, correction or fact to remember, asking nothing: in each
+    sentence a preference or a fact to remember starts the sentence ("Top 3 tutors by lessons, from now on in
+    euros" asks for the top 3 first).
 
     >>> only_states_a_note("From now on, round money to cents."), only_states_a_note("No, a big order is one above 20.")
     (True, True)
     >>> only_states_a_note("A big order is one above 20. How many are there?"), only_states_a_note("Sales per region")
     (False, False)
+    >>> only_states_a_note("Top 3 kennels by size, from now on in kg"), only_states_a_note("Also, from now on use kg.")
+    (False, True)
     """
-    return bool(cues_in(text)) and "?" not in text and not ASKING.match(text)
+    if not cues_in(text) or "?" in text or ASKING.match(text):
+        return False
+    return all(_asks_nothing_before_its_note(s) for s in SENTENCE_END.split(text.strip()) if s.strip())
+
+
+def _asks_nothing_before_its_note(sentence: str) -> bool:
+    """A sentence with a note's cue, where a preference or fact to remember has nothing before it but a
+    word that joins it on ("also", "please"); a definition or correction is the sentence as a whole."""
+    kinds = cues_in(sentence)
+    if not kinds:
+        return False
+    if set(kinds) & {"definition", "correction"}:
+        return True
+    found = [match.start() for kind in kinds if (match := NOTE_CUES[kind].search(sentence))]
+    return not JOINING.sub("", sentence[: min(found)]).strip(" ,:-")
 
 
 def route(ctx: Context) -> Iterator[Event]:
     """One short constrained call; without this stage a request writes when writes are allowed, else reads.
     A request whose words sound unsafe (`controller/unsafe.py`) is refused when the model agrees it is."""
-    if danger(ctx.request.text, schema_stems(ctx.catalog)) is not None and (yield from is_unsafe(ctx)):
+    cued = danger(ctx.request.text, schema_stems(ctx.catalog))
+    if cued is not None and (yield from is_unsafe(ctx, cued.kind)):
         ctx.route = "unsafe"
         yield Routed(ctx.route)
         return
