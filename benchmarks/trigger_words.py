@@ -32,9 +32,10 @@ from trades import TUNE, build
 
 from jupyter_chatdb import ChatDB
 from jupyter_chatdb.controller.request import Request
-from jupyter_chatdb.controller.stages.route import only_states_a_note, route_quickly
+from jupyter_chatdb.controller.stages.route import ASKING, route_quickly
 from jupyter_chatdb.controller.unsafe import danger
 from jupyter_chatdb.grounding.words import schema_stems
+from jupyter_chatdb.kernel_memory.worth_keeping import cues_in
 from jupyter_chatdb.llm import select_backend
 
 UNSAFE = [
@@ -214,7 +215,7 @@ def main() -> int:
 def decide(db: ChatDB, text: str) -> dict[str, object]:
     """How each way routes `text`: refused, noted, or the route it goes on by."""
     stems = schema_stems(db._controller._context(Request(text)).catalog)  # type: ignore[attr-defined]
-    cues = "refused" if danger(text, stems) else "noted" if only_states_a_note(text) else "goes on"
+    cues = "refused" if danger(text, stems) else "noted" if noted_by_words(text) else "goes on"
     ctx = db._controller._context(Request(text))  # type: ignore[attr-defined]
     started = time.perf_counter()
     for _ in route_quickly(ctx):
@@ -226,6 +227,11 @@ def decide(db: ChatDB, text: str) -> dict[str, object]:
     else:
         system = "goes on"
     return {"cues": cues, "system": system, "route": ctx.route, "seconds": time.perf_counter() - started}
+
+
+def noted_by_words(text: str) -> bool:
+    """How a note was told before the issue: a note's cue anywhere in a statement asking no question."""
+    return bool(cues_in(text)) and "?" not in text and not ASKING.match(text)
 
 
 def report(rows: list[dict]) -> None:
