@@ -31,14 +31,14 @@ import duckdb
 import pandas as pd
 import sqlglot
 from spider import gold_is_ordered, same
-from text2sql import RAW_MAX_TOKENS, SAMPLE_ROWS
+from text2sql import RAW_MAX_TOKENS, SAMPLE_ROWS, raw_messages
 from trades import REPORT, TRADES, TUNE, build
 from trades.base import Record, Trade, load, snapshot
 
 from jupyter_chatdb import ChatDB, ChatDBError
 from jupyter_chatdb.controller.native_sql import STOP, reply_sql
 from jupyter_chatdb.llm import select_backend
-from jupyter_chatdb.llm.base import LLM, Message
+from jupyter_chatdb.llm.base import LLM
 from jupyter_chatdb.llm.minilm import LazyMiniLMEmbedder
 
 BASELINE = "one-round"
@@ -169,16 +169,6 @@ def raw_schema(trade: Trade, con: duckdb.DuckDBPyConnection) -> str:
             f'SELECT * FROM "{name}" LIMIT {SAMPLE_ROWS};\n{header}\n{rows}\n*/'
         )
     return "\n\n".join(parts)
-
-
-def raw_messages(schema: str, question: str) -> list[Message]:
-    return [
-        {
-            "role": "user",
-            "content": f"{schema}\n\n-- Using valid SQLite, answer the following questions for the tables provided above.\n"
-            f"-- {question}\n",
-        }
-    ]
 
 
 def attempt_question(trade: Trade, question_id: str, way: str, model: LLM, embedder: object) -> dict[str, object]:

@@ -303,4 +303,18 @@ def sql_text(value: str) -> str:
     return "'" + value.replace("'", "''") + "'"
 
 
+def sql_date(day: dt.date) -> str:
+    """A DATE literal for gold SQL."""
+    return f"DATE '{day.isoformat()}'"
+
+
+def lookup(table: str, column: str, by: str, value: str) -> str:
+    """The subquery that finds a row's `column` by its `by` value, for gold SQL.
+
+    >>> lookup("members", "member_id", "name", "Ana Ruiz")
+    "(SELECT member_id FROM members WHERE name = 'Ana Ruiz')"
+    """
+    return f"(SELECT {column} FROM {table} WHERE {by} = {sql_text(value)})"
+
+
 Builder = Callable[[int], Trade]  # seed -> the trade

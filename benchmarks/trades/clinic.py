@@ -12,7 +12,7 @@ import datetime as dt
 import random
 from dataclasses import dataclass, field
 
-from .base import WORDINGS, Question, Record, Rule, Trade, date_forms, keyvalue, sql_text
+from .base import WORDINGS, Question, Record, Rule, Trade, date_forms, keyvalue, lookup, sql_text
 
 SCHEMA = """
 CREATE SEQUENCE patient_seq START 1;
@@ -488,12 +488,12 @@ def _sql_time(moment: dt.datetime) -> str:
 
 def _patient_id(name: str) -> str:
     """The subquery that finds a patient's id by name."""
-    return f"(SELECT patient_id FROM patients WHERE name = {sql_text(name)})"
+    return lookup("patients", "patient_id", "name", name)
 
 
 def _therapist_id(name: str) -> str:
     """The subquery that finds a therapist's id by name."""
-    return f"(SELECT therapist_id FROM therapists WHERE name = {sql_text(name)})"
+    return lookup("therapists", "therapist_id", "name", name)
 
 
 def _visit_where(visit: _Visit) -> str:

@@ -16,7 +16,20 @@ from decimal import Decimal
 
 import duckdb
 
-from .base import WORDINGS, Question, Record, Rule, Trade, connect, date_forms, in_words, keyvalue, load, sql_text
+from .base import (
+    WORDINGS,
+    Question,
+    Record,
+    Rule,
+    Trade,
+    connect,
+    date_forms,
+    in_words,
+    keyvalue,
+    load,
+    lookup,
+    sql_text,
+)
 
 SCHEMA = """
 CREATE SEQUENCE member_seq START 1;
@@ -499,11 +512,11 @@ def _reference(lib: Library) -> str:
 
 
 def _member_id(name: str) -> str:
-    return f"(SELECT member_id FROM members WHERE member_name = {sql_text(name)})"
+    return lookup("members", "member_id", "member_name", name)
 
 
 def _branch_code(name: str) -> str:
-    return f"(SELECT branch_code FROM branches WHERE branch_name = {sql_text(name)})"
+    return lookup("branches", "branch_code", "branch_name", name)
 
 
 def _literal(value: str | None) -> str:

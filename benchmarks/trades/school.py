@@ -15,7 +15,7 @@ import random
 from collections.abc import Callable
 from dataclasses import dataclass, field
 
-from .base import WORDINGS, Question, Record, Rule, Trade, date_forms, in_words, keyvalue, sql_text
+from .base import WORDINGS, Question, Record, Rule, Trade, date_forms, in_words, keyvalue, lookup, sql_date, sql_text
 
 SCHEMA = """
 CREATE SEQUENCE tutor_seq START 1;
@@ -277,19 +277,19 @@ Made = tuple[dict[str, object], list[str], dict[str, Written]] | None  # a recor
 
 
 def _date(day: dt.date) -> str:
-    return f"DATE '{day.isoformat()}'"
+    return sql_date(day)
 
 
 def _pupil(name: str) -> str:
-    return f"(SELECT pupil_id FROM pupils WHERE name = {sql_text(name)})"
+    return lookup("pupils", "pupil_id", "name", name)
 
 
 def _instrument(name: str) -> str:
-    return f"(SELECT instrument_id FROM instruments WHERE name = {sql_text(name)})"
+    return lookup("instruments", "instrument_id", "name", name)
 
 
 def _tutor(name: str) -> str:
-    return f"(SELECT tutor_id FROM tutors WHERE name = {sql_text(name)})"
+    return lookup("tutors", "tutor_id", "name", name)
 
 
 def _slot_where(slot: Slot) -> str:

@@ -13,7 +13,7 @@ import datetime as dt
 import random
 from dataclasses import dataclass, field
 
-from .base import WORDINGS, Question, Record, Rule, Trade, date_forms, in_words, keyvalue, sql_text
+from .base import WORDINGS, Question, Record, Rule, Trade, date_forms, in_words, keyvalue, lookup, sql_date, sql_text
 
 SCHEMA = """
 CREATE SEQUENCE depot_seq START 1;
@@ -279,11 +279,11 @@ def _hire_of(hirer: str, code: str) -> str:
 
 
 def _hirer_id(name: str) -> str:
-    return f"(SELECT hirer_id FROM hirers WHERE hirer_name = {sql_text(name)})"
+    return lookup("hirers", "hirer_id", "hirer_name", name)
 
 
 def _date(day: dt.date) -> str:
-    return f"DATE '{day.isoformat()}'"
+    return sql_date(day)
 
 
 class _Log:

@@ -11,7 +11,7 @@ import datetime as dt
 import random
 from dataclasses import dataclass, field
 
-from .base import WORDINGS, Question, Record, Rule, Trade, date_forms, in_words, keyvalue, sql_text
+from .base import WORDINGS, Question, Record, Rule, Trade, date_forms, in_words, keyvalue, sql_date, sql_text
 
 SCHEMA = """
 CREATE SEQUENCE transfer_seq START 1;
@@ -234,7 +234,7 @@ LAST_DAY = dt.date(2024, 4, 30)
 
 
 def _d(day: dt.date) -> str:
-    return f"DATE '{day.isoformat()}'"
+    return sql_date(day)
 
 
 def _and(items: list[str]) -> str:
