@@ -31,7 +31,7 @@ import duckdb
 import pandas as pd
 import sqlglot
 from spider import gold_is_ordered, same
-from text2sql import RAW_MAX_TOKENS, SAMPLE_ROWS, raw_messages
+from text2sql import RAW_MAX_TOKENS, SAMPLE_ROWS, raw_messages, table_text
 from trades import REPORT, TRADES, TUNE, build
 from trades.base import Record, Trade, load, snapshot
 
@@ -54,6 +54,15 @@ def main() -> int:
     args.out.parent.mkdir(parents=True, exist_ok=True)
     rows: list[dict] = []
     with args.out.open("a") as out:
+
+        def keep(row: dict, item: str, outcome: object) -> None:
+            """A row's details saved as it comes, so a stopped run keeps what it measured."""
+            rows.append(row)
+            out.write(json.dumps(row) + "\n")
+            out.flush()
+            if args.verbose:
+                print(f"{row['trade']} {item} {row['way']}: {outcome} ({row['seconds']:.1f} s)", flush=True)
+
         for name in args.trades.split(","):
             trade = build(name, args.seed)
             parts = args.parts.split(",")
@@ -61,24 +70,12 @@ def main() -> int:
                 for number in range(0, len(trade.records), args.stride)[: args.records or None]:
                     for way in (args.system, BASELINE):
                         row = attempt_record(trade, number, way, model, embedder)
-                        rows.append(row)
-                        out.write(json.dumps(row) + "\n")
-                        out.flush()
-                        if args.verbose:
-                            print(
-                                f"{name} {row['record']} {way}: {row['outcome']} ({row['seconds']:.1f} s)", flush=True
-                            )
+                        keep(row, row["record"], row["outcome"])
             if "questions" in parts:
                 for question in trade.questions[:: args.question_stride][: args.questions or None]:
                     for way in ("raw", args.system):
                         row = attempt_question(trade, question.id, way, model, embedder)
-                        rows.append(row)
-                        out.write(json.dumps(row) + "\n")
-                        out.flush()
-                        if args.verbose:
-                            print(
-                                f"{name} {row['question']} {way}: {row['correct']} ({row['seconds']:.1f} s)", flush=True
-                            )
+                        keep(row, row["question"], row["correct"])
     summarize(rows)
     return 0
 
@@ -159,16 +156,10 @@ def final_state(trade: Trade) -> duckdb.DuckDBPyConnection:
 
 def raw_schema(trade: Trade, con: duckdb.DuckDBPyConnection) -> str:
     """Each table's CREATE TABLE as DuckDB holds it, with its first rows, as Qwen's text-to-SQL prompts show one."""
-    parts = []
-    for name, create in con.execute("SELECT table_name, sql FROM duckdb_tables() ORDER BY table_oid").fetchall():
-        cursor = con.execute(f'SELECT * FROM "{name}" LIMIT {SAMPLE_ROWS}')
-        header = " ".join(column[0] for column in cursor.description)
-        rows = "\n".join(" ".join(str(value) for value in row) for row in cursor.fetchall())
-        parts.append(
-            f"{create.strip().rstrip(';')};\n/*\n{SAMPLE_ROWS} example rows:\n"
-            f'SELECT * FROM "{name}" LIMIT {SAMPLE_ROWS};\n{header}\n{rows}\n*/'
-        )
-    return "\n\n".join(parts)
+    tables = con.execute("SELECT table_name, sql FROM duckdb_tables() ORDER BY table_oid").fetchall()
+    return "\n\n".join(
+        table_text(name, create, con.execute(f'SELECT * FROM "{name}" LIMIT {SAMPLE_ROWS}')) for name, create in tables
+    )
 
 
 def attempt_question(trade: Trade, question_id: str, way: str, model: LLM, embedder: object) -> dict[str, object]:

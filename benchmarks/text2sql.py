@@ -35,6 +35,7 @@ from collections import defaultdict
 from collections.abc import Iterator
 from dataclasses import asdict, dataclass
 from pathlib import Path
+from typing import Any
 
 import pandas as pd
 import sqlglot
@@ -202,14 +203,18 @@ def raw_schema(path: Path) -> str:
         con.text_factory = lambda raw: raw.decode(errors="replace")
         tables = con.execute("SELECT name, sql FROM sqlite_master WHERE type = 'table' AND name NOT LIKE 'sqlite_%'")
         for name, create in tables.fetchall():
-            cursor = con.execute(f'SELECT * FROM "{name}" LIMIT {SAMPLE_ROWS}')
-            header = " ".join(column[0] for column in cursor.description)
-            rows = "\n".join(" ".join(str(value) for value in row) for row in cursor.fetchall())
-            parts.append(
-                f"{create.strip()};\n/*\n{SAMPLE_ROWS} example rows:\n"
-                f'SELECT * FROM "{name}" LIMIT {SAMPLE_ROWS};\n{header}\n{rows}\n*/'
-            )
+            parts.append(table_text(name, create, con.execute(f'SELECT * FROM "{name}" LIMIT {SAMPLE_ROWS}')))
     return "\n\n".join(parts)
+
+
+def table_text(name: str, create: str, cursor: Any) -> str:
+    """One table as Qwen's text-to-SQL prompts show it: its CREATE TABLE and a cursor's first rows."""
+    header = " ".join(column[0] for column in cursor.description)
+    rows = "\n".join(" ".join(str(value) for value in row) for row in cursor.fetchall())
+    return (
+        f"{create.strip().rstrip(';')};\n/*\n{SAMPLE_ROWS} example rows:\n"
+        f'SELECT * FROM "{name}" LIMIT {SAMPLE_ROWS};\n{header}\n{rows}\n*/'
+    )
 
 
 def raw_messages(schema: str, question: str) -> list[Message]:

@@ -81,7 +81,6 @@ class Chain:
     done: list[PlannedStep] = field(default_factory=list)  # the steps as they ran ($name parameters)
     planned: list[str] = field(default_factory=list)  # the same steps as the model wrote them
     recorder: Recorder | None = None
-    in_transaction: bool = False
     missing_values: list[MissingValue] = field(default_factory=list)  # literals no stored value resembles
     sequences: dict[str, int | None] = field(default_factory=dict)  # the sequences before a write request ran
     changes: tuple[TableChange, ...] = ()  # what the writes changed, or would change when waiting for approval

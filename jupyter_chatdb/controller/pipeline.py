@@ -45,7 +45,7 @@ def run_pipeline(ctx: Context, stages: Sequence[Stage]) -> Iterator[Event]:
         raise
     except BaseException:
         chain = ctx.chain
-        if chain is not None and chain.in_transaction and ctx.session.end_transaction():
+        if chain is not None and ctx.session.end_transaction():
             yield RolledBack(
                 f"step {len(chain.steps) + 1} did not complete, so none of the {len(chain.steps)} steps before it was kept"
             )
@@ -60,6 +60,6 @@ def _fallback(ctx: Context, stages: Sequence[Stage], failed: int) -> int | None:
     request is a read that wrote nothing and was not approved; None to fail."""
     if not getattr(stages[failed], "may_fall_back", False) or fall_back not in stages[failed + 1 :]:
         return None
-    if ctx.route != "read" or ctx.request.approved or (ctx.chain is not None and ctx.chain.in_transaction):
+    if ctx.route != "read" or ctx.request.approved or ctx.session.in_transaction:
         return None
     return list(stages).index(fall_back, failed + 1)

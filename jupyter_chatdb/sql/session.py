@@ -404,16 +404,15 @@ class Session:
                 raise
 
     def commit(self) -> None:
-        with self._lock:
-            try:
-                self._con.execute("COMMIT")
-            finally:
-                self._transaction = False
+        self._end("COMMIT")
 
     def rollback(self) -> None:
+        self._end("ROLLBACK")
+
+    def _end(self, statement: str) -> None:
         with self._lock:
             try:
-                self._con.execute("ROLLBACK")
+                self._con.execute(statement)
             finally:
                 self._transaction = False
 

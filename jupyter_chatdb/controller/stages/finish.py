@@ -29,7 +29,7 @@ def finish(ctx: Context) -> Iterator[Event]:
     or when they change every row of a table (or more than `approve_share`). An approval must change
     exactly the rows its preview showed."""
     chain = ctx.running()
-    if not chain.in_transaction:
+    if not ctx.session.in_transaction:
         return
     own = yield from apply_rules(ctx)
     assert chain.recorder is not None
@@ -50,7 +50,7 @@ def finish(ctx: Context) -> Iterator[Event]:
         approval = approval or bulk_change(own_changes, ctx.options.approve_share, chain.matched)
     if approval:
         session.rollback()
-        chain.in_transaction, chain.preview = False, ran
+        chain.preview = ran
         yield ApprovalNeeded(approval, chain.changes)
     else:
         if ctx.rule is not None:  # kept in the same transaction as its first run
@@ -58,7 +58,6 @@ def finish(ctx: Context) -> Iterator[Event]:
             ctx.services.rules.keep(ctx.rule)
         chain.request_id = chain.recorder.commit(request.text, [s.sql for s in chain.steps], chain.changes)
         session.commit()
-        chain.in_transaction = False
         yield Committed(chain.request_id, chain.changes)
 
 

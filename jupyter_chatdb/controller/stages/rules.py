@@ -66,7 +66,7 @@ def apply_rules(ctx: Context) -> Generator[Event, None, tuple[TableChange, ...] 
     none ran): what the request asks for, which the rules, approved once, only follow."""
     chain = ctx.running()
     rules = ctx.services.rules
-    if not chain.in_transaction or rules is None:
+    if not ctx.session.in_transaction or rules is None:
         return None
     assert chain.recorder is not None
     own = None

@@ -121,9 +121,8 @@ def _before_write(ctx: Context, chain: Chain, statement: guard.Statement) -> Non
             f"{statement.target} is a DataFrame of the notebook: change it with pandas, "
             "or store it as a table (CREATE TABLE ... AS SELECT) to change it here."
         )
-    if not chain.in_transaction:
+    if not ctx.session.in_transaction:
         ctx.session.begin(seed=chain.seed)
-        chain.in_transaction = True
         chain.recorder = ctx.services.journal.recorder()
     assert chain.recorder is not None
     chain.recorder.before(statement)
@@ -133,7 +132,7 @@ def _execute(ctx: Context, chain: Chain, statement: guard.Statement, params: Map
     try:
         return ctx.session.run(statement.sql, params)
     except QueryFailed as error:
-        if chain.in_transaction:  # DuckDB aborts the transaction: start again with the steps done
+        if ctx.session.in_transaction:  # DuckDB aborts the transaction: start again with the steps done
             _replay(ctx, chain)
         raise StepProblem(_with_hint(str(error))) from None
 
