@@ -6,6 +6,8 @@ Per trade, with the embedded model:
   SQL, and the gold statements of the records before), by the system (`--system`, default native) and by
   the baseline (one-round: one SQL call and one repair); the database after it is compared with the exact
   state after it, table by table (ids replaced by names: `Trade.snapshot`). Per record kind too.
+- cumulative: every record asked in order on one database, as a user keeps a log, by the system; the
+  trade's state checks (`Trade.checks`) against the exact state every 10 records and at the end.
 - questions: each question on the exact final state, by the raw model (one shot, Qwen's own text-to-SQL
   prompt style: every table's CREATE TABLE with 3 example rows; its SQL runs on DuckDB, once more as
   transpiled from SQLite if it fails) and by the system, scored by execution against the gold SQL.
@@ -14,6 +16,7 @@ what it measured (`--summary FILE` prints the figures of a saved run).
 
     python benchmarks/records.py --trades library,clinic --stride 3
     python benchmarks/records.py --trades toolhire --parts questions
+    python benchmarks/records.py --trades school --parts cumulative
     python benchmarks/records.py --summary benchmarks/out/records.jsonl
 """
 
@@ -25,6 +28,7 @@ import statistics
 import sys
 import time
 from collections import defaultdict
+from collections.abc import Iterator
 from pathlib import Path
 
 import duckdb
@@ -33,7 +37,7 @@ import sqlglot
 from spider import gold_is_ordered, same
 from text2sql import RAW_MAX_TOKENS, SAMPLE_ROWS, raw_messages, table_text
 from trades import REPORT, TRADES, TUNE, build
-from trades.base import Record, Trade, load, snapshot
+from trades.base import Record, Trade, load, snapshot, state_checks
 
 from jupyter_chatdb import ChatDB, ChatDBError
 from jupyter_chatdb.controller.native_sql import STOP, reply_sql
@@ -71,6 +75,9 @@ def main() -> int:
                     for way in (args.system, BASELINE):
                         row = attempt_record(trade, number, way, model, embedder)
                         keep(row, row["record"], row["outcome"])
+            if "cumulative" in parts:
+                for row in cumulative(trade, args.system, model, embedder, args.records):
+                    keep(row, f"after {row['after']}", f"{row['checks_right']}/{row['checks']} checks")
             if "questions" in parts:
                 for question in trade.questions[:: args.question_stride][: args.questions or None]:
                     for way in ("raw", args.system):
@@ -143,6 +150,45 @@ def attempt_record(trade: Trade, number: int, way: str, model: LLM, embedder: ob
         "calls": calls,
         "error": error[:300],
     }
+
+
+def cumulative(trade: Trade, way: str, model: LLM, embedder: object, limit: int = 0) -> Iterator[dict[str, object]]:
+    """Every record asked in order on one database (from the state before the first), as a user keeps a
+    log; the trade's state checks against the exact state, every `CHECK_EVERY` records and at the end."""
+    records = trade.records[: limit or None]
+    db = database(trade, 0, model, embedder, way)
+    outcomes: dict[str, int] = defaultdict(int)
+    started = time.perf_counter()
+    try:
+        for number, record in enumerate(records, 1):
+            try:
+                reply = db.ask(record.text, allow_writes=True)
+                outcomes["pending" if reply.pending else "applied"] += 1
+            except ChatDBError:
+                outcomes["failed"] += 1
+            if number % CHECK_EVERY == 0 or number == len(records):
+                con = duckdb.connect()
+                load(con, trade, number)
+                expected = state_checks(con, trade)
+                con.close()
+                got = state_checks(db.session.rows, trade)
+                right = [name for name in trade.checks if got[name] == expected[name]]
+                yield {
+                    "part": "cumulative",
+                    "trade": trade.name,
+                    "way": way,
+                    "after": number,
+                    "checks": len(trade.checks),
+                    "checks_right": len(right),
+                    "wrong": [name for name in trade.checks if name not in right],
+                    "outcomes": dict(outcomes),
+                    "seconds": time.perf_counter() - started,
+                }
+    finally:
+        db.close()
+
+
+CHECK_EVERY = 10
 
 
 # -- questions -------------------------------------------------------------------------------------
@@ -255,6 +301,12 @@ def summarize(rows: list[dict]) -> None:
             for r in mine:
                 kinds[r["kind"]].append(r["outcome"] == "exact")
             print("    " + ", ".join(f"{kind} {sum(v)}/{len(v)}" for kind, v in sorted(kinds.items())))
+        for way in dict.fromkeys(r["way"] for r in by_trade[name] if r["part"] == "cumulative"):
+            last = [r for r in by_trade[name] if r["part"] == "cumulative" and r["way"] == way][-1]
+            print(
+                f"  cumulative {way}, after {last['after']} records: state checks {last['checks_right']}/"
+                f"{last['checks']} right (wrong: {', '.join(last['wrong']) or 'none'}); {last['outcomes']}"
+            )
         questions = [r for r in by_trade[name] if r["part"] == "questions"]
         for way in dict.fromkeys(r["way"] for r in questions):
             mine = [r for r in questions if r["way"] == way]
@@ -272,7 +324,11 @@ def _pct(k: int, n: int) -> str:
 def parse_args() -> argparse.Namespace:
     parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     parser.add_argument("--trades", default=",".join(TUNE), help=f"some of {', '.join(TRADES)}")
-    parser.add_argument("--parts", default="records,questions", help="records, questions or both")
+    parser.add_argument(
+        "--parts",
+        default="records,questions",
+        help="some of records (each from the exact state), cumulative, questions",
+    )
     parser.add_argument("--system", default="native", help="the ChatDB strategy measured")
     parser.add_argument("--stride", type=int, default=1, help="every N-th record")
     parser.add_argument("--records", type=int, default=0, help="at most N records per trade")

@@ -9,7 +9,8 @@ import pytest
 
 from jupyter_chatdb import ChatDB
 from jupyter_chatdb.controller.events import FactsExtracted, FactsNotUsed
-from jupyter_chatdb.sql import facts
+from jupyter_chatdb.recording import facts
+from jupyter_chatdb.recording.shapes import shapes_of
 from jupyter_chatdb.sql.catalog import Catalog
 
 from .conftest import plan
@@ -125,7 +126,7 @@ def test_a_column_a_rule_keeps_true_is_not_asked_for_and_the_rule_fills_it(yard,
 
 
 def test_shapes_name_references_by_the_natural_key_and_leave_out_generated_keys(yard):
-    shapes = facts.shapes(yard.session, Catalog.read(yard.session, samples=0))
+    shapes = shapes_of(yard.session, Catalog.read(yard.session, samples=0))
     assert list(shapes) == ["stables", "hay", "deliveries", "delivery_lines"]  # parents first
     assert [f.name for f in shapes["deliveries"].fields] == ["stable", "delivered_on", "undone_on"]
     assert (shapes["hay"].natural_key, shapes["deliveries"].natural_key) == ("kind", "")
@@ -134,7 +135,7 @@ def test_shapes_name_references_by_the_natural_key_and_leave_out_generated_keys(
 
 
 def test_two_new_deliveries_with_lines_cannot_tell_whose_lines_are_whose(yard):
-    shapes = facts.shapes(yard.session, Catalog.read(yard.session, samples=0))
+    shapes = shapes_of(yard.session, Catalog.read(yard.session, samples=0))
     two = {
         "deliveries": [
             {"stable": "Calder", "delivered_on": "2024-05-01"},
@@ -150,7 +151,7 @@ def test_two_new_deliveries_with_lines_cannot_tell_whose_lines_are_whose(yard):
 
 
 def test_a_delivery_stated_once_per_line_is_one_delivery(yard, scripted):
-    shapes = facts.shapes(yard.session, Catalog.read(yard.session, samples=0))
+    shapes = shapes_of(yard.session, Catalog.read(yard.session, samples=0))
     delivery = {"stable": "Calder", "delivered_on": "2024-05-01"}
     writes, _ = facts.statements(shapes, {**ROWS, "deliveries": [delivery, dict(delivery)]})
     assert [w.goal for w in writes].count("add the deliveries row") == 1

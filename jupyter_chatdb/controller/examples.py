@@ -1,8 +1,12 @@
-"""Worked examples for the planner, chosen per request by word overlap.
+"""Worked examples for the planner, on three small invented trades, chosen per request by word overlap.
 
-All examples use one small bookshop schema (shown once in the instructions), so the model sees the
-patterns it needs (find or add a person, header row RETURNING its id, lines priced from the current
-price, stock kept up to date, cancellations, history as of a date) on tables that are not the user's.
+An apiary (hives in coded apiaries, inspections, harvests), a bicycle courier (riders, runs and their
+stops) and an observatory (telescopes, observers, sessions) show the patterns a plan needs, on tables that
+are not the user's and not shaped like any one business: find or add a person, a header row RETURNING its
+key and rows that belong to it, a reference found by its code or its name, a row filled in when what it
+waited for happens, a change to kept rows (set, clear, move, copy) as an UPDATE, a record written as
+`key: value` lines, and reads with totals, groups, exclusions and the last value on or before a date. The
+prompt shows the tables of the trades its examples come from.
 """
 
 from __future__ import annotations
@@ -11,17 +15,24 @@ import json
 import math
 import re
 from collections import Counter
+from collections.abc import Sequence
 from dataclasses import dataclass
 
-EXAMPLE_TABLES = """\
-CREATE TABLE books (book_id INTEGER PRIMARY KEY DEFAULT nextval('book_seq'), title VARCHAR UNIQUE, price DECIMAL(10,2), stock INTEGER DEFAULT 0);
-CREATE TABLE clients (client_id INTEGER PRIMARY KEY DEFAULT nextval('client_seq'), name VARCHAR, email VARCHAR);
-CREATE TABLE orders (order_id INTEGER PRIMARY KEY DEFAULT nextval('order_seq'), client_id INTEGER REFERENCES clients (client_id), order_date DATE, cancelled_on DATE);
-CREATE TABLE order_lines (order_id INTEGER REFERENCES orders (order_id), book_id INTEGER REFERENCES books (book_id), qty INTEGER, unit_price DECIMAL(10,2));
-CREATE TABLE publishers (publisher_id INTEGER PRIMARY KEY DEFAULT nextval('publisher_seq'), name VARCHAR UNIQUE, phone VARCHAR);
-CREATE TABLE deliveries (delivery_id INTEGER PRIMARY KEY DEFAULT nextval('delivery_seq'), publisher_id INTEGER REFERENCES publishers (publisher_id), delivery_date DATE);
-CREATE TABLE delivery_lines (delivery_id INTEGER REFERENCES deliveries (delivery_id), book_id INTEGER REFERENCES books (book_id), qty INTEGER, unit_cost DECIMAL(10,2));
-CREATE TABLE price_history (change_id INTEGER PRIMARY KEY DEFAULT nextval('change_seq'), book_id INTEGER REFERENCES books (book_id), change_date DATE, new_price DECIMAL(10,2));"""
+TRADE_TABLES = {
+    "apiary": """\
+CREATE TABLE apiaries (apiary_code VARCHAR PRIMARY KEY, apiary_name VARCHAR UNIQUE);
+CREATE TABLE hives (hive_id INTEGER PRIMARY KEY DEFAULT nextval('hive_seq'), hive_tag VARCHAR UNIQUE, apiary_code VARCHAR REFERENCES apiaries (apiary_code), queen VARCHAR CHECK (queen IN ('laying', 'missing', 'replaced')), notes VARCHAR);
+CREATE TABLE inspections (inspection_id INTEGER PRIMARY KEY DEFAULT nextval('inspection_seq'), hive_id INTEGER REFERENCES hives (hive_id), inspected_on DATE, mites INTEGER);
+CREATE TABLE harvests (harvest_id INTEGER PRIMARY KEY DEFAULT nextval('harvest_seq'), hive_id INTEGER REFERENCES hives (hive_id), taken_on DATE, honey_kg DECIMAL(6,2));""",
+    "courier": """\
+CREATE TABLE riders (rider_id INTEGER PRIMARY KEY DEFAULT nextval('rider_seq'), rider_name VARCHAR UNIQUE, phone VARCHAR);
+CREATE TABLE runs (run_id INTEGER PRIMARY KEY DEFAULT nextval('run_seq'), rider_id INTEGER REFERENCES riders (rider_id), picked_up_on DATE, dropped_on DATE, fee DECIMAL(8,2), vehicle VARCHAR CHECK (vehicle IN ('bike', 'cargo bike', 'van')));
+CREATE TABLE run_stops (run_id INTEGER REFERENCES runs (run_id), stop_no INTEGER, postcode VARCHAR);""",
+    "observatory": """\
+CREATE TABLE telescopes (scope_code VARCHAR PRIMARY KEY, aperture_mm INTEGER);
+CREATE TABLE observers (observer_id INTEGER PRIMARY KEY DEFAULT nextval('observer_seq'), observer_name VARCHAR UNIQUE);
+CREATE TABLE sessions (session_id INTEGER PRIMARY KEY DEFAULT nextval('session_seq'), observer_id INTEGER REFERENCES observers (observer_id), scope_code VARCHAR REFERENCES telescopes (scope_code), observed_on DATE, hours DECIMAL(4,1), cancelled BOOLEAN DEFAULT false);""",
+}
 
 
 @dataclass(frozen=True)
@@ -29,6 +40,7 @@ class Example:
     request: str
     steps: tuple[tuple[str, str, tuple[str, ...]], ...]  # (goal, sql, binds)
     writes: bool
+    trade: str  # the key of its tables in TRADE_TABLES
 
     def text(self) -> str:
         steps = [{"goal": g, "sql": s, "binds": list(b)} for g, s, b in self.steps]
@@ -37,154 +49,153 @@ class Example:
 
 LIBRARY: tuple[Example, ...] = (
     Example(
-        "2024-03-01: client Ann Lee (ann@example.com) purchased 2 copies of Dune at the current price.",
+        "New rider Mo Tran (phone 07700 900111) picked up a run on 3 June 2024 by cargo bike, fee 14.50, stops at E1 6AN and N1 9GU.",
         (
             (
-                "add the client if new",
-                "INSERT INTO clients (name, email) SELECT 'Ann Lee', 'ann@example.com' WHERE NOT EXISTS (SELECT 1 FROM clients WHERE name = 'Ann Lee')",
+                "add the rider if new",
+                "INSERT INTO riders (rider_name, phone) SELECT 'Mo Tran', '07700 900111' WHERE NOT EXISTS (SELECT 1 FROM riders WHERE rider_name = 'Mo Tran')",
                 (),
             ),
-            ("find the client", "SELECT client_id FROM clients WHERE name = 'Ann Lee'", ("client_id",)),
+            ("find the rider", "SELECT rider_id FROM riders WHERE rider_name = 'Mo Tran'", ("rider_id",)),
             (
-                "record the order",
-                "INSERT INTO orders (client_id, order_date) VALUES (<client_id>, DATE '2024-03-01') RETURNING order_id",
-                ("order_id",),
+                "record the run",
+                "INSERT INTO runs (rider_id, picked_up_on, fee, vehicle) VALUES (<rider_id>, DATE '2024-06-03', 14.50, 'cargo bike') RETURNING run_id",
+                ("run_id",),
             ),
             (
-                "record the line at the current price",
-                "INSERT INTO order_lines (order_id, book_id, qty, unit_price) SELECT <order_id>, book_id, 2, price FROM books WHERE title = 'Dune'",
-                (),
-            ),
-            ("take the copies out of stock", "UPDATE books SET stock = stock - 2 WHERE title = 'Dune'", ()),
-        ),
-        True,
-    ),
-    Example(
-        "Delivery on 2024-03-02 from publisher Orbit (phone 5551): 10 copies of Dune at 6.50 each, to sell at 12.00; 4 copies of Emma at 3.00 each, to sell at 7.50.",
-        (
-            (
-                "add the publisher if new",
-                "INSERT INTO publishers (name, phone) VALUES ('Orbit', '5551') ON CONFLICT DO NOTHING",
-                (),
-            ),
-            ("find the publisher", "SELECT publisher_id FROM publishers WHERE name = 'Orbit'", ("publisher_id",)),
-            (
-                "record the delivery",
-                "INSERT INTO deliveries (publisher_id, delivery_date) VALUES (<publisher_id>, DATE '2024-03-02') RETURNING delivery_id",
-                ("delivery_id",),
-            ),
-            (
-                "add the books if new",
-                "INSERT INTO books (title, price, stock) VALUES ('Dune', 12.00, 0), ('Emma', 7.50, 0) ON CONFLICT DO NOTHING",
-                (),
-            ),
-            (
-                "record the Dune line",
-                "INSERT INTO delivery_lines (delivery_id, book_id, qty, unit_cost) SELECT <delivery_id>, book_id, 10, 6.50 FROM books WHERE title = 'Dune'",
-                (),
-            ),
-            (
-                "add Dune to stock at its new price",
-                "UPDATE books SET stock = stock + 10, price = 12.00 WHERE title = 'Dune'",
-                (),
-            ),
-            (
-                "record the Emma line",
-                "INSERT INTO delivery_lines (delivery_id, book_id, qty, unit_cost) SELECT <delivery_id>, book_id, 4, 3.00 FROM books WHERE title = 'Emma'",
-                (),
-            ),
-            (
-                "add Emma to stock at its new price",
-                "UPDATE books SET stock = stock + 4, price = 7.50 WHERE title = 'Emma'",
+                "record its stops",
+                "INSERT INTO run_stops (run_id, stop_no, postcode) VALUES (<run_id>, 1, 'E1 6AN'), (<run_id>, 2, 'N1 9GU')",
                 (),
             ),
         ),
         True,
+        "courier",
     ),
     Example(
-        "Ann Lee cancelled her order of 2024-03-01 on 2024-03-04; the books come back.",
+        "Mo Tran dropped off the run he picked up on 3 June, on 5 June 2024.",
         (
             (
-                "find the order",
-                "SELECT o.order_id FROM orders AS o JOIN clients AS c ON o.client_id = c.client_id WHERE c.name = 'Ann Lee' AND o.order_date = DATE '2024-03-01' AND o.cancelled_on IS NULL",
-                ("order_id",),
-            ),
-            ("mark it cancelled", "UPDATE orders SET cancelled_on = DATE '2024-03-04' WHERE order_id = <order_id>", ()),
-            (
-                "put the books back in stock",
-                "UPDATE books SET stock = stock + l.qty FROM order_lines AS l WHERE l.book_id = books.book_id AND l.order_id = <order_id>",
+                "fill in the open run it names",
+                "UPDATE runs SET dropped_on = DATE '2024-06-05' WHERE run_id = (SELECT min(j.run_id) FROM runs AS j JOIN riders AS r ON r.rider_id = j.rider_id WHERE r.rider_name = 'Mo Tran' AND j.picked_up_on = DATE '2024-06-03' AND j.dropped_on IS NULL)",
                 (),
             ),
         ),
         True,
+        "courier",
     ),
     Example(
-        "From 2024-03-05 Emma sells at 8.00.",
+        "inspection\ndate: 4 May 2024\nhive: H-07\nmites: twelve\nqueen: not seen",
         (
-            ("set the current price", "UPDATE books SET price = 8.00 WHERE title = 'Emma'", ()),
             (
-                "keep the price history",
-                "INSERT INTO price_history (book_id, change_date, new_price) SELECT book_id, DATE '2024-03-05', 8.00 FROM books WHERE title = 'Emma'",
+                "record the inspection of the hive by its tag",
+                "INSERT INTO inspections (hive_id, inspected_on, mites) SELECT hive_id, DATE '2024-05-04', 12 FROM hives WHERE hive_tag = 'H-07'",
+                (),
+            ),
+            ("set the queen as the schema lists it", "UPDATE hives SET queen = 'missing' WHERE hive_tag = 'H-07'", ()),
+        ),
+        True,
+        "apiary",
+    ),
+    Example(
+        "Move hive H-03 to the Birchwood apiary, copy its notes to hive H-04 and clear the notes of H-02.",
+        (
+            (
+                "move it: a reference found by name",
+                "UPDATE hives SET apiary_code = (SELECT apiary_code FROM apiaries WHERE apiary_name = 'Birchwood') WHERE hive_tag = 'H-03'",
+                (),
+            ),
+            (
+                "copy a value from one row to another",
+                "UPDATE hives SET notes = (SELECT notes FROM hives WHERE hive_tag = 'H-03') WHERE hive_tag = 'H-04'",
+                (),
+            ),
+            ("clear a value", "UPDATE hives SET notes = NULL WHERE hive_tag = 'H-02'", ()),
+        ),
+        True,
+        "apiary",
+    ),
+    Example(
+        "Vera Quist used telescope T2 for 2.5 hours on 9 January 2025.",
+        (
+            (
+                "add the observer if new",
+                "INSERT INTO observers (observer_name) SELECT 'Vera Quist' WHERE NOT EXISTS (SELECT 1 FROM observers WHERE observer_name = 'Vera Quist')",
+                (),
+            ),
+            (
+                "record the session",
+                "INSERT INTO sessions (observer_id, scope_code, observed_on, hours) SELECT observer_id, 'T2', DATE '2025-01-09', 2.5 FROM observers WHERE observer_name = 'Vera Quist'",
                 (),
             ),
         ),
         True,
+        "observatory",
     ),
     Example(
-        "Which client spent the most (cancelled orders excluded)?",
+        "Which rider earned the most in fees, leaving out runs not dropped off yet?",
         (
             (
-                "total per client, highest first",
-                "SELECT c.name, sum(l.qty * l.unit_price) AS spent FROM order_lines AS l JOIN orders AS o ON l.order_id = o.order_id JOIN clients AS c ON o.client_id = c.client_id WHERE o.cancelled_on IS NULL GROUP BY c.name ORDER BY spent DESC LIMIT 1",
+                "fees per rider, highest first",
+                "SELECT r.rider_name, sum(j.fee) AS earned FROM runs AS j JOIN riders AS r ON r.rider_id = j.rider_id WHERE j.dropped_on IS NOT NULL GROUP BY r.rider_name ORDER BY earned DESC LIMIT 1",
                 (),
             ),
         ),
         False,
+        "courier",
     ),
     Example(
-        "On which day were the most copies sold, not counting cancelled orders?",
+        "On which day were the most hours observed, not counting cancelled sessions?",
         (
             (
-                "copies per day, highest first",
-                "SELECT o.order_date, sum(l.qty) AS copies FROM order_lines AS l JOIN orders AS o ON l.order_id = o.order_id WHERE o.cancelled_on IS NULL GROUP BY o.order_date ORDER BY copies DESC LIMIT 1",
+                "hours per day, highest first",
+                "SELECT observed_on, sum(hours) AS total_hours FROM sessions WHERE NOT cancelled GROUP BY observed_on ORDER BY total_hours DESC LIMIT 1",
                 (),
             ),
         ),
         False,
+        "observatory",
     ),
     Example(
-        "What was the price of Dune at the end of 2024-03-03?",
+        "What was the mite count of hive H-07 at its last inspection on or before 2024-05-01?",
         (
             (
-                "the last price set on or before that day",
-                "SELECT new_price FROM (SELECT ph.new_price, ph.change_date, ph.change_id FROM price_history AS ph JOIN books AS b ON ph.book_id = b.book_id WHERE b.title = 'Dune' AND ph.change_date <= DATE '2024-03-03' UNION ALL SELECT d.price, d.delivery_date, 0 FROM (SELECT dl.unit_cost AS price, dv.delivery_date FROM delivery_lines AS dl JOIN deliveries AS dv ON dl.delivery_id = dv.delivery_id JOIN books AS b ON dl.book_id = b.book_id WHERE b.title = 'Dune' AND dv.delivery_date <= DATE '2024-03-03') AS d) ORDER BY change_date DESC, change_id DESC LIMIT 1",
+                "the last inspection on or before that day",
+                "SELECT i.mites FROM inspections AS i JOIN hives AS h ON h.hive_id = i.hive_id WHERE h.hive_tag = 'H-07' AND i.inspected_on <= DATE '2024-05-01' ORDER BY i.inspected_on DESC, i.inspection_id DESC LIMIT 1",
                 (),
             ),
         ),
         False,
+        "apiary",
     ),
     Example(
-        "How many different clients bought Emma, and how many copies per order on average?",
+        "How many different hives gave honey, and how much honey per harvest on average?",
+        (
+            ("distinct hives harvested", "SELECT count(DISTINCT hive_id) AS hives FROM harvests", ()),
+            ("average per harvest", "SELECT avg(honey_kg) AS avg_kg FROM harvests", ()),
+        ),
+        False,
+        "apiary",
+    ),
+    Example(
+        "How many inspections did each apiary have?",
         (
             (
-                "distinct buyers of Emma",
-                "SELECT count(DISTINCT o.client_id) AS clients FROM orders AS o JOIN order_lines AS l ON l.order_id = o.order_id JOIN books AS b ON l.book_id = b.book_id WHERE b.title = 'Emma' AND o.cancelled_on IS NULL",
-                (),
-            ),
-            (
-                "average copies per order",
-                "SELECT avg(copies) AS avg_copies FROM (SELECT o.order_id, sum(l.qty) AS copies FROM orders AS o JOIN order_lines AS l ON l.order_id = o.order_id WHERE o.cancelled_on IS NULL GROUP BY o.order_id)",
+                "inspections per apiary",
+                "SELECT a.apiary_name, count(*) AS inspections FROM inspections AS i JOIN hives AS h ON h.hive_id = i.hive_id JOIN apiaries AS a ON a.apiary_code = h.apiary_code GROUP BY a.apiary_name",
                 (),
             ),
         ),
         False,
-    ),
-    Example(
-        "How many copies of Dune are in stock?",
-        (("read the stock", "SELECT stock FROM books WHERE title = 'Dune'", ()),),
-        False,
+        "apiary",
     ),
 )
+
+
+def tables_of(chosen: Sequence[Example]) -> str:
+    """The tables of the trades `chosen` come from, in a fixed order (so the prompt's prefix repeats)."""
+    trades = {e.trade for e in chosen}
+    return "\n".join(text for trade, text in TRADE_TABLES.items() if trade in trades)
+
 
 STOP_WORDS = frozenset(
     "a an and are at by for from how in is it of on or the to was were what which who with we our".split()
@@ -193,8 +204,8 @@ STOP_WORDS = frozenset(
 
 def words(text: str) -> list[str]:
     """
-    >>> words("Sold 2 copies of Dune to Ann!")
-    ['sold', 'copies', 'dune', 'ann']
+    >>> words("Took 2 kg of honey from H-07!")
+    ['took', 'honey']
     """
     return [w for w in re.findall(r"[a-z]+", text.lower()) if w not in STOP_WORDS and len(w) > 2]
 
@@ -207,8 +218,8 @@ def choose(
     `writes` keeps only writing (True) or only reading (False) examples. Library order keeps the
     prompt prefix the same for requests that choose the same examples, so the model's cache serves it.
 
-    >>> [e.request[:12] for e in choose("Ann returned her order of 2024-03-01", 1)]
-    ['Ann Lee canc']
+    >>> [e.request[:12] for e in choose("Sam dropped off the parcel picked up yesterday", 1)]
+    ['Mo Tran drop']
     """
     pool = [e for e in library if writes is None or e.writes == writes] or list(library)
     frequency = Counter(w for e in library for w in set(words(e.request)))

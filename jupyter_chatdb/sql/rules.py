@@ -19,6 +19,8 @@ from sqlglot import exp
 from ..errors import ChatDBError, QueryFailed, SQLRefused, SQLSyntaxError
 from . import guard
 from .journal import Recorder
+from .names import quote_table
+from .rule_checks import add_probe_rows, probe_rows, shape_problem
 from .session import Session
 
 RULES_TABLE = f"{guard.PRIVATE_SCHEMA}.rules"
@@ -125,6 +127,11 @@ def checked_rule(session: Session, rule: Rule, schema: Mapping[str, Sequence[str
     statement = rule.statement(schema)
     if statement.target in session.frames:
         raise RuleError(f"{statement.target} is a DataFrame of the notebook: a rule can only keep stored tables true.")
+    assert statement.target is not None
+    target_rows = session.rows(f"SELECT count(*) FROM {quote_table(statement.target)}")[0][0]
+    problem = shape_problem(guard.parse(statement.sql)[0], int(target_rows))
+    if problem:
+        raise RuleError(f"The rule would not be true for every row: {problem}.")
     session.begin()
     try:
         session.run(statement.sql)
@@ -141,7 +148,27 @@ def checked_rule(session: Session, rule: Rule, schema: Mapping[str, Sequence[str
             f"Run twice, the rule changed {changed[0].summary} the second time: a rule must set derived values "
             "from the tables they come from (SET x = (SELECT ...)), so that running it again changes nothing."
         )
+    _run_with_probes(session, statement)
     return Rule(rule.name.strip(), statement.sql, rule.sentence.strip())
+
+
+def _run_with_probes(session: Session, statement: guard.Statement) -> None:
+    """Run the rule once more with a made-up row in each table it reads (`rule_checks.probe_rows`), all
+    rolled back: a table empty today is tried with a row in it."""
+    probed = probe_rows(session, [t for t in statement.tables if t != statement.target])
+    if not probed:
+        return
+    session.begin()
+    try:
+        add_probe_rows(session, probed)
+        session.run(statement.sql)
+    except QueryFailed as error:
+        raise RuleError(
+            f"With a new row in {', '.join(probed)}, the rule fails: {str(error).rstrip('.')}. A value it sums "
+            "or looks up may be missing: write coalesce(..., 0), and relate each subquery to the row it updates."
+        ) from None
+    finally:
+        session.rollback()
 
 
 class RuleBook:
@@ -197,7 +224,7 @@ def run_rule(session: Session, recorder: Recorder, statement: guard.Statement, r
         result = session.run(statement.sql)
     except QueryFailed as error:
         raise RuleError(
-            f"Rule {rule.name!r} failed after the writes: {str(error).rstrip('.')}. Nothing was written "
-            f"(%chatdb rules show {rule.name} shows the rule)."
+            f"Rule {rule.name!r} failed after the writes: {str(error).rstrip('.')}. Nothing was written. "
+            f"%chatdb rules show {rule.name} shows the rule; %chatdb rules forget {rule.name} forgets it."
         ) from None
     return int(result.scalar)  # type: ignore[call-overload]

@@ -1,4 +1,4 @@
-"""Writes from facts (`sql/facts.py`): for a write, one constrained call reads the rows the request states,
+"""Writes from facts (`recording/facts.py`): for a write, one constrained call reads the rows the request states,
 and code writes their statements; what that cannot express is planned as before."""
 
 from __future__ import annotations
@@ -8,10 +8,12 @@ import json
 from collections.abc import Generator, Iterator
 from dataclasses import dataclass
 
-from ...grounding.stated_values import Stated, stated_only
-from ...sql import facts
-from ...sql.facts_agreement import agreed
-from ...sql.facts_scope import in_scope
+from ...recording import facts
+from ...recording.agreement import agreed
+from ...recording.resolve import StoredRows
+from ...recording.scope import in_scope
+from ...recording.shapes import Shape, describe, json_schema, shapes_of
+from ...recording.stated import Stated, stated_only
 from ...sql.rules import derived_columns
 from .. import prompts
 from ..context import Context
@@ -30,7 +32,7 @@ def write_from_facts(ctx: Context) -> Iterator[Event]:
     if ctx.route != "write" or ctx.steps or ctx.request.approved:
         return
     rules = ctx.services.rules
-    shapes = facts.shapes(ctx.session, ctx.catalog, derived_columns(rules) if rules is not None else {})
+    shapes = shapes_of(ctx.session, ctx.catalog, derived_columns(rules) if rules is not None else {})
     shapes = {name: shape for name, shape in shapes.items() if shape.fields}
     shapes = in_scope(shapes, ctx.named_tables())
     if not shapes:
@@ -68,29 +70,38 @@ class _NotWritten:
     made_up: frozenset[str] = frozenset()  # tables every row read for was made up
 
 
-def _read(ctx: Context, shapes: dict[str, facts.Shape]) -> Generator[Event, None, _Written | _NotWritten]:
+def _read(ctx: Context, shapes: dict[str, Shape]) -> Generator[Event, None, _Written | _NotWritten]:
     """One constrained call for the rows the request states, kept to what it says, and their statements."""
     today = dt.date.today()
-    messages = prompts.facts_messages(facts.describe(shapes), ctx.request.text, today.isoformat())
-    completion = yield from ctx.calls("extract", messages, facts.json_schema(shapes), FACTS_MAX_TOKENS)
+    messages = prompts.facts_messages(describe(shapes), ctx.request.text, today.isoformat())
+    completion = yield from ctx.calls("extract", messages, json_schema(shapes), FACTS_MAX_TOKENS)
     try:
         read = json.loads(completion.text)
     except json.JSONDecodeError:
         return _NotWritten("the model's rows were not JSON")
-    stated = stated_only(read if isinstance(read, dict) else {}, ctx.request.text, today)
+    picks = {(s.table, f.name): f.required for s in shapes.values() for f in s.fields if f.allowed}
+    read = read if isinstance(read, dict) else {}
+    changes = {
+        (table, index)
+        for table, listed in read.items()
+        if table in shapes and isinstance(listed, list)
+        for index, row in enumerate(listed)
+        if isinstance(row, dict) and facts.lacks(shapes, table, row)
+    }
+    stated = stated_only(read, ctx.request.text, today, picks, changes)
     rows, unstated = _without_made_up_rows(shapes, stated)
     made_up = frozenset(table for table, listed in stated.rows.items() if listed and not rows.get(table))
     agreement = agreed(shapes, rows, ctx.request.text)
     unstated += tuple(agreement.unlabelled)
     try:
-        writes, params = facts.statements(shapes, rows)
+        writes, params = facts.statements(shapes, rows, StoredRows(ctx.session))
     except facts.NotExpressible as reason:
         return _NotWritten(str(reason), unstated, made_up & set(shapes))
     counts = tuple((table, len(listed)) for table, listed in rows.items() if listed)
     return _Written(writes, params, counts, unstated, tuple(agreement.set_from_lines))
 
 
-def _without_made_up_rows(shapes: dict[str, facts.Shape], stated: Stated) -> tuple[dict[str, list], tuple[str, ...]]:
+def _without_made_up_rows(shapes: dict[str, Shape], stated: Stated) -> tuple[dict[str, list], tuple[str, ...]]:
     """The rows read, less those that lost a value the request does not say and so lack one their table
     needs (a hay price change the model made up beside an order); and what was left out, for the user."""
     rows: dict[str, list] = {}
@@ -98,7 +109,12 @@ def _without_made_up_rows(shapes: dict[str, facts.Shape], stated: Stated) -> tup
     for table, listed in stated.rows.items():
         rows[table] = []
         for index, row in enumerate(listed):
-            if (table, index) in stated.trimmed and table in shapes and facts.lacks(shapes, table, row):
+            if (
+                (table, index) in stated.trimmed
+                and table in shapes
+                and facts.lacks(shapes, table, row)
+                and not facts.may_fill_in(shapes[table], row)
+            ):
                 dropped.append(f"a {table} row")
             else:
                 rows[table].append(row)

@@ -32,7 +32,12 @@ def plan(ctx: Context) -> Iterator[Event]:
     chosen = examples.choose(request.text, ctx.options.examples, writes=writes)
     schema_text = ctx.catalog.prompt_text(ctx.shown, writes=writes) or NO_TABLES
     messages = prompts.plan_messages(
-        schema_text, request.text, [e.text() for e in chosen], writes=writes, notes=ctx.notes
+        schema_text,
+        request.text,
+        [e.text() for e in chosen],
+        writes=writes,
+        notes=ctx.notes,
+        example_tables=examples.tables_of(chosen),
     )
     for attempt in (1, 2):
         completion = yield from ctx.calls("plan", messages, plan_schema(request.max_steps), PLAN_MAX_TOKENS)

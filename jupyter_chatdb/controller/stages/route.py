@@ -23,7 +23,7 @@ ANSWER_MAX_TOKENS = 120
 # English that asks for data, and words that ask to change it (generic, no table's words)
 ASKING = re.compile(
     r"^\s*(what|which|who|whom|whose|when|where|how|list|show|find|give|count|return|display|tell|get|"
-    r"select|name|is|are|was|were|does|do|did|has|have)\b",
+    r"select|name|is|are|was|were|does|do|did|has|have)\b(?!\s*:)",  # "name: Ann" is a record's line
     re.IGNORECASE,
 )
 CHANGING = re.compile(
@@ -34,6 +34,7 @@ CHANGING = re.compile(
 # dealings a request may record ("We sold 2 kg") or ask about ("Who bought the most?")
 DEALING = re.compile(r"\b(sold|bought|buy|sell|restock|restocked|received|paid)\b", re.IGNORECASE)
 ASKED = re.compile(r"^\s*(what|which|who|whom|whose|when|where|how)\b.*\?\s*$", re.IGNORECASE | re.DOTALL)
+KEY_VALUE_LINE = re.compile(r"^[ \t]*[^\W\d][\w .'-]{0,30}:[ \t]*\S", re.MULTILINE)
 ROUTES = ("read", "write", "database", "unsafe", "chat")
 SENTENCE_END = re.compile(r"(?<=[.!;])\s+")
 # words that join a note on to what came before it ("Also, from now on ..."): they ask nothing themselves
@@ -150,7 +151,11 @@ def is_question(text: str) -> bool:
 
     >>> is_question("How many kg did we sell in May?"), is_question("We sold 2 kg of pear."), is_question("Add it")
     (True, False, False)
+    >>> is_question("return\\nrider: Mo Tran\\nparcel: 3"), is_question("Return the riders' names: all of them")
+    (False, True)
     """
     if not (ASKING.match(text) or text.rstrip().endswith("?")) or CHANGING.search(text):
         return False
+    if len(KEY_VALUE_LINE.findall(text)) >= 2:
+        return False  # a record written as `key: value` lines under a heading ("return / member: ...")
     return not DEALING.search(text) or bool(ASKED.match(text))

@@ -12,7 +12,7 @@ from __future__ import annotations
 
 from collections.abc import Mapping
 
-from .facts import Shape
+from .shapes import Shape
 
 
 def parents(shape: Shape) -> set[str]:

@@ -17,9 +17,10 @@ import re
 from collections.abc import Mapping
 from dataclasses import dataclass, field
 
-from ..grounding.stated_values import NUMBER
 from ..grounding.words import stem, words
-from .facts import Shape, same_kind_of_number
+from .facts import same_kind_of_number
+from .shapes import Shape
+from .stated import NUMBER
 
 GENERIC = frozenset({"id", "new", "old"})
 LIST_WORDS = frozenset({"and", "or"})  # what stands between the numbers of a list

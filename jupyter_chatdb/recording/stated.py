@@ -4,16 +4,22 @@ A small model asked for the rows a request states fills in what it does not say:
 ("Stable A"), a cost of 0, a price it copied from another line. Written, those would be wrong records that
 look right. So each value read must be found in the request (`is_stated`): a number among its numbers, a
 text among its words (case, spaces and punctuation aside), a date in one of the usual forms or said as
-"today" or "yesterday". The rest are left out (`stated_only`); a row that then lacks what its table needs
-is not written by code.
+"today" or "yesterday", or a date so long after or before one of those ("for three weeks"). A number may
+be written in words ("seven"), or as a length of time ("a week" is 7 days, "an hour" 60 minutes). A value the schema lists
+(a CHECK list, a small table's names) is the model's pick of a word the request uses ("a grey mare" ->
+'grey'): it is kept when its column needs a value, or a word of the request begins like it, or its row can
+only change a kept one ("Tansy is off work": a status). The rest
+are left out (`stated_only`); a row that then lacks what its table needs is not written by code.
 """
 
 from __future__ import annotations
 
 import datetime as dt
 import re
-from collections.abc import Mapping
+from collections.abc import Collection, Mapping
 from dataclasses import dataclass
+
+from .spoken import durations, spelled_numbers
 
 # a number standing alone: not a piece of a date, a phone number or a code ("2024-05-01", "555-0172")
 NUMBER = re.compile(r"(?<![\d.])(?<!\d[/-])(?:\d[\d,]*(?:\.\d+)?|\.\d+)(?!\d|[/.-]\d)")
@@ -27,8 +33,17 @@ class Stated:
     trimmed: set[tuple[str, int]]  # (table, index in rows) of the rows that lost a value
 
 
-def stated_only(rows: Mapping[str, object], text: str, today: dt.date) -> Stated:
-    """`rows` (table -> list of {field: value}) without the values `text` does not state.
+def stated_only(
+    rows: Mapping[str, object],
+    text: str,
+    today: dt.date,
+    picks: Mapping[tuple[str, str], bool] = {},
+    changes: Collection[tuple[str, int]] = (),
+) -> Stated:
+    """`rows` (table -> list of {field: value}) without the values `text` does not state. `picks`: (table,
+    field) -> whether its column needs a value, for the fields whose values the schema lists; `changes`:
+    the (table, index) of rows that can only change a kept row (they lack what a new one needs), whose
+    picks are the change they make ("did not attend": a status).
 
     >>> stated_only({"hay": [{"kind": "timothy", "price": 6, "bales": 0}]}, "Timothy sells at 6 now", dt.date(2024, 5, 1))
     Stated(rows={'hay': [{'kind': 'timothy', 'price': 6}]}, left_out=['hay.bales = 0'], trimmed={('hay', 0)})
@@ -36,10 +51,18 @@ def stated_only(rows: Mapping[str, object], text: str, today: dt.date) -> Stated
     found = Stated({}, [], set())
     for table, listed in rows.items():
         found.rows[table] = []
-        for row in listed if isinstance(listed, list) else [listed]:
+        for index, row in enumerate(listed if isinstance(listed, list) else [listed]):
             if not isinstance(row, dict):
                 continue
-            stated = {field: value for field, value in row.items() if value is None or is_stated(value, text, today)}
+            change = (table, index) in changes
+            stated = {
+                field: value
+                for field, value in row.items()
+                if value is None
+                or is_stated(value, text, today)
+                or ((table, field) in picks and change)
+                or _picked(picks, table, field, value, text)
+            }
             if len(stated) < len(row):
                 found.left_out += [
                     f"{table}.{field} = {value!r}" for field, value in row.items() if field not in stated
@@ -73,19 +96,50 @@ def is_stated(value: object, text: str, today: dt.date) -> bool:
     return _says_date(text, day, today)
 
 
+def _picked(picks: Mapping[tuple[str, str], bool], table: str, field: str, value: object, text: str) -> bool:
+    """A value picked from the schema's list for the words of the request: kept where its column needs a
+    value, else where a word of the request begins like a word of it.
+
+    >>> _picked({("t", "coat"): False}, "t", "coat", "grey", "a greyish mare")
+    True
+    >>> picks = {("t", "coat"): False, ("t", "size"): True}
+    >>> _picked(picks, "t", "coat", "bay", "a chestnut mare"), _picked(picks, "t", "size", "large", "a big mare")
+    (False, True)
+    """
+    if (table, field) not in picks or not isinstance(value, str):
+        return False
+    if picks[(table, field)]:
+        return True
+    said = re.findall(r"\w+", text.lower())
+    return any(w[:4] == s[:4] for w in re.findall(r"\w+", value.lower()) if len(w) >= 3 for s in said if len(s) >= 3)
+
+
 def _numbers(text: str) -> list[str]:
-    return [n.replace(",", "") for n in NUMBER.findall(text)]
+    """The numbers `text` states, in figures or in words, and lengths of time as days ("a week": 7)."""
+    figures = [n.replace(",", "") for n in NUMBER.findall(text)]
+    lengths = [str(d.days) for d in durations(text) if d.days] + [str(d.minutes) for d in durations(text) if d.minutes]
+    return figures + [f"{n:g}" for n in spelled_numbers(text)] + lengths
 
 
 def _squeezed(text: str) -> str:
     return re.sub(r"[\W_]+", "", text.lower())
 
 
-def _says_date(text: str, day: dt.date, today: dt.date) -> bool:
+def _says_date(text: str, day: dt.date, today: dt.date, lengths: bool = True) -> bool:
+    """Whether `text` says `day`, or (with `lengths`) a day so long after or before it as it says.
+
+    >>> _says_date("lent on 3 May 2024 for three weeks", dt.date(2024, 5, 24), dt.date(2024, 6, 1))
+    True
+    """
     lower = text.lower()
     if day.isoformat() in text or (day == today and "today" in lower):
         return True
     if day == today - dt.timedelta(days=1) and "yesterday" in lower:
+        return True
+    if any(
+        _says_date(text, d.before(day), today, False) or _says_date(text, d.after(day), today, False)
+        for d in (durations(text) if lengths else ())
+    ):
         return True
     month = _MONTHS[day.month - 1]
     named = rf"(?:{month}|{month[:3]})\.?"

@@ -27,145 +27,17 @@ request names (`facts_scope.py`), and held to what it says after (`grounding/sta
 from __future__ import annotations
 
 import json
-import re
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 
 from ..grounding.words import words
-from ..llm.base import JSONSchema
-from .catalog import TEXT_TYPES, Catalog, Table
-from .names import quote_identifier, quote_table
-from .session import Session
-
-NUMBER_TYPES = ("DECIMAL", "DOUBLE", "FLOAT", "REAL", "NUMERIC")
-INTEGER_TYPES = ("INTEGER", "BIGINT", "SMALLINT", "TINYINT", "HUGEINT", "UBIGINT", "UINTEGER")
+from ..sql.names import quote_identifier, quote_table
+from .resolve import StoredRows
+from .shapes import Field, Shape, json_type
 
 
 class NotExpressible(Exception):
     """The extracted rows cannot be written by code: plan the request instead."""
-
-
-@dataclass(frozen=True)
-class Reference:
-    table: str  # the referenced table
-    key: str  # its column the reference holds
-    name: str  # its natural key column, or "" when it has none (then: the row this request adds)
-
-
-@dataclass(frozen=True)
-class Field:
-    name: str  # as the model fills it: the column, or for a reference its name without "_id"
-    column: str
-    type: str
-    required: bool  # NOT NULL without a default
-    reference: Reference | None = None
-    counter: bool = False  # has a default the database starts it at (a stock count starting at 0)
-
-
-@dataclass(frozen=True)
-class Shape:
-    """What the model may state about one table's rows."""
-
-    table: str
-    fields: tuple[Field, ...]  # what the model fills in
-    natural_key: str  # the column that names a row ("" when none does)
-    returned_key: str  # the key bound after adding a row, for the rows that reference it ("" when none)
-    required_references: tuple[Field, ...] = ()  # references to rows of this request, never filled in
-
-
-def shapes(session: Session, catalog: Catalog, derived: Mapping[str, Sequence[str]] = {}) -> dict[str, Shape]:
-    """The shape of each stored table, parents first. `derived`: table -> the columns rules keep true."""
-    info = {
-        (table, column): (data_type, nullable, default)
-        for table, column, data_type, nullable, default in session.rows(
-            "SELECT table_name, column_name, data_type, is_nullable, column_default FROM duckdb_columns()"
-            " WHERE database_name = current_database() AND schema_name = 'main' AND NOT internal"
-        )
-    }
-    unique = {
-        (table, columns[0])
-        for table, columns in session.rows(
-            "SELECT table_name, constraint_column_names FROM duckdb_constraints() WHERE database_name ="
-            " current_database() AND schema_name = 'main' AND constraint_type IN ('UNIQUE', 'PRIMARY KEY')"
-        )
-        if len(columns) == 1
-    }
-    stored = [t for t in catalog.tables.values() if not t.is_frame and "." not in t.name]
-    names = {t.name: _natural_key(t.name, [c.name for c in t.columns], info, unique) for t in stored}
-    made: dict[str, Shape] = {}
-    for table in _parents_first(stored):
-        references = {
-            key.columns[0]: Reference(key.table, key.references[0], names.get(key.table, ""))
-            for key in table.foreign_keys
-            if len(key.columns) == 1
-        }
-        fields, inner = [], []
-        for column in table.columns:
-            data_type, nullable, default = info.get((table.name, column.name), (column.type, True, None))
-            if column.name in derived.get(table.name, ()) or _from_sequence(default):
-                continue
-            required = not nullable and default is None
-            reference = references.get(column.name)
-            if reference is not None and not reference.name:
-                inner.append(Field(column.name, column.name, data_type, required, reference))
-                continue
-            name = _reference_name(column.name, [c.name for c in table.columns]) if reference else column.name
-            fields.append(Field(name, column.name, data_type, required, reference, default is not None))
-        key = table.primary_key[0] if len(table.primary_key) == 1 else ""
-        generated = bool(key) and _from_sequence(info.get((table.name, key), ("", True, None))[2])
-        made[table.name] = Shape(table.name, tuple(fields), names[table.name], key if generated else "", tuple(inner))
-    return made
-
-
-def json_schema(shapes: Mapping[str, Shape]) -> JSONSchema:
-    """Per table, an optional list of rows; each row's fields optional, typed by their columns."""
-    return {
-        "type": "object",
-        "properties": {
-            name: {
-                "type": "array",
-                "items": {
-                    "type": "object",
-                    "properties": {f.name: {"type": _json_type(f)} for f in shape.fields},
-                    "additionalProperties": False,
-                },
-            }
-            for name, shape in shapes.items()
-            if shape.fields
-        },
-        "additionalProperties": False,
-    }
-
-
-def describe(shapes: Mapping[str, Shape]) -> str:
-    """The fields of each table's rows, for the model, one table a line.
-
-    >>> stables = Shape("stables", (Field("name", "name", "VARCHAR", True),), "name", "")
-    >>> horses = Shape("horses", (Field("stable", "stable_id", "INTEGER", True, Reference("stables", "stable_id", "name")),
-    ...     Field("born", "born", "DATE", False)), "", "")
-    >>> print(describe({"stables": stables, "horses": horses}))
-    stables: name (names the row, text)
-    horses: stable (the name of a stables row), born (date)
-    """
-    lines = []
-    for shape in shapes.values():
-        fields = ", ".join(f"{f.name} ({_field_kind(f, shape)})" for f in shape.fields)
-        belongs = "".join(
-            f"; each belongs to the {f.reference.table} row added with it"
-            for f in shape.required_references
-            if f.reference is not None
-        )
-        lines.append(f"{shape.table}: {fields}{belongs}")
-    return "\n".join(lines)
-
-
-def _field_kind(field: Field, shape: Shape) -> str:
-    if field.reference is not None:
-        return f"the name of a {field.reference.table} row"
-    kind = _json_type(field)
-    if kind == "string":
-        kind = "date" if field.type.upper().startswith(("DATE", "TIMESTAMP")) else "text"
-    return f"names the row, {kind}" if field.column == shape.natural_key else kind
 
 
 @dataclass(frozen=True)
@@ -175,12 +47,16 @@ class Write:
     binds: tuple[str, ...] = ()  # the key it returns, bound for later statements
 
 
-def statements(shapes: Mapping[str, Shape], rows: Mapping[str, object]) -> tuple[list[Write], dict[str, object]]:
-    """The statements that write `rows` (table -> list of {field: value}), and the values they bind."""
+def statements(
+    shapes: Mapping[str, Shape], rows: Mapping[str, object], stored: StoredRows | None = None
+) -> tuple[list[Write], dict[str, object]]:
+    """The statements that write `rows` (table -> list of {field: value}), and the values they bind.
+    `stored`: lookups of the rows kept now, to name a stored row as the request does and to change one it
+    names rather than add one (without it, every row is added)."""
     given = {t: listed for t, v in rows.items() if t in shapes and (listed := _rows(v))}
     if not given:
         raise NotExpressible("the model found no rows to add")
-    writer = _Writer(shapes)
+    writer = _Writer(shapes, stored)
     for table in [t for t in shapes if t in given]:  # parents first
         shape, has_children = shapes[table], bool(_children(shapes, table, given))
         if has_children:  # a header stated once per line is one header, the lines' part of it included
@@ -189,12 +65,15 @@ def statements(shapes: Mapping[str, Shape], rows: Mapping[str, object]) -> tuple
             raise NotExpressible(f"several new {table} rows, and their rows after them cannot tell which is theirs")
         for row in given[table]:
             writer.row(shape, row, has_children)
+    if not writer.writes:
+        raise NotExpressible("the rows read are kept already, with the values read")
     return writer.writes, writer.params
 
 
 class _Writer:
-    def __init__(self, shapes: Mapping[str, Shape]) -> None:
+    def __init__(self, shapes: Mapping[str, Shape], stored: StoredRows | None = None) -> None:
         self.shapes = shapes
+        self.stored = stored
         self.writes: list[Write] = []
         self.params: dict[str, object] = {}
         self.added: dict[str, str] = {}  # table -> the parameter bound to the key of its row added here
@@ -207,12 +86,18 @@ class _Writer:
         return f"CAST(${name} AS {field.type})"
 
     def row(self, shape: Shape, row: Mapping[str, object], has_children: bool) -> None:
+        row = self.named_as_stored(shape, row)
         values = {f.column: v for f in shape.fields if (v := row.get(f.name)) is not None}
+        if self.change_of_a_named_row(shape, values):
+            return
         missing = lacks(self.shapes, shape.table, row)
+        if missing and self.stored is not None and shape.returned_key and not shape.natural_key:
+            self.change_of_a_kept_row(shape, values, has_children, fill_in=may_fill_in(shape, row))
+            return
         if missing:
             raise NotExpressible(f"a {shape.table} row without {', '.join(missing)}")
-        if _is_header(self.shapes, shape.table) and not has_children:
-            self.change(shape, values)
+        if _is_header(self.shapes, shape.table) and not has_children and not self.may_stand_alone(shape):
+            self.change(shape, values, has_children)  # a delivery undone: its stable, day and undone date
             return
         taken = self.taken_from_references(shape, values)
         pairs = [
@@ -245,10 +130,140 @@ class _Writer:
         else:
             self.writes.append(Write(goal, f"INSERT INTO {target} ({listed}) SELECT {selected}"))
 
-    def change(self, shape: Shape, values: Mapping[str, object]) -> None:
-        """A row of a table other rows belong to, stated without rows of its own: a change to the row its
-        required values name (a delivery undone: its stable and day), setting the values it gives that the
-        row lacks yet. The first such row is changed; none found fails the step."""
+    def named_as_stored(self, shape: Shape, row: Mapping[str, object]) -> dict[str, object]:
+        """`row` with each reference, and each value of a naming column, as the stored row it names is
+        named ("non-fiction 32" -> 'N-032'; "hillside" -> 'Hillside'); values naming no stored row as given."""
+        named = dict(row)
+        if self.stored is None:
+            return named
+        for field in shape.fields:
+            value = named.get(field.name)
+            if value is None:
+                continue
+            if field.reference is not None and field.reference.name:
+                target, columns, wanted = field.reference.table, field.reference.labels, field.reference.name
+            elif field.column in shape.unique:
+                target, columns, wanted = shape.table, (field.column,), field.column
+            else:
+                continue
+            found = self.stored.find(target, columns or (wanted,), value, wanted)
+            if found is None and target == shape.table:
+                found = self.stored.composed(target, field.column, value)  # a new row's code, as kept ones are
+            if found is not None:
+                named[field.name] = found
+        return named
+
+    def change_of_a_named_row(self, shape: Shape, values: Mapping[str, object]) -> bool:
+        """A row that names a stored row by a column naming one row (its code, its title) is a change to
+        that row: the other values it gives are set on it, nothing is added. False when it names none."""
+        if self.stored is None:
+            return False
+        naming = next((c for c in shape.unique if c in values and self.stored.exists(shape.table, c, values[c])), None)
+        if naming is None:
+            return False
+        by_column = {f.column: f for f in shape.fields}
+        changed = [by_column[c] for c in values if c != naming and c in by_column]
+        self.named.add((shape.table, str(values[naming])))
+        if not changed:
+            return True  # named only, as the row another row refers to
+        target = quote_table(shape.table)
+        assignments = ", ".join(
+            f"{quote_identifier(f.column)} = "
+            + (self.reference(f, values[f.column], add=False) if f.reference else self.value(f, values[f.column]))
+            for f in changed
+        )
+        named = self.value(by_column.get(naming) or Field(naming, naming, "VARCHAR", True), values[naming])
+        self.writes.append(
+            Write(
+                f"set {', '.join(f.column for f in changed)} on {shape.table} {values[naming]!r}",
+                f"UPDATE {target} SET {assignments} WHERE {quote_identifier(naming)} = {named}",
+            )
+        )
+        return True
+
+    def may_stand_alone(self, shape: Shape) -> bool:
+        """Whether a row of a header table may be kept without rows of its own: some kept row has none (an
+        appointment with no treatments yet), read from the data; never known without lookups."""
+        if self.stored is None or not shape.returned_key:
+            return False
+        children = [
+            (s.table, f.column)
+            for s in self.shapes.values()
+            for f in s.required_references
+            if f.reference is not None and f.reference.table == shape.table
+        ]
+        return any(self.stored.some_row_has_none(shape.table, shape.returned_key, *child) for child in children)
+
+    def change_of_a_kept_row(
+        self, shape: Shape, values: Mapping[str, object], has_children: bool, fill_in: bool
+    ) -> None:
+        """A row of a table with generated keys that lacks values its table needs: a change to the one kept
+        row the rest of its values name. Its empty values filled in (a loan handed back) where it gives
+        some; else the one value it gives that differs on the one row its two or more other values name (a
+        visit moved to another room)."""
+        if fill_in:
+            try:
+                self.change(shape, values, has_children)
+                return
+            except NotExpressible:
+                pass
+        given = [f for f in shape.fields if f.column in values]
+        named = []
+        for changed in given:
+            identifying = [f for f in given if f is not changed]
+            if len(identifying) >= 2 and any(f.required or f.reference for f in identifying):
+                kept = dict(self.params)
+                where = f"{self.condition(identifying, values)} AND ({self.differs([changed], values)})"
+                if self.stored is not None and self.stored.count(shape.table, where, self.params) == 1:
+                    named.append((changed, identifying))
+                self.params = kept
+        if len(named) > 1:
+            raise NotExpressible(f"a {shape.table} row: its values name kept rows in {len(named)} ways")
+        if named:
+            changed, identifying = named[0]
+            self.update_one(shape, identifying, [changed], values, has_children)
+            return
+        raise NotExpressible(f"the {shape.table} row to change: its values name no one kept row")
+
+    def condition(self, fields: Sequence[Field], values: Mapping[str, object]) -> str:
+        """SQL that holds for the rows having each of `fields` as `values` gives it."""
+        return " AND ".join(f"{quote_identifier(f.column)} = {self.expression(f, values[f.column])}" for f in fields)
+
+    def differs(self, fields: Sequence[Field], values: Mapping[str, object]) -> str:
+        return " OR ".join(
+            f"{quote_identifier(f.column)} IS DISTINCT FROM {self.expression(f, values[f.column])}" for f in fields
+        )
+
+    def expression(self, field: Field, value: object) -> str:
+        return self.reference(field, value, add=False) if field.reference else self.value(field, value)
+
+    def update_one(
+        self,
+        shape: Shape,
+        identifying: Sequence[Field],
+        changed: Sequence[Field],
+        values: Mapping[str, object],
+        has_children: bool,
+    ) -> None:
+        target, key = quote_table(shape.table), quote_identifier(shape.returned_key)
+        assignments = ", ".join(
+            f"{quote_identifier(f.column)} = {self.expression(f, values[f.column])}" for f in changed
+        )
+        where = self.condition(identifying, values)
+        goal = f"set {', '.join(f.column for f in changed)} on the {shape.table} row it names"
+        sql = f"UPDATE {target} SET {assignments} WHERE {key} = (SELECT min({key}) FROM {target} WHERE {where})"
+        if has_children:
+            bind = f"{shape.table}_{shape.returned_key}"
+            self.writes.append(Write(goal, f"{sql} RETURNING {key} AS {quote_identifier(bind)}", (bind,)))
+            self.added[shape.table] = bind
+        else:
+            self.writes.append(Write(goal, sql))
+
+    def change(self, shape: Shape, values: Mapping[str, object], has_children: bool = False) -> None:
+        """A row of a table with generated keys stated without all its table needs: a change to the row its
+        required values name (a delivery undone: its stable and day; a visit kept: its client and hour),
+        setting the values it gives (an empty one only where the row lacks it yet: a loan handed back). With
+        lookups, the values must name one kept row; its key is bound for rows belonging to it."""
         identifying = [f for f in shape.fields if f.required and f.column in values]
         changed = [f for f in shape.fields if not f.required and f.column in values]
         if not shape.returned_key or not identifying or not changed:
@@ -260,15 +275,22 @@ class _Writer:
                 + (self.reference(f, values[f.column], add=False) if f.reference else self.value(f, values[f.column]))
                 for f in identifying
             ]
-            + [f"{quote_identifier(f.column)} IS NULL" for f in changed]
+            + [f"{quote_identifier(f.column)} IS NULL" for f in changed if f.nullable]  # a value it lacks yet
         )
+        if self.stored is not None:
+            matched = self.stored.count(shape.table, found, self.params)
+            if matched != 1:
+                what = "no row" if not matched else f"{matched} rows"
+                raise NotExpressible(f"the {shape.table} row to change: its values name {what}, not one")
         assignments = ", ".join(f"{quote_identifier(f.column)} = {self.value(f, values[f.column])}" for f in changed)
-        self.writes.append(
-            Write(
-                f"set {', '.join(f.column for f in changed)} on the {shape.table} row it names",
-                f"UPDATE {target} SET {assignments} WHERE {key} = (SELECT min({key}) FROM {target} WHERE {found})",
-            )
-        )
+        goal = f"set {', '.join(f.column for f in changed)} on the {shape.table} row it names"
+        sql = f"UPDATE {target} SET {assignments} WHERE {key} = (SELECT min({key}) FROM {target} WHERE {found})"
+        if has_children:
+            bind = f"{shape.table}_{shape.returned_key}"
+            self.writes.append(Write(goal, f"{sql} RETURNING {key} AS {quote_identifier(bind)}", (bind,)))
+            self.added[shape.table] = bind
+        else:
+            self.writes.append(Write(goal, sql))
 
     def upsert(self, shape: Shape, name: object, pairs: list[tuple[str, str]]) -> None:
         """Add the row named `name` unless one is; set the other values it gives (`pairs`) on it."""
@@ -321,6 +343,15 @@ class _Writer:
         return f"(SELECT min({key}) FROM {table} WHERE {quote_identifier(reference.name)} = {name})"
 
 
+def may_fill_in(shape: Shape, row: Mapping[str, object]) -> bool:
+    """Whether `row`, lacking values its table needs, may fill in a kept row's empty values (`_Writer.change`):
+    its table's keys are generated and it gives a value that names the row and one to set."""
+    given = {f.column for f in shape.fields if row.get(f.name) is not None}
+    named = any(f.required and f.column in given for f in shape.fields)
+    filled = any(not f.required and f.column in given for f in shape.fields)
+    return bool(shape.returned_key) and not shape.natural_key and named and filled
+
+
 def lacks(shapes: Mapping[str, Shape], table: str, row: Mapping[str, object]) -> list[str]:
     """The fields a row of `table` needs and does not give (nor can take from the rows it names)."""
     shape = shapes[table]
@@ -345,7 +376,7 @@ def _takeable(
     for field in shape.fields:
         if not field.required or field.reference is not None or field.column in values:
             continue
-        if _json_type(field) not in ("number", "integer"):
+        if json_type(field) not in ("number", "integer"):
             continue
         for reference in shape.fields:
             parent = shapes.get(reference.reference.table) if reference.reference else None
@@ -374,7 +405,7 @@ def same_kind_of_number(field: Field, parent: Shape) -> str:
     shared = {
         f.column: len(wanted & set(words(f.column).split()))
         for f in parent.fields
-        if f.reference is None and not f.counter and _json_type(f) in ("number", "integer")
+        if f.reference is None and not f.counter and json_type(f) in ("number", "integer")
     }
     best = max(shared.values(), default=0)
     found = [column for column, count in shared.items() if count == best]
@@ -397,15 +428,13 @@ def _rows(value: object) -> list[dict[str, object]]:
     return [row for row in value if isinstance(row, dict) and row] if isinstance(value, list) else []
 
 
-def _from_sequence(default: object) -> bool:
-    """Whether a column default hands out keys from a sequence (`nextval('...')`)."""
-    return "nextval(" in str(default or "")
-
-
 def _is_header(shapes: Mapping[str, Shape], table: str) -> bool:
-    """Whether other tables' rows belong to a row of `table` added with them (a delivery's lines)."""
+    """Whether rows of other tables belong to a row of `table` added with them, several to one (a delivery's
+    lines; not a loan's one fine, whose reference is unique): a row of it stated alone changes a kept one."""
     return any(
-        f.reference is not None and f.reference.table == table for s in shapes.values() for f in s.required_references
+        f.reference is not None and f.reference.table == table and f.column not in s.unique
+        for s in shapes.values()
+        for f in s.required_references
     )
 
 
@@ -416,48 +445,3 @@ def _children(shapes: Mapping[str, Shape], table: str, given: Mapping[str, objec
         for name in given
         if any(f.reference is not None and f.reference.table == table for f in shapes[name].required_references)
     ]
-
-
-def _natural_key(
-    table: str, columns: Sequence[str], info: Mapping[tuple[str, str], tuple], unique: set[tuple[str, str]]
-) -> str:
-    """The text column that names a row: a unique one, else the first required one (a person's name)."""
-    text = [c for c in columns if str(info.get((table, c), ("",))[0]).upper().startswith(TEXT_TYPES)]
-    for column in text:
-        if (table, column) in unique:
-            return column
-    required = [c for c in text if not info.get((table, c), ("", True))[1]]
-    return required[0] if required else ""
-
-
-def _reference_name(column: str, columns: Sequence[str]) -> str:
-    """
-    >>> _reference_name("stable_id", ["stable_id", "kg"]), _reference_name("paid", ["paid"])
-    ('stable', 'paid')
-    """
-    name = re.sub(r"_id$", "", column, flags=re.I) or column
-    return name if name not in columns else column
-
-
-def _json_type(field: Field) -> str:
-    kind = field.type.upper()
-    if field.reference is None and kind.startswith(INTEGER_TYPES):
-        return "integer"
-    if field.reference is None and kind.startswith(NUMBER_TYPES):
-        return "number"
-    if kind == "BOOLEAN":
-        return "boolean"
-    return "string"
-
-
-def _parents_first(tables: Sequence[Table]) -> list[Table]:
-    """Tables ordered so that each comes after the tables it references."""
-    left, ordered = list(tables), []
-    while left:
-        ready = [
-            t for t in left if all(k.table == t.name or k.table not in {u.name for u in left} for k in t.foreign_keys)
-        ]
-        ready = ready or left[:1]  # a cycle: the first table left
-        ordered += ready
-        left = [t for t in left if t not in ready]
-    return ordered

@@ -1,0 +1,33 @@
+"""What the schema allows a column to hold, read from the database rather than guessed from words.
+
+- A CHECK that lists a column's values (`coat IN ('bay', 'grey')`, or `coat = 'bay' OR coat = 'grey'`)
+  makes that column an enum: the model picks one of the listed values for what the request says
+  ("a grey mare" -> 'grey'), and cannot write a value the database would refuse
+  (`sql.check_lists`).
+- A reference to a small table whose rows were there before (a paddock, a stable block, a price band) is a pick
+  among the names of those rows (`choices`), not a new row.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+
+from ..sql.names import quote_identifier, quote_table
+from ..sql.session import Session
+
+# a referenced table this small is a list of kinds (branches, grades, bands), offered as a list of its
+# names; a larger one may gain rows and is named by what the request says, found by code (`resolve.py`)
+MAX_CHOICES = 12
+
+
+def choices(session: Session, table: str, name: str, limit: int = MAX_CHOICES) -> tuple[str, ...]:
+    """The names (column `name`) of `table`'s rows when it has at most `limit` rows; () when it has more."""
+    column = quote_identifier(name)
+    rows = session.rows(f"SELECT DISTINCT {column} FROM {quote_table(table)} ORDER BY {column} LIMIT {limit + 1}")
+    values = tuple(str(row[0]) for row in rows if row[0] is not None)
+    return values if 0 < len(values) <= limit else ()
+
+
+def enum_of(values: tuple[str, ...]) -> Mapping[str, object]:
+    """A JSON schema property: one of `values`."""
+    return {"type": "string", "enum": list(values)}

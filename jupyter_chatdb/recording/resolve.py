@@ -1,0 +1,150 @@
+"""Finding the stored row a request names, by what it calls it.
+
+A request names a row as people do: by its name ("Copper Beech"), its code ("G-012"), or its code said in
+words ("glasshouse 12" for 'G-012', "row C, bed 7" for 'C7'). `StoredRows.find` looks the words up among a
+table's naming columns: the same text first, then the same text when case, spaces and punctuation are set
+aside, then a code whose letters begin the words in order and whose numbers are the numbers said. Only a
+single match counts: two rows that fit as well as each other are no answer.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Mapping, Sequence
+
+from ..sql.names import quote_identifier, quote_table
+from ..sql.session import Session
+
+MAX_ROWS = 20_000  # a table larger than this is looked up by the same text only
+
+
+class StoredRows:
+    """Lookups of stored rows by name, on one session's tables as they are now."""
+
+    def __init__(self, session: Session) -> None:
+        self.session = session
+
+    def find(self, table: str, columns: Sequence[str], said: object, wanted: str) -> object | None:
+        """The value of column `wanted` of the one row of `table` that `said` names by one of `columns`."""
+        if not columns or said is None:
+            return None
+        text = str(said).strip()
+        target = quote_table(table)
+        listed = ", ".join(quote_identifier(c) for c in columns)
+        rows = self.session.rows(f"SELECT {quote_identifier(wanted)}, {listed} FROM {target} LIMIT {MAX_ROWS + 1}")
+        for matches in (_same, _same_squeezed, _code_said_in_words):
+            found = {row[0] for row in rows if any(v is not None and matches(text, str(v)) for v in row[1:])}
+            if len(found) == 1:
+                return found.pop()
+            if len(found) > 1 and matches is not _code_said_in_words:
+                return None
+        return _best_code(text, rows)
+
+    def composed(self, table: str, column: str, said: object) -> str | None:
+        """A new code for a row of `table` written as its kept codes are ("magazine 54" -> 'M-054' beside
+        'M-084'), when every kept code whose letters the words begin has one form; None otherwise."""
+        rows = self.session.rows(
+            f"SELECT DISTINCT {quote_identifier(column)} FROM {quote_table(table)} LIMIT {MAX_ROWS + 1}"
+        )
+        return compose_like(str(said), [str(value) for (value,) in rows if value is not None])
+
+    def count(self, table: str, where: str, params: Mapping[str, object]) -> int:
+        """The rows of `table` that `where` (with $parameters of `params`) holds for."""
+        used = {name: value for name, value in params.items() if re.search(rf"\${name}\b", where)}
+        return int(self.session.run(f"SELECT count(*) FROM {quote_table(table)} WHERE {where}", used).scalar)  # type: ignore[call-overload]
+
+    def some_row_has_none(self, table: str, key: str, child: str, column: str) -> bool:
+        """Whether some row of `table` has no row of `child` referring to it (by `column`)."""
+        rows = self.session.rows(
+            f"SELECT 1 FROM {quote_table(table)} AS t WHERE NOT EXISTS (SELECT 1 FROM {quote_table(child)} AS c"
+            f" WHERE c.{quote_identifier(column)} = t.{quote_identifier(key)}) LIMIT 1"
+        )
+        return bool(rows)
+
+    def exists(self, table: str, column: str, value: object) -> bool:
+        return bool(
+            self.session.rows(
+                f"SELECT 1 FROM {quote_table(table)} WHERE {quote_identifier(column)} = ? LIMIT 1", [value]
+            )
+        )
+
+
+def _same(said: str, stored: str) -> bool:
+    return said == stored
+
+
+def _same_squeezed(said: str, stored: str) -> bool:
+    """
+    >>> _same_squeezed("night-train", "The Night Train"), _same_squeezed("A 2", "A2")
+    (False, True)
+    """
+    return squeezed(said) != "" and squeezed(said) == squeezed(stored)
+
+
+def squeezed(text: str) -> str:
+    return re.sub(r"[\W_]+", "", text.lower())
+
+
+def _code_said_in_words(said: str, stored: str) -> bool:
+    return code_fit(said, stored) > 0
+
+
+def _best_code(said: str, rows: Sequence[tuple]) -> object | None:
+    """The row whose code fits the words best, when one fits better than every other."""
+    scored: dict[object, int] = {}
+    for row in rows:
+        for value in row[1:]:
+            if value is not None:
+                scored[row[0]] = max(scored.get(row[0], 0), code_fit(said, str(value)))
+    best = max(scored.values(), default=0)
+    winners = [key for key, score in scored.items() if score == best]
+    return winners[0] if best and len(winners) == 1 else None
+
+
+def compose_like(said: str, codes: list[str]) -> str | None:
+    """`said` (words and one number) written as the `codes` whose letters its words begin are written.
+
+    >>> compose_like("glasshouse 7", ["G-012", "G-104", "T-003"]), compose_like("tunnel no. 12", ["T-3"])
+    ('G-007', 'T-12')
+    >>> compose_like("glasshouse 7", ["G-012", "G12"]), compose_like("glasshouse", ["G-012"]), compose_like("G-007", ["G-012"])
+    (None, None, 'G-007')
+    """
+    numbers = re.findall(r"\d+", said)
+    if len(numbers) != 1:
+        return None
+    forms = set()
+    for code in codes:
+        digits = re.findall(r"\d+", code)
+        if len(digits) != 1 or not code_fit(said, re.sub(r"\d+", numbers[0], code, count=1)):
+            continue
+        width = len(digits[0])
+        forms.add(re.sub(r"\d+", numbers[0].zfill(width), code, count=1))
+    return forms.pop() if len(forms) == 1 else None
+
+
+def code_fit(said: str, code: str) -> int:
+    """How well `code` (letters and numbers: 'G-012', 'C7') is what `said` spells out in words: 0 when it
+    is not; more when each of its letter runs is a whole word said, or begins the first word.
+
+    >>> code_fit("hot-glasshouse 12", "H-012"), code_fit("hot-glasshouse 12", "G-012"), code_fit("glasshouse 12", "G-012")
+    (2, 1, 2)
+    >>> code_fit("row C, bed 7", "C7"), code_fit("row C, bed 7", "R7"), code_fit("tunnel 56", "T-056")
+    (3, 2, 2)
+    >>> code_fit("tunnel 56", "T-057"), code_fit("tunnel 56", "56"), code_fit("Tamarisk", "T-056")
+    (0, 0, 0)
+    """
+    parts = re.findall(r"[a-z]+|\d+", code.lower())
+    letters = [p for p in parts if not p.isdigit()]
+    numbers = [int(p) for p in parts if p.isdigit()]
+    said_words = re.findall(r"[a-z]+", said.lower())
+    said_numbers = [int(n) for n in re.findall(r"\d+", said)]
+    if not letters or not numbers or numbers != said_numbers:
+        return 0
+    score, start = 3, 0
+    for run in letters:
+        at = next((i for i in range(start, len(said_words)) if said_words[i].startswith(run)), None)
+        if at is None:
+            return 0
+        kind = 3 if said_words[at] == run else 2 if at == 0 else 1
+        score, start = min(score, kind), at + 1
+    return score

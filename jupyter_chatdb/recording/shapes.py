@@ -1,0 +1,284 @@
+"""The shape of the rows a request may state, read from the schema: per stored table, the fields the model
+fills in, typed by their columns, with what the schema allows them to hold.
+
+- Keys from sequences and columns a rule keeps true are never asked for.
+- A reference to another table is named by that table's natural key (a stable: its name), never by an id.
+- A column a CHECK lists the values of, and a reference to a small table of rows kept from the start (a
+  paddock, a feed grade), is an enum of what is stored or allowed (`allowed.py`): the model picks, code checks.
+- A column named like another table's key (`paddock_code` beside `paddocks.paddock_code`) refers to it even
+  where no REFERENCES clause says so.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass
+
+from ..llm.base import JSONSchema
+from ..sql.catalog import TEXT_TYPES, Catalog, Table
+from ..sql.check_lists import check_lists
+from ..sql.session import Session
+from .allowed import choices
+
+NUMBER_TYPES = ("DECIMAL", "DOUBLE", "FLOAT", "REAL", "NUMERIC")
+INTEGER_TYPES = ("INTEGER", "BIGINT", "SMALLINT", "TINYINT", "HUGEINT", "UBIGINT", "UINTEGER")
+
+
+@dataclass(frozen=True)
+class Reference:
+    table: str  # the referenced table
+    key: str  # its column the reference holds
+    name: str  # its natural key column, or "" when it has none (then: the row this request adds)
+    labels: tuple[str, ...] = ()  # its columns that name a row, for finding one by what the request says
+
+
+@dataclass(frozen=True)
+class Field:
+    name: str  # as the model fills it: the column, or for a reference its name without "_id"
+    column: str
+    type: str
+    required: bool  # NOT NULL without a default
+    reference: Reference | None = None
+    counter: bool = False  # has a default the database starts it at (a stock count starting at 0)
+    allowed: tuple[str, ...] = ()  # the values it may hold (a CHECK list, a small table's names); () any
+    nullable: bool = True  # may be empty (NULL)
+
+
+@dataclass(frozen=True)
+class Shape:
+    """What the model may state about one table's rows."""
+
+    table: str
+    fields: tuple[Field, ...]  # what the model fills in
+    natural_key: str  # the column that names a row ("" when none does)
+    returned_key: str  # the key bound after adding a row, for the rows that reference it ("" when none)
+    required_references: tuple[Field, ...] = ()  # references to rows of this request, never filled in
+    unique: tuple[str, ...] = ()  # columns that each name at most one row (its natural key first)
+
+
+def shapes_of(session: Session, catalog: Catalog, derived: Mapping[str, Sequence[str]] = {}) -> dict[str, Shape]:
+    """The shape of each stored table, parents first. `derived`: table -> the columns rules keep true."""
+    info = {
+        (table, column): (data_type, nullable, default)
+        for table, column, data_type, nullable, default in session.rows(
+            "SELECT table_name, column_name, data_type, is_nullable, column_default FROM duckdb_columns()"
+            " WHERE database_name = current_database() AND schema_name = 'main' AND NOT internal"
+        )
+    }
+    unique = {
+        (table, columns[0])
+        for table, columns in session.rows(
+            "SELECT table_name, constraint_column_names FROM duckdb_constraints() WHERE database_name ="
+            " current_database() AND schema_name = 'main' AND constraint_type IN ('UNIQUE', 'PRIMARY KEY')"
+        )
+        if len(columns) == 1
+    }
+    listed = check_lists(session)
+    stored = [t for t in catalog.tables.values() if not t.is_frame and "." not in t.name]
+    names = {t.name: _natural_key(t, info, unique, listed) for t in stored}
+    picked = {t.name: _picked_among(session, t, names[t.name], info, unique) for t in stored}
+    made: dict[str, Shape] = {}
+    for table in _parents_first(stored):
+        references = {
+            key.columns[0]: (key.table, key.references[0]) for key in table.foreign_keys if len(key.columns) == 1
+        }
+        references.update(_named_like_a_key(table, stored, references))
+        fields, inner = [], []
+        for column in table.columns:
+            data_type, nullable, default = info.get((table.name, column.name), (column.type, True, None))
+            if column.name in derived.get(table.name, ()) or _from_sequence(default):
+                continue
+            required = not nullable and default is None
+            target = references.get(column.name)
+            if target is not None and not names.get(target[0]):
+                inner.append(Field(column.name, column.name, data_type, required, Reference(*target, "")))
+                continue
+            reference = None
+            allowed = listed.get((table.name, column.name), ())
+            if target is not None:
+                labels = _labels(target[0], stored, unique, names[target[0]])
+                reference = Reference(*target, names[target[0]], labels)
+                allowed = allowed or picked.get(target[0], ())
+            name = _reference_name(column.name, [c.name for c in table.columns]) if reference else column.name
+            counter = default is not None
+            fields.append(Field(name, column.name, data_type, required, reference, counter, allowed, bool(nullable)))
+        key = table.primary_key[0] if len(table.primary_key) == 1 else ""
+        generated = bool(key) and _from_sequence(info.get((table.name, key), ("", True, None))[2])
+        own = tuple(c.name for c in table.columns if (table.name, c.name) in unique)
+        ordered = tuple(dict.fromkeys(([names[table.name]] if names[table.name] else []) + list(own)))
+        made[table.name] = Shape(
+            table.name, tuple(fields), names[table.name], key if generated else "", tuple(inner), ordered
+        )
+    return made
+
+
+def json_schema(shapes: Mapping[str, Shape]) -> JSONSchema:
+    """Per table, an optional list of rows; each row's fields optional, typed by their columns."""
+    return {
+        "type": "object",
+        "properties": {
+            name: {
+                "type": "array",
+                "items": {
+                    "type": "object",
+                    "properties": {f.name: _property(f) for f in shape.fields},
+                    "additionalProperties": False,
+                },
+            }
+            for name, shape in shapes.items()
+            if shape.fields
+        },
+        "additionalProperties": False,
+    }
+
+
+def _property(field: Field) -> JSONSchema:
+    if field.allowed:
+        return {"type": "string", "enum": list(field.allowed)}
+    return {"type": json_type(field)}
+
+
+def describe(shapes: Mapping[str, Shape]) -> str:
+    """The fields of each table's rows, for the model, one table a line.
+
+    >>> stables = Shape("stables", (Field("name", "name", "VARCHAR", True),), "name", "")
+    >>> horses = Shape("horses", (Field("stable", "stable_id", "INTEGER", True, Reference("stables", "stable_id", "name")),
+    ...     Field("born", "born", "DATE", False), Field("coat", "coat", "VARCHAR", False, allowed=("bay", "grey"))), "", "")
+    >>> print(describe({"stables": stables, "horses": horses}))
+    stables: name (names the row, text)
+    horses: stable (the name of a stables row), born (date), coat (one of: bay, grey)
+    """
+    lines = []
+    for shape in shapes.values():
+        fields = ", ".join(f"{f.name} ({_field_kind(f, shape)})" for f in shape.fields)
+        belongs = "".join(
+            f"; each belongs to the {f.reference.table} row added with it"
+            for f in shape.required_references
+            if f.reference is not None
+        )
+        lines.append(f"{shape.table}: {fields}{belongs}")
+    return "\n".join(lines)
+
+
+def _field_kind(field: Field, shape: Shape) -> str:
+    if field.allowed:
+        return "one of: " + ", ".join(field.allowed)
+    if field.reference is not None:
+        return f"the name of a {field.reference.table} row"
+    kind = json_type(field)
+    if kind == "string":
+        upper = field.type.upper()
+        kind = "date and time" if upper.startswith("TIMESTAMP") else "date" if upper.startswith("DATE") else "text"
+    return f"names the row, {kind}" if field.column == shape.natural_key else kind
+
+
+def json_type(field: Field) -> str:
+    kind = field.type.upper()
+    if field.reference is None and kind.startswith(INTEGER_TYPES):
+        return "integer"
+    if field.reference is None and kind.startswith(NUMBER_TYPES):
+        return "number"
+    if kind == "BOOLEAN":
+        return "boolean"
+    return "string"
+
+
+def _from_sequence(default: object) -> bool:
+    """Whether a column default hands out keys from a sequence (`nextval('...')`)."""
+    return "nextval(" in str(default or "")
+
+
+def _natural_key(
+    table: Table,
+    info: Mapping[tuple[str, str], tuple],
+    unique: set[tuple[str, str]],
+    listed: Mapping[tuple[str, str], tuple[str, ...]],
+) -> str:
+    """The text column that names a row: a unique one, else the first required one that refers to no other
+    table and is no CHECK-listed kind (a person's name, not the code of the paddock a grazing is in, nor
+    the way a fee was paid)."""
+    referring = {c for key in table.foreign_keys for c in key.columns} | {c for t, c in listed if t == table.name}
+    text = [
+        c.name for c in table.columns if str(info.get((table.name, c.name), ("",))[0]).upper().startswith(TEXT_TYPES)
+    ]
+    for column in text:
+        if (table.name, column) in unique:
+            return column
+    required = [c for c in text if not info.get((table.name, c), ("", True))[1] and c not in referring]
+    return required[0] if required else ""
+
+
+def _labels(table: str, stored: Sequence[Table], unique: set[tuple[str, str]], natural: str) -> tuple[str, ...]:
+    """The columns of `table` a request may name one of its rows by: its natural key and its other unique
+    columns (a code and a title)."""
+    found = next((t for t in stored if t.name == table), None)
+    own = [c.name for c in found.columns if (table, c.name) in unique] if found else []
+    return tuple(dict.fromkeys(([natural] if natural else []) + own))
+
+
+def _picked_among(
+    session: Session,
+    table: Table,
+    natural: str,
+    info: Mapping[tuple[str, str], tuple],
+    unique: set[tuple[str, str]],
+) -> tuple[str, ...]:
+    """The names of `table`'s rows, when a reference to it picks one of them: a small table of rows kept
+    from the start (no key of it is handed out by a sequence), named by a text column; a label people use
+    (a unique name beside a code) is offered rather than the code."""
+    if not natural or table.row_count == 0:
+        return ()
+    if any(_from_sequence(info.get((table.name, c.name), ("", True, None))[2]) for c in table.columns):
+        return ()
+    return choices(session, table.name, label_column(table, natural, info, unique))
+
+
+def label_column(
+    table: Table, natural: str, info: Mapping[tuple[str, str], tuple], unique: set[tuple[str, str]]
+) -> str:
+    """The unique text column people name a row by: one beside a coded primary key (a paddock's name beside
+    its code), else the natural key."""
+    text_unique = [
+        c.name
+        for c in table.columns
+        if (table.name, c.name) in unique
+        and str(info.get((table.name, c.name), ("",))[0]).upper().startswith(TEXT_TYPES)
+        and table.primary_key != (c.name,)
+    ]
+    return text_unique[0] if text_unique else natural
+
+
+def _named_like_a_key(
+    table: Table, stored: Sequence[Table], declared: Mapping[str, tuple[str, str]]
+) -> dict[str, tuple[str, str]]:
+    """Columns of `table` with no REFERENCES clause named exactly like another table's one-column primary
+    key (`paddock_code` beside `paddocks.paddock_code`): column -> (that table, its key)."""
+    keys = {t.primary_key[0]: t.name for t in stored if len(t.primary_key) == 1 and t.name != table.name}
+    return {
+        c.name: (keys[c.name], c.name)
+        for c in table.columns
+        if c.name in keys and c.name not in declared and table.primary_key != (c.name,)
+    }
+
+
+def _reference_name(column: str, columns: Sequence[str]) -> str:
+    """
+    >>> _reference_name("stable_id", ["stable_id", "kg"]), _reference_name("paid", ["paid"])
+    ('stable', 'paid')
+    """
+    name = re.sub(r"_id$", "", column, flags=re.I) or column
+    return name if name not in columns else column
+
+
+def _parents_first(tables: Sequence[Table]) -> list[Table]:
+    """Tables ordered so that each comes after the tables it references."""
+    left, ordered = list(tables), []
+    while left:
+        ready = [
+            t for t in left if all(k.table == t.name or k.table not in {u.name for u in left} for k in t.foreign_keys)
+        ]
+        ready = ready or left[:1]  # a cycle: the first table left
+        ordered += ready
+        left = [t for t in left if t not in ready]
+    return ordered
