@@ -222,46 +222,20 @@ Request: Which riders have the longest stride? Word: stride
 
 NOTHING = "nothing"
 
-FACTS_INSTRUCTIONS = """\
-You read the facts a request asks to record. Given the tables and the fields of their rows, reply with \
-the rows to add as JSON: for each table the request gives rows for, a list of them with the values it \
-states. Name a row of another table by its name (the field says which table). Leave out what the request \
-does not say; give no row for a table it says nothing about. Dates are YYYY-MM-DD.
-
-Example tables:
-stables: name (names the row, text), town (text)
-hay: kind (names the row, text), price (number)
-deliveries: stable (the name of a stables row), delivered_on (date)
-delivery_lines: hay (the name of a hay row), bales (integer), bale_cost (number); each belongs to the deliveries row added with it
-Request: On 2024-03-02 Calder Stables took 20 bales of timothy at 4.50 and 10 of clover at 5, to sell at 6 and 7.
-{"stables": [{"name": "Calder Stables"}], "hay": [{"kind": "timothy", "price": 6}, {"kind": "clover", "price": 7}], \
-"deliveries": [{"stable": "Calder Stables", "delivered_on": "2024-03-02"}], "delivery_lines": [{"hay": "timothy", \
-"bales": 20, "bale_cost": 4.5}, {"hay": "clover", "bales": 10, "bale_cost": 5}]}"""
-
-
-def facts_messages(fields: str, request: str, today: str) -> list[Message]:
-    """The tables' row fields (`sql.facts.describe`), today's date and the request."""
-    return [
-        {"role": "system", "content": FACTS_INSTRUCTIONS},
-        {"role": "user", "content": f"Tables:\n{fields}\nToday: {today}\nRequest: {request}"},
-    ]
-
-
 RULE_INSTRUCTIONS = """\
 You write one SQL UPDATE statement that makes a sentence about derived data true for every row: it sets \
 the column from the tables the value comes from (a correlated subquery per source, coalesce(..., 0) where \
 there may be no rows), so that running it again changes nothing. Reply with the statement in a ```sql block.
 
 Example tables:
-CREATE TABLE hay (hay_id INTEGER, kind TEXT, bales_left INTEGER);
-CREATE TABLE deliveries (delivery_id INTEGER, hay_id INTEGER, bales INTEGER);
-CREATE TABLE feedings (feeding_id INTEGER, fed_on DATE, undone_on DATE);
-CREATE TABLE feeding_lines (feeding_id INTEGER, hay_id INTEGER, bales INTEGER);
-Sentence: a hay's bales_left is what was delivered, minus what was fed in feedings not undone
+CREATE TABLE hives (hive_id INTEGER, hive_tag TEXT, honey_left DOUBLE);
+CREATE TABLE harvests (harvest_id INTEGER, hive_id INTEGER, honey_kg DOUBLE);
+CREATE TABLE jars (jar_id INTEGER, harvest_id INTEGER, kg DOUBLE, sold_on DATE, refunded_on DATE);
+Sentence: a hive's honey_left is what was harvested from it, minus the jars sold and not refunded
 ```sql
-UPDATE hay SET bales_left = coalesce((SELECT sum(d.bales) FROM deliveries d WHERE d.hay_id = hay.hay_id), 0) \
-- coalesce((SELECT sum(l.bales) FROM feeding_lines l JOIN feedings f ON f.feeding_id = l.feeding_id \
-WHERE l.hay_id = hay.hay_id AND f.undone_on IS NULL), 0);
+UPDATE hives SET honey_left = coalesce((SELECT sum(h.honey_kg) FROM harvests h WHERE h.hive_id = hives.hive_id), 0) \
+- coalesce((SELECT sum(j.kg) FROM jars j JOIN harvests h ON h.harvest_id = j.harvest_id \
+WHERE h.hive_id = hives.hive_id AND j.sold_on IS NOT NULL AND j.refunded_on IS NULL), 0);
 ```"""
 
 

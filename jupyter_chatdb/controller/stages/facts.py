@@ -10,12 +10,12 @@ from dataclasses import dataclass
 
 from ...recording import facts
 from ...recording.agreement import agreed
+from ...recording.prompt import facts_messages
 from ...recording.resolve import StoredRows
 from ...recording.scope import in_scope
 from ...recording.shapes import Shape, describe, json_schema, shapes_of
 from ...recording.stated import Stated, stated_only
 from ...sql.rules import derived_columns
-from .. import prompts
 from ..context import Context
 from ..events import Event, FactsExtracted, FactsNotUsed
 from ..plan import PlannedStep
@@ -73,7 +73,7 @@ class _NotWritten:
 def _read(ctx: Context, shapes: dict[str, Shape]) -> Generator[Event, None, _Written | _NotWritten]:
     """One constrained call for the rows the request states, kept to what it says, and their statements."""
     today = dt.date.today()
-    messages = prompts.facts_messages(describe(shapes), ctx.request.text, today.isoformat())
+    messages = facts_messages(describe(shapes), ctx.request.text, today.isoformat())
     completion = yield from ctx.calls("extract", messages, json_schema(shapes), FACTS_MAX_TOKENS)
     try:
         read = json.loads(completion.text)

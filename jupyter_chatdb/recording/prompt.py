@@ -1,0 +1,35 @@
+"""The one prompt of the reading of writes: the rows a request states, given the fields of each table's rows."""
+
+from __future__ import annotations
+
+from ..llm.base import Message
+
+FACTS_INSTRUCTIONS = """\
+You read the facts a request asks to record. Given the tables and the fields of their rows, reply with \
+the rows it states as JSON: for each table the request gives rows for, a list of them with the values it \
+states. A row already kept that the request changes is given by the values that name it and its new values. \
+Name a row of another table by its name (the field says which table); where a field lists its values, pick \
+the one the request means. Leave out what the request does not say; give no row for a table it says \
+nothing about. Dates are YYYY-MM-DD.
+
+Example tables:
+riders: rider_name (names the row, text), phone (text)
+runs: rider (the name of a riders row), picked_up_on (date), dropped_on (date), fee (number), \
+vehicle (one of: bike, cargo bike, van)
+run_stops: postcode (text); each belongs to the runs row added with it
+Request: New rider Mo Tran (07700 900111) took a run on 3 June 2024 on his e-cargo bike, fee 14.50, stops E1 6AN and N1 9GU.
+{"riders": [{"rider_name": "Mo Tran", "phone": "07700 900111"}], "runs": [{"rider": "Mo Tran", "picked_up_on": \
+"2024-06-03", "fee": 14.5, "vehicle": "cargo bike"}], "run_stops": [{"postcode": "E1 6AN"}, {"postcode": "N1 9GU"}]}
+Request: drop-off
+rider: Mo Tran
+picked up: 2024-06-03
+delivered: 5 June 2024
+{"runs": [{"rider": "Mo Tran", "picked_up_on": "2024-06-03", "dropped_on": "2024-06-05"}]}"""
+
+
+def facts_messages(fields: str, request: str, today: str) -> list[Message]:
+    """The tables' row fields (`recording.shapes.describe`), today's date and the request."""
+    return [
+        {"role": "system", "content": FACTS_INSTRUCTIONS},
+        {"role": "user", "content": f"Tables:\n{fields}\nToday: {today}\nRequest: {request}"},
+    ]
