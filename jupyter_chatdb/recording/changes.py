@@ -1,0 +1,188 @@
+"""Changes to kept rows, read from a request's rows: the part of the writer (`facts._Writer`) that finds the
+kept row a row names and sets what it says on it, rather than adding a row.
+
+- a row that names a kept row by a column naming one row (its code, its title) changes that row;
+- a row of a table with generated keys that lacks what a new row needs fills in the empty values of the
+  one kept row its other values name (a loan handed back), else sets the one value that differs on the
+  one kept row its two or more other values name (a visit moved to another room);
+- a header row (a delivery, whose lines belong to it) stated alone changes the row it names, unless kept
+  rows show it may stand alone (an appointment with no treatments yet).
+Each change must name exactly one kept row, checked on the data before it is written; otherwise the
+reading is not written by code (`NotExpressible`) and the request is planned.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass
+
+from ..sql.names import quote_identifier, quote_table
+from .resolve import StoredRows
+from .shapes import Field, Shape
+
+
+class NotExpressible(Exception):
+    """The extracted rows cannot be written by code: plan the request instead."""
+
+
+@dataclass(frozen=True)
+class Write:
+    goal: str
+    sql: str  # with $parameters
+    binds: tuple[str, ...] = ()  # the key it returns, bound for later statements
+
+
+class Changes:
+    """Writing changes to kept rows; the writer that mixes it in gives values and references."""
+
+    shapes: Mapping[str, Shape]
+    stored: StoredRows | None
+    writes: list[Write]
+    params: dict[str, object]
+    added: dict[str, str]
+    named: set[tuple[str, str]]
+
+    def value(self, field: Field, value: object) -> str:
+        raise NotImplementedError
+
+    def reference(self, field: Field, value: object, add: bool = True) -> str:
+        raise NotImplementedError
+
+    def change_of_a_named_row(self, shape: Shape, values: Mapping[str, object]) -> bool:
+        """A row that names a stored row by a column naming one row (its code, its title) is a change to
+        that row: the other values it gives are set on it, nothing is added. False when it names none."""
+        if self.stored is None:
+            return False
+        naming = next((c for c in shape.unique if c in values and self.stored.exists(shape.table, c, values[c])), None)
+        if naming is None:
+            return False
+        by_column = {f.column: f for f in shape.fields}
+        changed = [by_column[c] for c in values if c != naming and c in by_column]
+        self.named.add((shape.table, str(values[naming])))
+        if not changed:
+            return True  # named only, as the row another row refers to
+        target = quote_table(shape.table)
+        assignments = ", ".join(
+            f"{quote_identifier(f.column)} = "
+            + (self.reference(f, values[f.column], add=False) if f.reference else self.value(f, values[f.column]))
+            for f in changed
+        )
+        named = self.value(by_column.get(naming) or Field(naming, naming, "VARCHAR", True), values[naming])
+        self.writes.append(
+            Write(
+                f"set {', '.join(f.column for f in changed)} on {shape.table} {values[naming]!r}",
+                f"UPDATE {target} SET {assignments} WHERE {quote_identifier(naming)} = {named}",
+            )
+        )
+        return True
+
+    def may_stand_alone(self, shape: Shape) -> bool:
+        """Whether a row of a header table may be kept without rows of its own: some kept row has none (an
+        appointment with no treatments yet), read from the data; never known without lookups."""
+        if self.stored is None or not shape.returned_key:
+            return False
+        children = [
+            (s.table, f.column)
+            for s in self.shapes.values()
+            for f in s.required_references
+            if f.reference is not None and f.reference.table == shape.table
+        ]
+        return any(self.stored.some_row_has_none(shape.table, shape.returned_key, *child) for child in children)
+
+    def change_of_a_kept_row(
+        self, shape: Shape, values: Mapping[str, object], has_children: bool, fill_in: bool
+    ) -> None:
+        """A row of a table with generated keys that lacks values its table needs: a change to the one kept
+        row the rest of its values name. Its empty values filled in (a loan handed back) where it gives
+        some; else the one value it gives that differs on the one row its two or more other values name (a
+        visit moved to another room)."""
+        if fill_in:
+            try:
+                self.change(shape, values, has_children)
+                return
+            except NotExpressible:
+                pass
+        given = [f for f in shape.fields if f.column in values]
+        named = []
+        for changed in given:
+            identifying = [f for f in given if f is not changed]
+            if len(identifying) >= 2 and any(f.required or f.reference for f in identifying):
+                kept = dict(self.params)
+                where = f"{self.condition(identifying, values)} AND ({self.differs([changed], values)})"
+                if self.stored is not None and self.stored.count(shape.table, where, self.params) == 1:
+                    named.append((changed, identifying))
+                self.params = kept
+        if len(named) > 1:
+            raise NotExpressible(f"a {shape.table} row: its values name kept rows in {len(named)} ways")
+        if named:
+            changed, identifying = named[0]
+            self.update_one(shape, identifying, [changed], values, has_children)
+            return
+        raise NotExpressible(f"the {shape.table} row to change: its values name no one kept row")
+
+    def condition(self, fields: Sequence[Field], values: Mapping[str, object]) -> str:
+        """SQL that holds for the rows having each of `fields` as `values` gives it."""
+        return " AND ".join(f"{quote_identifier(f.column)} = {self.expression(f, values[f.column])}" for f in fields)
+
+    def differs(self, fields: Sequence[Field], values: Mapping[str, object]) -> str:
+        return " OR ".join(
+            f"{quote_identifier(f.column)} IS DISTINCT FROM {self.expression(f, values[f.column])}" for f in fields
+        )
+
+    def expression(self, field: Field, value: object) -> str:
+        return self.reference(field, value, add=False) if field.reference else self.value(field, value)
+
+    def update_one(
+        self,
+        shape: Shape,
+        identifying: Sequence[Field],
+        changed: Sequence[Field],
+        values: Mapping[str, object],
+        has_children: bool,
+    ) -> None:
+        target, key = quote_table(shape.table), quote_identifier(shape.returned_key)
+        assignments = ", ".join(
+            f"{quote_identifier(f.column)} = {self.expression(f, values[f.column])}" for f in changed
+        )
+        where = self.condition(identifying, values)
+        goal = f"set {', '.join(f.column for f in changed)} on the {shape.table} row it names"
+        sql = f"UPDATE {target} SET {assignments} WHERE {key} = (SELECT min({key}) FROM {target} WHERE {where})"
+        if has_children:
+            bind = f"{shape.table}_{shape.returned_key}"
+            self.writes.append(Write(goal, f"{sql} RETURNING {key} AS {quote_identifier(bind)}", (bind,)))
+            self.added[shape.table] = bind
+        else:
+            self.writes.append(Write(goal, sql))
+
+    def change(self, shape: Shape, values: Mapping[str, object], has_children: bool = False) -> None:
+        """A row of a table with generated keys stated without all its table needs: a change to the row its
+        required values name (a delivery undone: its stable and day; a visit kept: its client and hour),
+        setting the values it gives (an empty one only where the row lacks it yet: a loan handed back). With
+        lookups, the values must name one kept row; its key is bound for rows belonging to it."""
+        identifying = [f for f in shape.fields if f.required and f.column in values]
+        changed = [f for f in shape.fields if not f.required and f.column in values]
+        if not shape.returned_key or not identifying or not changed:
+            raise NotExpressible(f"a {shape.table} row without rows of its own, and not a change this can write")
+        target, key = quote_table(shape.table), quote_identifier(shape.returned_key)
+        found = " AND ".join(
+            [
+                f"{quote_identifier(f.column)} = "
+                + (self.reference(f, values[f.column], add=False) if f.reference else self.value(f, values[f.column]))
+                for f in identifying
+            ]
+            + [f"{quote_identifier(f.column)} IS NULL" for f in changed if f.nullable]  # a value it lacks yet
+        )
+        if self.stored is not None:
+            matched = self.stored.count(shape.table, found, self.params)
+            if matched != 1:
+                what = "no row" if not matched else f"{matched} rows"
+                raise NotExpressible(f"the {shape.table} row to change: its values name {what}, not one")
+        assignments = ", ".join(f"{quote_identifier(f.column)} = {self.value(f, values[f.column])}" for f in changed)
+        goal = f"set {', '.join(f.column for f in changed)} on the {shape.table} row it names"
+        sql = f"UPDATE {target} SET {assignments} WHERE {key} = (SELECT min({key}) FROM {target} WHERE {found})"
+        if has_children:
+            bind = f"{shape.table}_{shape.returned_key}"
+            self.writes.append(Write(goal, f"{sql} RETURNING {key} AS {quote_identifier(bind)}", (bind,)))
+            self.added[shape.table] = bind
+        else:
+            self.writes.append(Write(goal, sql))
