@@ -40,6 +40,7 @@ from trades import REPORT, TRADES, TUNE, build
 from trades.base import Record, Trade, load, snapshot, state_checks
 
 from jupyter_chatdb import ChatDB, ChatDBError
+from jupyter_chatdb.controller.events import Event, FactsExtracted, FactsNotUsed
 from jupyter_chatdb.controller.native_sql import STOP, reply_sql
 from jupyter_chatdb.llm import select_backend
 from jupyter_chatdb.llm.base import LLM
@@ -122,10 +123,18 @@ def attempt_record(trade: Trade, number: int, way: str, model: LLM, embedder: ob
     db = database(trade, number, model, embedder, way)
     before = snapshot(db.session.rows, trade)
     started = time.perf_counter()
-    error, calls = "", 0
+    error, calls, sql = "", 0, []
+    readings: list[str] = []
+
+    def seen(event: Event) -> None:
+        if isinstance(event, FactsNotUsed):
+            readings.append(f"not used: {event.reason}")
+        elif isinstance(event, FactsExtracted):
+            readings.append(f"read: {event.rows}" + (f"; left out {event.unstated}" if event.unstated else ""))
+
     try:
-        reply = db.ask(record.text, allow_writes=True)
-        state, calls = ("pending" if reply.pending else "applied"), reply.usage.calls
+        reply = db.ask(record.text, allow_writes=True, on_event=seen)
+        state, calls, sql = ("pending" if reply.pending else "applied"), reply.usage.calls, list(reply.sql)
     except ChatDBError as failure:
         state, error = "failed", str(failure)
     seconds = time.perf_counter() - started
@@ -149,6 +158,8 @@ def attempt_record(trade: Trade, number: int, way: str, model: LLM, embedder: ob
         "seconds": seconds,
         "calls": calls,
         "error": error[:300],
+        "sql": sql,
+        "readings": readings,
     }
 
 
