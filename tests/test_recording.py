@@ -51,18 +51,34 @@ def rows(db: ChatDB, sql: str) -> list[tuple]:
     return db.session.rows(sql)
 
 
-def test_a_check_list_and_a_small_table_of_kept_rows_are_offered_as_picks(society):
+def test_a_check_list_and_a_small_table_of_kept_rows_are_shown_as_lists(society):
     shapes = shapes_of(society.session, Catalog.read(society.session, samples=0))
-    schema = json_schema(shapes)["properties"]
-    assert schema["dues"]["items"]["properties"]["method"] == {
-        "type": "string",
-        "enum": ["cash", "cheque", "standing order"],
-    }
-    # fields: two rows kept from the start, offered by the name people use, not the code
-    assert schema["plots"]["items"]["properties"]["field_code"]["enum"] == ["North field", "South field"]
+    fields = describe(shapes)
+    assert "method (one of: cash, cheque, standing order)" in fields
+    # fields: two rows kept from the start, shown by the name people use, not the code
+    assert "field_code (one of: North field, South field)" in fields
     # plots: fifty rows, named in words and found by code, not listed
-    assert "enum" not in schema["lets"]["items"]["properties"]["plot_code"]
-    assert "method (one of: cash, cheque, standing order)" in describe(shapes)
+    assert "plot_code (the name of a plots row)" in fields
+    # the reply is not held to a list: a small model would start a listed value it did not mean
+    assert json_schema(shapes)["properties"]["dues"]["items"]["properties"]["method"] == {"type": "string"}
+
+
+def test_the_words_read_for_a_listed_value_are_mapped_to_it_by_code_else_chosen_by_the_model(society, scripted):
+    scripted.push(
+        {"route": "write"},
+        {"dues": [{"holder": "Ivo Marsh", "paid_on": "2025-04-02", "amount": 40, "method": "a signed cheque"}]},
+        {"route": "write"},
+        {"dues": [{"holder": "Pia Lund", "paid_on": "2025-04-03", "amount": 40, "method": "monthly debit"}]},
+        {"value": "standing order"},
+    )
+    society.ask("Ivo Marsh paid 40 of dues on 2 April 2025 with a signed cheque", allow_writes=True)
+    society.ask("Pia Lund paid 40 of dues on 3 April 2025 by monthly debit", allow_writes=True)
+    assert rows(society, "SELECT holder_id, method FROM dues ORDER BY holder_id") == [
+        (1, "cheque"),
+        (2, "standing order"),
+    ]
+    choice = scripted.calls[-1]
+    assert choice.json_schema["properties"]["value"]["enum"] == ["cash", "cheque", "standing order", "monthly debit"]
 
 
 def test_a_pick_and_a_label_are_written_as_the_schema_keeps_them(society, scripted):

@@ -4,7 +4,8 @@ fills in, typed by their columns, with what the schema allows them to hold.
 - Keys from sequences and columns a rule keeps true are never asked for.
 - A reference to another table is named by that table's natural key (a stable: its name), never by an id.
 - A column a CHECK lists the values of, and a reference to a small table of rows kept from the start (a
-  paddock, a feed grade), is an enum of what is stored or allowed (`allowed.py`): the model picks, code checks.
+  paddock, a feed grade), shows the model what is stored or allowed (`allowed.py`); code maps what it
+  reads to the list (`picks.py`).
 - A column named like another table's key (`paddock_code` beside `paddocks.paddock_code`) refers to it even
   where no REFERENCES clause says so.
 """
@@ -134,8 +135,8 @@ def json_schema(shapes: Mapping[str, Shape]) -> JSONSchema:
 
 
 def _property(field: Field) -> JSONSchema:
-    if field.allowed:
-        return {"type": "string", "enum": list(field.allowed)}
+    """A field's JSON type; a listed field's value is read in the request's words and mapped to its list by
+    code (`picks.py`): a grammar holding it to the list makes a small model start a value it did not mean."""
     return {"type": json_type(field)}
 
 

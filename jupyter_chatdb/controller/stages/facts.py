@@ -10,12 +10,14 @@ from dataclasses import dataclass
 
 from ...recording import facts
 from ...recording.agreement import agreed
+from ...recording.picks import mapped
 from ...recording.prompt import facts_messages
 from ...recording.resolve import StoredRows
 from ...recording.scope import in_scope
 from ...recording.shapes import Shape, describe, json_schema, shapes_of
 from ...recording.stated import Stated, stated_only
 from ...sql.rules import derived_columns
+from .. import prompts
 from ..context import Context
 from ..events import Event, FactsExtracted, FactsNotUsed
 from ..plan import PlannedStep
@@ -79,8 +81,9 @@ def _read(ctx: Context, shapes: dict[str, Shape]) -> Generator[Event, None, _Wri
         read = json.loads(completion.text)
     except json.JSONDecodeError:
         return _NotWritten("the model's rows were not JSON")
-    picks = {(s.table, f.name): f.required for s in shapes.values() for f in s.fields if f.allowed}
     read = read if isinstance(read, dict) else {}
+    yield from _listed_values(ctx, shapes, read)
+    picks = {(s.table, f.name): f.required for s in shapes.values() for f in s.fields if f.allowed}
     changes = {
         (table, index)
         for table, listed in read.items()
@@ -99,6 +102,41 @@ def _read(ctx: Context, shapes: dict[str, Shape]) -> Generator[Event, None, _Wri
         return _NotWritten(str(reason), unstated, made_up & set(shapes))
     counts = tuple((table, len(listed)) for table, listed in rows.items() if listed)
     return _Written(writes, params, counts, unstated, tuple(agreement.set_from_lines))
+
+
+CHOICES = 3  # model calls at most, per request, to map read words to a listed value
+
+
+def _listed_values(ctx: Context, shapes: dict[str, Shape], read: dict) -> Generator[Event, None, None]:
+    """Each value read for a field the schema lists, as the listed value it means (`picks.mapped`), else as
+    the model chooses among the list in one constrained call (up to `CHOICES`), else left out."""
+    calls = 0
+    for table, listed in read.items():
+        shape = shapes.get(table)
+        if shape is None or not isinstance(listed, list):
+            continue
+        for row in (r for r in listed if isinstance(r, dict)):
+            for field in (f for f in shape.fields if f.allowed and row.get(f.name) is not None):
+                said = row[field.name]
+                value = said if said in field.allowed else mapped(said, field.allowed)
+                if value is None and calls < CHOICES and isinstance(said, str):
+                    calls += 1
+                    value = yield from _chosen(ctx, table, field.column, said, list(field.allowed))
+                if value is None:
+                    del row[field.name]
+                else:
+                    row[field.name] = value
+
+
+def _chosen(ctx: Context, table: str, column: str, said: str, options: list[str]) -> Generator[Event, None, str | None]:
+    messages = prompts.value_choice_messages(ctx.request.text, table, column, said, options)
+    schema = {"type": "object", "properties": {"value": {"enum": [*options, said]}}, "required": ["value"]}
+    completion = yield from ctx.calls("value", messages, schema, CHOICE_MAX_TOKENS)
+    chosen = prompts.parse_json(completion.text, "value")
+    return chosen if chosen in options else None
+
+
+CHOICE_MAX_TOKENS = 40
 
 
 def _without_made_up_rows(shapes: dict[str, Shape], stated: Stated) -> tuple[dict[str, list], tuple[str, ...]]:

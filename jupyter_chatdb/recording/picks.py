@@ -1,0 +1,59 @@
+"""A value the schema lists, from the words the model read: "by debit card" -> 'card', "a cargo bike" ->
+'cargo bike', "grey-coated" -> 'greycoat'.
+
+The model reads a listed column's value in the request's words (its field shows the list, but the reply is
+not held to it: a grammar that allows only the list makes a small model start a listed value it did not
+mean). Code maps the words to the list (`mapped`): the same value, the same when case, spaces and
+punctuation are set aside, the one listed value whose words are all among the words read (the longest
+such), or whose letters are the read words' stems run together ("grey-coated" -> 'greycoat'). Words that
+map to none are for the model to choose among the list (a constrained call in the stage), or to leave out.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Sequence
+
+from ..grounding.words import stem
+
+
+def mapped(said: object, allowed: Sequence[str]) -> str | None:
+    """The listed value `said` means, when code can tell; None otherwise.
+
+    >>> kinds = ["cash", "card", "transfer"]
+    >>> mapped("debit card", kinds), mapped("Bank-Transfer", kinds), mapped("CASH", kinds), mapped("cheque", kinds)
+    ('card', 'transfer', 'cash', None)
+    >>> mapped("a cargo bike", ["bike", "cargo bike", "van"]), mapped("grey coated", ["greycoat", "baycoat"])
+    ('cargo bike', 'greycoat')
+    >>> mapped("card or cash", kinds) is None  # two listed values: not code's to choose
+    True
+    """
+    if not isinstance(said, str) or not said.strip():
+        return None
+    for value in allowed:
+        if value == said or value.casefold() == said.casefold() or _squeezed(value) == _squeezed(said):
+            return value
+    words = _words(said)
+    within = [value for value in allowed if _words(value) and set(_words(value)) <= set(words)]
+    if within:
+        longest = max(len(_words(v)) for v in within)
+        best = [v for v in within if len(_words(v)) == longest]
+        if len(best) == 1 and not _disjoint_others(best[0], within):
+            return best[0]
+    joined = "".join(words)
+    stems = [v for v in allowed if _squeezed(v) and _squeezed(v) == joined]
+    return stems[0] if len(stems) == 1 else None
+
+
+def _disjoint_others(best: str, within: Sequence[str]) -> bool:
+    """Whether another listed value within the words shares no word with `best` ("card or cash")."""
+    mine = set(_words(best))
+    return any(not (set(_words(v)) & mine) for v in within if v != best)
+
+
+def _words(text: str) -> list[str]:
+    return [stem(w) for w in re.findall(r"[a-z0-9]+", text.lower())]
+
+
+def _squeezed(text: str) -> str:
+    return re.sub(r"[\W_]+", "", text.lower())
