@@ -346,8 +346,7 @@ class Session:
             try:
                 frame, row_count, truncated = _wait_interruptibly(future)
             except KeyboardInterrupt:
-                self._con.interrupt()
-                _wait_quietly(future)
+                _interrupt_until_done(self._con, future)
                 raise QueryInterrupted("Query interrupted; nothing was changed.") from None
             except duckdb.Error as error:
                 raise QueryFailed(_message(error)) from error
@@ -492,11 +491,18 @@ def _wait_interruptibly(future: Future[_Fetched]) -> _Fetched:
             continue
 
 
-def _wait_quietly(future: Future) -> None:
-    try:
-        future.result()
-    except BaseException:
-        pass
+def _interrupt_until_done(con: duckdb.DuckDBPyConnection, future: Future) -> None:
+    """Interrupt the connection until the statement ends: an interrupt that comes before the worker has
+    started the statement stops nothing, so it is sent again while the statement runs."""
+    while True:
+        con.interrupt()
+        try:
+            future.result(timeout=INTERRUPT_POLL_S)
+            return
+        except TimeoutError:
+            continue
+        except BaseException:
+            return
 
 
 def _message(error: Exception) -> str:
