@@ -198,3 +198,15 @@ def test_a_row_that_can_only_change_a_kept_one_keeps_its_pick():
     picks = {("plots", "layout"): False, ("dues", "method"): False}
     stated = stated_only(read, "N4 is split in two", dt.date(2025, 5, 1), picks, {("plots", 0)})
     assert stated.rows == {"plots": [{"plot_code": "N4", "layout": "half"}], "dues": [{}]}
+
+
+def test_a_reading_cut_off_keeps_its_complete_rows_and_says_so(society, scripted):
+    cut = (
+        '{"dues": [{"holder": "Ivo Marsh", "paid_on": "2025-04-02", "amount": 40, "method": "cash"}, {"holder": "Ivo Ma'
+    )
+    scripted.push({"route": "write"}, cut)
+    seen = []
+    society.ask("Ivo Marsh paid 40 of dues in cash on 2 April 2025", allow_writes=True, on_event=seen.append)
+    assert rows(society, "SELECT holder_id, method FROM dues") == [(1, "cash")]
+    (read,) = [e for e in seen if isinstance(e, FactsExtracted)]
+    assert any("cut off" in note for note in read.unstated)

@@ -114,6 +114,11 @@ def shapes_of(session: Session, catalog: Catalog, derived: Mapping[str, Sequence
     return made
 
 
+# the grammar's bound on a table's rows, so a small model caught in a loop (the same row again and again)
+# stops within the reading's tokens
+MAX_ROWS_PER_TABLE = 10
+
+
 def json_schema(shapes: Mapping[str, Shape]) -> JSONSchema:
     """Per table, an optional list of rows; each row's fields optional, typed by their columns."""
     return {
@@ -121,6 +126,7 @@ def json_schema(shapes: Mapping[str, Shape]) -> JSONSchema:
         "properties": {
             name: {
                 "type": "array",
+                "maxItems": MAX_ROWS_PER_TABLE,
                 "items": {
                     "type": "object",
                     "properties": {f.name: _property(f) for f in shape.fields},

@@ -77,10 +77,10 @@ def _read(ctx: Context, shapes: dict[str, Shape]) -> Generator[Event, None, _Wri
     today = dt.date.today()
     messages = facts_messages(describe(shapes), ctx.request.text, today.isoformat())
     completion = yield from ctx.calls("extract", messages, json_schema(shapes), FACTS_MAX_TOKENS)
-    try:
-        read = json.loads(completion.text)
-    except json.JSONDecodeError:
+    read = rows_read(completion.text)
+    if read is None:
         return _NotWritten("the model's rows were not JSON")
+    cut = ("what the reading held after its last complete row (it was cut off)",) if _was_cut(completion.text) else ()
     read = read if isinstance(read, dict) else {}
     yield from _listed_values(ctx, shapes, read)
     picks = {(s.table, f.name): f.required for s in shapes.values() for f in s.fields if f.allowed}
@@ -95,13 +95,61 @@ def _read(ctx: Context, shapes: dict[str, Shape]) -> Generator[Event, None, _Wri
     rows, unstated = _without_made_up_rows(shapes, stated)
     made_up = frozenset(table for table, listed in stated.rows.items() if listed and not rows.get(table))
     agreement = agreed(shapes, rows, ctx.request.text)
-    unstated += tuple(agreement.unlabelled)
+    unstated += tuple(agreement.unlabelled) + cut
     try:
         writes, params = facts.statements(shapes, rows, StoredRows(ctx.session))
     except facts.NotExpressible as reason:
         return _NotWritten(str(reason), unstated, made_up & set(shapes))
     counts = tuple((table, len(listed)) for table, listed in rows.items() if listed)
     return _Written(writes, params, counts, unstated, tuple(agreement.set_from_lines))
+
+
+def rows_read(text: str) -> object | None:
+    """The reading's JSON; when it was cut off (a reading that ran out of tokens), its complete rows.
+
+    >>> rows_read('{"runs": [{"fee": 3}, {"fee": 4}], "stops": [{"code": "E1"}, {"co')
+    {'runs': [{'fee': 3}, {'fee': 4}], 'stops': [{'code': 'E1'}]}
+    >>> rows_read("not json") is None
+    True
+    """
+    try:
+        return json.loads(text)
+    except json.JSONDecodeError:
+        pass
+    ends = [i for i, c in enumerate(text) if c == "}"][::-1][:MAX_CUTS]
+    for end in ends:
+        kept = text[: end + 1]
+        try:
+            return json.loads(kept + _closing(kept))
+        except json.JSONDecodeError:
+            continue
+    return None
+
+
+MAX_CUTS = 40
+
+
+def _was_cut(text: str) -> bool:
+    try:
+        json.loads(text)
+    except json.JSONDecodeError:
+        return True
+    return False
+
+
+def _closing(text: str) -> str:
+    """The brackets that close what `text` leaves open (outside strings)."""
+    stack, quoted, escaped = [], False, False
+    for c in text:
+        if quoted:
+            escaped, quoted = (not escaped and c == "\\"), quoted and (escaped or c != '"')
+        elif c == '"':
+            quoted = True
+        elif c in "[{":
+            stack.append("]" if c == "[" else "}")
+        elif c in "]}" and stack:
+            stack.pop()
+    return "".join(reversed(stack))
 
 
 CHOICES = 3  # model calls at most, per request, to map read words to a listed value
