@@ -210,3 +210,13 @@ def test_a_reading_cut_off_keeps_its_complete_rows_and_says_so(society, scripted
     assert rows(society, "SELECT holder_id, method FROM dues") == [(1, "cash")]
     (read,) = [e for e in seen if isinstance(e, FactsExtracted)]
     assert any("cut off" in note for note in read.unstated)
+
+
+def test_a_reference_to_no_kept_row_is_planned_where_a_name_cannot_add_one(society, scripted):
+    reading = {"lets": [{"holder": "Ivo Marsh", "plot_code": "west 99", "let_on": "2025-05-01"}]}
+    scripted.push({"route": "write"}, reading, {"steps": []}, {"steps": []})  # planned: nothing to run
+    seen = []
+    with pytest.raises(ModelOutputError):
+        society.ask("Ivo Marsh took plot west 99 on 1 May 2025", allow_writes=True, on_event=seen.append)
+    assert [e.reason for e in seen if isinstance(e, FactsNotUsed)] == ["no plots row is named 'west 99'"]
+    assert rows(society, "SELECT count(*) FROM lets") == [(1,)]

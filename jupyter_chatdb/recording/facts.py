@@ -31,7 +31,7 @@ from collections.abc import Mapping
 from ..grounding.words import words
 from ..sql.names import quote_identifier, quote_table
 from .changes import Changes, NotExpressible, Write
-from .resolve import StoredRows
+from .resolve import StoredRows, squeezed
 from .shapes import Field, Shape, json_type
 
 
@@ -119,8 +119,10 @@ class _Writer(Changes):
             self.writes.append(Write(goal, f"INSERT INTO {target} ({listed}) SELECT {selected}"))
 
     def named_as_stored(self, shape: Shape, row: Mapping[str, object]) -> dict[str, object]:
-        """`row` with each reference, and each value of a naming column, as the stored row it names is
-        named ("non-fiction 32" -> 'N-032'; "hillside" -> 'Hillside'); values naming no stored row as given."""
+        """`row` with each reference, and each value of a naming column, as the kept row it names is named
+        ("glasshouse 12" -> 'G-012'; "hillside" -> 'Hillside'; a title given with its code, "Tansy T-04",
+        -> 'Tansy'); a new row's code as kept ones are written. A reference naming no kept row, to a table
+        that needs more than a name to add one, and not added by this request, is not written by code."""
         named = dict(row)
         if self.stored is None:
             return named
@@ -129,17 +131,29 @@ class _Writer(Changes):
             if value is None:
                 continue
             if field.reference is not None and field.reference.name:
-                target, columns, wanted = field.reference.table, field.reference.labels, field.reference.name
+                reference = field.reference
+                found = self.stored.find(reference.table, reference.labels or (reference.name,), value, reference.name)
+                if found is None and self.needs_more_than_a_name(reference.table, value):
+                    raise NotExpressible(f"no {reference.table} row is named {value!r}")
             elif field.column in shape.unique:
-                target, columns, wanted = shape.table, (field.column,), field.column
+                found = self.stored.find(shape.table, (field.column,), value, field.column)
+                if found is None and len(shape.unique) > 1:  # named by another of its naming columns
+                    other = self.stored.find(shape.table, shape.unique, value, field.column)
+                    found = other if other is not None and squeezed(str(other)) in squeezed(str(value)) else None
+                if found is None:
+                    found = self.stored.composed(shape.table, field.column, value)  # a new row's code
             else:
                 continue
-            found = self.stored.find(target, columns or (wanted,), value, wanted)
-            if found is None and target == shape.table:
-                found = self.stored.composed(target, field.column, value)  # a new row's code, as kept ones are
             if found is not None:
                 named[field.name] = found
         return named
+
+    def needs_more_than_a_name(self, table: str, name: object) -> bool:
+        """Whether a row of `table` named `name` is neither added by this request nor addable by its name."""
+        parent = self.shapes.get(table)
+        if parent is None or (table, str(name)) in self.named:
+            return False
+        return any(f.required and f.column != parent.natural_key for f in parent.fields)
 
     def upsert(self, shape: Shape, name: object, pairs: list[tuple[str, str]]) -> None:
         """Add the row named `name` unless one is; set the other values it gives (`pairs`) on it."""
