@@ -193,11 +193,17 @@ def sequence_value(db: ChatDB, name: str) -> object:
     return db.session.rows("SELECT last_value FROM duckdb_sequences() WHERE sequence_name = ?", [name])[0][0]
 
 
-def test_a_row_that_can_only_change_a_kept_one_keeps_its_pick():
-    read = {"plots": [{"plot_code": "N4", "layout": "half"}], "dues": [{"holder": "Ivo", "method": "cash"}]}
-    picks = {("plots", "layout"): False, ("dues", "method"): False}
-    stated = stated_only(read, "N4 is split in two", dt.date(2025, 5, 1), picks, {("plots", 0)})
-    assert stated.rows == {"plots": [{"plot_code": "N4", "layout": "half"}], "dues": [{}]}
+def test_a_change_to_a_kept_row_keeps_a_pick_only_from_words_the_request_says():
+    picks = {("plots", "layout"): True, ("plots", "field_code"): True}  # needed, but a kept row has them
+    split = {"plots": [{"plot_code": "N4", "layout": "half"}]}
+    made_up = {"plots": [{"plot_code": "N4", "layout": "raised bed", "field_code": "South field"}]}
+    day = dt.date(2025, 5, 1)
+    assert stated_only(split, "N4 is a half plot now", day, picks, {("plots", 0)}).rows == split
+    assert stated_only(made_up, "N4 was weeded", day, picks, {("plots", 0)}).rows == {"plots": [{"plot_code": "N4"}]}
+    one = {"plots": [{"plot_code": "N4", "layout": "full"}]}  # the one value a change sets: its point
+    assert stated_only(one, "N4 is back to one plot", day, picks, {("plots", 0)}).rows == one
+    said = {("plots", 0, "layout")}  # read as "split in two", which the request says, mapped to 'half'
+    assert stated_only(split, "N4 was split in two", day, picks, {("plots", 0)}, said).rows == split
 
 
 def test_a_reading_cut_off_keeps_its_complete_rows_and_says_so(society, scripted):

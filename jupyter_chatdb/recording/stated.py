@@ -6,9 +6,10 @@ look right. So each value read must be found in the request (`is_stated`): a num
 text among its words (case, spaces and punctuation aside), a date in one of the usual forms or said as
 "today" or "yesterday", or a date so long after or before one of those ("for three weeks"). A number may
 be written in words ("seven"), or as a length of time ("a week" is 7 days, "an hour" 60 minutes). A value the schema lists
-(a CHECK list, a small table's names) is the model's pick of a word the request uses ("a grey mare" ->
-'grey'): it is kept when its column needs a value, or a word of the request begins like it, or its row can
-only change a kept one ("Tansy is off work": a status). The rest
+(a CHECK list, a small table's names) is mapped from the words the model read ("a grey mare" -> 'grey'):
+it is kept when those words are the request's, or a word of the request begins like it, or its column
+needs a value in a row to be added, or it is the one value a change to a kept row sets that the request
+does not say in words ("Tansy did not turn up": a status). The rest
 are left out (`stated_only`); a row that then lacks what its table needs is not written by code.
 """
 
@@ -39,11 +40,12 @@ def stated_only(
     today: dt.date,
     picks: Mapping[tuple[str, str], bool] = {},
     changes: Collection[tuple[str, int]] = (),
+    said: Collection[tuple[str, int, str]] = (),
 ) -> Stated:
     """`rows` (table -> list of {field: value}) without the values `text` does not state. `picks`: (table,
     field) -> whether its column needs a value, for the fields whose values the schema lists; `changes`:
-    the (table, index) of rows that can only change a kept row (they lack what a new one needs), whose
-    picks are the change they make ("did not attend": a status).
+    the (table, index) of rows that can only change a kept row (they lack what a new one needs); `said`:
+    the (table, index, field) of listed values read from words the request says ("by debit card").
 
     >>> stated_only({"hay": [{"kind": "timothy", "price": 6, "bales": 0}]}, "Timothy sells at 6 now", dt.date(2024, 5, 1))
     Stated(rows={'hay': [{'kind': 'timothy', 'price': 6}]}, left_out=['hay.bales = 0'], trimmed={('hay', 0)})
@@ -60,9 +62,12 @@ def stated_only(
                 for field, value in row.items()
                 if value is None
                 or is_stated(value, text, today)
-                or ((table, field) in picks and change)
-                or _picked(picks, table, field, value, text)
+                or (table, index, field) in said
+                or _picked(picks, table, field, value, text, change)
             }
+            unsaid = [field for field in row if field not in stated and (table, field) in picks]
+            if change and len(unsaid) == 1 and len(stated) == len(row) - 1:
+                stated[unsaid[0]] = row[unsaid[0]]  # the one listed value a change sets: the change it makes
             if len(stated) < len(row):
                 found.left_out += [
                     f"{table}.{field} = {value!r}" for field, value in row.items() if field not in stated
@@ -96,19 +101,23 @@ def is_stated(value: object, text: str, today: dt.date) -> bool:
     return _says_date(text, day, today)
 
 
-def _picked(picks: Mapping[tuple[str, str], bool], table: str, field: str, value: object, text: str) -> bool:
-    """A value picked from the schema's list for the words of the request: kept where its column needs a
-    value, else where a word of the request begins like a word of it.
+def _picked(
+    picks: Mapping[tuple[str, str], bool], table: str, field: str, value: object, text: str, change: bool = False
+) -> bool:
+    """A value picked from the schema's list: kept where a word of the request begins like a word of it, or
+    where its column needs a value in a row to be added (never in a change: the kept row has one).
 
     >>> _picked({("t", "coat"): False}, "t", "coat", "grey", "a greyish mare")
     True
     >>> picks = {("t", "coat"): False, ("t", "size"): True}
     >>> _picked(picks, "t", "coat", "bay", "a chestnut mare"), _picked(picks, "t", "size", "large", "a big mare")
     (False, True)
+    >>> _picked(picks, "t", "size", "large", "the mare is lame", change=True)
+    False
     """
     if (table, field) not in picks or not isinstance(value, str):
         return False
-    if picks[(table, field)]:
+    if picks[(table, field)] and not change:
         return True
     said = re.findall(r"\w+", text.lower())
     return any(w[:4] == s[:4] for w in re.findall(r"\w+", value.lower()) if len(w) >= 3 for s in said if len(s) >= 3)

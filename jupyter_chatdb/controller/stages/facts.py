@@ -15,7 +15,7 @@ from ...recording.prompt import facts_messages
 from ...recording.resolve import StoredRows
 from ...recording.scope import in_scope
 from ...recording.shapes import Shape, describe, json_schema, shapes_of
-from ...recording.stated import Stated, stated_only
+from ...recording.stated import Stated, is_stated, stated_only
 from ...sql.rules import derived_columns
 from .. import prompts
 from ..context import Context
@@ -82,7 +82,7 @@ def _read(ctx: Context, shapes: dict[str, Shape]) -> Generator[Event, None, _Wri
         return _NotWritten("the model's rows were not JSON")
     cut = ("what the reading held after its last complete row (it was cut off)",) if _was_cut(completion.text) else ()
     read = read if isinstance(read, dict) else {}
-    yield from _listed_values(ctx, shapes, read)
+    said = yield from _listed_values(ctx, shapes, read, today)
     picks = {(s.table, f.name): f.required for s in shapes.values() for f in s.fields if f.allowed}
     changes = {
         (table, index)
@@ -91,7 +91,7 @@ def _read(ctx: Context, shapes: dict[str, Shape]) -> Generator[Event, None, _Wri
         for index, row in enumerate(listed)
         if isinstance(row, dict) and facts.lacks(shapes, table, row)
     }
-    stated = stated_only(read, ctx.request.text, today, picks, changes)
+    stated = stated_only(read, ctx.request.text, today, picks, changes, said)
     rows, unstated = _without_made_up_rows(shapes, stated)
     made_up = frozenset(table for table, listed in stated.rows.items() if listed and not rows.get(table))
     agreement = agreed(shapes, rows, ctx.request.text)
@@ -155,25 +155,33 @@ def _closing(text: str) -> str:
 CHOICES = 3  # model calls at most, per request, to map read words to a listed value
 
 
-def _listed_values(ctx: Context, shapes: dict[str, Shape], read: dict) -> Generator[Event, None, None]:
+def _listed_values(
+    ctx: Context, shapes: dict[str, Shape], read: dict, today: dt.date
+) -> Generator[Event, None, set[tuple[str, int, str]]]:
     """Each value read for a field the schema lists, as the listed value it means (`picks.mapped`), else as
-    the model chooses among the list in one constrained call (up to `CHOICES`), else left out."""
-    calls = 0
+    the model chooses among the list in one constrained call (up to `CHOICES`), else left out. Returns the
+    (table, index, field) of those read from words the request says."""
+    calls, said = 0, set()
     for table, listed in read.items():
         shape = shapes.get(table)
         if shape is None or not isinstance(listed, list):
             continue
-        for row in (r for r in listed if isinstance(r, dict)):
+        for index, row in enumerate(listed):
+            if not isinstance(row, dict):
+                continue
             for field in (f for f in shape.fields if f.allowed and row.get(f.name) is not None):
-                said = row[field.name]
-                value = said if said in field.allowed else mapped(said, field.allowed)
-                if value is None and calls < CHOICES and isinstance(said, str):
+                words = row[field.name]
+                value = words if words in field.allowed else mapped(words, field.allowed)
+                if value is None and calls < CHOICES and isinstance(words, str):
                     calls += 1
-                    value = yield from _chosen(ctx, table, field.column, said, list(field.allowed))
+                    value = yield from _chosen(ctx, table, field.column, words, list(field.allowed))
                 if value is None:
                     del row[field.name]
-                else:
-                    row[field.name] = value
+                    continue
+                row[field.name] = value
+                if is_stated(words, ctx.request.text, today):
+                    said.add((table, index, field.name))
+    return said
 
 
 def _chosen(ctx: Context, table: str, column: str, said: str, options: list[str]) -> Generator[Event, None, str | None]:
