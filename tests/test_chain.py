@@ -94,7 +94,7 @@ def test_planning_prompt_has_schema_with_keys_examples_and_the_request(shop, scr
     scripted.push({"route": "write"}, plan(*SALE))
     shop.ask("Bob Lewis bought 8 kg of apple on 2023-01-01.", allow_writes=True)
     system, user = (m["content"] for m in scripted.calls[1].messages)
-    assert "Worked examples on other tables" in system and "RETURNING order_id" in system
+    assert "Worked examples on other tables" in system and "RETURNING run_id" in system
     assert "FOREIGN KEY (customer_id) REFERENCES customers (customer_id)" in user
     assert user.endswith("Request: Bob Lewis bought 8 kg of apple on 2023-01-01.")
     assert scripted.calls[0].json_schema["properties"]["route"]["enum"] == [
