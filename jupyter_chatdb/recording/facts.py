@@ -151,8 +151,10 @@ class _Writer(Changes):
     def needs_more_than_a_name(self, table: str, name: object) -> bool:
         """Whether a row of `table` named `name` is neither added by this request nor addable by its name."""
         parent = self.shapes.get(table)
-        if parent is None or (table, str(name)) in self.named:
+        if (table, str(name)) in self.named:
             return False
+        if parent is None:
+            return True  # a table not offered to this reading: no row of it is added here
         return any(f.required and f.column != parent.natural_key for f in parent.fields)
 
     def upsert(self, shape: Shape, name: object, pairs: list[tuple[str, str]]) -> None:
