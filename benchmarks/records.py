@@ -40,7 +40,7 @@ from trades import REPORT, TRADES, TUNE, build
 from trades.base import Record, Trade, load, snapshot, state_checks
 
 from jupyter_chatdb import ChatDB, ChatDBError
-from jupyter_chatdb.controller.events import Event, FactsExtracted, FactsNotUsed
+from jupyter_chatdb.controller.events import Event, FactsExtracted, FactsNotUsed, ModelText
 from jupyter_chatdb.controller.native_sql import STOP, reply_sql
 from jupyter_chatdb.llm import select_backend
 from jupyter_chatdb.llm.base import LLM
@@ -125,9 +125,12 @@ def attempt_record(trade: Trade, number: int, way: str, model: LLM, embedder: ob
     started = time.perf_counter()
     error, calls, sql = "", 0, []
     readings: list[str] = []
+    extract: list[str] = []  # the reading's text as the model wrote it
 
     def seen(event: Event) -> None:
-        if isinstance(event, FactsNotUsed):
+        if isinstance(event, ModelText) and event.purpose == "extract":
+            extract.append(event.text)
+        elif isinstance(event, FactsNotUsed):
             readings.append(f"not used: {event.reason}")
         elif isinstance(event, FactsExtracted):
             readings.append(f"read: {event.rows}" + (f"; left out {event.unstated}" if event.unstated else ""))
@@ -160,6 +163,7 @@ def attempt_record(trade: Trade, number: int, way: str, model: LLM, embedder: ob
         "error": error[:300],
         "sql": sql,
         "readings": readings,
+        "extract": "".join(extract)[:600],
     }
 
 
