@@ -226,3 +226,50 @@ def test_a_reference_to_no_kept_row_is_planned_where_a_name_cannot_add_one(socie
         society.ask("Ivo Marsh took plot west 99 on 1 May 2025", allow_writes=True, on_event=seen.append)
     assert [e.reason for e in seen if isinstance(e, FactsNotUsed)] == ["no plots row is named 'west 99'"]
     assert rows(society, "SELECT count(*) FROM lets") == [(1,)]
+
+
+OBSERVATORY = """
+CREATE SEQUENCE observer_seq START 1;
+CREATE SEQUENCE session_seq START 1;
+CREATE TABLE observers (observer_id INTEGER PRIMARY KEY DEFAULT nextval('observer_seq'), observer_name VARCHAR NOT NULL,
+                        phone VARCHAR);
+CREATE TABLE scopes (name VARCHAR PRIMARY KEY);
+CREATE TABLE eyepieces (eyepiece_id INTEGER PRIMARY KEY, name VARCHAR NOT NULL);
+CREATE TABLE sessions (session_id INTEGER PRIMARY KEY DEFAULT nextval('session_seq'),
+                       observer_id INTEGER NOT NULL REFERENCES observers (observer_id), held_on DATE NOT NULL,
+                       scope VARCHAR NOT NULL, minutes INTEGER NOT NULL);
+INSERT INTO observers (observer_name, phone) VALUES ('Vera Quist', '111'), ('Vera Quist', '222'), ('Ole Berg', '333');
+INSERT INTO scopes VALUES ('T1'), ('T3');
+INSERT INTO sessions (observer_id, held_on, scope, minutes) VALUES (3, DATE '2025-01-09', 'T1', 60),
+    (3, DATE '2025-01-09', 'T3', 30);
+"""
+
+
+@pytest.fixture
+def observatory(scripted):
+    chatdb = ChatDB(model=scripted, schema=OBSERVATORY, summarize=False, strategy="facts")
+    yield chatdb
+    chatdb.close()
+
+
+def test_a_name_two_kept_rows_share_changes_neither(observatory, scripted):
+    scripted.push({"route": "write"}, {"observers": [{"observer_name": "Vera Quist", "phone": "999"}]})
+    scripted.push({"steps": []}, {"steps": []})  # planned: nothing to run
+    seen = []
+    with pytest.raises(ModelOutputError):
+        observatory.ask("Vera Quist's phone is now 999", allow_writes=True, on_event=seen.append)
+    assert [e.reason for e in seen if isinstance(e, FactsNotUsed)] == ["several observers rows are named 'Vera Quist'"]
+    assert rows(observatory, "SELECT phone FROM observers ORDER BY observer_id") == [("111",), ("222",), ("333",)]
+
+
+def test_the_one_value_that_differs_is_set_on_the_row_it_differs_on(observatory, scripted):
+    reading = {"sessions": [{"observer": "Ole Berg", "held_on": "2025-01-09", "scope": "T1"}]}
+    scripted.push({"route": "write"}, reading)
+    observatory.ask("Ole Berg's session of 9 January 2025 was on T1", allow_writes=True)
+    assert rows(observatory, "SELECT session_id, scope FROM sessions ORDER BY 1") == [(1, "T1"), (2, "T1")]
+
+
+def test_a_bare_name_column_refers_to_no_table_named_by_its_key(observatory):
+    shapes = shapes_of(observatory.session, Catalog.read(observatory.session, samples=0))
+    name = next(f for f in shapes["eyepieces"].fields if f.column == "name")  # scopes' key is "name" too
+    assert name.reference is None and name.allowed == ()

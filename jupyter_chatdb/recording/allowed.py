@@ -10,24 +10,17 @@
 
 from __future__ import annotations
 
-from collections.abc import Mapping
-
 from ..sql.names import quote_identifier, quote_table
 from ..sql.session import Session
 
-# a referenced table this small is a list of kinds (branches, grades, bands), offered as a list of its
+# a referenced table this small is a list of kinds (paddocks, grades, bands), offered as a list of its
 # names; a larger one may gain rows and is named by what the request says, found by code (`resolve.py`)
 MAX_CHOICES = 12
 
 
 def choices(session: Session, table: str, name: str, limit: int = MAX_CHOICES) -> tuple[str, ...]:
-    """The names (column `name`) of `table`'s rows when it has at most `limit` rows; () when it has more."""
+    """The distinct names (column `name`) of `table`'s rows when there are at most `limit`; () otherwise."""
     column = quote_identifier(name)
     rows = session.rows(f"SELECT DISTINCT {column} FROM {quote_table(table)} ORDER BY {column} LIMIT {limit + 1}")
     values = tuple(str(row[0]) for row in rows if row[0] is not None)
     return values if 0 < len(values) <= limit else ()
-
-
-def enum_of(values: tuple[str, ...]) -> Mapping[str, object]:
-    """A JSON schema property: one of `values`."""
-    return {"type": "string", "enum": list(values)}

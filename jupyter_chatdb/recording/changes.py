@@ -3,26 +3,24 @@ kept row a row names and sets what it says on it, rather than adding a row.
 
 - a row that names a kept row by a column naming one row (its code, its title) changes that row;
 - a row of a table with generated keys that lacks what a new row needs fills in the empty values of the
-  one kept row its other values name (a loan handed back), else sets the one value that differs on the
-  one kept row its two or more other values name (a visit moved to another room);
+  one kept row its other values name (a run dropped off), else sets the one value that differs on the
+  one kept row its two or more other values name (an observing session moved to another telescope);
 - a header row (a delivery, whose lines belong to it) stated alone changes the row it names, unless kept
-  rows show it may stand alone (an appointment with no treatments yet).
+  rows show it may stand alone (a run with no stops yet).
 Each change must name exactly one kept row, checked on the data before it is written; otherwise the
 reading is not written by code (`NotExpressible`) and the request is planned.
 """
 
 from __future__ import annotations
 
+import re
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 
 from ..sql.names import quote_identifier, quote_table
+from .errors import NotExpressible
 from .resolve import StoredRows
 from .shapes import Field, Shape
-
-
-class NotExpressible(Exception):
-    """The extracted rows cannot be written by code: plan the request instead."""
 
 
 @dataclass(frozen=True)
@@ -63,9 +61,7 @@ class Changes:
             return True  # named only, as the row another row refers to
         target = quote_table(shape.table)
         assignments = ", ".join(
-            f"{quote_identifier(f.column)} = "
-            + (self.reference(f, values[f.column], add=False) if f.reference else self.value(f, values[f.column]))
-            for f in changed
+            f"{quote_identifier(f.column)} = {self.expression(f, values[f.column])}" for f in changed
         )
         named = self.value(by_column.get(naming) or Field(naming, naming, "VARCHAR", True), values[naming])
         self.writes.append(
@@ -78,7 +74,7 @@ class Changes:
 
     def may_stand_alone(self, shape: Shape) -> bool:
         """Whether a row of a header table may be kept without rows of its own: some kept row has none (an
-        appointment with no treatments yet), read from the data; never known without lookups."""
+        run with no stops yet), read from the data; never known without lookups."""
         if self.stored is None or not shape.returned_key:
             return False
         children = [
@@ -93,15 +89,16 @@ class Changes:
         self, shape: Shape, values: Mapping[str, object], has_children: bool, fill_in: bool
     ) -> None:
         """A row of a table with generated keys that lacks values its table needs: a change to the one kept
-        row the rest of its values name. Its empty values filled in (a loan handed back) where it gives
+        row the rest of its values name. Its empty values filled in (a run dropped off) where it gives
         some; else the one value it gives that differs on the one row its two or more other values name (a
-        visit moved to another room)."""
+        observing session moved to another telescope)."""
         if fill_in:
+            kept = dict(self.params)
             try:
                 self.change(shape, values, has_children)
                 return
             except NotExpressible:
-                pass
+                self.params = kept  # the values bound for the fill-in it was not
         given = [f for f in shape.fields if f.column in values]
         named = []
         for changed in given:
@@ -116,7 +113,9 @@ class Changes:
             raise NotExpressible(f"a {shape.table} row: its values name kept rows in {len(named)} ways")
         if named:
             changed, identifying = named[0]
-            self.update_one(shape, identifying, [changed], values, has_children)
+            where = f"{self.condition(identifying, values)} AND ({self.differs([changed], values)})"
+            assignment = f"{quote_identifier(changed.column)} = {self.expression(changed, values[changed.column])}"
+            self.update_one(shape, where, assignment, changed.column, has_children)
             return
         raise NotExpressible(f"the {shape.table} row to change: its values name no one kept row")
 
@@ -132,23 +131,14 @@ class Changes:
     def expression(self, field: Field, value: object) -> str:
         return self.reference(field, value, add=False) if field.reference else self.value(field, value)
 
-    def update_one(
-        self,
-        shape: Shape,
-        identifying: Sequence[Field],
-        changed: Sequence[Field],
-        values: Mapping[str, object],
-        has_children: bool,
-    ) -> None:
+    def update_one(self, shape: Shape, where: str, assignments: str, columns: str, has_children: bool) -> None:
+        """Set `assignments` on the one kept row `where` holds for (checked to be one), and bind its key for
+        rows belonging to it."""
         target, key = quote_table(shape.table), quote_identifier(shape.returned_key)
-        assignments = ", ".join(
-            f"{quote_identifier(f.column)} = {self.expression(f, values[f.column])}" for f in changed
-        )
-        where = self.condition(identifying, values)
-        goal = f"set {', '.join(f.column for f in changed)} on the {shape.table} row it names"
+        goal = f"set {columns} on the {shape.table} row it names"
         sql = f"UPDATE {target} SET {assignments} WHERE {key} = (SELECT min({key}) FROM {target} WHERE {where})"
         if has_children:
-            bind = f"{shape.table}_{shape.returned_key}"
+            bind = bind_name(shape.table, shape.returned_key)
             self.writes.append(Write(goal, f"{sql} RETURNING {key} AS {quote_identifier(bind)}", (bind,)))
             self.added[shape.table] = bind
         else:
@@ -156,20 +146,15 @@ class Changes:
 
     def change(self, shape: Shape, values: Mapping[str, object], has_children: bool = False) -> None:
         """A row of a table with generated keys stated without all its table needs: a change to the row its
-        required values name (a delivery undone: its stable and day; a visit kept: its client and hour),
-        setting the values it gives (an empty one only where the row lacks it yet: a loan handed back). With
+        required values name (a delivery undone: its stable and day; a session held: its observer and day),
+        setting the values it gives (an empty one only where the row lacks it yet: a run dropped off). With
         lookups, the values must name one kept row; its key is bound for rows belonging to it."""
         identifying = [f for f in shape.fields if f.required and f.column in values]
         changed = [f for f in shape.fields if not f.required and f.column in values]
         if not shape.returned_key or not identifying or not changed:
             raise NotExpressible(f"a {shape.table} row without rows of its own, and not a change this can write")
-        target, key = quote_table(shape.table), quote_identifier(shape.returned_key)
         found = " AND ".join(
-            [
-                f"{quote_identifier(f.column)} = "
-                + (self.reference(f, values[f.column], add=False) if f.reference else self.value(f, values[f.column]))
-                for f in identifying
-            ]
+            [self.condition(identifying, values)]
             + [f"{quote_identifier(f.column)} IS NULL" for f in changed if f.nullable]  # a value it lacks yet
         )
         if self.stored is not None:
@@ -178,11 +163,13 @@ class Changes:
                 what = "no row" if not matched else f"{matched} rows"
                 raise NotExpressible(f"the {shape.table} row to change: its values name {what}, not one")
         assignments = ", ".join(f"{quote_identifier(f.column)} = {self.value(f, values[f.column])}" for f in changed)
-        goal = f"set {', '.join(f.column for f in changed)} on the {shape.table} row it names"
-        sql = f"UPDATE {target} SET {assignments} WHERE {key} = (SELECT min({key}) FROM {target} WHERE {found})"
-        if has_children:
-            bind = f"{shape.table}_{shape.returned_key}"
-            self.writes.append(Write(goal, f"{sql} RETURNING {key} AS {quote_identifier(bind)}", (bind,)))
-            self.added[shape.table] = bind
-        else:
-            self.writes.append(Write(goal, sql))
+        self.update_one(shape, found, assignments, ", ".join(f.column for f in changed), has_children)
+
+
+def bind_name(table: str, key: str) -> str:
+    """The name a row's new key is bound by for later statements: letters, digits and underscores only.
+
+    >>> bind_name("bale runs", "run id")
+    'bale_runs_run_id'
+    """
+    return re.sub(r"\W", "_", f"{table}_{key}")

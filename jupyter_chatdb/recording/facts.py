@@ -30,7 +30,8 @@ from collections.abc import Mapping
 
 from ..grounding.words import words
 from ..sql.names import quote_identifier, quote_table
-from .changes import Changes, NotExpressible, Write
+from .changes import Changes, Write, bind_name
+from .errors import NotExpressible
 from .resolve import StoredRows, squeezed
 from .shapes import Field, Shape, json_type
 
@@ -66,6 +67,7 @@ class _Writer(Changes):
         self.params: dict[str, object] = {}
         self.added: dict[str, str] = {}  # table -> the parameter bound to the key of its row added here
         self.named: set[tuple[str, str]] = set()  # (table, name) rows made sure of
+        self.composed: dict[tuple[str, str], object] = {}  # (table, as said) -> a new row's code as written
 
     def value(self, field: Field, value: object) -> str:
         """A bound parameter holding `value`, cast to the field's column type."""
@@ -111,7 +113,7 @@ class _Writer(Changes):
         if has_children and not shape.returned_key:
             raise NotExpressible(f"a new {shape.table} row has rows after it, but no key of its own to give them")
         if has_children:
-            bind = f"{shape.table}_{shape.returned_key}"
+            bind = bind_name(shape.table, shape.returned_key)
             returning = f" RETURNING {quote_identifier(shape.returned_key)} AS {quote_identifier(bind)}"
             self.writes.append(Write(goal, f"INSERT INTO {target} ({listed}) SELECT {selected}{returning}", (bind,)))
             self.added[shape.table] = bind
@@ -120,8 +122,8 @@ class _Writer(Changes):
 
     def named_as_stored(self, shape: Shape, row: Mapping[str, object]) -> dict[str, object]:
         """`row` with each reference, and each value of a naming column, as the kept row it names is named
-        ("glasshouse 12" -> 'G-012'; "hillside" -> 'Hillside'; a title given with its code, "Tansy T-04",
-        -> 'Tansy'); a new row's code as kept ones are written. A reference naming no kept row, to a table
+        ("glasshouse 12" -> 'G-012'; "birchwood" -> 'Birchwood'; a name given with its code, "Copper Beech G-012",
+        -> 'Copper Beech'); a new row's code as kept ones are written. A reference naming no kept row, to a table
         that needs more than a name to add one, and not added by this request, is not written by code."""
         named = dict(row)
         if self.stored is None:
@@ -132,7 +134,9 @@ class _Writer(Changes):
                 continue
             if field.reference is not None and field.reference.name:
                 reference = field.reference
-                found = self.stored.find(reference.table, reference.labels or (reference.name,), value, reference.name)
+                found = self.composed.get((reference.table, str(value))) or self.stored.find(
+                    reference.table, reference.labels or (reference.name,), value, reference.name
+                )
                 if found is None and self.needs_more_than_a_name(reference.table, value):
                     raise NotExpressible(f"no {reference.table} row is named {value!r}")
             elif field.column in shape.unique:
@@ -142,6 +146,8 @@ class _Writer(Changes):
                     found = other if other is not None and squeezed(str(other)) in squeezed(str(value)) else None
                 if found is None:
                     found = self.stored.composed(shape.table, field.column, value)  # a new row's code
+                    if found is not None:
+                        self.composed[(shape.table, str(value))] = found  # for the rows that refer to it
             else:
                 continue
             if found is not None:
@@ -158,8 +164,12 @@ class _Writer(Changes):
         return any(f.required and f.column != parent.natural_key for f in parent.fields)
 
     def upsert(self, shape: Shape, name: object, pairs: list[tuple[str, str]]) -> None:
-        """Add the row named `name` unless one is; set the other values it gives (`pairs`) on it."""
+        """Add the row named `name` unless one is; set the other values it gives (`pairs`) on it. A name no
+        constraint holds unique that several kept rows share names no one row: not code's to write."""
         target, key = quote_table(shape.table), quote_identifier(shape.natural_key)
+        if self.stored is not None and shape.natural_key not in shape.unique:
+            if self.stored.count(shape.table, f"{key} = ?", {}, [name]) > 1:
+                raise NotExpressible(f"several {shape.table} rows are named {name!r}")
         named = dict(pairs)[shape.natural_key]
         listed = ", ".join(quote_identifier(column) for column, _ in pairs)
         selected = ", ".join(expression for _, expression in pairs)
@@ -288,14 +298,16 @@ def _widest(rows: list[dict[str, object]]) -> list[dict[str, object]]:
 
 
 def _rows(value: object) -> list[dict[str, object]]:
+    """The rows of a table's reading that give a value."""
     if isinstance(value, dict):
         value = [value]
-    return [row for row in value if isinstance(row, dict) and row] if isinstance(value, list) else []
+    listed = value if isinstance(value, list) else []
+    return [row for row in listed if isinstance(row, dict) and any(v is not None for v in row.values())]
 
 
 def _is_header(shapes: Mapping[str, Shape], table: str) -> bool:
     """Whether rows of other tables belong to a row of `table` added with them, several to one (a delivery's
-    lines; not a loan's one fine, whose reference is unique): a row of it stated alone changes a kept one."""
+    lines; not a run's one invoice, whose reference is unique): a row of it stated alone changes a kept one."""
     return any(
         f.reference is not None and f.reference.table == table and f.column not in s.unique
         for s in shapes.values()

@@ -1,4 +1,4 @@
-"""A value the schema lists, from the words the model read: "by debit card" -> 'card', "a cargo bike" ->
+"""A value the schema lists, from the words the model read: "by standing order" -> 'standing order', "a cargo bike" ->
 'cargo bike', "grey-coated" -> 'greycoat'.
 
 The model reads a listed column's value in the request's words (its field shows the list, but the reply is
@@ -15,23 +15,24 @@ import re
 from collections.abc import Sequence
 
 from ..grounding.words import stem
+from .resolve import squeezed
 
 
 def mapped(said: object, allowed: Sequence[str]) -> str | None:
     """The listed value `said` means, when code can tell; None otherwise.
 
-    >>> kinds = ["cash", "card", "transfer"]
-    >>> mapped("debit card", kinds), mapped("Bank-Transfer", kinds), mapped("CASH", kinds), mapped("cheque", kinds)
-    ('card', 'transfer', 'cash', None)
+    >>> kinds = ["coins", "cheque", "standing order"]
+    >>> mapped("signed cheque", kinds), mapped("Standing-Order", kinds), mapped("COINS", kinds), mapped("voucher", kinds)
+    ('cheque', 'standing order', 'coins', None)
     >>> mapped("a cargo bike", ["bike", "cargo bike", "van"]), mapped("grey coated", ["greycoat", "baycoat"])
     ('cargo bike', 'greycoat')
-    >>> mapped("card or cash", kinds) is None  # two listed values: not code's to choose
+    >>> mapped("cheque or coins", kinds) is None  # two listed values: not code's to choose
     True
     """
     if not isinstance(said, str) or not said.strip():
         return None
     for value in allowed:
-        if value == said or value.casefold() == said.casefold() or _squeezed(value) == _squeezed(said):
+        if value == said or value.casefold() == said.casefold() or squeezed(value) == squeezed(said):
             return value
     words = _words(said)
     within = [value for value in allowed if _words(value) and set(_words(value)) <= set(words)]
@@ -41,19 +42,15 @@ def mapped(said: object, allowed: Sequence[str]) -> str | None:
         if len(best) == 1 and not _disjoint_others(best[0], within):
             return best[0]
     joined = "".join(words)
-    stems = [v for v in allowed if _squeezed(v) and _squeezed(v) == joined]
+    stems = [v for v in allowed if squeezed(v) and squeezed(v) == joined]
     return stems[0] if len(stems) == 1 else None
 
 
 def _disjoint_others(best: str, within: Sequence[str]) -> bool:
-    """Whether another listed value within the words shares no word with `best` ("card or cash")."""
+    """Whether another listed value within the words shares no word with `best` ("cheque or coins")."""
     mine = set(_words(best))
     return any(not (set(_words(v)) & mine) for v in within if v != best)
 
 
 def _words(text: str) -> list[str]:
     return [stem(w) for w in re.findall(r"[a-z0-9]+", text.lower())]
-
-
-def _squeezed(text: str) -> str:
-    return re.sub(r"[\W_]+", "", text.lower())

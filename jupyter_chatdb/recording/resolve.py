@@ -12,17 +12,28 @@ from __future__ import annotations
 import re
 from collections.abc import Mapping, Sequence
 
+import duckdb
+
+from ..errors import QueryFailed
 from ..sql.names import quote_identifier, quote_table
 from ..sql.session import Session
+from .errors import NotExpressible
 
-MAX_ROWS = 20_000  # a table larger than this is looked up by the same text only
+MAX_ROWS = 20_000  # the rows read for a lookup by name, at most
 
 
 class StoredRows:
-    """Lookups of stored rows by name, on one session's tables as they are now."""
+    """Lookups of stored rows by name, on one session's tables as they are now. A lookup the database
+    cannot run (a value that is no date for a date column) means the reading is not code's to write."""
 
     def __init__(self, session: Session) -> None:
         self.session = session
+
+    def _rows(self, sql: str, params: list[object] | None = None) -> list[tuple]:
+        try:
+            return self.session.rows(sql, params)
+        except duckdb.Error as error:
+            raise NotExpressible(f"a value read does not fit its column ({str(error).splitlines()[0]})") from None
 
     def find(self, table: str, columns: Sequence[str], said: object, wanted: str) -> object | None:
         """The value of column `wanted` of the one row of `table` that `said` names by one of `columns`."""
@@ -31,7 +42,7 @@ class StoredRows:
         text = str(said).strip()
         target = quote_table(table)
         listed = ", ".join(quote_identifier(c) for c in columns)
-        rows = self.session.rows(f"SELECT {quote_identifier(wanted)}, {listed} FROM {target} LIMIT {MAX_ROWS + 1}")
+        rows = self._rows(f"SELECT {quote_identifier(wanted)}, {listed} FROM {target} LIMIT {MAX_ROWS + 1}")
         for matches in (_same, _same_squeezed, _code_said_in_words):
             found = {row[0] for row in rows if any(v is not None and matches(text, str(v)) for v in row[1:])}
             if len(found) == 1:
@@ -41,21 +52,27 @@ class StoredRows:
         return _best_code(text, rows)
 
     def composed(self, table: str, column: str, said: object) -> str | None:
-        """A new code for a row of `table` written as its kept codes are ("magazine 54" -> 'M-054' beside
-        'M-084'), when every kept code whose letters the words begin has one form; None otherwise."""
-        rows = self.session.rows(
-            f"SELECT DISTINCT {quote_identifier(column)} FROM {quote_table(table)} LIMIT {MAX_ROWS + 1}"
-        )
+        """A new code for a row of `table` written as its kept codes are ("glasshouse 7" -> 'G-007' beside
+        'G-012'), when every kept code whose letters the words begin has one form; None otherwise."""
+        rows = self._rows(f"SELECT DISTINCT {quote_identifier(column)} FROM {quote_table(table)} LIMIT {MAX_ROWS + 1}")
         return compose_like(str(said), [str(value) for (value,) in rows if value is not None])
 
-    def count(self, table: str, where: str, params: Mapping[str, object]) -> int:
-        """The rows of `table` that `where` (with $parameters of `params`) holds for."""
+    def count(self, table: str, where: str, params: Mapping[str, object], values: list[object] | None = None) -> int:
+        """The rows of `table` that `where` holds for, with its $parameters from `params` (or its ? from
+        `values`)."""
+        sql = f"SELECT count(*) FROM {quote_table(table)} WHERE {where}"
+        if values is not None:
+            return int(self._rows(sql, values)[0][0])
         used = {name: value for name, value in params.items() if re.search(rf"\${name}\b", where)}
-        return int(self.session.run(f"SELECT count(*) FROM {quote_table(table)} WHERE {where}", used).scalar)  # type: ignore[call-overload]
+        try:
+            counted = self.session.run(sql, used).scalar
+        except QueryFailed as error:
+            raise NotExpressible(f"a value read does not fit its column ({str(error).splitlines()[0]})") from None
+        return int(counted)  # type: ignore[call-overload]
 
     def some_row_has_none(self, table: str, key: str, child: str, column: str) -> bool:
         """Whether some row of `table` has no row of `child` referring to it (by `column`)."""
-        rows = self.session.rows(
+        rows = self._rows(
             f"SELECT 1 FROM {quote_table(table)} AS t WHERE NOT EXISTS (SELECT 1 FROM {quote_table(child)} AS c"
             f" WHERE c.{quote_identifier(column)} = t.{quote_identifier(key)}) LIMIT 1"
         )
@@ -63,9 +80,7 @@ class StoredRows:
 
     def exists(self, table: str, column: str, value: object) -> bool:
         return bool(
-            self.session.rows(
-                f"SELECT 1 FROM {quote_table(table)} WHERE {quote_identifier(column)} = ? LIMIT 1", [value]
-            )
+            self._rows(f"SELECT 1 FROM {quote_table(table)} WHERE {quote_identifier(column)} = ? LIMIT 1", [value])
         )
 
 

@@ -55,7 +55,7 @@ class Shape:
     natural_key: str  # the column that names a row ("" when none does)
     returned_key: str  # the key bound after adding a row, for the rows that reference it ("" when none)
     required_references: tuple[Field, ...] = ()  # references to rows of this request, never filled in
-    unique: tuple[str, ...] = ()  # columns that each name at most one row (its natural key first)
+    unique: tuple[str, ...] = ()  # columns a UNIQUE or PRIMARY KEY holds to name at most one row
 
 
 def shapes_of(session: Session, catalog: Catalog, derived: Mapping[str, Sequence[str]] = {}) -> dict[str, Shape]:
@@ -77,7 +77,8 @@ def shapes_of(session: Session, catalog: Catalog, derived: Mapping[str, Sequence
     }
     listed = check_lists(session)
     stored = [t for t in catalog.tables.values() if not t.is_frame and "." not in t.name]
-    names = {t.name: _natural_key(t, info, unique, listed) for t in stored}
+    referenced = {key.table for t in stored for key in t.foreign_keys if key.table != t.name}
+    names = {t.name: _natural_key(t, info, unique, listed, t.name in referenced) for t in stored}
     picked = {t.name: _picked_among(session, t, names[t.name], info, unique) for t in stored}
     made: dict[str, Shape] = {}
     for table in _parents_first(stored):
@@ -106,10 +107,9 @@ def shapes_of(session: Session, catalog: Catalog, derived: Mapping[str, Sequence
             fields.append(Field(name, column.name, data_type, required, reference, counter, allowed, bool(nullable)))
         key = table.primary_key[0] if len(table.primary_key) == 1 else ""
         generated = bool(key) and _from_sequence(info.get((table.name, key), ("", True, None))[2])
-        own = tuple(c.name for c in table.columns if (table.name, c.name) in unique)
-        ordered = tuple(dict.fromkeys(([names[table.name]] if names[table.name] else []) + list(own)))
+        own = tuple(c.name for c in table.columns if (table.name, c.name) in unique)  # each names one row
         made[table.name] = Shape(
-            table.name, tuple(fields), names[table.name], key if generated else "", tuple(inner), ordered
+            table.name, tuple(fields), names[table.name], key if generated else "", tuple(inner), own
         )
     return made
 
@@ -201,10 +201,12 @@ def _natural_key(
     info: Mapping[tuple[str, str], tuple],
     unique: set[tuple[str, str]],
     listed: Mapping[tuple[str, str], tuple[str, ...]],
+    referenced: bool,
 ) -> str:
-    """The text column that names a row: a unique one, else the first required one that refers to no other
-    table and is no CHECK-listed kind (a person's name, not the code of the paddock a grazing is in, nor
-    the way a fee was paid)."""
+    """The text column that names a row: a unique one, else, in a table other tables refer to (a party, a
+    thing), the first required one that refers to no other table and is no CHECK-listed kind (a person's
+    name, not the code of the paddock a grazing is in, nor the way a fee was paid). A row of a table
+    nobody refers to (a session) is named by no text of its own: its required text is data."""
     referring = {c for key in table.foreign_keys for c in key.columns} | {c for t, c in listed if t == table.name}
     text = [
         c.name for c in table.columns if str(info.get((table.name, c.name), ("",))[0]).upper().startswith(TEXT_TYPES)
@@ -213,7 +215,7 @@ def _natural_key(
         if (table.name, column) in unique:
             return column
     required = [c for c in text if not info.get((table.name, c), ("", True))[1] and c not in referring]
-    return required[0] if required else ""
+    return required[0] if required and referenced else ""
 
 
 def _labels(table: str, stored: Sequence[Table], unique: set[tuple[str, str]], natural: str) -> tuple[str, ...]:
@@ -260,12 +262,13 @@ def _named_like_a_key(
     table: Table, stored: Sequence[Table], declared: Mapping[str, tuple[str, str]]
 ) -> dict[str, tuple[str, str]]:
     """Columns of `table` with no REFERENCES clause named exactly like another table's one-column primary
-    key (`paddock_code` beside `paddocks.paddock_code`): column -> (that table, its key)."""
+    key of two or more words (`paddock_code` beside `paddocks.paddock_code`; never a bare `name` or `id`):
+    column -> (that table, its key)."""
     keys = {t.primary_key[0]: t.name for t in stored if len(t.primary_key) == 1 and t.name != table.name}
     return {
         c.name: (keys[c.name], c.name)
         for c in table.columns
-        if c.name in keys and c.name not in declared and table.primary_key != (c.name,)
+        if c.name in keys and c.name not in declared and table.primary_key != (c.name,) and "_" in c.name.strip("_")
     }
 
 

@@ -20,6 +20,7 @@ import re
 from collections.abc import Collection, Mapping
 from dataclasses import dataclass
 
+from .resolve import squeezed
 from .spoken import durations, spelled_numbers
 
 # a number standing alone: not a piece of a date, a phone number or a code ("2024-05-01", "555-0172")
@@ -45,7 +46,7 @@ def stated_only(
     """`rows` (table -> list of {field: value}) without the values `text` does not state. `picks`: (table,
     field) -> whether its column needs a value, for the fields whose values the schema lists; `changes`:
     the (table, index) of rows that can only change a kept row (they lack what a new one needs); `said`:
-    the (table, index, field) of listed values read from words the request says ("by debit card").
+    the (table, index, field) of listed values read from words the request says ("on the e-cargo bike").
 
     >>> stated_only({"hay": [{"kind": "timothy", "price": 6, "bales": 0}]}, "Timothy sells at 6 now", dt.date(2024, 5, 1))
     Stated(rows={'hay': [{'kind': 'timothy', 'price': 6}]}, left_out=['hay.bales = 0'], trimmed={('hay', 0)})
@@ -97,7 +98,7 @@ def is_stated(value: object, text: str, today: dt.date) -> bool:
     try:
         day = dt.date.fromisoformat(value.strip()[:10])
     except ValueError:
-        return _squeezed(value) != "" and _squeezed(value) in _squeezed(text)
+        return squeezed(value) != "" and squeezed(value) in squeezed(text)
     return _says_date(text, day, today)
 
 
@@ -130,14 +131,10 @@ def _numbers(text: str) -> list[str]:
     return figures + [f"{n:g}" for n in spelled_numbers(text)] + lengths
 
 
-def _squeezed(text: str) -> str:
-    return re.sub(r"[\W_]+", "", text.lower())
-
-
 def _says_date(text: str, day: dt.date, today: dt.date, lengths: bool = True) -> bool:
     """Whether `text` says `day`, or (with `lengths`) a day so long after or before it as it says.
 
-    >>> _says_date("lent on 3 May 2024 for three weeks", dt.date(2024, 5, 24), dt.date(2024, 6, 1))
+    >>> _says_date("booked on 3 May 2024 for three weeks", dt.date(2024, 5, 24), dt.date(2024, 6, 1))
     True
     """
     lower = text.lower()

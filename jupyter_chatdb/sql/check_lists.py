@@ -33,8 +33,8 @@ def check_lists(session: Session) -> dict[tuple[str, str], tuple[str, ...]]:
 def listed_values(expression: str) -> tuple[str, tuple[str, ...]]:
     """The one column a CHECK expression holds to a list of text values, and the list; ("", ()) otherwise.
 
-    >>> listed_values("(tier IN ('gold', 'silver'))"), listed_values("((c = 'p') OR (c = 'q'))")
-    (('tier', ('gold', 'silver')), ('c', ('p', 'q')))
+    >>> listed_values("(grade IN ('gold', 'silver'))"), listed_values("((c = 'p') OR (c = 'q'))")
+    (('grade', ('gold', 'silver')), ('c', ('p', 'q')))
     >>> listed_values("(amount > 0)"), listed_values("((a = 'p') OR (b = 'q'))")
     (('', ()), ('', ()))
     """
