@@ -98,7 +98,7 @@ def test_plan_writes_the_steps_and_retries_an_unusable_plan_once(shop, scripted)
     scripted.push({"nonsense": 1}, scripted_plan("SELECT kg FROM stock WHERE fruit = 'pear'"))
     events(plan, ctx)
     assert [s.sql for s in ctx.steps] == ["SELECT kg FROM stock WHERE fruit = 'pear'"] and ctx.calls.usage.calls == 2
-    assert "stock" in ctx.messages[0]["content"] + ctx.messages[-1]["content"]
+    assert "CREATE TABLE stock" in ctx.messages[1]["content"]  # the user's tables are shown
     scripted.push({"nonsense": 1}, {"nonsense": 2})
     with pytest.raises(ModelOutputError, match="did not return a usable plan"):
         events(plan, context(shop, "How many kg of pear are in stock?"))
