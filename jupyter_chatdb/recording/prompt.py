@@ -16,10 +16,12 @@ Example tables:
 riders: rider_name (names the row, text), phone (text)
 runs: rider (the name of a riders row), picked_up_on (date), dropped_on (date), fee (number), \
 vehicle (one of: bike, cargo bike, van)
-run_stops: postcode (text); each belongs to the runs row added with it
-Request: New rider Mo Tran (07700 900111) took a run on 3 June 2024 on his e-cargo bike, fee 14.50, stops E1 6AN and N1 9GU.
+run_stops: postcode (text), parcels (integer), charge (number); each belongs to the runs row added with it
+Request: New rider Mo Tran (07700 900111) took a run on 3 June 2024 on his e-cargo bike, fee 14.50: 2 parcels \
+to E1 6AN at 3.20 each, 1 parcel to N1 9GU at 4.00.
 {"riders": [{"rider_name": "Mo Tran", "phone": "07700 900111"}], "runs": [{"rider": "Mo Tran", "picked_up_on": \
-"2024-06-03", "fee": 14.5, "vehicle": "cargo bike"}], "run_stops": [{"postcode": "E1 6AN"}, {"postcode": "N1 9GU"}]}
+"2024-06-03", "fee": 14.5, "vehicle": "cargo bike"}], "run_stops": [{"postcode": "E1 6AN", "parcels": 2, "charge": \
+3.2}, {"postcode": "N1 9GU", "parcels": 1, "charge": 4.0}]}
 Request: drop-off
 rider: Mo Tran
 picked up: 2024-06-03

@@ -119,6 +119,30 @@ def shapes_of(session: Session, catalog: Catalog, derived: Mapping[str, Sequence
 MAX_ROWS_PER_TABLE = 10
 
 
+def shown_order(shapes: Mapping[str, Shape]) -> dict[str, Shape]:
+    """`shapes` in the order the model is shown them: each table followed at once by the tables whose rows
+    belong to its rows (a run's stops right after the runs), so a header and its lines read as one record.
+
+    >>> runs, stops = Shape("runs", (), "", "run_id"), Shape("stops", (), "", "", (Field("run", "run_id", "INT", True, Reference("runs", "run_id", "")),))
+    >>> list(shown_order({"runs": runs, "notes": Shape("notes", (), "", ""), "stops": stops}))
+    ['runs', 'stops', 'notes']
+    """
+    belongs = {
+        name: {f.reference.table for f in shape.required_references if f.reference is not None}
+        for name, shape in shapes.items()
+    }
+    ordered: dict[str, Shape] = {}
+    for name, shape in shapes.items():
+        if name in ordered or (belongs[name] & set(shapes)):
+            continue
+        ordered[name] = shape
+        for child, parents in belongs.items():
+            if name in parents and child not in ordered:
+                ordered[child] = shapes[child]
+    ordered.update({name: shape for name, shape in shapes.items() if name not in ordered})
+    return ordered
+
+
 def json_schema(shapes: Mapping[str, Shape]) -> JSONSchema:
     """Per table, an optional list of rows; each row's fields optional, typed by their columns."""
     return {

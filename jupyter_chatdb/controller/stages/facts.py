@@ -14,7 +14,7 @@ from ...recording.picks import mapped
 from ...recording.prompt import facts_messages
 from ...recording.resolve import StoredRows
 from ...recording.scope import in_scope
-from ...recording.shapes import Shape, describe, json_schema, shapes_of
+from ...recording.shapes import Shape, describe, json_schema, shapes_of, shown_order
 from ...recording.stated import Stated, is_stated, stated_only
 from ...sql.rules import derived_columns
 from .. import prompts
@@ -75,8 +75,9 @@ class _NotWritten:
 def _read(ctx: Context, shapes: dict[str, Shape]) -> Generator[Event, None, _Written | _NotWritten]:
     """One constrained call for the rows the request states, kept to what it says, and their statements."""
     today = dt.date.today()
-    messages = facts_messages(describe(shapes), ctx.request.text, today.isoformat())
-    completion = yield from ctx.calls("extract", messages, json_schema(shapes), FACTS_MAX_TOKENS)
+    shown = shown_order(shapes)
+    messages = facts_messages(describe(shown), ctx.request.text, today.isoformat())
+    completion = yield from ctx.calls("extract", messages, json_schema(shown), FACTS_MAX_TOKENS)
     read = rows_read(completion.text)
     if read is None:
         return _NotWritten("the model's rows were not JSON")
