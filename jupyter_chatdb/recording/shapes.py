@@ -123,7 +123,8 @@ def shown_order(shapes: Mapping[str, Shape]) -> dict[str, Shape]:
     """`shapes` in the order the model is shown them: each table followed at once by the tables whose rows
     belong to its rows (a run's stops right after the runs), so a header and its lines read as one record.
 
-    >>> runs, stops = Shape("runs", (), "", "run_id"), Shape("stops", (), "", "", (Field("run", "run_id", "INT", True, Reference("runs", "run_id", "")),))
+    >>> run = Field("run", "run_id", "INT", True, Reference("runs", "run_id", ""))
+    >>> runs, stops = Shape("runs", (), "", "run_id"), Shape("stops", (), "", "", (run,))
     >>> list(shown_order({"runs": runs, "notes": Shape("notes", (), "", ""), "stops": stops}))
     ['runs', 'stops', 'notes']
     """
