@@ -32,11 +32,13 @@ class Agreement:
     unlabelled: list[str] = field(default_factory=list)  # "table.field = value" left out
 
 
-def agreed(shapes: Mapping[str, Shape], rows: Mapping[str, list[dict]], text: str) -> Agreement:
+def agreed(shapes: Mapping[str, Shape], rows: dict[str, list[dict]], text: str) -> Agreement:
     """Keep, in `rows`, a line's number and its named row's number of the same kind as the request labels
-    them (see the module)."""
+    them (see the module). A line's labelled number whose named row the reading left out is set on that
+    row all the same (the row is added to the reading, named): "2 parcels at 3.20, to resell at 5" sets
+    the parcel kind's resale price whether or not the model gave its row."""
     done = Agreement()
-    for table, listed in rows.items():
+    for table, listed in list(rows.items()):
         shape = shapes.get(table)
         if shape is None or not shape.required_references:
             continue
@@ -49,8 +51,15 @@ def agreed(shapes: Mapping[str, Shape], rows: Mapping[str, list[dict]], text: st
                 named = [r for r in rows.get(parent.table, []) if r.get(parent.natural_key) == line[reference.name]]
                 for mine in shape.fields:
                     column = same_kind_of_number(mine, parent) if mine.reference is None else ""
-                    if column:
-                        _agree(line, mine.name, mine.column, named, column, text, done, (table, parent.table))
+                    if not column:
+                        continue
+                    said = line.get(mine.name)
+                    if not named and said is not None and labelled(said, mine.column, text):
+                        named = [{parent.natural_key: line[reference.name], column: said}]
+                        rows.setdefault(parent.table, []).extend(named)
+                        done.set_from_lines.append(f"{parent.table}.{column} = {said!r}")
+                        continue
+                    _agree(line, mine.name, mine.column, named, column, text, done, (table, parent.table))
     return done
 
 
