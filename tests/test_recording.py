@@ -273,3 +273,24 @@ def test_a_bare_name_column_refers_to_no_table_named_by_its_key(observatory):
     shapes = shapes_of(observatory.session, Catalog.read(observatory.session, samples=0))
     name = next(f for f in shapes["eyepieces"].fields if f.column == "name")  # scopes' key is "name" too
     assert name.reference is None and name.allowed == ()
+
+
+def test_a_lines_labelled_price_sets_its_kinds_price_when_the_reading_left_the_kind_out(scripted):
+    schema = """
+    CREATE SEQUENCE run_seq START 1;
+    CREATE TABLE parcel_kinds (kind_id INTEGER PRIMARY KEY, kind_name VARCHAR UNIQUE NOT NULL, resale_price DECIMAL(6, 2));
+    CREATE TABLE runs (run_id INTEGER PRIMARY KEY DEFAULT nextval('run_seq'), run_on DATE NOT NULL);
+    CREATE TABLE run_lines (run_id INTEGER NOT NULL REFERENCES runs (run_id),
+                            kind_id INTEGER NOT NULL REFERENCES parcel_kinds (kind_id), parcels INTEGER NOT NULL,
+                            intended_resale_price DECIMAL(6, 2) NOT NULL);
+    INSERT INTO parcel_kinds VALUES (1, 'flat pack', 4.00);
+    """
+    db = ChatDB(model=scripted, schema=schema, summarize=False, strategy="facts")
+    reading = {
+        "runs": [{"run_on": "2025-03-01"}],
+        "run_lines": [{"kind": "flat pack", "parcels": 2, "intended_resale_price": 5}],
+    }
+    scripted.push({"route": "write"}, reading)
+    db.ask("On 2025-03-01 a run took 2 flat pack parcels, resale price 5", allow_writes=True)
+    assert rows(db, "SELECT kind_name, resale_price::DOUBLE FROM parcel_kinds") == [("flat pack", 5.0)]
+    db.close()
