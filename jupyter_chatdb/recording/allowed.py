@@ -1,11 +1,10 @@
 """What the schema allows a column to hold, read from the database rather than guessed from words.
 
-- A CHECK that lists a column's values (`coat IN ('bay', 'grey')`, or `coat = 'bay' OR coat = 'grey'`)
-  makes that column an enum: the model picks one of the listed values for what the request says
-  ("a grey mare" -> 'grey'), and cannot write a value the database would refuse
-  (`sql.check_lists`).
-- A reference to a small table whose rows were there before (a paddock, a stable block, a price band) is a pick
-  among the names of those rows (`choices`), not a new row.
+- A CHECK that lists a column's values (`coat IN ('bay', 'grey')`, or `coat = 'bay' OR coat = 'grey'`;
+  read by `sql.check_lists`) is shown to the model as its list; the words it reads are mapped to one of
+  them by code ("a grey mare" -> 'grey', `picks.py`), so nothing the database would refuse is written.
+- A reference to a small table whose rows were there before (a paddock, a stable block, a price band) is
+  shown as the names of those rows (`choices`), to be picked, not added.
 """
 
 from __future__ import annotations
