@@ -17,28 +17,18 @@ UNITS = {
     "a dozen": 12, "half a": 0.5,
 }  # fmt: skip
 TENS = {"twenty": 20, "thirty": 30, "forty": 40, "fifty": 50, "sixty": 60, "seventy": 70, "eighty": 80, "ninety": 90}
+# the words of a spelled number: a ten with an optional unit after it ("twenty-one"), or a unit alone
+TENS_WORDS = "|".join(TENS)
+UNIT_WORDS = "|".join(k for k in UNITS if " " not in k)
+ANY_UNIT = "|".join(sorted(UNITS, key=len, reverse=True))
 SPELLED = re.compile(
-    r"\b(?:(?P<tens>"
-    + "|".join(TENS)
-    + r")(?:[\s-](?P<unit_after>"
-    + "|".join(k for k in UNITS if " " not in k)
-    + r"))?|(?P<unit>"
-    + "|".join(sorted(UNITS, key=len, reverse=True))
-    + r"))\b",
-    re.IGNORECASE,
+    rf"\b(?:(?P<tens>{TENS_WORDS})(?:[\s-](?P<unit_after>{UNIT_WORDS}))?|(?P<unit>{ANY_UNIT}))\b", re.IGNORECASE
 )
 DIGITS = re.compile(r"(?<![\d.])\d+(?:\.\d+)?(?![\d.]\d)")
 UNIT_MINUTES = {"minute": 1, "hour": 60}
 UNIT_DAYS = {"day": 1, "week": 7, "fortnight": 14}
 UNIT_MONTHS = {"month": 1, "year": 12}
-COUNT = (
-    r"\d+(?:\.\d+)?|(?:"
-    + "|".join(TENS)
-    + r")(?:[\s-](?:"
-    + "|".join(k for k in UNITS if " " not in k)
-    + r"))?|"
-    + "|".join(sorted(UNITS, key=len, reverse=True))
-)
+COUNT = rf"\d+(?:\.\d+)?|(?:{TENS_WORDS})(?:[\s-](?:{UNIT_WORDS}))?|{ANY_UNIT}"
 DURATION = re.compile(rf"\b(?:(?P<count>{COUNT})\s+)?(?P<unit>minute|hour|day|week|fortnight|month|year)s?\b", re.I)
 
 

@@ -78,10 +78,10 @@ def _read(ctx: Context, shapes: dict[str, Shape]) -> Generator[Event, None, _Wri
     shown = shown_order(shapes)
     messages = facts_messages(describe(shown), ctx.request.text, today.isoformat())
     completion = yield from ctx.calls("extract", messages, json_schema(shown), FACTS_MAX_TOKENS)
-    read = rows_read(completion.text)
+    read, was_cut = rows_read(completion.text)
     if read is None:
         return _NotWritten("the model's rows were not JSON")
-    cut = ("what the reading held after its last complete row (it was cut off)",) if _was_cut(completion.text) else ()
+    cut = ("what the reading held after its last complete row (it was cut off)",) if was_cut else ()
     read = read if isinstance(read, dict) else {}
     said = yield from _listed_values(ctx, shapes, read, today)
     picks = {(s.table, f.name): f.required for s in shapes.values() for f in s.fields if f.allowed}
@@ -105,37 +105,30 @@ def _read(ctx: Context, shapes: dict[str, Shape]) -> Generator[Event, None, _Wri
     return _Written(writes, params, counts, unstated, tuple(agreement.set_from_lines))
 
 
-def rows_read(text: str) -> object | None:
-    """The reading's JSON; when it was cut off (a reading that ran out of tokens), its complete rows.
+def rows_read(text: str) -> tuple[object | None, bool]:
+    """The reading's JSON, and whether it was cut off (a reading that ran out of tokens): then its complete
+    rows.
 
     >>> rows_read('{"runs": [{"fee": 3}, {"fee": 4}], "stops": [{"code": "E1"}, {"co')
-    {'runs': [{'fee': 3}, {'fee': 4}], 'stops': [{'code': 'E1'}]}
-    >>> rows_read("not json") is None
-    True
+    ({'runs': [{'fee': 3}, {'fee': 4}], 'stops': [{'code': 'E1'}]}, True)
+    >>> rows_read("not json")
+    (None, True)
     """
     try:
-        return json.loads(text)
+        return json.loads(text), False
     except json.JSONDecodeError:
         pass
     ends = [i for i, c in enumerate(text) if c == "}"][::-1][:MAX_CUTS]
     for end in ends:
         kept = text[: end + 1]
         try:
-            return json.loads(kept + _closing(kept))
+            return json.loads(kept + _closing(kept)), True
         except json.JSONDecodeError:
             continue
-    return None
+    return None, True
 
 
 MAX_CUTS = 40
-
-
-def _was_cut(text: str) -> bool:
-    try:
-        json.loads(text)
-    except json.JSONDecodeError:
-        return True
-    return False
 
 
 def _closing(text: str) -> str:
