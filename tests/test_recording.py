@@ -294,3 +294,43 @@ def test_a_lines_labelled_price_sets_its_kinds_price_when_the_reading_left_the_k
     db.ask("On 2025-03-01 a run took 2 flat pack parcels, resale price 5", allow_writes=True)
     assert rows(db, "SELECT kind_name, resale_price::DOUBLE FROM parcel_kinds") == [("flat pack", 5.0)]
     db.close()
+
+
+def test_a_new_records_header_read_without_its_lines_is_read_again_for_them(scripted):
+    schema = """
+    CREATE SEQUENCE run_seq START 1;
+    CREATE TABLE parcel_kinds (kind_id INTEGER PRIMARY KEY, kind_name VARCHAR UNIQUE NOT NULL, resale_price DECIMAL(6, 2));
+    CREATE TABLE couriers (courier_name VARCHAR PRIMARY KEY, phone VARCHAR);
+    CREATE TABLE runs (run_id INTEGER PRIMARY KEY DEFAULT nextval('run_seq'), run_on DATE NOT NULL);
+    CREATE TABLE run_lines (run_id INTEGER NOT NULL REFERENCES runs (run_id),
+                            kind_id INTEGER NOT NULL REFERENCES parcel_kinds (kind_id), parcels INTEGER NOT NULL);
+    INSERT INTO parcel_kinds VALUES (1, 'flat pack', 4.00);
+    """
+    db = ChatDB(model=scripted, schema=schema, summarize=False, strategy="facts")
+    first = {"runs": [{"run_on": "2025-03-01"}], "parcel_kinds": [{"kind_name": "flat pack", "resale_price": 4}]}
+    again = {"runs": [{"run_on": "2025-03-01"}], "run_lines": [{"kind": "flat pack", "parcels": 2}]}
+    scripted.push({"route": "write"}, first, again)
+    seen = []
+    db.ask("On 2025-03-01 a run took 2 flat pack parcels", allow_writes=True, on_event=seen.append)
+    assert rows(db, "SELECT run_id, kind_id, parcels FROM run_lines") == [(1, 1, 2)]
+    assert any(isinstance(e, FactsExtracted) for e in seen)
+    reread = scripted.calls[-1].json_schema
+    assert reread is not None
+    # read again for the header, its lines and what they name; couriers is not offered, the lines must be given
+    assert set(reread["properties"]) == {"runs", "run_lines", "parcel_kinds"}
+    assert reread["required"] == ["runs", "run_lines"]
+    assert reread["properties"]["run_lines"]["minItems"] == 1
+    db.close()
+
+
+def test_a_header_change_that_names_no_kept_row_is_not_read_again_as_a_new_record(society, scripted):
+    reading = {"lets": [{"holder": "Pia Lund", "plot_code": "N9", "ended_on": "2025-05-01"}]}
+    scripted.push({"route": "write"}, reading, {"steps": []}, {"steps": []})
+    with pytest.raises(ModelOutputError, match="usable plan"):
+        society.ask("Pia Lund gave up plot N9 on 1 May 2025", allow_writes=True)
+    assert [
+        c.json_schema.get("required")
+        for c in scripted.calls
+        if c.json_schema and "lets" in c.json_schema.get("properties", {})
+    ] == [None]
+    assert rows(society, "SELECT count(*) FROM lets") == [(1,)]

@@ -18,7 +18,7 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 
 from ..sql.names import quote_identifier, quote_table
-from .errors import NotExpressible
+from .errors import NotExpressible, WithoutItsRows
 from .resolve import StoredRows
 from .shapes import Field, Shape
 
@@ -151,8 +151,10 @@ class Changes:
         lookups, the values must name one kept row; its key is bound for rows belonging to it."""
         identifying = [f for f in shape.fields if f.required and f.column in values]
         changed = [f for f in shape.fields if not f.required and f.column in values]
-        if not shape.returned_key or not identifying or not changed:
+        if not shape.returned_key or not identifying:
             raise NotExpressible(f"a {shape.table} row without rows of its own, and not a change this can write")
+        if not changed:
+            raise WithoutItsRows(shape.table)
         found = " AND ".join(
             [self.condition(identifying, values)]
             + [f"{quote_identifier(f.column)} IS NULL" for f in changed if f.nullable]  # a value it lacks yet

@@ -144,9 +144,10 @@ def shown_order(shapes: Mapping[str, Shape]) -> dict[str, Shape]:
     return ordered
 
 
-def json_schema(shapes: Mapping[str, Shape]) -> JSONSchema:
-    """Per table, an optional list of rows; each row's fields optional, typed by their columns."""
-    return {
+def json_schema(shapes: Mapping[str, Shape], required: Sequence[str] = ()) -> JSONSchema:
+    """Per table, a list of rows, optional but for the `required` tables (then one row at least); each row's
+    fields optional, typed by their columns."""
+    schema: JSONSchema = {
         "type": "object",
         "properties": {
             name: {
@@ -158,11 +159,14 @@ def json_schema(shapes: Mapping[str, Shape]) -> JSONSchema:
                     "additionalProperties": False,
                 },
             }
+            | ({"minItems": 1} if name in required else {})
             for name, shape in shapes.items()
             if shape.fields
         },
         "additionalProperties": False,
     }
+    wanted = [name for name in shapes if name in required and shapes[name].fields]
+    return schema | ({"required": wanted} if wanted else {})
 
 
 def _property(field: Field) -> JSONSchema:

@@ -10,10 +10,11 @@ from dataclasses import dataclass
 
 from ...recording import facts
 from ...recording.agreement import agreed
+from ...recording.errors import WithoutItsRows
 from ...recording.picks import mapped
 from ...recording.prompt import facts_messages
 from ...recording.resolve import StoredRows
-from ...recording.scope import in_scope
+from ...recording.scope import in_scope, parents
 from ...recording.shapes import Shape, describe, json_schema, shapes_of, shown_order
 from ...recording.stated import Stated, is_stated, stated_only
 from ...sql.rules import derived_columns
@@ -39,21 +40,39 @@ def write_from_facts(ctx: Context) -> Iterator[Event]:
     shapes = in_scope(shapes, ctx.named_tables())
     if not shapes:
         return
+    required: tuple[str, ...] = ()
     for _ in range(READS):
-        read = yield from _read(ctx, shapes)
+        read = yield from _read(ctx, shapes, required)
         if isinstance(read, _Written):
             ctx.steps = [PlannedStep(write.goal, write.sql, write.binds) for write in read.writes]
             ctx.params.update(read.params)
             yield FactsExtracted(read.counts, read.unstated, read.from_lines)
             return
         failed = read
+        if failed.without_rows:
+            shapes, required = _with_its_rows(shapes, failed.without_rows)
+            continue
         shapes = {name: shape for name, shape in shapes.items() if name not in failed.made_up}
         if not failed.made_up or not shapes:
             break  # read again only without tables it made rows up for
     yield FactsNotUsed(failed.reason, failed.unstated)
 
 
-READS = 2  # a first reading, and one without the tables it made rows up for
+READS = 2  # a first reading, and one without the tables it made rows up for or for a header's rows
+
+
+def _with_its_rows(shapes: dict[str, Shape], header: str) -> tuple[dict[str, Shape], tuple[str, ...]]:
+    """The tables to read a new `header` row by: it, the tables whose rows belong to it, and the tables
+    those name rows of; and the tables the reading must give rows for (the header, and its rows where one
+    table holds them)."""
+    children = [
+        name
+        for name, shape in shapes.items()
+        if header in {f.reference.table for f in shape.required_references if f.reference}
+    ]
+    named = {parent for name in (header, *children) for parent in parents(shapes[name])}
+    kept = {name: shape for name, shape in shapes.items() if name in {header, *children} | named}
+    return kept, (header, *children) if len(children) == 1 else (header,)
 
 
 @dataclass(frozen=True)
@@ -70,14 +89,18 @@ class _NotWritten:
     reason: str
     unstated: tuple[str, ...] = ()
     made_up: frozenset[str] = frozenset()  # tables every row read for was made up
+    without_rows: str = ""  # a new record's header read without the rows that belong to it
 
 
-def _read(ctx: Context, shapes: dict[str, Shape]) -> Generator[Event, None, _Written | _NotWritten]:
-    """One constrained call for the rows the request states, kept to what it says, and their statements."""
+def _read(
+    ctx: Context, shapes: dict[str, Shape], required: tuple[str, ...] = ()
+) -> Generator[Event, None, _Written | _NotWritten]:
+    """One constrained call for the rows the request states, kept to what it says, and their statements;
+    `required`: tables it must give a row for."""
     today = dt.date.today()
     shown = shown_order(shapes)
     messages = facts_messages(describe(shown), ctx.request.text, today.isoformat())
-    completion = yield from ctx.calls("extract", messages, json_schema(shown), FACTS_MAX_TOKENS)
+    completion = yield from ctx.calls("extract", messages, json_schema(shown, required), FACTS_MAX_TOKENS)
     read, was_cut = rows_read(completion.text)
     if read is None:
         return _NotWritten("the model's rows were not JSON")
@@ -99,6 +122,9 @@ def _read(ctx: Context, shapes: dict[str, Shape]) -> Generator[Event, None, _Wri
     unstated += tuple(agreement.unlabelled) + cut
     try:
         writes, params = facts.statements(shapes, rows, StoredRows(ctx.session))
+    except WithoutItsRows as reason:
+        again = reason.table if not required else ""  # a header read for its rows is read once only
+        return _NotWritten(str(reason), unstated, made_up & set(shapes), again)
     except facts.NotExpressible as reason:
         return _NotWritten(str(reason), unstated, made_up & set(shapes))
     counts = tuple((table, len(listed)) for table, listed in rows.items() if listed)
