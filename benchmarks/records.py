@@ -73,7 +73,7 @@ def main() -> int:
             parts = args.parts.split(",")
             if "records" in parts:
                 for number in range(0, len(trade.records), args.stride)[: args.records or None]:
-                    for way in (args.system, BASELINE):
+                    for way in (args.system, BASELINE)[: 1 if args.no_baseline else 2]:
                         row = attempt_record(trade, number, way, model, embedder)
                         keep(row, row["record"], row["outcome"])
             if "cumulative" in parts:
@@ -345,6 +345,7 @@ def parse_args() -> argparse.Namespace:
         help="some of records (each from the exact state), cumulative, questions",
     )
     parser.add_argument("--system", default="native", help="the ChatDB strategy measured")
+    parser.add_argument("--no-baseline", action="store_true", help="the system alone: for tuning, never to quote")
     parser.add_argument("--stride", type=int, default=1, help="every N-th record")
     parser.add_argument("--records", type=int, default=0, help="at most N records per trade")
     parser.add_argument("--questions", type=int, default=0, help="at most N questions per trade")
