@@ -42,11 +42,25 @@ from trades.base import Record, Trade, load, snapshot, state_checks
 from jupyter_chatdb import ChatDB, ChatDBError
 from jupyter_chatdb.controller.events import Event, FactsExtracted, FactsNotUsed, ModelText
 from jupyter_chatdb.controller.native_sql import STOP, reply_sql
+from jupyter_chatdb.errors import ModelOutputError
 from jupyter_chatdb.llm import select_backend
 from jupyter_chatdb.llm.base import LLM
 from jupyter_chatdb.llm.minilm import LazyMiniLMEmbedder
 
 BASELINE = "one-round"
+
+
+class ReadingOnly:
+    """The model, refusing to plan: a write the reading cannot take fails at once (`--reading-only`, for
+    tuning the reading of writes fast; its figures are the reading's, never the system's)."""
+
+    def __init__(self, model: LLM) -> None:
+        self.model, self.name = model, model.name
+
+    def complete(self, messages, *, json_schema=None, **kwargs):  # type: ignore[no-untyped-def]
+        if json_schema is not None and "steps" in json_schema.get("properties", {}):
+            raise ModelOutputError("reading only: a plan was asked for")
+        return self.model.complete(messages, json_schema=json_schema, **kwargs)
 
 
 def main() -> int:
@@ -55,6 +69,8 @@ def main() -> int:
         summarize([json.loads(line) for line in args.summary.read_text().splitlines() if line.strip()])
         return 0
     model = select_backend(args.model)
+    if args.reading_only:
+        model = ReadingOnly(model)  # type: ignore[assignment]
     embedder = LazyMiniLMEmbedder()
     args.out.parent.mkdir(parents=True, exist_ok=True)
     rows: list[dict] = []
@@ -345,6 +361,7 @@ def parse_args() -> argparse.Namespace:
         help="some of records (each from the exact state), cumulative, questions",
     )
     parser.add_argument("--system", default="native", help="the ChatDB strategy measured")
+    parser.add_argument("--reading-only", action="store_true", help="no planning after the reading: for tuning")
     parser.add_argument("--no-baseline", action="store_true", help="the system alone: for tuning, never to quote")
     parser.add_argument("--stride", type=int, default=1, help="every N-th record")
     parser.add_argument("--records", type=int, default=0, help="at most N records per trade")
