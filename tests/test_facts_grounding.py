@@ -267,12 +267,14 @@ def test_rows_made_up_for_a_table_the_request_says_nothing_of_are_read_again_wit
     assert [type(e) for e in seen if isinstance(e, FactsExtracted | FactsNotUsed)] == [FactsExtracted]
 
 
-def test_a_reading_that_cannot_be_written_and_made_nothing_up_is_planned_after_one_call(yard, scripted):
-    scripted.push({"route": "write"}, {"orders": [{"rider": "Ann Lee", "ordered_on": "2024-05-02"}]}, {"steps": []})
+def test_a_header_read_without_its_lines_is_read_once_more_for_them_then_planned(yard, scripted):
+    header = {"orders": [{"rider": "Ann Lee", "ordered_on": "2024-05-02"}]}
+    scripted.push({"route": "write"}, header, header, {"steps": []})
     seen = []
     with pytest.raises(Exception):  # noqa: B017 - the scripted planner has nothing to run
         yard.ask("Ann Lee bought 3 bales of timothy on 2024-05-02", allow_writes=True, on_event=seen.append)
-    assert "steps" in json.dumps(scripted.calls[2].json_schema)  # one reading, then planned
+    assert scripted.calls[2].json_schema["required"] == ["orders", "order_lines"]  # read for its lines
+    assert "steps" in json.dumps(scripted.calls[3].json_schema)  # then planned
     assert [e.reason for e in seen if isinstance(e, FactsNotUsed)] == [
         "a orders row without rows of its own, and not a change this can write"
     ]

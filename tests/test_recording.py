@@ -334,3 +334,50 @@ def test_a_header_change_that_names_no_kept_row_is_not_read_again_as_a_new_recor
         if c.json_schema and "lets" in c.json_schema.get("properties", {})
     ] == [None]
     assert rows(society, "SELECT count(*) FROM lets") == [(1,)]
+
+
+RINK = """
+CREATE SEQUENCE session_seq START 1;
+CREATE TABLE skaters (skater_name VARCHAR PRIMARY KEY, grade VARCHAR NOT NULL CHECK (grade IN ('junior', 'adult')),
+                      joined_on DATE NOT NULL, phone VARCHAR);
+CREATE TABLE coaches (coach_name VARCHAR PRIMARY KEY);
+CREATE TABLE ice_sessions (session_id INTEGER PRIMARY KEY DEFAULT nextval('session_seq'),
+                           skater VARCHAR NOT NULL REFERENCES skaters (skater_name),
+                           coach VARCHAR REFERENCES coaches (coach_name), held_on DATE NOT NULL,
+                           ends_on DATE NOT NULL);
+INSERT INTO skaters VALUES ('Ada Moss', 'junior', DATE '2020-01-01', '0700 1'), ('Bo Lind', 'adult', DATE '2021-01-01', NULL);
+INSERT INTO coaches SELECT 'Coach ' || i FROM range(1, 20) t(i);  -- too many to list: named, not picked
+"""
+
+
+def test_a_kept_row_read_beside_a_new_one_keeps_its_values_but_what_the_request_says_of_it(scripted):
+    db = ChatDB(model=scripted, schema=RINK, summarize=False, strategy="facts")
+    reading = {
+        # made up: the grade, the session's day as the day she joined; said: her new phone
+        "skaters": [{"skater_name": "Ada Moss", "grade": "adult", "joined_on": "2025-05-02", "phone": "0700 9"}],
+        # the model copies her name into the coach, and counts three weeks as a month
+        "ice_sessions": [{"skater": "Ada Moss", "coach": "Ada Moss", "held_on": "2025-05-02", "ends_on": "2025-06-02"}],
+    }
+    scripted.push({"route": "write"}, reading)
+    db.ask("Ada Moss (new phone 0700 9) skates from 2 May 2025 for three weeks", allow_writes=True)
+    assert rows(db, "SELECT skater_name, grade, joined_on::VARCHAR, phone FROM skaters ORDER BY 1") == [
+        ("Ada Moss", "junior", "2020-01-01", "0700 9"),
+        ("Bo Lind", "adult", "2021-01-01", None),
+    ]
+    assert rows(db, "SELECT skater, coach, held_on::VARCHAR, ends_on::VARCHAR FROM ice_sessions") == [
+        ("Ada Moss", None, "2025-05-02", "2025-05-23")
+    ]
+    assert "Today" not in scripted.calls[1].messages[-1]["content"]  # the request gives its own date
+    db.close()
+
+
+def test_a_kept_rows_status_said_in_other_words_is_its_one_change(scripted):
+    db = ChatDB(model=scripted, schema=RINK, summarize=False, strategy="facts")
+    scripted.push(
+        {"route": "write"}, {"skaters": [{"skater_name": "Bo Lind", "grade": "junior", "joined_on": "2025-05-02"}]}
+    )
+    db.ask("2025-05-02: Bo Lind moves down a level", allow_writes=True)
+    assert rows(db, "SELECT grade, joined_on::VARCHAR FROM skaters WHERE skater_name = 'Bo Lind'") == [
+        ("junior", "2021-01-01")
+    ]
+    db.close()

@@ -30,8 +30,11 @@ delivered: 5 June 2024
 
 
 def facts_messages(fields: str, request: str, today: str) -> list[Message]:
-    """The tables' row fields (`recording.shapes.describe`), today's date and the request."""
+    """The tables' row fields (`recording.shapes.describe`), today's date (left out when `today` is empty:
+    a request that gives its own dates, where a small model would write today into fields it does not say)
+    and the request."""
+    dated = f"Today: {today}\n" if today else ""
     return [
         {"role": "system", "content": FACTS_INSTRUCTIONS},
-        {"role": "user", "content": f"Tables:\n{fields}\nToday: {today}\nRequest: {request}"},
+        {"role": "user", "content": f"Tables:\n{fields}\n{dated}Request: {request}"},
     ]

@@ -78,6 +78,17 @@ class StoredRows:
         )
         return bool(rows)
 
+    def values_of(self, table: str, column: str, said: object, columns: Sequence[str]) -> dict[str, object] | None:
+        """The `columns` of the one row of `table` that `said` names by `column` (None when it names none)."""
+        named = self.find(table, (column,), said, column)
+        if named is None:
+            return None
+        listed = ", ".join(quote_identifier(c) for c in columns)
+        rows = self._rows(
+            f"SELECT {listed} FROM {quote_table(table)} WHERE {quote_identifier(column)} = ? LIMIT 2", [named]
+        )
+        return dict(zip(columns, rows[0], strict=True)) if len(rows) == 1 else None
+
     def exists(self, table: str, column: str, value: object) -> bool:
         return bool(
             self._rows(f"SELECT 1 FROM {quote_table(table)} WHERE {quote_identifier(column)} = ? LIMIT 1", [value])

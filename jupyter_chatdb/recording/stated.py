@@ -42,11 +42,14 @@ def stated_only(
     picks: Mapping[tuple[str, str], bool] = {},
     changes: Collection[tuple[str, int]] = (),
     said: Collection[tuple[str, int, str]] = (),
+    optional: Collection[tuple[str, str]] = (),
 ) -> Stated:
     """`rows` (table -> list of {field: value}) without the values `text` does not state. `picks`: (table,
     field) -> whether its column needs a value, for the fields whose values the schema lists; `changes`:
     the (table, index) of rows that can only change a kept row (they lack what a new one needs); `said`:
-    the (table, index, field) of listed values read from words the request says ("on the e-cargo bike").
+    the (table, index, field) of listed values read from words the request says ("on the e-cargo bike");
+    `optional`: the (table, field) a row may leave empty. A change's one listed value the request does not say
+    in words is kept where the change sets nothing else the request says (an optional value).
 
     >>> stated_only({"hay": [{"kind": "timothy", "price": 6, "bales": 0}]}, "Timothy sells at 6 now", dt.date(2024, 5, 1))
     Stated(rows={'hay': [{'kind': 'timothy', 'price': 6}]}, left_out=['hay.bales = 0'], trimmed={('hay', 0)})
@@ -67,7 +70,8 @@ def stated_only(
                 or _picked(picks, table, field, value, text, change)
             }
             unsaid = [field for field in row if field not in stated and (table, field) in picks]
-            if change and len(unsaid) == 1 and len(stated) == len(row) - 1:
+            sets_more = any((table, field) in optional and row[field] is not None for field in stated)
+            if change and len(unsaid) == 1 and not sets_more:
                 stated[unsaid[0]] = row[unsaid[0]]  # the one listed value a change sets: the change it makes
             if len(stated) < len(row):
                 found.left_out += [
@@ -99,7 +103,7 @@ def is_stated(value: object, text: str, today: dt.date) -> bool:
         day = dt.date.fromisoformat(value.strip()[:10])
     except ValueError:
         return squeezed(value) != "" and squeezed(value) in squeezed(text)
-    return _says_date(text, day, today)
+    return says_date(text, day, today)
 
 
 def _picked(
@@ -131,10 +135,26 @@ def _numbers(text: str) -> list[str]:
     return figures + [f"{n:g}" for n in spelled_numbers(text)] + lengths
 
 
-def _says_date(text: str, day: dt.date, today: dt.date, lengths: bool = True) -> bool:
+def says_a_date(text: str) -> bool:
+    """Whether `text` gives a date of its own (not only "today" or "yesterday").
+
+    >>> says_a_date("On 3 May 2024 Ann came"), says_a_date("due: 2024-05-03"), says_a_date("Ann came today, May 3rd")
+    (True, True, True)
+    >>> says_a_date("Ann came today"), says_a_date("Ann paid 3 of 5 may")
+    (False, False)
+    """
+    months = "|".join(f"{m[:3]}(?:{m[3:]})?" for m in _MONTHS)
+    return bool(
+        re.search(r"\b\d{4}-\d{1,2}-\d{1,2}\b|\b\d{1,2}[/.]\d{1,2}[/.]\d{4}\b", text)
+        or re.search(rf"\b(?:{months})\.?\s+\d{{1,2}}(?:st|nd|rd|th)?\b", text, re.IGNORECASE)
+        or re.search(rf"\b\d{{1,2}}(?:st|nd|rd|th)?\s+(?:of\s+)?(?:{months})\b\.?\s*\d{{4}}", text, re.IGNORECASE)
+    )
+
+
+def says_date(text: str, day: dt.date, today: dt.date, lengths: bool = True) -> bool:
     """Whether `text` says `day`, or (with `lengths`) a day so long after or before it as it says.
 
-    >>> _says_date("booked on 3 May 2024 for three weeks", dt.date(2024, 5, 24), dt.date(2024, 6, 1))
+    >>> says_date("booked on 3 May 2024 for three weeks", dt.date(2024, 5, 24), dt.date(2024, 6, 1))
     True
     """
     lower = text.lower()
@@ -143,7 +163,7 @@ def _says_date(text: str, day: dt.date, today: dt.date, lengths: bool = True) ->
     if day == today - dt.timedelta(days=1) and "yesterday" in lower:
         return True
     if any(
-        _says_date(text, d.before(day), today, False) or _says_date(text, d.after(day), today, False)
+        says_date(text, d.before(day), today, False) or says_date(text, d.after(day), today, False)
         for d in (durations(text) if lengths else ())
     ):
         return True

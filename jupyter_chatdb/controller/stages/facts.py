@@ -11,12 +11,14 @@ from dataclasses import dataclass
 from ...recording import facts
 from ...recording.agreement import agreed
 from ...recording.errors import WithoutItsRows
+from ...recording.kept import as_changes, without_copies
+from ...recording.lengths import dated_by_length
 from ...recording.picks import mapped
 from ...recording.prompt import facts_messages
 from ...recording.resolve import StoredRows
 from ...recording.scope import in_scope, parents
 from ...recording.shapes import Shape, describe, json_schema, shapes_of, shown_order
-from ...recording.stated import Stated, is_stated, stated_only
+from ...recording.stated import Stated, is_stated, says_a_date, stated_only
 from ...sql.rules import derived_columns
 from .. import prompts
 from ..context import Context
@@ -99,7 +101,8 @@ def _read(
     `required`: tables it must give a row for."""
     today = dt.date.today()
     shown = shown_order(shapes)
-    messages = facts_messages(describe(shown), ctx.request.text, today.isoformat())
+    text = ctx.request.text
+    messages = facts_messages(describe(shown), text, "" if says_a_date(text) else today.isoformat())
     completion = yield from ctx.calls("extract", messages, json_schema(shown, required), FACTS_MAX_TOKENS)
     read, was_cut = rows_read(completion.text)
     if read is None:
@@ -107,21 +110,31 @@ def _read(
     cut = ("what the reading held after its last complete row (it was cut off)",) if was_cut else ()
     read = read if isinstance(read, dict) else {}
     said = yield from _listed_values(ctx, shapes, read, today)
+    stored = StoredRows(ctx.session)
+    try:
+        kept = as_changes(shapes, _dated_by_lengths(shapes, read, text, today), text, stored)
+        uncopied, copies = without_copies(shapes, kept.rows, text, stored)
+    except facts.NotExpressible as reason:
+        return _NotWritten(str(reason))
     picks = {(s.table, f.name): f.required for s in shapes.values() for f in s.fields if f.allowed}
-    changes = {
+    changes = kept.changes | {
         (table, index)
-        for table, listed in read.items()
-        if table in shapes and isinstance(listed, list)
+        for table, listed in uncopied.items()
+        if table in shapes
         for index, row in enumerate(listed)
-        if isinstance(row, dict) and facts.lacks(shapes, table, row)
+        if facts.lacks(shapes, table, row)
     }
-    stated = stated_only(read, ctx.request.text, today, picks, changes, said)
-    rows, unstated = _without_made_up_rows(shapes, stated)
+    optional = {(s.table, f.name) for s in shapes.values() for f in s.fields if not f.required}
+    stated = stated_only(uncopied, text, today, picks, changes, said, optional)
+    rows, unstated = _without_made_up_rows(shapes, stated, kept.changes)
+    unstated = (*kept.left_out, *copies, *unstated)
+    # tables every row read for was made up, where the reading also kept rows of other tables
     made_up = frozenset(table for table, listed in stated.rows.items() if listed and not rows.get(table))
-    agreement = agreed(shapes, rows, ctx.request.text)
+    made_up = made_up if any(rows.values()) else frozenset()
+    agreement = agreed(shapes, rows, text)
     unstated += tuple(agreement.unlabelled) + cut
     try:
-        writes, params = facts.statements(shapes, rows, StoredRows(ctx.session))
+        writes, params = facts.statements(shapes, rows, stored)
     except WithoutItsRows as reason:
         again = reason.table if not required else ""  # a header read for its rows is read once only
         return _NotWritten(str(reason), unstated, made_up & set(shapes), again)
@@ -215,9 +228,22 @@ def _chosen(ctx: Context, table: str, column: str, said: str, options: list[str]
 CHOICE_MAX_TOKENS = 40
 
 
-def _without_made_up_rows(shapes: dict[str, Shape], stated: Stated) -> tuple[dict[str, list], tuple[str, ...]]:
+def _dated_by_lengths(shapes: dict[str, Shape], read: dict, text: str, today: dt.date) -> dict[str, object]:
+    """The reading, with the dates it gives as a length of time from another counted by code (`lengths.py`)."""
+    return {
+        table: [dated_by_length(shapes[table], row, text, today) if isinstance(row, dict) else row for row in listed]
+        if table in shapes and isinstance(listed, list)
+        else listed
+        for table, listed in read.items()
+    }
+
+
+def _without_made_up_rows(
+    shapes: dict[str, Shape], stated: Stated, named: set[tuple[str, int]]
+) -> tuple[dict[str, list], tuple[str, ...]]:
     """The rows read, less those that lost a value the request does not say and so lack one their table
-    needs (a hay price change the model made up beside an order); and what was left out, for the user."""
+    needs (a hay price change the model made up beside an order), but for those that name a kept row
+    (`named`: changes to it); and what was left out, for the user."""
     rows: dict[str, list] = {}
     dropped = []
     for table, listed in stated.rows.items():
@@ -225,6 +251,7 @@ def _without_made_up_rows(shapes: dict[str, Shape], stated: Stated) -> tuple[dic
         for index, row in enumerate(listed):
             if (
                 (table, index) in stated.trimmed
+                and (table, index) not in named
                 and table in shapes
                 and facts.lacks(shapes, table, row)
                 and not facts.may_fill_in(shapes[table], row)

@@ -1,0 +1,167 @@
+"""What a reading says of rows already kept, before it is held to what the request states (`stated.py`).
+
+A small model asked for the rows a request states writes out, beside the row the request adds, the kept
+rows it names, with every field filled: a member who borrows a book comes back with a made-up kind of
+membership, the day of the loan as the day they joined, and the phone of another member. Written as a
+change, those would overwrite kept values with guesses. And it copies one name said once into two fields
+(a patient's name as the therapist too). So, read from the data:
+
+- a row that names a kept row by a column naming one row (`naming_column`) is a change: its values equal to
+  the kept ones are no change and are left out, its naming columns are never set, a value it shares with
+  a new row read beside it belongs to that row, and a kept date is replaced only where the request uses a
+  word of its column ("acquired" for acquired_on): the day a record happened is not the day a member joined
+  (`as_changes`);
+- a name said once but read into two references of one row stays only where it names a row of the
+  referenced table, kept or added by this reading (`without_copies`).
+"""
+
+from __future__ import annotations
+
+import datetime as dt
+import re
+from collections.abc import Mapping
+from dataclasses import dataclass
+from decimal import Decimal
+
+from .resolve import StoredRows, squeezed
+from .shapes import Shape
+
+
+@dataclass
+class Kept:
+    rows: dict[str, list[dict[str, object]]]  # the reading, less what is no change to the kept rows it names
+    changes: set[tuple[str, int]]  # (table, index) of the rows that name a kept row
+    left_out: list[str]  # "table.field = value", for the user
+
+
+def naming_column(shape: Shape, row: Mapping[str, object], stored: StoredRows) -> str:
+    """The column of `shape.unique` by which `row` names one kept row ("" when it names none)."""
+    by_name = {f.name: f for f in shape.fields}
+    for field in (by_name[n] for n in row if n in by_name):
+        value = row[field.name]
+        if field.column in shape.unique and value is not None and not isinstance(value, list | dict):
+            if stored.find(shape.table, (field.column,), value, field.column) is not None:
+                return field.column
+    return ""
+
+
+def as_changes(shapes: Mapping[str, Shape], read: Mapping[str, object], text: str, stored: StoredRows) -> Kept:
+    """`read` (table -> rows) with each row that names a kept row held to what changes it."""
+    found = Kept({}, set(), [])
+    lists = {t: [r for r in v if isinstance(r, dict)] for t, v in read.items() if isinstance(v, list)}
+    naming = {
+        (table, index): column
+        for table, listed in lists.items()
+        if table in shapes
+        for index, row in enumerate(listed)
+        if (column := naming_column(shapes[table], row, stored))
+    }
+    new_values = {
+        squeezed(str(value))
+        for table, listed in lists.items()
+        for index, row in enumerate(listed)
+        if (table, index) not in naming
+        for value in row.values()
+        if value is not None and not isinstance(value, list | dict)
+    }
+    for table, listed in lists.items():
+        found.rows[table] = []
+        for index, row in enumerate(listed):
+            named_by = naming.get((table, index))
+            if named_by is None:
+                found.rows[table].append(row)
+                continue
+            found.changes.add((table, index))
+            shape = shapes[table]
+            column = named_by
+            kept = stored.values_of(table, column, row[_field_name(shape, column)], [f.column for f in shape.fields])
+            held = {}
+            for field in shape.fields:
+                if field.name not in row:
+                    continue
+                value = row[field.name]
+                same = kept is not None and _same_value(kept.get(field.column), value)
+                named = field.column in shape.unique and field.column != column
+                shared = field.column != column and squeezed(str(value)) in new_values
+                redated = (
+                    kept is not None
+                    and kept.get(field.column) is not None
+                    and isinstance(kept.get(field.column), dt.date)
+                    and not _column_said(field.column, text)
+                )
+                if field.column == column or not (same or named or shared or redated):
+                    held[field.name] = value
+                elif not same:
+                    found.left_out.append(f"{table}.{field.name} = {value!r}")
+            found.rows[table].append(held)
+    return found
+
+
+def without_copies(
+    shapes: Mapping[str, Shape], read: Mapping[str, list[dict[str, object]]], text: str, stored: StoredRows
+) -> tuple[dict[str, list[dict[str, object]]], list[str]]:
+    """`read` less each name said once in `text` but read into two or more references of one row, in those
+    of them where it names no row of the referenced table (kept, or added by this reading)."""
+    added = {
+        (table, squeezed(str(row.get(shape.natural_key))))
+        for table, listed in read.items()
+        if (shape := shapes.get(table)) is not None and shape.natural_key
+        for row in listed
+        if row.get(shape.natural_key) is not None
+    }
+    rows: dict[str, list[dict[str, object]]] = {}
+    left_out: list[str] = []
+    for table, listed in read.items():
+        shape = shapes.get(table)
+        rows[table] = []
+        for row in listed:
+            references = [f for f in (shape.fields if shape else ()) if f.reference and f.reference.name]
+            said = [squeezed(str(row[f.name])) for f in references if isinstance(row.get(f.name), str)]
+            copied = {v for v in said if v and said.count(v) > 1 and squeezed(text).count(v) == 1}
+            held = dict(row)
+            for field in references:
+                value = row.get(field.name)
+                if not isinstance(value, str) or squeezed(value) not in copied:
+                    continue
+                assert field.reference is not None
+                reference = field.reference
+                names = (reference.table, squeezed(value)) in added or (
+                    stored.find(reference.table, reference.labels or (reference.name,), value, reference.name)
+                    is not None
+                )
+                if not names:
+                    del held[field.name]
+                    left_out.append(f"{table}.{field.name} = {value!r}")
+            rows[table].append(held)
+    return rows, left_out
+
+
+def _field_name(shape: Shape, column: str) -> str:
+    return next(f.name for f in shape.fields if f.column == column)
+
+
+def _same_value(kept: object, read: object) -> bool:
+    """Whether a value read is the kept one: as a number, else as text, case and spacing aside ('2024-03-01'
+    is a kept date).
+
+    >>> _same_value(Decimal("2.70"), 2.7), _same_value(dt.date(2024, 3, 1), "2024-03-01"), _same_value("Bay", "grey")
+    (True, True, False)
+    """
+    if kept is None:
+        return False
+    if isinstance(kept, int | float | Decimal) and not isinstance(kept, bool):
+        try:
+            return abs(float(kept) - float(str(read))) < 1e-9
+        except ValueError:
+            return False
+    return squeezed(str(kept)) == squeezed(str(read))
+
+
+def _column_said(column: str, text: str) -> bool:
+    """Whether `text` uses a word of `column`'s name (its first five letters: "acquired" for acquired_on).
+
+    >>> _column_said("acquired_on", "Azul was acquired on 5 May"), _column_said("joined_on", "Ann borrowed Azul")
+    (True, False)
+    """
+    said = {w[:5] for w in re.findall(r"[a-z]+", text.lower()) if len(w) >= 4}
+    return any(w[:5] in said for w in re.findall(r"[a-z]+", column.lower()) if len(w) >= 4)

@@ -1,0 +1,53 @@
+"""Dates a request gives as a length of time from another ("lent on 4 April for three weeks").
+
+A small model reads "for three weeks" from 4 April as 4 May, or as four months on: it cannot count days.
+Code can. Where a request says one length of time in days, weeks or months, and a row read from it has one
+date the request says and another the table needs that it does not say, that other date is the said one
+plus the length (`dated_by_length`); the model's own date only says which field it meant.
+"""
+
+from __future__ import annotations
+
+import datetime as dt
+from collections.abc import Mapping
+
+from .shapes import Shape
+from .spoken import durations
+from .stated import says_date
+
+
+def dated_by_length(shape: Shape, row: Mapping[str, object], text: str, today: dt.date) -> dict[str, object]:
+    """`row` with the one required date it gives that `text` does not say, after the one date it gives that
+    `text` says, set to that date plus the one length of days, weeks or months `text` says.
+
+    >>> from jupyter_chatdb.recording.shapes import Field
+    >>> hires = Shape("hires", (Field("out_on", "out_on", "DATE", True), Field("due_on", "due_on", "DATE", True),
+    ...     Field("back_on", "back_on", "DATE", False)), "", "hire_id")
+    >>> row = {"out_on": "2024-04-04", "due_on": "2024-07-04", "back_on": "2026-01-01"}
+    >>> dated_by_length(hires, row, "Hired on 4 April 2024 for three weeks", dt.date(2026, 1, 1))["due_on"]
+    '2024-04-25'
+    >>> dated_by_length(hires, row, "Hired on 4 April 2024", dt.date(2026, 1, 1))["due_on"]
+    '2024-07-04'
+    """
+    lengths = [d for d in durations(text) if d.days or d.months]
+    if len(lengths) != 1:
+        return dict(row)
+    dates = {f.name: (f, day) for f in shape.fields if f.type.upper() == "DATE" and (day := _date(row.get(f.name)))}
+    said = [day for _, day in dates.values() if says_date(text, day, today, lengths=False)]
+    unsaid = [
+        f
+        for f, day in dates.values()
+        if f.required and not says_date(text, day, today, lengths=False) and said and day > said[0]
+    ]
+    if len(said) != 1 or len(unsaid) != 1:
+        return dict(row)
+    return {**row, unsaid[0].name: lengths[0].after(said[0]).isoformat()}
+
+
+def _date(value: object) -> dt.date | None:
+    if not isinstance(value, str):
+        return None
+    try:
+        return dt.date.fromisoformat(value.strip()[:10])
+    except ValueError:
+        return None
