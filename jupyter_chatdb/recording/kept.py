@@ -9,7 +9,7 @@ change, those would overwrite kept values with guesses. And it copies one name s
 - a row that names a kept row by a column naming one row (`naming_column`) is a change: its values equal to
   the kept ones are no change and are left out, its naming columns are never set, a value it shares with
   a new row read beside it belongs to that row, and a kept date is replaced only where the request uses a
-  word of its column ("acquired" for acquired_on): the day a record happened is not the day a member joined
+  word of its column ("sown" for sown_on): the day a record happened is not the day a bed was sown
   (`as_changes`);
 - a name said once but read into two references of one row stays only where it names a row of the
   referenced table, kept or added by this reading (`without_copies`).
@@ -158,9 +158,9 @@ def _same_value(kept: object, read: object) -> bool:
 
 
 def _column_said(column: str, text: str) -> bool:
-    """Whether `text` uses a word of `column`'s name (its first five letters: "acquired" for acquired_on).
+    """Whether `text` uses a word of `column`'s name (its first five letters: "sown" for sown_on).
 
-    >>> _column_said("acquired_on", "Azul was acquired on 5 May"), _column_said("joined_on", "Ann borrowed Azul")
+    >>> _column_said("sown_on", "Bed 4 was sown on 5 May"), _column_said("opened_on", "Ann borrowed a spade")
     (True, False)
     """
     said = {w[:5] for w in re.findall(r"[a-z]+", text.lower()) if len(w) >= 4}

@@ -21,12 +21,12 @@ def dated_by_length(shape: Shape, row: Mapping[str, object], text: str, today: d
     `text` says, set to that date plus the one length of days, weeks or months `text` says.
 
     >>> from jupyter_chatdb.recording.shapes import Field
-    >>> hires = Shape("hires", (Field("out_on", "out_on", "DATE", True), Field("due_on", "due_on", "DATE", True),
-    ...     Field("back_on", "back_on", "DATE", False)), "", "hire_id")
-    >>> row = {"out_on": "2024-04-04", "due_on": "2024-07-04", "back_on": "2026-01-01"}
-    >>> dated_by_length(hires, row, "Hired on 4 April 2024 for three weeks", dt.date(2026, 1, 1))["due_on"]
+    >>> lets = Shape("lets", (Field("let_on", "let_on", "DATE", True), Field("runs_to", "runs_to", "DATE", True),
+    ...     Field("given_up_on", "given_up_on", "DATE", False)), "", "let_id")
+    >>> row = {"let_on": "2024-04-04", "runs_to": "2024-07-04", "given_up_on": "2026-01-01"}
+    >>> dated_by_length(lets, row, "Let on 4 April 2024 for three weeks", dt.date(2026, 1, 1))["runs_to"]
     '2024-04-25'
-    >>> dated_by_length(hires, row, "Hired on 4 April 2024", dt.date(2026, 1, 1))["due_on"]
+    >>> dated_by_length(lets, row, "Let on 4 April 2024", dt.date(2026, 1, 1))["runs_to"]
     '2024-07-04'
     """
     lengths = [d for d in durations(text) if d.days or d.months]
