@@ -298,11 +298,17 @@ def _widest(rows: list[dict[str, object]]) -> list[dict[str, object]]:
 
 
 def _rows(value: object) -> list[dict[str, object]]:
-    """The rows of a table's reading that give a value."""
+    """The rows of a table's reading that give a value, each once: a small model caught in a loop writes one
+    row again and again until it is cut off.
+
+    >>> _rows([{"fee": 3}, {"fee": None}, {"fee": 3}, {"fee": 4}])
+    [{'fee': 3}, {'fee': 4}]
+    """
     if isinstance(value, dict):
         value = [value]
     listed = value if isinstance(value, list) else []
-    return [row for row in listed if isinstance(row, dict) and any(v is not None for v in row.values())]
+    given = [row for row in listed if isinstance(row, dict) and any(v is not None for v in row.values())]
+    return list({json.dumps(row, sort_keys=True, default=str): row for row in given}.values())
 
 
 def _is_header(shapes: Mapping[str, Shape], table: str) -> bool:

@@ -9,11 +9,15 @@ plus the length (`dated_by_length`); the model's own date only says which field 
 from __future__ import annotations
 
 import datetime as dt
+import re
 from collections.abc import Mapping
 
 from .shapes import Shape
 from .spoken import durations
 from .stated import says_date
+
+# a length that says how late or early something was ("ten days late"), not how long it runs from a date
+LATENESS = re.compile(r"\b[\w-]+\s+(?:day|week|month)s?\s+(?:late|early|overdue|behind)\b", re.IGNORECASE)
 
 
 def dated_by_length(shape: Shape, row: Mapping[str, object], text: str, today: dt.date) -> dict[str, object]:
@@ -26,10 +30,10 @@ def dated_by_length(shape: Shape, row: Mapping[str, object], text: str, today: d
     >>> row = {"let_on": "2024-04-04", "runs_to": "2024-07-04", "given_up_on": "2026-01-01"}
     >>> dated_by_length(lets, row, "Let on 4 April 2024 for three weeks", dt.date(2026, 1, 1))["runs_to"]
     '2024-04-25'
-    >>> dated_by_length(lets, row, "Let on 4 April 2024", dt.date(2026, 1, 1))["runs_to"]
+    >>> dated_by_length(lets, row, "Let on 4 April 2024, given up ten days late", dt.date(2026, 1, 1))["runs_to"]
     '2024-07-04'
     """
-    lengths = [d for d in durations(text) if d.days or d.months]
+    lengths = [d for d in durations(LATENESS.sub("", text)) if d.days or d.months]
     if len(lengths) != 1:
         return dict(row)
     dates = {f.name: (f, day) for f in shape.fields if f.type.upper() == "DATE" and (day := _date(row.get(f.name)))}

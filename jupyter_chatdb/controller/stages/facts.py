@@ -128,9 +128,7 @@ def _read(
     stated = stated_only(uncopied, text, today, picks, changes, said, optional)
     rows, unstated = _without_made_up_rows(shapes, stated, kept.changes)
     unstated = (*kept.left_out, *copies, *unstated)
-    # tables every row read for was made up, where the reading also kept rows of other tables
     made_up = frozenset(table for table, listed in stated.rows.items() if listed and not rows.get(table))
-    made_up = made_up if any(rows.values()) else frozenset()
     agreement = agreed(shapes, rows, text)
     unstated += tuple(agreement.unlabelled) + cut
     try:
