@@ -5,7 +5,8 @@ The model reads a listed column's value in the request's words (its field shows 
 not held to it: a grammar that allows only the list makes a small model start a listed value it did not
 mean). Code maps the words to the list (`mapped`): the same value, the same when case, spaces and
 punctuation are set aside, the one listed value whose words are all among the words read (the longest
-such), or whose letters are the read words' stems run together ("grey-coated" -> 'greycoat'). Words that
+such), or whose letters are the read words' stems run together ("grey-coated" -> 'greycoat'), or the one
+code numbered as a bare number read ("3" -> 'R3'). Words that
 map to none are for the model to choose among the list (a constrained call in the stage), or to leave out.
 """
 
@@ -28,6 +29,8 @@ def mapped(said: object, allowed: Sequence[str]) -> str | None:
     ('cargo bike', 'greycoat')
     >>> mapped("cheque or coins", kinds) is None  # two listed values: not code's to choose
     True
+    >>> mapped("3", ["R1", "R3", "R13"]), mapped("3", ["A3", "B3"])
+    ('R3', None)
     """
     if not isinstance(said, str) or not said.strip():
         return None
@@ -43,7 +46,14 @@ def mapped(said: object, allowed: Sequence[str]) -> str | None:
             return best[0]
     joined = "".join(words)
     stems = [v for v in allowed if squeezed(v) and squeezed(v) == joined]
-    return stems[0] if len(stems) == 1 else None
+    if len(stems) == 1:
+        return stems[0]
+    numbered = [v for v in allowed if said.strip().isdigit() and _numbers(v) == [int(said)]]
+    return numbered[0] if len(numbered) == 1 else None  # "3" for the one listed code numbered 3: 'R3'
+
+
+def _numbers(text: str) -> list[int]:
+    return [int(n) for n in re.findall(r"\d+", text)]
 
 
 def _disjoint_others(best: str, within: Sequence[str]) -> bool:

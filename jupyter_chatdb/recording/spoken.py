@@ -62,13 +62,16 @@ class Duration:
         return add_months(day, -self.months) - dt.timedelta(days=self.days)
 
 
+HALF_MORE = re.compile(r"\s+and\s+a\s+half\b", re.IGNORECASE)
+
+
 def durations(text: str) -> list[Duration]:
     """The lengths of time `text` states.
 
     >>> [(d.days, d.months, d.minutes) for d in durations("for a week, then 21 days; three months on, a fortnight")]
     [(7, 0, 0), (21, 0, 0), (0, 3, 0), (14, 0, 0)]
     >>> [(d.days, d.minutes) for d in durations("an hour and a half, forty-five minutes")]
-    [(0, 60), (0, 45)]
+    [(0, 90), (0, 45)]
     >>> durations("today")
     []
     """
@@ -78,6 +81,8 @@ def durations(text: str) -> list[Duration]:
         count = _count(match.group("count") or "", unit)
         if count is None:
             continue
+        if HALF_MORE.match(text, match.end()):
+            count += 0.5  # "an hour and a half"
         if unit in UNIT_MINUTES:
             found.append(Duration(minutes=round(count * UNIT_MINUTES[unit])))
         elif unit in UNIT_DAYS:
