@@ -143,7 +143,9 @@ class _Writer(Changes):
                 found = self.stored.find(shape.table, (field.column,), value, field.column)
                 if found is None and len(shape.unique) > 1:  # named by another of its naming columns
                     other = self.stored.find(shape.table, shape.unique, value, field.column)
-                    found = other if other is not None and squeezed(str(other)) in squeezed(str(value)) else None
+                    if other is not None and squeezed(str(other)) not in squeezed(str(value)):
+                        other = self.stored.named_exactly(shape.table, shape.unique, value, field.column)
+                    found = other  # a name given with its code, or another name of one row (its title)
                 if found is None:
                     found = self.stored.composed(shape.table, field.column, value)  # a new row's code
                     if found is not None:

@@ -42,6 +42,8 @@ def naming_column(shape: Shape, row: Mapping[str, object], stored: StoredRows) -
         if field.column in shape.unique and value is not None and not isinstance(value, list | dict):
             if stored.find(shape.table, (field.column,), value, field.column) is not None:
                 return field.column
+            if stored.named_exactly(shape.table, shape.unique, value, field.column) is not None:
+                return field.column  # named by another of its naming columns: a title read as the code
     return ""
 
 
@@ -74,7 +76,11 @@ def as_changes(shapes: Mapping[str, Shape], read: Mapping[str, object], text: st
             found.changes.add((table, index))
             shape = shapes[table]
             column = named_by
-            kept = stored.values_of(table, column, row[_field_name(shape, column)], [f.column for f in shape.fields])
+            said = row[_field_name(shape, column)]
+            as_kept = stored.find(table, (column,), said, column) or stored.named_exactly(
+                table, shape.unique, said, column
+            )
+            kept = stored.values_of(table, column, as_kept, [f.column for f in shape.fields])
             held = {}
             for field in shape.fields:
                 if field.name not in row:

@@ -51,6 +51,16 @@ class StoredRows:
                 return None
         return _best_code(text, rows)
 
+    def named_exactly(self, table: str, columns: Sequence[str], said: object, wanted: str) -> object | None:
+        """`find`, but only a row one of whose `columns` is `said` (case, spaces and punctuation aside)."""
+        if not columns or said is None:
+            return None
+        text = str(said).strip()
+        listed = ", ".join(quote_identifier(c) for c in columns)
+        rows = self._rows(f"SELECT {quote_identifier(wanted)}, {listed} FROM {quote_table(table)} LIMIT {MAX_ROWS + 1}")
+        found = {row[0] for row in rows if any(v is not None and _same_squeezed(text, str(v)) for v in row[1:])}
+        return found.pop() if len(found) == 1 else None
+
     def composed(self, table: str, column: str, said: object) -> str | None:
         """A new code for a row of `table` written as its kept codes are ("glasshouse 7" -> 'G-007' beside
         'G-012'), when every kept code whose letters the words begin has one form; None otherwise."""

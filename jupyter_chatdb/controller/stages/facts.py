@@ -205,7 +205,7 @@ def _listed_values(
                 value = words if words in field.allowed else mapped(words, field.allowed)
                 if value is None and calls < CHOICES and isinstance(words, str):
                     calls += 1
-                    value = yield from _chosen(ctx, table, field.column, words, list(field.allowed))
+                    value = yield from _chosen(ctx, table, field.column, words, list(field.allowed), field.required)
                 if value is None:
                     del row[field.name]
                     continue
@@ -215,9 +215,17 @@ def _listed_values(
     return said
 
 
-def _chosen(ctx: Context, table: str, column: str, said: str, options: list[str]) -> Generator[Event, None, str | None]:
+def _chosen(
+    ctx: Context, table: str, column: str, said: str, options: list[str], required: bool
+) -> Generator[Event, None, str | None]:
+    """The listed value the model takes `said` to mean; it may keep `said` (none fits) unless the column
+    needs a value: then it picks one ("a regular adult membership" is one of the kinds of membership)."""
     messages = prompts.value_choice_messages(ctx.request.text, table, column, said, options)
-    schema = {"type": "object", "properties": {"value": {"enum": [*options, said]}}, "required": ["value"]}
+    schema = {
+        "type": "object",
+        "properties": {"value": {"enum": options if required else [*options, said]}},
+        "required": ["value"],
+    }
     completion = yield from ctx.calls("value", messages, schema, CHOICE_MAX_TOKENS)
     chosen = prompts.parse_json(completion.text, "value")
     return chosen if chosen in options else None
