@@ -382,3 +382,36 @@ def test_a_kept_rows_status_said_in_other_words_is_its_one_change(scripted):
         ("junior", "2021-01-01")
     ]
     db.close()
+
+
+def test_a_name_read_into_references_of_two_rows_stays_where_it_names_a_row(scripted):
+    db = ChatDB(model=scripted, schema=RINK, summarize=False, strategy="facts")
+    reading = {
+        "ice_sessions": [
+            {"skater": "Bo Lind", "coach": "Bo Lind", "held_on": "2025-05-02", "ends_on": "2025-05-09"},
+            {"coach": "Bo Lind", "held_on": "2025-05-02"},  # the same session again, its name in the coach
+        ]
+    }
+    scripted.push({"route": "write"}, reading)
+    db.ask("Bo Lind skates on 2 May 2025 for a week", allow_writes=True)
+    assert rows(db, "SELECT skater, coach, held_on::VARCHAR, ends_on::VARCHAR FROM ice_sessions") == [
+        ("Bo Lind", None, "2025-05-02", "2025-05-09")
+    ]
+    db.close()
+
+
+def test_a_row_named_by_its_title_where_its_code_goes_is_that_kept_row(scripted):
+    schema = """
+    CREATE TABLE trophies (trophy_code VARCHAR PRIMARY KEY, title VARCHAR NOT NULL UNIQUE,
+                           state VARCHAR NOT NULL CHECK (state IN ('on show', 'missing')), won_on DATE NOT NULL);
+    INSERT INTO trophies SELECT 'T-' || i, 'Cup ' || chr((64 + i)::INTEGER), 'on show', DATE '2020-01-01' FROM range(1, 15) t(i);
+    """
+    db = ChatDB(model=scripted, schema=schema, summarize=False, strategy="facts")
+    reading = {"trophies": [{"trophy_code": "Cup C", "state": "missing", "won_on": "2025-05-02"}]}
+    scripted.push({"route": "write"}, reading)
+    db.ask("2025-05-02: Cup C has gone", allow_writes=True)
+    assert rows(db, "SELECT trophy_code, state, won_on::VARCHAR FROM trophies WHERE state <> 'on show'") == [
+        ("T-3", "missing", "2020-01-01")
+    ]
+    assert rows(db, "SELECT count(*) FROM trophies") == [(14,)]
+    db.close()

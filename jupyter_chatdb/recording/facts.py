@@ -48,8 +48,8 @@ def statements(
     writer = _Writer(shapes, stored)
     for table in [t for t in shapes if t in given]:  # parents first
         shape, has_children = shapes[table], bool(_children(shapes, table, given))
-        if has_children:  # a header stated once per line is one header, the lines' part of it included
-            given[table] = _widest(given[table])
+        # a row that says only part of what another says is that row again (a header stated once per line)
+        given[table] = _widest(given[table])
         if shape.returned_key and len(given[table]) > 1 and has_children:
             raise NotExpressible(f"several new {table} rows, and their rows after them cannot tell which is theirs")
         for row in given[table]:

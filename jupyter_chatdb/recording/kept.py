@@ -11,8 +11,8 @@ change, those would overwrite kept values with guesses. And it copies one name s
   a new row read beside it belongs to that row, and a kept date is replaced only where the request uses a
   word of its column ("sown" for sown_on): the day a record happened is not the day a bed was sown
   (`as_changes`);
-- a name said once but read into two references of one row stays only where it names a row of the
-  referenced table, kept or added by this reading (`without_copies`).
+- a name said once but read into two references stays only where it names a row of the referenced
+  table, kept or added by this reading (`without_copies`).
 """
 
 from __future__ import annotations
@@ -106,8 +106,9 @@ def as_changes(shapes: Mapping[str, Shape], read: Mapping[str, object], text: st
 def without_copies(
     shapes: Mapping[str, Shape], read: Mapping[str, list[dict[str, object]]], text: str, stored: StoredRows
 ) -> tuple[dict[str, list[dict[str, object]]], list[str]]:
-    """`read` less each name said once in `text` but read into two or more references of one row, in those
-    of them where it names no row of the referenced table (kept, or added by this reading)."""
+    """`read` less each name said once in `text` but read into two or more references (of one row or of
+    several), in those of them where it names no row of the referenced table (kept, or added by this
+    reading)."""
     added = {
         (table, squeezed(str(row.get(shape.natural_key))))
         for table, listed in read.items()
@@ -115,17 +116,25 @@ def without_copies(
         for row in listed
         if row.get(shape.natural_key) is not None
     }
+    references = {
+        table: [f for f in shape.fields if f.reference and f.reference.name] for table, shape in shapes.items()
+    }
+    said = [
+        squeezed(str(row[f.name]))
+        for table, listed in read.items()
+        for row in listed
+        for f in references.get(table, [])
+        if isinstance(row.get(f.name), str)
+    ]
+    squeezed_text = squeezed(text)
+    copied = {v for v in said if v and said.count(v) > 1 and squeezed_text.count(v) == 1}
     rows: dict[str, list[dict[str, object]]] = {}
     left_out: list[str] = []
     for table, listed in read.items():
-        shape = shapes.get(table)
         rows[table] = []
         for row in listed:
-            references = [f for f in (shape.fields if shape else ()) if f.reference and f.reference.name]
-            said = [squeezed(str(row[f.name])) for f in references if isinstance(row.get(f.name), str)]
-            copied = {v for v in said if v and said.count(v) > 1 and squeezed(text).count(v) == 1}
             held = dict(row)
-            for field in references:
+            for field in references.get(table, []):
                 value = row.get(field.name)
                 if not isinstance(value, str) or squeezed(value) not in copied:
                     continue
