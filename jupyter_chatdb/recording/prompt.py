@@ -26,13 +26,7 @@ Request: drop-off
 rider: Mo Tran
 picked up: 2024-06-03
 delivered: 5 June 2024
-{"runs": [{"rider": "Mo Tran", "picked_up_on": "2024-06-03", "dropped_on": "2024-06-05"}]}
-Request: run
-rider: Ola Berg
-date: 4 June 2024
-stops: E2 7QA, N5 1XL
-{"runs": [{"rider": "Ola Berg", "picked_up_on": "2024-06-04"}], "run_stops": [{"postcode": "E2 7QA"}, {"postcode": \
-"N5 1XL"}]}"""
+{"runs": [{"rider": "Mo Tran", "picked_up_on": "2024-06-03", "dropped_on": "2024-06-05"}]}"""
 
 
 def facts_messages(fields: str, request: str, today: str) -> list[Message]:
