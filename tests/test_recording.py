@@ -161,8 +161,9 @@ def test_lengths_of_time_and_numbers_in_words_are_stated():
 
 
 def test_a_drafted_rule_is_tried_on_rows_and_must_hold_for_each_row(society, scripted):
-    """The rule is read (correlated, NULL-safe) and tried with a made-up row in each table it reads, so a
-    table still empty does not let a wrong rule through; the error goes back to the model to repair."""
+    """The rule is read (correlated) and tried with a made-up row in each table it reads, so a table still
+    empty does not let a wrong rule through; the error goes back to the model to repair, and a sum over no
+    rows is made 0 by code."""
     uncorrelated = "UPDATE holders SET dues_paid = coalesce((SELECT sum(amount) FROM dues), 0)"
     null_prone = (
         "UPDATE holders SET dues_paid = (SELECT sum(d.amount) FROM dues d WHERE d.holder_id = holders.holder_id)"
@@ -171,12 +172,12 @@ def test_a_drafted_rule_is_tried_on_rows_and_must_hold_for_each_row(society, scr
         "UPDATE holders SET dues_paid = coalesce((SELECT sum(d.amount) FROM dues d"
         " WHERE d.holder_id = holders.holder_id), 0)"
     )
-    scripted.push(f"```sql\n{uncorrelated}\n```", f"```sql\n{null_prone}\n```", f"```sql\n{right}\n```")
+    scripted.push(f"```sql\n{uncorrelated}\n```", f"```sql\n{null_prone}\n```")
     proposal = society.propose_rule("dues", "A holder's dues_paid is the dues they have paid.")
-    assert proposal.pending and "holders.holder_id), 0)" in proposal.sql[0]
+    # the repaired draft's sum is made NULL-safe by code: it is the right rule
+    assert proposal.pending and proposal.sql[0].upper() == right.upper().replace("DUES D", "DUES AS D")
     repairs = [c.messages[-1]["content"] for c in scripted.calls[1:]]
-    assert "gives every row the same value" in repairs[0]
-    assert "is NULL where there are no rows to add up" in repairs[1]
+    assert len(repairs) == 1 and "gives every row the same value" in repairs[0]
     assert sequence_value(society, "let_seq") == 1  # the made-up rows left the sequences alone
 
 
@@ -415,3 +416,21 @@ def test_a_row_named_by_its_title_where_its_code_goes_is_that_kept_row(scripted)
     ]
     assert rows(db, "SELECT count(*) FROM trophies") == [(14,)]
     db.close()
+
+
+def test_a_drafted_difference_of_sums_written_with_one_select_gets_a_subquery_per_sum(society, scripted):
+    loose = (
+        "UPDATE holders SET dues_paid = (SELECT sum(d.amount) FROM dues d WHERE d.holder_id = holders.holder_id)"
+        " - sum(f.amount) FROM leaving_fees f JOIN lets l ON l.let_id = f.let_id WHERE l.holder_id = holders.holder_id"
+    )
+    scripted.push(f"```sql\n{loose}\n```")
+    proposal = society.propose_rule("dues", "A holder's dues_paid is the dues they paid less their leaving fees.")
+    assert proposal.pending and len(scripted.calls) == 1  # repaired by code, not sent back
+    assert proposal.sql[0].upper().count("COALESCE((SELECT SUM(") == 2
+    society.apply(proposal)
+    society.session.rows("INSERT INTO dues VALUES (1, DATE '2025-01-02', 30, 'cash')")
+    society.session.rows(proposal.sql[0])
+    assert rows(society, "SELECT holder_name, dues_paid::DOUBLE FROM holders ORDER BY 1") == [
+        ("Ivo Marsh", 30.0),
+        ("Pia Lund", 0.0),
+    ]

@@ -10,6 +10,7 @@ from dataclasses import replace
 from ...errors import SQLRefused
 from ...sql import fixups, guard
 from ...sql.journal import TableChange
+from ...sql.rule_repairs import coalesced_sums, own_subqueries
 from ...sql.rules import Rule, RuleError, checked_rule, run_rule
 from .. import native_sql, prompts
 from ..context import Context
@@ -53,10 +54,15 @@ def _drafted(ctx: Context, rule: Rule, schema: dict[str, list[str]]) -> Generato
 
 
 def _fixed(sql: str) -> str:
-    """`sql` with the updated row named as the model meant it (`fixups.update_target_references`)."""
+    """`sql` with each sum a subquery of its own and NULL-safe (`rule_repairs`), and the updated row named
+    as the model meant it (`fixups.update_target_references`)."""
+    sql = own_subqueries(sql)
     trees = guard.parse(sql)
-    fixed = fixups.update_target_references(trees[0]) if len(trees) == 1 else None
-    return sql if fixed is None else guard.written(fixed)
+    if len(trees) != 1:
+        return sql
+    tree = fixups.update_target_references(trees[0]) or trees[0]
+    tree = coalesced_sums(tree) or tree
+    return guard.written(tree)
 
 
 def apply_rules(ctx: Context) -> Generator[Event, None, tuple[TableChange, ...] | None]:
