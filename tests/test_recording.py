@@ -434,3 +434,24 @@ def test_a_drafted_difference_of_sums_written_with_one_select_gets_a_subquery_pe
         ("Ivo Marsh", 30.0),
         ("Pia Lund", 0.0),
     ]
+
+
+def test_a_number_read_for_a_kept_row_and_a_new_one_is_set_on_both(scripted):
+    schema = """
+    CREATE SEQUENCE change_seq START 1;
+    CREATE TABLE seed_packs (pack_name VARCHAR PRIMARY KEY, shelf_price DECIMAL(6, 2));
+    CREATE TABLE pack_price_log (change_id INTEGER PRIMARY KEY DEFAULT nextval('change_seq'),
+                                 pack VARCHAR NOT NULL REFERENCES seed_packs (pack_name), set_on DATE NOT NULL,
+                                 price DECIMAL(6, 2) NOT NULL);
+    INSERT INTO seed_packs SELECT 'pack ' || i, 2.00 FROM range(1, 15) t(i);
+    """
+    db = ChatDB(model=scripted, schema=schema, summarize=False, strategy="facts")
+    reading = {
+        "seed_packs": [{"pack_name": "pack 3", "shelf_price": 2.4}],
+        "pack_price_log": [{"pack": "pack 3", "set_on": "2025-05-02", "price": 2.4}],
+    }
+    scripted.push({"route": "write"}, reading)
+    db.ask("2025-05-02: pack 3 now sells at 2.40", allow_writes=True)
+    assert rows(db, "SELECT shelf_price::DOUBLE FROM seed_packs WHERE pack_name = 'pack 3'") == [(2.4,)]
+    assert rows(db, "SELECT pack, price::DOUBLE FROM pack_price_log") == [("pack 3", 2.4)]
+    db.close()

@@ -7,7 +7,7 @@ change, those would overwrite kept values with guesses. And it copies one name s
 (a patient's name as the therapist too). So, read from the data:
 
 - a row that names a kept row by a column naming one row (`naming_column`) is a change: its values equal to
-  the kept ones are no change and are left out, its naming columns are never set, a value it shares with
+  the kept ones are no change and are left out, its naming columns are never set, a date it shares with
   a new row read beside it belongs to that row, and a kept date is replaced only where the request uses a
   word of its column ("sown" for sown_on): the day a record happened is not the day a bed was sown
   (`as_changes`);
@@ -88,7 +88,7 @@ def as_changes(shapes: Mapping[str, Shape], read: Mapping[str, object], text: st
                 value = row[field.name]
                 same = kept is not None and _same_value(kept.get(field.column), value)
                 named = field.column in shape.unique and field.column != column
-                shared = field.column != column and squeezed(str(value)) in new_values
+                shared = field.column != column and _is_date(value) and squeezed(str(value)) in new_values
                 redated = (
                     kept is not None
                     and kept.get(field.column) is not None
@@ -149,6 +149,16 @@ def without_copies(
                     left_out.append(f"{table}.{field.name} = {value!r}")
             rows[table].append(held)
     return rows, left_out
+
+
+def _is_date(value: object) -> bool:
+    """Whether `value` reads as a date ('2024-03-01'): the day of the new row, copied into a kept one. A
+    number may be both (a new price, kept on the item and in its history)."""
+    try:
+        dt.date.fromisoformat(str(value).strip()[:10])
+    except ValueError:
+        return False
+    return True
 
 
 def _field_name(shape: Shape, column: str) -> str:
