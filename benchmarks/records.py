@@ -12,12 +12,15 @@ Per trade, with the embedded model:
   prompt style: every table's CREATE TABLE with 3 example rows; its SQL runs on DuckDB, once more as
   transpiled from SQLite if it fails) and by the system, scored by execution against the gold SQL.
 Tune on `trades.TUNE`, quote `trades.REPORT`. Details go to `--out` as they come, so a stopped run keeps
-what it measured (`--summary FILE` prints the figures of a saved run).
+what it measured (`--summary FILE` prints the figures of a saved run). For tuning the reading of writes,
+`--reading-only --no-baseline` asks each record without the planner after the reading (a write the
+reading cannot take fails at once) and without the baseline: its figures are never the system's.
 
     python benchmarks/records.py --trades library,clinic --stride 3
     python benchmarks/records.py --trades toolhire --parts questions
     python benchmarks/records.py --trades school --parts cumulative
     python benchmarks/records.py --summary benchmarks/out/records.jsonl
+    python benchmarks/records.py --trades library,clinic --stride 4 --reading-only --no-baseline
 """
 
 from __future__ import annotations
