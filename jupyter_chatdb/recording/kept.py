@@ -34,17 +34,19 @@ class Kept:
     left_out: list[str]  # "table.field = value", for the user
 
 
-def naming_column(shape: Shape, row: Mapping[str, object], stored: StoredRows) -> str:
-    """The column of `shape.unique` by which `row` names one kept row ("" when it names none)."""
+def naming_column(shape: Shape, row: Mapping[str, object], stored: StoredRows) -> tuple[str, object] | None:
+    """The column of `shape.unique` by which `row` names one kept row, and that row's value in it (None when
+    it names none)."""
     by_name = {f.name: f for f in shape.fields}
     for field in (by_name[n] for n in row if n in by_name):
         value = row[field.name]
         if field.column in shape.unique and value is not None and not isinstance(value, list | dict):
-            if stored.find(shape.table, (field.column,), value, field.column) is not None:
-                return field.column
-            if stored.named_exactly(shape.table, shape.unique, value, field.column) is not None:
-                return field.column  # named by another of its naming columns: a title read as the code
-    return ""
+            kept = stored.find(shape.table, (field.column,), value, field.column)
+            if kept is None:  # named by another of its naming columns: a title read as the code
+                kept = stored.named_exactly(shape.table, shape.unique, value, field.column)
+            if kept is not None:
+                return field.column, kept
+    return None
 
 
 def as_changes(shapes: Mapping[str, Shape], read: Mapping[str, object], text: str, stored: StoredRows) -> Kept:
@@ -52,11 +54,11 @@ def as_changes(shapes: Mapping[str, Shape], read: Mapping[str, object], text: st
     found = Kept({}, set(), [])
     lists = {t: [r for r in v if isinstance(r, dict)] for t, v in read.items() if isinstance(v, list)}
     naming = {
-        (table, index): column
+        (table, index): naming_of
         for table, listed in lists.items()
         if table in shapes
         for index, row in enumerate(listed)
-        if (column := naming_column(shapes[table], row, stored))
+        if (naming_of := naming_column(shapes[table], row, stored)) is not None
     }
     new_values = {
         squeezed(str(value))
@@ -75,11 +77,7 @@ def as_changes(shapes: Mapping[str, Shape], read: Mapping[str, object], text: st
                 continue
             found.changes.add((table, index))
             shape = shapes[table]
-            column = named_by
-            said = row[_field_name(shape, column)]
-            as_kept = stored.find(table, (column,), said, column) or stored.named_exactly(
-                table, shape.unique, said, column
-            )
+            column, as_kept = named_by
             kept = stored.values_of(table, column, as_kept, [f.column for f in shape.fields])
             held = {}
             for field in shape.fields:
@@ -159,10 +157,6 @@ def _is_date(value: object) -> bool:
     except ValueError:
         return False
     return True
-
-
-def _field_name(shape: Shape, column: str) -> str:
-    return next(f.name for f in shape.fields if f.column == column)
 
 
 def _same_value(kept: object, read: object) -> bool:

@@ -40,9 +40,7 @@ class StoredRows:
         if not columns or said is None:
             return None
         text = str(said).strip()
-        target = quote_table(table)
-        listed = ", ".join(quote_identifier(c) for c in columns)
-        rows = self._rows(f"SELECT {quote_identifier(wanted)}, {listed} FROM {target} LIMIT {MAX_ROWS + 1}")
+        rows = self._naming_rows(table, columns, wanted)
         for matches in (_same, _same_squeezed, _code_said_in_words):
             found = {row[0] for row in rows if any(v is not None and matches(text, str(v)) for v in row[1:])}
             if len(found) == 1:
@@ -56,10 +54,14 @@ class StoredRows:
         if not columns or said is None:
             return None
         text = str(said).strip()
-        listed = ", ".join(quote_identifier(c) for c in columns)
-        rows = self._rows(f"SELECT {quote_identifier(wanted)}, {listed} FROM {quote_table(table)} LIMIT {MAX_ROWS + 1}")
+        rows = self._naming_rows(table, columns, wanted)
         found = {row[0] for row in rows if any(v is not None and _same_squeezed(text, str(v)) for v in row[1:])}
         return found.pop() if len(found) == 1 else None
+
+    def _naming_rows(self, table: str, columns: Sequence[str], wanted: str) -> list[tuple]:
+        """(`wanted`, *`columns`) of the rows of `table`, up to `MAX_ROWS` and one more."""
+        listed = ", ".join(quote_identifier(c) for c in columns)
+        return self._rows(f"SELECT {quote_identifier(wanted)}, {listed} FROM {quote_table(table)} LIMIT {MAX_ROWS + 1}")
 
     def composed(self, table: str, column: str, said: object) -> str | None:
         """A new code for a row of `table` written as its kept codes are ("glasshouse 7" -> 'G-007' beside
@@ -88,14 +90,11 @@ class StoredRows:
         )
         return bool(rows)
 
-    def values_of(self, table: str, column: str, said: object, columns: Sequence[str]) -> dict[str, object] | None:
-        """The `columns` of the one row of `table` that `said` names by `column` (None when it names none)."""
-        named = self.find(table, (column,), said, column)
-        if named is None:
-            return None
+    def values_of(self, table: str, column: str, value: object, columns: Sequence[str]) -> dict[str, object] | None:
+        """The `columns` of the one row of `table` whose `column` holds `value` (None when none or several)."""
         listed = ", ".join(quote_identifier(c) for c in columns)
         rows = self._rows(
-            f"SELECT {listed} FROM {quote_table(table)} WHERE {quote_identifier(column)} = ? LIMIT 2", [named]
+            f"SELECT {listed} FROM {quote_table(table)} WHERE {quote_identifier(column)} = ? LIMIT 2", [value]
         )
         return dict(zip(columns, rows[0], strict=True)) if len(rows) == 1 else None
 
