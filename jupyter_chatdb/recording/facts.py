@@ -47,7 +47,7 @@ def statements(
         raise NotExpressible("the model found no rows to add")
     writer = _Writer(shapes, stored)
     for table in [t for t in shapes if t in given]:  # parents first
-        shape, has_children = shapes[table], bool(_children(shapes, table, given))
+        shape, has_children = shapes[table], bool(children(shapes, table, given))
         # a row that says only part of what another says is that row again (a header stated once per line)
         given[table] = _widest(given[table])
         if shape.returned_key and len(given[table]) > 1 and has_children:
@@ -323,8 +323,8 @@ def _is_header(shapes: Mapping[str, Shape], table: str) -> bool:
     )
 
 
-def _children(shapes: Mapping[str, Shape], table: str, given: Mapping[str, object]) -> list[str]:
-    """The tables of `given` whose rows reference the row `table` adds here."""
+def children(shapes: Mapping[str, Shape], table: str, given: Mapping[str, object]) -> list[str]:
+    """The tables of `given` whose rows reference the row `table` adds here (its lines)."""
     return [
         name
         for name in given

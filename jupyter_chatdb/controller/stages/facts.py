@@ -67,11 +67,7 @@ def _with_its_rows(shapes: dict[str, Shape], header: str) -> tuple[dict[str, Sha
     """The tables to read a new `header` row by: it, the tables whose rows belong to it, and the tables
     those name rows of; and the tables the reading must give rows for (the header, and its rows where one
     table holds them)."""
-    children = [
-        name
-        for name, shape in shapes.items()
-        if header in {f.reference.table for f in shape.required_references if f.reference}
-    ]
+    children = facts.children(shapes, header, shapes)
     named = {parent for name in (header, *children) for parent in parents(shapes[name])}
     kept = {name: shape for name, shape in shapes.items() if name in {header, *children} | named}
     return kept, (header, *children) if len(children) == 1 else (header,)
