@@ -290,27 +290,24 @@ def same_kind_of_number(field: Field, parent: Shape) -> str:
 
 
 def _widest(rows: list[dict[str, object]]) -> list[dict[str, object]]:
-    """`rows` less each that says only part of what another says.
+    """`rows`, each once (a small model caught in a loop writes one row again and again until it is cut
+    off), less each that says only part of what another says.
 
     >>> _widest([{"stable": "Calder", "on": "2024-05-01"}, {"on": "2024-05-01"}, {"stable": "Calder", "on": "2024-05-01"}])
     [{'stable': 'Calder', 'on': '2024-05-01'}]
+    >>> _widest([{"fee": 3}, {"fee": 3}, {"fee": 4}])
+    [{'fee': 3}, {'fee': 4}]
     """
     unique = list({json.dumps(r, sort_keys=True, default=str): r for r in rows}.values())
     return [r for r in unique if not any(o is not r and r.items() <= o.items() for o in unique)]
 
 
 def _rows(value: object) -> list[dict[str, object]]:
-    """The rows of a table's reading that give a value, each once: a small model caught in a loop writes one
-    row again and again until it is cut off.
-
-    >>> _rows([{"fee": 3}, {"fee": None}, {"fee": 3}, {"fee": 4}])
-    [{'fee': 3}, {'fee': 4}]
-    """
+    """The rows of a table's reading that give a value."""
     if isinstance(value, dict):
         value = [value]
     listed = value if isinstance(value, list) else []
-    given = [row for row in listed if isinstance(row, dict) and any(v is not None for v in row.values())]
-    return list({json.dumps(row, sort_keys=True, default=str): row for row in given}.values())
+    return [row for row in listed if isinstance(row, dict) and any(v is not None for v in row.values())]
 
 
 def _is_header(shapes: Mapping[str, Shape], table: str) -> bool:

@@ -36,13 +36,10 @@ def dated_by_length(shape: Shape, row: Mapping[str, object], text: str, today: d
     lengths = [d for d in durations(LATENESS.sub("", text)) if d.days or d.months]
     if len(lengths) != 1:
         return dict(row)
-    dates = {f.name: (f, day) for f in shape.fields if f.type.upper() == "DATE" and (day := _date(row.get(f.name)))}
-    said = [day for _, day in dates.values() if says_date(text, day, today, lengths=False)]
-    unsaid = [
-        f
-        for f, day in dates.values()
-        if f.required and not says_date(text, day, today, lengths=False) and said and day > said[0]
-    ]
+    dates = [(f, day) for f in shape.fields if f.type.upper() == "DATE" and (day := _date(row.get(f.name)))]
+    stated = {f.name: says_date(text, day, today, lengths=False) for f, day in dates}
+    said = [day for f, day in dates if stated[f.name]]
+    unsaid = [f for f, day in dates if f.required and not stated[f.name] and said and day > said[0]]
     if len(said) != 1 or len(unsaid) != 1:
         return dict(row)
     return {**row, unsaid[0].name: lengths[0].after(said[0]).isoformat()}
