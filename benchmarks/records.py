@@ -92,6 +92,8 @@ def main() -> int:
             parts = args.parts.split(",")
             if "records" in parts:
                 for number in range(0, len(trade.records), args.stride)[: args.records or None]:
+                    if args.only and trade.records[number].id not in args.only.split(","):
+                        continue
                     for way in (args.system, BASELINE)[: 1 if args.no_baseline else 2]:
                         row = attempt_record(trade, number, way, model, embedder)
                         keep(row, row["record"], row["outcome"])
@@ -367,6 +369,7 @@ def parse_args() -> argparse.Namespace:
     parser.add_argument("--reading-only", action="store_true", help="no planning after the reading: for tuning")
     parser.add_argument("--no-baseline", action="store_true", help="the system alone: for tuning, never to quote")
     parser.add_argument("--stride", type=int, default=1, help="every N-th record")
+    parser.add_argument("--only", default="", help="only these record ids (r01,r09): for debugging")
     parser.add_argument("--records", type=int, default=0, help="at most N records per trade")
     parser.add_argument("--questions", type=int, default=0, help="at most N questions per trade")
     parser.add_argument("--question-stride", type=int, default=1, help="every N-th question")

@@ -114,7 +114,7 @@ def test_a_made_up_row_that_lacks_what_its_table_needs_is_dropped_not_written(ya
     assert yard.session.rows("SELECT kind FROM hay ORDER BY hay_id") == [("timothy",), ("clover",)]
     assert order_lines(yard) == [("Ann Lee", "2024-05-02", "timothy", 3, 6.0)]
     (extracted,) = [e for e in seen if isinstance(e, FactsExtracted)]
-    assert extracted.unstated == ("hay.kind = 'straw'", "a hay row")
+    assert extracted.unstated == ("hay.kind = 'straw'", "a hay row the request says nothing of")
 
 
 def test_an_order_stated_without_lines_changes_the_order_it_names_and_only_one(yard, scripted):

@@ -455,3 +455,102 @@ def test_a_number_read_for_a_kept_row_and_a_new_one_is_set_on_both(scripted):
     assert rows(db, "SELECT shelf_price::DOUBLE FROM seed_packs WHERE pack_name = 'pack 3'") == [(2.4,)]
     assert rows(db, "SELECT pack, price::DOUBLE FROM pack_price_log") == [("pack 3", 2.4)]
     db.close()
+
+
+GROOMERS = """
+CREATE SEQUENCE visit_seq START 1;
+CREATE TABLE services (service VARCHAR PRIMARY KEY, fee DECIMAL(6, 2) NOT NULL);
+CREATE TABLE dogs (dog_name VARCHAR PRIMARY KEY);
+CREATE TABLE visits (visit_id INTEGER PRIMARY KEY DEFAULT nextval('visit_seq'),
+                     dog VARCHAR NOT NULL REFERENCES dogs (dog_name), starts_at TIMESTAMP NOT NULL);
+CREATE TABLE visit_services (visit_id INTEGER NOT NULL REFERENCES visits (visit_id),
+                             service VARCHAR NOT NULL REFERENCES services (service), fee DECIMAL(6, 2) NOT NULL);
+INSERT INTO services VALUES ('wash', 12), ('trim', 20);
+INSERT INTO dogs VALUES ('Rex'), ('Tess'), ('Ida');
+INSERT INTO visits (dog, starts_at) VALUES ('Rex', TIMESTAMP '2025-04-01 09:00');  -- a visit with no services yet
+"""
+
+
+def visits(db: ChatDB) -> list[tuple]:
+    return rows(db, "SELECT dog, starts_at::VARCHAR FROM visits ORDER BY visit_id")
+
+
+def test_a_row_of_which_the_request_says_nothing_is_not_written(scripted):
+    db = ChatDB(model=scripted, schema=GROOMERS, summarize=False, strategy="facts")
+    # the model adds a service of the listed kind it must pick, at a fee of 0 (the kind's fee would be taken)
+    reading = {
+        "visits": [{"dog": "Tess", "starts_at": "2025-05-03 10:00"}],
+        "visit_services": [{"service": "wash", "fee": 0}],
+    }
+    scripted.push({"route": "write"}, reading)
+    seen: list = []
+    db.ask("Book Tess in on 3 May 2025 at 10am", allow_writes=True, on_event=seen.append)
+    assert visits(db) == [("Rex", "2025-04-01 09:00:00"), ("Tess", "2025-05-03 10:00:00")]
+    assert rows(db, "SELECT count(*) FROM visit_services") == [(0,)]
+    (extracted,) = [e for e in seen if isinstance(e, FactsExtracted)]
+    assert "a visit_services row the request says nothing of" in extracted.unstated
+    # a service the request names is written, at its listed fee
+    reading = {
+        "visits": [{"dog": "Ida", "starts_at": "2025-05-04 09:30"}],
+        "visit_services": [{"service": "trim", "fee": 0}],
+    }
+    scripted.push({"route": "write"}, reading)
+    db.ask("Ida comes in on 4 May 2025 at 9:30 for a trim", allow_writes=True)
+    assert rows(db, "SELECT service, fee::DOUBLE FROM visit_services") == [("trim", 20.0)]
+    db.close()
+
+
+def test_a_moment_read_on_the_logs_day_is_set_on_the_day_said_with_its_time(scripted):
+    db = ChatDB(model=scripted, schema=GROOMERS, summarize=False, strategy="facts")
+    scripted.push({"route": "write"}, {"visits": [{"dog": "Ida", "starts_at": "2025-04-28 09:30"}]})
+    db.ask("2025-04-28 booking: Ida, 2025-05-04 09:30", allow_writes=True)
+    assert visits(db)[-1] == ("Ida", "2025-05-04 09:30:00")
+    db.close()
+
+
+def test_a_list_of_kept_rows_read_as_one_row_is_written_as_a_row_per_item(scripted):
+    db = ChatDB(model=scripted, schema=GROOMERS, summarize=False, strategy="facts")
+    reading = {"visits": [{"dog": "Tess", "starts_at": "2025-05-03 10:00"}], "visit_services": [{"service": "wash"}]}
+    scripted.push({"route": "write"}, reading)
+    db.ask("visit\ndog: Tess\nwhen: 3 May 2025 10am\nservices: wash, trim", allow_writes=True)
+    assert rows(db, "SELECT service, fee::DOUBLE FROM visit_services ORDER BY service") == [
+        ("trim", 20.0),
+        ("wash", 12.0),
+    ]
+    # an item that says more of its row than the kept row it names (its own fee) is not copied to the next
+    reading = {
+        "visits": [{"dog": "Ida", "starts_at": "2025-05-04 09:30"}],
+        "visit_services": [{"service": "wash", "fee": 15}],
+    }
+    scripted.push({"route": "write"}, reading)
+    db.ask("Ida on 4 May 2025 at 9:30: wash fee 15, trim fee 25", allow_writes=True)
+    assert rows(db, "SELECT service, fee::DOUBLE FROM visit_services WHERE visit_id = 3") == [("wash", 15.0)]
+    db.close()
+
+
+def test_a_change_names_its_row_without_the_one_value_read_from_another_number_of_the_request(scripted):
+    schema = """
+    CREATE SEQUENCE booking_seq START 1;
+    CREATE TABLE courts (court VARCHAR PRIMARY KEY);
+    CREATE TABLE bookings (booking_id INTEGER PRIMARY KEY DEFAULT nextval('booking_seq'), player VARCHAR NOT NULL,
+                           court VARCHAR NOT NULL REFERENCES courts (court), starts_at TIMESTAMP NOT NULL,
+                           minutes INTEGER NOT NULL,
+                           status VARCHAR NOT NULL DEFAULT 'booked' CHECK (status IN ('booked', 'played')));
+    INSERT INTO courts VALUES ('North'), ('South');
+    INSERT INTO bookings (player, court, starts_at, minutes) VALUES ('Ann Roy', 'North', '2025-05-02 10:00', 60),
+        ('Ann Roy', 'South', '2025-05-03 10:00', 45), ('Bo Ek', 'North', '2025-05-02 11:00', 30);
+    """
+    db = ChatDB(model=scripted, schema=schema, summarize=False, strategy="facts")
+    # 30 is said, as the price of the balls: it names no booking of Ann's on the 2nd
+    reading = {"bookings": [{"player": "Ann Roy", "starts_at": "2025-05-02 10:00", "minutes": 30, "status": "played"}]}
+    scripted.push({"route": "write"}, reading)
+    seen: list = []
+    db.ask("2025-05-02 played: Ann Roy (10:00), balls £30", allow_writes=True, on_event=seen.append)
+    assert rows(db, "SELECT player, court, minutes, status FROM bookings ORDER BY booking_id") == [
+        ("Ann Roy", "North", 60, "played"),
+        ("Ann Roy", "South", 45, "booked"),
+        ("Bo Ek", "North", 30, "booked"),
+    ]
+    (extracted,) = [e for e in seen if isinstance(e, FactsExtracted)]
+    assert "bookings.minutes = 30" in extracted.unstated
+    db.close()

@@ -39,6 +39,7 @@ class Changes:
     params: dict[str, object]
     added: dict[str, str]
     named: set[tuple[str, str]]
+    set_aside: list[str]  # "table.field = value": values read that no kept row it names agrees with
 
     def value(self, field: Field, value: object) -> str:
         raise NotImplementedError
@@ -155,17 +156,39 @@ class Changes:
             raise NotExpressible(f"a {shape.table} row without rows of its own, and not a change this can write")
         if not changed:
             raise WithoutItsRows(shape.table)
-        found = " AND ".join(
-            [self.condition(identifying, values)]
-            + [f"{quote_identifier(f.column)} IS NULL" for f in changed if f.nullable]  # a value it lacks yet
-        )
+        empty = [f"{quote_identifier(f.column)} IS NULL" for f in changed if f.nullable]  # a value it lacks yet
+        found = " AND ".join([self.condition(identifying, values), *empty])
         if self.stored is not None:
             matched = self.stored.count(shape.table, found, self.params)
             if matched != 1:
-                what = "no row" if not matched else f"{matched} rows"
-                raise NotExpressible(f"the {shape.table} row to change: its values name {what}, not one")
+                identifying = self.all_but_one(shape, identifying, values, empty)
+                if not identifying:
+                    what = "no row" if not matched else f"{matched} rows"
+                    raise NotExpressible(f"the {shape.table} row to change: its values name {what}, not one")
+                found = " AND ".join([self.condition(identifying, values), *empty])
         assignments = ", ".join(f"{quote_identifier(f.column)} = {self.value(f, values[f.column])}" for f in changed)
         self.update_one(shape, found, assignments, ", ".join(f.column for f in changed), has_children)
+
+    def all_but_one(
+        self, shape: Shape, identifying: list[Field], values: Mapping[str, object], empty: list[str]
+    ) -> list[Field]:
+        """The `identifying` fields less the one value that differs on the one kept row all the others name
+        (a length read from another number of the request: "£30" as 30 minutes), where one such row is;
+        [] otherwise. The value left is not written (`set_aside`)."""
+        if self.stored is None or len(identifying) < 3:
+            return []
+        fits = []
+        for left in identifying:
+            rest = [f for f in identifying if f is not left]
+            kept = dict(self.params)
+            if self.stored.count(shape.table, " AND ".join([self.condition(rest, values), *empty]), self.params) == 1:
+                fits.append((left, rest))
+            self.params = kept
+        if len(fits) != 1:
+            return []
+        left, rest = fits[0]
+        self.set_aside.append(f"{shape.table}.{left.name} = {values[left.column]!r}")
+        return rest
 
 
 def bind_name(table: str, key: str) -> str:

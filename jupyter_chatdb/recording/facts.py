@@ -37,11 +37,15 @@ from .shapes import Field, Shape, json_type
 
 
 def statements(
-    shapes: Mapping[str, Shape], rows: Mapping[str, object], stored: StoredRows | None = None
+    shapes: Mapping[str, Shape],
+    rows: Mapping[str, object],
+    stored: StoredRows | None = None,
+    set_aside: list[str] | None = None,
 ) -> tuple[list[Write], dict[str, object]]:
     """The statements that write `rows` (table -> list of {field: value}), and the values they bind.
     `stored`: lookups of the rows kept now, to name a stored row as the request does and to change one it
-    names rather than add one (without it, every row is added)."""
+    names rather than add one (without it, every row is added); `set_aside` gets the values read that
+    are not written (one no kept row a change names agrees with)."""
     given = {t: listed for t, v in rows.items() if t in shapes and (listed := _rows(v))}
     if not given:
         raise NotExpressible("the model found no rows to add")
@@ -56,6 +60,8 @@ def statements(
             writer.row(shape, row, has_children)
     if not writer.writes:
         raise NotExpressible("the rows read are kept already, with the values read")
+    if set_aside is not None:
+        set_aside += writer.set_aside
     return writer.writes, writer.params
 
 
@@ -68,6 +74,7 @@ class _Writer(Changes):
         self.added: dict[str, str] = {}  # table -> the parameter bound to the key of its row added here
         self.named: set[tuple[str, str]] = set()  # (table, name) rows made sure of
         self.composed: dict[tuple[str, str], object] = {}  # (table, as said) -> a new row's code as written
+        self.set_aside: list[str] = []
 
     def value(self, field: Field, value: object) -> str:
         """A bound parameter holding `value`, cast to the field's column type."""

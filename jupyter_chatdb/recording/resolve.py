@@ -58,6 +58,20 @@ class StoredRows:
         found = {row[0] for row in rows if any(v is not None and _same_squeezed(text, str(v)) for v in row[1:])}
         return found.pop() if len(found) == 1 else None
 
+    def named_in(self, table: str, columns: Sequence[str], text: str, wanted: str) -> object | None:
+        """The value of column `wanted` of the one row of `table` one of whose `columns` `text` says as
+        whole words ("Local Hero (D-056) for a week": the row titled 'Local Hero', coded 'D-056')."""
+        lower = text.lower()
+        found = {
+            row[0]
+            for row in self._naming_rows(table, columns, wanted)
+            for v in row[1:]
+            if v is not None
+            and len(str(v).strip()) >= 3
+            and re.search(rf"(?<!\w){re.escape(str(v).strip().lower())}(?!\w)", lower)
+        }
+        return found.pop() if len(found) == 1 else None
+
     def _naming_rows(self, table: str, columns: Sequence[str], wanted: str) -> list[tuple]:
         """(`wanted`, *`columns`) of the rows of `table`, up to `MAX_ROWS` and one more."""
         listed = ", ".join(quote_identifier(c) for c in columns)

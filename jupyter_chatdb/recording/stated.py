@@ -18,7 +18,7 @@ from __future__ import annotations
 import datetime as dt
 import re
 from collections.abc import Collection, Mapping
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 
 from .resolve import squeezed
 from .spoken import durations, spelled_numbers
@@ -33,6 +33,7 @@ class Stated:
     rows: dict[str, list[dict[str, object]]]  # table -> its rows, with only the values the request states
     left_out: list[str]  # "table.field = value"
     trimmed: set[tuple[str, int]]  # (table, index in rows) of the rows that lost a value
+    unsaid: set[tuple[str, int]] = field(default_factory=set)  # rows none of whose values the request says
 
 
 def stated_only(
@@ -52,7 +53,7 @@ def stated_only(
     in words is kept where the change sets nothing else the request says (an optional value).
 
     >>> stated_only({"hay": [{"kind": "timothy", "price": 6, "bales": 0}]}, "Timothy sells at 6 now", dt.date(2024, 5, 1))
-    Stated(rows={'hay': [{'kind': 'timothy', 'price': 6}]}, left_out=['hay.bales = 0'], trimmed={('hay', 0)})
+    Stated(rows={'hay': [{'kind': 'timothy', 'price': 6}]}, left_out=['hay.bales = 0'], trimmed={('hay', 0)}, unsaid=set())
     """
     found = Stated({}, [], set())
     for table, listed in rows.items():
@@ -61,23 +62,25 @@ def stated_only(
             if not isinstance(row, dict):
                 continue
             change = (table, index) in changes
-            stated = {
-                field: value
-                for field, value in row.items()
-                if value is None
-                or is_stated(value, text, today)
-                or (table, index, field) in said
-                or _picked(picks, table, field, value, text, change)
+            in_words = {
+                name
+                for name, value in row.items()
+                if value is not None and (is_stated(value, text, today) or (table, index, name) in said)
             }
-            unsaid = [field for field in row if field not in stated and (table, field) in picks]
-            sets_more = any((table, field) in optional and row[field] is not None for field in stated)
+            stated = {
+                name: value
+                for name, value in row.items()
+                if value is None or name in in_words or _picked(picks, table, name, value, text, change)
+            }
+            unsaid = [name for name in row if name not in stated and (table, name) in picks]
+            sets_more = any((table, name) in optional and row[name] is not None for name in stated)
             if change and len(unsaid) == 1 and not sets_more:
                 stated[unsaid[0]] = row[unsaid[0]]  # the one listed value a change sets: the change it makes
             if len(stated) < len(row):
-                found.left_out += [
-                    f"{table}.{field} = {value!r}" for field, value in row.items() if field not in stated
-                ]
+                found.left_out += [f"{table}.{name} = {value!r}" for name, value in row.items() if name not in stated]
                 found.trimmed.add((table, len(found.rows[table])))
+            if not in_words:
+                found.unsaid.add((table, len(found.rows[table])))
             found.rows[table].append(stated)
     return found
 

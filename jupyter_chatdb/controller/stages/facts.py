@@ -13,6 +13,8 @@ from ...recording.agreement import agreed
 from ...recording.errors import WithoutItsRows
 from ...recording.kept import as_changes, without_copies
 from ...recording.lengths import dated_by_length
+from ...recording.lists import one_row_per_item
+from ...recording.moments import timed_as_said
 from ...recording.picks import mapped
 from ...recording.prompt import facts_messages
 from ...recording.resolve import StoredRows
@@ -108,7 +110,7 @@ def _read(
     said = yield from _listed_values(ctx, shapes, read, today)
     stored = StoredRows(ctx.session)
     try:
-        kept = as_changes(shapes, _dated_by_lengths(shapes, read, text, today), text, stored)
+        kept = as_changes(shapes, _dates_as_said(shapes, read, text, today), text, stored)
         uncopied, copies = without_copies(shapes, kept.rows, text, stored)
     except facts.NotExpressible as reason:
         return _NotWritten(str(reason))
@@ -127,15 +129,17 @@ def _read(
     made_up = frozenset(table for table, listed in stated.rows.items() if listed and not rows.get(table))
     agreement = agreed(shapes, rows, text)
     unstated += tuple(agreement.unlabelled) + cut
+    set_aside: list[str] = []
     try:
-        writes, params = facts.statements(shapes, rows, stored)
+        rows = one_row_per_item(shapes, rows, text, stored, today)
+        writes, params = facts.statements(shapes, rows, stored, set_aside)
     except WithoutItsRows as reason:
         again = reason.table if not required else ""  # a header read for its rows is read once only
         return _NotWritten(str(reason), unstated, made_up & set(shapes), again)
     except facts.NotExpressible as reason:
         return _NotWritten(str(reason), unstated, made_up & set(shapes))
     counts = tuple((table, len(listed)) for table, listed in rows.items() if listed)
-    return _Written(writes, params, counts, unstated, tuple(agreement.set_from_lines))
+    return _Written(writes, params, counts, (*unstated, *set_aside), tuple(agreement.set_from_lines))
 
 
 def rows_read(text: str) -> tuple[object | None, bool]:
@@ -230,10 +234,16 @@ def _chosen(
 CHOICE_MAX_TOKENS = 40
 
 
-def _dated_by_lengths(shapes: dict[str, Shape], read: dict, text: str, today: dt.date) -> dict[str, object]:
-    """The reading, with the dates it gives as a length of time from another counted by code (`lengths.py`)."""
+def _dates_as_said(shapes: dict[str, Shape], read: dict, text: str, today: dt.date) -> dict[str, object]:
+    """The reading, with the dates it gives as a length of time from another counted by code (`lengths.py`),
+    and its moments on the day the request says with their time of day (`moments.py`)."""
     return {
-        table: [dated_by_length(shapes[table], row, text, today) if isinstance(row, dict) else row for row in listed]
+        table: [
+            timed_as_said(shapes[table], dated_by_length(shapes[table], row, text, today), text)
+            if isinstance(row, dict)
+            else row
+            for row in listed
+        ]
         if table in shapes and isinstance(listed, list)
         else listed
         for table, listed in read.items()
@@ -244,17 +254,21 @@ def _without_made_up_rows(
     shapes: dict[str, Shape], stated: Stated, named: set[tuple[str, int]]
 ) -> tuple[dict[str, list], tuple[str, ...]]:
     """The rows read, less those that lost a value the request does not say and so lack one their table
-    needs (a hay price change the model made up beside an order), but for those that name a kept row
-    (`named`: changes to it); and what was left out, for the user."""
+    needs (a hay price change the model made up beside an order), and those of which the request says
+    nothing (a treatment of the listed kind a booking does not mention), but for those that name a kept row
+    (`named`: changes to it) and those other rows read belong to; and what was left out, for the user."""
     rows: dict[str, list] = {}
     dropped = []
     for table, listed in stated.rows.items():
         rows[table] = []
+        owns_rows = table in shapes and bool(facts.children(shapes, table, stated.rows))
         for index, row in enumerate(listed):
-            if (
-                (table, index) in stated.trimmed
-                and (table, index) not in named
-                and table in shapes
+            made_up = table in shapes and (table, index) not in named
+            if made_up and not owns_rows and (table, index) in stated.unsaid:
+                dropped.append(f"a {table} row the request says nothing of")
+            elif (
+                made_up
+                and (table, index) in stated.trimmed
                 and facts.lacks(shapes, table, row)
                 and not facts.may_fill_in(shapes[table], row)
             ):

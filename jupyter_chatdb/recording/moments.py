@@ -1,0 +1,128 @@
+"""Moments a request gives: a day and a time of day said together ("2024-04-09 13:45", "on 3 April 2024 at
+3:30pm", "the 10am slot on 30 April 2024").
+
+A log line often opens with the day it was written and then gives another day for what it records ("2024-03-29
+booking: ... 2024-04-09 13:45"). A small model reading a moment out of it joins the first day it saw to the
+time it was asked for. Where the request says that time of day together with another day, and only once,
+the moment read is that day at that time (`timed_as_said`); the model's own moment only says which field it
+meant.
+"""
+
+from __future__ import annotations
+
+import datetime as dt
+import re
+from collections.abc import Mapping
+
+from .shapes import Shape
+
+_MONTHS = "january february march april may june july august september october november december".split()
+_MONTH = "|".join(f"{m[:3]}(?:{m[3:]})?" for m in _MONTHS)
+DATES = re.compile(
+    rf"\b(?P<iso>\d{{4}}-\d{{1,2}}-\d{{1,2}})(?![\d-])"
+    rf"|\b(?P<day>\d{{1,2}})(?:st|nd|rd|th)?\s+(?:of\s+)?(?P<month>{_MONTH})\.?,?\s+(?P<year>\d{{4}})\b"
+    rf"|\b(?P<month2>{_MONTH})\.?\s+(?P<day2>\d{{1,2}})(?:st|nd|rd|th)?,?\s+(?P<year2>\d{{4}})\b",
+    re.IGNORECASE,
+)
+# a time of day: with minutes ("13:45", "9:15am") or with am/pm ("10am", "5 pm")
+TIMES = re.compile(
+    r"(?<![\d:])(?P<hour>\d{1,2})(?::(?P<minute>\d{2}))?\s*(?P<half>[ap]\.?m\b\.?)?(?![\d:])", re.IGNORECASE
+)
+NEAR = 40  # characters between a day and a time said together, at most
+
+
+def moments_said(text: str) -> list[dt.datetime]:
+    """The moments `text` gives: each time of day with the day said nearest to it, where no other day or
+    time stands between them.
+
+    >>> moments_said("2024-03-29 booking: Jo with Mei, 2024-04-09 13:45, 60 min")
+    [datetime.datetime(2024, 4, 9, 13, 45)]
+    >>> moments_said("came in for the 10am appointment on 30 April 2024; booked at 3:30pm on May 2, 2024")
+    [datetime.datetime(2024, 4, 30, 10, 0), datetime.datetime(2024, 5, 2, 15, 30)]
+    >>> moments_said("room 3 on 3 April 2024, 45 minutes")
+    []
+    """
+    days = [(m.start(), m.end(), day) for m in DATES.finditer(text) if (day := _day(m))]
+    times = [
+        (m.start(), m.end(), time)
+        for m in TIMES.finditer(text)
+        if (time := _time(m)) and not any(start <= m.start() < end for start, end, _ in days)
+    ]
+    found = []
+    for start, end, time in times:
+        near = [
+            (gap, day)
+            for day_start, day_end, day in days
+            if (gap := start - day_end if day_end <= start else day_start - end) <= NEAR
+            and not _between(times, days, min(end, day_end), max(start, day_start))
+        ]
+        if near:
+            found.append(dt.datetime.combine(min(near, key=lambda pair: pair[0])[1], time))
+    return found
+
+
+def timed_as_said(shape: Shape, row: Mapping[str, object], text: str) -> dict[str, object]:
+    """`row` with each moment read whose time of day `text` says once, with another day, set to that day.
+
+    >>> from jupyter_chatdb.recording.shapes import Field
+    >>> slots = Shape("slots", (Field("begins_at", "begins_at", "TIMESTAMP", True),), "", "slot_id")
+    >>> timed_as_said(slots, {"begins_at": "2024-03-29 13:45"}, "2024-03-29 booking: Jo, 2024-04-09 13:45")
+    {'begins_at': '2024-04-09 13:45:00'}
+    >>> timed_as_said(slots, {"begins_at": "2024-04-09T13:45"}, "2024-03-29 booking: Jo, 2024-04-09 13:45")
+    {'begins_at': '2024-04-09T13:45'}
+    """
+    said = moments_said(text)
+    timed = dict(row)
+    for field in shape.fields:
+        if not field.type.upper().startswith("TIMESTAMP"):
+            continue
+        read = _moment(row.get(field.name))
+        if read is None or read in said:
+            continue
+        same_time = {moment for moment in said if moment.time() == read.time()}
+        if len(same_time) == 1:
+            timed[field.name] = same_time.pop().isoformat(sep=" ")
+    return timed
+
+
+def _between(times: list, days: list, start: int, end: int) -> bool:
+    """Whether another day or time is said between `start` and `end`."""
+    return any(start <= s and e <= end for s, e, _ in (*times, *days))
+
+
+def _day(match: re.Match[str]) -> dt.date | None:
+    try:
+        if match.group("iso"):
+            return dt.date.fromisoformat("-".join(p.zfill(2) for p in match.group("iso").split("-")))
+        month = match.group("month") or match.group("month2")
+        day = match.group("day") or match.group("day2")
+        year = match.group("year") or match.group("year2")
+        return dt.date(int(year), _month_number(month), int(day))
+    except ValueError:
+        return None
+
+
+def _month_number(name: str) -> int:
+    return next(i for i, month in enumerate(_MONTHS, 1) if month.startswith(name.lower().rstrip(".")[:3]))
+
+
+def _time(match: re.Match[str]) -> dt.time | None:
+    hour, minute, half = int(match.group("hour")), match.group("minute"), match.group("half")
+    if minute is None and half is None:
+        return None  # a bare number: not a time
+    if half:
+        if not 1 <= hour <= 12:
+            return None
+        hour = hour % 12 + (12 if half.lower().startswith("p") else 0)
+    if hour > 23 or int(minute or 0) > 59:
+        return None
+    return dt.time(hour, int(minute or 0))
+
+
+def _moment(value: object) -> dt.datetime | None:
+    if not isinstance(value, str):
+        return None
+    try:
+        return dt.datetime.fromisoformat(value.strip().replace("T", " "))
+    except ValueError:
+        return None
