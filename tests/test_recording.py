@@ -528,18 +528,26 @@ def test_a_list_of_kept_rows_read_as_one_row_is_written_as_a_row_per_item(script
     db.close()
 
 
+COURTS = """
+CREATE SEQUENCE booking_seq START 1;
+CREATE TABLE courts (court VARCHAR PRIMARY KEY);
+CREATE TABLE players (player_name VARCHAR PRIMARY KEY);
+CREATE TABLE bookings (booking_id INTEGER PRIMARY KEY DEFAULT nextval('booking_seq'),
+                       player VARCHAR NOT NULL REFERENCES players (player_name),
+                       court VARCHAR NOT NULL REFERENCES courts (court), starts_at TIMESTAMP NOT NULL,
+                       minutes INTEGER NOT NULL,
+                       status VARCHAR NOT NULL DEFAULT 'booked' CHECK (status IN ('booked', 'played')));
+CREATE TABLE extras (booking_id INTEGER NOT NULL REFERENCES bookings (booking_id), item VARCHAR NOT NULL,
+                     price DECIMAL(6, 2) NOT NULL);
+INSERT INTO courts VALUES ('North'), ('South');
+INSERT INTO players VALUES ('Ann Roy'), ('Bo Ek');
+INSERT INTO bookings (player, court, starts_at, minutes) VALUES ('Ann Roy', 'North', '2025-05-02 10:00', 60),
+    ('Ann Roy', 'South', '2025-05-03 10:00', 45), ('Bo Ek', 'North', '2025-05-02 11:00', 30);
+"""
+
+
 def test_a_change_names_its_row_without_the_one_value_read_from_another_number_of_the_request(scripted):
-    schema = """
-    CREATE SEQUENCE booking_seq START 1;
-    CREATE TABLE courts (court VARCHAR PRIMARY KEY);
-    CREATE TABLE bookings (booking_id INTEGER PRIMARY KEY DEFAULT nextval('booking_seq'), player VARCHAR NOT NULL,
-                           court VARCHAR NOT NULL REFERENCES courts (court), starts_at TIMESTAMP NOT NULL,
-                           minutes INTEGER NOT NULL,
-                           status VARCHAR NOT NULL DEFAULT 'booked' CHECK (status IN ('booked', 'played')));
-    INSERT INTO courts VALUES ('North'), ('South');
-    INSERT INTO bookings (player, court, starts_at, minutes) VALUES ('Ann Roy', 'North', '2025-05-02 10:00', 60),
-        ('Ann Roy', 'South', '2025-05-03 10:00', 45), ('Bo Ek', 'North', '2025-05-02 11:00', 30);
-    """
+    schema = COURTS
     db = ChatDB(model=scripted, schema=schema, summarize=False, strategy="facts")
     # 30 is said, as the price of the balls: it names no booking of Ann's on the 2nd
     reading = {"bookings": [{"player": "Ann Roy", "starts_at": "2025-05-02 10:00", "minutes": 30, "status": "played"}]}
@@ -553,4 +561,23 @@ def test_a_change_names_its_row_without_the_one_value_read_from_another_number_o
     ]
     (extracted,) = [e for e in seen if isinstance(e, FactsExtracted)]
     assert "bookings.minutes = 30" in extracted.unstated
+    db.close()
+
+
+def test_a_kept_row_read_once_per_line_with_a_value_differing_each_time_is_one_change(scripted):
+    db = ChatDB(model=scripted, schema=COURTS, summarize=False, strategy="facts")
+    reading = {
+        "bookings": [
+            {"player": "Bo Ek", "starts_at": "2025-05-02 11:00", "minutes": 4, "status": "played"},
+            {"player": "Bo Ek", "starts_at": "2025-05-02 11:00", "minutes": 6, "status": "played"},
+        ],
+        "extras": [{"item": "balls", "price": 4}, {"item": "towel", "price": 6}],
+    }
+    scripted.push({"route": "write"}, reading)
+    db.ask("2025-05-02 played: Bo Ek (11:00); balls 4, towel 6", allow_writes=True)
+    assert rows(db, "SELECT player, minutes, status FROM bookings WHERE status = 'played'") == [("Bo Ek", 30, "played")]
+    assert rows(db, "SELECT booking_id, item, price::DOUBLE FROM extras ORDER BY item") == [
+        (3, "balls", 4.0),
+        (3, "towel", 6.0),
+    ]
     db.close()

@@ -54,6 +54,8 @@ def statements(
         shape, has_children = shapes[table], bool(children(shapes, table, given))
         # a row that says only part of what another says is that row again (a header stated once per line)
         given[table] = _widest(given[table])
+        if has_children and len(given[table]) > 1 and all(lacks(shapes, table, row) for row in given[table]):
+            given[table] = [_agreed(given[table])]  # one kept row read once per line, a value differing each time
         if shape.returned_key and len(given[table]) > 1 and has_children:
             raise NotExpressible(f"several new {table} rows, and their rows after them cannot tell which is theirs")
         for row in given[table]:
@@ -307,6 +309,16 @@ def _widest(rows: list[dict[str, object]]) -> list[dict[str, object]]:
     """
     unique = list({json.dumps(r, sort_keys=True, default=str): r for r in rows}.values())
     return [r for r in unique if not any(o is not r and r.items() <= o.items() for o in unique)]
+
+
+def _agreed(rows: list[dict[str, object]]) -> dict[str, object]:
+    """The values every one of `rows` gives alike.
+
+    >>> _agreed([{"stall": "Ann", "on": "2024-05-01", "mins": 30}, {"stall": "Ann", "on": "2024-05-01", "mins": 55}])
+    {'stall': 'Ann', 'on': '2024-05-01'}
+    """
+    first, *others = rows
+    return {field: value for field, value in first.items() if all(o.get(field) == value for o in others)}
 
 
 def _rows(value: object) -> list[dict[str, object]]:
