@@ -511,7 +511,7 @@ def test_a_moment_read_on_the_logs_day_is_set_on_the_day_said_with_its_time(scri
 def test_a_list_of_kept_rows_read_as_one_row_is_written_as_a_row_per_item(scripted):
     db = ChatDB(model=scripted, schema=GROOMERS, summarize=False, strategy="facts")
     reading = {"visits": [{"dog": "Tess", "starts_at": "2025-05-03 10:00"}], "visit_services": [{"service": "wash"}]}
-    scripted.push({"route": "write"}, reading)
+    scripted.push(reading)  # a record as `key: value` lines: a write without a routing call
     db.ask("visit\ndog: Tess\nwhen: 3 May 2025 10am\nservices: wash, trim", allow_writes=True)
     assert rows(db, "SELECT service, fee::DOUBLE FROM visit_services ORDER BY service") == [
         ("trim", 20.0),
@@ -580,4 +580,13 @@ def test_a_kept_row_read_once_per_line_with_a_value_differing_each_time_is_one_c
         (3, "balls", 4.0),
         (3, "towel", 6.0),
     ]
+    db.close()
+
+
+def test_a_record_written_as_key_value_lines_is_a_write_without_a_routing_call(scripted):
+    db = ChatDB(model=scripted, schema=GROOMERS, summarize=False, strategy="native")
+    scripted.push({"visits": [{"dog": "Ida", "starts_at": "2025-05-04 09:30"}]})  # the reading: no route asked
+    db.ask("visit\ndog: Ida\nwhen: 4 May 2025, 9:30am", allow_writes=True)
+    assert visits(db)[-1] == ("Ida", "2025-05-04 09:30:00")
+    assert len(scripted.calls) == 1  # the reading alone
     db.close()

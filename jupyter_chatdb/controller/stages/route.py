@@ -33,6 +33,7 @@ CHANGING = re.compile(
 )
 # dealings a request may record ("We sold 2 kg") or ask about ("Who bought the most?")
 DEALING = re.compile(r"\b(sold|bought|buy|sell|restock|restocked|received|paid)\b", re.IGNORECASE)
+ASKED_WORD = re.compile(r"^\s*(what|which|who|whom|whose|when|where|how|why)\b", re.IGNORECASE)
 ASKED = re.compile(r"^\s*(what|which|who|whom|whose|when|where|how)\b.*\?\s*$", re.IGNORECASE | re.DOTALL)
 KEY_VALUE_LINE = re.compile(r"^[ \t]*[^\W\d][\w .'-]{0,30}:[ \t]*\S", re.MULTILINE)
 ROUTES = ("read", "write", "database", "unsafe", "chat")
@@ -50,6 +51,8 @@ def route_quickly(ctx: Context) -> Iterator[Event]:
     # words alone never refuse a request (it is refused when the model agrees), nor drop what it asks
     if (cued := danger(text, schema_stems(catalog))) is not None and (yield from is_unsafe(ctx, cued.kind)):
         ctx.route = "unsafe"
+    elif ctx.request.allow_writes and is_a_record_form(text):
+        ctx.route = "write"  # a record written as `key: value` lines, where writes are allowed
     elif not ctx.request.allow_writes and only_states_a_note(text):
         ctx.route = "chat"  # for the memory alone: nothing to run
         ctx.reply = Reply(text, NOTED, [], None, [], ctx.calls.usage, ctx.services.model.name, route="chat")
@@ -143,6 +146,23 @@ def asks_about_data(text: str, catalog: Catalog) -> bool:
     (True, False)
     """
     return is_question(text) and bool((stems(text) & schema_stems(catalog)) - GENERIC_WORDS)
+
+
+def is_a_record_form(text: str) -> bool:
+    """A record written as two or more `key: value` lines, under a short heading or none, asking nothing.
+
+    >>> is_a_record_form("visit\\npatient: Ann Roy\\ndate: May 3, 2025"), is_a_record_form("member: Ann\\nfee: 5")
+    (True, True)
+    >>> is_a_record_form("Which rows have\\nkind: kite\\nsize: 3"), is_a_record_form("kind: kite\\nsize: 3\\nhow many?")
+    (False, False)
+    >>> is_a_record_form("Ann paid: 5 pounds")
+    False
+    """
+    lines = [line.strip() for line in text.strip().splitlines() if line.strip()]
+    if len(KEY_VALUE_LINE.findall(text)) < 2 or "?" in text or not lines:
+        return False
+    heading = lines[0]
+    return bool(KEY_VALUE_LINE.match(heading)) or (len(heading.split()) <= 3 and not ASKED_WORD.match(heading))
 
 
 def is_question(text: str) -> bool:
