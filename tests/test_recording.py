@@ -590,3 +590,17 @@ def test_a_record_written_as_key_value_lines_is_a_write_without_a_routing_call(s
     assert visits(db)[-1] == ("Ida", "2025-05-04 09:30:00")
     assert len(scripted.calls) == 1  # the reading alone
     db.close()
+
+
+def test_a_field_the_reading_left_out_is_taken_from_the_line_labelled_with_its_name(scripted):
+    schema = """
+    CREATE TABLE kites (kite_code VARCHAR PRIMARY KEY, kite_name VARCHAR NOT NULL, bought_on DATE NOT NULL);
+    INSERT INTO kites SELECT 'K-' || lpad(i::VARCHAR, 3, '0'), 'Kite ' || i, DATE '2024-01-01' FROM range(1, 11) t(i);
+    """
+    db = ChatDB(model=scripted, schema=schema, summarize=False, strategy="facts")
+    scripted.push({"kites": [{"kite_name": "Osprey", "bought_on": "2025-05-01"}]})  # the code left out
+    db.ask("new kite\nname: Osprey\nkite code: kite 12\nbought: May 1, 2025", allow_writes=True)
+    assert rows(db, "SELECT kite_code, kite_name, bought_on::VARCHAR FROM kites WHERE kite_name = 'Osprey'") == [
+        ("K-012", "Osprey", "2025-05-01")
+    ]
+    db.close()

@@ -42,7 +42,7 @@ def moments_said(text: str) -> list[dt.datetime]:
     >>> moments_said("room 3 on 3 April 2024, 45 minutes")
     []
     """
-    days = [(m.start(), m.end(), day) for m in DATES.finditer(text) if (day := _day(m))]
+    days = [(m.start(), m.end(), day) for m in DATES.finditer(text) if (day := day_of(m))]
     times = [
         (m.start(), m.end(), time)
         for m in TIMES.finditer(text)
@@ -90,7 +90,8 @@ def _between(times: list, days: list, start: int, end: int) -> bool:
     return any(start <= s and e <= end for s, e, _ in (*times, *days))
 
 
-def _day(match: re.Match[str]) -> dt.date | None:
+def day_of(match: re.Match[str]) -> dt.date | None:
+    """The day a match of `DATES` says (None when it is no day)."""
     try:
         if match.group("iso"):
             return dt.date.fromisoformat("-".join(p.zfill(2) for p in match.group("iso").split("-")))

@@ -12,6 +12,7 @@ from ...recording import facts
 from ...recording.agreement import agreed
 from ...recording.errors import WithoutItsRows
 from ...recording.kept import as_changes, without_copies
+from ...recording.labelled_lines import filled_from_lines
 from ...recording.lengths import dated_by_length
 from ...recording.lists import one_row_per_item
 from ...recording.moments import timed_as_said
@@ -106,7 +107,7 @@ def _read(
     if read is None:
         return _NotWritten("the model's rows were not JSON")
     cut = ("what the reading held after its last complete row (it was cut off)",) if was_cut else ()
-    read = read if isinstance(read, dict) else {}
+    read = filled_from_lines(shapes, read if isinstance(read, dict) else {}, text)
     said = yield from _listed_values(ctx, shapes, read, today)
     stored = StoredRows(ctx.session)
     try:
