@@ -11,6 +11,7 @@ import pytest
 from jupyter_chatdb import ChatDB
 from jupyter_chatdb.controller.events import FactsExtracted, FactsNotUsed
 from jupyter_chatdb.errors import ModelOutputError
+from jupyter_chatdb.llm.scripted import ScriptExhausted
 from jupyter_chatdb.recording.resolve import StoredRows
 from jupyter_chatdb.recording.shapes import describe, json_schema, shapes_of
 from jupyter_chatdb.recording.stated import stated_only
@@ -602,5 +603,46 @@ def test_a_field_the_reading_left_out_is_taken_from_the_line_labelled_with_its_n
     db.ask("new kite\nname: Osprey\nkite code: kite 12\nbought: May 1, 2025", allow_writes=True)
     assert rows(db, "SELECT kite_code, kite_name, bought_on::VARCHAR FROM kites WHERE kite_name = 'Osprey'") == [
         ("K-012", "Osprey", "2025-05-01")
+    ]
+    db.close()
+
+
+def test_a_reading_again_offers_only_the_tables_read_that_were_not_made_up(society, scripted):
+    let = {"holder": "Pia Lund", "plot_code": "N99", "let_on": "2025-05-02"}  # no such plot: not code's to write
+    dues = {"holder": "Pia Lund", "paid_on": "2025-05-02", "amount": 40, "method": "cash"}  # never said
+    scripted.push({"route": "write"}, {"lets": [let], "dues": [dues]}, {"lets": [let]})
+    with pytest.raises(ScriptExhausted):  # read twice, then planned: the plan is not scripted
+        society.ask("Pia Lund took plot N99 on 2 May 2025", allow_writes=True)
+    assert set(scripted.calls[2].json_schema["properties"]) == {"lets", "holders", "plots"}  # not dues, nor fees
+
+
+def test_a_change_that_only_empties_a_column_the_request_names_sets_it_to_null(scripted):
+    db = ChatDB(model=scripted, schema=RINK, summarize=False, strategy="facts")
+    scripted.push({"route": "write"}, {"skaters": [{"skater_name": "Ada Moss", "phone": ""}]})
+    db.ask("2025-05-02 Ada Moss: remove her phone", allow_writes=True)
+    assert rows(db, "SELECT phone FROM skaters WHERE skater_name = 'Ada Moss'") == [(None,)]
+    # empty text beside a change the request states is no clearing: the model leaves a field blank
+    db.session.run("UPDATE skaters SET phone = '0700 1' WHERE skater_name = 'Ada Moss'")
+    scripted.push({"route": "write"}, {"skaters": [{"skater_name": "Ada Moss", "grade": "adult", "phone": ""}]})
+    db.ask("2025-05-03 Ada Moss moves up to adult; same phone", allow_writes=True)
+    assert rows(db, "SELECT grade, phone FROM skaters WHERE skater_name = 'Ada Moss'") == [("adult", "0700 1")]
+    db.close()
+
+
+def test_a_move_read_as_the_row_it_moves_from_is_set_to_the_one_other_row_the_request_names(scripted):
+    schema = """
+    CREATE TABLE sites (site_code VARCHAR PRIMARY KEY, site_name VARCHAR NOT NULL UNIQUE);
+    CREATE TABLE crates (crate_code VARCHAR PRIMARY KEY, kind VARCHAR NOT NULL CHECK (kind IN ('box', 'bag')),
+                         site_code VARCHAR NOT NULL REFERENCES sites (site_code));
+    INSERT INTO sites VALUES ('BF', 'Birchfold'), ('AS', 'Ashby'), ('CR', 'Crowmere');
+    INSERT INTO crates VALUES ('C-7', 'box', 'BF'), ('C-8', 'bag', 'BF');
+    """
+    db = ChatDB(model=scripted, schema=schema, summarize=False, strategy="facts")
+    # read: the site it leaves, and a kind nobody said
+    scripted.push({"crates": [{"crate_code": "C-7", "kind": "bag", "site_code": "Birchfold"}]})
+    db.ask("crate moved\ncrate: C-7\nfrom: Birchfold\nto: Ashby", allow_writes=True)
+    assert rows(db, "SELECT crate_code, kind, site_code FROM crates ORDER BY 1") == [
+        ("C-7", "box", "AS"),
+        ("C-8", "bag", "BF"),
     ]
     db.close()

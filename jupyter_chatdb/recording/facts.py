@@ -33,7 +33,7 @@ from ..sql.names import quote_identifier, quote_table
 from .changes import Changes, Write, bind_name
 from .errors import NotExpressible
 from .resolve import StoredRows, squeezed
-from .shapes import Field, Shape, json_type
+from .shapes import CLEARED, Field, Shape, json_type
 
 
 def statements(
@@ -81,7 +81,7 @@ class _Writer(Changes):
     def value(self, field: Field, value: object) -> str:
         """A bound parameter holding `value`, cast to the field's column type."""
         name = f"p{len(self.params) + 1}"
-        self.params[name] = value
+        self.params[name] = None if value is CLEARED else value
         return f"CAST(${name} AS {field.type})"
 
     def row(self, shape: Shape, row: Mapping[str, object], has_children: bool) -> None:

@@ -11,6 +11,9 @@ change, those would overwrite kept values with guesses. And it copies one name s
   a new row read beside it belongs to that row, and a kept date is replaced only where the request uses a
   word of its column ("sown" for sown_on): the day a record happened is not the day a bed was sown
   (`as_changes`);
+- a reference a change reads as the row it names already, where the request names one other row of that
+  table, is that other row ("moved from Birchfold to Ashby");
+- a change that sets only empty text on columns the request names empties them ("remove her email");
 - a name said once but read into two references stays only where it names a row of the referenced
   table, kept or added by this reading (`without_copies`).
 """
@@ -24,7 +27,7 @@ from dataclasses import dataclass
 from decimal import Decimal
 
 from .resolve import StoredRows, squeezed
-from .shapes import Shape
+from .shapes import CLEARED, Field, Shape
 
 
 @dataclass
@@ -84,6 +87,8 @@ def as_changes(shapes: Mapping[str, Shape], read: Mapping[str, object], text: st
                 if field.name not in row:
                     continue
                 value = row[field.name]
+                if kept is not None and field.column != column:
+                    value = _moved_to(field, value, kept.get(field.column), text, stored)
                 same = kept is not None and _same_value(kept.get(field.column), value)
                 named = field.column in shape.unique and field.column != column
                 shared = field.column != column and _is_date(value) and squeezed(str(value)) in new_values
@@ -97,8 +102,36 @@ def as_changes(shapes: Mapping[str, Shape], read: Mapping[str, object], text: st
                     held[field.name] = value
                 elif not same:
                     found.left_out.append(f"{table}.{field.name} = {value!r}")
-            found.rows[table].append(held)
+            found.rows[table].append(_cleared(shape, held, column, kept or {}, text))
     return found
+
+
+def _moved_to(field: Field, value: object, kept: object, text: str, stored: StoredRows) -> object:
+    """`value`, unless it names the row a kept reference already names and the request names one other
+    row of that table: then that row ("moved from Birchfold to Ashby": read as Birchfold, kept at Birchfold).
+    """
+    reference = field.reference
+    if reference is None or not reference.name or kept is None or value is None:
+        return value
+    columns = reference.labels or (reference.name,)
+    if stored.find(reference.table, columns, value, reference.key) != kept:
+        return value
+    named = stored.values_of(reference.table, reference.key, kept, [reference.name])
+    others = stored.all_named_in(reference.table, columns, text, reference.name) - {(named or {}).get(reference.name)}
+    return others.pop() if len(others) == 1 else value
+
+
+def _cleared(
+    shape: Shape, held: dict[str, object], naming: str, kept: Mapping[str, object], text: str
+) -> dict[str, object]:
+    """A change that sets nothing but empty text, on columns that may be empty, hold a value and are named
+    by the request ("Ada Roe, remove email"), empties them (`CLEARED`)."""
+    blank = [f for f in shape.fields if isinstance(held.get(f.name), str) and not str(held[f.name]).strip()]
+    sets = [f for f in shape.fields if f.name in held and f.column != naming and f not in blank]
+    emptied = [f for f in blank if f.nullable and kept.get(f.column) is not None and _column_said(f.column, text)]
+    if sets or not emptied:
+        return held
+    return {**held, **{f.name: CLEARED for f in emptied}}
 
 
 def without_copies(

@@ -61,8 +61,14 @@ class StoredRows:
     def named_in(self, table: str, columns: Sequence[str], text: str, wanted: str) -> object | None:
         """The value of column `wanted` of the one row of `table` one of whose `columns` `text` says as
         whole words ("Local Hero (D-056) for a week": the row titled 'Local Hero', coded 'D-056')."""
+        found = self.all_named_in(table, columns, text, wanted)
+        return found.pop() if len(found) == 1 else None
+
+    def all_named_in(self, table: str, columns: Sequence[str], text: str, wanted: str) -> set[object]:
+        """The values of column `wanted` of the rows of `table` one of whose `columns` (three letters or
+        more) `text` says as whole words."""
         lower = text.lower()
-        found = {
+        return {
             row[0]
             for row in self._naming_rows(table, columns, wanted)
             for v in row[1:]
@@ -70,7 +76,6 @@ class StoredRows:
             and len(str(v).strip()) >= 3
             and re.search(rf"(?<!\w){re.escape(str(v).strip().lower())}(?!\w)", lower)
         }
-        return found.pop() if len(found) == 1 else None
 
     def _naming_rows(self, table: str, columns: Sequence[str], wanted: str) -> list[tuple]:
         """(`wanted`, *`columns`) of the rows of `table`, up to `MAX_ROWS` and one more."""

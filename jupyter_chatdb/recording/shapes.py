@@ -26,6 +26,16 @@ NUMBER_TYPES = ("DECIMAL", "DOUBLE", "FLOAT", "REAL", "NUMERIC")
 INTEGER_TYPES = ("INTEGER", "BIGINT", "SMALLINT", "TINYINT", "HUGEINT", "UBIGINT", "UINTEGER")
 
 
+class Cleared:
+    """A value read as nothing, for a column the request says to empty ("remove her email")."""
+
+    def __repr__(self) -> str:
+        return "CLEARED"
+
+
+CLEARED = Cleared()
+
+
 @dataclass(frozen=True)
 class Reference:
     table: str  # the referenced table

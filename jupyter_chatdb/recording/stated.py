@@ -21,6 +21,7 @@ from collections.abc import Collection, Mapping
 from dataclasses import dataclass, field
 
 from .resolve import squeezed
+from .shapes import CLEARED
 from .spoken import durations, spelled_numbers
 
 # a number standing alone: not a piece of a date, a phone number or a code ("2024-05-01", "555-0172")
@@ -44,13 +45,17 @@ def stated_only(
     changes: Collection[tuple[str, int]] = (),
     said: Collection[tuple[str, int, str]] = (),
     optional: Collection[tuple[str, str]] = (),
+    named: Collection[tuple[str, int]] = (),
+    naming: Collection[tuple[str, str]] = (),
 ) -> Stated:
     """`rows` (table -> list of {field: value}) without the values `text` does not state. `picks`: (table,
     field) -> whether its column needs a value, for the fields whose values the schema lists; `changes`:
     the (table, index) of rows that can only change a kept row (they lack what a new one needs); `said`:
     the (table, index, field) of listed values read from words the request says ("on the e-cargo bike");
-    `optional`: the (table, field) a row may leave empty. A change's one listed value the request does not say
-    in words is kept where the change sets nothing else the request says (an optional value).
+    `optional`: the (table, field) a row may leave empty; `named`: the (table, index) of the rows that name a
+    kept row by a column naming one row, the (table, field) in `naming`. A change's one listed value the
+    request does not say in words is kept where the change sets nothing else the request says (an optional
+    value, or any but its naming ones on a row so named: "moved to Ashby" sets the site, not a kind).
 
     >>> stated_only({"hay": [{"kind": "timothy", "price": 6, "bales": 0}]}, "Timothy sells at 6 now", dt.date(2024, 5, 1))
     Stated(rows={'hay': [{'kind': 'timothy', 'price': 6}]}, left_out=['hay.bales = 0'], trimmed={('hay', 0)}, unsaid=set())
@@ -65,15 +70,23 @@ def stated_only(
             in_words = {
                 name
                 for name, value in row.items()
-                if value is not None and (is_stated(value, text, today) or (table, index, name) in said)
+                if value is not None
+                and (is_stated(value, text, today) or (table, index, name) in said or value is CLEARED)
             }
             stated = {
                 name: value
                 for name, value in row.items()
-                if value is None or name in in_words or _picked(picks, table, name, value, text, change)
+                if value is None
+                or value is CLEARED
+                or name in in_words
+                or _picked(picks, table, name, value, text, change)
             }
             unsaid = [name for name in row if name not in stated and (table, name) in picks]
-            sets_more = any((table, name) in optional and row[name] is not None for name in stated)
+            sets_more = any(
+                row[name] is not None
+                and ((table, name) in optional or ((table, index) in named and (table, name) not in naming))
+                for name in stated
+            )
             if change and len(unsaid) == 1 and not sets_more:
                 stated[unsaid[0]] = row[unsaid[0]]  # the one listed value a change sets: the change it makes
             if len(stated) < len(row):

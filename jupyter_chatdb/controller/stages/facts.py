@@ -57,13 +57,23 @@ def write_from_facts(ctx: Context) -> Iterator[Event]:
         if failed.without_rows:
             shapes, required = _with_its_rows(shapes, failed.without_rows)
             continue
-        shapes = {name: shape for name, shape in shapes.items() if name not in failed.made_up}
-        if not failed.made_up or not shapes:
+        if not failed.made_up:
             break  # read again only without tables it made rows up for
+        shapes = _read_again_by(shapes, failed.read - failed.made_up)
+        if not shapes:
+            break
     yield FactsNotUsed(failed.reason, failed.unstated)
 
 
 READS = 2  # a first reading, and one without the tables it made rows up for or for a header's rows
+
+
+def _read_again_by(shapes: dict[str, Shape], tables: frozenset[str]) -> dict[str, Shape]:
+    """The tables to read a request again by: `tables` (those a reading gave rows for that were not made
+    up) and the tables they name rows of; none where there are none. Offered tables it did not read, a
+    small model reading again fills them in: a payment nobody made, beside a return it could not read."""
+    named = {parent for name in tables for parent in parents(shapes[name])}
+    return {name: shape for name, shape in shapes.items() if name in tables | named} if tables else {}
 
 
 def _with_its_rows(shapes: dict[str, Shape], header: str) -> tuple[dict[str, Shape], tuple[str, ...]]:
@@ -90,6 +100,7 @@ class _NotWritten:
     reason: str
     unstated: tuple[str, ...] = ()
     made_up: frozenset[str] = frozenset()  # tables every row read for was made up
+    read: frozenset[str] = frozenset()  # tables the reading gave rows for
     without_rows: str = ""  # a new record's header read without the rows that belong to it
 
 
@@ -124,10 +135,12 @@ def _read(
         if facts.lacks(shapes, table, row)
     }
     optional = {(s.table, f.name) for s in shapes.values() for f in s.fields if not f.required}
-    stated = stated_only(uncopied, text, today, picks, changes, said, optional)
+    naming = {(s.table, f.name) for s in shapes.values() for f in s.fields if f.column in s.unique}
+    stated = stated_only(uncopied, text, today, picks, changes, said, optional, kept.changes, naming)
     rows, unstated = _without_made_up_rows(shapes, stated, kept.changes)
     unstated = (*kept.left_out, *copies, *unstated)
     made_up = frozenset(table for table, listed in stated.rows.items() if listed and not rows.get(table))
+    gave = frozenset(table for table, listed in stated.rows.items() if listed and table in shapes)
     agreement = agreed(shapes, rows, text)
     unstated += tuple(agreement.unlabelled) + cut
     set_aside: list[str] = []
@@ -136,9 +149,9 @@ def _read(
         writes, params = facts.statements(shapes, rows, stored, set_aside)
     except WithoutItsRows as reason:
         again = reason.table if not required else ""  # a header read for its rows is read once only
-        return _NotWritten(str(reason), unstated, made_up & set(shapes), again)
+        return _NotWritten(str(reason), unstated, made_up & set(shapes), gave, again)
     except facts.NotExpressible as reason:
-        return _NotWritten(str(reason), unstated, made_up & set(shapes))
+        return _NotWritten(str(reason), unstated, made_up & set(shapes), gave)
     counts = tuple((table, len(listed)) for table, listed in rows.items() if listed)
     return _Written(writes, params, counts, (*unstated, *set_aside), tuple(agreement.set_from_lines))
 
