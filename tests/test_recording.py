@@ -543,7 +543,7 @@ CREATE TABLE extras (booking_id INTEGER NOT NULL REFERENCES bookings (booking_id
 INSERT INTO courts VALUES ('North'), ('South');
 INSERT INTO players VALUES ('Ann Roy'), ('Bo Ek');
 INSERT INTO bookings (player, court, starts_at, minutes) VALUES ('Ann Roy', 'North', '2025-05-02 10:00', 60),
-    ('Ann Roy', 'South', '2025-05-03 10:00', 45), ('Bo Ek', 'North', '2025-05-02 11:00', 30);
+    ('Ann Roy', 'North', '2025-05-03 10:00', 45), ('Bo Ek', 'North', '2025-05-02 11:00', 30);
 """
 
 
@@ -557,7 +557,7 @@ def test_a_change_names_its_row_without_the_one_value_read_from_another_number_o
     db.ask("2025-05-02 played: Ann Roy (10:00), balls £30", allow_writes=True, on_event=seen.append)
     assert rows(db, "SELECT player, court, minutes, status FROM bookings ORDER BY booking_id") == [
         ("Ann Roy", "North", 60, "played"),
-        ("Ann Roy", "South", 45, "booked"),
+        ("Ann Roy", "North", 45, "booked"),
         ("Bo Ek", "North", 30, "booked"),
     ]
     (extracted,) = [e for e in seen if isinstance(e, FactsExtracted)]
@@ -645,4 +645,16 @@ def test_a_move_read_as_the_row_it_moves_from_is_set_to_the_one_other_row_the_re
         ("C-7", "box", "AS"),
         ("C-8", "bag", "BF"),
     ]
+    db.close()
+
+
+def test_a_change_to_the_one_value_that_differs_comes_before_a_change_named_without_it(scripted):
+    db = ChatDB(model=scripted, schema=COURTS, summarize=False, strategy="facts")
+    # the court is the change; the status, a pick nobody said, is the kept one
+    reading = {
+        "bookings": [{"player": "Ann Roy", "court": "South", "starts_at": "2025-05-02 10:00", "status": "booked"}]
+    }
+    scripted.push(reading)
+    db.ask("booking change\nplayer: Ann Roy\nbooking: 2025-05-02 10:00\nnew court: South", allow_writes=True)
+    assert rows(db, "SELECT court, minutes, status FROM bookings WHERE booking_id = 1") == [("South", 60, "booked")]
     db.close()

@@ -14,7 +14,7 @@ reading is not written by code (`NotExpressible`) and the request is planned.
 from __future__ import annotations
 
 import re
-from collections.abc import Mapping, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
 
 from ..sql.names import quote_identifier, quote_table
@@ -91,15 +91,30 @@ class Changes:
     ) -> None:
         """A row of a table with generated keys that lacks values its table needs: a change to the one kept
         row the rest of its values name. Its empty values filled in (a run dropped off) where it gives
-        some; else the one value it gives that differs on the one row its two or more other values name (a
-        observing session moved to another telescope)."""
-        if fill_in:
-            kept = dict(self.params)
-            try:
-                self.change(shape, values, has_children)
-                return
-            except NotExpressible:
-                self.params = kept  # the values bound for the fill-in it was not
+        some; else the one value it gives that differs on the one row its two or more other values name (an
+        observing session moved to another telescope); else its empty values filled in on the one row all
+        its values but one name (that one read from another number of the request)."""
+        if fill_in and self._tried(lambda: self.change(shape, values, has_children)):
+            return
+        if self._one_that_differs(shape, values, has_children):
+            return
+        if fill_in and self._tried(lambda: self.change(shape, values, has_children, narrow=True)):
+            return
+        raise NotExpressible(f"the {shape.table} row to change: its values name no one kept row")
+
+    def _tried(self, write: Callable[[], None]) -> bool:
+        """Whether `write` wrote its change; if not, the values it bound are let go."""
+        kept = dict(self.params)
+        try:
+            write()
+            return True
+        except NotExpressible:
+            self.params = kept  # the values bound for the change it was not
+            return False
+
+    def _one_that_differs(self, shape: Shape, values: Mapping[str, object], has_children: bool) -> bool:
+        """Set the one value `values` gives that differs on the one kept row its two or more other values
+        name (an observing session moved to another telescope); False where there is none such."""
         given = [f for f in shape.fields if f.column in values]
         named = []
         for changed in given:
@@ -112,13 +127,13 @@ class Changes:
                 self.params = kept
         if len(named) > 1:
             raise NotExpressible(f"a {shape.table} row: its values name kept rows in {len(named)} ways")
-        if named:
-            changed, identifying = named[0]
-            where = f"{self.condition(identifying, values)} AND ({self.differs([changed], values)})"
-            assignment = f"{quote_identifier(changed.column)} = {self.expression(changed, values[changed.column])}"
-            self.update_one(shape, where, assignment, changed.column, has_children)
-            return
-        raise NotExpressible(f"the {shape.table} row to change: its values name no one kept row")
+        if not named:
+            return False
+        changed, identifying = named[0]
+        where = f"{self.condition(identifying, values)} AND ({self.differs([changed], values)})"
+        assignment = f"{quote_identifier(changed.column)} = {self.expression(changed, values[changed.column])}"
+        self.update_one(shape, where, assignment, changed.column, has_children)
+        return True
 
     def condition(self, fields: Sequence[Field], values: Mapping[str, object]) -> str:
         """SQL that holds for the rows having each of `fields` as `values` gives it."""
@@ -145,11 +160,14 @@ class Changes:
         else:
             self.writes.append(Write(goal, sql))
 
-    def change(self, shape: Shape, values: Mapping[str, object], has_children: bool = False) -> None:
+    def change(
+        self, shape: Shape, values: Mapping[str, object], has_children: bool = False, narrow: bool = False
+    ) -> None:
         """A row of a table with generated keys stated without all its table needs: a change to the row its
         required values name (a delivery undone: its stable and day; a session held: its observer and day),
         setting the values it gives (an empty one only where the row lacks it yet: a run dropped off). With
-        lookups, the values must name one kept row; its key is bound for rows belonging to it."""
+        lookups, the values must name one kept row (with `narrow`, all of them but one no kept row agrees
+        with: `all_but_one`); its key is bound for rows belonging to it."""
         identifying = [f for f in shape.fields if f.required and f.column in values]
         changed = [f for f in shape.fields if not f.required and f.column in values]
         if not shape.returned_key or not identifying:
@@ -161,7 +179,7 @@ class Changes:
         if self.stored is not None:
             matched = self.stored.count(shape.table, found, self.params)
             if matched != 1:
-                identifying = self.all_but_one(shape, identifying, values, empty)
+                identifying = self.all_but_one(shape, identifying, values, empty) if narrow else []
                 if not identifying:
                     what = "no row" if not matched else f"{matched} rows"
                     raise NotExpressible(f"the {shape.table} row to change: its values name {what}, not one")

@@ -89,7 +89,10 @@ def as_changes(shapes: Mapping[str, Shape], read: Mapping[str, object], text: st
                 value = row[field.name]
                 if kept is not None and field.column != column:
                     value = _moved_to(field, value, kept.get(field.column), text, stored)
-                same = kept is not None and _same_value(kept.get(field.column), value)
+                same = kept is not None and (
+                    _same_value(kept.get(field.column), value)
+                    or _same_row(field, value, kept.get(field.column), stored)
+                )
                 named = field.column in shape.unique and field.column != column
                 shared = field.column != column and _is_date(value) and squeezed(str(value)) in new_values
                 redated = (
@@ -111,14 +114,21 @@ def _moved_to(field: Field, value: object, kept: object, text: str, stored: Stor
     row of that table: then that row ("moved from Birchfold to Ashby": read as Birchfold, kept at Birchfold).
     """
     reference = field.reference
-    if reference is None or not reference.name or kept is None or value is None:
+    if reference is None or not _same_row(field, value, kept, stored):
         return value
     columns = reference.labels or (reference.name,)
-    if stored.find(reference.table, columns, value, reference.key) != kept:
-        return value
     named = stored.values_of(reference.table, reference.key, kept, [reference.name])
     others = stored.all_named_in(reference.table, columns, text, reference.name) - {(named or {}).get(reference.name)}
     return others.pop() if len(others) == 1 else value
+
+
+def _same_row(field: Field, value: object, kept: object, stored: StoredRows) -> bool:
+    """Whether `value`, read for a reference, names the row the kept reference `kept` holds the key of (a
+    branch read by its name, kept by its code)."""
+    reference = field.reference
+    if reference is None or not reference.name or kept is None or value is None:
+        return False
+    return stored.find(reference.table, reference.labels or (reference.name,), value, reference.key) == kept
 
 
 def _cleared(

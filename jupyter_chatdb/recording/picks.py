@@ -5,9 +5,10 @@ The model reads a listed column's value in the request's words (its field shows 
 not held to it: a grammar that allows only the list makes a small model start a listed value it did not
 mean). Code maps the words to the list (`mapped`): the same value, the same when case, spaces and
 punctuation are set aside, the one listed value whose words are all among the words read (the longest
-such), or whose letters are the read words' stems run together ("grey-coated" -> 'greycoat'), or the one
-code numbered as a bare number read ("3" -> 'R3'). Words that
-map to none are for the model to choose among the list (a constrained call in the stage), or to leave out.
+such, unless the words turn it round: "did not attend" is not 'attended'), or whose letters are the read
+words' stems run together ("grey-coated" -> 'greycoat'), or the one code numbered as a bare number read
+("3" -> 'R3'). Words that map to none are for the model to choose among the list (a constrained call in
+the stage), or to leave out.
 """
 
 from __future__ import annotations
@@ -31,6 +32,8 @@ def mapped(said: object, allowed: Sequence[str]) -> str | None:
     True
     >>> mapped("3", ["R1", "R3", "R13"]), mapped("3", ["A3", "B3"])
     ('R3', None)
+    >>> mapped("did not show", ["shown", "no show"]), mapped("didn't attend", ["attended", "away"])
+    (None, None)
     """
     if not isinstance(said, str) or not said.strip():
         return None
@@ -38,7 +41,11 @@ def mapped(said: object, allowed: Sequence[str]) -> str | None:
         if value == said or value.casefold() == said.casefold() or squeezed(value) == squeezed(said):
             return value
     words = _words(said)
-    within = [value for value in allowed if _words(value) and set(_words(value)) <= set(words)]
+    within = [
+        value
+        for value in allowed
+        if _words(value) and set(_words(value)) <= set(words) and set(_words(value)) >= NEGATIONS & set(words)
+    ]
     if within:
         longest = max(len(_words(v)) for v in within)
         best = [v for v in within if len(_words(v)) == longest]
@@ -50,6 +57,11 @@ def mapped(said: object, allowed: Sequence[str]) -> str | None:
         return stems[0]
     numbered = [v for v in allowed if said.strip().isdigit() and _numbers(v) == [int(said)]]
     return numbered[0] if len(numbered) == 1 else None  # "3" for the one listed code numbered 3: 'R3'
+
+
+# words that turn a value round ("did not attend" is not 'attended'): a listed value without them is the
+# model's to choose (English; in another language the choice falls to the model as well)
+NEGATIONS = frozenset({"not", "no", "never", "without", "didn", "don", "doesn", "wasn", "isn", "won", "cannot"})
 
 
 def _numbers(text: str) -> list[int]:

@@ -14,7 +14,7 @@ UNITS = {
     "zero": 0, "one": 1, "two": 2, "three": 3, "four": 4, "five": 5, "six": 6, "seven": 7, "eight": 8,
     "nine": 9, "ten": 10, "eleven": 11, "twelve": 12, "thirteen": 13, "fourteen": 14, "fifteen": 15,
     "sixteen": 16, "seventeen": 17, "eighteen": 18, "nineteen": 19, "a": 1, "an": 1, "a couple of": 2,
-    "a dozen": 12, "half a": 0.5,
+    "a dozen": 12, "half a": 0.5, "half an": 0.5,
 }  # fmt: skip
 TENS = {"twenty": 20, "thirty": 30, "forty": 40, "fifty": 50, "sixty": 60, "seventy": 70, "eighty": 80, "ninety": 90}
 # the words of a spelled number: a ten with an optional unit after it ("twenty-one"), or a unit alone

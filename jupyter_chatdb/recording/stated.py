@@ -24,8 +24,9 @@ from .resolve import squeezed
 from .shapes import CLEARED
 from .spoken import durations, spelled_numbers
 
-# a number standing alone: not a piece of a date, a phone number or a code ("2024-05-01", "555-0172")
-NUMBER = re.compile(r"(?<![\d.])(?<!\d[/-])(?:\d[\d,]*(?:\.\d+)?|\.\d+)(?!\d|[/.-]\d)")
+# a number standing alone: not a piece of a date, a time, a phone number or a code ("2024-05-01", "17:00",
+# "555-0172")
+NUMBER = re.compile(r"(?<![\d.])(?<!\d[/:-])(?:\d[\d,]*(?:\.\d+)?|\.\d+)(?!\d|[/.:-]\d)")
 _MONTHS = "january february march april may june july august september october november december".split()
 
 
@@ -106,8 +107,8 @@ def is_stated(value: object, text: str, today: dt.date) -> bool:
     [True, True, True, True]
     >>> [is_stated(v, "Calder took 12 bales today", day) for v in (0, "Stable A", "2024-05-01", "2024-04-30")]
     [False, False, True, False]
-    >>> [is_stated(v, "Ann (555-0172) came on 2024-05-10", day) for v in (555, 10, "555-0172")]
-    [False, False, True]
+    >>> [is_stated(v, "Ann (555-0172) came on 2024-05-10 at 17:00", day) for v in (555, 10, "555-0172", 0, 17)]
+    [False, False, True, False, False]
     """
     if isinstance(value, bool):
         return True
