@@ -12,6 +12,7 @@ from jupyter_chatdb import ChatDB
 from jupyter_chatdb.controller.events import FactsExtracted, FactsNotUsed
 from jupyter_chatdb.errors import ModelOutputError
 from jupyter_chatdb.llm.scripted import ScriptExhausted
+from jupyter_chatdb.recording.facts import statements
 from jupyter_chatdb.recording.resolve import StoredRows
 from jupyter_chatdb.recording.shapes import describe, json_schema, shapes_of
 from jupyter_chatdb.recording.stated import stated_only
@@ -581,6 +582,11 @@ def test_a_kept_row_read_once_per_line_with_a_value_differing_each_time_is_one_c
         (3, "balls", 4.0),
         (3, "towel", 6.0),
     ]
+    # no rows of its own read: one change too, where the readings differ in one number only
+    shapes = shapes_of(db.session, Catalog.read(db.session, samples=0))
+    again = [{"player": "Ann Roy", "starts_at": "2025-05-03 10:00", "minutes": n, "status": "played"} for n in (4, 6)]
+    writes, _ = statements(shapes, {"bookings": again}, StoredRows(db.session))
+    assert [write.goal for write in writes] == ["set status on the bookings row it names"]
     db.close()
 
 

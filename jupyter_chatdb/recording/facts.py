@@ -54,8 +54,8 @@ def statements(
         shape, has_children = shapes[table], bool(children(shapes, table, given))
         # a row that says only part of what another says is that row again (a header stated once per line)
         given[table] = _widest(given[table])
-        if has_children and len(given[table]) > 1 and all(lacks(shapes, table, row) for row in given[table]):
-            given[table] = [_agreed(given[table])]  # one kept row read once per line, a value differing each time
+        if _read_once_per_line(shapes, table, given[table], has_children):
+            given[table] = [_agreed(given[table])]
         if shape.returned_key and len(given[table]) > 1 and has_children:
             raise NotExpressible(f"several new {table} rows, and their rows after them cannot tell which is theirs")
         for row in given[table]:
@@ -309,6 +309,19 @@ def _widest(rows: list[dict[str, object]]) -> list[dict[str, object]]:
     """
     unique = list({json.dumps(r, sort_keys=True, default=str): r for r in rows}.values())
     return [r for r in unique if not any(o is not r and r.items() <= o.items() for o in unique)]
+
+
+def _read_once_per_line(
+    shapes: Mapping[str, Shape], table: str, rows: list[dict[str, object]], has_children: bool
+) -> bool:
+    """Whether `rows` are one kept row read again for each line of the request, a value differing each time
+    (a treatment's fee read into the visit's minutes): each lacks what a new row needs (a change), and
+    rows read with them belong to it, or they differ in one number only."""
+    if len(rows) < 2 or not all(lacks(shapes, table, row) for row in rows):
+        return False
+    differing = {field for row in rows for field in row if any(o.get(field) != row.get(field) for o in rows)}
+    numbers = all(isinstance(r.get(f), int | float) for r in rows for f in differing)
+    return has_children or (len(differing) == 1 and numbers)
 
 
 def _agreed(rows: list[dict[str, object]]) -> dict[str, object]:

@@ -207,6 +207,7 @@ def _listed_values(
     the model chooses among the list in one constrained call (up to `CHOICES`), else left out. Returns the
     (table, index, field) of those read from words the request says."""
     calls, said = 0, set()
+    chosen: dict[tuple[str, str, str], str | None] = {}  # words mapped once, however many rows repeat them
     for table, listed in read.items():
         shape = shapes.get(table)
         if shape is None or not isinstance(listed, list):
@@ -217,9 +218,13 @@ def _listed_values(
             for field in (f for f in shape.fields if f.allowed and row.get(f.name) is not None):
                 words = row[field.name]
                 value = words if words in field.allowed else mapped(words, field.allowed)
-                if value is None and calls < CHOICES and isinstance(words, str):
+                asked = (table, field.name, str(words))
+                if value is None and asked in chosen:
+                    value = chosen[asked]
+                elif value is None and calls < CHOICES and isinstance(words, str):
                     calls += 1
                     value = yield from _chosen(ctx, table, field.column, words, list(field.allowed), field.required)
+                    chosen[asked] = value
                 if value is None:
                     del row[field.name]
                     continue
