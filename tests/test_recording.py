@@ -664,3 +664,46 @@ def test_a_change_to_the_one_value_that_differs_comes_before_a_change_named_with
     db.ask("booking change\nplayer: Ann Roy\nbooking: 2025-05-02 10:00\nnew court: South", allow_writes=True)
     assert rows(db, "SELECT court, minutes, status FROM bookings WHERE booking_id = 1") == [("South", 60, "booked")]
     db.close()
+
+
+MOORINGS = """
+CREATE SEQUENCE stay_seq START 1;
+CREATE TABLE boats (boat_name VARCHAR PRIMARY KEY);
+CREATE TABLE berths (berth_code VARCHAR PRIMARY KEY);
+CREATE TABLE stays (stay_id INTEGER PRIMARY KEY DEFAULT nextval('stay_seq'),
+                    boat VARCHAR NOT NULL REFERENCES boats (boat_name), berth VARCHAR NOT NULL REFERENCES berths (berth_code),
+                    arrived_on DATE NOT NULL, booked_to DATE NOT NULL, left_on DATE);
+CREATE TABLE charges (stay_id INTEGER NOT NULL REFERENCES stays (stay_id), amount DECIMAL(8, 2) NOT NULL,
+                      charged_on DATE NOT NULL);
+INSERT INTO boats VALUES ('Tern'), ('Puffin');
+INSERT INTO berths VALUES ('A1'), ('A2');
+INSERT INTO stays (boat, berth, arrived_on, booked_to, left_on) VALUES
+    ('Tern', 'A2', '2025-01-01', '2025-01-20', '2025-01-20'), ('Tern', 'A1', '2025-04-01', '2025-04-20', NULL),
+    ('Puffin', 'A2', '2025-04-03', '2025-05-03', NULL);
+"""
+
+
+def test_a_leaving_read_as_the_day_of_arrival_sets_the_one_empty_date_and_its_charge_takes_that_day(scripted):
+    db = ChatDB(model=scripted, schema=MOORINGS, summarize=False, strategy="facts")
+    reading = {  # the day said read as the arrival; the leaving and the charge's day made up
+        "stays": [
+            {
+                "boat": "Tern",
+                "berth": "A1",
+                "arrived_on": "2025-05-02",
+                "booked_to": "2025-06-01",
+                "left_on": "2025-06-01",
+            }
+        ],
+        "charges": [{"amount": 40, "charged_on": "2025-06-01"}],
+    }
+    scripted.push({"route": "write"}, reading)
+    db.ask("2025-05-02 departure: Tern from berth A1, 12 nights over, charge £40", allow_writes=True)
+    stays = "SELECT boat, berth, arrived_on::VARCHAR, left_on::VARCHAR FROM stays ORDER BY stay_id"
+    assert rows(db, stays) == [
+        ("Tern", "A2", "2025-01-01", "2025-01-20"),
+        ("Tern", "A1", "2025-04-01", "2025-05-02"),
+        ("Puffin", "A2", "2025-04-03", None),
+    ]
+    assert rows(db, "SELECT stay_id, amount::DOUBLE, charged_on::VARCHAR FROM charges") == [(2, 40.0, "2025-05-02")]
+    db.close()

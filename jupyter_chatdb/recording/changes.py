@@ -19,6 +19,7 @@ from dataclasses import dataclass
 
 from ..sql.names import quote_identifier, quote_table
 from .errors import NotExpressible, WithoutItsRows
+from .kept import column_said
 from .resolve import StoredRows
 from .shapes import Field, Shape
 
@@ -40,6 +41,7 @@ class Changes:
     added: dict[str, str]
     named: set[tuple[str, str]]
     set_aside: list[str]  # "table.field = value": values read that no kept row it names agrees with
+    text: str  # the request
 
     def value(self, field: Field, value: object) -> str:
         raise NotImplementedError
@@ -115,6 +117,22 @@ class Changes:
     def _one_that_differs(self, shape: Shape, values: Mapping[str, object], has_children: bool) -> bool:
         """Set the one value `values` gives that differs on the one kept row its two or more other values
         name (an observing session moved to another telescope); False where there is none such."""
+        named = self.differing(shape, values)
+        if len(named) > 1:
+            raise NotExpressible(f"a {shape.table} row: its values name kept rows in {len(named)} ways")
+        if not named:
+            return False
+        changed, identifying = named[0]
+        where = f"{self.condition(identifying, values)} AND ({self.differs([changed], values)})"
+        if changed.type.upper() == "DATE" and not column_said(changed.column, self.text):
+            return self._dated_where_empty(shape, changed, values, where, has_children)
+        assignment = f"{quote_identifier(changed.column)} = {self.expression(changed, values[changed.column])}"
+        self.update_one(shape, where, assignment, changed.column, has_children)
+        return True
+
+    def differing(self, shape: Shape, values: Mapping[str, object]) -> list[tuple[Field, list[Field]]]:
+        """Each (value, the others) where the others, two or more, name one kept row on which that value
+        differs."""
         given = [f for f in shape.fields if f.column in values]
         named = []
         for changed in given:
@@ -125,14 +143,23 @@ class Changes:
                 if self.stored is not None and self.stored.count(shape.table, where, self.params) == 1:
                     named.append((changed, identifying))
                 self.params = kept
-        if len(named) > 1:
-            raise NotExpressible(f"a {shape.table} row: its values name kept rows in {len(named)} ways")
-        if not named:
+        return named
+
+    def _dated_where_empty(
+        self, shape: Shape, read: Field, values: Mapping[str, object], where: str, has_children: bool
+    ) -> bool:
+        """A date read for a column that holds another on the kept row and that the request does not name
+        (the day of a return read as the day of the loan) is the kept row's one empty date: set there,
+        the kept one untouched; False where it has no one such."""
+        if self.stored is None:
             return False
-        changed, identifying = named[0]
-        where = f"{self.condition(identifying, values)} AND ({self.differs([changed], values)})"
-        assignment = f"{quote_identifier(changed.column)} = {self.expression(changed, values[changed.column])}"
-        self.update_one(shape, where, assignment, changed.column, has_children)
+        dates = [f for f in shape.fields if f.type.upper() == "DATE" and f.nullable and f.column not in values]
+        empty = [f for f in dates if self.stored.count(shape.table, f"{where} AND {_empty(f)}", self.params) == 1]
+        if len(empty) != 1:
+            return False
+        target = empty[0]
+        assignment = f"{quote_identifier(target.column)} = {self.value(target, values[read.column])}"
+        self.update_one(shape, f"{where} AND {_empty(target)}", assignment, target.column, has_children)
         return True
 
     def condition(self, fields: Sequence[Field], values: Mapping[str, object]) -> str:
@@ -207,6 +234,10 @@ class Changes:
         left, rest = fits[0]
         self.set_aside.append(f"{shape.table}.{left.name} = {values[left.column]!r}")
         return rest
+
+
+def _empty(field: Field) -> str:
+    return f"{quote_identifier(field.column)} IS NULL"
 
 
 def bind_name(table: str, key: str) -> str:

@@ -41,15 +41,16 @@ def statements(
     rows: Mapping[str, object],
     stored: StoredRows | None = None,
     set_aside: list[str] | None = None,
+    text: str = "",
 ) -> tuple[list[Write], dict[str, object]]:
     """The statements that write `rows` (table -> list of {field: value}), and the values they bind.
     `stored`: lookups of the rows kept now, to name a stored row as the request does and to change one it
     names rather than add one (without it, every row is added); `set_aside` gets the values read that
-    are not written (one no kept row a change names agrees with)."""
+    are not written (one no kept row a change names agrees with); `text`: the request."""
     given = {t: listed for t, v in rows.items() if t in shapes and (listed := _rows(v))}
     if not given:
         raise NotExpressible("the model found no rows to add")
-    writer = _Writer(shapes, stored)
+    writer = _Writer(shapes, stored, text)
     for table in [t for t in shapes if t in given]:  # parents first
         shape, has_children = shapes[table], bool(children(shapes, table, given))
         # a row that says only part of what another says is that row again (a header stated once per line)
@@ -68,9 +69,10 @@ def statements(
 
 
 class _Writer(Changes):
-    def __init__(self, shapes: Mapping[str, Shape], stored: StoredRows | None = None) -> None:
+    def __init__(self, shapes: Mapping[str, Shape], stored: StoredRows | None = None, text: str = "") -> None:
         self.shapes = shapes
         self.stored = stored
+        self.text = text
         self.writes: list[Write] = []
         self.params: dict[str, object] = {}
         self.added: dict[str, str] = {}  # table -> the parameter bound to the key of its row added here
@@ -227,6 +229,21 @@ class _Writer(Changes):
                 self.upsert(parent, value, [(reference.name, name)])
         table, key = quote_table(reference.table), quote_identifier(reference.key)
         return f"(SELECT min({key}) FROM {table} WHERE {quote_identifier(reference.name)} = {name})"
+
+
+def changes_a_kept_row(shapes: Mapping[str, Shape], table: str, row: Mapping[str, object], stored: StoredRows) -> bool:
+    """Whether `row`, lacking what a new row of `table` needs, names one kept row by all its values but one
+    (`Changes.differing`): a change to that row, not a row made up."""
+    shape = shapes[table]
+    if not shape.returned_key or shape.natural_key:
+        return False
+    writer = _Writer(shapes, stored)
+    try:
+        named = writer.named_as_stored(shape, row)
+        values = {f.column: v for f in shape.fields if (v := named.get(f.name)) is not None}
+        return len(writer.differing(shape, values)) == 1
+    except NotExpressible:
+        return False
 
 
 def may_fill_in(shape: Shape, row: Mapping[str, object]) -> bool:

@@ -99,7 +99,7 @@ def as_changes(shapes: Mapping[str, Shape], read: Mapping[str, object], text: st
                     kept is not None
                     and kept.get(field.column) is not None
                     and isinstance(kept.get(field.column), dt.date)
-                    and not _column_said(field.column, text)
+                    and not column_said(field.column, text)
                 )
                 if field.column == column or not (same or named or shared or redated):
                     held[field.name] = value
@@ -138,7 +138,7 @@ def _cleared(
     by the request ("Ada Roe, remove email"), empties them (`CLEARED`)."""
     blank = [f for f in shape.fields if isinstance(held.get(f.name), str) and not str(held[f.name]).strip()]
     sets = [f for f in shape.fields if f.name in held and f.column != naming and f not in blank]
-    emptied = [f for f in blank if f.nullable and kept.get(f.column) is not None and _column_said(f.column, text)]
+    emptied = [f for f in blank if f.nullable and kept.get(f.column) is not None and column_said(f.column, text)]
     if sets or not emptied:
         return held
     return {**held, **{f.name: CLEARED for f in emptied}}
@@ -219,10 +219,10 @@ def _same_value(kept: object, read: object) -> bool:
     return squeezed(str(kept)) == squeezed(str(read))
 
 
-def _column_said(column: str, text: str) -> bool:
+def column_said(column: str, text: str) -> bool:
     """Whether `text` uses a word of `column`'s name (its first five letters: "sown" for sown_on).
 
-    >>> _column_said("sown_on", "Bed 4 was sown on 5 May"), _column_said("opened_on", "Ann borrowed a spade")
+    >>> column_said("sown_on", "Bed 4 was sown on 5 May"), column_said("opened_on", "Ann borrowed a spade")
     (True, False)
     """
     said = {w[:5] for w in re.findall(r"[a-z]+", text.lower()) if len(w) >= 4}

@@ -24,6 +24,7 @@ DATES = re.compile(
     rf"|\b(?P<month2>{_MONTH})\.?\s+(?P<day2>\d{{1,2}})(?:st|nd|rd|th)?,?\s+(?P<year2>\d{{4}})\b",
     re.IGNORECASE,
 )
+SLASHED = re.compile(r"\b(\d{1,2})[/.](\d{1,2})[/.](\d{4})\b")
 # a time of day: with minutes ("13:45", "9:15am") or with am/pm ("10am", "5 pm")
 TIMES = re.compile(
     r"(?<![\d:])(?P<hour>\d{1,2})(?::(?P<minute>\d{2}))?\s*(?P<half>[ap]\.?m\b\.?)?(?![\d:])", re.IGNORECASE
@@ -59,6 +60,28 @@ def moments_said(text: str) -> list[dt.datetime]:
         if near:
             found.append(dt.datetime.combine(min(near, key=lambda pair: pair[0])[1], time))
     return found
+
+
+def days_said(text: str) -> set[dt.date]:
+    """The days `text` gives in full: ISO, "3 April 2024", "April 3, 2024", and "27/03/2024" where only one
+    order of day and month makes a day.
+
+    >>> sorted(days_said("2024-03-16 return, due 3 April 2024; paid 27/03/2024, not 05/04/2024"))
+    [datetime.date(2024, 3, 16), datetime.date(2024, 3, 27), datetime.date(2024, 4, 3)]
+    """
+    days = {day for m in DATES.finditer(text) if (day := day_of(m))}
+    for first, second, year in SLASHED.findall(text):
+        readings = {_day_or_none(int(year), int(b), int(a)) for a, b in ((first, second), (second, first))} - {None}
+        if len(readings) == 1:
+            days |= readings  # type: ignore[arg-type]
+    return days
+
+
+def _day_or_none(year: int, month: int, day: int) -> dt.date | None:
+    try:
+        return dt.date(year, month, day)
+    except ValueError:
+        return None
 
 
 def timed_as_said(shape: Shape, row: Mapping[str, object], text: str) -> dict[str, object]:

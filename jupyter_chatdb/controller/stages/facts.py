@@ -15,7 +15,7 @@ from ...recording.kept import as_changes, without_copies
 from ...recording.labelled_lines import filled_from_lines
 from ...recording.lengths import dated_by_length
 from ...recording.lists import one_row_per_item
-from ...recording.moments import timed_as_said
+from ...recording.moments import days_said, timed_as_said
 from ...recording.picks import mapped
 from ...recording.prompt import facts_messages
 from ...recording.resolve import StoredRows
@@ -137,7 +137,7 @@ def _read(
     optional = {(s.table, f.name) for s in shapes.values() for f in s.fields if not f.required}
     naming = {(s.table, f.name) for s in shapes.values() for f in s.fields if f.column in s.unique}
     stated = stated_only(uncopied, text, today, picks, changes, said, optional, kept.changes, naming)
-    rows, unstated = _without_made_up_rows(shapes, stated, kept.changes)
+    rows, unstated = _without_made_up_rows(shapes, stated, kept.changes, stored, text)
     unstated = (*kept.left_out, *copies, *unstated)
     made_up = frozenset(table for table, listed in stated.rows.items() if listed and not rows.get(table))
     gave = frozenset(table for table, listed in stated.rows.items() if listed and table in shapes)
@@ -146,7 +146,7 @@ def _read(
     set_aside: list[str] = []
     try:
         rows = one_row_per_item(shapes, rows, text, stored, today)
-        writes, params = facts.statements(shapes, rows, stored, set_aside)
+        writes, params = facts.statements(shapes, rows, stored, set_aside, text)
     except WithoutItsRows as reason:
         again = reason.table if not required else ""  # a header read for its rows is read once only
         return _NotWritten(str(reason), unstated, made_up & set(shapes), gave, again)
@@ -269,19 +269,38 @@ def _dates_as_said(shapes: dict[str, Shape], read: dict, text: str, today: dt.da
     }
 
 
+def _dated_the_day_said(shapes: dict[str, Shape], table: str, row: dict, read: dict[str, list], text: str) -> dict:
+    """`row`, where it belongs to a row read beside it (a line of it) and lacks only dates, with them set to
+    the one day `text` gives."""
+    shape = shapes[table]
+    missing = facts.lacks(shapes, table, row)
+    dates = {f.name for f in shape.fields if f.type.upper() == "DATE"}
+    belongs = any(f.reference is not None and read.get(f.reference.table) for f in shape.required_references)
+    if not missing or not belongs or not set(missing) <= dates:
+        return row
+    days = days_said(text)
+    if len(days) != 1:
+        return row
+    day = next(iter(days)).isoformat()
+    return {**row, **{name: day for name in missing}}
+
+
 def _without_made_up_rows(
-    shapes: dict[str, Shape], stated: Stated, named: set[tuple[str, int]]
+    shapes: dict[str, Shape], stated: Stated, named: set[tuple[str, int]], stored: StoredRows, text: str
 ) -> tuple[dict[str, list], tuple[str, ...]]:
     """The rows read, less those that lost a value the request does not say and so lack one their table
     needs (a hay price change the model made up beside an order), and those of which the request says
     nothing (a treatment of the listed kind a booking does not mention), but for those that name a kept row
-    (`named`: changes to it) and those other rows read belong to; and what was left out, for the user."""
+    (`named`, or by all their values but one: changes to it) and those other rows read belong to; and what
+    was left out, for the user. A row that belongs to a row read beside it and lacks only dates is dated
+    the one day the request gives (a fine charged on the day of the return)."""
     rows: dict[str, list] = {}
     dropped = []
     for table, listed in stated.rows.items():
         rows[table] = []
         owns_rows = table in shapes and bool(facts.children(shapes, table, stated.rows))
-        for index, row in enumerate(listed):
+        for index, given in enumerate(listed):
+            row = _dated_the_day_said(shapes, table, given, stated.rows, text) if table in shapes else given
             made_up = table in shapes and (table, index) not in named
             if made_up and not owns_rows and (table, index) in stated.unsaid:
                 dropped.append(f"a {table} row the request says nothing of")
@@ -290,6 +309,7 @@ def _without_made_up_rows(
                 and (table, index) in stated.trimmed
                 and facts.lacks(shapes, table, row)
                 and not facts.may_fill_in(shapes[table], row)
+                and not facts.changes_a_kept_row(shapes, table, row, stored)
             ):
                 dropped.append(f"a {table} row")
             else:
