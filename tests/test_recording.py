@@ -632,6 +632,10 @@ def test_a_change_that_only_empties_a_column_the_request_names_sets_it_to_null(s
     scripted.push({"route": "write"}, {"skaters": [{"skater_name": "Ada Moss", "grade": "adult", "phone": ""}]})
     db.ask("2025-05-03 Ada Moss moves up to adult; same phone", allow_writes=True)
     assert rows(db, "SELECT grade, phone FROM skaters WHERE skater_name = 'Ada Moss'") == [("adult", "0700 1")]
+    # words that say it is empty empty it too
+    scripted.push({"skaters": [{"skater_name": "Ada Moss", "phone": "none (removed)"}]})
+    db.ask("contact change\nskater: Ada Moss\nphone: none (removed)", allow_writes=True)
+    assert rows(db, "SELECT phone FROM skaters WHERE skater_name = 'Ada Moss'") == [(None,)]
     db.close()
 
 

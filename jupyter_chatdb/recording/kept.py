@@ -134,14 +134,31 @@ def _same_row(field: Field, value: object, kept: object, stored: StoredRows) -> 
 def _cleared(
     shape: Shape, held: dict[str, object], naming: str, kept: Mapping[str, object], text: str
 ) -> dict[str, object]:
-    """A change that sets nothing but empty text, on columns that may be empty, hold a value and are named
-    by the request ("Ada Roe, remove email"), empties them (`CLEARED`)."""
-    blank = [f for f in shape.fields if isinstance(held.get(f.name), str) and not str(held[f.name]).strip()]
+    """A change that sets nothing but empty text (or words that say it is empty: `says_nothing`), on
+    columns that may be empty, hold a value and are named by the request ("Ada Roe, remove email"),
+    empties them (`CLEARED`); empty values are never written otherwise."""
+    blank = [f for f in shape.fields if isinstance(held.get(f.name), str) and says_nothing(str(held[f.name]))]
     sets = [f for f in shape.fields if f.name in held and f.column != naming and f not in blank]
     emptied = [f for f in blank if f.nullable and kept.get(f.column) is not None and column_said(f.column, text)]
     if sets or not emptied:
-        return held
-    return {**held, **{f.name: CLEARED for f in emptied}}
+        return {name: value for name, value in held.items() if not any(f.name == name for f in blank)}
+    return {
+        **{n: v for n, v in held.items() if not any(f.name == n for f in blank)},
+        **{f.name: CLEARED for f in emptied},
+    }
+
+
+# words that say a value is empty ("email: none (removed)"); English, and a blank value says it in any language
+EMPTY_WORDS = frozenset({"none", "n", "a", "na", "null", "nil", "removed", "deleted", "cleared", "empty", "blank"})
+
+
+def says_nothing(value: str) -> bool:
+    """Whether a value read is empty text, or only words that say it is empty.
+
+    >>> says_nothing(""), says_nothing("none (removed)"), says_nothing("N/A"), says_nothing("none@x.org")
+    (True, True, True, False)
+    """
+    return set(re.findall(r"[a-z]+|[^\W_]+", value.lower())) <= EMPTY_WORDS and not re.search(r"\d|@", value)
 
 
 def without_copies(
