@@ -12,6 +12,7 @@ from jupyter_chatdb import ChatDB
 from jupyter_chatdb.controller.events import FactsExtracted, FactsNotUsed
 from jupyter_chatdb.errors import ModelOutputError
 from jupyter_chatdb.llm.scripted import ScriptExhausted
+from jupyter_chatdb.recording.errors import WithoutItsRows
 from jupyter_chatdb.recording.facts import statements
 from jupyter_chatdb.recording.resolve import StoredRows
 from jupyter_chatdb.recording.shapes import describe, json_schema, shapes_of
@@ -582,10 +583,13 @@ def test_a_kept_row_read_once_per_line_with_a_value_differing_each_time_is_one_c
         (3, "balls", 4.0),
         (3, "towel", 6.0),
     ]
-    # no rows of its own read: one change too, where the readings differ in one number only
+    # no rows of its own read, the readings differing in one number only: read again for its lines, then
+    # one change where they are not read again
     shapes = shapes_of(db.session, Catalog.read(db.session, samples=0))
     again = [{"player": "Ann Roy", "starts_at": "2025-05-03 10:00", "minutes": n, "status": "played"} for n in (4, 6)]
-    writes, _ = statements(shapes, {"bookings": again}, StoredRows(db.session))
+    with pytest.raises(WithoutItsRows):
+        statements(shapes, {"bookings": again}, StoredRows(db.session))
+    writes, _ = statements(shapes, {"bookings": again}, StoredRows(db.session), read_for_lines=True)
     assert [write.goal for write in writes] == ["set status on the bookings row it names"]
     db.close()
 
@@ -710,4 +714,17 @@ def test_a_leaving_read_as_the_day_of_arrival_sets_the_one_empty_date_and_its_ch
         ("Puffin", "A2", "2025-04-03", None),
     ]
     assert rows(db, "SELECT stay_id, amount::DOUBLE, charged_on::VARCHAR FROM charges") == [(2, 40.0, "2025-05-02")]
+    db.close()
+
+
+def test_a_lines_fee_said_as_money_is_its_own_not_the_listed_one(scripted):
+    db = ChatDB(model=scripted, schema=GROOMERS, summarize=False, strategy="facts")
+    reading = {
+        "visits": [{"dog": "Rex", "starts_at": "2025-05-05 09:00"}],
+        "visit_services": [{"service": "wash", "fee": 15}],
+    }
+    scripted.push({"route": "write"}, reading)
+    db.ask("Rex came in on 5 May 2025 at 9:00 for a wash, £15", allow_writes=True)
+    assert rows(db, "SELECT service, fee::DOUBLE FROM visit_services") == [("wash", 15.0)]
+    assert rows(db, "SELECT service, fee::DOUBLE FROM services ORDER BY fee") == [("wash", 12.0), ("trim", 20.0)]
     db.close()

@@ -4,7 +4,8 @@
 `price` 4.50, the cost, copied from the wrong place; asked for "Ann bought 10 bales of rye", it may give
 the order line `price_charged` 10, the count, and the hay a made-up price. Both numbers are in the request,
 so checking that values are stated does not catch it. But a request labels a price or a cost with the
-words just before it ("resale price 8"). So where a line and the row it names both have a number of the
+words just before it ("resale price 8"), or writes it as money ("£8": a line's own, never set on the row
+it names). So where a line and the row it names both have a number of the
 same kind (`facts.same_kind_of_number`: a line's resale_price and its hay's price), each such number is
 kept only when the request labels it with its column's words (`labelled`); a named row's unlabelled one
 takes the line's when that is labelled, and a line's unlabelled one is left out, to be taken from the
@@ -75,7 +76,7 @@ def _agree(
 ) -> None:
     value = line.get(name)
     sure = value is not None and labelled(value, column, text)
-    if value is not None and not sure:
+    if value is not None and not sure and not said_as_money(value, text):
         del line[name]
         done.unlabelled.append(f"{tables[0]}.{name} = {value!r}")
     for row in named:
@@ -88,6 +89,24 @@ def _agree(
         else:
             del row[twin]
             done.unlabelled.append(f"{tables[1]}.{twin} = {theirs!r}")
+
+
+CURRENCY = r"[£$€¥₹]"
+
+
+def said_as_money(value: object, text: str) -> bool:
+    """Whether `text` writes `value` as an amount of money ("£27", "27.50 €"): a line's own price or fee,
+    not a count copied into it.
+
+    >>> said_as_money(27, "ultrasound £27, massage £45"), said_as_money(3, "3 bales at £4.50")
+    (True, False)
+    """
+    if isinstance(value, bool) or not isinstance(value, int | float):
+        return False
+    for found in re.finditer(rf"{CURRENCY}\s?(\d[\d,]*(?:\.\d+)?)|(\d[\d,]*(?:\.\d+)?)\s?{CURRENCY}", text):
+        if abs(float((found.group(1) or found.group(2)).replace(",", "")) - value) < 1e-9:
+            return True
+    return False
 
 
 def labelled(value: object, column: str, text: str) -> bool:

@@ -4,7 +4,10 @@ kept row a row names and sets what it says on it, rather than adding a row.
 - a row that names a kept row by a column naming one row (its code, its title) changes that row;
 - a row of a table with generated keys that lacks what a new row needs fills in the empty values of the
   one kept row its other values name (a run dropped off), else sets the one value that differs on the
-  one kept row its two or more other values name (an observing session moved to another telescope);
+  one kept row its two or more other values name (an observing session moved to another telescope; a
+  date the request does not name the column of goes to that row's one empty date instead: the day of a
+  return read as the day of the loan), else fills in the one kept row all its values but one name (the
+  one read from another number of the request, set aside);
 - a header row (a delivery, whose lines belong to it) stated alone changes the row it names, unless kept
   rows show it may stand alone (a run with no stops yet).
 Each change must name exactly one kept row, checked on the data before it is written; otherwise the

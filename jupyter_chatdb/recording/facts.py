@@ -31,7 +31,7 @@ from collections.abc import Mapping
 from ..grounding.words import words
 from ..sql.names import quote_identifier, quote_table
 from .changes import Changes, Write, bind_name
-from .errors import NotExpressible
+from .errors import NotExpressible, WithoutItsRows
 from .resolve import StoredRows, squeezed
 from .shapes import CLEARED, Field, Shape, json_type
 
@@ -42,11 +42,13 @@ def statements(
     stored: StoredRows | None = None,
     set_aside: list[str] | None = None,
     text: str = "",
+    read_for_lines: bool = False,
 ) -> tuple[list[Write], dict[str, object]]:
     """The statements that write `rows` (table -> list of {field: value}), and the values they bind.
     `stored`: lookups of the rows kept now, to name a stored row as the request does and to change one it
     names rather than add one (without it, every row is added); `set_aside` gets the values read that
-    are not written (one no kept row a change names agrees with); `text`: the request."""
+    are not written (one no kept row a change names agrees with); `text`: the request; `read_for_lines`:
+    the rows were read again for a header's lines (`WithoutItsRows`), which are not asked for twice."""
     given = {t: listed for t, v in rows.items() if t in shapes and (listed := _rows(v))}
     if not given:
         raise NotExpressible("the model found no rows to add")
@@ -56,6 +58,8 @@ def statements(
         # a row that says only part of what another says is that row again (a header stated once per line)
         given[table] = _widest(given[table])
         if _read_once_per_line(shapes, table, given[table], has_children):
+            if not has_children and _is_header(shapes, table) and not read_for_lines:
+                raise WithoutItsRows(table)  # its lines read into it, a number each time: read again for them
             given[table] = [_agreed(given[table])]
         if shape.returned_key and len(given[table]) > 1 and has_children:
             raise NotExpressible(f"several new {table} rows, and their rows after them cannot tell which is theirs")

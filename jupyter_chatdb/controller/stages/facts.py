@@ -146,7 +146,7 @@ def _read(
     set_aside: list[str] = []
     try:
         rows = one_row_per_item(shapes, rows, text, stored, today)
-        writes, params = facts.statements(shapes, rows, stored, set_aside, text)
+        writes, params = facts.statements(shapes, rows, stored, set_aside, text, bool(required))
     except WithoutItsRows as reason:
         again = reason.table if not required else ""  # a header read for its rows is read once only
         return _NotWritten(str(reason), unstated, made_up & set(shapes), gave, again)
