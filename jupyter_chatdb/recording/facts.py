@@ -10,6 +10,8 @@ the schema lists is picked from its list. This module then writes the statements
   "glasshouse 12" is 'G-012'); a row naming a kept row changes it (`changes.py`), never adds one;
 - a row of a table with a natural key is added unless one of its name exists, and the other values it
   gives are set on it (a price for a hay kind already kept);
+- a kept row read once per line of a list, a number differing each time (a fee read into its minutes), is
+  one change, made with the values the readings agree on; without its lines, it is read again for them;
 - a row of a table without one (a delivery) is added, and its new key is bound for the rows after it
   that reference that table (its lines);
 - a referenced name no row has yet is added first, where its table needs nothing else (a new hay kind);

@@ -10,7 +10,8 @@ be written in words ("seven"), or as a length of time ("a week" is 7 days, "an h
 it is kept when those words are the request's, or a word of the request begins like it, or its column
 needs a value in a row to be added, or it is the one value a change to a kept row sets that the request
 does not say in words ("Tansy did not turn up": a status). The rest
-are left out (`stated_only`); a row that then lacks what its table needs is not written by code.
+are left out (`stated_only`); a row that then lacks what its table needs is not written by code, and a
+row none of whose values the request says is marked (`Stated.unsaid`): made up whole.
 """
 
 from __future__ import annotations

@@ -35,8 +35,9 @@ def write_from_facts(ctx: Context) -> Iterator[Event]:
     """For a write no procedure took: the rows it states, as JSON shaped by the stored tables (columns that
     rules keep true and keys from sequences left out, only the tables on the side of the party it names),
     kept to what it says, written by code with bound values. When what was read cannot be written and some
-    of it was made up (rows of a table the request says nothing of), it is read once more without those
-    tables."""
+    of it was made up (rows of a table the request says nothing of), it is read once more, offered only the
+    tables it read that were not made up (and those they name); a header read without its lines, once
+    more for them."""
     if ctx.route != "write" or ctx.steps or ctx.request.approved:
         return
     rules = ctx.services.rules
