@@ -98,7 +98,7 @@ def said_as_money(value: object, text: str) -> bool:
     """Whether `text` writes `value` as an amount of money ("£27", "27.50 €"): a line's own price or fee,
     not a count copied into it.
 
-    >>> said_as_money(27, "ultrasound £27, massage £45"), said_as_money(3, "3 bales at £4.50")
+    >>> said_as_money(27, "spar £27, sail £45"), said_as_money(3, "3 bales at £4.50")
     (True, False)
     """
     if isinstance(value, bool) or not isinstance(value, int | float):

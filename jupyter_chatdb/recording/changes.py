@@ -5,8 +5,8 @@ kept row a row names and sets what it says on it, rather than adding a row.
 - a row of a table with generated keys that lacks what a new row needs fills in the empty values of the
   one kept row its other values name (a run dropped off), else sets the one value that differs on the
   one kept row its two or more other values name (an observing session moved to another telescope; a
-  date the request does not name the column of goes to that row's one empty date instead: the day of a
-  return read as the day of the loan), else fills in the one kept row all its values but one name (the
+  date the request does not name the column of goes to that row's one empty date instead: the day a kite
+  came back read as the day it went out), else fills in the one kept row all its values but one name (the
   one read from another number of the request, set aside);
 - a header row (a delivery, whose lines belong to it) stated alone changes the row it names, unless kept
   rows show it may stand alone (a run with no stops yet).
@@ -152,7 +152,7 @@ class Changes:
         self, shape: Shape, read: Field, values: Mapping[str, object], where: str, has_children: bool
     ) -> bool:
         """A date read for a column that holds another on the kept row and that the request does not name
-        (the day of a return read as the day of the loan) is the kept row's one empty date: set there,
+        (the day a kite came back read as the day it went out) is the kept row's one empty date: set there,
         the kept one untouched; False where it has no one such."""
         if self.stored is None:
             return False

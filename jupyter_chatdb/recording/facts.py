@@ -10,7 +10,7 @@ the schema lists is picked from its list. This module then writes the statements
   "glasshouse 12" is 'G-012'); a row naming a kept row changes it (`changes.py`), never adds one;
 - a row of a table with a natural key is added unless one of its name exists, and the other values it
   gives are set on it (a price for a hay kind already kept);
-- a kept row read once per line of a list, a number differing each time (a fee read into its minutes), is
+- a kept row read once per line of a list, a number differing each time (a part's price read into the kite's span), is
   one change, made with the values the readings agree on; without its lines, it is read again for them;
 - a row of a table without one (a delivery) is added, and its new key is bound for the rows after it
   that reference that table (its lines);
@@ -338,7 +338,7 @@ def _read_once_per_line(
     shapes: Mapping[str, Shape], table: str, rows: list[dict[str, object]], has_children: bool
 ) -> bool:
     """Whether `rows` are one kept row read again for each line of the request, a value differing each time
-    (a treatment's fee read into the visit's minutes): each lacks what a new row needs (a change), and
+    (a part's price read into the kite's span): each lacks what a new row needs (a change), and
     rows read with them belong to it, or they differ in one number only."""
     if len(rows) < 2 or not all(lacks(shapes, table, row) for row in rows):
         return False

@@ -1,4 +1,4 @@
-"""Values a record gives on `key: value` lines whose key is a field's name ("shelf code: kite 11").
+"""Values a record gives on `key: value` lines whose key is a field's name ("kite code: kite 11").
 
 A record written as labelled lines says plainly which value is which, yet a small model reading it may
 leave a field out, most often one whose value it would have to write in another form (a code said in

@@ -1,8 +1,8 @@
-"""Moments a request gives: a day and a time of day said together ("2024-04-09 13:45", "on 3 April 2024 at
-3:30pm", "the 10am slot on 30 April 2024").
+"""Moments a request gives: a day and a time of day said together ("2025-06-12 10:30", "on 3 June 2025 at
+3:30pm", "the 10am slot on 30 June 2025").
 
-A log line often opens with the day it was written and then gives another day for what it records ("2024-03-29
-booking: ... 2024-04-09 13:45"). A small model reading a moment out of it joins the first day it saw to the
+A log line often opens with the day it was written and then gives another day for what it records
+("2025-06-02 slot: ... 2025-06-12 10:30"). A small model reading a moment out of it joins the first day it saw to the
 time it was asked for. Where the request says that time of day together with another day, and only once,
 the moment read is that day at that time (`timed_as_said`); the model's own moment only says which field it
 meant.
@@ -36,11 +36,11 @@ def moments_said(text: str) -> list[dt.datetime]:
     """The moments `text` gives: each time of day with the day said nearest to it, where no other day or
     time stands between them.
 
-    >>> moments_said("2024-03-29 booking: Jo with Mei, 2024-04-09 13:45, 60 min")
-    [datetime.datetime(2024, 4, 9, 13, 45)]
-    >>> moments_said("came in for the 10am appointment on 30 April 2024; booked at 3:30pm on May 2, 2024")
-    [datetime.datetime(2024, 4, 30, 10, 0), datetime.datetime(2024, 5, 2, 15, 30)]
-    >>> moments_said("room 3 on 3 April 2024, 45 minutes")
+    >>> moments_said("2025-06-02 slot: Jo with Uma, 2025-06-12 10:30, 60 min")
+    [datetime.datetime(2025, 6, 12, 10, 30)]
+    >>> moments_said("flew the 10am slot on 30 June 2025; launched at 3:30pm on July 2, 2025")
+    [datetime.datetime(2025, 6, 30, 10, 0), datetime.datetime(2025, 7, 2, 15, 30)]
+    >>> moments_said("field 3 on 3 June 2025, 45 minutes")
     []
     """
     days = [(m.start(), m.end(), day) for m in DATES.finditer(text) if (day := day_of(m))]
@@ -66,8 +66,8 @@ def days_said(text: str) -> set[dt.date]:
     """The days `text` gives in full: ISO, "3 April 2024", "April 3, 2024", and "27/03/2024" where only one
     order of day and month makes a day.
 
-    >>> sorted(days_said("2024-03-16 return, due 3 April 2024; paid 27/03/2024, not 05/04/2024"))
-    [datetime.date(2024, 3, 16), datetime.date(2024, 3, 27), datetime.date(2024, 4, 3)]
+    >>> sorted(days_said("2025-06-16 back, due 3 July 2025; paid 27/06/2025, not 05/04/2025"))
+    [datetime.date(2025, 6, 16), datetime.date(2025, 6, 27), datetime.date(2025, 7, 3)]
     """
     days = {day for m in DATES.finditer(text) if (day := day_of(m))}
     for first, second, year in SLASHED.findall(text):
@@ -89,10 +89,10 @@ def timed_as_said(shape: Shape, row: Mapping[str, object], text: str) -> dict[st
 
     >>> from jupyter_chatdb.recording.shapes import Field
     >>> slots = Shape("slots", (Field("begins_at", "begins_at", "TIMESTAMP", True),), "", "slot_id")
-    >>> timed_as_said(slots, {"begins_at": "2024-03-29 13:45"}, "2024-03-29 booking: Jo, 2024-04-09 13:45")
-    {'begins_at': '2024-04-09 13:45:00'}
-    >>> timed_as_said(slots, {"begins_at": "2024-04-09T13:45"}, "2024-03-29 booking: Jo, 2024-04-09 13:45")
-    {'begins_at': '2024-04-09T13:45'}
+    >>> timed_as_said(slots, {"begins_at": "2025-06-02 10:30"}, "2025-06-02 slot: Jo, 2025-06-12 10:30")
+    {'begins_at': '2025-06-12 10:30:00'}
+    >>> timed_as_said(slots, {"begins_at": "2025-06-12T10:30"}, "2025-06-02 slot: Jo, 2025-06-12 10:30")
+    {'begins_at': '2025-06-12T10:30'}
     """
     said = moments_said(text)
     timed = dict(row)

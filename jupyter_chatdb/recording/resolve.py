@@ -60,7 +60,7 @@ class StoredRows:
 
     def named_in(self, table: str, columns: Sequence[str], text: str, wanted: str) -> object | None:
         """The value of column `wanted` of the one row of `table` one of whose `columns` `text` says as
-        whole words ("Local Hero (D-056) for a week": the row titled 'Local Hero', coded 'D-056')."""
+        whole words ("Blue Harbour (K-056) for a week": the row named 'Blue Harbour', coded 'K-056')."""
         found = self.all_named_in(table, columns, text, wanted)
         return found.pop() if len(found) == 1 else None
 

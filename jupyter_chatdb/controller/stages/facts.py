@@ -72,7 +72,7 @@ READS = 2  # a first reading, and one without the tables it made rows up for or 
 def _read_again_by(shapes: dict[str, Shape], tables: frozenset[str]) -> dict[str, Shape]:
     """The tables to read a request again by: `tables` (those a reading gave rows for that were not made
     up) and the tables they name rows of; none where there are none. Offered tables it did not read, a
-    small model reading again fills them in: a payment nobody made, beside a return it could not read."""
+    small model reading again fills them in: a charge nobody made, beside a change it could not read."""
     named = {parent for name in tables for parent in parents(shapes[name])}
     return {name: shape for name, shape in shapes.items() if name in tables | named} if tables else {}
 
@@ -291,10 +291,10 @@ def _without_made_up_rows(
 ) -> tuple[dict[str, list], tuple[str, ...]]:
     """The rows read, less those that lost a value the request does not say and so lack one their table
     needs (a hay price change the model made up beside an order), and those of which the request says
-    nothing (a treatment of the listed kind a booking does not mention), but for those that name a kept row
+    nothing (a tail of the listed colour beside a new kite), but for those that name a kept row
     (`named`, or by all their values but one: changes to it) and those other rows read belong to; and what
     was left out, for the user. A row that belongs to a row read beside it and lacks only dates is dated
-    the one day the request gives (a fine charged on the day of the return)."""
+    the one day the request gives (a charge made on the day of the change)."""
     rows: dict[str, list] = {}
     dropped = []
     for table, listed in stated.rows.items():

@@ -151,7 +151,7 @@ def asks_about_data(text: str, catalog: Catalog) -> bool:
 def is_a_record_form(text: str) -> bool:
     """A record written as two or more `key: value` lines, under a short heading or none, asking nothing.
 
-    >>> is_a_record_form("visit\\npatient: Ann Roy\\ndate: May 3, 2025"), is_a_record_form("member: Ann\\nfee: 5")
+    >>> is_a_record_form("kite lent\\nflyer: Ann Roy\\ndate: May 3, 2025"), is_a_record_form("flyer: Ann\\nspan: 5")
     (True, True)
     >>> is_a_record_form("Which rows have\\nkind: kite\\nsize: 3"), is_a_record_form("kind: kite\\nsize: 3\\nhow many?")
     (False, False)
