@@ -15,13 +15,12 @@ import re
 from collections.abc import Mapping
 
 from .shapes import Shape
+from .stated import MONTH_NAME, MONTHS
 
-_MONTHS = "january february march april may june july august september october november december".split()
-_MONTH = "|".join(f"{m[:3]}(?:{m[3:]})?" for m in _MONTHS)
 DATES = re.compile(
     rf"\b(?P<iso>\d{{4}}-\d{{1,2}}-\d{{1,2}})(?![\d-])"
-    rf"|\b(?P<day>\d{{1,2}})(?:st|nd|rd|th)?\s+(?:of\s+)?(?P<month>{_MONTH})\.?,?\s+(?P<year>\d{{4}})\b"
-    rf"|\b(?P<month2>{_MONTH})\.?\s+(?P<day2>\d{{1,2}})(?:st|nd|rd|th)?,?\s+(?P<year2>\d{{4}})\b",
+    rf"|\b(?P<day>\d{{1,2}})(?:st|nd|rd|th)?\s+(?:of\s+)?(?P<month>{MONTH_NAME})\.?,?\s+(?P<year>\d{{4}})\b"
+    rf"|\b(?P<month2>{MONTH_NAME})\.?\s+(?P<day2>\d{{1,2}})(?:st|nd|rd|th)?,?\s+(?P<year2>\d{{4}})\b",
     re.IGNORECASE,
 )
 SLASHED = re.compile(r"\b(\d{1,2})[/.](\d{1,2})[/.](\d{4})\b")
@@ -127,7 +126,7 @@ def day_of(match: re.Match[str]) -> dt.date | None:
 
 
 def _month_number(name: str) -> int:
-    return next(i for i, month in enumerate(_MONTHS, 1) if month.startswith(name.lower().rstrip(".")[:3]))
+    return next(i for i, month in enumerate(MONTHS, 1) if month.startswith(name.lower().rstrip(".")[:3]))
 
 
 def _time(match: re.Match[str]) -> dt.time | None:

@@ -28,7 +28,8 @@ from .spoken import durations, spelled_numbers
 # a number standing alone: not a piece of a date, a time, a phone number or a code ("2024-05-01", "17:00",
 # "555-0172")
 NUMBER = re.compile(r"(?<![\d.])(?<!\d[/:-])(?:\d[\d,]*(?:\.\d+)?|\.\d+)(?!\d|[/.:-]\d)")
-_MONTHS = "january february march april may june july august september october november december".split()
+MONTHS = "january february march april may june july august september october november december".split()
+MONTH_NAME = "|".join(f"{m[:3]}(?:{m[3:]})?" for m in MONTHS)  # a month's name or its first three letters
 
 
 @dataclass
@@ -161,11 +162,10 @@ def says_a_date(text: str) -> bool:
     >>> says_a_date("Ann came today"), says_a_date("Ann paid 3 of 5 may")
     (False, False)
     """
-    months = "|".join(f"{m[:3]}(?:{m[3:]})?" for m in _MONTHS)
     return bool(
         re.search(r"\b\d{4}-\d{1,2}-\d{1,2}\b|\b\d{1,2}[/.]\d{1,2}[/.]\d{4}\b", text)
-        or re.search(rf"\b(?:{months})\.?\s+\d{{1,2}}(?:st|nd|rd|th)?\b", text, re.IGNORECASE)
-        or re.search(rf"\b\d{{1,2}}(?:st|nd|rd|th)?\s+(?:of\s+)?(?:{months})\b\.?\s*\d{{4}}", text, re.IGNORECASE)
+        or re.search(rf"\b(?:{MONTH_NAME})\.?\s+\d{{1,2}}(?:st|nd|rd|th)?\b", text, re.IGNORECASE)
+        or re.search(rf"\b\d{{1,2}}(?:st|nd|rd|th)?\s+(?:of\s+)?(?:{MONTH_NAME})\b\.?\s*\d{{4}}", text, re.IGNORECASE)
     )
 
 
@@ -185,7 +185,7 @@ def says_date(text: str, day: dt.date, today: dt.date, lengths: bool = True) -> 
         for d in (durations(text) if lengths else ())
     ):
         return True
-    month = _MONTHS[day.month - 1]
+    month = MONTHS[day.month - 1]
     named = rf"(?:{month}|{month[:3]})\.?"
     if re.search(
         rf"\b{named}\s+0?{day.day}(?:st|nd|rd|th)?\b|\b0?{day.day}(?:st|nd|rd|th)?\s+(?:of\s+)?{named}", lower
