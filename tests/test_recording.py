@@ -474,12 +474,18 @@ INSERT INTO visits (dog, starts_at) VALUES ('Rex', TIMESTAMP '2025-04-01 09:00')
 """
 
 
+@pytest.fixture
+def groomers(scripted):
+    chatdb = ChatDB(model=scripted, schema=GROOMERS, summarize=False, strategy="facts")
+    yield chatdb
+    chatdb.close()
+
+
 def visits(db: ChatDB) -> list[tuple]:
     return rows(db, "SELECT dog, starts_at::VARCHAR FROM visits ORDER BY visit_id")
 
 
-def test_a_row_of_which_the_request_says_nothing_is_not_written(scripted):
-    db = ChatDB(model=scripted, schema=GROOMERS, summarize=False, strategy="facts")
+def test_a_row_of_which_the_request_says_nothing_is_not_written(groomers, scripted):
     # the model adds a service of the listed kind it must pick, at a fee of 0 (the kind's fee would be taken)
     reading = {
         "visits": [{"dog": "Tess", "starts_at": "2025-05-03 10:00"}],
@@ -487,9 +493,9 @@ def test_a_row_of_which_the_request_says_nothing_is_not_written(scripted):
     }
     scripted.push({"route": "write"}, reading)
     seen: list = []
-    db.ask("Book Tess in on 3 May 2025 at 10am", allow_writes=True, on_event=seen.append)
-    assert visits(db) == [("Rex", "2025-04-01 09:00:00"), ("Tess", "2025-05-03 10:00:00")]
-    assert rows(db, "SELECT count(*) FROM visit_services") == [(0,)]
+    groomers.ask("Book Tess in on 3 May 2025 at 10am", allow_writes=True, on_event=seen.append)
+    assert visits(groomers) == [("Rex", "2025-04-01 09:00:00"), ("Tess", "2025-05-03 10:00:00")]
+    assert rows(groomers, "SELECT count(*) FROM visit_services") == [(0,)]
     (extracted,) = [e for e in seen if isinstance(e, FactsExtracted)]
     assert "a visit_services row the request says nothing of" in extracted.unstated
     # a service the request names is written, at its listed fee
@@ -498,25 +504,21 @@ def test_a_row_of_which_the_request_says_nothing_is_not_written(scripted):
         "visit_services": [{"service": "trim", "fee": 0}],
     }
     scripted.push({"route": "write"}, reading)
-    db.ask("Ida comes in on 4 May 2025 at 9:30 for a trim", allow_writes=True)
-    assert rows(db, "SELECT service, fee::DOUBLE FROM visit_services") == [("trim", 20.0)]
-    db.close()
+    groomers.ask("Ida comes in on 4 May 2025 at 9:30 for a trim", allow_writes=True)
+    assert rows(groomers, "SELECT service, fee::DOUBLE FROM visit_services") == [("trim", 20.0)]
 
 
-def test_a_moment_read_on_the_logs_day_is_set_on_the_day_said_with_its_time(scripted):
-    db = ChatDB(model=scripted, schema=GROOMERS, summarize=False, strategy="facts")
+def test_a_moment_read_on_the_logs_day_is_set_on_the_day_said_with_its_time(groomers, scripted):
     scripted.push({"route": "write"}, {"visits": [{"dog": "Ida", "starts_at": "2025-04-28 09:30"}]})
-    db.ask("2025-04-28 booking: Ida, 2025-05-04 09:30", allow_writes=True)
-    assert visits(db)[-1] == ("Ida", "2025-05-04 09:30:00")
-    db.close()
+    groomers.ask("2025-04-28 booking: Ida, 2025-05-04 09:30", allow_writes=True)
+    assert visits(groomers)[-1] == ("Ida", "2025-05-04 09:30:00")
 
 
-def test_a_list_of_kept_rows_read_as_one_row_is_written_as_a_row_per_item(scripted):
-    db = ChatDB(model=scripted, schema=GROOMERS, summarize=False, strategy="facts")
+def test_a_list_of_kept_rows_read_as_one_row_is_written_as_a_row_per_item(groomers, scripted):
     reading = {"visits": [{"dog": "Tess", "starts_at": "2025-05-03 10:00"}], "visit_services": [{"service": "wash"}]}
     scripted.push(reading)  # a record as `key: value` lines: a write without a routing call
-    db.ask("visit\ndog: Tess\nwhen: 3 May 2025 10am\nservices: wash, trim", allow_writes=True)
-    assert rows(db, "SELECT service, fee::DOUBLE FROM visit_services ORDER BY service") == [
+    groomers.ask("visit\ndog: Tess\nwhen: 3 May 2025 10am\nservices: wash, trim", allow_writes=True)
+    assert rows(groomers, "SELECT service, fee::DOUBLE FROM visit_services ORDER BY service") == [
         ("trim", 20.0),
         ("wash", 12.0),
     ]
@@ -526,9 +528,8 @@ def test_a_list_of_kept_rows_read_as_one_row_is_written_as_a_row_per_item(script
         "visit_services": [{"service": "wash", "fee": 15}],
     }
     scripted.push({"route": "write"}, reading)
-    db.ask("Ida on 4 May 2025 at 9:30: wash fee 15, trim fee 25", allow_writes=True)
-    assert rows(db, "SELECT service, fee::DOUBLE FROM visit_services WHERE visit_id = 3") == [("wash", 15.0)]
-    db.close()
+    groomers.ask("Ida on 4 May 2025 at 9:30: wash fee 15, trim fee 25", allow_writes=True)
+    assert rows(groomers, "SELECT service, fee::DOUBLE FROM visit_services WHERE visit_id = 3") == [("wash", 15.0)]
 
 
 COURTS = """
@@ -594,13 +595,11 @@ def test_a_kept_row_read_once_per_line_with_a_value_differing_each_time_is_one_c
     db.close()
 
 
-def test_a_record_written_as_key_value_lines_is_a_write_without_a_routing_call(scripted):
-    db = ChatDB(model=scripted, schema=GROOMERS, summarize=False, strategy="native")
+def test_a_record_written_as_key_value_lines_is_a_write_without_a_routing_call(groomers, scripted):
     scripted.push({"visits": [{"dog": "Ida", "starts_at": "2025-05-04 09:30"}]})  # the reading: no route asked
-    db.ask("visit\ndog: Ida\nwhen: 4 May 2025, 9:30am", allow_writes=True)
-    assert visits(db)[-1] == ("Ida", "2025-05-04 09:30:00")
+    groomers.ask("visit\ndog: Ida\nwhen: 4 May 2025, 9:30am", allow_writes=True)
+    assert visits(groomers)[-1] == ("Ida", "2025-05-04 09:30:00")
     assert len(scripted.calls) == 1  # the reading alone
-    db.close()
 
 
 def test_a_field_the_reading_left_out_is_taken_from_the_line_labelled_with_its_name(scripted):
@@ -717,14 +716,12 @@ def test_a_leaving_read_as_the_day_of_arrival_sets_the_one_empty_date_and_its_ch
     db.close()
 
 
-def test_a_lines_fee_said_as_money_is_its_own_not_the_listed_one(scripted):
-    db = ChatDB(model=scripted, schema=GROOMERS, summarize=False, strategy="facts")
+def test_a_lines_fee_said_as_money_is_its_own_not_the_listed_one(groomers, scripted):
     reading = {
         "visits": [{"dog": "Rex", "starts_at": "2025-05-05 09:00"}],
         "visit_services": [{"service": "wash", "fee": 15}],
     }
     scripted.push({"route": "write"}, reading)
-    db.ask("Rex came in on 5 May 2025 at 9:00 for a wash, £15", allow_writes=True)
-    assert rows(db, "SELECT service, fee::DOUBLE FROM visit_services") == [("wash", 15.0)]
-    assert rows(db, "SELECT service, fee::DOUBLE FROM services ORDER BY fee") == [("wash", 12.0), ("trim", 20.0)]
-    db.close()
+    groomers.ask("Rex came in on 5 May 2025 at 9:00 for a wash, £15", allow_writes=True)
+    assert rows(groomers, "SELECT service, fee::DOUBLE FROM visit_services") == [("wash", 15.0)]
+    assert rows(groomers, "SELECT service, fee::DOUBLE FROM services ORDER BY fee") == [("wash", 12.0), ("trim", 20.0)]
