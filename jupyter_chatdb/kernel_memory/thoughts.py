@@ -107,6 +107,7 @@ class Thought:
 class Recalled:
     record: Record
     similarity: float
+    by_words: bool = False  # its defined words are used, or it is a standing preference
 
 
 @dataclass(frozen=True)
@@ -136,7 +137,9 @@ class ThoughtMemory:
             return []
         about = [record for record in self.store.with_terms() if uses_terms(text, record.terms)]
         about += self.store.of_kind("preference", PREFERENCES)
-        by_id = {record.id: Recalled(record, 1.0) for record in about}  # a preference may use the words too
+        by_id = {
+            record.id: Recalled(record, 1.0, by_words=True) for record in about
+        }  # a preference may use the words too
         (query,) = self.embedder.embed([text])
         worded = list(by_id.values())
         hits = [h for h in self.index.search(query, k) if h.similarity >= min_similarity and h.item not in by_id]

@@ -8,6 +8,7 @@ from collections.abc import Generator, Iterator
 
 from ...errors import ChatDBError
 from ...kernel_memory import evidence
+from ...kernel_memory.bearing import bearing
 from ...kernel_memory.store import Record
 from ...kernel_memory.thoughts import NOTES_SCHEMA, Stored, ThoughtMemory, notes_messages, parse_notes
 from ...kernel_memory.worth_keeping import cues_in
@@ -19,15 +20,21 @@ NOTE_LABELS = {"definition": "Definition", "preference": "Preference", "correcti
 
 
 def recall(ctx: Context) -> Iterator[Event]:
-    """The thoughts about the request's words and those most related to it, for the planner. A result
-    thought whose tables changed is read again: the planner gets the figures as they are now, or not at all."""
+    """The thoughts that bear on the request (`kernel_memory.bearing`: its defined words, the things it
+    names, its question asked before, or a reference back), for the planner; related ones that do not are
+    left out. A result thought whose tables changed is read again: the planner gets the figures as they are
+    now, or not at all."""
     memory = ctx.services.memory
     if memory is None or not ctx.request.use_memory:
         return
     started = time.perf_counter()
-    recalled = memory.recall(ctx.request.text)
+    text = ctx.request.text
     kept, refreshed, withheld = [], [], []
-    for item in recalled:
+    for item in memory.recall(text):
+        how = bearing(item.record, item.by_words, text)
+        if not how.bears:
+            continue
+        ctx.recalled_aside = ctx.recalled_aside or not how.by_own_words
         record = item.record
         if record.verifiable:
             checked = evidence.check(record, ctx.session)
@@ -63,7 +70,8 @@ def note_text(record: Record) -> str:
 
 def post_think(ctx: Context) -> Iterator[Event]:
     """Keep what is worth remembering from an answered (not pending, not approved) request: a read's small
-    result as a result thought (no model call), and the notes of a request that has a cue (one call)."""
+    result as a result thought (no model call), unless a thought the request's own words did not call for
+    was recalled for it; and the notes of a request that has a cue (one call)."""
     memory, request, reply = ctx.services.memory, ctx.request, ctx.reply
     if memory is None or reply is None or not request.use_memory or reply.pending or request.approved:
         return
@@ -74,7 +82,7 @@ def post_think(ctx: Context) -> Iterator[Event]:
         calling = time.perf_counter()
         stored, noted = yield from _notes(ctx, memory)
         started += noted - calling  # the model's time is not the memory's
-    if ctx.route == "read" and len(reply.sql) == 1 and not ctx.params:
+    if ctx.route == "read" and len(reply.sql) == 1 and not ctx.params and not ctx.recalled_aside:
         thought = evidence.result_thought(request.text, reply.result, reply.sql[0], ctx.session)
         if thought is not None:
             stored.append(memory.remember(thought, source=request.text))

@@ -1,0 +1,81 @@
+"""Which recalled thoughts bear on a request, and so may reach the planner.
+
+Similarity in meaning alone never brings a thought in: a small model copies the filters of what it is
+shown, so a definition of "a heavy pony" recalled beside "How many ponies are there?" turns a plain
+count into a count of heavy ponies. A thought bears on a request when the request
+- uses the words it defines (definitions, corrections of them) or is a standing preference (`by_words`);
+- asks the question a kept figure answers, in the same words (a near wording may add or drop a condition:
+  "How many heavy ponies?" and "How many ponies?" are close in meaning);
+- names its subject or its object (a fact: "Harbour Kilns' phone is 58214" for "Call Harbour Kilns?");
+- or refers back to what was asked before ("the same again", "as before").
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass
+
+from .store import Record
+from .thoughts import term_key, uses_terms
+
+# Cues that a request builds on earlier answers. They only let related thoughts in: a request without
+# one (in any language) is answered from its own words and the thoughts those words name.
+REFERS_BACK = re.compile(
+    r"\b(again|same|as before|previous(ly)?|earlier|last (time|answer|one|result)|that answer|those (results|figures))\b",
+    re.IGNORECASE,
+)
+
+
+@dataclass(frozen=True)
+class Bearing:
+    """Whether a thought may reach the planner, and whether it came by the request's own words (a figure
+    read with a thought that came only by a reference back is not kept: the request did not ask for it)."""
+
+    bears: bool
+    by_own_words: bool
+
+
+def bearing(record: Record, by_words: bool, request: str) -> Bearing:
+    """How `record`, recalled for `request` (`by_words`: its defined words are used, or it is a
+    preference), bears on it.
+
+    >>> heavy = Record(1, "A heavy pony weighs over 400 kg.", kind="definition", terms=("heavy pony",))
+    >>> bearing(heavy, False, "How many ponies are there?").bears
+    False
+    >>> bearing(heavy, True, "How many heavy ponies are there?")
+    Bearing(bears=True, by_own_words=True)
+    >>> phone = Record(2, "Harbour Kilns' phone is 58214.", "Harbour Kilns", "phone", "58214")
+    >>> bearing(phone, False, "What is the number of Harbour Kilns?").bears
+    True
+    >>> bearing(phone, False, "Which kilns fire the hottest?").bears
+    False
+    >>> kites = Record(3, "Kites come from Windrush Mill.", "kite", "maker", "Windrush Mill")
+    >>> bearing(kites, False, "Who makes the kites?").bears
+    True
+    >>> bearing(phone, False, "Same as before, for every kiln.")
+    Bearing(bears=True, by_own_words=False)
+    """
+    if by_words:
+        return Bearing(True, True)
+    if record.kind in ("definition", "correction") and record.terms:
+        return Bearing(False, False)  # a definition applies only where its word is used
+    if record.verifiable:
+        own = _same_words(record.subject, request)
+    else:
+        own = any(_names(request, part) for part in (record.subject, record.object))
+    if own:
+        return Bearing(True, True)
+    return Bearing(bool(REFERS_BACK.search(request)), False)
+
+
+def _same_words(question: str, request: str) -> bool:
+    return bool(question) and _words(question) == _words(request)
+
+
+def _names(request: str, part: str) -> bool:
+    """Whether `request` says `part` (two or more letters) as whole words, in any case and either number."""
+    return len(part.strip()) >= 2 and uses_terms(request, (term_key(part),))
+
+
+def _words(text: str) -> list[str]:
+    return re.findall(r"\w+", text.lower())
