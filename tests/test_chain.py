@@ -454,7 +454,9 @@ def test_sql_written_by_the_user_is_never_corrected(customers):
 def test_an_approved_write_runs_with_the_literal_as_corrected_in_its_preview(customers, scripted):
     customers.run_sql("CREATE TABLE la_customers (name VARCHAR)", allow_writes=True)
     scripted.push(
-        {"route": "write"}, plan("INSERT INTO la_customers SELECT name FROM customers WHERE city = 'Los Angeles'")
+        {"route": "write"},
+        {"table": "la_customers"},
+        plan("INSERT INTO la_customers SELECT name FROM customers WHERE city = 'Los Angeles'"),
     )
     reply = customers.ask("Copy the customers of Los Angeles")
     assert reply.pending and "2 added" in reply.answer
@@ -463,8 +465,10 @@ def test_an_approved_write_runs_with_the_literal_as_corrected_in_its_preview(cus
 
 
 def test_a_request_that_may_write_is_told_which_tables_are_read_only_dataframes(db, scripted):
-    scripted.push({"route": "write"}, plan("INSERT INTO sales VALUES ('West', 'fig', 1, 2.0)"))
+    scripted.push(
+        {"route": "write"}, {"table": "a new table"}, plan("INSERT INTO sales VALUES ('West', 'fig', 1, 2.0)")
+    )
     with pytest.raises(ChatDBError):
         db.ask("Add a sale of 1 fig in the West at 2.0", allow_writes=True)
-    planned = scripted.calls[1].messages[-1]["content"]
+    planned = scripted.calls[2].messages[-1]["content"]
     assert "-- 5 rows, a DataFrame of the notebook: read-only, never written" in planned

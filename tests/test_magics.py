@@ -55,7 +55,7 @@ def test_frames_are_rebound_every_cell(shell, scripted):
 
 
 def test_refused_write_shows_one_line_not_a_traceback(shell, scripted, capsys):
-    scripted.push({"route": "write"}, plan("DELETE FROM sales WHERE units < 5"))
+    scripted.push({"route": "write"}, {"table": "a new table"}, plan("DELETE FROM sales WHERE units < 5"))
     result = shell.run_cell("%%chatdb --write\nDelete the small sales")
     out = capsys.readouterr().out
     assert result.error_in_exec is not None
@@ -64,6 +64,14 @@ def test_refused_write_shows_one_line_not_a_traceback(shell, scripted, capsys):
         "or store it as a table (CREATE TABLE ... AS SELECT) to change it here."
     ) in out
     assert "Traceback" not in out
+
+
+def test_a_write_to_a_dataframe_is_refused_before_planning(shell, scripted, capsys):
+    scripted.push({"route": "write"}, {"table": "sales"})  # no plan is scripted: none is asked for
+    shell.run_cell("%%chatdb --write\nDelete the small sales").raise_error()
+    out = capsys.readouterr().out
+    assert "sales is a DataFrame of the notebook, read-only here: change it with pandas" in out
+    assert scripted.remaining == 0 and len(scripted.calls) == 2
 
 
 def test_bad_options_are_usage_errors(shell, capsys):

@@ -136,6 +136,7 @@ def test_a_bound_value_cannot_widen_a_write(shop, scripted):
     shop.register("asked", pd.DataFrame({"body": [" OR amount IS NOT NULL OR note LIKE "]}))
     scripted.push(
         {"route": "write"},
+        {"table": "t"},
         plan(("SELECT body FROM asked", ["body"]), "DELETE FROM t WHERE note LIKE '%<body>%' RETURNING id"),
     )
     with pytest.raises(ChatDBError, match="it changed no row"):
@@ -146,7 +147,9 @@ def test_a_bound_value_cannot_widen_a_write(shop, scripted):
 def test_quotes_in_a_bound_value_are_data(shop, scripted):
     shop.register("asked", pd.DataFrame({"name": ["O'Neil'); DELETE FROM t; --"]}))
     scripted.push(
-        {"route": "write"}, plan(("SELECT name FROM asked", ["name"]), "INSERT INTO t VALUES (3, <name>, 'x', 1)")
+        {"route": "write"},
+        {"table": "t"},
+        plan(("SELECT name FROM asked", ["name"]), "INSERT INTO t VALUES (3, <name>, 'x', 1)"),
     )
     reply = shop.ask("add what was asked", allow_writes=True)
     assert shop.session.rows("SELECT fruit FROM t WHERE id = 3") == [("O'Neil'); DELETE FROM t; --",)]
@@ -157,7 +160,9 @@ def test_quotes_in_a_bound_value_are_data(shop, scripted):
 def test_approve_after_the_data_changed_refuses(shop, scripted):
     shop.register("wanted", pd.DataFrame({"fruit": ["apple"]}))
     scripted.push(
-        {"route": "write"}, plan(("SELECT fruit FROM wanted", ["fruit"]), "DELETE FROM t WHERE fruit = <fruit>")
+        {"route": "write"},
+        {"table": "t"},
+        plan(("SELECT fruit FROM wanted", ["fruit"]), "DELETE FROM t WHERE fruit = <fruit>"),
     )
     reply = shop.ask("remove the fruit we no longer want")
     assert reply.pending and reply.changes[0].old["fruit"].tolist() == ["apple"]

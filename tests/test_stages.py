@@ -13,6 +13,7 @@ from jupyter_chatdb.controller.events import (
     MemoryRecalled,
     MemoryStored,
     PlanMade,
+    Refused,
     Routed,
     TablesSelected,
 )
@@ -231,6 +232,27 @@ def test_a_figure_read_beside_a_thought_the_request_did_not_name_is_not_kept(sho
     events(run_steps, ctx)
     events(answer, ctx)
     assert only(MemoryStored, events(post_think, ctx)).added == ()  # a figure read under a recalled fact
+
+
+def test_a_write_the_model_says_changes_a_dataframe_is_refused_before_planning(shop, scripted):
+    from jupyter_chatdb.controller.stages.frames import refuse_writes_to_frames
+
+    ctx = context(shop, "Set the phone of Golden Fields in suppliers to 67000.", allow_writes=True)
+    scripted.push({"table": "suppliers"})
+    refused = only(Refused, events(refuse_writes_to_frames, ctx))
+    assert refused.kind == "changing a DataFrame" and "suppliers is a DataFrame" in ctx.reply.answer
+    assert set(scripted.calls[-1].json_schema["properties"]["table"]["enum"]) == {
+        "stock",
+        "sales",
+        "suppliers",
+        "a new table",
+    }
+    ctx = context(shop, "Store the suppliers frame as a table of its own.", allow_writes=True)
+    scripted.push({"table": "a new table"})
+    assert not any(isinstance(e, Refused) for e in events(refuse_writes_to_frames, ctx))
+    assert ctx.reply is None  # names a frame, changes none
+    ctx = context(shop, "Add quince to stock.", allow_writes=True)
+    assert events(refuse_writes_to_frames, ctx) == [] and len(scripted.calls) == 2  # names no frame: no call
 
 
 def test_post_think_reads_the_notes_of_a_request_with_a_cue(shop, scripted):

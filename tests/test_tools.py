@@ -224,22 +224,24 @@ def test_unsafe_requests_the_model_agrees_on_are_refused_without_a_plan(stable, 
 
 
 @pytest.mark.parametrize(
-    ("request_text", "sql"),
+    ("request_text", "sql", "target"),
     [
         (
             "Copy the barn of stall 1 to stall 2",
             "UPDATE stalls SET barn = (SELECT barn FROM stalls WHERE stall = 1) WHERE stall = 2",
+            [],
         ),
-        (
+        (  # Calder is a horse too (a DataFrame): which table it changes is asked
             "Clear all the data from the barn column for stall 2 and set it to Calder",
             "UPDATE stalls SET barn = 'Calder' WHERE stall = 2",
+            [{"table": "stalls"}],
         ),
     ],
 )
-def test_words_that_sound_unsafe_refuse_nothing_the_model_routes_otherwise(stable, scripted, request_text, sql):
+def test_words_that_sound_unsafe_refuse_nothing_the_model_routes_otherwise(stable, scripted, request_text, sql, target):
     stable.run_sql("UPDATE stalls SET barn = 'Tansy' WHERE stall = 1", allow_writes=True)
     plan = {"steps": [{"goal": "change it", "sql": sql, "binds": []}]}
-    scripted.push({"yes": False}, {"route": "write"}, {}, plan)  # {}: no rows read as facts
+    scripted.push({"yes": False}, {"route": "write"}, *target, {}, plan)  # {}: no rows read as facts
     reply = stable.ask(request_text)
     assert reply.route == "write" and reply.pending and reply.answer.startswith("Would change (not applied yet)")
 

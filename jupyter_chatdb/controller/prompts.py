@@ -130,6 +130,28 @@ Results so far:
 Reply with the steps still to do, from a corrected step {index} on; do not repeat the steps done. Their <names> still hold."""
 
 
+WRITE_TARGET_INSTRUCTIONS = """\
+You read which table a request to record or change data adds rows to or changes. Stored tables: {stored}. \
+DataFrames of the notebook: {frames}. Reply with JSON {{"table": ...}}: the one it adds rows to or changes, \
+or "a new table" when it makes one (from a DataFrame or otherwise)."""
+
+NEW_TABLE = "a new table"
+
+
+def write_target_messages(request: str, stored: list[str], frames: list[str]) -> list[Message]:
+    system = WRITE_TARGET_INSTRUCTIONS.format(stored=", ".join(stored) or "none", frames=", ".join(frames))
+    return [{"role": "system", "content": system}, {"role": "user", "content": request}]
+
+
+def write_target_schema(options: list[str]) -> JSONSchema:
+    return {
+        "type": "object",
+        "properties": {"table": {"enum": options}},
+        "required": ["table"],
+        "additionalProperties": False,
+    }
+
+
 def route_messages(request: str, tables: list[str]) -> list[Message]:
     return [
         {"role": "system", "content": ROUTE_INSTRUCTIONS.replace("{tables}", ", ".join(tables))},

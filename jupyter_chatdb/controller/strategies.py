@@ -5,6 +5,7 @@ from __future__ import annotations
 from .pipeline import Stage
 from .stages.facts import write_from_facts
 from .stages.finish import answer, fall_back, finish
+from .stages.frames import refuse_writes_to_frames
 from .stages.honesty import check_concepts
 from .stages.memory import post_think, recall
 from .stages.one_statement import foundation_sql, write_sql
@@ -22,6 +23,7 @@ ASK: tuple[Stage, ...] = (
     consider_tables,
     route,
     refuse_unsafe,
+    refuse_writes_to_frames,
     use_tools,
     recall,
     chat,
@@ -42,6 +44,7 @@ NATIVE: tuple[Stage, ...] = (
     consider_tables,
     route_quickly,
     refuse_unsafe,
+    refuse_writes_to_frames,
     use_tools,
     recall,
     chat,

@@ -4,8 +4,9 @@ Similarity in meaning alone never brings a thought in: a small model copies the 
 shown, so a definition of "a heavy pony" recalled beside "How many ponies are there?" turns a plain
 count into a count of heavy ponies. A thought bears on a request when the request
 - uses the words it defines (definitions, corrections of them) or is a standing preference (`by_words`);
-- asks the question a kept figure answers, in the same words (a near wording may add or drop a condition:
-  "How many heavy ponies?" and "How many ponies?" are close in meaning);
+- asks the question a kept figure answers: in the same words, or saying every value its SQL compares or
+  limits by, where it has one (a near wording may drop a condition: "How many heavy ponies?", kept as
+  `weight > 400`, and "How many ponies?" are close in meaning, yet only one says 400);
 - names its subject or its object (a fact: "Harbour Kilns' phone is 58214" for "Call Harbour Kilns?");
 - or refers back to what was asked before ("the same again", "as before").
 """
@@ -14,6 +15,9 @@ from __future__ import annotations
 
 import re
 from dataclasses import dataclass
+
+import sqlglot
+from sqlglot import exp
 
 from .store import Record
 from .thoughts import term_key, uses_terms
@@ -60,12 +64,42 @@ def bearing(record: Record, by_words: bool, request: str) -> Bearing:
     if record.kind in ("definition", "correction") and record.terms:
         return Bearing(False, False)  # a definition applies only where its word is used
     if record.verifiable:
-        own = _same_words(record.subject, request)
+        own = _same_words(record.subject, request) or _says_its_conditions(record.sql, request)
     else:
         own = any(_names(request, part) for part in (record.subject, record.object))
     if own:
         return Bearing(True, True)
     return Bearing(bool(REFERS_BACK.search(request)), False)
+
+
+def _says_its_conditions(sql: str, request: str) -> bool:
+    """Whether `sql` compares or limits by values, and `request` says each of them.
+
+    >>> _says_its_conditions("SELECT kg FROM stock WHERE kite = 'box kite'", "Box kites left?")
+    True
+    >>> _says_its_conditions("SELECT count(*) FROM ponies WHERE weight > 400", "How many ponies?")
+    False
+    >>> _says_its_conditions("SELECT count(*) FROM ponies", "How many ponies?")
+    False
+    """
+    try:
+        tree = sqlglot.parse_one(sql, read="duckdb")
+    except sqlglot.errors.SqlglotError:
+        return False
+    said = {_number(n) for n in NUMBER.findall(request)}
+    values = [
+        literal
+        for literal in tree.find_all(exp.Literal)
+        if literal.find_ancestor(exp.Where, exp.Having, exp.Limit, exp.Join) is not None
+    ]
+    return bool(values) and all(_number(v.this) in said if v.is_number else _names(request, v.this) for v in values)
+
+
+NUMBER = re.compile(r"\d+(?:\.\d+)?")
+
+
+def _number(text: str) -> float:
+    return float(text)
 
 
 def _same_words(question: str, request: str) -> bool:

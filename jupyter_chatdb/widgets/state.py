@@ -46,6 +46,7 @@ ACTIVITIES = {
     "route": "Deciding whether this reads, writes or asks about the tables",
     "tool": "Choosing a tool",
     "tables": "Choosing the tables",
+    "target": "Checking which table this changes",
     "concept": "Checking that the data holds what was asked",
     "plan": "Planning the SQL steps",
     "revise": "Revising the plan",
