@@ -24,12 +24,14 @@ embedded model's notes against the gold list (one definition per turn 1 and 5, n
 precision and recall); and the seconds memory adds on requests with nothing to keep (turns 2, 4, 6:
 the median of with minus without, and the memory model calls they made).
 
-The invented words and the sentence templates name no table, column or value of any database; the
+The defined words (invented ones, or with `--words ordinary` everyday ones, for harm) and the sentence
+templates name no table, column or value of any database; the
 tables, columns and thresholds are read from each database's data.
 
     python benchmarks/memory_sessions.py --half tune --notes-only -v   # the notes call alone, quick
     python benchmarks/memory_sessions.py --half tune --sessions 12 -v
     python benchmarks/memory_sessions.py --half report -v          # the figures to quote
+    python benchmarks/memory_sessions.py --half report --words ordinary --sessions 10 -v   # harm, readily
 """
 
 from __future__ import annotations
@@ -59,6 +61,9 @@ from jupyter_chatdb.llm.base import LLM
 from jupyter_chatdb.llm.minilm import MiniLMEmbedder
 
 WORDS = ("zorbly", "quellish", "brindled", "vantic", "ombric", "tasseled", "marrowed", "plimsy", "corvate", "duskish")
+# `--words ordinary`: everyday words a small model reads a meaning into, as users define them ("a big
+# plant"); a recalled definition of one bends unrelated answers more readily than an invented word
+ORDINARY_WORDS = ("big", "large", "high", "heavy", "major", "top", "strong", "great", "notable", "prime")
 VARIANTS = ((0.5, 0.25), (0.75, 0.5), (0.25, 0.75))  # quantiles of a column's distinct values: definition, correction
 QUESTION_TURNS = (2, 4, 6)
 PROMPT_RATE = 64  # prompt tokens the embedded model reads per second on 2 cores (measured before)
@@ -173,8 +178,9 @@ def choose_sessions(args: argparse.Namespace) -> list[Session]:
                 if not _usable(column, frame[column], values):
                     continue
                 distinct = sorted(values.dropna().unique())
+                words = ORDINARY_WORDS if args.words == "ordinary" else WORDS
                 for first, second in VARIANTS:
-                    word = WORDS[len(sessions) % len(WORDS)]
+                    word = words[len(sessions) % len(words)]
                     at = (int(len(distinct) * first), int(len(distinct) * second))
                     sessions.append(Session(db_id, table, column, word, float(distinct[at[0]]), float(distinct[at[1]])))
     if args.sessions and args.sessions < len(sessions):  # spread over the databases
@@ -406,6 +412,7 @@ def parse_args() -> argparse.Namespace:
     parser.add_argument("--model", default="local")
     parser.add_argument("--dataset", type=Path, default=DATASET)
     parser.add_argument("--details", type=Path, default=Path("benchmarks/out/memory_sessions.jsonl"))
+    parser.add_argument("--words", choices=("invented", "ordinary"), default="invented", help="the defined words")
     parser.add_argument("--notes-only", action="store_true", help="only the notes call of turns 1 and 5")
     parser.add_argument("-v", "--verbose", action="store_true")
     return parser.parse_args()
