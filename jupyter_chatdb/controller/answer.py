@@ -26,9 +26,9 @@ def plain_answer(result: pd.DataFrame | None, affected: int | None) -> str:
     if result is None or result.empty:
         return "Nothing matched."
     if result.shape == (1, 1):
-        return f"{result.columns[0]}: {result.iat[0, 0]}"  # type: ignore[str-bytes-safe]  # names are text
+        return f"{result.columns[0]}: {readable(result.iat[0, 0])}"
     if len(result) == 1:
-        return "; ".join(f"{column}: {value}" for column, value in result.iloc[0].items()) + "."
+        return "; ".join(f"{column}: {readable(value)}" for column, value in result.iloc[0].items()) + "."
     rows = [_row_text(list(row)) for row in result.head(PLAIN_ROWS).itertuples(index=False)]
     more = f"; and {len(result) - PLAIN_ROWS} more" if len(result) > PLAIN_ROWS else ""
     return "; ".join(rows) + more + "."
@@ -102,4 +102,28 @@ def _matches(token: str, known: list[float]) -> bool:
 
 def _row_text(row: list[object]) -> str:
     label, *rest = row
-    return f"{label} ({', '.join(str(v) for v in rest)})" if rest else str(label)
+    return f"{readable(label)} ({', '.join(readable(v) for v in rest)})" if rest else readable(label)
+
+
+def readable(value: object) -> str:
+    """A value as a sentence says it: a fraction rounded to 2 decimals (3 significant digits below 1);
+    the table keeps every digit.
+
+    >>> readable(22.137404580152673), readable(0.0012345), readable(7.0), readable(1017.5), readable("x")
+    ('22.14', '0.00123', '7', '1017.5', 'x')
+    """
+    if not isinstance(value, float) or not math.isfinite(value):
+        return str(value)
+    if value.is_integer():
+        return str(int(value))
+    rounded = round(value, 2) if abs(value) >= 1 else float(f"{value:.3g}")
+    return format(rounded, "f").rstrip("0").rstrip(".") if abs(rounded) >= 1e-4 else f"{rounded:.3g}"
+
+
+def for_reading(result: pd.DataFrame) -> pd.DataFrame:
+    """`result` with its fractions as `readable` says them (what the model phrasing an answer is shown)."""
+    shown = result.copy()
+    for column in shown.columns:
+        if pd.api.types.is_float_dtype(shown[column]):
+            shown[column] = shown[column].map(lambda v: readable(v) if pd.notna(v) else v)
+    return shown

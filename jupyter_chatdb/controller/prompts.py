@@ -8,6 +8,7 @@ from collections.abc import Mapping, Sequence
 import pandas as pd
 
 from ..llm.base import JSONSchema, Message
+from .answer import for_reading
 
 ANSWER_SCHEMA: JSONSchema = {
     "type": "object",
@@ -44,7 +45,7 @@ def answer_messages(
     if rows_affected is not None:
         parts.append(f"Rows changed: {rows_affected}")
     if result is not None:
-        parts.append(result_text(result))
+        parts.append(result_text(for_reading(result)))
     return [
         {"role": "system", "content": ANSWER_INSTRUCTIONS},
         {"role": "user", "content": "\n".join(parts)},

@@ -16,6 +16,7 @@ from ..answer import plain_answer
 from ..context import Context
 from ..events import ApprovalNeeded, Committed, ConceptsMissing, Event, Reply
 from ..phrase import phrase
+from ..top_n import tie_note
 from .honesty import refusal
 from .one_statement import foundation_sql
 from .rules import apply_rules
@@ -66,7 +67,8 @@ finish.may_fall_back = True  # type: ignore[attr-defined]
 
 def answer(ctx: Context) -> Iterator[Event]:
     """The answer from the last result (what changed, for writes); phrased by the model when `summarize`,
-    kept only if every number in it is in a result."""
+    kept only if every number in it is in a result and each label is paired with its own figures; a top-N
+    answer says when the N-th row ties with the next."""
     request, chain = ctx.request, ctx.running()
     steps = chain.steps
     reads = [s for s in steps if s.result is not None and s.rows_affected is None and len(s.result.frame.columns)]
@@ -87,6 +89,8 @@ def answer(ctx: Context) -> Iterator[Event]:
         if request.summarize and result is not None:
             known = pd.concat([s.result.frame for s in reads if s.result is not None], ignore_index=True)
             text = (yield from phrase(ctx.calls, request.text, sql, result, None, known)) or text
+        if reads and result is not None and (last := reads[-1].result) is not None:
+            text += tie_note(ctx.session, last.sql, dict(reads[-1].params), len(result))
         if ctx.doubtful:
             text += f" (Note: {'; '.join(ctx.doubtful)}, so this may not be what was asked.)"
     ctx.reply = Reply(
