@@ -19,6 +19,7 @@ from .controller.loop import Controller
 from .controller.pipeline import Stage
 from .controller.plan import MAX_STEPS, PlannedStep, with_values
 from .controller.request import Request
+from .controller.stages.route import as_corrected
 from .errors import ChatDBError, QueryFailed, SQLRefused
 from .grounding.saved_values import SavedValues
 from .grounding.selection import SchemaIndex
@@ -274,7 +275,7 @@ class ChatDB:
         request = dataclasses.replace(
             request, use_procedures=use_procedures, previous=self._previous, previous_sql=self._previous_sql
         )
-        self._previous = text
+        self._previous = (not allow_writes and as_corrected(self._previous, text)) or text  # as it is asked
         yield from self._events(request, record=True)
 
     def _bind_memory_triples(self, request: Request) -> None:

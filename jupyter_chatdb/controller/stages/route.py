@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import re
 from collections.abc import Iterator
+from dataclasses import replace
 
 from ...grounding.words import GENERIC_WORDS, schema_stems, stems
 from ...kernel_memory.worth_keeping import CUES as NOTE_CUES
@@ -53,6 +54,9 @@ def route_quickly(ctx: Context) -> Iterator[Event]:
         ctx.route = "unsafe"
     elif ctx.request.allow_writes and is_a_record_form(text):
         ctx.route = "write"  # a record written as `key: value` lines, where writes are allowed
+    elif not ctx.request.allow_writes and (again := as_corrected(ctx.request.previous, text)):
+        ctx.request = replace(ctx.request, text=again)
+        ctx.route = "read"  # the last request again, as corrected ("Actually, only the open ones")
     elif not ctx.request.allow_writes and only_states_a_note(text):
         ctx.route = "chat"  # for the memory alone: nothing to run
         ctx.reply = Reply(text, NOTED, [], None, [], ctx.calls.usage, ctx.services.model.name, route="chat")
@@ -71,6 +75,21 @@ def route_quickly(ctx: Context) -> Iterator[Event]:
 
 
 NOTED = "Noted: it is kept in the notebook's memory and recalled for requests that use these words."
+
+
+def as_corrected(previous: str, text: str) -> str:
+    """Where `text` only corrects ("No, ...", "Actually, ...") the question asked right before it, that
+    question with the correction, as one request; else "".
+
+    >>> as_corrected("How many kites are left?", "Actually, only the red ones.")
+    'How many kites are left? Actually, only the red ones.'
+    >>> as_corrected("", "Actually, only the red ones."), as_corrected("How many kites?", "From now on in euros.")
+    ('', '')
+    """
+    asked = re.split(r"(?<=[?.!])\s+", previous.strip())[0]  # a question, maybe corrected already
+    if not asked or not is_question(asked) or "correction" not in cues_in(text):
+        return ""
+    return f"{previous.strip()} {text.strip()}" if only_states_a_note(text) else ""
 
 
 def only_states_a_note(text: str) -> bool:
