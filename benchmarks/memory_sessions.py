@@ -13,7 +13,8 @@ plays six turns:
   6. the question of turn 2 again
 
 and, for harm, questions on the same table that must ignore the word: after turn 2, "How many <table> are
-there?" (7) and "What is the largest <column> of any <table>?" (8); after turn 6, the same again (9, 10).
+there?" (7), "What is the largest <column> of any <table>?" (8) and, where the table has a text column,
+"How many <table> have <text column> <its most common value>?" (11); after turn 6, the same again (9, 10, 12).
 Their answers with memory must equal those without (`changed by memory`, target 0).
 
 The same turns run with memory and without (`use_memory=False`), each system on its own copy of the
@@ -78,25 +79,30 @@ class Session:
     word: str
     first: float  # the threshold of the definition
     second: float  # the threshold of the correction
+    label: str = ""  # a text column of the table, and its most common value: a filter of another kind
+    value: str = ""
 
     def turns(self) -> list[tuple[int, str]]:
         table, column = self.table.replace("_", " "), self.column.replace("_", " ")
         ask = f"How many {self.word} {table} are there?"
         count, largest = f"How many {table} are there?", f"What is the largest {column} of any {table}?"
+        having = [f"How many {table} have {self.label.replace('_', ' ')} {self.value}?"] if self.label else []
         return [
             (1, f"A {self.word} {table} is one whose {column} is above {_number(self.first)}. {ask}"),
             (2, ask),
             (7, count),
             (8, largest),
+            *((11, text) for text in having),
             (4, ask),
             (5, f"No, a {self.word} {table} is one whose {column} is above {_number(self.second)}."),
             (6, ask),
             (9, count),
             (10, largest),
+            *((12, text) for text in having),
         ]
 
 
-UNRELATED_TURNS = (7, 8, 9, 10)  # questions on the session's table that must ignore its word
+UNRELATED_TURNS = (7, 8, 9, 10, 11, 12)  # questions on the session's table that must ignore its word
 
 
 @dataclass
@@ -182,11 +188,26 @@ def choose_sessions(args: argparse.Namespace) -> list[Session]:
                 for first, second in VARIANTS:
                     word = words[len(sessions) % len(words)]
                     at = (int(len(distinct) * first), int(len(distinct) * second))
-                    sessions.append(Session(db_id, table, column, word, float(distinct[at[0]]), float(distinct[at[1]])))
+                    label, value = _common_value(frame)
+                    thresholds = float(distinct[at[0]]), float(distinct[at[1]])
+                    sessions.append(Session(db_id, table, column, word, *thresholds, label, value))
     if args.sessions and args.sessions < len(sessions):  # spread over the databases
         step = len(sessions) / args.sessions
         sessions = [sessions[int(i * step)] for i in range(args.sessions)]
     return sessions
+
+
+def _common_value(frame: pd.DataFrame) -> tuple[str, str]:
+    """A text column with 2 to 20 distinct values and a name a sentence can say, and its most common value
+    (one that two or more rows hold); none where no column has one."""
+    for column in frame.columns:
+        values = frame[column]
+        if not pd.api.types.is_string_dtype(values) or not re.fullmatch(r"[A-Za-z_ ]+", column) or not 2 <= values.nunique() <= 20:
+            continue
+        common = values.dropna().astype(str).value_counts()
+        if len(common) and common.iloc[0] >= 2 and common.index[0].strip():
+            return column, common.index[0]
+    return "", ""
 
 
 def _usable(column: str, raw: pd.Series, values: pd.Series) -> bool:
@@ -235,6 +256,8 @@ def _gold(frames: dict[str, pd.DataFrame], session: Session, turn: int, threshol
         return len(frame)
     if turn in (8, 10):
         return float(values.max())
+    if turn in (11, 12):
+        return int((frame[session.label].astype(str) == session.value).sum())
     return int((values > threshold).sum())
 
 
