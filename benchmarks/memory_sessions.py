@@ -202,7 +202,11 @@ def _common_value(frame: pd.DataFrame) -> tuple[str, str]:
     (one that two or more rows hold); none where no column has one."""
     for column in frame.columns:
         values = frame[column]
-        if not pd.api.types.is_string_dtype(values) or not re.fullmatch(r"[A-Za-z_ ]+", column) or not 2 <= values.nunique() <= 20:
+        if (
+            not pd.api.types.is_string_dtype(values)
+            or not re.fullmatch(r"[A-Za-z_ ]+", column)
+            or not 2 <= values.nunique() <= 20
+        ):
             continue
         common = values.dropna().astype(str).value_counts()
         if len(common) and common.iloc[0] >= 2 and common.index[0].strip():

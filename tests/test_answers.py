@@ -46,3 +46,18 @@ def test_fractions_are_rounded_for_reading_and_kept_whole_in_the_table(scripted,
     reply = chatdb.ask("What are the average units of the sales?")
     assert reply.answer == "seventh: 1.03" and reply.result["seventh"].iat[0] == pytest.approx(7.2 / 7)
     chatdb.close()
+
+
+def test_a_scratch_slice_of_a_frame_is_shown_to_the_model_only_when_named(scripted):
+    chatdb = ChatDB(model=scripted, strategy="native", summarize=False)
+    kites = pd.DataFrame({"name": ["Aria", "Bolt", "Cirrus"], "span": [2, 5, 3]})
+    chatdb.register("kites", kites)
+    chatdb.register("wide", kites[kites.span > 2])  # a notebook's scratch slice
+    scripted.push(native("SELECT count(*) AS kites FROM kites"))
+    assert chatdb.ask("How many kites are there?").answer == "kites: 3"
+    prompt = "\n".join(m["content"] for m in scripted.calls[-1].messages)
+    assert "CREATE TABLE kites" in prompt and "CREATE TABLE wide" not in prompt
+    scripted.push(native("SELECT count(*) AS n FROM wide"))
+    assert chatdb.ask("How many rows does wide have?").answer == "n: 2"
+    assert "CREATE TABLE wide" in "\n".join(m["content"] for m in scripted.calls[-1].messages)
+    chatdb.close()

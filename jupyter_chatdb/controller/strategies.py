@@ -14,7 +14,7 @@ from .stages.procedure import use_procedure
 from .stages.route import chat, route, route_quickly
 from .stages.rules import draft_rule
 from .stages.run import run_steps
-from .stages.select import consider_tables, flatten_joins, flatten_joins_on_repair, pick_tables
+from .stages.select import consider_tables, flatten_joins, flatten_joins_on_repair, leave_out_copies, pick_tables
 from .stages.tools import refuse_unsafe, use_tools
 
 # plain language to SQL steps: the chain-of-memory controller; a question about the database itself is
@@ -30,6 +30,7 @@ ASK: tuple[Stage, ...] = (
     check_concepts,
     use_procedure,
     pick_tables,
+    leave_out_copies,
     plan,
     vote,
     run_steps,
@@ -52,6 +53,7 @@ NATIVE: tuple[Stage, ...] = (
     use_procedure,
     write_from_facts,  # a write no procedure takes: the rows it states, written by code (`sql/facts.py`)
     pick_tables,
+    leave_out_copies,
     write_sql,
     *ASK[ASK.index(plan) :],
 )

@@ -4,9 +4,11 @@ from __future__ import annotations
 
 from collections.abc import Iterator
 
+from ...grounding.copies import copies
 from ...grounding.flat_views import flat_views
 from ...grounding.joins import joined_tables
 from ...grounding.selection import settle
+from ...grounding.words import stem, stems, words
 from .. import prompts
 from ..context import Context
 from ..events import Event, TablesSelected
@@ -49,6 +51,19 @@ def pick_tables(ctx: Context) -> Iterator[Event]:
         changes=tuple(changes),
     )
     ctx.shown = tuple(chosen)
+
+
+def leave_out_copies(ctx: Context) -> Iterator[Event]:
+    """For a read: the DataFrames that only repeat rows of another table (`grounding/copies.py`, a
+    notebook's scratch slices) are not shown to the planner, unless the request names them."""
+    if ctx.route != "read" or ctx.request.approved:
+        return
+    said = stems(ctx.request.text)
+    found = copies(ctx.session, ctx.catalog)
+    left_out = {frame for frame in found if not {stem(word) for word in words(frame).split()} <= said}
+    if left_out:
+        ctx.shown = tuple(name for name in ctx.shown or ctx.catalog.tables if name not in left_out)
+    yield from ()
 
 
 def flatten_joins(ctx: Context) -> Iterator[Event]:
