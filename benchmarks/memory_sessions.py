@@ -366,6 +366,8 @@ def report(turns: list[Turn], sessions: list[Session], title: str) -> None:
         f"  {'unrelated questions 7-10 right':<42}{_rate(unrelated['memory']):>12}{_rate(unrelated['no memory']):>12}"
     )
     print(f"  unrelated questions changed by memory (answer with memory != without): {_changed(turns)}")
+    shown = [t for t in unrelated["memory"] if t.note_tokens]
+    print(f"  unrelated questions whose prompt held a recalled thought: {len(shown)}/{len(unrelated['memory'])}")
     mine = [t for t in turns if t.system == "memory"]
     stale_prompt = sum(t.stale_in_prompt for t in mine)
     stale_answers = sum("stale answer" in t.error for t in mine)
