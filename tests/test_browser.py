@@ -2,9 +2,10 @@
 
 The kernel uses a scripted model, so the test is about what the user sees and clicks: the step cards
 and result table appear, Approve applies a pending write, Stop stops a slow model, a failed request is
-fixed through Edit and Run, a result gets its chart, and after save, kernel restart and reopen every output still reads (no
-"model not found"); the saved notebook exports to HTML with the steps in it. Screenshots are left in
-tests/artifacts/.
+fixed through Edit and Run, a result gets its chart, a definition in memory reaches only the question
+that uses its word, a sentence that mispairs a table's figures is not shown, and after save, kernel
+restart and reopen every output still reads (no "model not found"); the saved notebook exports to HTML
+with the steps in it. Screenshots are left in tests/artifacts/.
 """
 
 from __future__ import annotations
@@ -58,6 +59,22 @@ model = ScriptedBackend([
 get_ipython().magics_manager.registry["ChatDBMagics"].engine = ChatDB(
     model=model, schema="CREATE TABLE notes (id INTEGER PRIMARY KEY, text VARCHAR);", without=("write_from_facts",)
 )"""
+MEMORY_SETUP = """\
+%config ChatDB.memory = True
+from jupyter_chatdb.kernel_memory.store import Store
+from jupyter_chatdb.kernel_memory.thoughts import Thought, ThoughtMemory
+from jupyter_chatdb.llm.minilm import MiniLMEmbedder
+
+memory = ThoughtMemory(Store(), MiniLMEmbedder())
+memory.remember(Thought("big sale", "means", "units above 8", "A big sale is one with more than 8 units.",
+                        "definition", terms=("big sale",)))
+model = ScriptedBackend([
+    "```sql\\nSELECT count(*) AS sales FROM sales;\\n```", {"answer": "There are 3 sales."},
+    "```sql\\nSELECT count(*) AS big_sales FROM sales WHERE units > 8;\\n```", {"answer": "There is 1 big sale."},
+    "```sql\\nSELECT region, sum(units) AS units FROM sales GROUP BY region ORDER BY region;\\n```",
+    {"answer": "North sold 4 units and South sold 17."},  # each figure paired with the other region
+])
+get_ipython().magics_manager.registry["ChatDBMagics"].engine = ChatDB(model=model, memory=memory)"""
 CELLS = [
     SETUP,
     "%%chatdb\nHow many units did each region sell?",
@@ -66,6 +83,10 @@ CELLS = [
     "# the test runs the cells above, approves, then runs the next cell and stops it",
     "%%chatdb\nWhich note is the oldest?",
     "%%chatdb --sql\nSELECT nope FROM notes",
+    MEMORY_SETUP,
+    "%%chatdb\nHow many sales are there?",
+    "%%chatdb\nHow many big sales are there?",
+    "%%chatdb\nHow many units did each region sell?",
 ]
 
 
@@ -145,6 +166,7 @@ def test_cards_results_and_approval_in_jupyterlab(lab: tuple[str, Path]) -> None
         try:
             _use_the_notebook(page, expect)
             _fix_a_failure_through_edit(page, expect)
+            _memory_and_sentences(page, expect)
         finally:
             page.screenshot(path=str(ARTIFACTS / "chain_view.png"), full_page=True)
         _save(page)
@@ -211,6 +233,20 @@ def _fix_a_failure_through_edit(page: Any, expect: Any) -> None:
     expect(failed.locator(".chatdb-view")).to_have_count(0)  # static once it worked
 
 
+def _memory_and_sentences(page: Any, expect: Any) -> None:
+    """A definition in memory reaches only the question that uses its word, and the card says so; a
+    sentence that pairs each figure with the other region gives way to one written from the table."""
+    for index in range(7, 11):
+        _run_cell(page, index)
+    unrelated, using, grouped = _output(page, 8), _output(page, 9), _output(page, 10)
+    expect(grouped.locator('.chatdb-chain[data-phase="done"]')).to_be_visible()
+    expect(unrelated).to_contain_text("There are 3 sales.")
+    expect(unrelated.locator(".chatdb-recalled")).to_have_count(0)
+    expect(using.locator(".chatdb-recalled")).to_contain_text("A big sale is one with more than 8 units.")
+    expect(grouped.locator("table.dataframe")).to_contain_text("South")
+    expect(grouped).not_to_contain_text("North sold 4 units")  # the rows speak for themselves
+
+
 def _save(page: Any) -> None:
     page.evaluate("window.jupyterapp.commands.execute('docmanager:save')")
     page.wait_for_function("!window.jupyterapp.shell.currentWidget.context.model.dirty")
@@ -221,7 +257,7 @@ def _restart_and_reopen(page: Any, expect: Any) -> None:
     page.evaluate("window.jupyterapp.shell.currentWidget.sessionContext.session.kernel.restart()")
     page.reload()
     page.wait_for_selector(".jp-Notebook .jp-Cell")
-    expect(page.locator(".chatdb-chain")).to_have_count(5)
+    expect(page.locator(".chatdb-chain")).to_have_count(8)
     expect(page.locator(".jp-Notebook")).not_to_contain_text("Error displaying widget")
     expect(page.locator(".jp-Notebook")).not_to_contain_text("model not found")
     expect(_output(page, 1)).to_contain_text("North sold 17 units.")
