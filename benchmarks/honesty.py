@@ -5,13 +5,16 @@ where its words allow (`honesty_cases.py`): the same question asking for an attr
 ("column"), naming a value no table holds ("value"), or with a value misspelled ("misspelled", answerable).
 
 - `--check-only`: no model; how often the concept check (`grounding/concepts.py`) flags each kind. Quick,
-  for tuning the check on the tune half.
+  for tuning the check on the tune half. With `--trades`, the cases are made the same way from the
+  questions of those trades (`benchmarks/trades`: tune on library and clinic, quote the others), on
+  their exact final state.
 - otherwise each case is asked of ChatDB ("native", with the check) and of the same strategy without it
   ("native-check_concepts"), in one run, and the figures are: unanswerable cases flagged (the answer says
   what is missing, or that a literal is not stored), answerable cases answered right (execution accuracy
   against Spider's gold on the SQLite file), misspelled cases answered right, median seconds.
 
     python benchmarks/honesty.py --half tune --check-only
+    python benchmarks/honesty.py --check-only --trades library,clinic
     python benchmarks/honesty.py --half report --per-kind 45 -v
     python benchmarks/honesty.py --summary benchmarks/out/honesty_report.jsonl   # figures of a saved run
 """
@@ -28,8 +31,10 @@ from dataclasses import asdict, dataclass
 from pathlib import Path
 
 from honesty_cases import Case, cases
+from records import _copy_into, final_state
 from spider import DATASET, gold_is_ordered, gold_result, read_sqlite, same
 from text2sql import HALVES
+from trades import build
 
 from jupyter_chatdb import ChatDB, ChatDBError
 from jupyter_chatdb.controller.events import Event, ValueCorrected
@@ -63,6 +68,11 @@ def main() -> int:
         saved = [Outcome(**json.loads(line)) for line in args.summary.read_text().splitlines() if line.strip()]
         report(saved, args.summary.stem)
         return 0
+    if args.trades:
+        if not args.check_only:
+            print("--trades goes with --check-only.", file=sys.stderr)
+            return 2
+        return check_trades(args)
     chosen = select_cases(args)
     if not chosen:
         print("No cases.", file=sys.stderr)
@@ -139,6 +149,44 @@ def check_only(chosen: list[Case], args: argparse.Namespace) -> int:
             f"  {kind:12} flagged {flagged[kind]:3}/{total[kind]:3} ({_pct(flagged[kind], total[kind])}),"
             f" doubtful only {doubtful[kind]:3}"
         )
+    return 0
+
+
+def check_trades(args: argparse.Namespace) -> int:
+    """The concept check alone on cases made from the questions of `args.trades`, on their final state."""
+    total: Counter[tuple[str, str]] = Counter()
+    flagged: Counter[tuple[str, str]] = Counter()
+    for name in args.trades.split(","):
+        trade = build(name, 0)
+        chatdb = ChatDB(model=ScriptedBackend(), summarize=False)
+        con = final_state(trade)
+        _copy_into(con, chatdb)
+        con.close()
+        catalog = Catalog.read(chatdb.session)
+        words = {
+            w
+            for table in catalog.tables.values()
+            for n in (table.name, *(c.name for c in table.columns))
+            for w in tokens(n)
+        }
+        stored = ConceptIndex().stored(catalog, chatdb.values)
+        asked = [{"question": q.text, "query": q.gold, "id": i, "db_id": name} for i, q in enumerate(trade.questions)]
+        for case in (c for q in asked for c in cases(q, words)):
+            sure = any(m.sure for m in missing_concepts(case.question, stored))
+            total[(name, case.kind)] += 1
+            flagged[(name, case.kind)] += sure
+            if args.verbose and sure != (case.kind in UNANSWERABLE):
+                print(f"  WRONG [{case.kind} {name}] {case.question}")
+        chatdb.close()
+    for name in args.trades.split(","):
+        cells = [f"{kind} {flagged[(name, kind)]}/{total[(name, kind)]}" for kind in KINDS if total[(name, kind)]]
+        print(f"  {name}: flagged " + ", ".join(cells))
+    for kind in KINDS:
+        k, n = (
+            sum(flagged[(t, kind)] for t in args.trades.split(",")),
+            sum(total[(t, kind)] for t in args.trades.split(",")),
+        )
+        print(f"  {kind:12} flagged {k:3}/{n:3} ({_pct(k, n)})")
     return 0
 
 
@@ -219,6 +267,7 @@ def parse_args() -> argparse.Namespace:
     parser.add_argument("--per-kind", type=int, default=45, help="cases of each kind at most (0: all)")
     parser.add_argument("--systems", default="native,native-check_concepts", help="with and without the check")
     parser.add_argument("--check-only", action="store_true", help="the check alone, no model")
+    parser.add_argument("--trades", default="", help="with --check-only: cases from these trades' questions")
     parser.add_argument("--model", default="local")
     parser.add_argument("--dataset", type=Path, default=DATASET)
     parser.add_argument("--details", type=Path)
