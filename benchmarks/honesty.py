@@ -4,10 +4,11 @@ From each Spider question of a half (`text2sql.py`'s split) come the question it
 where its words allow (`honesty_cases.py`): the same question asking for an attribute no table holds
 ("column"), naming a value no table holds ("value"), or with a value misspelled ("misspelled", answerable).
 
-- `--check-only`: no model; how often the concept check (`grounding/concepts.py`) flags each kind. Quick,
-  for tuning the check on the tune half. With `--trades`, the cases are made the same way from the
-  questions of those trades (`benchmarks/trades`: tune on library and clinic, quote the others), on
-  their exact final state.
+- `--check-only`: no model; how often the concept check (`grounding/concepts.py`) flags each kind.
+  Quick, for tuning the check on the tune half. `--ask-model` adds the one call the system makes for a
+  sure attribute (it stops the request only when the model finds nothing the word means). With
+  `--trades`, the cases are made the same way from the questions of those trades (`benchmarks/trades`:
+  tune on library and clinic, quote the others), on their exact final state.
 - otherwise each case is asked of ChatDB ("native", with the check) and of the same strategy without it
   ("native-check_concepts"), in one run, and the figures are: unanswerable cases flagged (the answer says
   what is missing, or that a literal is not stored), answerable cases answered right (execution accuracy
@@ -37,6 +38,7 @@ from text2sql import HALVES
 from trades import build
 
 from jupyter_chatdb import ChatDB, ChatDBError
+from jupyter_chatdb.controller import prompts
 from jupyter_chatdb.controller.events import Event, ValueCorrected
 from jupyter_chatdb.grounding.concepts import ConceptIndex, missing_concepts
 from jupyter_chatdb.grounding.words import tokens
@@ -128,14 +130,16 @@ def check_only(chosen: list[Case], args: argparse.Namespace) -> int:
     flagged: Counter[str] = Counter()  # something sure is missing: no model call is made
     doubtful: Counter[str] = Counter()  # only doubtful words: the model is asked what they mean
     total: Counter[str] = Counter()
+    model = select_backend(args.model) if args.ask_model else None
     for db_id in dict.fromkeys(c.db_id for c in chosen):
         chatdb = ChatDB(model=ScriptedBackend(), summarize=False)
         for name, frame in read_sqlite(args.dataset / "database" / f"{db_id}.sqlite").items():
             chatdb.register(name, frame)
-        stored = ConceptIndex().stored(Catalog.read(chatdb.session), chatdb.values)
+        catalog = Catalog.read(chatdb.session)
+        stored = ConceptIndex().stored(catalog, chatdb.values)
         for case in (c for c in chosen if c.db_id == db_id):
             missing = missing_concepts(case.question, stored)
-            sure = any(m.sure for m in missing)
+            sure = stops(case.question, stored, catalog, model)
             total[case.kind] += 1
             flagged[case.kind] += sure
             doubtful[case.kind] += bool(missing) and not sure
@@ -152,10 +156,28 @@ def check_only(chosen: list[Case], args: argparse.Namespace) -> int:
     return 0
 
 
+def stops(question: str, stored: object, catalog: Catalog, model: object | None) -> bool:
+    """Whether the concept check stops `question`: a name no stored value is, or (with `model`, as the
+    system does) an attribute the model, shown the tables, finds nothing for; without it, any sure one."""
+    missing = [m for m in missing_concepts(question, stored) if m.sure]  # type: ignore[arg-type]
+    if model is None:
+        return bool(missing)
+    tables = {name: [c.name for c in table.columns] for name, table in catalog.tables.items()}
+    for concept in missing:
+        if concept.kind != "attribute":
+            return True
+        messages = prompts.concept_messages(question, concept.word, tables)
+        completion = model.complete(messages, json_schema=prompts.concept_schema(tables), max_tokens=24)  # type: ignore[attr-defined]
+        if prompts.parse_json(completion.text, "means") == prompts.NOTHING:
+            return True
+    return False
+
+
 def check_trades(args: argparse.Namespace) -> int:
     """The concept check alone on cases made from the questions of `args.trades`, on their final state."""
     total: Counter[tuple[str, str]] = Counter()
     flagged: Counter[tuple[str, str]] = Counter()
+    model = select_backend(args.model) if args.ask_model else None
     for name in args.trades.split(","):
         trade = build(name, 0)
         chatdb = ChatDB(model=ScriptedBackend(), summarize=False)
@@ -172,7 +194,7 @@ def check_trades(args: argparse.Namespace) -> int:
         stored = ConceptIndex().stored(catalog, chatdb.values)
         asked = [{"question": q.text, "query": q.gold, "id": i, "db_id": name} for i, q in enumerate(trade.questions)]
         for case in (c for q in asked for c in cases(q, words)):
-            sure = any(m.sure for m in missing_concepts(case.question, stored))
+            sure = stops(case.question, stored, catalog, model)
             total[(name, case.kind)] += 1
             flagged[(name, case.kind)] += sure
             if args.verbose and sure != (case.kind in UNANSWERABLE):
@@ -267,6 +289,11 @@ def parse_args() -> argparse.Namespace:
     parser.add_argument("--per-kind", type=int, default=45, help="cases of each kind at most (0: all)")
     parser.add_argument("--systems", default="native,native-check_concepts", help="with and without the check")
     parser.add_argument("--check-only", action="store_true", help="the check alone, no model")
+    parser.add_argument(
+        "--ask-model",
+        action="store_true",
+        help="with --check-only: a sure attribute stops a request only when the model agrees, as in the system",
+    )
     parser.add_argument("--trades", default="", help="with --check-only: cases from these trades' questions")
     parser.add_argument("--model", default="local")
     parser.add_argument("--dataset", type=Path, default=DATASET)

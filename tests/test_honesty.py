@@ -16,7 +16,8 @@ def plain(scripted, sales):
     yield from chatdb_of_sales(scripted, sales, summarize=False)
 
 
-def test_an_attribute_no_table_holds_is_said_with_what_the_tables_have_and_no_model_call(plain, scripted):
+def test_an_attribute_no_table_holds_is_said_with_what_the_tables_have_when_the_model_agrees(plain, scripted):
+    scripted.push({"means": "nothing"})  # the words alone refuse nothing: one short call, and no SQL
     events = list(plain.events("What is the average discount in each region?"))
     reply = events[-1].reply
     assert [e.missing for e in events if isinstance(e, ConceptsMissing)] == [("no discount column",)]
@@ -25,7 +26,13 @@ def test_an_attribute_no_table_holds_is_said_with_what_the_tables_have_and_no_mo
         "I can't answer that from the data: no discount column. The tables have sales (region, product, units, price)."
     )
     assert reply.sql == [] and reply.result is None
-    assert scripted.calls == []
+    assert len(scripted.calls) == 1 and scripted.calls[0].json_schema["properties"]["means"]
+
+
+def test_an_attribute_the_model_finds_a_column_for_is_answered(plain, scripted):
+    scripted.push({"means": "sales.units"}, native("SELECT avg(units) AS units FROM sales"))
+    reply = plain.ask("What is the average quantity per sale?")
+    assert reply.missing == () and reply.answer == "units: 7.2"
 
 
 def test_a_name_nothing_stores_or_resembles_is_said(plain, scripted):
@@ -76,10 +83,11 @@ def test_an_unanswered_request_leaves_no_thought(scripted, sales):
 
     memory = ThoughtMemory(Store(), MiniLMEmbedder())
     for chatdb in chatdb_of_sales(scripted, sales, summarize=False, memory=memory):
+        scripted.push({"means": "nothing"})
         events = list(chatdb.events("What is the total discount by region?"))
         assert isinstance(events[-1], Answered) and events[-1].reply.missing
         assert not [e for e in events if isinstance(e, MemoryStored)]
-        assert memory.triples().empty and scripted.calls == []
+        assert memory.triples().empty and len(scripted.calls) == 1
 
 
 STABLES = StoredWords(

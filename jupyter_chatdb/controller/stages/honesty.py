@@ -16,9 +16,11 @@ CONCEPT_MAX_TOKENS = 24
 
 def check_concepts(ctx: Context) -> Iterator[Event]:
     """For a read (not an approved one): say what the request names that no table holds, instead of an
-    answer the model would have to make up. A word said where rows may be meant as well ("which
-    product") does not stop the request: when one constrained call, shown the tables, finds nothing it
-    means, the answer notes it (`ctx.doubtful`)."""
+    answer the model would have to make up. A name no stored value is or resembles stops it. An attribute
+    asked for that no table or column name says stops it only when one constrained call, shown the tables,
+    finds nothing it means (the words alone refuse nothing: "the average length" of a visit kept in
+    minutes). A word said where rows may be meant as well ("which product") does not stop the request:
+    when the call finds nothing it means, the answer notes it (`ctx.doubtful`)."""
     if ctx.route != "read" or ctx.request.approved or ctx.reply is not None or not ctx.catalog.tables:
         return  # with no tables at all, planning says so
     catalog = ctx.catalog
@@ -27,9 +29,13 @@ def check_concepts(ctx: Context) -> Iterator[Event]:
         return
     shown = [c.table for c in ctx.considered] or list(catalog.tables)
     tables = {name: [c.name for c in catalog.tables[name].columns] for name in shown}
-    missing = [concept for concept in found if concept.sure]
+    missing = []
+    for concept in (c for c in found if c.sure):
+        # a name is missing by the data; an attribute by the words, so only when the model agrees
+        if concept.kind != "attribute" or (yield from _means_nothing(ctx, concept, tables)):
+            missing.append(concept)
     if not missing:  # only doubtful words: the request goes on, noting those the model finds no meaning for
-        for concept in found:
+        for concept in (c for c in found if not c.sure):
             if (yield from _means_nothing(ctx, concept, tables)):
                 ctx.doubtful.append(str(concept))
         return
