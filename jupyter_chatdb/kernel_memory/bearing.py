@@ -25,7 +25,8 @@ from .thoughts import term_key, uses_terms
 # Cues that a request builds on earlier answers. They only let related thoughts in: a request without
 # one (in any language) is answered from its own words and the thoughts those words name.
 REFERS_BACK = re.compile(
-    r"\b(again|same|as before|previous(ly)?|earlier|last (time|answer|one|result)|that answer|those (results|figures))\b",
+    r"\b(again|as before|same as (before|last time|earlier)|previous(ly)?|earlier (answer|result|question)"
+    r"|last (time|answer|result)|that answer|those (results|figures))\b",
     re.IGNORECASE,
 )
 
@@ -58,6 +59,8 @@ def bearing(record: Record, by_words: bool, request: str) -> Bearing:
     True
     >>> bearing(phone, False, "Same as before, for every kiln.")
     Bearing(bears=True, by_own_words=False)
+    >>> bearing(phone, False, "Which kilns share the same street?").bears
+    False
     """
     if by_words:
         return Bearing(True, True)
@@ -86,20 +89,16 @@ def _says_its_conditions(sql: str, request: str) -> bool:
         tree = sqlglot.parse_one(sql, read="duckdb")
     except sqlglot.errors.SqlglotError:
         return False
-    said = {_number(n) for n in NUMBER.findall(request)}
+    said = {float(n) for n in NUMBER.findall(request)}
     values = [
         literal
         for literal in tree.find_all(exp.Literal)
         if literal.find_ancestor(exp.Where, exp.Having, exp.Limit, exp.Join) is not None
     ]
-    return bool(values) and all(_number(v.this) in said if v.is_number else _names(request, v.this) for v in values)
+    return bool(values) and all(float(v.this) in said if v.is_number else _names(request, v.this) for v in values)
 
 
 NUMBER = re.compile(r"\d+(?:\.\d+)?")
-
-
-def _number(text: str) -> float:
-    return float(text)
 
 
 def _same_words(question: str, request: str) -> bool:
