@@ -113,9 +113,9 @@ def ask(chatdb: ChatDB, source: str, text: str) -> Asked:
         phrasing = "".join(e.text for e in events if isinstance(e, ModelText) and e.purpose == "answer")
         one.phrased = parse_json(phrasing, "answer") or ""
         if one.answered:
-            one.phrased_wrong = mispaired(one.phrased, reply.result) if one.phrased else []
+            one.phrased_wrong = mispaired(one.phrased, reply.result, text) if one.phrased else []
             one.phrased_bare = bool(one.phrased and top_n(one.sql) and lists_without_figures(one.phrased, reply.result))
-            one.answer_wrong = mispaired(one.answer, reply.result)
+            one.answer_wrong = mispaired(one.answer, reply.result, text)
             one.tie = "ties with the" in one.answer
     except ChatDBError as failure:
         one.error = str(failure)[:200]

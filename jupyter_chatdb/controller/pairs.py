@@ -20,8 +20,9 @@ THOUSANDS = re.compile(r"(?<=\d),(?=\d{3}\b)")
 MAX_ROWS = 200  # rows of a result whose labels are looked for
 
 
-def mispaired(sentence: str, result: pd.DataFrame | None) -> list[tuple[str, str]]:
-    """The (label, number) pairs of `sentence` that no row of `result` holds.
+def mispaired(sentence: str, result: pd.DataFrame | None, request: str = "") -> list[tuple[str, str]]:
+    """The (label, number) pairs of `sentence` that no row of `result` holds (a number the `request`
+    says, "in 2024", pairs with nothing).
 
     >>> kinds = pd.DataFrame({"kind": ["dinghy", "ketch", "yawl"], "boats": [15, 10, 25]})
     >>> mispaired("There are 10 dinghy boats, 15 ketch boats and 25 yawl boats.", kinds)
@@ -32,20 +33,24 @@ def mispaired(sentence: str, result: pd.DataFrame | None) -> list[tuple[str, str
     []
     >>> mispaired("Yawl (25) leads, then dinghy (15).", kinds)
     []
+    >>> mispaired("In 2024 the yawl count was 25.", kinds, "How many boats of each kind in 2024?")
+    []
     """
     labels = _labels(result)
     if not labels:
         return []
     rows = _figures_by_label(result)  # type: ignore[arg-type]  # labels come from a result
     found: list[tuple[str, str]] = []
+    asked = {float(n) for n in NUMBER.findall(THOUSANDS.sub("", request))}
     clauses = CLAUSE.split(THOUSANDS.sub("", sentence))
     for at, clause in enumerate(clauses):
         said = [label for label in labels if _says(clause, label)]
-        numbers = [n for n in NUMBER.findall(clause) if not _inside_label(clause, n, said)]
         if len(said) != 1:
             continue
+        numbers = [n for n in NUMBER.findall(clause) if not _inside_label(n, said)]
         if not numbers and at + 1 < len(clauses) and not any(_says(clauses[at + 1], x) for x in labels):
             numbers = NUMBER.findall(clauses[at + 1])  # "yawl, with 25 boats": the figure in the next clause
+        numbers = [n for n in numbers if float(n) not in asked]
         label = said[0]
         for number in numbers:
             if not any(_same(number, figure) for figure in rows[label]):
@@ -100,7 +105,7 @@ def _says(clause: str, label: str) -> bool:
     return re.search(rf"(?<!\w){re.escape(label)}(?!\w)", clause, re.IGNORECASE) is not None
 
 
-def _inside_label(clause: str, number: str, labels: list[str]) -> bool:
+def _inside_label(number: str, labels: list[str]) -> bool:
     """Whether `number` is only part of a label said in the clause ("Route 66")."""
     return any(number in label for label in labels)
 

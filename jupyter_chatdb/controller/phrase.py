@@ -33,6 +33,6 @@ def phrase(
     phrased = prompts.parse_json(completion.text, "answer")
     if not phrased or adds_units(phrased, known, request):
         return None
-    if mispaired(phrased, result) or (sql and top_n(sql[-1]) and lists_without_figures(phrased, result)):
+    if mispaired(phrased, result, request) or (sql and top_n(sql[-1]) and lists_without_figures(phrased, result)):
         return None
     return phrased if is_grounded(phrased, known, affected, request) else None

@@ -16,6 +16,7 @@ TARGET_MAX_TOKENS = 30
 
 
 def refuse_writes_to_frames(ctx: Context) -> Iterator[Event]:
+    """A write request naming a frame: refused, with what to do, when the model says it changes one."""
     if ctx.route != "write" or ctx.reply is not None or ctx.request.approved:
         return
     frames = {name.lower(): name for name in ctx.session.frames}
