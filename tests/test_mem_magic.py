@@ -254,3 +254,17 @@ def test_a_statement_for_the_memory_runs_nothing_and_its_preference_reaches_ever
     scripted.push(native("SELECT fruit FROM stock"))
     shell.run_cell("%%chatdb\nWhich fruits do we stock?").raise_error()
     assert "-- Note: Preference: Give weights in kg with one decimal.\n" in scripted.calls[-1].messages[-1]["content"]
+
+
+def test_a_correction_after_a_question_asks_it_again_and_is_noted(shell, scripted, capsys):
+    scripted.push(native("SELECT sum(kg) AS kg FROM stock"))
+    shell.run_cell("%%chatdb\nHow many kg do we have?").raise_error()
+    kept = notes(("correction", "kg", "Count only pears."))
+    scripted.push(native("SELECT sum(kg) AS kg FROM stock WHERE fruit = 'pear'"), kept)  # asked again, then noted
+    result = shell.run_cell("%%chatdb\nActually, only the pears.")
+    result.raise_error()
+    out = capsys.readouterr().out
+    assert "Asked again, as corrected: How many kg do we have? Actually, only the pears." in out
+    assert "Answer: Noted" not in out and "Remembered: Count only pears." in out
+    assert result.result["kg"].tolist() == [12] and scripted.remaining == 0
+    assert "Message: Actually, only the pears." in scripted.calls[-1].messages[-1]["content"]  # in its own words

@@ -84,6 +84,13 @@ class Routed(Event):
 
 
 @dataclass(frozen=True)
+class AskedAgain(Event):
+    """A correction said right after a question: that question is asked again, as corrected."""
+
+    request: str  # the question and the correction, as one request
+
+
+@dataclass(frozen=True)
 class Refused(Event):
     """The request asks for something no route may do (`controller/unsafe.py`): nothing is planned or run."""
 

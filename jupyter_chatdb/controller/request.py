@@ -25,4 +25,5 @@ class Request:
     use_procedures: bool = True  # a write of a kind a procedure was learned for runs that procedure
     rule: Rule | None = None  # the approved plan is this rule, proposed: approving it keeps the rule
     previous: str = ""  # the request asked before this one in the session: what a correction is about
+    said: str = ""  # the user's own words, where `text` is the question before them asked again as they correct it
     previous_sql: str = ""  # the SELECT of the last read answered in the session: what "that query" is

@@ -10,6 +10,7 @@ import pandas as pd
 from ..controller.events import (
     Answered,
     ApprovalNeeded,
+    AskedAgain,
     CandidatesVoted,
     Committed,
     ConceptsMissing,
@@ -135,6 +136,9 @@ class ChainState:
         """Events that change the note or the log of the controller's decisions."""
         if isinstance(event, Routed):
             self.decisions.append(f"Routed as a {event.route} request.")
+        elif isinstance(event, AskedAgain):
+            self.note = f"Asked again, as corrected: {event.request}"
+            self.decisions.append(self.note)
         elif isinstance(event, PlanMade):
             self.generating = ""
             self._drop_cards_from(event.first)

@@ -78,7 +78,7 @@ def post_think(ctx: Context) -> Iterator[Event]:
     if reply.missing or reply.doubtful:  # nothing answered, or not surely what was asked: nothing to remember
         return
     started, stored = time.perf_counter(), list[Stored]()
-    if cues_in(request.text):  # first: a new definition retires the figures read under the old one
+    if cues_in(request.said or request.text):  # first: a new definition retires the figures read under the old one
         calling = time.perf_counter()
         stored, noted = yield from _notes(ctx, memory)
         started += noted - calling  # the model's time is not the memory's
@@ -93,13 +93,14 @@ def post_think(ctx: Context) -> Iterator[Event]:
 
 def _notes(ctx: Context, memory: ThoughtMemory) -> Generator[Event, None, tuple[list[Stored], float]]:
     """The notes of the request, stored; and when the model's call for them ended."""
-    messages = notes_messages(ctx.request.text, ctx.request.previous)
+    own = ctx.request.said or ctx.request.text  # a correction is noted in its own words, beside what it corrects
+    messages = notes_messages(own, ctx.request.previous)
     try:
         completion = yield from ctx.calls("memory", messages, NOTES_SCHEMA, NOTES_MAX_TOKENS)
     except ChatDBError:  # the answer stands; this request just leaves no notes
         return [], time.perf_counter()
     noted = time.perf_counter()
-    stored = memory.remember_all(parse_notes(completion.text), source=ctx.request.text)
+    stored = memory.remember_all(parse_notes(completion.text), source=own)
     redefined = [s.record for s in stored if s.record is not None and s.superseded and s.record.kind == "definition"]
     retired = [memory.retire_results_using(record.terms, record.id) for record in redefined]
     return stored + [Stored(None, superseded=tuple(ids)) for ids in retired if ids], noted  # figures read under the old

@@ -13,7 +13,7 @@ from ...kernel_memory.worth_keeping import cues_in
 from ...sql.catalog import Catalog
 from .. import prompts
 from ..context import Context
-from ..events import Event, Reply, Routed
+from ..events import AskedAgain, Event, Reply, Routed
 from ..route_cues import MAY_ASK_ABOUT_THE_DATABASE, about_the_database, general_sql_question
 from ..second_opinion import is_unsafe
 from ..unsafe import danger
@@ -55,8 +55,9 @@ def route_quickly(ctx: Context) -> Iterator[Event]:
     elif ctx.request.allow_writes and is_a_record_form(text):
         ctx.route = "write"  # a record written as `key: value` lines, where writes are allowed
     elif not ctx.request.allow_writes and (again := as_corrected(ctx.request.previous, text)):
-        ctx.request = replace(ctx.request, text=again)
+        ctx.request = replace(ctx.request, text=again, said=text)
         ctx.route = "read"  # the last request again, as corrected ("Actually, only the open ones")
+        yield AskedAgain(again)
     elif not ctx.request.allow_writes and only_states_a_note(text):
         ctx.route = "chat"  # for the memory alone: nothing to run
         ctx.reply = Reply(text, NOTED, [], None, [], ctx.calls.usage, ctx.services.model.name, route="chat")
