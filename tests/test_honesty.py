@@ -32,7 +32,8 @@ def test_an_attribute_no_table_holds_is_said_with_what_the_tables_have_when_the_
 def test_an_attribute_the_model_finds_a_column_for_is_answered(plain, scripted):
     scripted.push({"means": "sales.units"}, native("SELECT avg(units) AS units FROM sales"))
     reply = plain.ask("What is the average quantity per sale?")
-    assert reply.missing == () and reply.answer == "units: 7.2"
+    assert reply.missing == () and reply.answer == "units: 7.2 (Note: no quantity column: read as sales.units.)"
+    assert reply.doubtful == ("no quantity column: read as sales.units",)  # not kept as a figure
 
 
 def test_a_name_nothing_stores_or_resembles_is_said(plain, scripted):

@@ -108,6 +108,7 @@ class Context:
     notes: list[str] = field(default_factory=list)  # recalled thoughts
     recalled_aside: bool = False  # a thought came by a reference back, not by the request's own words
     doubtful: list[str] = field(default_factory=list)  # words of the request no name says (`check_concepts`)
+    assumed: list[str] = field(default_factory=list)  # attributes no name says, read as a column by the model
     shown: tuple[str, ...] | None = None  # the tables the planner is shown (None: all)
     views: dict[str, str] = field(default_factory=dict)  # views shown beside them: name -> SELECT (`flat_views`)
     repair_views: dict[str, str] = field(default_factory=dict)  # views offered with the first repair instead

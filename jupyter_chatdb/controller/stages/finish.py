@@ -93,6 +93,8 @@ def answer(ctx: Context) -> Iterator[Event]:
             text += tie_note(ctx.session, last.sql, dict(reads[-1].params), len(result))
         if ctx.doubtful:
             text += f" (Note: {'; '.join(ctx.doubtful)}, so this may not be what was asked.)"
+        if ctx.assumed:
+            text += f" (Note: {'; '.join(ctx.assumed)}.)"
     ctx.reply = Reply(
         request.text,
         text,
@@ -107,7 +109,7 @@ def answer(ctx: Context) -> Iterator[Event]:
         pending=pending,
         request_id=chain.request_id,
         preview=chain.preview,
-        doubtful=tuple(ctx.doubtful),
+        doubtful=(*ctx.doubtful, *ctx.assumed),
         params=tuple(ctx.params.items()),
         procedure=ctx.procedure,
         seen=request.seen,

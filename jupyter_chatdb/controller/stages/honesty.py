@@ -19,8 +19,9 @@ def check_concepts(ctx: Context) -> Iterator[Event]:
     answer the model would have to make up. A name no stored value is or resembles stops it. An attribute
     asked for that no table or column name says stops it only when one constrained call, shown the tables,
     finds nothing it means (the words alone refuse nothing: "the average length" of a visit kept in
-    minutes). A word said where rows may be meant as well ("which product") does not stop the request:
-    when the call finds nothing it means, the answer notes it (`ctx.doubtful`)."""
+    minutes); what the model read it as is said with the answer (`ctx.assumed`). A word said where rows
+    may be meant as well ("which product") does not stop the request: when the call finds nothing it
+    means, the answer notes it (`ctx.doubtful`)."""
     if ctx.route != "read" or ctx.request.approved or ctx.reply is not None or not ctx.catalog.tables:
         return  # with no tables at all, planning says so
     catalog = ctx.catalog
@@ -31,9 +32,13 @@ def check_concepts(ctx: Context) -> Iterator[Event]:
     tables = {name: [c.name for c in catalog.tables[name].columns] for name in shown}
     missing = []
     for concept in (c for c in found if c.sure):
-        # a name is missing by the data; an attribute by the words, so only when the model agrees
-        if concept.kind != "attribute" or (yield from _means_nothing(ctx, concept, tables)):
+        # a name is missing by the data; an attribute by the words, so only when the model agrees; where
+        # the model reads it as a column, the answer says so
+        means = prompts.NOTHING if concept.kind != "attribute" else (yield from _meaning(ctx, concept, tables))
+        if means == prompts.NOTHING:
             missing.append(concept)
+        else:
+            ctx.assumed.append(f"{concept}: read as {means}")
     if not missing:  # only doubtful words: the request goes on, noting those the model finds no meaning for
         for concept in (c for c in found if not c.sure):
             if (yield from _means_nothing(ctx, concept, tables)):
@@ -63,6 +68,11 @@ def refusal(ctx: Context, missing: Sequence[str]) -> Reply:
 
 
 def _means_nothing(ctx: Context, concept: Missing, tables: dict[str, list[str]]) -> Generator[Event, None, bool]:
+    return (yield from _meaning(ctx, concept, tables)) == prompts.NOTHING
+
+
+def _meaning(ctx: Context, concept: Missing, tables: dict[str, list[str]]) -> Generator[Event, None, str]:
+    """The table or column (`table.column`) the model takes the word to mean, or `prompts.NOTHING`."""
     messages = prompts.concept_messages(ctx.request.text, concept.word, tables)
     completion = yield from ctx.calls("concept", messages, prompts.concept_schema(tables), CONCEPT_MAX_TOKENS)
-    return prompts.parse_json(completion.text, "means") == prompts.NOTHING
+    return prompts.parse_json(completion.text, "means") or prompts.NOTHING
