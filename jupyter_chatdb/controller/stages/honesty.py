@@ -24,6 +24,8 @@ def check_concepts(ctx: Context) -> Iterator[Event]:
     means, the answer notes it (`ctx.doubtful`)."""
     if ctx.route != "read" or ctx.request.approved or ctx.reply is not None or not ctx.catalog.tables:
         return  # with no tables at all, planning says so
+    if ctx.request.said:
+        return  # a question asked again as corrected: it was checked when asked, and the correction defines words
     catalog = ctx.catalog
     found = missing_concepts(ctx.request.text, ctx.services.concepts.stored(catalog, ctx.services.values))
     if not found:
