@@ -32,6 +32,7 @@ tables, columns and thresholds are read from each database's data.
     python benchmarks/memory_sessions.py --half tune --notes-only -v   # the notes call alone, quick
     python benchmarks/memory_sessions.py --half tune --sessions 12 -v
     python benchmarks/memory_sessions.py --half report -v          # the figures to quote
+    python benchmarks/memory_sessions.py --half report --sessions 15 --complement -v   # the other 15
     python benchmarks/memory_sessions.py --half report --words ordinary --sessions 10 -v   # harm, readily
 """
 
@@ -193,7 +194,8 @@ def choose_sessions(args: argparse.Namespace) -> list[Session]:
                     sessions.append(Session(db_id, table, column, word, *thresholds, label, value))
     if args.sessions and args.sessions < len(sessions):  # spread over the databases
         step = len(sessions) / args.sessions
-        sessions = [sessions[int(i * step)] for i in range(args.sessions)]
+        chosen = [sessions[int(i * step)] for i in range(args.sessions)]
+        sessions = [s for s in sessions if s not in chosen] if args.complement else chosen
     return sessions
 
 
@@ -441,6 +443,7 @@ def parse_args() -> argparse.Namespace:
     parser.add_argument("--model", default="local")
     parser.add_argument("--dataset", type=Path, default=DATASET)
     parser.add_argument("--details", type=Path, default=Path("benchmarks/out/memory_sessions.jsonl"))
+    parser.add_argument("--complement", action="store_true", help="the sessions --sessions N leaves out")
     parser.add_argument("--words", choices=("invented", "ordinary"), default="invented", help="the defined words")
     parser.add_argument("--notes-only", action="store_true", help="only the notes call of turns 1 and 5")
     parser.add_argument("-v", "--verbose", action="store_true")

@@ -4,7 +4,8 @@ Similarity in meaning alone never brings a thought in: a small model copies the 
 shown, so a definition of "a heavy pony" recalled beside "How many ponies are there?" turns a plain
 count into a count of heavy ponies. A thought bears on a request when the request
 - uses the words it defines (definitions, corrections of them) or is a standing preference (`by_words`);
-- asks the question a kept figure answers: in the same words, or saying every value its SQL compares or
+- asks the question a kept figure answers: in the same words (as the kept request or one sentence of
+  it: "A zorbly kite is one over 3 m. How many zorbly kites?"), or saying every value its SQL compares or
   limits by, where it has one (a near wording may drop a condition: "How many heavy ponies?", kept as
   `weight > 400`, and "How many ponies?" are close in meaning, yet only one says 400);
 - names its subject or its object (a fact: "Harbour Kilns' phone is 58214" for "Call Harbour Kilns?");
@@ -67,7 +68,7 @@ def bearing(record: Record, by_words: bool, request: str) -> Bearing:
     if record.kind in ("definition", "correction") and record.terms:
         return Bearing(False, False)  # a definition applies only where its word is used
     if record.verifiable:
-        own = _same_words(record.subject, request) or _says_its_conditions(record.sql, request)
+        own = _asked_in(record.subject, request) or _says_its_conditions(record.sql, request)
     else:
         own = any(_names(request, part) for part in (record.subject, record.object))
     if own:
@@ -101,8 +102,16 @@ def _says_its_conditions(sql: str, request: str) -> bool:
 NUMBER = re.compile(r"\d+(?:\.\d+)?")
 
 
-def _same_words(question: str, request: str) -> bool:
-    return bool(question) and _words(question) == _words(request)
+def _asked_in(question: str, request: str) -> bool:
+    """Whether `request` is `question`, or one sentence of it, in the same words.
+
+    >>> _asked_in("A zorbly kite is one over 3 m. How many zorbly kites are there?", "How many zorbly kites are there")
+    True
+    >>> _asked_in("A zorbly kite is one over 3 m. How many zorbly kites are there?", "How many kites are there?")
+    False
+    """
+    asked = _words(request)
+    return bool(asked) and any(_words(part) == asked for part in [question, *re.split(r"(?<=[.?!])\s+", question)])
 
 
 def _names(request: str, part: str) -> bool:
