@@ -24,7 +24,7 @@ import time
 from dataclasses import asdict, dataclass
 from pathlib import Path
 
-from records import _copy_into, final_state
+from records import copy_into, final_state
 from spider import DATASET, read_sqlite
 from text2sql import REPORT as SPIDER_REPORT
 from trades import REPORT as TRADES_REPORT
@@ -96,7 +96,7 @@ def sources(args: argparse.Namespace, model: LLM):  # type: ignore[no-untyped-de
             questions = [q.text for q in trade.questions if "group by" in q.gold.lower()]
             chatdb = ChatDB(model=model, summarize=True, strategy="native", embedder=embedder)  # type: ignore[arg-type]
             con = final_state(trade)
-            _copy_into(con, chatdb)
+            copy_into(con, chatdb)
             con.close()
             yield f"trade:{name}", chatdb, questions
 

@@ -32,7 +32,7 @@ from dataclasses import asdict, dataclass
 from pathlib import Path
 
 from honesty_cases import Case, cases
-from records import _copy_into, final_state
+from records import copy_into, final_state
 from spider import DATASET, gold_is_ordered, gold_result, read_sqlite, same
 from text2sql import HALVES
 from trades import build
@@ -182,7 +182,7 @@ def check_trades(args: argparse.Namespace) -> int:
         trade = build(name, 0)
         chatdb = ChatDB(model=ScriptedBackend(), summarize=False)
         con = final_state(trade)
-        _copy_into(con, chatdb)
+        copy_into(con, chatdb)
         con.close()
         catalog = Catalog.read(chatdb.session)
         words = {

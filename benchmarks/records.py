@@ -260,7 +260,7 @@ def attempt_question(trade: Trade, question_id: str, way: str, model: LLM, embed
             frame = _run_raw(con, sql)
         else:
             db = ChatDB(model=model, summarize=True, strategy=way, embedder=embedder)  # type: ignore[arg-type]
-            _copy_into(con, db)
+            copy_into(con, db)
             try:
                 reply = db.ask(question.text)
             finally:
@@ -298,7 +298,7 @@ def _run_raw(con: duckdb.DuckDBPyConnection, sql: str) -> pd.DataFrame:
         return con.execute(translated[0]).df()
 
 
-def _copy_into(con: duckdb.DuckDBPyConnection, db: ChatDB) -> None:
+def copy_into(con: duckdb.DuckDBPyConnection, db: ChatDB) -> None:
     """The exact state's tables as the ChatDB's own stored tables, with their keys and checks (same DDL)."""
     tables = con.execute("SELECT table_name, sql FROM duckdb_tables() ORDER BY table_oid").fetchall()
     sequences = con.execute("SELECT sequence_name, last_value FROM duckdb_sequences()").fetchall()

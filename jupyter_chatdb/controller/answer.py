@@ -48,7 +48,7 @@ def is_grounded(answer: str, result: pd.DataFrame | None, affected: int | None, 
     known = _numbers_in(result) + _numbers(request)
     if affected is not None:
         known.append(float(affected))
-    return all(_matches(token, known) for token in NUMBER.findall(answer))
+    return all(matches(token, known) for token in NUMBER.findall(answer))
 
 
 def adds_units(answer: str, result: pd.DataFrame | None, request: str) -> bool:
@@ -94,7 +94,8 @@ def _number(token: str) -> float:
     return float(token.replace(",", ""))
 
 
-def _matches(token: str, known: list[float]) -> bool:
+def matches(token: str, known: list[float]) -> bool:
+    """Whether the number `token` is one of `known`, as written or rounded to its decimals."""
     number = _number(token)
     decimals = len(token.split(".")[1]) if "." in token else 0
     return any(math.isclose(number, value) or round(value, decimals) == number for value in known)

@@ -14,6 +14,8 @@ import re
 
 import pandas as pd
 
+from .answer import matches
+
 CLAUSE = re.compile(r"[;,\n]|\band\b|\bwhile\b|\bwhereas\b", re.IGNORECASE)
 NUMBER = re.compile(r"(?<![\w.])-?\d+(?:\.\d+)?(?![\w])")
 THOUSANDS = re.compile(r"(?<=\d),(?=\d{3}\b)")
@@ -53,7 +55,7 @@ def mispaired(sentence: str, result: pd.DataFrame | None, request: str = "") -> 
         numbers = [n for n in numbers if float(n) not in asked]
         label = said[0]
         for number in numbers:
-            if not any(_same(number, figure) for figure in rows[label]):
+            if not matches(number, rows[label]):
                 found.append((label, number))
     return found
 
@@ -70,7 +72,7 @@ def lists_without_figures(sentence: str, result: pd.DataFrame | None) -> bool:
     if len([label for label in labels if _says(sentence, label)]) < 2:
         return False
     figures = [f for values in _figures_by_label(result).values() for f in values]  # type: ignore[arg-type]
-    return not any(_same(n, f) for n in NUMBER.findall(THOUSANDS.sub("", sentence)) for f in figures)
+    return not any(matches(n, figures) for n in NUMBER.findall(THOUSANDS.sub("", sentence)))
 
 
 def _labels(result: pd.DataFrame | None) -> list[str]:
@@ -108,9 +110,3 @@ def _says(clause: str, label: str) -> bool:
 def _inside_label(number: str, labels: list[str]) -> bool:
     """Whether `number` is only part of a label said in the clause ("Route 66")."""
     return any(number in label for label in labels)
-
-
-def _same(token: str, figure: float) -> bool:
-    number = float(token)
-    decimals = len(token.split(".")[1]) if "." in token else 0
-    return math.isclose(number, figure) or round(figure, decimals) == number

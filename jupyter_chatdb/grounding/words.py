@@ -41,6 +41,15 @@ def stems(text: str) -> set[str]:
     return set(stem_sequence(text))
 
 
+def named_in(text: str, name: str) -> bool:
+    """Whether `text` says every word of the table or column `name`, in any form.
+
+    >>> named_in("Store the dog visits frame", "dog_visits"), named_in("Store the dogs", "dog_visits")
+    (True, False)
+    """
+    return stems(words(name)) <= stems(text)
+
+
 def schema_stems(catalog: Catalog) -> set[str]:
     """The stems of the words of every table's and column's name."""
     named: set[str] = set()

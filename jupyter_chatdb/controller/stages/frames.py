@@ -7,7 +7,7 @@ from __future__ import annotations
 
 from collections.abc import Iterator
 
-from ...grounding.words import stem, stems, words
+from ...grounding.words import named_in
 from .. import prompts
 from ..context import Context
 from ..events import Event, Refused, Reply
@@ -39,6 +39,5 @@ def refuse_writes_to_frames(ctx: Context) -> Iterator[Event]:
 
 def _named_frames(ctx: Context, frames: dict[str, str]) -> set[str]:
     """The frames (lower case) the request names: by their name's words, or by a thing they hold."""
-    said = stems(ctx.request.text)
-    by_name = {low for low, name in frames.items() if {stem(word) for word in words(name).split()} <= said}
+    by_name = {low for low, name in frames.items() if named_in(ctx.request.text, name)}
     return by_name | (ctx.named_tables() & set(frames))

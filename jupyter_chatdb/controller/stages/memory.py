@@ -75,14 +75,14 @@ def post_think(ctx: Context) -> Iterator[Event]:
     memory, request, reply = ctx.services.memory, ctx.request, ctx.reply
     if memory is None or reply is None or not request.use_memory or reply.pending or request.approved:
         return
-    if (reply.missing or reply.doubtful) and not request.said:
-        return  # nothing answered, or not surely what was asked: nothing to remember (but a correction's own words)
+    answered = not (reply.missing or reply.doubtful)  # else nothing answered, or not surely what was asked
+    if not answered and not request.said:
+        return  # nothing to remember (but a correction's own words)
     started, stored = time.perf_counter(), list[Stored]()
     if cues_in(request.said or request.text):  # first: a new definition retires the figures read under the old one
         calling = time.perf_counter()
         stored, noted = yield from _notes(ctx, memory)
         started += noted - calling  # the model's time is not the memory's
-    answered = not (reply.missing or reply.doubtful)
     if ctx.route == "read" and len(reply.sql) == 1 and not ctx.params and not ctx.recalled_aside and answered:
         thought = evidence.result_thought(request.text, reply.result, reply.sql[0], ctx.session)
         if thought is not None:

@@ -8,7 +8,7 @@ from ...grounding.copies import copies
 from ...grounding.flat_views import flat_views
 from ...grounding.joins import joined_tables
 from ...grounding.selection import settle
-from ...grounding.words import stem, stems, words
+from ...grounding.words import named_in
 from .. import prompts
 from ..context import Context
 from ..events import Event, TablesSelected
@@ -58,9 +58,8 @@ def leave_out_copies(ctx: Context) -> Iterator[Event]:
     notebook's scratch slices) are not shown to the planner, unless the request names them."""
     if ctx.route != "read" or ctx.request.approved:
         return
-    said = stems(ctx.request.text)
     found = copies(ctx.session, ctx.catalog)
-    left_out = {frame for frame in found if not {stem(word) for word in words(frame).split()} <= said}
+    left_out = {frame for frame in found if not named_in(ctx.request.text, frame)}
     if left_out:
         ctx.shown = tuple(name for name in ctx.shown or ctx.catalog.tables if name not in left_out)
     yield from ()
