@@ -1,7 +1,8 @@
 """Top-N answers: whether the N-th row shown ties with the first one left out.
 
 "The 3 busiest harbours" cut at 3 rows hides a fourth with the same count; the answer says so. The
-query is run once more with one row more (only its LIMIT changes, so it reads what it read before).
+query is run once more with one row more (only its LIMIT changes, so it reads what it read before),
+through the guard like every step.
 """
 
 from __future__ import annotations
@@ -10,6 +11,7 @@ import sqlglot
 from sqlglot import exp
 
 from ..errors import ChatDBError
+from ..sql import guard
 from ..sql.session import Session
 from .answer import readable
 
@@ -47,8 +49,9 @@ def tie_note(session: Session, sql: str, params: dict[str, object], shown: int) 
     keys = [o.this.alias_or_name for o in tree.args["order"].expressions if isinstance(o.this, exp.Column)]
     wider = tree.copy().limit(n + 1)
     try:
-        frame = session.run(wider.sql(dialect="duckdb"), params).frame
-    except ChatDBError:
+        (statement,) = guard.check(wider.sql(dialect="duckdb")).statements  # a read, as every step is run
+        frame = session.run(statement.sql, params).frame
+    except (ChatDBError, ValueError):  # refused, failed, or not one statement
         return ""
     if len(frame) <= n or not all(key in frame.columns for key in keys):
         return ""
