@@ -42,6 +42,7 @@ import sqlglot
 from spider import DATASET, gold_is_ordered, gold_result, read_sqlite, same
 
 from jupyter_chatdb import ChatDB, ChatDBError
+from jupyter_chatdb.controller.events import CandidatesVoted
 from jupyter_chatdb.controller.native_sql import STOP, reply_sql
 from jupyter_chatdb.controller.strategies import STRATEGIES
 from jupyter_chatdb.llm import select_backend
@@ -85,6 +86,8 @@ class Answer:
     seconds: float
     calls: int
     error: str = ""
+    cant_tell: bool = False  # answered that the data can't tell, or by a tool without SQL (never for raw)
+    second_look: str = ""  # "agreeing/candidates" when a doubtful read was looked at again
 
 
 def main() -> int:
@@ -261,21 +264,37 @@ def same_rows(rows: list[tuple], gold: list[tuple], ordered: bool) -> bool:
 
 
 def ask_chatdb(chatdb: ChatDB, system: str, question: dict, path: Path) -> Answer:
+    gold = gold_result(question["query"], path)
+    return ask_chatdb_reply(
+        chatdb,
+        system,
+        question["id"],
+        question["db_id"],
+        question["question"],
+        gold,
+        gold_is_ordered(question["query"]),
+    )
+
+
+def ask_chatdb_reply(
+    chatdb: ChatDB, system: str, number: int, db_id: str, question: str, gold: list[tuple], ordered: bool
+) -> Answer:
+    """ChatDB's answer to one question, scored against the gold rows."""
     started = time.perf_counter()
-    sql, calls, executed, correct, error = "", 0, False, False, ""
+    sql, calls, executed, correct, error, cant_tell = "", 0, False, False, "", False
+    voted: list[CandidatesVoted] = []
     try:
-        reply = chatdb.ask(question["question"])
+        reply = chatdb.ask(question, on_event=lambda e: voted.append(e) if isinstance(e, CandidatesVoted) else None)
         sql = reply.sql[-1] if reply.sql else ""
         calls = reply.usage.calls
         executed = reply.result is not None
-        gold = gold_result(question["query"], path)
-        correct = executed and same(reply.result, gold, gold_is_ordered(question["query"]))
+        correct = executed and same(reply.result, gold, ordered)
+        cant_tell = bool(reply.missing) or reply.route != "read" or not reply.sql
     except ChatDBError as failure:
         error = str(failure)
     seconds = time.perf_counter() - started
-    return Answer(
-        question["id"], question["db_id"], question["question"], system, sql, executed, correct, seconds, calls, error
-    )
+    looked = f"{voted[-1].agreeing}/{voted[-1].candidates}" if voted else ""
+    return Answer(number, db_id, question, system, sql, executed, correct, seconds, calls, error, cant_tell, looked)
 
 
 # -- figures ---------------------------------------------------------------------------------------
@@ -293,6 +312,8 @@ def report(answers: list[Answer], title: str) -> None:
         ("executed", lambda a: _pct(sum(x.executed for x in a), len(a))),
         ("median seconds", lambda a: f"{statistics.median(x.seconds for x in a):.1f}" if a else "-"),
         ("mean model calls", lambda a: f"{statistics.mean(x.calls for x in a):.2f}" if a else "-"),
+        ("said can't tell", lambda a: _pct(sum(x.cant_tell for x in a), len(a))),
+        ("looked at again", lambda a: _pct(sum(bool(x.second_look) for x in a), len(a))),
     ]
     for label, figure in rows:
         print(f"  {label:24}" + "".join(f"{figure(by_system[name]):>14}" for name in systems))
@@ -310,6 +331,12 @@ def report(answers: list[Answer], title: str) -> None:
             f"(right only for raw {sum(a.correct and not b.correct for a, b in paired)}, "
             f"only for {name} {sum(b.correct and not a.correct for a, b in paired)}); median time {ratio:.2f}x raw"
         )
+        easy = [(a, b) for a, b in paired if a.correct and a.executed]
+        if easy:
+            easy_ratio = statistics.median(b.seconds for _, b in easy) / max(
+                statistics.median(a.seconds for a, _ in easy), 1e-9
+            )
+            print(f"    on the {len(easy)} questions raw got right: median time {easy_ratio:.2f}x raw")
     print("  per database:")
     for db_id in dict.fromkeys(a.db_id for a in answers):
         figures = []

@@ -51,6 +51,11 @@ class ChatDB(Configurable):
         Options.candidates,
         help="Plans sampled for a question; above 1 the result most of them agree on is kept (slower).",
     ).tag(config=True)
+    second_look = Int(
+        Options.second_look,
+        help="Queries written in all for a doubtful answer (its query failed first, found nothing, compares a "
+        "value not stored, or a word was only assumed); the result most agree on is kept. 1: no second look.",
+    ).tag(config=True)
     top_tables = Int(
         Options.top_tables,
         help="Schema selection with many tables: the K tables most like the request (plus the tables joined to them) "
@@ -87,6 +92,7 @@ class ChatDB(Configurable):
         """The controller options these settings set (for `ChatDB.configure`)."""
         return {
             "candidates": self.candidates,
+            "second_look": self.second_look,
             "top_tables": self.top_tables,
             "select_over": self.select_over,
             "approve_share": self.approve_share,
@@ -123,8 +129,8 @@ class ChatDB(Configurable):
             raise TraitError("approve_share must be above 0 and at most 1.")
         return proposal["value"]
 
-    @validate("candidates")
+    @validate("candidates", "second_look")
     def _check_candidates(self, proposal: dict) -> int:
         if proposal["value"] < 1:
-            raise TraitError("candidates must be 1 or more.")
+            raise TraitError(f"{proposal['trait'].name} must be 1 or more.")
         return proposal["value"]

@@ -88,6 +88,7 @@ class Chain:
     request_id: int | None = None  # the journal's id of the committed writes
     matched: dict[str, int] = field(default_factory=dict)  # table -> most rows one UPDATE or DELETE matched
     seed: float = 0.0  # random() and uuid() in the writes: the same in a preview and its approved run
+    revisions: int = 0  # times the model revised a failed step
 
     @property
     def writes(self) -> bool:

@@ -14,6 +14,7 @@ from .stages.procedure import use_procedure
 from .stages.route import chat, route, route_quickly
 from .stages.rules import draft_rule
 from .stages.run import run_steps
+from .stages.second_look import second_look
 from .stages.select import consider_tables, flatten_joins, flatten_joins_on_repair, leave_out_copies, pick_tables
 from .stages.tools import refuse_unsafe, use_tools
 
@@ -55,7 +56,9 @@ NATIVE: tuple[Stage, ...] = (
     pick_tables,
     leave_out_copies,
     write_sql,
-    *ASK[ASK.index(plan) :],
+    *ASK[ASK.index(plan) : ASK.index(finish)],
+    second_look,  # a doubtful read: more statements, voted on by their results
+    *ASK[ASK.index(finish) :],
 )
 
 

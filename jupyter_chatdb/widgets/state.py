@@ -53,6 +53,8 @@ ACTIVITIES = {
     "revise": "Revising the plan",
     "sql": "Writing SQL",
     "repair": "Repairing the SQL",
+    "sample": "Writing another query to check a doubtful answer",
+    "choose": "Choosing among the queries' answers",
     "value": "Matching a value with the stored ones",
     "procedure": "Choosing a kept procedure",
     "fill": "Reading the procedure's values in the request",
@@ -145,7 +147,7 @@ class ChainState:
             kind = f"Revised plan from step {event.first}" if event.revision else "Plan"
             self.decisions.append(f"{kind}: {len(event.steps)} step{'s' if len(event.steps) != 1 else ''}.")
         elif isinstance(event, CandidatesVoted):
-            self.note = f"{event.agreeing} of {event.candidates} candidate plans agreed on this result."
+            self.note = f"{event.agreeing} of {event.candidates} candidate queries agreed on this result."
             self.decisions.append(self.note)
         elif isinstance(event, FellBack):
             self.note = "That SQL did not work; asking once more for one plain statement."

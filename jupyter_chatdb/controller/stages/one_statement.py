@@ -32,7 +32,7 @@ def write_sql(ctx: Context) -> Iterator[Event]:
     schema = native_sql.schema_text(ctx.catalog, ctx.session, ctx.shown, implied, ctx.views)
     messages = native_sql.sql_messages(schema, ctx.request.text, ctx.notes, mentioned(ctx, ctx.shown))
     completion = yield from ctx.calls("sql", messages, None, SQL_MAX_TOKENS, stop=native_sql.STOP)
-    ctx.steps = [_native_step(ctx, completion.text)]
+    ctx.steps = [native_step(ctx, completion.text)]
     ctx.messages, ctx.plan_reply, ctx.form = messages, completion.text, "native"
 
 
@@ -58,12 +58,12 @@ def repaired(ctx: Context, sql: str, problem: str) -> Generator[Event, None, lis
         ctx.views.update(views)
         messages = native_sql.repair_messages(ctx.messages, ctx.plan_reply, sql, problem, views)
         completion = yield from ctx.calls("repair", messages, None, SQL_MAX_TOKENS, stop=native_sql.STOP)
-        step = _native_step(ctx, completion.text)
+        step = native_step(ctx, completion.text)
         if step.sql == sql:  # greedy decoding repeated what failed: one sample instead, which may differ
             completion = yield from ctx.calls(
                 "repair", messages, None, SQL_MAX_TOKENS, temperature=REPEAT_TEMPERATURE, stop=native_sql.STOP
             )
-            step = _native_step(ctx, completion.text)
+            step = native_step(ctx, completion.text)
     else:
         messages = prompts.repair_messages(ctx.messages, ctx.plan_reply, problem)
         completion = yield from ctx.calls("repair", messages, sql_prompt.SQL_SCHEMA, SQL_MAX_TOKENS)
@@ -77,7 +77,7 @@ def _need_tables(ctx: Context) -> None:
         raise ChatDBError("There is no data to query: create a pandas DataFrame or register one first.")
 
 
-def _native_step(ctx: Context, reply: str) -> PlannedStep:
+def native_step(ctx: Context, reply: str) -> PlannedStep:
     """The step of a native reply, its SQLite read as DuckDB SQL (as written when SQLite's dialect cannot
     read it: the step's preparation then decides)."""
     sql = native_sql.reply_sql(reply)

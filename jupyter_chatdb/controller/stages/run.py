@@ -36,13 +36,14 @@ def run_steps(ctx: Context) -> Iterator[Event]:
         # a read saying a word the model found no meaning for is not repaired: it fails to what the data lacks
         can_revise = revision < ctx.options.revisions and bool(ctx.messages) and not ctx.doubtful
         try:
-            step, as_run = yield from _run_step(ctx, chain, index, planned, can_revise)
+            step, as_run = yield from run_step(ctx, chain, index, planned, can_revise)
         except StepProblem as problem:
             failed_sql = fill(planned.sql, chain.values)
             yield StepFailed(Step(index, planned.goal, failed_sql, "failed", error=str(problem)), will_retry=can_revise)
             if not can_revise:
                 raise QueryFailed(f"Step {index} ({planned.goal}) failed: {problem}") from None
             revision += 1
+            chain.revisions = revision
             pending = yield from _revise(ctx, chain, index, failed_sql, str(problem), revision)
             continue
         chain.steps.append(step)
@@ -54,7 +55,7 @@ def run_steps(ctx: Context) -> Iterator[Event]:
 run_steps.may_fall_back = True  # type: ignore[attr-defined]
 
 
-def _run_step(
+def run_step(
     ctx: Context, chain: Chain, index: int, planned: PlannedStep, can_revise: bool
 ) -> Generator[Event, None, tuple[Step, PlannedStep]]:
     """Run one step; returns it and its statements as they ran (corrected literals, $name parameters),
@@ -88,7 +89,7 @@ def _run_step(
             chain.schema = Catalog.read(ctx.session, samples=0).schema()
     assert result is not None
     missing = chain.missing_values[missing_before:]
-    if ctx.form != "plan" and can_revise and missing and affected is None and _found_nothing(result.frame):
+    if ctx.form != "plan" and can_revise and missing and affected is None and found_nothing(result.frame):
         found = "no rows" if result.frame.empty else "nothing (0 or NULL)"
         raise StepProblem(f"it returned {found}: {missing[0]}; compare with the example rows")
     values, problem = bound_values(planned.binds, result.frame)
@@ -156,10 +157,10 @@ def _replay(ctx: Context, chain: Chain) -> None:
         chain.values.update(bound_values(planned.binds, result.frame)[0])
 
 
-def _found_nothing(frame: pd.DataFrame) -> bool:
+def found_nothing(frame: pd.DataFrame) -> bool:
     """No rows, or one row of zeros and NULLs (a count or sum over no rows).
 
-    >>> _found_nothing(pd.DataFrame({"n": [0]})), _found_nothing(pd.DataFrame({"n": [2]}))
+    >>> found_nothing(pd.DataFrame({"n": [0]})), found_nothing(pd.DataFrame({"n": [2]}))
     (True, False)
     """
     if frame.empty:
