@@ -305,8 +305,9 @@ def report(answers: list[Answer], title: str) -> None:
     for answer in answers:
         by_system[answer.system].append(answer)
     systems = list(by_system)
+    width = max(14, *(len(name) + 2 for name in systems))
     print(f"\nText-to-SQL, {title}")
-    print(f"  {'':24}" + "".join(f"{name:>14}" for name in systems))
+    print(f"  {'':24}" + "".join(f"{name:>{width}}" for name in systems))
     rows = [
         ("execution accuracy", lambda a: _pct(sum(x.correct for x in a), len(a))),
         ("executed", lambda a: _pct(sum(x.executed for x in a), len(a))),
@@ -316,7 +317,7 @@ def report(answers: list[Answer], title: str) -> None:
         ("looked at again", lambda a: _pct(sum(bool(x.second_look) for x in a), len(a))),
     ]
     for label, figure in rows:
-        print(f"  {label:24}" + "".join(f"{figure(by_system[name]):>14}" for name in systems))
+        print(f"  {label:24}" + "".join(f"{figure(by_system[name]):>{width}}" for name in systems))
     for name in systems[1:]:
         paired = _paired(by_system.get("raw", []), by_system[name])
         if not paired:
@@ -342,7 +343,7 @@ def report(answers: list[Answer], title: str) -> None:
         figures = []
         for name in systems:
             mine = [x for x in by_system[name] if x.db_id == db_id]
-            figures.append(f"{_pct(sum(x.correct for x in mine), len(mine)):>14}")
+            figures.append(f"{_pct(sum(x.correct for x in mine), len(mine)):>{width}}")
         print(f"    {db_id:22}" + "".join(figures))
 
 
