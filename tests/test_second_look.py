@@ -92,3 +92,13 @@ def test_one_statement_in_all_means_no_second_look(lots, scripted):
 def test_the_choice_shows_each_statement_with_its_first_rows():
     text = choice_messages("Largest lot?", [("SELECT max(acres) FROM lots", pd.DataFrame({"m": [9]}))])[1]["content"]
     assert text == "Question: Largest lot?\n\nCandidate 1:\nSELECT max(acres) FROM lots\nResult (1 row):\nm\n9"
+
+
+def test_samples_repeating_the_slip_a_repair_put_right_do_not_outvote_it(lots, scripted):
+    slip = WELLS.replace("'Wells'", "'Zzyzx'")  # a value no town has, which the repair put right
+    scripted.push("SELECT lot FROM lots", "SELECT lot_id FROM lots WHERE town_id = 2", slip, slip)
+    seen = []
+    reply = lots.ask("Which lots are in Wells?", on_event=seen.append)
+    assert len(scripted.calls) == 4  # the first, its repair, two samples; no choice: the slips do not count
+    assert [(v.candidates, v.agreeing) for v in seen if isinstance(v, CandidatesVoted)] == [(3, 1)]
+    assert reply.result["lot_id"].tolist() == [3]

@@ -128,10 +128,13 @@ def _add(candidates: list[Candidate], new: Candidate) -> None:
 
 
 def _chosen(ctx: Context, candidates: list[Candidate]) -> Generator[Event, None, Candidate]:
-    """The candidate most statements agree on; when none has more than one vote, the model's pick."""
-    most = max(c.votes for c in candidates)
-    leaders = [c for c in candidates if c.votes == most]
-    if len(leaders) == 1 and (most > 1 or len(candidates) == 1):
+    """The candidate most statements agree on, among those comparing only stored values (samples repeating
+    a slip the repair put right, a value no row holds, must not outvote the repair); when none has more
+    than one vote, the model's pick."""
+    pool = [c for c in candidates if _clean(c)] or candidates
+    most = max(c.votes for c in pool)
+    leaders = [c for c in pool if c.votes == most]
+    if len(leaders) == 1 and (most > 1 or len(pool) == 1):
         return leaders[0]
     shown = leaders[:MOST_SHOWN]
     messages = choice_messages(ctx.request.text, [(c.step.sql, c.step.result.frame) for c in shown])  # type: ignore[union-attr]
@@ -141,6 +144,11 @@ def _chosen(ctx: Context, candidates: list[Candidate]) -> Generator[Event, None,
     except (json.JSONDecodeError, AttributeError):
         picked = None
     return shown[picked - 1] if isinstance(picked, int) and 1 <= picked <= len(shown) else shown[0]
+
+
+def _clean(candidate: Candidate) -> bool:
+    """The candidate compares no value its column lacks (a count of 0 may be the answer; such a value is a slip)."""
+    return not candidate.chain.missing_values
 
 
 def _keep(chain: Chain, chosen: Candidate) -> None:
