@@ -53,8 +53,8 @@ class ChatDB(Configurable):
     ).tag(config=True)
     second_look = Int(
         Options.second_look,
-        help="Queries written in all for a doubtful answer (its query failed first, found nothing, compares a "
-        "value not stored, or a word was only assumed); the result most agree on is kept. 1: no second look.",
+        help="Queries written in all for a doubtful answer (its query failed first, found nothing, or compares a "
+        "value not stored); the result most agree on is kept. 1, the default: no second look.",
     ).tag(config=True)
     top_tables = Int(
         Options.top_tables,

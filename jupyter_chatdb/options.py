@@ -15,7 +15,7 @@ MAX_STEPS = 12  # the longest plan a model may write
 class Options:
     revisions: int = 2  # model revisions of a failing plan per request
     candidates: int = 1  # >1: sample that many plans for a read and vote on their results
-    second_look: int = 3  # statements in all for a doubtful native read, voted on (`stages/second_look.py`)
+    second_look: int = 1  # >1: statements in all for a doubtful native read, voted on (`stages/second_look.py`)
     examples: int = 6  # worked examples per planning prompt: all of the built-in ones, so the prompt's prefix is cached
     values: bool = True  # check literals against the stored values of their columns and correct them
     top_tables: int = 5  # schema selection: the K tables most like the request, plus the tables joined to them

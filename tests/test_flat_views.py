@@ -91,7 +91,7 @@ def test_a_flat_read_of_a_view_runs_it_as_a_cte_over_the_tables(scripted):
 
 
 def test_repair_flat_offers_the_views_with_the_first_repair_only(scripted):
-    chatdb = ChatDB(model=scripted, summarize=False, strategy="repair-flat", without=("second_look",))
+    chatdb = ChatDB(model=scripted, summarize=False, strategy="repair-flat")
     for name, frame in {"clubs": CLUBS, "coaches": COACHES, "rooms": ROOMS, "lessons": LESSONS}.items():
         chatdb.register(name, frame)
     scripted.push("```sql\nSELECT town, COUNT(*) AS lessons FROM lessons GROUP BY town;\n```")  # no table has it

@@ -116,7 +116,7 @@ def test_a_newer_definition_replaces_the_older_one(shell, scripted, capsys):
     retired = shell.run_cell("%mem history 2").result  # the figure read under the old definition went with it
     assert retired["text"].tolist() == ["Big stock means above 15 kg. Any? one: 1", "Big stock is above 25 kg."]
     assert "No, big stock means above 25 kg. Any? one: 1" in listed["text"].tolist()  # read under the new one
-    scripted.push(*[native("SELECT fruit FROM stock WHERE kg > 25")] * 3)  # none: two more to check it
+    scripted.push(native("SELECT fruit FROM stock WHERE kg > 25"))
     shell.run_cell("%%chatdb\nWhich fruits have big stock?").raise_error()
     prompt = scripted.calls[-1].messages[-1]["content"]
     assert "Definition: Big stock is above 25 kg." in prompt and "15 kg" not in prompt

@@ -53,7 +53,6 @@ def test_the_prompt_shows_tables_as_create_table_with_example_rows_and_the_keys_
 
 
 def test_a_failed_statement_is_repaired_in_the_same_form(lots, scripted):
-    lots.configure(second_look=1)  # the second look after a repair: test_second_look.py
     scripted.push("SELECT countie FROM towns", '```sql\nSELECT county FROM towns WHERE town = "Wells"\n```')
     seen = []
     reply = lots.ask("Which county is Wells in?", on_event=seen.append)
@@ -65,7 +64,6 @@ def test_a_failed_statement_is_repaired_in_the_same_form(lots, scripted):
 
 
 def test_a_repair_that_repeats_the_failed_statement_is_sampled_once_more(lots, scripted):
-    lots.configure(second_look=1)  # the second look after a repair: test_second_look.py
     scripted.push("SELECT countie FROM towns", "SELECT countie FROM towns", "SELECT county FROM towns")
     reply = lots.ask("Which counties are the towns in?")
     assert [call.temperature for call in scripted.calls] == [0.0, 0.0, 0.7]
@@ -124,7 +122,6 @@ def test_reply_sql(reply, sql):
 
 
 def test_no_rows_for_a_value_the_column_lacks_gets_one_repair(lots, scripted):
-    lots.configure(second_look=1)  # the second look after a repair: test_second_look.py
     scripted.push(
         "SELECT county FROM towns WHERE town = 'Qwxz'",
         "SELECT county FROM towns WHERE town = 'Wells'",
@@ -139,7 +136,6 @@ def test_no_rows_for_a_value_the_column_lacks_gets_one_repair(lots, scripted):
 
 
 def test_a_value_compared_with_the_wrong_column_is_said_to_be_a_value_of_its_own(lots, scripted):
-    lots.configure(second_look=1)  # the second look after a repair: test_second_look.py
     scripted.push(
         "SELECT l.lot_id FROM lots AS l JOIN towns AS t ON t.town_id = l.town_id WHERE t.town = 'somerset'",
         "SELECT l.lot_id FROM lots AS l JOIN towns AS t ON t.town_id = l.town_id WHERE t.county = 'Somerset'",
@@ -154,7 +150,6 @@ def test_a_value_compared_with_the_wrong_column_is_said_to_be_a_value_of_its_own
 
 
 def test_a_count_of_zero_for_a_value_the_column_lacks_gets_one_repair(lots, scripted):
-    lots.configure(second_look=1)  # the second look after a repair: test_second_look.py
     scripted.push(
         "SELECT COUNT(*) FROM lots AS l JOIN towns AS t ON t.town_id = l.town_id WHERE t.town = 'Somerset'",
         "SELECT COUNT(*) FROM lots AS l JOIN towns AS t ON t.town_id = l.town_id WHERE t.county = 'Somerset'",
@@ -168,7 +163,7 @@ def test_a_count_of_zero_for_a_value_the_column_lacks_gets_one_repair(lots, scri
 
 
 def test_no_rows_is_an_answer_when_no_repair_is_left(scripted):
-    chatdb = ChatDB(model=scripted, summarize=False, strategy="native", revisions=0, without=("second_look",))
+    chatdb = ChatDB(model=scripted, summarize=False, strategy="native", revisions=0)
     chatdb.register("towns", pd.DataFrame({"town": ["Ely", "Wells"], "county": ["Cambs", "Somerset"]}))
     scripted.push("SELECT county FROM towns WHERE town = 'Qwxz'")
     reply = chatdb.ask("Which county is the town of qwxz in?")

@@ -13,6 +13,7 @@ WELLS = "SELECT l.lot_id FROM lots AS l JOIN towns AS t ON t.town_id = l.town_id
 @pytest.fixture
 def lots(scripted) -> ChatDB:
     chatdb = ChatDB(model=scripted, summarize=False, strategy="native")
+    chatdb.configure(second_look=3)
     chatdb.register("lots", pd.DataFrame({"lot_id": [1, 2, 3], "town_id": [1, 1, 2], "acres": [4, 9, 2]}))
     chatdb.register("towns", pd.DataFrame({"town_id": [1, 2], "town": ["Ely", "Wells"]}))
     yield chatdb
@@ -82,11 +83,13 @@ def test_a_repaired_statement_is_doubtful(lots, scripted):
     assert len(scripted.calls) == 4 and reply.result.iloc[0, 0] == 15
 
 
-def test_one_statement_in_all_means_no_second_look(lots, scripted):
-    lots.configure(second_look=1)
+def test_one_statement_in_all_the_default_means_no_second_look(scripted):
+    lots = ChatDB(model=scripted, summarize=False, strategy="native")
+    lots.register("lots", pd.DataFrame({"lot_id": [1, 2, 3], "town_id": [1, 1, 2]}))
     scripted.push("SELECT lot_id FROM lots WHERE town_id = 5")
-    reply = lots.ask("Which lots are in Wells?")
+    reply = lots.ask("Which lots are in town 5?")
     assert len(scripted.calls) == 1 and reply.result.empty
+    lots.close()
 
 
 def test_the_choice_shows_each_statement_with_its_first_rows():
