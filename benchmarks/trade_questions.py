@@ -28,6 +28,7 @@ from dataclasses import asdict
 from pathlib import Path
 
 import duckdb
+import sqlglot
 from records import _run_raw, copy_into, final_state, raw_schema
 from spider import gold_is_ordered, same
 from text2sql import RAW_MAX_TOKENS, Answer, ask_chatdb_reply, raw_messages, report, strategy_and_stages
@@ -98,7 +99,7 @@ def ask_raw(model: LLM, schema: str, trade: str, question: Question, con: duckdb
         frame = _run_raw(con, sql)
         executed = True
         correct = same(frame, con.execute(question.gold).fetchall(), gold_is_ordered(question.gold))
-    except duckdb.Error as failure:
+    except (duckdb.Error, sqlglot.errors.SqlglotError) as failure:  # what neither DuckDB nor SQLite reads
         error = str(failure)[:300]
     seconds = time.perf_counter() - started
     return Answer(_number(question), trade, question.text, "raw", sql, executed, correct, seconds, 1, error)
