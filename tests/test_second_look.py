@@ -6,6 +6,7 @@ import pytest
 from jupyter_chatdb import ChatDB
 from jupyter_chatdb.controller.events import CandidatesVoted, StepStarted
 from jupyter_chatdb.controller.stages.second_look import choice_messages
+from jupyter_chatdb.errors import RequestStopped
 
 WELLS = "SELECT l.lot_id FROM lots AS l JOIN towns AS t ON t.town_id = l.town_id WHERE t.town = 'Wells'"
 
@@ -105,3 +106,14 @@ def test_samples_repeating_the_slip_a_repair_put_right_do_not_outvote_it(lots, s
     assert len(scripted.calls) == 4  # the first, its repair, two samples; no choice: the slips do not count
     assert [(v.candidates, v.agreeing) for v in seen if isinstance(v, CandidatesVoted)] == [(3, 1)]
     assert reply.result["lot_id"].tolist() == [3]
+
+
+def test_a_stop_while_sampling_ends_the_request_and_leaves_the_session_usable(lots, scripted):
+    def stopped(messages):
+        raise RequestStopped("Stopped.")
+
+    scripted.push("SELECT lot_id FROM lots WHERE town_id = 5", stopped)
+    with pytest.raises(RequestStopped):
+        lots.ask("Which lots are in Wells?")
+    scripted.push(WELLS)
+    assert lots.ask("Which lots are in Wells?").result["lot_id"].tolist() == [3]

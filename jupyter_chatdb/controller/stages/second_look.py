@@ -1,22 +1,22 @@
 """A second look at a doubtful read: more statements written for it, voted on by what they return.
 
 A native read whose statement is doubtful (it failed first and was repaired, it found nothing, or a
-literal it compares is no stored value) gets
-`Options.second_look - 1` more statements sampled from the same prompt. Each is prepared and run as the
-first was (fix-ups, grounded literals, the guard, read-only); the result most of them return is kept.
-When no result is returned by more than one, the model picks among the distinct results in one
-constrained call. A read with no doubt pays nothing.
+literal it compares is no stored value) gets `Options.second_look - 1` more statements sampled from the
+same prompt. Each is prepared and run as the first was (fix-ups, grounded literals, the guard, read-only);
+the result most of them return is kept, among those comparing only stored values. When no result is
+returned by more than one, the model picks among the distinct results in one constrained call. A read
+with no doubt pays nothing. A Stop or an interrupt ends the request as anywhere else.
 """
 
 from __future__ import annotations
 
 import json
 from collections.abc import Generator, Iterator
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 
 import pandas as pd
 
-from ...errors import ChatDBError
+from ...errors import ModelOutputError, SQLRefused
 from ...llm.base import JSONSchema, Message
 from .. import native_sql, prompts
 from ..context import Chain, Context, StepProblem
@@ -38,8 +38,7 @@ class Candidate:
     chain: Chain
     step: Step
     done: PlannedStep
-    votes: int = 1
-    also: list[str] = field(default_factory=list)  # other statements that returned the same result
+    votes: int = 1  # statements that returned its result
 
 
 def doubts(ctx: Context, chain: Chain) -> list[str]:
@@ -73,7 +72,7 @@ def second_look(ctx: Context) -> Iterator[Event]:
         )
         try:
             planned = native_step(ctx, completion.text)
-        except ChatDBError:
+        except ModelOutputError:  # no SQL in the sample
             continue
         same_text = next((c for c in candidates if c.sql == planned.sql), None)
         if same_text is not None:  # the same statement again: a vote, without running it twice
@@ -95,7 +94,7 @@ def _run_candidate(ctx: Context, chain: Chain, planned: PlannedStep) -> Generato
     scratch = Chain(chain.mode, chain.schema, values=dict(ctx.params))
     try:
         step, done = yield from _quiet(run_step(ctx, scratch, 1, planned, False))
-    except (StepProblem, ChatDBError):
+    except (StepProblem, SQLRefused, ModelOutputError):  # it does not run: no candidate
         return None
     return Candidate(planned.sql, scratch, step, done)
 
@@ -122,7 +121,6 @@ def _add(candidates: list[Candidate], new: Candidate) -> None:
     for candidate in candidates:
         if candidate.step.result is not None and signature(candidate.step.result.frame) == key:
             candidate.votes += 1
-            candidate.also.append(new.sql)
             return
     candidates.append(new)
 
@@ -200,6 +198,3 @@ def choice_schema(count: int) -> JSONSchema:
         "required": ["choice"],
         "additionalProperties": False,
     }
-
-
-second_look.may_fall_back = True  # type: ignore[attr-defined]
