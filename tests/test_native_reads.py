@@ -209,17 +209,3 @@ def test_a_question_naming_nothing_in_the_data_is_routed_by_the_model(lots, scri
     scripted.push({"route": "chat"}, {"answer": "I answer questions about your tables."})
     reply = lots.ask("What can you do?")
     assert reply.route == "chat" and scripted.calls[0].json_schema is not None
-
-
-def test_the_prompt_shows_the_values_a_check_list_allows(scripted):
-    chatdb = ChatDB(
-        model=scripted,
-        summarize=False,
-        schema="CREATE TABLE visits (state VARCHAR CHECK (state IN ('booked', 'no-show')), fee INT CHECK (fee > 0));",
-    )
-    chatdb.session.rows("INSERT INTO visits VALUES ('no-show', 20)")
-    scripted.push("SELECT count(*) AS n FROM visits WHERE state = 'no-show'")
-    chatdb.ask("How many visits were no-shows?")
-    prompt = scripted.calls[0].messages[-1]["content"]
-    assert "  state VARCHAR CHECK (state IN ('booked', 'no-show')),\n  fee INTEGER\n" in prompt
-    chatdb.close()

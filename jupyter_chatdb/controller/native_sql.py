@@ -14,7 +14,6 @@ from ..grounding.keys import Reference
 from ..grounding.values import Mention
 from ..llm.base import Message
 from ..sql.catalog import Catalog, Table
-from ..sql.check_lists import check_lists
 from ..sql.names import quote_string, quote_table, readable_identifier, readable_table
 from ..sql.session import Session
 
@@ -31,22 +30,16 @@ def schema_text(
     implied: Sequence[Reference],
     views: Mapping[str, str] | None = None,
 ) -> str:
-    """Each table's CREATE TABLE, with the values its CHECK lists allow, the keys it declares or the data
-    implies (`grounding.keys`), and example rows; then the `views` (name -> SELECT) the model may read as well."""
+    """Each table's CREATE TABLE, with the keys it declares or the data implies (`grounding.keys`), and
+    example rows; then the `views` (name -> SELECT) the model may read as well."""
     chosen = [catalog.tables[n] for n in (names if names is not None else catalog.tables) if n in catalog.tables]
-    listed = check_lists(session)
-    parts = [_table_text(table, session, implied, listed) for table in chosen]
+    parts = [_table_text(table, session, implied) for table in chosen]
     parts += [f"CREATE VIEW {readable_identifier(name)} AS\n{sql};" for name, sql in (views or {}).items()]
     return "\n\n".join(parts)
 
 
-def _table_text(
-    table: Table, session: Session, implied: Sequence[Reference], listed: Mapping[tuple[str, str], Sequence[str]]
-) -> str:
-    lines = [
-        f"  {readable_identifier(c.name)} {c.type}{_allowed(c.name, listed.get((table.name, c.name)))}"
-        for c in table.columns
-    ]
+def _table_text(table: Table, session: Session, implied: Sequence[Reference]) -> str:
+    lines = [f"  {readable_identifier(c.name)} {c.type}" for c in table.columns]
     lines += _keys(table, implied)
     rows = session.rows(f"SELECT * FROM {quote_table(table.name)} LIMIT {EXAMPLE_ROWS}")
     shown = "\n".join(" ".join(_value(v) for v in row) for row in rows)
@@ -55,17 +48,6 @@ def _table_text(
         f"CREATE TABLE {readable_table(table.name)} (\n" + ",\n".join(lines) + "\n);\n"
         f"/*\n{len(rows)} example rows:\nSELECT * FROM {readable_table(table.name)} LIMIT {EXAMPLE_ROWS};\n{header}\n{shown}\n*/"
     )
-
-
-def _allowed(column: str, values: Sequence[str] | None) -> str:
-    """The CHECK list a column declares, as its CREATE TABLE says it: the values it may hold.
-
-    >>> _allowed("coat", ("bay", "grey")), _allowed("coat", None)
-    (" CHECK (coat IN ('bay', 'grey'))", '')
-    """
-    if not values:
-        return ""
-    return f" CHECK ({readable_identifier(column)} IN ({', '.join(map(quote_string, values))}))"
 
 
 def _keys(table: Table, implied: Sequence[Reference]) -> list[str]:
