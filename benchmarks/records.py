@@ -257,7 +257,7 @@ def attempt_question(trade: Trade, question_id: str, way: str, model: LLM, embed
                 raw_messages(raw_schema(trade, con), question.text), max_tokens=RAW_MAX_TOKENS, stop=STOP
             )
             sql = reply_sql(completion.text)
-            frame = _run_raw(con, sql)
+            frame = run_raw(con, sql)
         else:
             db = ChatDB(model=model, summarize=True, strategy=way, embedder=embedder)  # type: ignore[arg-type]
             copy_into(con, db)
@@ -287,7 +287,7 @@ def attempt_question(trade: Trade, question_id: str, way: str, model: LLM, embed
     }
 
 
-def _run_raw(con: duckdb.DuckDBPyConnection, sql: str) -> pd.DataFrame:
+def run_raw(con: duckdb.DuckDBPyConnection, sql: str) -> pd.DataFrame:
     """The raw model's SQL on DuckDB as written, else once more as transpiled from SQLite."""
     try:
         return con.execute(sql).df()

@@ -35,7 +35,7 @@ from collections import defaultdict
 from collections.abc import Iterator
 from dataclasses import asdict, dataclass
 from pathlib import Path
-from typing import Any
+from typing import Any, TextIO
 
 import pandas as pd
 import sqlglot
@@ -93,8 +93,7 @@ class Answer:
 def main() -> int:
     args = parse_args()
     if args.summary:
-        answers = [Answer(**json.loads(line)) for line in args.summary.read_text().splitlines() if line.strip()]
-        report(answers, args.summary.stem)
+        report(read_answers(args.summary), args.summary.stem)
         return 0
     questions = select_questions(args)
     if not questions:
@@ -112,13 +111,23 @@ def main() -> int:
             for system in ("raw", *args.systems.split(",")):
                 for answer in answer_all(system, model, asked, path, gold_path):
                     answers.append(answer)
-                    lines.write(json.dumps(asdict(answer)) + "\n")
-                    lines.flush()
-                    if args.verbose:
-                        mark = "ok " if answer.correct else "ERR" if not answer.executed else "no "
-                        print(f"[{system} {db_id}] {mark} {answer.seconds:5.1f}s {answer.question}", flush=True)
+                    keep(answer, lines, args.verbose)
     report(answers, f"{args.half} half{', numbers stored as text' if args.messy else ''}, model {model.name}")
     return 0
+
+
+def keep(answer: Answer, lines: TextIO, verbose: bool) -> None:
+    """One answer saved as it comes (a stopped run keeps what it measured), and shown with `verbose`."""
+    lines.write(json.dumps(asdict(answer)) + "\n")
+    lines.flush()
+    if verbose:
+        mark = "ok " if answer.correct else "ERR" if not answer.executed else "no "
+        print(f"[{answer.system} {answer.db_id}] {mark} {answer.seconds:5.1f}s {answer.question}", flush=True)
+
+
+def read_answers(path: Path) -> list[Answer]:
+    """The answers of a saved details file."""
+    return [Answer(**json.loads(line)) for line in path.read_text().splitlines() if line.strip()]
 
 
 def select_questions(args: argparse.Namespace) -> list[dict]:

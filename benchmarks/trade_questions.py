@@ -20,18 +20,25 @@ time against raw's, easy questions' time, false "can't tell").
 from __future__ import annotations
 
 import argparse
-import json
 import sys
 import time
 from collections.abc import Iterator
-from dataclasses import asdict
 from pathlib import Path
 
 import duckdb
 import sqlglot
-from records import _run_raw, copy_into, final_state, raw_schema
+from records import copy_into, final_state, raw_schema, run_raw
 from spider import gold_is_ordered, same
-from text2sql import RAW_MAX_TOKENS, Answer, ask_chatdb_reply, raw_messages, report, strategy_and_stages
+from text2sql import (
+    RAW_MAX_TOKENS,
+    Answer,
+    ask_chatdb_reply,
+    keep,
+    raw_messages,
+    read_answers,
+    report,
+    strategy_and_stages,
+)
 from trades import REPORT, TRADES, build
 from trades.base import Question, Trade
 
@@ -44,8 +51,7 @@ from jupyter_chatdb.llm.base import LLM
 def main() -> int:
     args = parse_args()
     if args.summary:
-        answers = [Answer(**json.loads(line)) for line in args.summary.read_text().splitlines() if line.strip()]
-        report(answers, args.summary.stem)
+        report(read_answers(args.summary), args.summary.stem)
         return 0
     model = select_backend(args.model)
     details = args.details or Path("benchmarks/out/trade_questions.jsonl")
@@ -58,11 +64,7 @@ def main() -> int:
             for system in ("raw", *args.systems.split(",")):
                 for answer in answer_all(system, model, trade, questions):
                     answers.append(answer)
-                    lines.write(json.dumps(asdict(answer)) + "\n")
-                    lines.flush()
-                    if args.verbose:
-                        mark = "ok " if answer.correct else "ERR" if not answer.executed else "no "
-                        print(f"[{system} {name}] {mark} {answer.seconds:5.1f}s {answer.question}", flush=True)
+                    keep(answer, lines, args.verbose)
     report(answers, f"trades {args.trades}, model {model.name}")
     return 0
 
@@ -96,7 +98,7 @@ def ask_raw(model: LLM, schema: str, trade: str, question: Question, con: duckdb
     sql = reply_sql(completion.text)
     executed, correct, error = False, False, ""
     try:
-        frame = _run_raw(con, sql)
+        frame = run_raw(con, sql)
         executed = True
         correct = same(frame, con.execute(question.gold).fetchall(), gold_is_ordered(question.gold))
     except (duckdb.Error, sqlglot.errors.SqlglotError) as failure:  # what neither DuckDB nor SQLite reads

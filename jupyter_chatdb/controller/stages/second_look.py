@@ -41,17 +41,12 @@ class Candidate:
     votes: int = 1  # statements that returned its result
 
 
-def doubts(ctx: Context, chain: Chain) -> list[str]:
-    """Why the read's one statement may not answer the request (none: it is kept without a second look)."""
-    reasons = []
-    if chain.revisions:
-        reasons.append("it failed first and was repaired")
+def doubtful(chain: Chain) -> bool:
+    """Whether the read's one statement may not answer the request: it failed first and was repaired, it
+    found nothing, or a value it compares is not stored."""
     result = chain.steps[-1].result
-    if result is not None and found_nothing(result.frame):
-        reasons.append("it found nothing")
-    if chain.missing_values:
-        reasons.append("a value it compares is not stored")
-    return reasons
+    found = result is not None and found_nothing(result.frame)
+    return bool(chain.revisions) or found or bool(chain.missing_values)
 
 
 def second_look(ctx: Context) -> Iterator[Event]:
@@ -62,7 +57,7 @@ def second_look(ctx: Context) -> Iterator[Event]:
         return
     if len(chain.steps) != 1 or not ctx.messages or ctx.request.approved or ctx.procedure:
         return
-    if not doubts(ctx, chain):
+    if not doubtful(chain):
         return
     first = Candidate(chain.planned[-1], chain, chain.steps[-1], chain.done[-1])
     candidates = [first]
