@@ -29,6 +29,7 @@ import time
 from collections import Counter
 from collections.abc import Callable
 from dataclasses import asdict, dataclass
+from decimal import Decimal
 from pathlib import Path
 
 import pandas as pd
@@ -270,6 +271,8 @@ def normalize(value: object) -> object:
         return None
     if hasattr(value, "item"):  # numpy scalars
         value = value.item()
+    if isinstance(value, Decimal):  # DuckDB's DECIMAL: a float in a DataFrame, a Decimal fetched as rows
+        value = float(value)
     if isinstance(value, bool):
         return float(value)
     if isinstance(value, (int, float)):

@@ -76,3 +76,14 @@ def test_the_fruit_shops_taught_statements_replay_the_records_exactly(with_rule)
     assert fruitshop.check_state(db, records) == {"stock per fruit": (5, 5), "valid sales": (1, 1), "revenue": (1, 1)}
     assert len(db.rules) == with_rule
     db.close()
+
+
+def test_a_decimal_scores_as_the_float_a_dataframe_holds():
+    import duckdb
+
+    spider = pytest.importorskip("spider")
+    con = duckdb.connect()
+    con.execute("CREATE TABLE fees (amount DECIMAL(8, 2)); INSERT INTO fees VALUES (12.50), (16.15)")
+    frame = con.execute("SELECT sum(amount) FROM fees").df()
+    assert spider.same(frame, con.execute("SELECT sum(amount) FROM fees").fetchall(), ordered=False)
+    assert not spider.same(frame, [(28.66,)], ordered=False)
