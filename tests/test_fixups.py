@@ -122,6 +122,14 @@ def test_like_on_non_text(case: Case) -> None:
     assert written(tree) == written(parse(case.given)[0])
 
 
+@pytest.mark.parametrize("case", cases_of("days_of_moments"))
+def test_days_of_moments(case: Case) -> None:
+    tree = parse(case.given)[0]
+    moments = {table: set(columns) for table, columns in case.settings["moments"].items()}  # type: ignore[union-attr]
+    assert fixed_text(fixups.days_of_moments(tree, case.settings["schema"], moments)) == case.expected  # type: ignore[arg-type]
+    assert written(tree) == written(parse(case.given)[0])
+
+
 @pytest.mark.parametrize("case", cases_of("swap_tables"))
 def test_swap_tables(case: Case) -> None:
     tree = parse(case.given)[0]
@@ -203,7 +211,7 @@ def test_join_owners_asks_for_the_links_only_when_a_column_is_missing() -> None:
 def test_every_rule_has_fixtures() -> None:
     rules = {"qualify_tables", "drop_unknown_joins", "to_duckdb", "from_sqlite", "quoted_strings", "cast_text_numbers"}
     rules |= {"replace_literals", "with_views", "swap_tables", "requalify_columns", "join_owners", "like_on_non_text"}
-    rules |= {"bare_columns", "ties_by_group", "readable_aliases", "update_target_references"}
+    rules |= {"bare_columns", "ties_by_group", "readable_aliases", "update_target_references", "days_of_moments"}
     assert {path.stem for path in FIXTURES.glob("*.sql")} == rules
     assert all(read_cases(FIXTURES / f"{rule}.sql") for rule in rules)
 

@@ -12,6 +12,7 @@ SAMPLE_VALUES = 3
 ALL_VALUES_UP_TO = 6  # value hints: a text column with at most this many distinct values lists them all
 SAMPLE_CHARS = 40
 TEXT_TYPES = ("VARCHAR", "TEXT", "STRING", "CHAR", "BPCHAR")  # what DuckDB may call a text column
+MOMENT_TYPES = ("TIMESTAMP", "DATETIME")  # with or without a time zone, in any unit
 
 
 @dataclass(frozen=True)
@@ -123,6 +124,13 @@ class Catalog:
             name: {
                 c.name.lower(): _all_numbers(c.samples) for c in table.columns if c.type.upper().startswith(TEXT_TYPES)
             }
+            for name, table in self.tables.items()
+        }
+
+    def moment_columns(self) -> dict[str, set[str]]:
+        """table -> its TIMESTAMP columns (lower case), for the fix-up that compares their days."""
+        return {
+            name: {c.name.lower() for c in table.columns if c.type.upper().startswith(MOMENT_TYPES)}
             for name, table in self.tables.items()
         }
 

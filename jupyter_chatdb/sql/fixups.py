@@ -9,6 +9,7 @@ has input/expected fixtures in `tests/fixtures/fixups/`.
 from __future__ import annotations
 
 import functools
+import re
 from collections.abc import Callable, Mapping, Sequence
 from typing import TypeVar
 
@@ -168,6 +169,50 @@ def like_on_non_text(tree: exp.Expr, schema: Schema, text_columns: TextColumns) 
             wanted.append(operand)
     for operand in wanted:
         operand.replace(exp.Cast(this=operand.copy(), to=exp.DataType.build("VARCHAR")))
+    return tree if wanted else None
+
+
+DAY = re.compile(r"\d{4}-\d{2}-\d{2}")  # a day written alone, with no time of day
+
+
+@_tolerant
+def days_of_moments(tree: exp.Expr, schema: Schema, moments: Mapping[str, set[str]]) -> exp.Expr | None:
+    """A moment (a TIMESTAMP column, `moments`: table -> such columns in lower case) compared with a day
+    written alone compares its day: `= '2024-04-08'` means that day, not its midnight; `> '2024-05-08'`,
+    after it; `BETWEEN ... AND '2024-04-27'` and `<= '2024-04-27'` include it. For reads: on a write the
+    day is the wider bound, and the widening check refuses it.
+
+    >>> moments = {"visits": {"starts_at"}}
+    >>> written(days_of_moments(parse("SELECT id FROM visits WHERE starts_at = '2024-04-08'")[0], {"visits": ["id", "starts_at"]}, moments))
+    "SELECT id FROM visits WHERE CAST(starts_at AS DATE) = '2024-04-08'"
+    """
+    tree = tree.copy()
+    known = {name.lower(): {c.lower() for c in columns} for name, columns in moments.items()}
+
+    def is_moment(node: exp.Expr | None) -> bool:
+        if not isinstance(node, exp.Column):
+            return False
+        table = table_of_column(node, tree, schema)
+        return table is not None and node.name.lower() in known.get(table.lower(), set())
+
+    def is_day(node: exp.Expr | None) -> bool:
+        if isinstance(node, exp.Cast) and node.to.is_type(exp.DataType.Type.DATE):
+            node = node.this
+        return isinstance(node, exp.Literal) and node.is_string and DAY.fullmatch(node.name) is not None
+
+    wanted: list[exp.Column] = []
+    for comparison in tree.find_all(exp.EQ, exp.NEQ, exp.GT, exp.GTE, exp.LT, exp.LTE):
+        left, right = comparison.this, comparison.expression
+        wanted += [a for a, b in ((left, right), (right, left)) if is_moment(a) and is_day(b)]
+    for between in tree.find_all(exp.Between):
+        if is_moment(between.this) and is_day(between.args.get("low")) and is_day(between.args.get("high")):
+            wanted.append(between.this)
+    for listed in tree.find_all(exp.In):
+        values = listed.expressions
+        if is_moment(listed.this) and values and all(is_day(v) for v in values):
+            wanted.append(listed.this)
+    for column in wanted:
+        column.replace(exp.Cast(this=column.copy(), to=exp.DataType.build("DATE")))
     return tree if wanted else None
 
 

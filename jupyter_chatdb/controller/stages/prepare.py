@@ -46,6 +46,7 @@ def prepared(ctx: Context, chain: Chain, index: int, sql: str) -> Generator[Even
         tree = fixups.cast_text_numbers(tree, chain.schema, text_columns) or tree
         tree = fixups.like_on_non_text(tree, chain.schema, text_columns) or tree
         if not chain.writes and not ctx.request.approved:  # the model's reads; SQL a user wrote stays as written
+            tree = fixups.days_of_moments(tree, chain.schema, ctx.catalog.moment_columns()) or tree
             tree = aliases.readable_aliases(tree) or tree
         if tree is not given:
             _refuse_widening(given, tree)
