@@ -13,6 +13,7 @@ import pytest
 
 from jupyter_chatdb.grounding.values import replace_literals
 from jupyter_chatdb.sql import aliases, bare_columns, column_owners, fixups, ties
+from jupyter_chatdb.sql import labels as label_rule
 from jupyter_chatdb.sql.column_owners import Link
 from jupyter_chatdb.sql.guard import parse, written
 
@@ -130,6 +131,19 @@ def test_days_of_moments(case: Case) -> None:
     assert written(tree) == written(parse(case.given)[0])
 
 
+@pytest.mark.parametrize("case", cases_of("labels_for_keys"))
+def test_labels_for_keys(case: Case) -> None:
+    tree = parse(case.given)[0]
+    links = [Link(table, (column,), target, (key,)) for table, column, target, key in case.settings["links"]]  # type: ignore[union-attr]
+    labels: dict[str, str | None] = case.settings["labels"]  # type: ignore[assignment]
+    named: list[str] = case.settings["named"]  # type: ignore[assignment]
+    fixed = label_rule.labels_for_keys(
+        tree, case.settings["schema"], lambda: links, labels.get, lambda c, t: c in named
+    )  # type: ignore[arg-type]
+    assert fixed_text(fixed) == case.expected
+    assert written(tree) == written(parse(case.given)[0])
+
+
 @pytest.mark.parametrize("case", cases_of("swap_tables"))
 def test_swap_tables(case: Case) -> None:
     tree = parse(case.given)[0]
@@ -212,6 +226,7 @@ def test_every_rule_has_fixtures() -> None:
     rules = {"qualify_tables", "drop_unknown_joins", "to_duckdb", "from_sqlite", "quoted_strings", "cast_text_numbers"}
     rules |= {"replace_literals", "with_views", "swap_tables", "requalify_columns", "join_owners", "like_on_non_text"}
     rules |= {"bare_columns", "ties_by_group", "readable_aliases", "update_target_references", "days_of_moments"}
+    rules |= {"labels_for_keys"}
     assert {path.stem for path in FIXTURES.glob("*.sql")} == rules
     assert all(read_cases(FIXTURES / f"{rule}.sql") for rule in rules)
 

@@ -222,3 +222,31 @@ def test_a_moment_compared_with_a_day_reads_that_whole_day(scripted):
         chatdb.close()
     assert reply.sql == ["SELECT lesson_id FROM lessons WHERE CAST(starts_at AS DATE) = '2025-02-03'"]
     assert reply.result["lesson_id"].tolist() == [1, 2]  # as written, midnight only: no lesson
+
+
+@pytest.fixture
+def crossings(scripted) -> ChatDB:
+    chatdb = ChatDB(model=scripted, summarize=False, strategy="native")
+    chatdb.register(
+        "ferries",
+        pd.DataFrame({"ferry_id": [1, 2, 3], "kind": ["car", "car", "foot"], "call_sign": ["Tern", "Skua", "Puffin"]}),
+    )
+    chatdb.register("crossings", pd.DataFrame({"crossing_id": [10, 11, 12], "ferry_id": [1, 3, 1]}))
+    yield chatdb
+    chatdb.close()
+
+
+def test_a_reference_joined_only_to_be_shown_shows_the_label_of_its_row(crossings, scripted):
+    scripted.push("SELECT c.crossing_id, c.ferry_id FROM crossings AS c JOIN ferries AS f ON c.ferry_id = f.ferry_id")
+    reply = crossings.ask("Which ferry made each crossing?")
+    # the label is the first text column whose values all differ (kind repeats)
+    assert reply.sql == [
+        "SELECT c.crossing_id, f.call_sign FROM crossings AS c JOIN ferries AS f ON c.ferry_id = f.ferry_id"
+    ]
+    assert reply.result["call_sign"].tolist() == ["Tern", "Puffin", "Tern"]
+
+
+def test_a_reference_the_request_names_is_shown_as_written(crossings, scripted):
+    scripted.push("SELECT c.crossing_id, c.ferry_id FROM crossings AS c JOIN ferries AS f ON c.ferry_id = f.ferry_id")
+    reply = crossings.ask("Give each crossing's ferry id.")
+    assert reply.result["ferry_id"].tolist() == [1, 3, 1]

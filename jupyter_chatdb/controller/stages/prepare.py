@@ -3,7 +3,8 @@
     text -> trees -> views as CTEs -> qualify tables -> quoted strings -> drop unknown joins
     -> tables read for columns they lack -> columns of the wrong table -> the tables missing columns are in
     -> SQLite's bare columns -> ties broken by the group keys -> ground literals -> numbers stored as text
-    -> patterns matched against other types -> names for aggregate columns (reads) -> guard
+    -> patterns matched against other types -> (reads) days of moments compared with days -> labels for
+    keys joined only to be shown -> names for aggregate columns -> guard
     (SQL DuckDB cannot read gets one try as SQLite/MySQL/PostgreSQL SQL, with its tables qualified)
 
 The fix-ups read a step's statements together (`fixups.joined`).
@@ -11,14 +12,17 @@ The fix-ups read a step's statements together (`fixups.joined`).
 
 from __future__ import annotations
 
-from collections.abc import Generator
+import functools
+from collections.abc import Callable, Generator
 
 from sqlglot import exp
 
 from ...errors import SQLRefused, SQLSyntaxError, WriteWidened
 from ...grounding.keys import links
+from ...grounding.labels import label_column, names_reference
 from ...sql import aliases, bare_columns, column_owners, fixups, guard, ties
 from ...sql.column_owners import Link
+from ...sql.labels import labels_for_keys
 from ...sql.write_scope import removed_bounds
 from ..context import Chain, Context, StepProblem
 from ..events import Event
@@ -47,6 +51,7 @@ def prepared(ctx: Context, chain: Chain, index: int, sql: str) -> Generator[Even
         tree = fixups.like_on_non_text(tree, chain.schema, text_columns) or tree
         if not chain.writes and not ctx.request.approved:  # the model's reads; SQL a user wrote stays as written
             tree = fixups.days_of_moments(tree, chain.schema, ctx.catalog.moment_columns()) or tree
+            tree = labels_for_keys(tree, chain.schema, lambda: _links(ctx), _label_of(ctx), _named(ctx)) or tree
             tree = aliases.readable_aliases(tree) or tree
         if tree is not given:
             _refuse_widening(given, tree)
@@ -80,6 +85,14 @@ def _refuse_widening(given: exp.Expr, fixed: exp.Expr) -> None:
             f"This write cannot run as written, and fixing it would remove {removed}, which would change the "
             "rows it touches: name only tables and columns that exist."
         )
+
+
+def _label_of(ctx: Context) -> Callable[[str], str | None]:
+    return functools.cache(lambda table: label_column(ctx.catalog, ctx.session, table))
+
+
+def _named(ctx: Context) -> Callable[[str, str], bool]:
+    return lambda column, target: names_reference(ctx.request.text, column, target)
 
 
 def _links(ctx: Context) -> list[Link]:

@@ -1,0 +1,44 @@
+"""What a reader knows a row by: a table's label column, and whether a request asks for a reference as such.
+
+Used by `sql.labels.labels_for_keys`, which shows a joined table's label instead of the key that reaches it.
+"""
+
+from __future__ import annotations
+
+from ..sql.catalog import TEXT_TYPES, Catalog
+from ..sql.names import quote_identifier, quote_table, split_table
+from ..sql.session import Session
+from .words import stems, words
+
+DISTINCT_SHARE = 0.9  # a label's stored values nearly all differ (a category repeats)
+LABEL_WORDS = ("name", "title", "label")  # preferred among such columns; any other may serve
+
+
+def label_column(catalog: Catalog, session: Session, table: str) -> str | None:
+    """The text column, no key, whose stored values nearly all differ, that names `table`'s rows: one
+    whose name says name, title or label first, else the first such column; None when there is none."""
+    entry = catalog.tables.get(table)
+    if entry is None:
+        return None
+    keys = {c.lower() for c in entry.primary_key} | {c.lower() for k in entry.foreign_keys for c in k.columns}
+    candidates = [c.name for c in entry.columns if c.type.upper().startswith(TEXT_TYPES) and c.name.lower() not in keys]
+    candidates.sort(key=lambda name: not any(w in words(name).split() for w in LABEL_WORDS))
+    for name in candidates:
+        column = quote_identifier(name)
+        distinct, held = session.rows(f"SELECT count(DISTINCT {column}), count({column}) FROM {quote_table(table)}")[0]
+        if held and distinct >= DISTINCT_SHARE * held:
+            return name
+    return None
+
+
+def names_reference(request: str, column: str, target: str) -> bool:
+    """Whether `request` names the referencing `column` beyond the table it reaches: a word of its name
+    that is not the table's ("id" of `patient_id` for `patients`).
+
+    >>> names_reference("List each patient's id and visit day", "patient_id", "patients")
+    True
+    >>> names_reference("List each patient and visit day", "patient_id", "patients")
+    False
+    """
+    own = stems(words(column)) - stems(words(split_table(target)[1]))
+    return bool(own & stems(request))

@@ -1,0 +1,123 @@
+"""A fix-up for a small model's commonest way of showing a thing: by its reference instead of its name.
+
+`labels_for_keys`: a read that joins a referenced table only to match its key (`JOIN patients AS p ON
+v.patient_id = p.patient_id`), reads nothing else of it, and shows the referencing column (`v.patient_id`)
+shows that table's label instead (`p.name`): the join says the thing was meant, the key says nothing to a
+reader. A reference the request names as such (its "id", "code", "number") stays as written.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Sequence
+
+from sqlglot import exp
+
+from .column_owners import Link
+from .fixups import Schema, _tolerant, lowered_columns
+from .guard import table_key
+
+Named = Callable[[str, str], bool]  # (referencing column, referenced table) -> the request names the column
+
+
+@_tolerant
+def labels_for_keys(
+    tree: exp.Expr,
+    schema: Schema,
+    links: Callable[[], Sequence[Link]],
+    label_of: Callable[[str], str | None],
+    named: Named,
+) -> exp.Expr | None:
+    """`tree` with each such shown reference replaced by its table's label (`label_of(table)`: a text
+    column naming each row, or None); its GROUP BY keeps the reference and adds the label. A statement
+    that is no single SELECT is left as it is.
+
+    >>> from jupyter_chatdb.sql.guard import parse, written
+    >>> schema = {"visits": ["visit_id", "patient_id", "day"], "patients": ["patient_id", "name"]}
+    >>> links = lambda: [Link("visits", ("patient_id",), "patients", ("patient_id",))]
+    >>> sql = "SELECT v.patient_id, v.day FROM visits AS v JOIN patients AS p ON v.patient_id = p.patient_id"
+    >>> written(labels_for_keys(parse(sql)[0], schema, links, lambda table: "name", lambda column, table: False))
+    'SELECT p.name, v.day FROM visits AS v JOIN patients AS p ON v.patient_id = p.patient_id'
+    """
+    if not isinstance(tree, exp.Select) or not tree.args.get("joins"):
+        return None
+    tree = tree.copy()
+    columns = lowered_columns(schema)
+    aliases = {t.alias_or_name.lower(): table_key(t) for t in tree.find_all(exp.Table)}
+    if any(table not in columns for table in aliases.values()):
+        return None
+    known = {(link.table.lower(), link.columns[0].lower()): link for link in links() if len(link.columns) == 1}
+    changed = False
+    for projection in tree.expressions:
+        shown = projection.this if isinstance(projection, exp.Alias) else projection
+        if not isinstance(shown, exp.Column) or not shown.table:
+            continue
+        replaced = _label(tree, shown, aliases, columns, known, label_of, named)
+        if replaced is None:
+            continue
+        group = tree.args.get("group")
+        if group is not None and any(_same(key, shown) for key in group.expressions):
+            group.append("expressions", replaced.copy())
+        shown.replace(replaced)
+        changed = True
+    return tree if changed else None
+
+
+def _label(
+    select: exp.Select,
+    shown: exp.Column,
+    aliases: dict[str, str],
+    columns: dict[str, set[str]],
+    known: dict[tuple[str, str], Link],
+    label_of: Callable[[str], str | None],
+    named: Named,
+) -> exp.Column | None:
+    """The label column to show instead of `shown`, where `shown` references a table joined only on it."""
+    table = aliases.get(shown.table.lower())
+    link = known.get((table or "", shown.name.lower()))
+    if table is None or link is None or named(shown.name, link.target):
+        return None
+    for join in select.args.get("joins") or []:
+        target = join.this
+        if not isinstance(target, exp.Table) or table_key(target) != link.target.lower() or join.side:
+            continue
+        alias = target.alias_or_name.lower()
+        condition = join.args.get("on")
+        if not _matches_key(condition, shown, alias, link.keys[0]) or _read_elsewhere(select, join, alias, columns):
+            continue
+        label = label_of(link.target)
+        return (
+            exp.Column(this=exp.to_identifier(label), table=exp.to_identifier(target.alias_or_name)) if label else None
+        )
+    return None
+
+
+def _matches_key(condition: exp.Expr | None, shown: exp.Column, alias: str, key: str) -> bool:
+    """Whether the join's condition is just `shown = alias.key` (either way round)."""
+    if not isinstance(condition, exp.EQ):
+        return False
+    sides = (condition.this, condition.expression)
+    return any(_same(side, shown) for side in sides) and any(
+        isinstance(side, exp.Column) and side.table.lower() == alias and side.name.lower() == key.lower()
+        for side in sides
+    )
+
+
+def _read_elsewhere(select: exp.Select, join: exp.Join, alias: str, columns: dict[str, set[str]]) -> bool:
+    """Whether the joined table is read anywhere but its join condition: by its alias, or by a column of
+    its own that no qualifier places (conservatively, any such name)."""
+    condition = join.args.get("on")
+    own = columns.get(table_key(join.this), set())
+    for column in select.find_all(exp.Column):
+        if condition is not None and column.find_ancestor(exp.Join) is join:
+            continue
+        if column.table.lower() == alias or (not column.table and column.name.lower() in own):
+            return True
+    return any(isinstance(star, exp.Star) for star in select.expressions)
+
+
+def _same(node: exp.Expr, column: exp.Column) -> bool:
+    return (
+        isinstance(node, exp.Column)
+        and node.name.lower() == column.name.lower()
+        and node.table.lower() == column.table.lower()
+    )
