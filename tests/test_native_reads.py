@@ -214,14 +214,14 @@ def test_a_question_naming_nothing_in_the_data_is_routed_by_the_model(lots, scri
 def test_a_moment_compared_with_a_day_reads_that_whole_day(scripted):
     chatdb = ChatDB(model=scripted, summarize=False, strategy="native")
     moments = pd.to_datetime(["2025-02-03 09:30", "2025-02-03 16:00", "2025-02-04 10:00"])
-    chatdb.register("lessons", pd.DataFrame({"lesson_id": [1, 2, 3], "starts_at": moments}))
-    scripted.push("SELECT lesson_id FROM lessons WHERE starts_at = '2025-02-03'")
+    chatdb.register("voyages", pd.DataFrame({"voyage_id": [1, 2, 3], "sets_off": moments}))
+    scripted.push("SELECT voyage_id FROM voyages WHERE sets_off = '2025-02-03'")
     try:
-        reply = chatdb.ask("Which lessons are on 3 February 2025?")
+        reply = chatdb.ask("Which voyages are on 3 February 2025?")
     finally:
         chatdb.close()
-    assert reply.sql == ["SELECT lesson_id FROM lessons WHERE CAST(starts_at AS DATE) = '2025-02-03'"]
-    assert reply.result["lesson_id"].tolist() == [1, 2]  # as written, midnight only: no lesson
+    assert reply.sql == ["SELECT voyage_id FROM voyages WHERE CAST(sets_off AS DATE) = '2025-02-03'"]
+    assert reply.result["voyage_id"].tolist() == [1, 2]  # as written, midnight only: no voyage
 
 
 @pytest.fixture

@@ -33,11 +33,11 @@ def label_column(catalog: Catalog, session: Session, table: str) -> str | None:
 
 def names_reference(request: str, column: str, target: str) -> bool:
     """Whether `request` names the referencing `column` beyond the table it reaches: a word of its name
-    that is not the table's ("id" of `patient_id` for `patients`).
+    that is not the table's ("id" of `hound_id` for `hounds`).
 
-    >>> names_reference("List each patient's id and visit day", "patient_id", "patients")
+    >>> names_reference("List each hound's id and grooming day", "hound_id", "hounds")
     True
-    >>> names_reference("List each patient and visit day", "patient_id", "patients")
+    >>> names_reference("List each hound and grooming day", "hound_id", "hounds")
     False
     """
     own = stems(words(column)) - stems(words(split_table(target)[1]))

@@ -182,9 +182,9 @@ def days_of_moments(tree: exp.Expr, schema: Schema, moments: Mapping[str, set[st
     after it; `BETWEEN ... AND '2024-04-27'` and `<= '2024-04-27'` include it. For reads: on a write the
     day is the wider bound, and the widening check refuses it.
 
-    >>> schema, moments = {"visits": ["id", "starts_at"]}, {"visits": {"starts_at"}}
-    >>> written(days_of_moments(parse("SELECT id FROM visits WHERE starts_at = '2024-04-08'")[0], schema, moments))
-    "SELECT id FROM visits WHERE CAST(starts_at AS DATE) = '2024-04-08'"
+    >>> schema, moments = {"voyages": ["id", "sets_off"]}, {"voyages": {"sets_off"}}
+    >>> written(days_of_moments(parse("SELECT id FROM voyages WHERE sets_off = '2024-04-08'")[0], schema, moments))
+    "SELECT id FROM voyages WHERE CAST(sets_off AS DATE) = '2024-04-08'"
     """
     tree = tree.copy()
     known = {name.lower(): {c.lower() for c in columns} for name, columns in moments.items()}

@@ -1,9 +1,9 @@
 """A fix-up for a small model's commonest way of showing a thing: by its reference instead of its name.
 
-`labels_for_keys`: a read that joins a referenced table only to match its key (`JOIN patients AS p ON
-v.patient_id = p.patient_id`), reads nothing else of it, and shows the referencing column (`v.patient_id`)
-shows that table's label instead (`p.name`): the join says the thing was meant, the key says nothing to a
-reader. A reference the request names as such (its "id", "code", "number") stays as written.
+`labels_for_keys`: a read that joins a referenced table only to match its key (`JOIN hounds AS h ON
+g.hound_id = h.hound_id`), reads nothing else of it, and shows the referencing column (`g.hound_id`) shows
+that table's label instead (`h.name`): the join says the thing was meant, the key says nothing to a reader.
+A reference the request names as such (its "id", "code", "number") stays as written.
 """
 
 from __future__ import annotations
@@ -32,11 +32,11 @@ def labels_for_keys(
     that is no single SELECT is left as it is.
 
     >>> from jupyter_chatdb.sql.guard import parse, written
-    >>> schema = {"visits": ["visit_id", "patient_id", "day"], "patients": ["patient_id", "name"]}
-    >>> links = lambda: [Link("visits", ("patient_id",), "patients", ("patient_id",))]
-    >>> sql = "SELECT v.patient_id, v.day FROM visits AS v JOIN patients AS p ON v.patient_id = p.patient_id"
+    >>> schema = {"grooms": ["groom_no", "hound_id", "day"], "hounds": ["hound_id", "name"]}
+    >>> links = lambda: [Link("grooms", ("hound_id",), "hounds", ("hound_id",))]
+    >>> sql = "SELECT g.hound_id, g.day FROM grooms AS g JOIN hounds AS h ON g.hound_id = h.hound_id"
     >>> written(labels_for_keys(parse(sql)[0], schema, links, lambda table: "name", lambda column, table: False))
-    'SELECT p.name, v.day FROM visits AS v JOIN patients AS p ON v.patient_id = p.patient_id'
+    'SELECT h.name, g.day FROM grooms AS g JOIN hounds AS h ON g.hound_id = h.hound_id'
     """
     if not isinstance(tree, exp.Select) or not tree.args.get("joins"):
         return None
