@@ -39,7 +39,7 @@ from .llm.minilm import LazyMiniLMEmbedder
 from .llm.minilm import installed as minilm_installed
 from .llm.select import select_backend
 from .options import Options
-from .sql import guard, remote
+from .sql import fixup_rules, guard, remote
 from .sql.catalog import Catalog
 from .sql.generalize import generalize, parameter_types
 from .sql.journal import Journal
@@ -105,7 +105,8 @@ class ChatDB:
         `candidates` > 1 samples that many plans for a question and keeps the result most of them agree on.
         `revisions`: how often a failing plan is revised per request.
         `without`: stages left out of the chain (`controller/strategies.py`: "route", "vote",
-        "fall_back", "post_think", ...), to measure what each one gives.
+        "fall_back", "post_think", ...) and fix-up rules left out (`sql/fixup_rules.py`: "labels_for_keys",
+        ...), to measure what each one gives.
         `memory`: a ThoughtMemory to recall thoughts from before planning and store new ones in after
         each answer (its triples are the table `memory_triples` for SQL the user writes).
         `embedder`: matches literals with stored values and requests with tables by meaning
@@ -196,6 +197,7 @@ class ChatDB:
             strategy=self._stages,
             procedures=self.procedures,
             rules=self.rules,
+            fixups=fixup_rules.without(fixup_rules.RULES, self._without),
         )
 
     @property

@@ -250,3 +250,16 @@ def test_a_reference_the_request_names_is_shown_as_written(crossings, scripted):
     scripted.push("SELECT c.crossing_id, c.ferry_id FROM crossings AS c JOIN ferries AS f ON c.ferry_id = f.ferry_id")
     reply = crossings.ask("Give each crossing's ferry id.")
     assert reply.result["ferry_id"].tolist() == [1, 3, 1]
+
+
+def test_a_fix_up_rule_left_out_leaves_its_sql_as_written(scripted):
+    chatdb = ChatDB(model=scripted, summarize=False, strategy="native", without=("labels_for_keys",))
+    chatdb.register("ferries", pd.DataFrame({"ferry_id": [1, 3], "call_sign": ["Tern", "Puffin"]}))
+    chatdb.register("crossings", pd.DataFrame({"crossing_id": [10, 11], "ferry_id": [1, 3]}))
+    sql = "SELECT c.crossing_id, c.ferry_id FROM crossings AS c JOIN ferries AS f ON c.ferry_id = f.ferry_id"
+    scripted.push(sql)
+    try:
+        reply = chatdb.ask("Which ferry made each crossing?")
+    finally:
+        chatdb.close()
+    assert reply.sql == [sql]

@@ -19,6 +19,8 @@ from ..options import Options
 from ..sql import guard
 from ..sql.approval import Preview
 from ..sql.catalog import Catalog
+from ..sql.fixup_rules import RULES
+from ..sql.fixup_rules import Rule as FixupRule
 from ..sql.journal import Journal, Recorder, TableChange
 from ..sql.rules import Rule, RuleBook
 from ..sql.session import Session
@@ -43,6 +45,7 @@ class Services:
     concepts: ConceptIndex = field(default_factory=ConceptIndex)  # what requests may ask about, for honesty
     procedures: ProcedureBook | None = None  # writes learned or taught, run for requests of their kind
     rules: RuleBook | None = None  # statements that keep derived data true, run at the end of writes
+    fixups: tuple[FixupRule, ...] = RULES  # the tree rewrites a step's SQL goes through (`sql/fixup_rules.py`)
 
 
 class ModelCalls:

@@ -19,6 +19,8 @@ from ..kernel_memory.procedures import ProcedureBook
 from ..kernel_memory.thoughts import ThoughtMemory
 from ..llm.base import LLM, Embedder
 from ..sql.catalog import Catalog
+from ..sql.fixup_rules import RULES
+from ..sql.fixup_rules import Rule as FixupRule
 from ..sql.journal import Journal
 from ..sql.rules import RuleBook
 from ..sql.session import Session
@@ -44,12 +46,14 @@ class Controller:
         strategy: tuple[Stage, ...] = ASK,
         procedures: ProcedureBook | None = None,
         rules: RuleBook | None = None,
+        fixups: tuple[FixupRule, ...] = RULES,
     ) -> None:
         """`embedder` matches values and tables by meaning (default: the memory's, else by spelling only);
         `values` and `tables` are the data-value and schema-selection memories (default: new ones);
         `strategy` the stages a request runs (`strategies.without(ASK, "vote")` leaves one out);
         `procedures` the writes learned or taught, run for requests of their kind; `rules` the statements
-        that keep derived data true (default: those kept in the database)."""
+        that keep derived data true (default: those kept in the database); `fixups` the tree rewrites a
+        step's SQL goes through (`sql/fixup_rules.py`: leaving one out switches it off)."""
         embedder = embedder or (memory.embedder if memory is not None else None)
         self.services = Services(
             model,
@@ -61,6 +65,7 @@ class Controller:
             memory,
             procedures=procedures,
             rules=rules if rules is not None else RuleBook(session),
+            fixups=fixups,
         )
         self.strategy = strategy
 

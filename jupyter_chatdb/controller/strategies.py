@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from ..sql.fixup_rules import RULE_NAMES
 from .pipeline import Stage
 from .stages.facts import write_from_facts
 from .stages.finish import answer, fall_back, finish
@@ -93,12 +94,15 @@ STAGES = {stage.__name__: stage for strategy in STRATEGIES.values() for stage in
 
 
 def without(strategy: tuple[Stage, ...], *names: str) -> tuple[Stage, ...]:
-    """`strategy` with the named stages left out.
+    """`strategy` with the named stages left out (a fix-up rule's name is left to `fixup_rules.without`).
 
-    >>> [s.__name__ for s in without(APPROVED, "finish")]
+    >>> [s.__name__ for s in without(APPROVED, "finish", "labels_for_keys")]
     ['run_steps', 'answer']
     """
-    unknown = [name for name in names if name not in STAGES]
+    unknown = [name for name in names if name not in STAGES and name not in RULE_NAMES]
     if unknown:
-        raise ValueError(f"Unknown stage {unknown[0]!r}: the stages are {', '.join(STAGES)}.")
+        raise ValueError(
+            f"Unknown stage {unknown[0]!r}: the stages are {', '.join(STAGES)}; the fix-up rules "
+            f"{', '.join(RULE_NAMES)}."
+        )
     return tuple(stage for stage in strategy if stage.__name__ not in names)

@@ -1,10 +1,7 @@
 """A step's SQL made ready to run: parsed once, fixed up as a tree, its literals grounded, then checked.
 
-    text -> trees -> views as CTEs -> qualify tables -> quoted strings -> drop unknown joins
-    -> tables read for columns they lack -> columns of the wrong table -> the tables missing columns are in
-    -> SQLite's bare columns -> ties broken by the group keys -> ground literals -> numbers stored as text
-    -> patterns matched against other types -> (reads) days of moments compared with days -> labels for
-    keys joined only to be shown -> names for aggregate columns -> guard
+    text -> trees -> the session's fix-up rules before the values (`sql.fixup_rules.BEFORE_VALUES`)
+    -> ground literals (`values.correct_values`) -> the rules after them (`AFTER_VALUES`) -> guard
     (SQL DuckDB cannot read gets one try as SQLite/MySQL/PostgreSQL SQL, with its tables qualified)
 
 The fix-ups read a step's statements together (`fixups.joined`).
@@ -13,16 +10,15 @@ The fix-ups read a step's statements together (`fixups.joined`).
 from __future__ import annotations
 
 import functools
-from collections.abc import Callable, Generator
+from collections.abc import Generator
 
 from sqlglot import exp
 
 from ...errors import SQLRefused, SQLSyntaxError, WriteWidened
 from ...grounding.keys import links
 from ...grounding.labels import label_column, names_reference
-from ...sql import aliases, bare_columns, column_owners, fixups, guard, ties
+from ...sql import fixup_rules, fixups, guard
 from ...sql.column_owners import Link
-from ...sql.labels import labels_for_keys
 from ...sql.write_scope import removed_bounds
 from ..context import Chain, Context, StepProblem
 from ..events import Event
@@ -36,23 +32,11 @@ def prepared(ctx: Context, chain: Chain, index: int, sql: str) -> Generator[Even
     shown = ctx.shown or ()
     try:
         given = fixups.joined(guard.parse(sql))
-        tree = fixups.with_views(given, ctx.views) or given
-        tree = fixups.qualify_tables(tree, chain.schema, shown) or tree  # before literals are matched
-        tree = fixups.quoted_strings(tree, chain.schema) or tree
-        tree = fixups.drop_unknown_joins(tree, chain.schema) or tree
-        tree = column_owners.swap_tables(tree, chain.schema) or tree
-        tree = column_owners.requalify_columns(tree, chain.schema) or tree
-        tree = column_owners.join_owners(tree, chain.schema, lambda: _links(ctx)) or tree
-        tree = bare_columns.bare_columns(tree) or tree
-        tree = ties.ties_by_group(tree) or tree
+        scope, reads = _scope(ctx, chain), not chain.writes and not ctx.request.approved
+        before, after = fixup_rules.around_values(ctx.services.fixups)
+        tree = fixup_rules.rewritten(given, scope, before, reads)
         tree = yield from correct_values(ctx, chain, index, tree)
-        text_columns = ctx.catalog.text_columns()
-        tree = fixups.cast_text_numbers(tree, chain.schema, text_columns) or tree
-        tree = fixups.like_on_non_text(tree, chain.schema, text_columns) or tree
-        if not chain.writes and not ctx.request.approved:  # the model's reads; SQL a user wrote stays as written
-            tree = fixups.days_of_moments(tree, chain.schema, ctx.catalog.moment_columns()) or tree
-            tree = labels_for_keys(tree, chain.schema, lambda: _links(ctx), _label_of(ctx), _named(ctx)) or tree
-            tree = aliases.readable_aliases(tree) or tree
+        tree = fixup_rules.rewritten(tree, scope, after, reads)
         if tree is not given:
             _refuse_widening(given, tree)
             sql = guard.written(tree)
@@ -87,12 +71,18 @@ def _refuse_widening(given: exp.Expr, fixed: exp.Expr) -> None:
         )
 
 
-def _label_of(ctx: Context) -> Callable[[str], str | None]:
-    return functools.cache(lambda table: label_column(ctx.catalog, ctx.session, table))
-
-
-def _named(ctx: Context) -> Callable[[str, str], bool]:
-    return lambda column, target: names_reference(ctx.request.text, column, target)
+def _scope(ctx: Context, chain: Chain) -> fixup_rules.Scope:
+    """What the fix-ups read of the request, the data and the step."""
+    return fixup_rules.Scope(
+        chain.schema,
+        ctx.shown or (),
+        ctx.views,
+        ctx.catalog.text_columns(),
+        ctx.catalog.moment_columns(),
+        links=lambda: _links(ctx),
+        label_of=functools.cache(lambda table: label_column(ctx.catalog, ctx.session, table)),
+        named=lambda column, target: names_reference(ctx.request.text, column, target),
+    )
 
 
 def _links(ctx: Context) -> list[Link]:
