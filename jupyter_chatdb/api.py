@@ -15,10 +15,11 @@ import pandas as pd
 from .controller import strategies
 from .controller.events import Answered, Event, Replayed, Reply
 from .controller.generate import complete
+from .controller.kinds import Route
 from .controller.loop import Controller
-from .controller.pipeline import Stage
 from .controller.plan import MAX_STEPS, PlannedStep, with_values
 from .controller.request import Request
+from .controller.stage import Stage
 from .controller.stages.route import as_corrected
 from .errors import ChatDBError, QueryFailed, SQLRefused
 from .grounding.saved_values import SavedValues
@@ -335,7 +336,7 @@ class ChatDB:
         if recorded is None:
             raise ChatDBError("Nothing is recorded for this request yet: run it once without --replay.")
         steps = tuple(PlannedStep(str(s["goal"]), str(s["sql"]), tuple(s["binds"])) for s in recorded.steps)  # type: ignore[arg-type]
-        request = Request(text, allow_writes=allow_writes, summarize=False, approved=steps, route=recorded.route)
+        request = Request(text, allow_writes=allow_writes, summarize=False, approved=steps, route=Route(recorded.route))
         reply = _collect(self._events(request), on_event)
         digest = result_digest(reply.result)
         same = None if recorded.result_sha256 is None or digest is None else digest == recorded.result_sha256
@@ -354,7 +355,7 @@ class ChatDB:
         """Run SQL written or edited by the user, through the same guard, transaction and journal.
         `corrects`: the request whose step the user edited into `sql`; once it runs, the thought memory
         keeps the correction and recalls it for requests like that one."""
-        route = "write" if guard.check(sql, allow_writes=True).writes else "read"
+        route = Route.WRITE if guard.check(sql, allow_writes=True).writes else Route.READ
         request = Request(
             sql,
             allow_writes=allow_writes,
@@ -524,7 +525,7 @@ class ChatDB:
     def _recorded(self, reply: Reply) -> Reply:
         """Keep the plan of an answered (not pending) request for `replay`."""
         steps = reply.plan or tuple(PlannedStep("", sql) for sql in reply.sql)
-        if steps and not reply.pending and reply.route != "chat":
+        if steps and not reply.pending and reply.route != Route.CHAT:
             values = dict(reply.params)  # a procedure's values, as literals: the recorded plan runs alone
             plan: list[dict[str, object]] = [
                 {"goal": s.goal, "sql": with_values(s.sql, values), "binds": list(s.binds)} for s in steps
@@ -542,7 +543,7 @@ class ChatDB:
             yield event
         if record and reply is not None:
             self._recorded(reply)
-        if reply is not None and reply.route == "read" and len(reply.sql) == 1:
+        if reply is not None and reply.route == Route.READ and len(reply.sql) == 1:
             self._previous_sql = reply.sql[0]
 
     def _bootstrap(self, schema: str | Path) -> None:

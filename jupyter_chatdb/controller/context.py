@@ -26,6 +26,7 @@ from ..sql.rules import Rule, RuleBook
 from ..sql.session import Session
 from .events import Event, Reply, Step
 from .generate import generate
+from .kinds import Form, Route
 from .plan import PlannedStep
 from .request import Request
 
@@ -108,7 +109,7 @@ class Context:
     calls: ModelCalls
     considered: list[Considered] = field(default_factory=list)  # schema selection's candidates (none: few tables)
     links: Links = field(default_factory=dict)
-    route: str = ""  # read | write | database | unsafe | chat; without a route stage, what the user allowed
+    route: Route = Route.READ  # without a route stage, what the user allowed (`Controller.run` sets it)
     notes: list[str] = field(default_factory=list)  # recalled thoughts
     recalled_aside: bool = False  # a thought came by a reference back, not by the request's own words
     doubtful: list[str] = field(default_factory=list)  # words of the request no name says (`check_concepts`)
@@ -122,7 +123,7 @@ class Context:
     rule: Rule | None = None  # the rule proposed (`Request.rule`), once drafted and checked
     messages: list[Message] = field(default_factory=list)  # the planning conversation, for revisions
     plan_reply: str = ""
-    form: str = "plan"  # plan (JSON steps), or one statement: native (`native_sql.py`) or sql (JSON)
+    form: Form = Form.PLAN  # the form the model wrote the SQL in
     chain: Chain | None = None
     reply: Reply | None = None  # set by the stage that answers: the stages left are those after the answer
     named: set[str] | None = None  # the tables the request names its things by, once read (`named_tables`)
@@ -160,7 +161,7 @@ class Context:
         return self.chain
 
 
-def _mode(request: Request, route: str) -> guard.Mode:
+def _mode(request: Request, route: Route) -> guard.Mode:
     """What the guard allows is what the user allowed: a model that routes "write" gets a preview at most.
 
     >>> _mode(Request("x"), "write"), _mode(Request("x", allow_writes=True), "read")
@@ -168,4 +169,4 @@ def _mode(request: Request, route: str) -> guard.Mode:
     """
     if request.allow_writes:
         return guard.Mode.WRITE
-    return guard.Mode.PREVIEW if route == "write" else guard.Mode.READ
+    return guard.Mode.PREVIEW if route == Route.WRITE else guard.Mode.READ

@@ -11,6 +11,7 @@ from ..sql.approval import Preview
 from ..sql.journal import TableChange
 from ..sql.rules import Rule
 from ..sql.session import QueryResult
+from .kinds import Route
 from .plan import PlannedStep
 
 
@@ -43,7 +44,7 @@ class Reply:
     steps: list[Step] = field(default_factory=list)
     usage: Usage = field(default_factory=Usage)
     model: str = ""
-    route: str = "read"  # read | write | database (answered by tools) | unsafe (refused) | chat
+    route: Route = Route.READ  # read | write | database (answered by tools) | unsafe (refused) | chat
     plan: tuple[PlannedStep, ...] = ()  # the statements as run ($name parameters kept): what `ChatDB.apply` runs
     changes: tuple[TableChange, ...] = ()  # what the writes changed, or would change when pending
     pending: bool = False  # writes were only tried (dry run) and rolled back: they wait for approval
@@ -80,7 +81,7 @@ class ModelText(Event):
 
 @dataclass(frozen=True)
 class Routed(Event):
-    route: str  # read | write | database | unsafe | chat
+    route: Route
 
 
 @dataclass(frozen=True)

@@ -26,8 +26,10 @@ from ..sql.rules import RuleBook
 from ..sql.session import Session
 from .context import Context, ModelCalls, Options, Services
 from .events import Event, RequestStarted
-from .pipeline import Stage, run_pipeline
+from .kinds import Route
+from .pipeline import run_pipeline
 from .request import Request
+from .stage import Stage
 from .stages.select import consider_tables, pick_tables
 from .strategies import APPROVED, ASK, RULE
 
@@ -89,7 +91,7 @@ class Controller:
             if request.approved:
                 ctx.route, ctx.steps, ctx.params = request.route, list(request.approved), dict(request.params)
             else:  # what the route stage decides, when it is left out
-                ctx.route = "write" if request.allow_writes else "read"
+                ctx.route = Route.WRITE if request.allow_writes else Route.READ
             yield from run_pipeline(ctx, APPROVED if request.approved else RULE if request.rule else self.strategy)
         finally:  # every way out (answer, failure, fallback, Ctrl-C, a view that stopped listening) ends here
             session.end_transaction()

@@ -8,14 +8,14 @@ fails, a transaction still open is rolled back (here, to say so; `Controller.run
 
 from __future__ import annotations
 
-from collections.abc import Callable, Iterator, Sequence
+from collections.abc import Iterator, Sequence
 
 from ..errors import ModelOutputError, QueryFailed
 from .context import Context
 from .events import Answered, Event, FellBack, RolledBack
+from .kinds import Route
+from .stage import Stage
 from .stages.finish import fall_back
-
-Stage = Callable[[Context], Iterator[Event]]
 
 
 def run_pipeline(ctx: Context, stages: Sequence[Stage]) -> Iterator[Event]:
@@ -24,7 +24,7 @@ def run_pipeline(ctx: Context, stages: Sequence[Stage]) -> Iterator[Event]:
     try:
         while index < len(stages):
             stage = stages[index]
-            after_answer = getattr(stage, "after_answer", False)
+            after_answer = stage.after_answer
             if ctx.reply is not None and not after_answer:
                 index += 1
                 continue
@@ -58,8 +58,8 @@ def run_pipeline(ctx: Context, stages: Sequence[Stage]) -> Iterator[Event]:
 def _fallback(ctx: Context, stages: Sequence[Stage], failed: int) -> int | None:
     """Where to go on after stage `failed` failed: the fallback stage, when it is in the strategy and the
     request is a read that wrote nothing and was not approved; None to fail."""
-    if not getattr(stages[failed], "may_fall_back", False) or fall_back not in stages[failed + 1 :]:
+    if not stages[failed].may_fall_back or fall_back not in stages[failed + 1 :]:
         return None
-    if ctx.route != "read" or ctx.request.approved or ctx.session.in_transaction:
+    if ctx.route != Route.READ or ctx.request.approved or ctx.session.in_transaction:
         return None
     return list(stages).index(fall_back, failed + 1)

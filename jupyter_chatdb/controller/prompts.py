@@ -9,6 +9,7 @@ import pandas as pd
 
 from ..llm.base import JSONSchema, Message
 from .answer import for_reading
+from .kinds import Route
 
 ANSWER_SCHEMA: JSONSchema = {
     "type": "object",
@@ -82,7 +83,7 @@ def parse_json(text: str, key: str) -> str | None:
 
 ROUTE_SCHEMA: JSONSchema = {
     "type": "object",
-    "properties": {"route": {"type": "string", "enum": ["read", "write", "database", "unsafe", "chat"]}},
+    "properties": {"route": {"type": "string", "enum": [route.value for route in Route]}},
     "required": ["route"],
     "additionalProperties": False,
 }

@@ -6,6 +6,7 @@ from dataclasses import dataclass
 
 from ..sql.approval import Preview
 from ..sql.rules import Rule
+from .kinds import Route
 from .plan import MAX_STEPS, PlannedStep
 
 
@@ -17,7 +18,7 @@ class Request:
     dry_run: bool = False  # plan and show what would change, change nothing
     approved: tuple[PlannedStep, ...] = ()  # a plan the user approved: run it as is, no model calls
     max_steps: int = MAX_STEPS  # the longest plan the model may write
-    route: str = "write"  # read | write: how an approved plan runs (it is not routed by the model)
+    route: Route = Route.WRITE  # read | write: how an approved plan runs (it is not routed by the model)
     use_memory: bool = True  # recall thoughts before planning and store new ones after the answer
     expected: Preview | None = None  # an approval: the approved plan must change exactly these rows
     params: tuple[tuple[str, object], ...] = ()  # values the approved plan's $parameters are bound to

@@ -3,13 +3,13 @@
 from __future__ import annotations
 
 from ..sql.fixup_rules import RULE_NAMES
-from .pipeline import Stage
+from .stage import Stage
 from .stages.facts import write_from_facts
 from .stages.finish import answer, fall_back, finish
 from .stages.frames import refuse_writes_to_frames
 from .stages.honesty import check_concepts
 from .stages.memory import post_think, recall
-from .stages.one_statement import foundation_sql, write_sql
+from .stages.one_statement import foundation_sql, native_read
 from .stages.plan import plan, vote
 from .stages.procedure import use_procedure
 from .stages.route import chat, route, route_quickly
@@ -56,7 +56,7 @@ NATIVE: tuple[Stage, ...] = (
     write_from_facts,  # a write no procedure takes: the rows it states, written by code (`sql/facts.py`)
     pick_tables,
     leave_out_copies,
-    write_sql,
+    native_read,
     *ASK[ASK.index(plan) : ASK.index(finish)],
     second_look,  # a doubtful read: more statements, voted on by their results
     *ASK[ASK.index(finish) :],
@@ -71,9 +71,9 @@ def _before(strategy: tuple[Stage, ...], stage: Stage, added: Stage) -> tuple[St
 
 # native, and the model is also shown views that flatten the references of each table nothing refers to
 # (`grounding/flat_views.py`); measured on 2026-11-23: better on the tune half, worse on the report half
-FLAT = _before(NATIVE, write_sql, flatten_joins)
+FLAT = _before(NATIVE, native_read, flatten_joins)
 # native, and the views are offered with the first repair of a read that failed
-REPAIR_FLAT = _before(NATIVE, write_sql, flatten_joins_on_repair)
+REPAIR_FLAT = _before(NATIVE, native_read, flatten_joins_on_repair)
 # native under its former name: reading a write as the rows it states is native since the eleventh session
 FACTS = NATIVE
 # the Foundation's baseline: one SQL statement (several writes) as JSON, repaired `revisions` times
@@ -90,13 +90,13 @@ STRATEGIES = {
     "facts": FACTS,
     "one-round": ONE_ROUND,
 }
-STAGES = {stage.__name__: stage for strategy in STRATEGIES.values() for stage in strategy}
+STAGES = {stage.name: stage for strategy in STRATEGIES.values() for stage in strategy}
 
 
 def without(strategy: tuple[Stage, ...], *names: str) -> tuple[Stage, ...]:
     """`strategy` with the named stages left out (a fix-up rule's name is left to `fixup_rules.without`).
 
-    >>> [s.__name__ for s in without(APPROVED, "finish", "labels_for_keys")]
+    >>> [s.name for s in without(APPROVED, "finish", "labels_for_keys")]
     ['run_steps', 'answer']
     """
     unknown = [name for name in names if name not in STAGES and name not in RULE_NAMES]
@@ -105,4 +105,4 @@ def without(strategy: tuple[Stage, ...], *names: str) -> tuple[Stage, ...]:
             f"Unknown stage {unknown[0]!r}: the stages are {', '.join(STAGES)}; the fix-up rules "
             f"{', '.join(RULE_NAMES)}."
         )
-    return tuple(stage for stage in strategy if stage.__name__ not in names)
+    return tuple(stage for stage in strategy if stage.name not in names)

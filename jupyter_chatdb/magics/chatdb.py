@@ -18,6 +18,7 @@ from IPython.core.magic_arguments import argument, magic_arguments
 from ..api import ChatDB
 from ..config import ChatDB as Settings
 from ..controller.events import Reply, TablesSelected
+from ..controller.kinds import Route
 from ..errors import ChatDBError, RequestStopped
 from ..kernel_memory.files import MemoryFiles
 from ..kernel_memory.procedures import Procedure, ProcedureBook, ProcedureError
@@ -259,7 +260,7 @@ class ChatDBMagics(Magics):
             raise RequestStopped(stopped) from None
         value = None if silenced or reply.result is None else reply.result
         view.finished(reply, value_below=value is not None)
-        charted = args.plot or (self.settings.plot and reply.route != "database")  # a profile is no chart's data
+        charted = args.plot or (self.settings.plot and reply.route != Route.DATABASE)  # a profile is no chart's data
         if charted and not args.no_plot and reply.result is not None and not reply.pending:
             show_chart(reply.result)
         self._offer_approval(engine, reply, view, args.write, asked)

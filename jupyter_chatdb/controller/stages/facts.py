@@ -26,11 +26,14 @@ from ...sql.rules import derived_columns
 from .. import prompts
 from ..context import Context
 from ..events import Event, FactsExtracted, FactsNotUsed
+from ..kinds import Route
 from ..plan import PlannedStep
+from ..stage import stage
 
 FACTS_MAX_TOKENS = 500
 
 
+@stage
 def write_from_facts(ctx: Context) -> Iterator[Event]:
     """For a write no procedure took: the rows it states, as JSON shaped by the stored tables (columns that
     rules keep true and keys from sequences left out, only the tables on the side of the party it names),
@@ -38,7 +41,7 @@ def write_from_facts(ctx: Context) -> Iterator[Event]:
     of it was made up (rows of a table the request says nothing of), it is read once more, offered only the
     tables it read that were not made up (and those they name); a header read without its lines, once
     more for them."""
-    if ctx.route != "write" or ctx.steps or ctx.request.approved:
+    if ctx.route != Route.WRITE or ctx.steps or ctx.request.approved:
         return
     rules = ctx.services.rules
     shapes = shapes_of(ctx.session, ctx.catalog, derived_columns(rules) if rules is not None else {})

@@ -16,6 +16,7 @@ from ..answer import plain_answer
 from ..context import Context
 from ..events import ApprovalNeeded, Committed, ConceptsMissing, Event, Reply
 from ..phrase import phrase
+from ..stage import stage
 from ..top_n import tie_note
 from .honesty import refusal
 from .one_statement import foundation_sql
@@ -25,6 +26,7 @@ from .run import run_steps
 FALLBACK_REPAIRS = 1
 
 
+@stage(may_fall_back=True)
 def finish(ctx: Context) -> Iterator[Event]:
     """Commit the writes, or roll them back and wait for approval: without writes allowed, in a dry run,
     or when they change every row of a table (or more than `approve_share`). An approval must change
@@ -62,9 +64,7 @@ def finish(ctx: Context) -> Iterator[Event]:
         yield Committed(chain.request_id, chain.changes)
 
 
-finish.may_fall_back = True  # type: ignore[attr-defined]
-
-
+@stage(may_fall_back=True)
 def answer(ctx: Context) -> Iterator[Event]:
     """The answer from the last result (what changed, for writes); phrased by the model when `summarize`,
     kept only if every number in it is in a result and each label is paired with its own figures; a top-N
@@ -117,9 +117,7 @@ def answer(ctx: Context) -> Iterator[Event]:
     )
 
 
-answer.may_fall_back = True  # type: ignore[attr-defined]
-
-
+@stage
 def fall_back(ctx: Context) -> Iterator[Event]:
     """For a read the plan could not answer: the Foundation's one-SQL prompt, with one repair, run and
     answered as a plan's one step; or, when the request says a word the model found no meaning for in the
@@ -133,9 +131,9 @@ def fall_back(ctx: Context) -> Iterator[Event]:
         return
     options = replace(ctx.options, revisions=FALLBACK_REPAIRS)
     again = replace(ctx, services=replace(ctx.services, options=options), steps=[], messages=[], chain=None)
-    for stage in (foundation_sql, run_steps, finish, answer):
+    for later in (foundation_sql, run_steps, finish, answer):
         try:
-            yield from stage(again)
+            yield from later(again)
         finally:
             ctx.chain = again.chain  # the pipeline says what it rolls back when a stage fails
     ctx.reply = cast(Reply, again.reply)

@@ -11,13 +11,16 @@ from ...grounding.words import named_in
 from .. import prompts
 from ..context import Context
 from ..events import Event, Refused, Reply
+from ..kinds import Route
+from ..stage import stage
 
 TARGET_MAX_TOKENS = 30
 
 
+@stage
 def refuse_writes_to_frames(ctx: Context) -> Iterator[Event]:
     """A write request naming a frame: refused, with what to do, when the model says it changes one."""
-    if ctx.route != "write" or ctx.reply is not None or ctx.request.approved:
+    if ctx.route != Route.WRITE or ctx.reply is not None or ctx.request.approved:
         return
     frames = {name.lower(): name for name in ctx.session.frames}
     if not _named_frames(ctx, frames):
@@ -34,7 +37,9 @@ def refuse_writes_to_frames(ctx: Context) -> Iterator[Event]:
         "or store it as a table (CREATE TABLE ... AS SELECT) and change that."
     )
     yield Refused("changing a DataFrame", reason)
-    ctx.reply = Reply(ctx.request.text, reason, [], None, [], ctx.calls.usage, ctx.services.model.name, route="write")
+    ctx.reply = Reply(
+        ctx.request.text, reason, [], None, [], ctx.calls.usage, ctx.services.model.name, route=Route.WRITE
+    )
 
 
 def _named_frames(ctx: Context, frames: dict[str, str]) -> set[str]:

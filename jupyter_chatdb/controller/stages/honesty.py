@@ -10,10 +10,13 @@ from ...grounding.words import stems, words
 from .. import prompts
 from ..context import Context
 from ..events import ConceptsMissing, Event, Reply
+from ..kinds import Route
+from ..stage import stage
 
 CONCEPT_MAX_TOKENS = 24
 
 
+@stage
 def check_concepts(ctx: Context) -> Iterator[Event]:
     """For a read (not an approved one): say what the request names that no table holds, instead of an
     answer the model would have to make up. A name no stored value is or resembles stops it. An attribute
@@ -22,7 +25,7 @@ def check_concepts(ctx: Context) -> Iterator[Event]:
     minutes); what the model read it as is said with the answer (`ctx.assumed`). A word said where rows
     may be meant as well ("which product") does not stop the request: when the call finds nothing it
     means, the answer notes it (`ctx.doubtful`)."""
-    if ctx.route != "read" or ctx.request.approved or ctx.reply is not None or not ctx.catalog.tables:
+    if ctx.route != Route.READ or ctx.request.approved or ctx.reply is not None or not ctx.catalog.tables:
         return  # with no tables at all, planning says so
     if ctx.request.said:
         return  # a question asked again as corrected: it was checked when asked, and the correction defines words

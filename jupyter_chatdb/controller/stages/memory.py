@@ -14,11 +14,14 @@ from ...kernel_memory.thoughts import NOTES_SCHEMA, Stored, ThoughtMemory, notes
 from ...kernel_memory.worth_keeping import cues_in
 from ..context import Context
 from ..events import Event, MemoryChecked, MemoryRecalled, MemoryStored
+from ..kinds import Route
+from ..stage import stage
 
 NOTES_MAX_TOKENS = 160
 NOTE_LABELS = {"definition": "Definition", "preference": "Preference", "correction": "Correction", "fact": "Fact"}
 
 
+@stage
 def recall(ctx: Context) -> Iterator[Event]:
     """The thoughts that bear on the request (`kernel_memory.bearing`: its defined words, the things it
     names, its question asked before, or a reference back), for the planner; related ones that do not are
@@ -68,6 +71,7 @@ def note_text(record: Record) -> str:
     return f"{label}: {record.text}" if label else record.text
 
 
+@stage(after_answer=True)
 def post_think(ctx: Context) -> Iterator[Event]:
     """Keep what is worth remembering from an answered (not pending, not approved) request: a read's small
     result as a result thought (no model call), unless a thought the request's own words did not call for
@@ -83,7 +87,7 @@ def post_think(ctx: Context) -> Iterator[Event]:
         calling = time.perf_counter()
         stored, noted = yield from _notes(ctx, memory)
         started += noted - calling  # the model's time is not the memory's
-    if ctx.route == "read" and len(reply.sql) == 1 and not ctx.params and not ctx.recalled_aside and answered:
+    if ctx.route == Route.READ and len(reply.sql) == 1 and not ctx.params and not ctx.recalled_aside and answered:
         thought = evidence.result_thought(request.text, reply.result, reply.sql[0], ctx.session)
         if thought is not None:
             stored.append(memory.remember(thought, source=request.text))
@@ -105,6 +109,3 @@ def _notes(ctx: Context, memory: ThoughtMemory) -> Generator[Event, None, tuple[
     redefined = [s.record for s in stored if s.record is not None and s.superseded and s.record.kind == "definition"]
     retired = [memory.retire_results_using(record.terms, record.id) for record in redefined]
     return stored + [Stored(None, superseded=tuple(ids)) for ids in retired if ids], noted  # figures read under the old
-
-
-post_think.after_answer = True  # type: ignore[attr-defined]  # runs once the answer is given

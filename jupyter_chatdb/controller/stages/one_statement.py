@@ -1,6 +1,6 @@
 """A request as one statement instead of a plan of steps, in one of two forms, each repaired in its own:
 
-- `write_sql`, for reads: the model's native form (`native_sql.py`), SQLite in a code block;
+- `native_read`, for reads: the model's native form (`native_sql.py`), SQLite in a code block;
 - `foundation_sql`: the Foundation's prompt, JSON {"sql"} (several statements when writes are allowed),
   the one-round baseline and the fallback of a read the plan could not answer.
 
@@ -16,16 +16,19 @@ from ...sql import fixups, guard
 from .. import native_sql, prompts, sql_prompt
 from ..context import Context
 from ..events import Event
+from ..kinds import Form, Route
 from ..plan import PlannedStep
+from ..stage import stage
 from .values import mentioned
 
 SQL_MAX_TOKENS = 320
 REPEAT_TEMPERATURE = 0.7
 
 
-def write_sql(ctx: Context) -> Iterator[Event]:
+@stage
+def native_read(ctx: Context) -> Iterator[Event]:
     """For a read: one SQL statement, written as SQLite in a code block and read into DuckDB's dialect."""
-    if ctx.route != "read" or ctx.steps:
+    if ctx.route != Route.READ or ctx.steps:
         return
     _need_tables(ctx)
     implied = ctx.services.keys.references(ctx.catalog, ctx.session)
@@ -33,9 +36,10 @@ def write_sql(ctx: Context) -> Iterator[Event]:
     messages = native_sql.sql_messages(schema, ctx.request.text, ctx.notes, mentioned(ctx, ctx.shown))
     completion = yield from ctx.calls("sql", messages, None, SQL_MAX_TOKENS, stop=native_sql.STOP)
     ctx.steps = [native_step(ctx, completion.text)]
-    ctx.messages, ctx.plan_reply, ctx.form = messages, completion.text, "native"
+    ctx.messages, ctx.plan_reply, ctx.form = messages, completion.text, Form.NATIVE
 
 
+@stage
 def foundation_sql(ctx: Context) -> Iterator[Event]:
     """One SQL statement (or several writes) as JSON, from the tables as compact CREATE TABLEs."""
     if ctx.steps:
@@ -48,12 +52,12 @@ def foundation_sql(ctx: Context) -> Iterator[Event]:
     )
     completion = yield from ctx.calls("sql", messages, sql_prompt.SQL_SCHEMA, SQL_MAX_TOKENS)
     ctx.steps = [_json_step(ctx, completion.text)]
-    ctx.messages, ctx.plan_reply, ctx.form = messages, completion.text, "sql"
+    ctx.messages, ctx.plan_reply, ctx.form = messages, completion.text, Form.SQL
 
 
 def repaired(ctx: Context, sql: str, problem: str) -> Generator[Event, None, list[PlannedStep]]:
     """The failed statement rewritten by the model in the form it was written, told what went wrong."""
-    if ctx.form == "native":
+    if ctx.form == Form.NATIVE:
         views, ctx.repair_views = ctx.repair_views, {}  # offered once, then read like the views shown
         ctx.views.update(views)
         messages = native_sql.repair_messages(ctx.messages, ctx.plan_reply, sql, problem, views)

@@ -12,7 +12,9 @@ from ...sql import fixups, guard
 from .. import examples, prompts
 from ..context import Context
 from ..events import CandidatesVoted, Event
+from ..kinds import Form, Route
 from ..plan import PlannedStep, parse_plan, plan_schema
+from ..stage import stage
 from ..vote import signature
 
 PLAN_MAX_TOKENS = 900
@@ -20,12 +22,13 @@ SAMPLE_TEMPERATURE = 0.7
 NO_TABLES = "(no tables yet: create the tables the request needs, with primary keys and types)"
 
 
+@stage
 def plan(ctx: Context) -> Iterator[Event]:
     """The steps; an unparseable plan gets one retry with the error, then the request fails."""
     if ctx.steps:  # written already, as one statement
         return
-    request, writes = ctx.request, ctx.route == "write"
-    if not ctx.catalog.tables and ctx.route == "read":
+    request, writes = ctx.request, ctx.route == Route.WRITE
+    if not ctx.catalog.tables and ctx.route == Route.READ:
         raise ChatDBError(
             "There is no data to query: create a pandas DataFrame, register one, or record something with writes allowed."
         )
@@ -57,10 +60,11 @@ def plan(ctx: Context) -> Iterator[Event]:
     )
 
 
+@stage
 def vote(ctx: Context) -> Iterator[Event]:
     """Execution-guided self-consistency (`candidates` > 1, reads only): sample more plans, run each,
     keep the most common result."""
-    if ctx.route != "read" or ctx.options.candidates <= 1 or ctx.form != "plan":
+    if ctx.route != Route.READ or ctx.options.candidates <= 1 or ctx.form != Form.PLAN:
         return
     schema = ctx.running().schema
     candidates = [ctx.steps]

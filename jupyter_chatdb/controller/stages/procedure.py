@@ -17,7 +17,9 @@ from ...sql import guard
 from .. import prompts
 from ..context import Context
 from ..events import Event, ProcedureNotUsed, ProcedureUsed
+from ..kinds import Route
 from ..plan import PlannedStep
+from ..stage import stage
 from .run import rows_changed
 
 CHOOSE_MAX_TOKENS = 16 + 12 * CANDIDATES
@@ -27,6 +29,7 @@ FILL_MAX_TOKENS = 400
 TRIED = 2  # procedures chosen for one request that are filled and tried, the closest first
 
 
+@stage
 def use_procedure(ctx: Context) -> Iterator[Event]:
     """For a write close in meaning to requests procedures were learned from: the model chooses among
     them (or none), then reads the chosen one's values; its steps are the plan. A chosen procedure that,
@@ -35,7 +38,7 @@ def use_procedure(ctx: Context) -> Iterator[Event]:
     may pick one of the others offered. When none is left, or values cannot be read, the request is
     planned as usual."""
     book = ctx.services.procedures
-    if ctx.route != "write" or book is None or ctx.steps or not ctx.request.use_procedures:
+    if ctx.route != Route.WRITE or book is None or ctx.steps or not ctx.request.use_procedures:
         return
     matches = book.candidates(ctx.request.text, ctx.options.procedure_match, named=ctx.named_tables())
     if not matches:

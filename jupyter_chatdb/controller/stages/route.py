@@ -14,8 +14,10 @@ from ...sql.catalog import Catalog
 from .. import prompts
 from ..context import Context
 from ..events import AskedAgain, Event, Reply, Routed
+from ..kinds import Route
 from ..route_cues import MAY_ASK_ABOUT_THE_DATABASE, about_the_database, general_sql_question
 from ..second_opinion import is_unsafe
+from ..stage import stage
 from ..unsafe import danger
 from .values import mentioned
 
@@ -37,12 +39,12 @@ DEALING = re.compile(r"\b(sold|bought|buy|sell|restock|restocked|received|paid)\
 ASKED_WORD = re.compile(r"^\s*(what|which|who|whom|whose|when|where|how|why)\b", re.IGNORECASE)
 ASKED = re.compile(r"^\s*(what|which|who|whom|whose|when|where|how)\b.*\?\s*$", re.IGNORECASE | re.DOTALL)
 KEY_VALUE_LINE = re.compile(r"^[ \t]*[^\W\d][\w .'-]{0,30}:[ \t]*\S", re.MULTILINE)
-ROUTES = ("read", "write", "database", "unsafe", "chat")
 SENTENCE_END = re.compile(r"(?<=[.!;])\s+")
 # words that join a note on to what came before it ("Also, from now on ..."): they ask nothing themselves
 JOINING = re.compile(r"\b(also|and|so|then|ok|okay|please|oh|one more thing)\b", re.IGNORECASE)
 
 
+@stage
 def route_quickly(ctx: Context) -> Iterator[Event]:
     """`route`, but without a call where the words are plain (`route_cues.py`): a request that plainly asks
     about the database itself, or general SQL knowledge; and a read: a question that names a table or
@@ -51,24 +53,24 @@ def route_quickly(ctx: Context) -> Iterator[Event]:
     text, catalog = ctx.request.text, ctx.catalog
     # words alone never refuse a request (it is refused when the model agrees), nor drop what it asks
     if (cued := danger(text, schema_stems(catalog))) is not None and (yield from is_unsafe(ctx, cued.kind)):
-        ctx.route = "unsafe"
+        ctx.route = Route.UNSAFE
     elif ctx.request.allow_writes and is_a_record_form(text):
-        ctx.route = "write"  # a record written as `key: value` lines, where writes are allowed
+        ctx.route = Route.WRITE  # a record written as `key: value` lines, where writes are allowed
     elif not ctx.request.allow_writes and (again := as_corrected(ctx.request.previous, text)):
         ctx.request = replace(ctx.request, text=again, said=text)
-        ctx.route = "read"  # the last request again, as corrected ("Actually, only the open ones")
+        ctx.route = Route.READ  # the last request again, as corrected ("Actually, only the open ones")
         yield AskedAgain(again)
     elif not ctx.request.allow_writes and only_states_a_note(text):
-        ctx.route = "chat"  # for the memory alone: nothing to run
-        ctx.reply = Reply(text, NOTED, [], None, [], ctx.calls.usage, ctx.services.model.name, route="chat")
+        ctx.route = Route.CHAT  # for the memory alone: nothing to run
+        ctx.reply = Reply(text, NOTED, [], None, [], ctx.calls.usage, ctx.services.model.name, route=Route.CHAT)
     elif about_the_database(text, catalog):
-        ctx.route = "database"
+        ctx.route = Route.DATABASE
     elif general_sql_question(text, catalog):
-        ctx.route = "chat"
+        ctx.route = Route.CHAT
     elif not MAY_ASK_ABOUT_THE_DATABASE.search(text) and (
         asks_about_data(text, catalog) or (is_question(text) and mentioned(ctx, None))
     ):
-        ctx.route = "read"
+        ctx.route = Route.READ
     else:
         yield from _route_by_model(ctx)  # the unsafe cues were read above
         return
@@ -122,12 +124,13 @@ def _asks_nothing_before_its_note(sentence: str) -> bool:
     return not JOINING.sub("", sentence[: min(found)]).strip(" ,:-")
 
 
+@stage
 def route(ctx: Context) -> Iterator[Event]:
     """One short constrained call; without this stage a request writes when writes are allowed, else reads.
     A request whose words sound unsafe (`controller/unsafe.py`) is refused when the model agrees it is."""
     cued = danger(ctx.request.text, schema_stems(ctx.catalog))
     if cued is not None and (yield from is_unsafe(ctx, cued.kind)):
-        ctx.route = "unsafe"
+        ctx.route = Route.UNSAFE
         yield Routed(ctx.route)
         return
     yield from _route_by_model(ctx)
@@ -137,19 +140,20 @@ def _route_by_model(ctx: Context) -> Iterator[Event]:
     messages = prompts.route_messages(ctx.request.text, ctx.table_names)
     completion = yield from ctx.calls("route", messages, prompts.ROUTE_SCHEMA, ROUTE_MAX_TOKENS)
     routed = prompts.parse_json(completion.text, "route")
-    ctx.route = routed if routed in ROUTES else "read"
+    ctx.route = Route(routed) if routed in set(Route) else Route.READ
     yield Routed(ctx.route)
 
 
+@stage
 def chat(ctx: Context) -> Iterator[Event]:
     """A request routed as chat is answered in words, without SQL: the stages up to the answer are skipped."""
-    if ctx.route != "chat":
+    if ctx.route != Route.CHAT:
         return
     request = ctx.request
     messages = prompts.chat_messages(request.text, ctx.table_names, ctx.notes)
     completion = yield from ctx.calls("answer", messages, prompts.ANSWER_SCHEMA, ANSWER_MAX_TOKENS)
     answer = prompts.parse_json(completion.text, "answer") or completion.text
-    ctx.reply = Reply(request.text, answer, [], None, [], ctx.calls.usage, ctx.services.model.name, route="chat")
+    ctx.reply = Reply(request.text, answer, [], None, [], ctx.calls.usage, ctx.services.model.name, route=Route.CHAT)
 
 
 def asks_about_data(text: str, catalog: Catalog) -> bool:

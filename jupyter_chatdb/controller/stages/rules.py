@@ -15,13 +15,16 @@ from ...sql.rules import Rule, RuleError, checked_rule, run_rule
 from .. import native_sql, prompts
 from ..context import Context
 from ..events import Event, Step, StepDone, StepPlanned, StepStarted
+from ..kinds import Route
 from ..plan import PlannedStep
+from ..stage import stage
 
 RULE_MAX_TOKENS = 320
 WRITES = "UPDATE|INSERT|DELETE|WITH"
 REPAIR = "Write the corrected UPDATE statement for the same sentence."
 
 
+@stage
 def draft_rule(ctx: Context) -> Iterator[Event]:
     """The proposed rule's statement (written by the user, or drafted by the model from its sentence and
     repaired up to `revisions` times), checked (`checked_rule`) and made the plan: it runs as a write
@@ -32,7 +35,7 @@ def draft_rule(ctx: Context) -> Iterator[Event]:
         ctx.rule = checked_rule(ctx.session, rule, schema)
     else:
         ctx.rule = yield from _drafted(ctx, rule, schema)
-    ctx.route, ctx.steps = "write", [PlannedStep(ctx.rule.describe(), ctx.rule.sql)]
+    ctx.route, ctx.steps = Route.WRITE, [PlannedStep(ctx.rule.describe(), ctx.rule.sql)]
 
 
 def _drafted(ctx: Context, rule: Rule, schema: dict[str, list[str]]) -> Generator[Event, None, Rule]:

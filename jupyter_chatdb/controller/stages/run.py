@@ -17,12 +17,15 @@ from ...sql.session import QueryResult
 from .. import prompts
 from ..context import Chain, Context, StepProblem
 from ..events import Event, PlanMade, Step, StepDone, StepFailed, StepPlanned, StepStarted
+from ..kinds import Form
 from ..plan import PlannedStep, bound_values, fill, parameterized, parse_plan, plan_schema, with_values
+from ..stage import stage
 from .one_statement import repaired
 from .plan import PLAN_MAX_TOKENS
 from .prepare import prepared
 
 
+@stage(may_fall_back=True)
 def run_steps(ctx: Context) -> Iterator[Event]:
     chain = ctx.running()
     yield PlanMade(tuple(ctx.steps))
@@ -50,9 +53,6 @@ def run_steps(ctx: Context) -> Iterator[Event]:
         chain.done.append(as_run)
         chain.planned.append(planned.sql)
         yield StepDone(step)
-
-
-run_steps.may_fall_back = True  # type: ignore[attr-defined]
 
 
 def run_step(
@@ -89,7 +89,7 @@ def run_step(
             chain.schema = Catalog.read(ctx.session, samples=0).schema()
     assert result is not None
     missing = chain.missing_values[missing_before:]
-    if ctx.form != "plan" and can_revise and missing and affected is None and found_nothing(result.frame):
+    if ctx.form != Form.PLAN and can_revise and missing and affected is None and found_nothing(result.frame):
         found = "no rows" if result.frame.empty else "nothing (0 or NULL)"
         raise StepProblem(f"it returned {found}: {missing[0]}; compare with the example rows")
     values, problem = bound_values(planned.binds, result.frame)
@@ -174,7 +174,7 @@ def _revise(
     ctx: Context, chain: Chain, index: int, sql: str, problem: str, revision: int
 ) -> Generator[Event, None, list[PlannedStep]]:
     """The rest of the plan (or the one statement, in its own form) rewritten by the model."""
-    if ctx.form == "plan":
+    if ctx.form == Form.PLAN:
         steps = yield from _revised_plan(ctx, chain, index, sql, problem)
     else:
         steps = yield from repaired(ctx, sql, problem)

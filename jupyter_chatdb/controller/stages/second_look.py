@@ -21,7 +21,9 @@ from ...llm.base import JSONSchema, Message
 from .. import native_sql, prompts
 from ..context import Chain, Context, StepProblem
 from ..events import CandidatesVoted, Event, ModelText, Step, StepDone
+from ..kinds import Form, Route
 from ..plan import PlannedStep
+from ..stage import stage
 from ..vote import signature
 from .one_statement import SQL_MAX_TOKENS, native_step
 from .run import found_nothing, run_step
@@ -49,11 +51,12 @@ def doubtful(chain: Chain) -> bool:
     return bool(chain.revisions) or found or bool(chain.missing_values)
 
 
+@stage
 def second_look(ctx: Context) -> Iterator[Event]:
     """More candidates for a doubtful native read, and the result most agree on (or the model's pick)."""
     chain = ctx.chain
     wanted = ctx.options.second_look
-    if wanted <= 1 or ctx.route != "read" or ctx.form != "native" or chain is None or chain.writes:
+    if wanted <= 1 or ctx.route != Route.READ or ctx.form != Form.NATIVE or chain is None or chain.writes:
         return
     if len(chain.steps) != 1 or not ctx.messages or ctx.request.approved or ctx.procedure:
         return

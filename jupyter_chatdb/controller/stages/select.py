@@ -12,10 +12,13 @@ from ...grounding.words import named_in
 from .. import prompts
 from ..context import Context
 from ..events import Event, TablesSelected
+from ..kinds import Route
+from ..stage import stage
 
 TABLES_MAX_TOKENS = 120
 
 
+@stage
 def consider_tables(ctx: Context) -> Iterator[Event]:
     """With more than `select_over` tables: the top K most like the request and the tables joined to them
     (no model call), and the catalog's joins; with few, nothing (every table is shown)."""
@@ -29,6 +32,7 @@ def consider_tables(ctx: Context) -> Iterator[Event]:
     yield from ()
 
 
+@stage
 def pick_tables(ctx: Context) -> Iterator[Event]:
     """One constrained call orders the considered tables and stops when they are enough; `settle` makes
     the pick consistent with the request. The tables chosen are all the planner is shown."""
@@ -53,10 +57,11 @@ def pick_tables(ctx: Context) -> Iterator[Event]:
     ctx.shown = tuple(chosen)
 
 
+@stage
 def leave_out_copies(ctx: Context) -> Iterator[Event]:
     """For a read: the DataFrames that only repeat rows of another table (`grounding/copies.py`, a
     notebook's scratch slices) are not shown to the planner, unless the request names them."""
-    if ctx.route != "read" or ctx.request.approved:
+    if ctx.route != Route.READ or ctx.request.approved:
         return
     found = copies(ctx.session, ctx.catalog)
     left_out = {frame for frame in found if not named_in(ctx.request.text, frame)}
@@ -65,19 +70,21 @@ def leave_out_copies(ctx: Context) -> Iterator[Event]:
     yield from ()
 
 
+@stage
 def flatten_joins(ctx: Context) -> Iterator[Event]:
     """For a read: each table of the ones shown that nothing refers to, joined with the rows it refers to,
     as a view the model may read instead of writing the joins (`grounding.flat_views`)."""
-    if ctx.route != "read" or ctx.steps:
+    if ctx.route != Route.READ or ctx.steps:
         return
     ctx.views = _views(ctx)
     yield from ()
 
 
+@stage
 def flatten_joins_on_repair(ctx: Context) -> Iterator[Event]:
     """The same views, kept back for a read's first repair: a first try that failed is most often a join
     gone wrong, and the views are shown only then (they cost the other questions accuracy)."""
-    if ctx.route != "read" or ctx.steps:
+    if ctx.route != Route.READ or ctx.steps:
         return
     ctx.repair_views = _views(ctx)
     yield from ()

@@ -14,6 +14,8 @@ from .. import prompts, tool_prompts
 from ..answer import is_grounded
 from ..context import Context
 from ..events import Event, Refused, Reply, Step, StepDone, StepFailed, StepPlanned, StepStarted
+from ..kinds import Route
+from ..stage import stage
 from ..unsafe import danger, refusal
 
 TOOL_ROUNDS = 3  # calls at most, before answering from what was observed
@@ -22,20 +24,22 @@ ANSWER_MAX_TOKENS = 120
 OBSERVED_NUMBERS_ROWS = 50  # of each observation's table, whose numbers an answer may say
 
 
+@stage
 def refuse_unsafe(ctx: Context) -> Iterator[Event]:
     """A request routed unsafe is answered with why, and nothing is planned or run."""
-    if ctx.route != "unsafe" or ctx.reply is not None:
+    if ctx.route != Route.UNSAFE or ctx.reply is not None:
         return
     found = danger(ctx.request.text, schema_stems(ctx.catalog)) or refusal()
     yield Refused(found.kind, found.reason)
-    ctx.reply = _reply(ctx, found.reason, [], route="unsafe")
+    ctx.reply = _reply(ctx, found.reason, [], route=Route.UNSAFE)
 
 
+@stage
 def use_tools(ctx: Context) -> Iterator[Event]:
     """A database question: at most TOOL_ROUNDS calls, chosen by the model among the tools (the first call
     must be a tool; "answer", or a call that adds nothing, ends the rounds), then one answer from the
     observations."""
-    if ctx.route != "database" or ctx.reply is not None:
+    if ctx.route != Route.DATABASE or ctx.reply is not None:
         return
     services = ctx.services
     bench = Workbench(
@@ -86,7 +90,7 @@ def use_tools(ctx: Context) -> Iterator[Event]:
     observed = "\n".join([ctx.request.text, *(_observed_text(o) for o in observations)])
     grounded = phrased is not None and is_grounded(phrased, None, None, observed)
     answer = phrased if grounded and phrased else " ".join(o.summary for o in observations)  # the gist, as observed
-    ctx.reply = _reply(ctx, answer, steps, route="database", observations=observations)
+    ctx.reply = _reply(ctx, answer, steps, route=Route.DATABASE, observations=observations)
 
 
 def _observed_text(observation: Observation) -> str:
@@ -104,7 +108,7 @@ def _adds_nothing(call: ToolCall, calls: list[ToolCall]) -> bool:
 
 
 def _reply(
-    ctx: Context, answer: str, steps: list[Step], *, route: str, observations: list[Observation] | None = None
+    ctx: Context, answer: str, steps: list[Step], *, route: Route, observations: list[Observation] | None = None
 ) -> Reply:
     last = observations[-1].result.frame if observations else None
     return Reply(
