@@ -6,7 +6,7 @@ import re
 import sys
 import warnings
 from argparse import Namespace
-from collections.abc import Mapping
+from collections.abc import Callable, Mapping
 from pathlib import Path
 
 import pandas as pd
@@ -29,25 +29,6 @@ from .views import View, make_view, show_chart
 from .words import split_words
 
 VARIABLE = re.compile(r"\{\{|\}\}|\{([A-Za-z_][A-Za-z0-9_]*)\}")
-COMMANDS = (
-    "tables",
-    "describe",
-    "attach",
-    "connect",
-    "disconnect",
-    "history",
-    "undo",
-    "restore",
-    "model",
-    "approve",
-    "reject",
-    "keep",
-    "procedures",
-    "rules",
-    "sql",
-)
-
-
 STOPPED = "Stopped: nothing was written."
 
 
@@ -354,56 +335,46 @@ class ChatDBMagics(Magics):
             self._status()
             return None
         command, rest = words[0], words[1:]
-        if command not in COMMANDS:
-            raise UsageError(f"Unknown %chatdb command {command!r}: use one of {', '.join(COMMANDS)} (see %chatdb?).")
-        if command == "tables":
-            return self._tables()
-        if command == "describe":
-            self._describe(rest)
-            return None
-        if command == "attach":
-            self._attach(rest)
-            return None
-        if command == "connect":
-            self._connect(rest)
-            return None
-        if command == "disconnect":
-            self.engine.disconnect()
-            print("Disconnected: the remote engine's tables are no longer read.")
-            return None
-        if command == "history":
-            return self.engine.history()
-        if command == "undo":
-            print(f"Undid {_requests(self.engine.undo(whole_number(rest, '%chatdb undo [N]', default=1)))}.")
-        elif command == "restore":
-            undone = self.engine.restore(whole_number(rest, "%chatdb restore ID"))
-            print(
-                f"Restored: undid {_requests(undone)}."
-                if undone
-                else "Nothing to undo: the data is already as it was then."
-            )
-        elif command == "model":
-            if len(rest) != 1:
-                raise UsageError("Use %chatdb model NAME|URL, e.g. %chatdb model local.")
-            self.settings.model = rest[0]
-            print(f"Model for the next cells: {self.engine.model_name}.")
-        elif command == "sql":
-            self._step_to_new_cell(rest)
-        elif command == "approve":  # the pending cell's output shows the steps; say the outcome here too
-            keep = _keep_name(rest)
-            print(self._approve(self._last_pending).answer)
-            if keep:
-                self._keep([keep])
-        elif command == "keep":
-            self._keep(rest)
-        elif command == "procedures":
-            return self._procedures_command(rest)
-        elif command == "rules":
-            return self._rules_command(rest)
-        else:
-            self._reject(self._last_pending)
-            print("Rejected: nothing was written.")
-        return None
+        if command not in self._COMMANDS:
+            known = ", ".join(self._COMMANDS)
+            raise UsageError(f"Unknown %chatdb command {command!r}: use one of {known} (see %chatdb?).")
+        return self._COMMANDS[command](self, rest)
+
+    def _disconnect(self, rest: list[str]) -> None:
+        self.engine.disconnect()
+        print("Disconnected: the remote engine's tables are no longer read.")
+
+    def _history(self, rest: list[str]) -> pd.DataFrame:
+        return self.engine.history()
+
+    def _undo(self, rest: list[str]) -> None:
+        print(f"Undid {_requests(self.engine.undo(whole_number(rest, '%chatdb undo [N]', default=1)))}.")
+
+    def _restore(self, rest: list[str]) -> None:
+        undone = self.engine.restore(whole_number(rest, "%chatdb restore ID"))
+        print(
+            f"Restored: undid {_requests(undone)}."
+            if undone
+            else "Nothing to undo: the data is already as it was then."
+        )
+
+    def _model(self, rest: list[str]) -> None:
+        if len(rest) != 1:
+            raise UsageError("Use %chatdb model NAME|URL, e.g. %chatdb model local.")
+        self.settings.model = rest[0]
+        print(f"Model for the next cells: {self.engine.model_name}.")
+
+    def _approve_command(
+        self, rest: list[str]
+    ) -> None:  # the pending cell's output shows the steps; say the outcome here too
+        keep = _keep_name(rest)
+        print(self._approve(self._last_pending).answer)
+        if keep:
+            self._keep([keep])
+
+    def _reject_command(self, rest: list[str]) -> None:
+        self._reject(self._last_pending)
+        print("Rejected: nothing was written.")
 
     def _teach(self, engine: ChatDB, name: str, cell: str) -> None:
         """`%%chatdb --teach NAME`: '-- ' lines are the requests it is for, the rest its SQL."""
@@ -491,7 +462,7 @@ class ChatDBMagics(Magics):
         if self._last_pending is not None:
             print("A write is waiting for approval: %chatdb approve or %chatdb reject.")
 
-    def _tables(self) -> pd.DataFrame:
+    def _tables(self, rest: list[str]) -> pd.DataFrame:
         engine = self.engine
         engine.bind_frames(self._shell.user_ns)
         selection = self._last_view.state.selection if self._last_view is not None else None
@@ -538,6 +509,25 @@ class ChatDBMagics(Magics):
             self._procedures.close()
             self._procedures = None
         self._last_applied = None
+
+    # %chatdb COMMAND ...: what each runs, given the words after it (its value, if any, is the cell's)
+    _COMMANDS: dict[str, Callable[[ChatDBMagics, list[str]], object]] = {
+        "tables": _tables,
+        "describe": _describe,
+        "attach": _attach,
+        "connect": _connect,
+        "disconnect": _disconnect,
+        "history": _history,
+        "undo": _undo,
+        "restore": _restore,
+        "model": _model,
+        "approve": _approve_command,
+        "reject": _reject_command,
+        "keep": _keep,
+        "procedures": _procedures_command,
+        "rules": _rules_command,
+        "sql": _step_to_new_cell,
+    }
 
 
 def with_selection(tables: pd.DataFrame, selection: TablesSelected | None) -> pd.DataFrame:
