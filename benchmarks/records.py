@@ -37,7 +37,7 @@ from pathlib import Path
 import duckdb
 import pandas as pd
 import sqlglot
-from spider import gold_is_ordered, same
+from spider import same
 from text2sql import RAW_MAX_TOKENS, SAMPLE_ROWS, raw_messages, table_text
 from trades import REPORT, TRADES, TUNE, build
 from trades.base import Record, Trade, load, snapshot, state_checks
@@ -248,15 +248,12 @@ def attempt_question(trade: Trade, question_id: str, way: str, model: LLM, embed
     question = next(q for q in trade.questions if q.id == question_id)
     con = final_state(trade)
     gold = con.execute(question.gold).fetchall()
-    ordered = gold_is_ordered(question.gold)
+    ordered = False  # no trade question asks for an order (see trade_questions.py)
     started = time.perf_counter()
     sql, error, executed, correct, answer = "", "", False, False, ""
     try:
         if way == "raw":
-            completion = model.complete(
-                raw_messages(raw_schema(trade, con), question.text), max_tokens=RAW_MAX_TOKENS, stop=STOP
-            )
-            sql = reply_sql(completion.text)
+            sql = raw_sql(model, raw_schema(trade, con), question.text)
             frame = run_raw(con, sql)
         else:
             db = ChatDB(model=model, summarize=True, strategy=way, embedder=embedder)  # type: ignore[arg-type]
@@ -285,6 +282,11 @@ def attempt_question(trade: Trade, question_id: str, way: str, model: LLM, embed
         "seconds": time.perf_counter() - started,
         "error": error[:300],
     }
+
+
+def raw_sql(model: LLM, schema: str, question: str) -> str:
+    """The raw model's SQL for `question`: one shot, in Qwen's prompt style, greedy, stopped at its end."""
+    return reply_sql(model.complete(raw_messages(schema, question), max_tokens=RAW_MAX_TOKENS, stop=STOP).text)
 
 
 def run_raw(con: duckdb.DuckDBPyConnection, sql: str) -> pd.DataFrame:

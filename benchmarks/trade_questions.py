@@ -31,14 +31,12 @@ from pathlib import Path
 
 import duckdb
 import sqlglot
-from records import copy_into, final_state, raw_schema, run_raw
+from records import copy_into, final_state, raw_schema, raw_sql, run_raw
 from spider import same
 from text2sql import (
-    RAW_MAX_TOKENS,
     Answer,
     ask_chatdb_reply,
     keep,
-    raw_messages,
     read_answers,
     report,
     strategy_and_stages,
@@ -47,7 +45,6 @@ from trades import REPORT, TRADES, build
 from trades.base import Question, Trade
 
 from jupyter_chatdb import ChatDB
-from jupyter_chatdb.controller.native_sql import STOP, reply_sql
 from jupyter_chatdb.llm import select_backend
 from jupyter_chatdb.llm.base import LLM
 
@@ -101,8 +98,7 @@ def answer_all(system: str, model: LLM, trade: Trade, questions: list[Question])
 
 def ask_raw(model: LLM, schema: str, trade: str, question: Question, con: duckdb.DuckDBPyConnection) -> Answer:
     started = time.perf_counter()
-    completion = model.complete(raw_messages(schema, question.text), max_tokens=RAW_MAX_TOKENS, stop=STOP)
-    sql = reply_sql(completion.text)
+    sql = raw_sql(model, schema, question.text)
     executed, correct, error = False, False, ""
     try:
         frame = run_raw(con, sql)
