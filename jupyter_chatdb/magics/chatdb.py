@@ -364,9 +364,8 @@ class ChatDBMagics(Magics):
         self.settings.model = rest[0]
         print(f"Model for the next cells: {self.engine.model_name}.")
 
-    def _approve_command(
-        self, rest: list[str]
-    ) -> None:  # the pending cell's output shows the steps; say the outcome here too
+    def _approve_command(self, rest: list[str]) -> None:
+        """The pending cell's output shows the steps; the outcome is said here too."""
         keep = _keep_name(rest)
         print(self._approve(self._last_pending).answer)
         if keep:
