@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import re
 import sys
 import warnings
 from argparse import Namespace
@@ -17,18 +16,18 @@ from IPython.core.magic_arguments import argument, magic_arguments
 
 from ..api import ChatDB
 from ..config import ChatDB as Settings
-from ..controller.events import Reply, TablesSelected
+from ..controller.events import Reply
 from ..controller.kinds import Route
 from ..errors import ChatDBError, RequestStopped
 from ..kernel_memory.files import MemoryFiles
-from ..kernel_memory.procedures import Procedure, ProcedureBook, ProcedureError
+from ..kernel_memory.procedures import ProcedureBook, ProcedureError
 from ..kernel_memory.thoughts import ThoughtMemory, open_memory
 from ..sql.session import Binding
+from .books import described, procedures_command, rules_command
 from .live import LiveOutputs
-from .views import View, make_view, show_chart
-from .words import split_words
+from .views import View, make_view, show_chart, with_selection
+from .words import expand_variables, keep_name, question, said_requests, split_words, whole_number
 
-VARIABLE = re.compile(r"\{\{|\}\}|\{([A-Za-z_][A-Za-z0-9_]*)\}")
 STOPPED = "Stopped: nothing was written."
 
 
@@ -203,7 +202,7 @@ class ChatDBMagics(Magics):
         return self._ask(_options(line), cell)
 
     def _ask(self, args: Namespace, cell: str) -> object:
-        text, silenced = _question(cell)
+        text, silenced = question(cell)
         if args.out and not args.out.isidentifier():
             raise UsageError(f"-o needs a Python variable name, not {args.out!r}.")
         if args.steps is not None and not 1 <= args.steps <= Settings.max_steps.default_value:
@@ -348,12 +347,12 @@ class ChatDBMagics(Magics):
         return self.engine.history()
 
     def _undo(self, rest: list[str]) -> None:
-        print(f"Undid {_requests(self.engine.undo(whole_number(rest, '%chatdb undo [N]', default=1)))}.")
+        print(f"Undid {said_requests(self.engine.undo(whole_number(rest, '%chatdb undo [N]', default=1)))}.")
 
     def _restore(self, rest: list[str]) -> None:
         undone = self.engine.restore(whole_number(rest, "%chatdb restore ID"))
         print(
-            f"Restored: undid {_requests(undone)}."
+            f"Restored: undid {said_requests(undone)}."
             if undone
             else "Nothing to undo: the data is already as it was then."
         )
@@ -366,7 +365,7 @@ class ChatDBMagics(Magics):
 
     def _approve_command(self, rest: list[str]) -> None:
         """The pending cell's output shows the steps; the outcome is said here too."""
-        keep = _keep_name(rest)
+        keep = keep_name(rest)
         print(self._approve(self._last_pending).answer)
         if keep:
             self._keep([keep])
@@ -381,7 +380,7 @@ class ChatDBMagics(Magics):
         requests = [line.strip()[2:].strip() for line in lines if line.strip().startswith("--")]
         sql = "\n".join(line for line in lines if not line.strip().startswith("--"))
         procedure = engine.teach(name, sql, [r for r in requests if r])
-        print(f"Kept procedure {name!r}: {_described(procedure)}.")
+        print(f"Kept procedure {name!r}: {described(procedure)}.")
 
     def _keep(self, words: list[str]) -> None:
         if len(words) != 1:
@@ -390,46 +389,13 @@ class ChatDBMagics(Magics):
             raise ChatDBError("No write was approved yet: approve a waiting write first, then keep it.")
         engine, reply = self._last_applied
         procedure = engine.learn(reply, words[0])
-        print(f"Kept procedure {words[0]!r}: {_described(procedure)}.")
+        print(f"Kept procedure {words[0]!r}: {described(procedure)}.")
 
     def _procedures_command(self, words: list[str]) -> object:
-        book = self.engine.procedures
-        if not words:
-            return pd.DataFrame(
-                [
-                    (p.name, p.source, ", ".join(x.name for x in p.parameters), len(p.steps), p.requests[0])
-                    for p in book
-                ],
-                columns=["name", "source", "parameters", "steps", "learned from"],
-            )
-        if len(words) == 2 and words[0] == "show":
-            procedure = book.get(words[1])
-            print(f"{procedure.name} ({procedure.source}): {_described(procedure)}")
-            for step in procedure.steps:
-                print(f"  {'per item: ' if step.per_item else ''}{step.sql}")
-            return None
-        if len(words) == 2 and words[0] == "forget":
-            book.forget(words[1])
-            print(f"Forgot procedure {words[1]!r}.")
-            return None
-        raise UsageError("Use %chatdb procedures, %chatdb procedures show NAME or %chatdb procedures forget NAME.")
+        return procedures_command(self.engine.procedures, words)
 
     def _rules_command(self, words: list[str]) -> object:
-        book = self.engine.rules
-        if not words:
-            return pd.DataFrame(
-                [(r.name, r.sentence, r.listed_reads(), r.sql) for r in book],
-                columns=["name", "says", "runs after writes to", "sql"],
-            )
-        if len(words) == 2 and words[0] == "show":
-            rule = book.get(words[1])
-            print(f"{rule.describe()}\n  runs {rule.runs_after()}:\n  {rule.sql}")
-            return None
-        if len(words) == 2 and words[0] == "forget":
-            book.forget(words[1])
-            print(f"Forgot rule {words[1]!r}.")
-            return None
-        raise UsageError("Use %chatdb rules, %chatdb rules show NAME or %chatdb rules forget NAME.")
+        return rules_command(self.engine.rules, words)
 
     def _step_to_new_cell(self, words: list[str]) -> None:
         cards = self._last_view.state.cards if self._last_view is not None else {}
@@ -529,47 +495,6 @@ class ChatDBMagics(Magics):
     }
 
 
-def with_selection(tables: pd.DataFrame, selection: TablesSelected | None) -> pd.DataFrame:
-    """The tables with what the last request's schema selection made of each: chosen tables first
-    (in the model's order), then the others it considered, then the rest; `why` says why each was considered."""
-    if selection is None:
-        return tables
-    chosen = {name: rank for rank, name in enumerate(selection.chosen, start=1)}
-    changed = dict(selection.changes)
-    considered = {
-        name: "; ".join([*reasons, *([changed[name]] if name in changed else [])])
-        for name, _, reasons in selection.considered
-    }
-    tables = tables.assign(
-        last_request=[
-            f"chosen ({chosen[t]})" if t in chosen else "considered" if t in considered else "" for t in tables["table"]
-        ],
-        why=[considered.get(t, "") for t in tables["table"]],
-    )
-    order = [chosen.get(t, len(chosen) + (1 if t in considered else 2)) for t in tables["table"]]
-    return tables.iloc[sorted(range(len(tables)), key=order.__getitem__)].reset_index(drop=True)
-
-
-def expand_variables(text: str, namespace: Mapping[str, object]) -> str:
-    """Replace {name} by the notebook variable's value; {{ and }} stay as literal braces.
-
-    >>> expand_variables("Sales of {fruit} ({{kg}})", {"fruit": "apple"})
-    'Sales of apple ({kg})'
-    """
-
-    def value(match: re.Match[str]) -> str:
-        token, name = match.group(0), match.group(1)
-        if name is None:
-            return token[0]
-        if name not in namespace:
-            raise UsageError(
-                f"{{{name}}} is not a variable of the notebook: define it, or write {{{{{name}}}}} for literal braces."
-            )
-        return str(namespace[name])
-
-    return VARIABLE.sub(value, text)
-
-
 def _usage(doc: str | None) -> str:
     r"""IPython's magic_arguments writes the usage as an RST literal block of the line magic (`::` then
     `%chatdb`); `%%chatdb?` reads better with the cell magic's usage and no directive.
@@ -596,58 +521,3 @@ def _options(line: str) -> Namespace:
     """
     parser = ChatDBMagics.chatdb.parser  # what @magic_arguments built from the @argument declarations
     return parser.parse_args(split_words(line, "%%chatdb", escapes=False))
-
-
-def _question(cell: str) -> tuple[str, bool]:
-    """The cell's text, and whether it ends with ';' (the result is then not the cell's value)."""
-    text = cell.strip()
-    if not text or text == ";":
-        raise UsageError("Write your question in the cell, below %%chatdb.")
-    return (text[:-1].rstrip(), True) if text.endswith(";") else (text, False)
-
-
-def _requests(ids: list[int]) -> str:
-    """
-    >>> _requests([3, 2])
-    'requests 3, 2'
-    """
-    return f"request{'s' if len(ids) != 1 else ''} {', '.join(map(str, ids))}"
-
-
-def _keep_name(words: list[str]) -> str | None:
-    """The NAME of `%chatdb approve --keep NAME`, None without --keep."""
-    if not words:
-        return None
-    if len(words) != 2 or words[0] != "--keep":
-        raise UsageError("Use %chatdb approve, or %chatdb approve --keep NAME to keep it as a procedure.")
-    return words[1]
-
-
-def _described(procedure: Procedure) -> str:
-    """
-    >>> from jupyter_chatdb.sql.generalize import Parameter
-    >>> _described(Procedure("feed", (), (Parameter("horse", "text"), Parameter("item_kg", "number")), ("Feed Ada",)))
-    "parameters horse (text), item_kg (number, per item); for requests like 'Feed Ada'"
-    """
-    parameters = (
-        ", ".join(f"{p.name} ({p.type}{', per item' if p.per_item else ''})" for p in procedure.parameters) or "none"
-    )
-    return f"parameters {parameters}; for requests like {procedure.requests[0]!r}"
-
-
-def whole_number(words: list[str], usage: str, default: int | None = None) -> int:
-    """The one whole number in `words` (or `default` when there is none), written in ASCII digits; else a
-    UsageError quoting `usage` ("²" is a digit to `str.isdigit` but no number to `int`).
-
-    >>> whole_number(["12"], "%chatdb undo [N]"), whole_number([], "%chatdb undo [N]", default=1)
-    (12, 1)
-    >>> whole_number(["²"], "%chatdb undo [N]")
-    Traceback (most recent call last):
-    ...
-    IPython.core.error.UsageError: Use %chatdb undo [N] with a whole number.
-    """
-    if not words and default is not None:
-        return default
-    if len(words) != 1 or not (words[0].isascii() and words[0].isdigit()):
-        raise UsageError(f"Use {usage} with a whole number.")
-    return int(words[0])

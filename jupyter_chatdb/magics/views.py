@@ -16,7 +16,7 @@ from typing import TYPE_CHECKING, cast
 import pandas as pd
 from IPython.display import DisplayHandle, Image, display
 
-from ..controller.events import Event, ModelText, Reply
+from ..controller.events import Event, ModelText, Reply, TablesSelected
 from ..sql.replays import result_digest
 from ..widgets.chain import Actions, ChainView
 from ..widgets.chart import chart_png, choose_chart
@@ -158,3 +158,24 @@ def _kernel_id() -> str:
     except (ImportError, RuntimeError, AttributeError):
         return os.environ.get("JPY_KERNEL_ID", "")
     return name.removeprefix("kernel-")
+
+
+def with_selection(tables: pd.DataFrame, selection: TablesSelected | None) -> pd.DataFrame:
+    """The tables with what the last request's schema selection made of each: chosen tables first
+    (in the model's order), then the others it considered, then the rest; `why` says why each was considered."""
+    if selection is None:
+        return tables
+    chosen = {name: rank for rank, name in enumerate(selection.chosen, start=1)}
+    changed = dict(selection.changes)
+    considered = {
+        name: "; ".join([*reasons, *([changed[name]] if name in changed else [])])
+        for name, _, reasons in selection.considered
+    }
+    tables = tables.assign(
+        last_request=[
+            f"chosen ({chosen[t]})" if t in chosen else "considered" if t in considered else "" for t in tables["table"]
+        ],
+        why=[considered.get(t, "") for t in tables["table"]],
+    )
+    order = [chosen.get(t, len(chosen) + (1 if t in considered else 2)) for t in tables["table"]]
+    return tables.iloc[sorted(range(len(tables)), key=order.__getitem__)].reset_index(drop=True)
