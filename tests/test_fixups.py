@@ -12,7 +12,7 @@ import duckdb
 import pytest
 
 from jupyter_chatdb.grounding.values import replace_literals
-from jupyter_chatdb.sql import aliases, bare_columns, column_owners, fixups, ties
+from jupyter_chatdb.sql import aliases, bare_columns, column_owners, fixups, ties, value_types
 from jupyter_chatdb.sql import labels as label_rule
 from jupyter_chatdb.sql.column_owners import Link
 from jupyter_chatdb.sql.fixup_rules import RULES
@@ -99,7 +99,7 @@ def test_quoted_strings(case: Case) -> None:
 def test_cast_text_numbers(case: Case) -> None:
     text = case.settings["text"]
     tree = parse(case.given)[0]
-    assert fixed_text(fixups.cast_text_numbers(tree, case.settings["schema"], text)) == case.expected  # type: ignore[arg-type]
+    assert fixed_text(value_types.cast_text_numbers(tree, case.settings["schema"], text)) == case.expected  # type: ignore[arg-type]
     assert written(tree) == written(parse(case.given)[0])
 
 
@@ -120,7 +120,9 @@ def test_with_views(case: Case) -> None:
 @pytest.mark.parametrize("case", cases_of("like_on_non_text"))
 def test_like_on_non_text(case: Case) -> None:
     tree = parse(case.given)[0]
-    assert fixed_text(fixups.like_on_non_text(tree, case.settings["schema"], case.settings["text"])) == case.expected  # type: ignore[arg-type]
+    assert (
+        fixed_text(value_types.like_on_non_text(tree, case.settings["schema"], case.settings["text"])) == case.expected
+    )  # type: ignore[arg-type]
     assert written(tree) == written(parse(case.given)[0])
 
 
@@ -128,7 +130,7 @@ def test_like_on_non_text(case: Case) -> None:
 def test_days_of_moments(case: Case) -> None:
     tree = parse(case.given)[0]
     moments = {table: set(columns) for table, columns in case.settings["moments"].items()}  # type: ignore[union-attr]
-    assert fixed_text(fixups.days_of_moments(tree, case.settings["schema"], moments)) == case.expected  # type: ignore[arg-type]
+    assert fixed_text(value_types.days_of_moments(tree, case.settings["schema"], moments)) == case.expected  # type: ignore[arg-type]
     assert written(tree) == written(parse(case.given)[0])
 
 

@@ -14,7 +14,7 @@ from dataclasses import dataclass, field
 
 from sqlglot import exp
 
-from . import aliases, bare_columns, column_owners, fixups, labels, ties
+from . import aliases, bare_columns, column_owners, fixups, labels, ties, value_types
 from .column_owners import Link
 from .fixups import Schema, TextColumns
 
@@ -52,9 +52,9 @@ BEFORE_VALUES: tuple[Rule, ...] = (
     Rule("ties_by_group", lambda tree, s: ties.ties_by_group(tree)),
 )
 AFTER_VALUES: tuple[Rule, ...] = (
-    Rule("cast_text_numbers", lambda tree, s: fixups.cast_text_numbers(tree, s.schema, s.text_columns)),
-    Rule("like_on_non_text", lambda tree, s: fixups.like_on_non_text(tree, s.schema, s.text_columns)),
-    Rule("days_of_moments", lambda tree, s: fixups.days_of_moments(tree, s.schema, s.moments), reads_only=True),
+    Rule("cast_text_numbers", lambda tree, s: value_types.cast_text_numbers(tree, s.schema, s.text_columns)),
+    Rule("like_on_non_text", lambda tree, s: value_types.like_on_non_text(tree, s.schema, s.text_columns)),
+    Rule("days_of_moments", lambda tree, s: value_types.days_of_moments(tree, s.schema, s.moments), reads_only=True),
     Rule(
         "labels_for_keys",
         lambda tree, s: labels.labels_for_keys(tree, s.schema, s.links, s.label_of, s.named),

@@ -1,5 +1,6 @@
 """Fix-ups for habits of small models, as rules from one statement's tree to a fixed copy: other
-dialects' SQL, invented joins, attached tables named without their database, numbers stored as text.
+dialects' SQL, invented joins, attached tables named without their database (values read as another
+type: `value_types.py`).
 
 A rule returns None when it has nothing to fix (or cannot fix it); it never changes the tree it is given.
 The fixed tree goes through the guard like any other and is what the user sees in the step. Each rule
@@ -9,7 +10,6 @@ has input/expected fixtures in `tests/fixtures/fixups/`.
 from __future__ import annotations
 
 import functools
-import re
 from collections.abc import Callable, Mapping, Sequence
 from typing import TypeVar
 
@@ -23,7 +23,6 @@ from .names import split_table
 SOURCE_DIALECTS = ("sqlite", "postgres", "mysql")  # MySQL last: it reads `||` as OR
 Schema = Mapping[str, Sequence[str]]
 TextColumns = Mapping[str, Mapping[str, bool]]  # table -> {text column (lower case): whether it holds numbers}
-NUMBER = exp.DataType.build("DOUBLE")
 Fixed = TypeVar("Fixed")
 
 
@@ -105,117 +104,6 @@ def quoted_strings(tree: exp.Expr, schema: Schema) -> exp.Expr | None:
     return tree if changed else None
 
 
-@_tolerant
-def cast_text_numbers(tree: exp.Expr, schema: Schema, text_columns: TextColumns) -> exp.Expr | None:
-    """Numbers stored as text (common in CSVs and old databases) are read as numbers where only a number
-    makes sense: summed or averaged, or compared with a number (DuckDB refuses `sum(VARCHAR)` and
-    `text > 5`; SQLite forgave them); and, in a column whose values are numbers (`text_columns`),
-    its largest, smallest and order, which as text would be "9" > "10". A value that is no number reads
-    as NULL.
-
-    >>> text = {"t": {"price": True}}
-    >>> written(cast_text_numbers(parse("SELECT sum(price) FROM t WHERE price > 2")[0], {"t": ["price"]}, text))
-    'SELECT SUM(TRY_CAST(price AS DOUBLE)) FROM t WHERE TRY_CAST(price AS DOUBLE) > 2'
-    """
-    tree = tree.copy()
-    known = {name.lower(): name for name in text_columns}
-
-    def is_text(node: exp.Expr | None, holding_numbers: bool = False) -> bool:
-        if not isinstance(node, exp.Column):
-            return False
-        table = table_of_column(node, tree, schema)
-        columns = text_columns.get(known.get(table.lower(), table), {}) if table is not None else {}
-        return node.name.lower() in columns and (columns[node.name.lower()] or not holding_numbers)
-
-    wanted: list[exp.Column] = []
-    for function in tree.find_all(exp.Sum, exp.Avg):
-        if is_text(function.this):
-            wanted.append(function.this)
-    for function in tree.find_all(exp.Max, exp.Min):
-        if is_text(function.this, holding_numbers=True):
-            wanted.append(function.this)
-    for ordered in tree.find_all(exp.Ordered):
-        select = ordered.find_ancestor(exp.Select)
-        if is_text(ordered.this, holding_numbers=True) and not (select is not None and select.args.get("distinct")):
-            wanted.append(ordered.this)
-    for comparison in tree.find_all(exp.GT, exp.GTE, exp.LT, exp.LTE, exp.EQ, exp.NEQ, exp.Between):
-        operands = [comparison.this, comparison.args.get("expression"), comparison.args.get("low")]
-        operands.append(comparison.args.get("high"))
-        if any(_is_number(o) for o in operands):
-            wanted += [o for o in operands if is_text(o)]
-    for column in wanted:
-        column.replace(exp.TryCast(this=column.copy(), to=NUMBER.copy()))
-    return tree if wanted else None
-
-
-@_tolerant
-def like_on_non_text(tree: exp.Expr, schema: Schema, text_columns: TextColumns) -> exp.Expr | None:
-    """SQLite matches a pattern against any value (`day LIKE '2024-03%'` on a date, `year LIKE '19%'`),
-    DuckDB only against text: a column of another type is read as text there.
-
-    >>> text = {"t": {"name": False}}
-    >>> written(like_on_non_text(parse("SELECT name FROM t WHERE day LIKE '2024-03%'")[0], {"t": ["name", "day"]}, text))
-    "SELECT name FROM t WHERE CAST(day AS TEXT) LIKE '2024-03%'"
-    """
-    tree = tree.copy()
-    texts = {name.lower(): set(columns) for name, columns in text_columns.items()}
-    columns = lowered_columns(schema)
-    wanted = []
-    for pattern in tree.find_all(exp.Like, exp.ILike, exp.Glob):
-        operand = pattern.this
-        table = table_of_column(operand, tree, schema) if isinstance(operand, exp.Column) else None
-        name = operand.name.lower()
-        if table is not None and name in columns[table.lower()] and name not in texts.get(table.lower(), set()):
-            wanted.append(operand)
-    for operand in wanted:
-        operand.replace(exp.Cast(this=operand.copy(), to=exp.DataType.build("VARCHAR")))
-    return tree if wanted else None
-
-
-DAY = re.compile(r"\d{4}-\d{2}-\d{2}")  # a day written alone, with no time of day
-
-
-@_tolerant
-def days_of_moments(tree: exp.Expr, schema: Schema, moments: Mapping[str, set[str]]) -> exp.Expr | None:
-    """A moment (a TIMESTAMP column, `moments`: table -> such columns in lower case) compared with a day
-    written alone compares its day: `= '2024-04-08'` means that day, not its midnight; `> '2024-05-08'`,
-    after it; `BETWEEN ... AND '2024-04-27'` and `<= '2024-04-27'` include it. For reads: on a write the
-    day is the wider bound, and the widening check refuses it.
-
-    >>> schema, moments = {"voyages": ["id", "sets_off"]}, {"voyages": {"sets_off"}}
-    >>> written(days_of_moments(parse("SELECT id FROM voyages WHERE sets_off = '2024-04-08'")[0], schema, moments))
-    "SELECT id FROM voyages WHERE CAST(sets_off AS DATE) = '2024-04-08'"
-    """
-    tree = tree.copy()
-    known = {name.lower(): {c.lower() for c in columns} for name, columns in moments.items()}
-
-    def is_moment(node: exp.Expr | None) -> bool:
-        if not isinstance(node, exp.Column):
-            return False
-        table = table_of_column(node, tree, schema)
-        return table is not None and node.name.lower() in known.get(table.lower(), set())
-
-    def is_day(node: exp.Expr | None) -> bool:
-        if isinstance(node, exp.Cast) and node.to.is_type(exp.DataType.Type.DATE):
-            node = node.this
-        return isinstance(node, exp.Literal) and node.is_string and DAY.fullmatch(node.name) is not None
-
-    wanted: list[exp.Column] = []
-    for comparison in tree.find_all(exp.EQ, exp.NEQ, exp.GT, exp.GTE, exp.LT, exp.LTE):
-        left, right = comparison.this, comparison.expression
-        wanted += [a for a, b in ((left, right), (right, left)) if is_moment(a) and is_day(b)]
-    for between in tree.find_all(exp.Between):
-        if is_moment(between.this) and is_day(between.args.get("low")) and is_day(between.args.get("high")):
-            wanted.append(between.this)
-    for listed in tree.find_all(exp.In):
-        values = listed.expressions
-        if is_moment(listed.this) and values and all(is_day(v) for v in values):
-            wanted.append(listed.this)
-    for column in wanted:
-        column.replace(exp.Cast(this=column.copy(), to=exp.DataType.build("DATE")))
-    return tree if wanted else None
-
-
 def lowered_columns(schema: Schema) -> dict[str, set[str]]:
     """table -> its columns, all in lower case, as the rules compare names."""
     return {name.lower(): {c.lower() for c in cols} for name, cols in schema.items()}
@@ -224,12 +112,6 @@ def lowered_columns(schema: Schema) -> dict[str, set[str]]:
 def expression_key(node: exp.Expr) -> str:
     """How the rules tell whether two expressions are the same: their DuckDB text, in lower case."""
     return node.sql(dialect="duckdb").lower()
-
-
-def _is_number(node: exp.Expr | None) -> bool:
-    if isinstance(node, exp.Neg):
-        node = node.this
-    return isinstance(node, exp.Literal) and not node.is_string
 
 
 def table_of_column(column: exp.Column, tree: exp.Expr, schema: Schema) -> str | None:
