@@ -2,49 +2,66 @@
 
 from __future__ import annotations
 
+from collections.abc import Callable
+
 import pandas as pd
 from IPython.core.error import UsageError
 
 from ..kernel_memory.procedures import Procedure, ProcedureBook
-from ..sql.rules import RuleBook
+from ..sql.rules import Rule, RuleBook
 
 
 def procedures_command(book: ProcedureBook, words: list[str]) -> object:
     """`%chatdb procedures [show|forget NAME]`: the procedures as a table, one shown, or one forgotten."""
-    if not words:
+
+    def listed() -> pd.DataFrame:
         return pd.DataFrame(
             [(p.name, p.source, ", ".join(x.name for x in p.parameters), len(p.steps), p.requests[0]) for p in book],
             columns=["name", "source", "parameters", "steps", "learned from"],
         )
-    if len(words) == 2 and words[0] == "show":
-        procedure = book.get(words[1])
-        print(f"{procedure.name} ({procedure.source}): {described(procedure)}")
-        for step in procedure.steps:
-            print(f"  {'per item: ' if step.per_item else ''}{step.sql}")
-        return None
-    if len(words) == 2 and words[0] == "forget":
-        book.forget(words[1])
-        print(f"Forgot procedure {words[1]!r}.")
-        return None
-    raise UsageError("Use %chatdb procedures, %chatdb procedures show NAME or %chatdb procedures forget NAME.")
+
+    return _book_command("procedure", words, listed, lambda name: _shown_procedure(book.get(name)), book.forget)
 
 
 def rules_command(book: RuleBook, words: list[str]) -> object:
     """`%chatdb rules [show|forget NAME]`: the rules as a table, one shown, or one forgotten."""
-    if not words:
+
+    def listed() -> pd.DataFrame:
         return pd.DataFrame(
             [(r.name, r.sentence, r.listed_reads(), r.sql) for r in book],
             columns=["name", "says", "runs after writes to", "sql"],
         )
+
+    return _book_command("rule", words, listed, lambda name: _shown_rule(book.get(name)), book.forget)
+
+
+def _book_command(
+    kind: str,
+    words: list[str],
+    listed: Callable[[], pd.DataFrame],
+    shown: Callable[[str], str],
+    forget: Callable[[str], None],
+) -> pd.DataFrame | None:
+    """A book's subcommand: no word lists it, `show NAME` prints one entry, `forget NAME` forgets it."""
+    if not words:
+        return listed()
     if len(words) == 2 and words[0] == "show":
-        rule = book.get(words[1])
-        print(f"{rule.describe()}\n  runs {rule.runs_after()}:\n  {rule.sql}")
+        print(shown(words[1]))
         return None
     if len(words) == 2 and words[0] == "forget":
-        book.forget(words[1])
-        print(f"Forgot rule {words[1]!r}.")
+        forget(words[1])
+        print(f"Forgot {kind} {words[1]!r}.")
         return None
-    raise UsageError("Use %chatdb rules, %chatdb rules show NAME or %chatdb rules forget NAME.")
+    raise UsageError(f"Use %chatdb {kind}s, %chatdb {kind}s show NAME or %chatdb {kind}s forget NAME.")
+
+
+def _shown_procedure(procedure: Procedure) -> str:
+    steps = "".join(f"\n  {'per item: ' if step.per_item else ''}{step.sql}" for step in procedure.steps)
+    return f"{procedure.name} ({procedure.source}): {described(procedure)}{steps}"
+
+
+def _shown_rule(rule: Rule) -> str:
+    return f"{rule.describe()}\n  runs {rule.runs_after()}:\n  {rule.sql}"
 
 
 def described(procedure: Procedure) -> str:
