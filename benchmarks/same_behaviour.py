@@ -1,9 +1,11 @@
 """Record, and compare, what the controller does on a fixed sample: for refactors that must change nothing.
 
-The sample: 40 Spider dev questions spread over the databases (every 18th) and the first 5 fruit-shop
-records (writes allowed), asked with the embedded model's greedy decoding, answers phrased by the
+The sample: 40 Spider dev questions spread over the databases (every 18th), the first 5 fruit-shop
+records and the first 3 records of each tune trade (writes allowed, each on the state the ones before it
+left), asked with the embedded model's greedy decoding, answers phrased by the
 model, and a fresh thought memory (recall before, post-thinking after each request). Each request's
-route, SQL, result (as its digest), answer, thoughts stored and model-call count go to a JSON Lines file.
+route, SQL, result (as its digest; the rows sorted first when the SQL sets no order), answer, thoughts
+stored and model-call count go to a JSON Lines file.
 
     python benchmarks/same_behaviour.py --out benchmarks/out/before.jsonl      # on the old code
     python benchmarks/same_behaviour.py --out benchmarks/out/after.jsonl       # on the new code
@@ -19,9 +21,11 @@ import tempfile
 import time
 from pathlib import Path
 
+import pandas as pd
 from fruitshop import DATASET as FRUITSHOP
 from spider import DATASET as SPIDER
 from spider import read_sqlite
+from trades import TUNE, build
 
 from jupyter_chatdb import ChatDB, ChatDBError
 from jupyter_chatdb.controller.events import Answered, MemoryStored
@@ -54,6 +58,18 @@ def record(model: LLM, out: Path) -> None:
             lines.write(json.dumps({"id": f"fruitshop-{item['id']}", **_ask(shop, item["text"], writes=True)}) + "\n")
             lines.flush()
         shop.close()
+        for name in TUNE:
+            trade = build(name)
+            business = ChatDB(model=model, memory=memory, schema=trade.schema)
+            if trade.reference.strip():
+                business.session.rows(trade.reference)
+            for rule in trade.rules:
+                business.keep_rule(rule.name, rule.sql, rule.sentence)
+            for item in trade.records[:3]:
+                row = _ask(business, item.text, writes=True)
+                lines.write(json.dumps({"id": f"{name}-{item.id}", **row}) + "\n")
+                lines.flush()
+            business.close()
 
 
 def _ask(chatdb: ChatDB, text: str, writes: bool = False) -> dict[str, object]:
@@ -68,13 +84,20 @@ def _ask(chatdb: ChatDB, text: str, writes: bool = False) -> dict[str, object]:
     return {
         "route": reply.route,
         "sql": reply.sql,
-        "result": result_digest(reply.result),
+        "result": result_digest(_in_order(reply.result, reply.sql)),
         "answer": reply.answer,
         "pending": reply.pending,
         "stored": stored,
         "calls": answered.usage.calls,
         "seconds": round(time.perf_counter() - started, 1),
     }
+
+
+def _in_order(result: pd.DataFrame | None, sql: list[str]) -> pd.DataFrame | None:
+    """The result with its rows sorted when the SQL sets no order: the same rows in another order are the same."""
+    if result is None or not sql or "order by" in sql[-1].lower():
+        return result
+    return result.sort_values(list(result.columns), key=lambda column: column.astype(str)).reset_index(drop=True)
 
 
 def compare(before: Path, after: Path) -> int:
