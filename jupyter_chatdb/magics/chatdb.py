@@ -19,9 +19,8 @@ from ..config import ChatDB as Settings
 from ..controller.events import Reply
 from ..controller.kinds import Route
 from ..errors import ChatDBError, RequestStopped
-from ..kernel_memory.files import MemoryFiles
-from ..kernel_memory.procedures import ProcedureBook, ProcedureError
-from ..kernel_memory.thoughts import ThoughtMemory, open_memory
+from ..api.notebook import NotebookMemory
+from ..kernel_memory.thoughts import ThoughtMemory
 from ..sql.session import Binding
 from .books import described, procedures_command, rules_command
 from .live import LiveOutputs
@@ -43,10 +42,8 @@ class ChatDBMagics(Magics):
         self._engines: dict[str, ChatDB] = {}  # by database ("" is in memory)
         self._last_pending: View | None = None  # the last cell whose writes wait for approval
         self._last_view: View | None = None  # the last cell's chain, for %chatdb sql N
-        self._memory: ThoughtMemory | None = None
-        self._procedures: ProcedureBook | None = None
+        self.notebook = NotebookMemory(say=lambda line: print(line, file=sys.stderr))
         self._last_applied: tuple[ChatDB, Reply] | None = None  # the last write the user approved, to keep
-        self.memory_off: str | None = None  # why memory could not be opened (said once)
         self._skipped: dict[str, str] = {}  # DataFrames DuckDB could not read at the last cell, already warned of
         self.live = LiveOutputs(shell)  # widget outputs to make static when the next cell runs
 
@@ -75,16 +72,7 @@ class ChatDBMagics(Magics):
         engine = self._engines.get(database)
         if engine is None:  # every database is asked through the same model and shares the notebook's memory
             model = next(iter(self._engines.values())).model if self._engines else (self.settings.model or None)
-            memory = self.memory
-            engine = ChatDB(
-                model,
-                database or None,
-                summarize=self.settings.summarize,
-                strategy=self.settings.strategy,
-                memory=memory,
-                values_path=self._values_path(memory),
-                procedures=self.procedures,
-            )
+            engine = self.notebook.chatdb(model, database, self.memory, self.settings.summarize, self.settings.strategy)
             self._engines[database] = engine
         if not self.settings.memory and engine.memory is not None:  # %config ChatDB.memory = False
             engine.memory = None
@@ -98,37 +86,15 @@ class ChatDBMagics(Magics):
     @property
     def memory(self) -> ThoughtMemory | None:
         """The notebook's thought memory, opened on first use; None when it is off or cannot be opened."""
-        if not self.settings.memory or self.memory_off is not None:
+        if not self.settings.memory:
             return None
-        if self._memory is None:
-            folder = Path(self.settings.memory_dir) if self.settings.memory_dir else None
-            files = MemoryFiles.of_notebook(self._shell.user_ns, folder=folder)
-            try:
-                self._memory = open_memory(files.thoughts)
-            except ChatDBError as error:  # a folder that cannot be written, a missing embedding model
-                self.memory_off = str(error)
-                print(f"{type(error).__name__}: {error}", file=sys.stderr)
-                return None
-        return self._memory
+        folder = Path(self.settings.memory_dir) if self.settings.memory_dir else None
+        return self.notebook.memory(self._shell.user_ns, folder)
 
     @property
-    def procedures(self) -> ProcedureBook:
-        """The notebook's procedures, kept beside its memory (in memory only when that is off)."""
-        if self._procedures is None:
-            memory = self.memory
-            path = memory.store.path if memory is not None else None
-            try:
-                self._procedures = ProcedureBook(None if path is None else MemoryFiles.of_thoughts(path).procedures)
-            except ProcedureError as error:
-                print(f"{type(error).__name__}: {error} They are kept for this session only.", file=sys.stderr)
-                self._procedures = ProcedureBook(None)
-        return self._procedures
-
-    @staticmethod
-    def _values_path(memory: ThoughtMemory | None) -> Path | None:
-        """The value memory lives beside the thought memory: `.chatdb/<notebook>.values.sqlite`."""
-        path = memory.store.path if memory is not None else None
-        return None if path is None else MemoryFiles.of_thoughts(path).values
+    def memory_off(self) -> str | None:
+        """Why the thought memory could not be opened (said once), if it could not."""
+        return self.notebook.off
 
     def _model_changed(self, change: Mapping[str, object]) -> None:
         """A new model keeps the data: each engine asks the new model about the same database."""
@@ -467,12 +433,7 @@ class ChatDBMagics(Magics):
             engine.close()
         self._engines.clear()
         self._last_pending = self._last_view = None
-        if self._memory is not None:
-            self._memory.store.close()
-            self._memory = None
-        if self._procedures is not None:
-            self._procedures.close()
-            self._procedures = None
+        self.notebook.close()
         self._last_applied = None
 
     # %chatdb COMMAND ...: what each runs, given the words after it (its value, if any, is the cell's)

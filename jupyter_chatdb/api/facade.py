@@ -6,27 +6,22 @@ import copy
 import dataclasses
 import warnings
 from collections.abc import Callable, Generator, Mapping, Sequence
-from contextlib import closing
-from dataclasses import dataclass
 from pathlib import Path
 
-import pandas as pd
-
-from .controller import strategies
-from .controller.events import Answered, Event, Replayed, Reply
-from .controller.generate import complete
-from .controller.kinds import Route
-from .controller.loop import Controller
-from .controller.plan import MAX_STEPS, PlannedStep, with_values
-from .controller.request import Request
-from .controller.stage import Stage
-from .controller.stages.route import as_corrected
-from .errors import ChatDBError, QueryFailed, SQLRefused
-from .grounding.saved_values import SavedValues
-from .grounding.selection import SchemaIndex
-from .grounding.values import ValueIndex
-from .kernel_memory.procedures import Procedure, ProcedureBook, ProcedureError
-from .kernel_memory.thoughts import (
+from ..controller import strategies
+from ..controller.events import Event, Reply
+from ..controller.generate import complete
+from ..controller.kinds import Route
+from ..controller.loop import Controller
+from ..controller.plan import MAX_STEPS, PlannedStep
+from ..controller.request import Request
+from ..controller.stage import Stage
+from ..errors import ChatDBError
+from ..grounding.saved_values import SavedValues
+from ..grounding.selection import SchemaIndex
+from ..grounding.values import ValueIndex
+from ..kernel_memory.procedures import Procedure, ProcedureBook
+from ..kernel_memory.thoughts import (
     THOUGHTS_MAX_TOKENS,
     THOUGHTS_SCHEMA,
     Thought,
@@ -35,38 +30,27 @@ from .kernel_memory.thoughts import (
     parse_thoughts,
     statement_messages,
 )
-from .llm.base import LLM, Embedder
-from .llm.minilm import LazyMiniLMEmbedder
-from .llm.minilm import installed as minilm_installed
-from .llm.select import select_backend
-from .options import Options
-from .sql import fixup_rules, guard, remote
-from .sql.catalog import Catalog
-from .sql.generalize import generalize, parameter_types
-from .sql.journal import Journal
-from .sql.remote import RemoteEngine
-from .sql.replays import Recorded, Replays, result_digest
-from .sql.rules import Rule, RuleBook, checked_rule
-from .sql.session import Binding, Session
+from ..llm.base import LLM, Embedder
+from ..llm.minilm import LazyMiniLMEmbedder
+from ..llm.minilm import installed as minilm_installed
+from ..llm.select import select_backend
+from ..options import Options
+from ..sql import fixup_rules, guard
+from ..sql.journal import Journal
+from ..sql.replays import Replays
+from ..sql.rules import Rule, RuleBook
+from ..sql.session import Session
+from . import procedure_desk, replay_desk, rule_desk
+from .data_methods import DataMethods, bootstrap
+from .runner import Runner, collect
 
 STRATEGIES = tuple(strategies.STRATEGIES)
-TRIPLES = "memory_triples"  # the thought memory's triples, current and past, for SQL the user writes
 
 
-@dataclass(frozen=True)
-class Status:
-    model: str
-    frames: list[str]  # bound DataFrames
-    stored: list[str]  # the session's own tables
-    attached: list[str]  # tables of attached databases, as database.table
-    applied: int  # write requests applied (undone ones included)
-    remote: str | None = None  # the remote engine connected, in words
-    remote_tables: list[str] = dataclasses.field(default_factory=list)  # its tables, read there
-
-
-class ChatDB:
+class ChatDB(DataMethods):
     """Ask questions about DataFrames and stored tables in plain language.
 
+    >>> import pandas as pd
     >>> from jupyter_chatdb.llm import ScriptedBackend
     >>> db = ChatDB(model=ScriptedBackend(["```sql\\nSELECT sum(kg) AS kg FROM sales;\\n```"]), summarize=False)
     >>> db.register("sales", pd.DataFrame({"kg": [2.5, 4.0]}))
@@ -126,8 +110,7 @@ class ChatDB:
         self.replays = Replays(self.session)
         self.summarize = summarize
         self._memory = memory
-        self._previous = ""  # the last request asked: what a correction that follows it is about
-        self._previous_sql = ""  # the SELECT of the last read answered: what a question about "that query" means
+        self._runner = Runner(self.session, self.replays)
         embedder = embedder or (LazyMiniLMEmbedder() if minilm_installed() else None)  # else matching by spelling only
         saved = self._saved_values(values_path)
         self.values = ValueIndex(self.session, embedder, saved=saved)
@@ -137,25 +120,13 @@ class ChatDB:
             self.procedures.embedder = embedder
         self.rules = RuleBook(self.session)
         if schema is not None:
-            self._bootstrap(schema)
+            bootstrap(self.session, schema)
         self._strategy, self._without = strategy, tuple(without)
         self._stages = self._stages_of(strategy)
         self.options = Options(revisions=repair_rounds if strategy == "one-round" else revisions, candidates=candidates)
         self._controller = self._make_controller()
         if engine is not None:
             self.connect(engine)
-
-    def connect(self, target: object) -> list[str]:
-        """Read the tables of a remote engine: a SparkSession, a Spark URL (sc://host:15002 for Spark
-        Connect, spark://host:7077 or local[2] for a master), an SQLAlchemy engine or URL, or a
-        `RemoteEngine`. Reads of its tables run there, in its dialect with the same meaning (or are
-        refused); writes there are refused. Returns its tables."""
-        engine = target if isinstance(target, RemoteEngine) else remote.connect(target)
-        return self.session.connect_remote(engine)
-
-    def disconnect(self) -> None:
-        """Stop reading the remote engine's tables."""
-        self.session.disconnect_remote()
 
     @property
     def strategy(self) -> str:
@@ -215,23 +186,12 @@ class ChatDB:
         """A ChatDB that asks another model about the same database (sharing its session and journal)."""
         other = copy.copy(self)
         other.model = select_backend(model, base_url=base_url, api_key=api_key)
+        other._runner = copy.copy(self._runner)
         other._controller = other._make_controller()
         return other
 
     def __repr__(self) -> str:
         return f"ChatDB(model={self.model!r}, session={self.session!r})"
-
-    def register(self, name: str, frame: pd.DataFrame) -> None:
-        """Make `frame` queryable as table `name` (a live view: later changes to it are seen)."""
-        self.session.bind(name, frame)
-
-    def attach(self, path: str | Path, name: str | None = None) -> str:
-        """Make another DuckDB file's tables queryable, read-only, as `name.table` (name: the file's stem)."""
-        return self.session.attach(path, name)
-
-    def bind_frames(self, namespace: Mapping[str, object]) -> Binding:
-        """Bind every DataFrame of `namespace` by its variable name; drop names no longer there."""
-        return self.session.bind_frames(namespace)
 
     def ask(
         self,
@@ -261,7 +221,7 @@ class ChatDB:
             use_memory=use_memory,
             use_procedures=use_procedures,
         )
-        return _collect(events, on_event)
+        return collect(events, on_event)
 
     def events(
         self,
@@ -275,22 +235,8 @@ class ChatDB:
     ) -> Generator[Event, None, None]:
         """The events of answering `text`, for views that show the work as it happens (`ask` collects them)."""
         request = self._request(text, allow_writes, dry_run, max_steps, use_memory)
-        request = dataclasses.replace(
-            request, use_procedures=use_procedures, previous=self._previous, previous_sql=self._previous_sql
-        )
-        self._previous = (not allow_writes and as_corrected(self._previous, text)) or text  # as it is asked
+        request = self._runner.asked(dataclasses.replace(request, use_procedures=use_procedures))
         yield from self._events(request, record=True)
-
-    def _bind_memory_triples(self, request: Request) -> None:
-        """The memory's triples, current and past, as the table `memory_triples` for SQL the user wrote or
-        approved; the model never sees it (it is given recalled thoughts, checked, instead of history)."""
-        if self.memory is None or TRIPLES in self.session.stored_tables():
-            return
-        triples = self.memory.triples() if request.approved else None
-        if triples is not None and len(triples):
-            self.session.bind(TRIPLES, triples)
-        elif TRIPLES in self.session.frames:
-            self.session.unbind(TRIPLES)
 
     def _request(self, text: str, allow_writes: bool, dry_run: bool, max_steps: int, use_memory: bool) -> Request:
         if not 1 <= max_steps <= MAX_STEPS:
@@ -322,7 +268,7 @@ class ChatDB:
             seen=True,
         )
         request = dataclasses.replace(request, rule=reply.rule)
-        applied = _collect(self._events(request, record=reply.rule is None), on_event)
+        applied = collect(self._events(request, record=reply.rule is None), on_event)
         return dataclasses.replace(applied, procedure=reply.procedure)
 
     def replay(
@@ -332,16 +278,10 @@ class ChatDB:
 
         A recorded write runs like any write: without `allow_writes` it only shows what it would change.
         """
-        recorded = self.replays.find(text)
-        if recorded is None:
-            raise ChatDBError("Nothing is recorded for this request yet: run it once without --replay.")
-        steps = tuple(PlannedStep(str(s["goal"]), str(s["sql"]), tuple(s["binds"])) for s in recorded.steps)  # type: ignore[arg-type]
-        request = Request(text, allow_writes=allow_writes, summarize=False, approved=steps, route=Route(recorded.route))
-        reply = _collect(self._events(request), on_event)
-        digest = result_digest(reply.result)
-        same = None if recorded.result_sha256 is None or digest is None else digest == recorded.result_sha256
+        request, recorded = replay_desk.replay_request(self.replays, text, allow_writes)
+        reply = collect(self._events(request), on_event)
         if on_event is not None:
-            on_event(Replayed(recorded.model, same))
+            on_event(replay_desk.replayed(recorded, reply))
         return reply
 
     def run_sql(
@@ -364,7 +304,7 @@ class ChatDB:
             route=route,
             seen=True,
         )
-        reply = _collect(self._events(request), on_event)
+        reply = collect(self._events(request), on_event)
         if corrects.strip() and self.memory is not None and not reply.pending:
             self.memory.remember(correction_thought(corrects, sql), source=f"edited SQL of: {corrects}")
         return reply
@@ -372,18 +312,6 @@ class ChatDB:
     @property
     def model_name(self) -> str:
         return self.model.name
-
-    def status(self) -> Status:
-        """What a request can use now, and how many write requests were applied."""
-        return Status(
-            self.model.name,
-            sorted(self.session.frames),
-            sorted(self.session.stored_tables()),
-            self.session.attached_tables(),
-            len(self.history()),
-            self.session.remote.engine.describe() if self.session.remote else None,
-            sorted(self.session.remote.columns) if self.session.remote else [],
-        )
 
     def thoughts_from(self, statement: str) -> list[Thought]:
         """The thoughts (triples) the model reads in a statement the user wants remembered; the statement
@@ -411,43 +339,11 @@ class ChatDB:
             return []
         return list(controller.select_tables(text))
 
-    def tables(self) -> pd.DataFrame:
-        """The tables requests can use: name, kind (DataFrame or stored), rows, columns and description."""
-        tables = self.session.tables()
-        tables["description"] = [self.table_index.notes.get(name, "") for name in tables["table"]]
-        return tables
-
-    def describe(self, table: str, description: str) -> None:
-        """Say what `table` holds, in words: schema selection finds it by this too ("" removes it)."""
-        if table not in self.session.frames and table not in self.session.stored_tables() | set(
-            self.session.attached_tables()
-        ):
-            raise ChatDBError(f"There is no table {table!r}: %chatdb tables lists them.")
-        self.table_index.describe(table, description)
-        if self.values.saved is not None:
-            self.values.saved.save_note(table, description)
-
-    def history(self) -> pd.DataFrame:
-        """The applied write requests, oldest first, with their SQL and whether they were undone."""
-        return self.journal.history()
-
     def learn(self, reply: Reply, name: str) -> Procedure:
         """Keep the writes of an applied reply the user approved (or wrote) as procedure `name`: the values
         its request said become parameters, and statements repeated per item a list. A later write
         request close in meaning to it runs it, its values read by one short model call."""
-        if reply.rule is not None:
-            raise ProcedureError("A rule is kept when it is approved; it is not a procedure.")
-        if reply.request_id is None or not reply.seen or reply.pending:
-            raise ProcedureError(
-                "Only writes you approved (or wrote) and that were applied can become a procedure: "
-                "approve the pending request first."
-            )
-        params = dict(reply.params)
-        steps = [(s.goal, with_values(s.sql, params), s.binds) for s in reply.plan]
-        learned = Procedure.learned(
-            name, reply.request, generalize(reply.request, steps), f"request {reply.request_id}"
-        )
-        return self.procedures.keep(learned)
+        return self.procedures.keep(procedure_desk.learned(reply, name))
 
     def teach(
         self, name: str, sql: str, requests: Sequence[str] = (), example: Mapping[str, object] | None = None
@@ -455,15 +351,7 @@ class ChatDB:
         """Keep SQL with $name parameters as procedure `name`, run for write requests like `requests`
         (statements with $item_... parameters run once per item of the list "items"). `example`: the
         values of the first request, shown to the model as how to read them."""
-        catalog = Catalog.read(self.session, samples=0)
-        statements = [s.sql for s in guard.check(sql, catalog.schema(), mode=guard.Mode.WRITE).statements]
-        if not requests:
-            raise ProcedureError("Say what requests it is for: a comment line such as '-- Ada bought 2 saddles'.")
-        types = parameter_types(statements, catalog)
-        procedure = Procedure.taught(name, statements, requests, types)
-        if example is not None:
-            procedure = dataclasses.replace(procedure, example=procedure.checked_values(example))
-        return self.procedures.keep(procedure)
+        return self.procedures.keep(procedure_desk.taught(self.session, name, sql, requests, example))
 
     def run_procedure(
         self,
@@ -475,115 +363,28 @@ class ChatDB:
     ) -> Reply:
         """Run procedure `name` with `values` (its parameters, and "items": a list of dicts for the
         per-item ones), without the model; as any write, it only previews without `allow_writes`."""
-        procedure = self.procedures.get(name)
-        steps, bound = procedure.expanded(procedure.checked_values(values))
-        request = Request(
-            f"procedure {name}",
-            allow_writes=allow_writes,
-            summarize=False,
-            approved=tuple(PlannedStep(s.goal, s.sql, s.binds) for s in steps),
-            params=tuple(bound.items()),
-            seen=True,
-        )
-        return dataclasses.replace(_collect(self._events(request), on_event), procedure=name)
+        request = procedure_desk.run_request(self.procedures, name, values, allow_writes)
+        return dataclasses.replace(collect(self._events(request), on_event), procedure=name)
 
     def propose_rule(self, name: str, text: str, *, on_event: Callable[[Event], None] | None = None) -> Reply:
         """A rule that keeps derived data true: `text` says it ("a hay's bales_left is what was delivered
         minus what was fed"; one model call drafts the UPDATE) or is the statement itself. The reply is
         pending: it shows the statement and what it would change now; `apply(reply)` runs it and keeps
         the rule, which from then on runs at the end of every write that changes a table it reads."""
-        written = _is_write_sql(text)
-        rule = Rule(name, text.strip() if written else "", "" if written else " ".join(text.split()))
-        request = Request(rule.sentence or f"rule {name}", summarize=False, rule=rule, seen=written)
-        return _collect(self._events(request), on_event)
+        return collect(self._events(rule_desk.proposal(name, text)), on_event)
 
     def keep_rule(self, name: str, sql: str, sentence: str = "") -> Rule:
         """Keep a rule as written, without a preview (scripts): it runs now, journalled like any write, and
         from then on at the end of every write that changes a table it reads. It must change nothing
         when run twice (checked first)."""
-        catalog = Catalog.read(self.session, samples=0)
-        rule = checked_rule(self.session, Rule(name, sql, sentence), catalog.schema())
-        request = Request(
-            rule.sentence or f"rule {name}",
-            allow_writes=True,
-            summarize=False,
-            approved=(PlannedStep(rule.describe(), rule.sql),),
-            seen=True,
-            rule=rule,
-        )
-        _collect(self._events(request), None)
+        rule, request = rule_desk.kept(self.session, name, sql, sentence)
+        collect(self._events(request), None)
         return rule
 
-    def undo(self, n: int = 1) -> list[int]:
-        """Undo the last `n` applied write requests; returns their ids."""
-        return self.journal.undo(n)
-
-    def restore(self, request_id: int) -> list[int]:
-        """Bring the data back to how it was right after request `request_id` (0: before the first)."""
-        return self.journal.restore(request_id)
-
-    def _recorded(self, reply: Reply) -> Reply:
-        """Keep the plan of an answered (not pending) request for `replay`."""
-        steps = reply.plan or tuple(PlannedStep("", sql) for sql in reply.sql)
-        if steps and not reply.pending and reply.route != Route.CHAT:
-            values = dict(reply.params)  # a procedure's values, as literals: the recorded plan runs alone
-            plan: list[dict[str, object]] = [
-                {"goal": s.goal, "sql": with_values(s.sql, values), "binds": list(s.binds)} for s in steps
-            ]
-            self.replays.record(Recorded(reply.request, reply.route, plan, reply.model, result_digest(reply.result)))
-        return reply
-
     def _events(self, request: Request, *, record: bool = False) -> Generator[Event, None, None]:
-        """The controller's events for `request`; with `record`, an answered request's plan is kept for `replay`."""
-        self._bind_memory_triples(request)
-        reply = None
-        for event in self._controller.run(request):
-            if isinstance(event, Answered):
-                reply = event.reply
-            yield event
-        if record and reply is not None:
-            self._recorded(reply)
-        if reply is not None and reply.route == Route.READ and len(reply.sql) == 1:
-            self._previous_sql = reply.sql[0]
-
-    def _bootstrap(self, schema: str | Path) -> None:
-        path = Path(schema) if isinstance(schema, Path) or str(schema).strip().endswith(".sql") else None
-        if path is not None and not path.is_file():
-            raise ChatDBError(f"No schema file at {path}: give a .sql file or the SQL text itself.")
-        if self.session.stored_tables():
-            return  # an existing database keeps its tables
-        text = path.read_text() if path else str(schema)
-        try:
-            self.session.run(text)
-        except QueryFailed as error:
-            raise ChatDBError(f"The schema did not load: {str(error).splitlines()[0]}") from None
+        return self._runner.events(self._controller, self.memory, request, record=record)
 
     def close(self) -> None:
         self.session.close()
         if self.values.saved is not None:
             self.values.saved.close()
-
-
-def _is_write_sql(text: str) -> bool:
-    """Whether `text` is SQL that writes, not a sentence ("Update the stock as ..." is a sentence).
-
-    >>> _is_write_sql("update hay set n = 1"), _is_write_sql("Update stock as bought minus sold")
-    (True, False)
-    """
-    try:
-        return all(guard.classify(tree) is guard.Kind.WRITE for tree in guard.parse(text))
-    except SQLRefused:
-        return False
-
-
-def _collect(events: Generator[Event, None, None], on_event: Callable[[Event], None] | None) -> Reply:
-    """The reply among `events`, each handed to `on_event` on the way."""
-    reply = None
-    with closing(events):  # an exception in `on_event` (Ctrl-C while a view draws) ends the request too
-        for event in events:
-            if on_event is not None:
-                on_event(event)
-            if isinstance(event, Answered):
-                reply = event.reply
-    assert reply is not None, "the controller ended without an answer"
-    return reply
