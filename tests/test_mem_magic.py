@@ -130,7 +130,7 @@ def test_an_edited_step_is_kept_as_a_correction_and_recalled(shell, scripted, ca
     magics = shell.magics_manager.registry["ChatDBMagics"]
     scripted.push(native("SELECT kg FROM stock"))
     shell.run_cell("%%chatdb\nStock per fruit?").raise_error()
-    magics._last_view.actions.rerun(1, "SELECT fruit, kg FROM stock ORDER BY fruit")
+    magics.last_view.actions.rerun(1, "SELECT fruit, kg FROM stock ORDER BY fruit")
     scripted.push(native("SELECT fruit, kg FROM stock"))
     shell.run_cell("%%chatdb\nWhat is the stock per fruit now?").raise_error()
     prompt = scripted.calls[-1].messages[-1]["content"]

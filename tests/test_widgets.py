@@ -34,7 +34,7 @@ def kernel_shell(scripted, monkeypatch):
 
 
 def pending_view(shell) -> WidgetView:
-    view = shell.magics_manager.registry["ChatDBMagics"]._last_pending
+    view = shell.magics_manager.registry["ChatDBMagics"].last_pending
     assert isinstance(view, WidgetView)
     return view
 

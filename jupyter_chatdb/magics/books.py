@@ -1,4 +1,5 @@
-"""`%chatdb procedures` and `%chatdb rules`: the notebook's procedures and rules, listed, shown and forgotten."""
+"""`%chatdb procedures` and `%chatdb rules`: the notebook's procedures and rules, listed, shown and forgotten;
+`%%chatdb --teach NAME`: a procedure taught as SQL."""
 
 from __future__ import annotations
 
@@ -7,6 +8,7 @@ from collections.abc import Callable
 import pandas as pd
 from IPython.core.error import UsageError
 
+from ..api import ChatDB
 from ..kernel_memory.procedures import Procedure, ProcedureBook
 from ..sql.rules import Rule, RuleBook
 
@@ -74,3 +76,12 @@ def described(procedure: Procedure) -> str:
         ", ".join(f"{p.name} ({p.type}{', per item' if p.per_item else ''})" for p in procedure.parameters) or "none"
     )
     return f"parameters {parameters}; for requests like {procedure.requests[0]!r}"
+
+
+def teach(engine: ChatDB, name: str, cell: str) -> None:
+    """`%%chatdb --teach NAME`: '-- ' lines are the requests it is for, the rest its SQL."""
+    lines = cell.splitlines()
+    requests = [line.strip()[2:].strip() for line in lines if line.strip().startswith("--")]
+    sql = "\n".join(line for line in lines if not line.strip().startswith("--"))
+    procedure = engine.teach(name, sql, [r for r in requests if r])
+    print(f"Kept procedure {name!r}: {described(procedure)}.")

@@ -5,27 +5,27 @@ from __future__ import annotations
 import sys
 import warnings
 from argparse import Namespace
-from collections.abc import Callable, Mapping
+from collections.abc import Mapping
 from pathlib import Path
 
-import pandas as pd
 from IPython.core.error import UsageError
 from IPython.core.interactiveshell import InteractiveShell
 from IPython.core.magic import Magics, line_cell_magic, magics_class
 from IPython.core.magic_arguments import argument, magic_arguments
 
 from ..api import ChatDB
+from ..api.notebook import NotebookMemory
 from ..config import ChatDB as Settings
 from ..controller.events import Reply
 from ..controller.kinds import Route
 from ..errors import ChatDBError, RequestStopped
-from ..api.notebook import NotebookMemory
 from ..kernel_memory.thoughts import ThoughtMemory
 from ..sql.session import Binding
-from .books import described, procedures_command, rules_command
+from .books import teach
+from .line_commands import COMMANDS, status
 from .live import LiveOutputs
-from .views import View, make_view, show_chart, with_selection
-from .words import expand_variables, keep_name, question, said_requests, split_words, whole_number
+from .views import View, make_view, show_chart
+from .words import expand_variables, question, split_words
 
 STOPPED = "Stopped: nothing was written."
 
@@ -40,15 +40,15 @@ class ChatDBMagics(Magics):
         self.settings.observe(self._model_changed, names=["model"])
         self.settings.observe(self._database_changed, names=["database"])
         self._engines: dict[str, ChatDB] = {}  # by database ("" is in memory)
-        self._last_pending: View | None = None  # the last cell whose writes wait for approval
-        self._last_view: View | None = None  # the last cell's chain, for %chatdb sql N
+        self.last_pending: View | None = None  # the last cell whose writes wait for approval
+        self.last_view: View | None = None  # the last cell's chain, for %chatdb sql N
         self.notebook = NotebookMemory(say=lambda line: print(line, file=sys.stderr))
-        self._last_applied: tuple[ChatDB, Reply] | None = None  # the last write the user approved, to keep
+        self.last_applied: tuple[ChatDB, Reply] | None = None  # the last write the user approved, to keep
         self._skipped: dict[str, str] = {}  # DataFrames DuckDB could not read at the last cell, already warned of
         self.live = LiveOutputs(shell)  # widget outputs to make static when the next cell runs
 
     @property
-    def _shell(self) -> InteractiveShell:
+    def kernel(self) -> InteractiveShell:
         """The kernel's shell: set once the extension registered these magics."""
         assert self.shell is not None, "the magics are not registered with a shell"
         return self.shell
@@ -89,7 +89,7 @@ class ChatDBMagics(Magics):
         if not self.settings.memory:
             return None
         folder = Path(self.settings.memory_dir) if self.settings.memory_dir else None
-        return self.notebook.memory(self._shell.user_ns, folder)
+        return self.notebook.memory(self.kernel.user_ns, folder)
 
     @property
     def memory_off(self) -> str | None:
@@ -102,7 +102,7 @@ class ChatDBMagics(Magics):
             self._engines[database] = engine.with_model(str(change["new"]) or None)
 
     def _database_changed(self, change: Mapping[str, object]) -> None:
-        self._last_pending = None  # %chatdb approve applies only writes planned for the current database
+        self.last_pending = None  # %chatdb approve applies only writes planned for the current database
 
     # -- %%chatdb and %chatdb -----------------------------------------------------------------
 
@@ -177,16 +177,16 @@ class ChatDBMagics(Magics):
             raise UsageError("Use one of --replay, --sql, --teach and --rule.")
         if args.plot and args.no_plot:
             raise UsageError("Use --plot or --no-plot, not both.")
-        text = expand_variables(text, self._shell.user_ns)
+        text = expand_variables(text, self.kernel.user_ns)
         engine = self._engine(args.db if args.db is not None else self.settings.database)
         if args.teach:
-            self._teach(engine, args.teach, text)
+            teach(engine, args.teach, text)
             return None
         if args.model:
             engine = engine.with_model(args.model)
-        self._warn_skipped(engine.bind_frames(self._shell.user_ns))
+        self._warn_skipped(engine.bind_frames(self.kernel.user_ns))
         view = make_view(self.shell, self.settings.preview_rows, verbose=args.verbose or self.settings.verbose)
-        self._last_view = view
+        self.last_view = view
         self.live.add(view.settle)
         asked = "" if args.sql or args.replay or args.rule else text  # what an edited step corrects
         applied_before = len(engine.history())
@@ -211,9 +211,9 @@ class ChatDBMagics(Magics):
             show_chart(reply.result)
         self._offer_approval(engine, reply, view, args.write, asked)
         if reply.seen and reply.request_id is not None:  # SQL the user wrote, applied
-            self._last_applied = (engine, reply)
+            self.last_applied = (engine, reply)
         if args.out:
-            self._shell.user_ns[args.out] = reply.result
+            self.kernel.user_ns[args.out] = reply.result
         return value
 
     def _warn_skipped(self, binding: Binding) -> None:
@@ -246,23 +246,23 @@ class ChatDBMagics(Magics):
         """A pending write waits for Approve (its button or %chatdb approve); an edited step can be re-run
         (and, for a request in words, `asked`, memory keeps the edit as a correction)."""
         self._wait_for_approval(view, engine, reply)
-        view.actions.approve = lambda: self._approve(view)
-        view.actions.reject = lambda: self._reject(view)
+        view.actions.approve = lambda: self.approve(view)
+        view.actions.reject = lambda: self.reject(view)
         view.actions.rerun = lambda index, sql: self._rerun(engine, view, index, sql, allow_writes, asked)
 
     def _wait_for_approval(self, view: View, engine: ChatDB, reply: Reply) -> None:
         view.pending = (engine, reply) if reply.pending else None
         if reply.pending:
-            self._last_pending = view
-        elif self._last_pending is view:
-            self._last_pending = None
+            self.last_pending = view
+        elif self.last_pending is view:
+            self.last_pending = None
 
-    def _approve(self, view: View | None) -> Reply:
+    def approve(self, view: View | None) -> Reply:
         if view is None or view.pending is None:
             raise ChatDBError("No write is waiting for approval.")
         (engine, reply), view.pending = view.pending, None
-        if self._last_pending is view:
-            self._last_pending = None
+        if self.last_pending is view:
+            self.last_pending = None
         view.approving()
         try:
             applied = engine.apply(reply, on_event=view.apply)
@@ -270,15 +270,15 @@ class ChatDBMagics(Magics):
             view.failed(str(error))
             raise
         view.finished(applied)
-        self._last_applied = (engine, applied)
+        self.last_applied = (engine, applied)
         return applied
 
-    def _reject(self, view: View | None) -> None:
+    def reject(self, view: View | None) -> None:
         if view is None or view.pending is None:
             raise ChatDBError("No write is waiting for approval.")
         view.pending = None
-        if self._last_pending is view:
-            self._last_pending = None
+        if self.last_pending is view:
+            self.last_pending = None
         view.rejected()
 
     def _rerun(self, engine: ChatDB, view: View, index: int, sql: str, allow_writes: bool, asked: str = "") -> None:
@@ -290,141 +290,20 @@ class ChatDBMagics(Magics):
         view.step_rerun(index, reply)
         self._wait_for_approval(view, engine, reply)
         if reply.request_id is not None:
-            self._last_applied = (engine, reply)
+            self.last_applied = (engine, reply)
 
     # -- %chatdb line commands ------------------------------------------------------------------
 
     def _command(self, line: str) -> object:
         words = split_words(line, "%chatdb")
         if not words:
-            self._status()
+            status(self, [])
             return None
         command, rest = words[0], words[1:]
-        if command not in self._COMMANDS:
-            known = ", ".join(self._COMMANDS)
+        if command not in COMMANDS:
+            known = ", ".join(COMMANDS)
             raise UsageError(f"Unknown %chatdb command {command!r}: use one of {known} (see %chatdb?).")
-        return self._COMMANDS[command](self, rest)
-
-    def _disconnect(self, rest: list[str]) -> None:
-        self.engine.disconnect()
-        print("Disconnected: the remote engine's tables are no longer read.")
-
-    def _history(self, rest: list[str]) -> pd.DataFrame:
-        return self.engine.history()
-
-    def _undo(self, rest: list[str]) -> None:
-        print(f"Undid {said_requests(self.engine.undo(whole_number(rest, '%chatdb undo [N]', default=1)))}.")
-
-    def _restore(self, rest: list[str]) -> None:
-        undone = self.engine.restore(whole_number(rest, "%chatdb restore ID"))
-        print(
-            f"Restored: undid {said_requests(undone)}."
-            if undone
-            else "Nothing to undo: the data is already as it was then."
-        )
-
-    def _model(self, rest: list[str]) -> None:
-        if len(rest) != 1:
-            raise UsageError("Use %chatdb model NAME|URL, e.g. %chatdb model local.")
-        self.settings.model = rest[0]
-        print(f"Model for the next cells: {self.engine.model_name}.")
-
-    def _approve_command(self, rest: list[str]) -> None:
-        """The pending cell's output shows the steps; the outcome is said here too."""
-        keep = keep_name(rest)
-        print(self._approve(self._last_pending).answer)
-        if keep:
-            self._keep([keep])
-
-    def _reject_command(self, rest: list[str]) -> None:
-        self._reject(self._last_pending)
-        print("Rejected: nothing was written.")
-
-    def _teach(self, engine: ChatDB, name: str, cell: str) -> None:
-        """`%%chatdb --teach NAME`: '-- ' lines are the requests it is for, the rest its SQL."""
-        lines = cell.splitlines()
-        requests = [line.strip()[2:].strip() for line in lines if line.strip().startswith("--")]
-        sql = "\n".join(line for line in lines if not line.strip().startswith("--"))
-        procedure = engine.teach(name, sql, [r for r in requests if r])
-        print(f"Kept procedure {name!r}: {described(procedure)}.")
-
-    def _keep(self, words: list[str]) -> None:
-        if len(words) != 1:
-            raise UsageError('Use %chatdb keep NAME, e.g. %chatdb keep "record a delivery".')
-        if self._last_applied is None:
-            raise ChatDBError("No write was approved yet: approve a waiting write first, then keep it.")
-        engine, reply = self._last_applied
-        procedure = engine.learn(reply, words[0])
-        print(f"Kept procedure {words[0]!r}: {described(procedure)}.")
-
-    def _procedures_command(self, words: list[str]) -> object:
-        return procedures_command(self.engine.procedures, words)
-
-    def _rules_command(self, words: list[str]) -> object:
-        return rules_command(self.engine.rules, words)
-
-    def _step_to_new_cell(self, words: list[str]) -> None:
-        cards = self._last_view.state.cards if self._last_view is not None else {}
-        if not cards:
-            raise UsageError("No step to copy yet: run a %%chatdb cell first.")
-        index = whole_number(words, "%chatdb sql [N]", default=max(cards))
-        if index not in cards:
-            raise UsageError(f"The last request has steps {', '.join(map(str, cards))}, not {index}.")
-        self._shell.set_next_input(f"%%chatdb --sql\n{cards[index].sql}", replace=False)
-
-    def _status(self) -> None:
-        engine = self.engine
-        engine.bind_frames(self._shell.user_ns)
-        database = self.settings.database or "in memory"
-        status = engine.status()
-        print(f"Model: {status.model}")
-        print(f"Database: {database}")
-        print(f"DataFrames: {', '.join(status.frames) or 'none'}")
-        print(f"Stored tables: {', '.join(status.stored) or 'none'}")
-        if status.remote:
-            print(f"Remote: {status.remote}, read there: {', '.join(status.remote_tables) or 'no tables'}")
-        print(f"Applied write requests: {status.applied}")
-        memory = self.memory
-        print(
-            f"Memory: {len(memory.store)} thoughts in {memory.store.path or 'memory'}"
-            if memory
-            else f"Memory: off ({self.memory_off or 'turned off'})"
-        )
-        if self._last_pending is not None:
-            print("A write is waiting for approval: %chatdb approve or %chatdb reject.")
-
-    def _tables(self, rest: list[str]) -> pd.DataFrame:
-        engine = self.engine
-        engine.bind_frames(self._shell.user_ns)
-        selection = self._last_view.state.selection if self._last_view is not None else None
-        return with_selection(engine.tables(), selection)
-
-    def _attach(self, words: list[str]) -> None:
-        if len(words) not in (1, 2):
-            raise UsageError("Use %chatdb attach FILE [NAME], e.g. %chatdb attach archive.duckdb.")
-        engine = self.engine
-        name = engine.attach(*words)
-        tables = [t for t in engine.status().attached if t.startswith(name + ".")]
-        print(f"Attached {words[0]} as {name}: its tables are {', '.join(tables) or 'none'} (read-only).")
-
-    def _connect(self, words: list[str]) -> None:
-        if len(words) != 1:
-            raise UsageError("Use %chatdb connect TARGET, e.g. %chatdb connect spark (a SparkSession variable).")
-        named = self._shell.user_ns.get(words[0])
-        target = named if named is not None and not isinstance(named, str) else words[0]
-        tables = self.engine.connect(target)
-        print(
-            f"Connected to {self.engine.status().remote}: {', '.join(tables) or 'no tables'} "
-            "(reads run there; writes there are refused)."
-        )
-
-    def _describe(self, words: list[str]) -> None:
-        if len(words) != 2:
-            raise UsageError('Use %chatdb describe TABLE "what it holds" (an empty "" removes the description).')
-        engine = self.engine
-        engine.bind_frames(self._shell.user_ns)
-        engine.describe(*words)
-        print(f"Described {words[0]}." if words[1].strip() else f"Removed the description of {words[0]}.")
+        return COMMANDS[command](self, rest)
 
     def close(self) -> None:
         self.live.settle_all()
@@ -432,28 +311,9 @@ class ChatDBMagics(Magics):
         for engine in self._engines.values():
             engine.close()
         self._engines.clear()
-        self._last_pending = self._last_view = None
+        self.last_pending = self.last_view = None
         self.notebook.close()
-        self._last_applied = None
-
-    # %chatdb COMMAND ...: what each runs, given the words after it (its value, if any, is the cell's)
-    _COMMANDS: dict[str, Callable[[ChatDBMagics, list[str]], object]] = {
-        "tables": _tables,
-        "describe": _describe,
-        "attach": _attach,
-        "connect": _connect,
-        "disconnect": _disconnect,
-        "history": _history,
-        "undo": _undo,
-        "restore": _restore,
-        "model": _model,
-        "approve": _approve_command,
-        "reject": _reject_command,
-        "keep": _keep,
-        "procedures": _procedures_command,
-        "rules": _rules_command,
-        "sql": _step_to_new_cell,
-    }
+        self.last_applied = None
 
 
 def _usage(doc: str | None) -> str:
