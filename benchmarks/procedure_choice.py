@@ -25,7 +25,7 @@ from pathlib import Path
 from fruitshop import TAUGHT, taught_values
 
 from jupyter_chatdb import ChatDB
-from jupyter_chatdb.controller import prompts
+from jupyter_chatdb.controller import procedure_prompts, prompts
 from jupyter_chatdb.controller.stages.procedure import CHOOSE_MAX_TOKENS, PICK_MAX_TOKENS, listed
 from jupyter_chatdb.grounding.named_tables import named_tables
 from jupyter_chatdb.kernel_memory.procedures import Match
@@ -89,8 +89,8 @@ def choose(model: LLM, request: str, matches: list[Match]) -> str | None:
     if not matches:
         return None
     names = [m.procedure.name for m in matches]
-    messages = prompts.choose_messages(request, listed(matches))
-    said = json.loads(_asked(model, messages, prompts.choose_schema(names), CHOOSE_MAX_TOKENS))
+    messages = procedure_prompts.choose_messages(request, listed(matches))
+    said = json.loads(_asked(model, messages, procedure_prompts.choose_schema(names), CHOOSE_MAX_TOKENS))
     return next((name for name in names if said.get(name) is True), None)
 
 
@@ -99,8 +99,10 @@ def pick(model: LLM, request: str, matches: list[Match]) -> str | None:
     if not matches:
         return None
     names = [m.procedure.name for m in matches]
-    messages = prompts.pick_messages(request, listed(matches))
-    picked = prompts.parse_json(_asked(model, messages, prompts.pick_schema(names), PICK_MAX_TOKENS), "procedure")
+    messages = procedure_prompts.pick_messages(request, listed(matches))
+    picked = prompts.parse_json(
+        _asked(model, messages, procedure_prompts.pick_schema(names), PICK_MAX_TOKENS), "procedure"
+    )
     return picked if picked in names else None
 
 

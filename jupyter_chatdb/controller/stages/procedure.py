@@ -14,7 +14,7 @@ from collections.abc import Generator, Iterator
 from ...errors import ChatDBError
 from ...kernel_memory.procedures import CANDIDATES, Match, ProcedureError
 from ...sql import guard
-from .. import prompts
+from .. import procedure_prompts, prompts
 from ..context import Context
 from ..events import Event, ProcedureNotUsed, ProcedureUsed
 from ..kinds import Route
@@ -43,8 +43,8 @@ def use_procedure(ctx: Context) -> Iterator[Event]:
     matches = book.candidates(ctx.request.text, ctx.options.procedure_match, named=ctx.named_tables())
     if not matches:
         return
-    messages = prompts.choose_messages(ctx.request.text, listed(matches))
-    schema = prompts.choose_schema([m.procedure.name for m in matches])
+    messages = procedure_prompts.choose_messages(ctx.request.text, listed(matches))
+    schema = procedure_prompts.choose_schema([m.procedure.name for m in matches])
     completion = yield from ctx.calls("procedure", messages, schema, CHOOSE_MAX_TOKENS)
     said = _json_object(completion.text)
     chosen = [m for m in matches if said.get(m.procedure.name) is True]  # the closest first
@@ -64,10 +64,10 @@ def use_procedure(ctx: Context) -> Iterator[Event]:
 def _picked(ctx: Context, matches: list[Match]) -> Generator[Event, None, list[Match]]:
     """The one of `matches` the model picks when asked for one or none."""
     names = [m.procedure.name for m in matches]
-    if prompts.NONE_PICKED in names:
+    if procedure_prompts.NONE_PICKED in names:
         return []
-    messages = prompts.pick_messages(ctx.request.text, listed(matches))
-    completion = yield from ctx.calls("procedure", messages, prompts.pick_schema(names), PICK_MAX_TOKENS)
+    messages = procedure_prompts.pick_messages(ctx.request.text, listed(matches))
+    completion = yield from ctx.calls("procedure", messages, procedure_prompts.pick_schema(names), PICK_MAX_TOKENS)
     picked = prompts.parse_json(completion.text, "procedure")
     return [m for m in matches if m.procedure.name == picked]
 
@@ -78,7 +78,9 @@ def _first_applying(ctx: Context, matches: list[Match]) -> Generator[Event, None
     outcome = "unread"
     for match in matches:
         procedure = match.procedure
-        messages = prompts.fill_messages(procedure.name, procedure.requests[0], procedure.example, ctx.request.text)
+        messages = procedure_prompts.fill_messages(
+            procedure.name, procedure.requests[0], procedure.example, ctx.request.text
+        )
         budget = min(FILL_MAX_TOKENS, 60 + FILL_TOKENS_PER_ITEM * (1 + len(procedure.item_fields)))
         completion = yield from ctx.calls("fill", messages, procedure.values_schema(), budget)
         try:
