@@ -415,6 +415,18 @@ def test_a_literal_the_column_does_not_hold_is_corrected_and_shown(customers, sc
     assert "Value corrections:" in chain_html(state) and "&#x27;Los Angeles&#x27; → &#x27;LA&#x27;" in chain_html(state)
 
 
+def test_the_value_correction_left_out_leaves_the_literal_as_written(scripted):
+    db = ChatDB(model=scripted, summarize=False, strategy="chain", without=("correct_values",))
+    db.register("customers", pd.DataFrame({"name": ["Ann", "Bob"], "city": ["LA", "New York"]}))
+    scripted.push({"route": "read"}, plan("SELECT count(*) AS n FROM customers WHERE city = 'Los Angeles'"))
+    try:
+        events = list(db.events("How many customers live in Los Angeles?"))
+    finally:
+        db.close()
+    assert not [e for e in events if isinstance(e, ValueCorrected)]
+    assert events[-1].reply.sql == ["SELECT COUNT(*) AS n FROM customers WHERE city = 'Los Angeles'"]
+
+
 def test_several_close_values_are_a_constrained_choice_for_the_model(customers, scripted):
     scripted.push({"route": "read"}, plan("SELECT name FROM customers WHERE region = 'Nort'"), {"value": "North"})
     reply = customers.ask("Who is in the Nort region?")

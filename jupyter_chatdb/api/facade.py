@@ -16,6 +16,7 @@ from ..controller.loop import Controller
 from ..controller.plan import MAX_STEPS, PlannedStep
 from ..controller.request import Request
 from ..controller.stage import Stage
+from ..controller.stages.values import CORRECT_VALUES
 from ..errors import ChatDBError
 from ..grounding.saved_values import SavedValues
 from ..grounding.selection import SchemaIndex
@@ -91,7 +92,7 @@ class ChatDB(DataMethods):
         `revisions`: how often a failing plan is revised per request.
         `without`: stages left out of the chain (`controller/strategies.py`: "route", "vote",
         "fall_back", "post_think", ...) and fix-up rules left out (`sql/fixup_rules.py`: "labels_for_keys",
-        ...), to measure what each one gives.
+        ...) and "correct_values" (a step's literals as the model wrote them), to measure what each one gives.
         `memory`: a ThoughtMemory to recall thoughts from before planning and store new ones in after
         each answer (its triples are the table `memory_triples` for SQL the user writes).
         `embedder`: matches literals with stored values and requests with tables by meaning
@@ -170,6 +171,7 @@ class ChatDB(DataMethods):
             procedures=self.procedures,
             rules=self.rules,
             fixups=fixup_rules.without(fixup_rules.RULES, self._without),
+            correct_values=CORRECT_VALUES not in self._without,
         )
 
     @property

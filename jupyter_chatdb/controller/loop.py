@@ -49,13 +49,15 @@ class Controller:
         procedures: ProcedureBook | None = None,
         rules: RuleBook | None = None,
         fixups: tuple[FixupRule, ...] = RULES,
+        correct_values: bool = True,
     ) -> None:
         """`embedder` matches values and tables by meaning (default: the memory's, else by spelling only);
         `values` and `tables` are the data-value and schema-selection memories (default: new ones);
         `strategy` the stages a request runs (`strategies.without(ASK, "vote")` leaves one out);
         `procedures` the writes learned or taught, run for requests of their kind; `rules` the statements
         that keep derived data true (default: those kept in the database); `fixups` the tree rewrites a
-        step's SQL goes through (`sql/fixup_rules.py`: leaving one out switches it off)."""
+        step's SQL goes through (`sql/fixup_rules.py`: leaving one out switches it off); `correct_values`
+        False leaves a step's literals as the model wrote them."""
         embedder = embedder or (memory.embedder if memory is not None else None)
         self.services = Services(
             model,
@@ -68,6 +70,7 @@ class Controller:
             procedures=procedures,
             rules=rules if rules is not None else RuleBook(session),
             fixups=fixups,
+            correct_values=correct_values,
         )
         self.strategy = strategy
 

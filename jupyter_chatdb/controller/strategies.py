@@ -18,6 +18,7 @@ from .stages.run import run_steps
 from .stages.second_look import second_look
 from .stages.select import consider_tables, flatten_joins, flatten_joins_on_repair, leave_out_copies, pick_tables
 from .stages.tools import refuse_unsafe, use_tools
+from .stages.values import CORRECT_VALUES
 
 # plain language to SQL steps: the chain-of-memory controller; a question about the database itself is
 # answered by tools, an unsafe request refused
@@ -99,10 +100,10 @@ def without(strategy: tuple[Stage, ...], *names: str) -> tuple[Stage, ...]:
     >>> [s.name for s in without(APPROVED, "finish", "labels_for_keys")]
     ['run_steps', 'answer']
     """
-    unknown = [name for name in names if name not in STAGES and name not in RULE_NAMES]
+    unknown = [name for name in names if name not in STAGES and name not in RULE_NAMES and name != CORRECT_VALUES]
     if unknown:
         raise ValueError(
             f"Unknown stage {unknown[0]!r}: the stages are {', '.join(STAGES)}; the fix-up rules "
-            f"{', '.join(RULE_NAMES)}."
+            f"{', '.join(RULE_NAMES)}; and {CORRECT_VALUES}."
         )
     return tuple(stage for stage in strategy if stage.name not in names)

@@ -23,6 +23,7 @@ from ..context import Chain, Context
 from ..events import Event, ValueCorrected
 
 VALUE_MAX_TOKENS = 40
+CORRECT_VALUES = "correct_values"  # the name that leaves the value correction out: `ChatDB(without=(...))`
 
 
 def correct_values(ctx: Context, chain: Chain, index: int, tree: exp.Expr) -> Generator[Event, None, exp.Expr]:
