@@ -83,7 +83,7 @@ class ChatDB(DataMethods):
 
         `strategy`: "native" (the default: a question is one SQL statement in the model's native form,
         `controller/native_sql.py`, asked without a routing call when it plainly names the data; a write
-        no procedure takes is first read as the rows it states, its SQL written by code, `sql/facts.py`;
+        no procedure takes is first read as the rows it states, its SQL written by code, `recording/`;
         other requests are planned as by "chain"), "chain" (every request a plan of steps, run one by one
         and revised), "flat" (native, and shown views that flatten joins: `grounding/flat_views.py`),
         "repair-flat" (native, the views shown with a failed read's first repair), "facts" (native, by its

@@ -261,7 +261,7 @@ class ProcedureNotUsed(Event):
 
 @dataclass(frozen=True)
 class FactsExtracted(Event):
-    """The model read the rows a write request states; code wrote their statements (`sql/facts.py`)."""
+    """The model read the rows a write request states; code wrote their statements (`recording/`)."""
 
     rows: tuple[tuple[str, int], ...]  # (table, rows) as stated
     unstated: tuple[str, ...] = ()  # values the model read that the request does not say, left out

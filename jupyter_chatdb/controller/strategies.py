@@ -54,7 +54,7 @@ NATIVE: tuple[Stage, ...] = (
     chat,
     check_concepts,
     use_procedure,
-    write_from_facts,  # a write no procedure takes: the rows it states, written by code (`sql/facts.py`)
+    write_from_facts,  # a write no procedure takes: the rows it states, written by code (`recording/`)
     pick_tables,
     leave_out_copies,
     native_read,
