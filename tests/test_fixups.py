@@ -11,7 +11,7 @@ from pathlib import Path
 import duckdb
 import pytest
 
-from jupyter_chatdb.grounding.values import replace_literals
+from jupyter_chatdb.grounding.literals import replace_literals
 from jupyter_chatdb.sql import aliases, bare_columns, column_owners, fixups, ties, value_types
 from jupyter_chatdb.sql import labels as label_rule
 from jupyter_chatdb.sql.column_owners import Link

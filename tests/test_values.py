@@ -3,7 +3,8 @@
 import pandas as pd
 import pytest
 
-from jupyter_chatdb.grounding.values import ValueIndex, clear_choice, literal_uses, replace_literals
+from jupyter_chatdb.grounding.literals import literal_uses, replace_literals
+from jupyter_chatdb.grounding.values import ValueIndex, clear_choice
 from jupyter_chatdb.sql.guard import parse
 from jupyter_chatdb.sql.session import Session
 

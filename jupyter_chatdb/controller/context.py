@@ -9,9 +9,10 @@ from dataclasses import dataclass, field
 from ..grounding.concepts import ConceptIndex
 from ..grounding.joins import Links
 from ..grounding.keys import ImpliedKeys
+from ..grounding.literals import MissingValue
 from ..grounding.named_tables import named_tables
 from ..grounding.selection import Considered, SchemaIndex
-from ..grounding.values import MissingValue, ValueIndex
+from ..grounding.values import ValueIndex
 from ..kernel_memory.procedures import ProcedureBook
 from ..kernel_memory.thoughts import ThoughtMemory
 from ..llm.base import LLM, Completion, JSONSchema, Message, Usage

@@ -28,7 +28,8 @@ import numpy as np
 
 from ..llm.base import Embedder
 from ..sql.catalog import Catalog
-from .values import ColumnValues, ValueIndex, one_typo
+from .spelling import one_typo
+from .values import ColumnValues, ValueIndex
 from .words import FUNCTION_WORDS, stem, tokens
 
 MEANING_MIN = 0.66  # an attribute this close in meaning to a name's words is taken to be that name

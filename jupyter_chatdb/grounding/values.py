@@ -11,20 +11,18 @@ of the column) changes.
 
 from __future__ import annotations
 
-import re
-from collections.abc import Mapping, Sequence
+from collections.abc import Sequence
 from collections.abc import Set as AbstractSet
 from dataclasses import dataclass
 
 import numpy as np
-from sqlglot import exp
 
 from ..llm.base import Embedder
 from ..sql.catalog import TEXT_TYPES
-from ..sql.fixups import table_of_column
 from ..sql.names import quote_identifier, quote_table
 from ..sql.session import Session
 from .saved_values import SavedValues
+from .spelling import abbreviates, initials, jaccard, normal, one_typo, trigrams
 from .words import FUNCTION_WORDS, stem
 from .words import words as identifier_words
 
@@ -51,70 +49,6 @@ class ColumnValues:
     values: tuple[str, ...]
     capped: bool  # the column has more distinct values than were kept
     fingerprint: tuple[int, int]
-
-
-@dataclass(frozen=True)
-class LiteralUse:
-    """A string literal compared with a column in a statement: by =, <> or IN, or as a LIKE pattern."""
-
-    table: str
-    column: str
-    literal: str
-    pattern: str = ""  # "LIKE" or "ILIKE" when the literal is a pattern
-
-    @property
-    def text(self) -> str | None:
-        """What to look for among the column's values: the literal, or the text between a pattern's
-        leading and trailing % (None when it has wildcards inside, which are left alone).
-
-        >>> LiteralUse("t", "city", "%Los Angeles%", "LIKE").text, LiteralUse("t", "city", "L_s%", "LIKE").text
-        ('Los Angeles', None)
-        """
-        if not self.pattern:
-            return self.literal
-        core = self.literal.strip("%")
-        return core if core and not re.search(r"[%_\\]", core) else None
-
-    def found_in(self, values: Sequence[str]) -> bool:
-        """Whether a stored value is the literal (or matches the pattern)."""
-        if not self.pattern:
-            return self.literal in values
-        regex = re.compile(
-            "".join(".*" if c == "%" else "." if c == "_" else re.escape(c) for c in self.literal),
-            re.DOTALL | (re.IGNORECASE if self.pattern == "ILIKE" else 0),
-        )
-        return any(regex.fullmatch(v) for v in values)
-
-    def with_value(self, value: str) -> str:
-        """The literal that looks for `value` instead (a pattern keeps its wildcards).
-
-        >>> LiteralUse("t", "city", "%Los Angeles%", "LIKE").with_value("LA")
-        '%LA%'
-        """
-        return self.literal.replace(self.text or "", value, 1) if self.pattern else value
-
-
-@dataclass(frozen=True)
-class MissingValue:
-    """A literal that no stored value of its column is or resembles, and the columns that hold it."""
-
-    use: LiteralUse
-    held_by: tuple[str, ...] = ()  # "table.column"
-
-    def __str__(self) -> str:
-        """Why a query that compared with the literal may have found nothing.
-
-        >>> str(MissingValue(LiteralUse("t", "city", "%Paris%", "LIKE")))
-        "no value of t.city matches '%Paris%' or is close to it"
-        >>> str(MissingValue(LiteralUse("docks", "name", "Calder"), ("wharves.name",)))
-        "'Calder' is not a value of docks.name, nor close to one; it is a value of wharves.name"
-        """
-        use = self.use
-        if use.pattern:
-            text = f"no value of {use.table}.{use.column} matches {use.literal!r} or is close to it"
-        else:
-            text = f"{use.literal!r} is not a value of {use.table}.{use.column}, nor close to one"
-        return text + (f"; it is a value of {', '.join(self.held_by)}" if self.held_by else "")
 
 
 class ValueIndex:
@@ -196,23 +130,23 @@ class ValueIndex:
         return bool(self._by_spelling(values.values, literal))
 
     def _by_spelling(self, values: Sequence[str], literal: str) -> list[Candidate]:
-        wanted, initials, grams = _normal(literal), _initials(literal), _trigrams(literal)
+        wanted, short, grams = normal(literal), initials(literal), trigrams(literal)
         out = []
         for value in values:
-            if _normal(value) == wanted:
+            if normal(value) == wanted:
                 out.append(Candidate(value, 1.0, "case"))
             elif (
                 len(value) >= 2
-                and (value.upper() == initials or literal.upper() == _initials(value))
+                and (value.upper() == short or literal.upper() == initials(value))
                 and (value.isupper() or literal.isupper())
             ):
                 out.append(Candidate(value, 0.9, "initials"))
-            elif _abbreviates(literal, value) or _abbreviates(value, literal):
+            elif abbreviates(literal, value) or abbreviates(value, literal):
                 out.append(Candidate(value, 0.9, "abbreviation"))
-            elif min(len(wanted), len(value)) >= TYPO_MIN_LENGTH and one_typo(wanted, _normal(value)):
+            elif min(len(wanted), len(value)) >= TYPO_MIN_LENGTH and one_typo(wanted, normal(value)):
                 out.append(Candidate(value, 0.9, "spelling"))
             else:
-                score = _jaccard(grams, _trigrams(value))
+                score = jaccard(grams, trigrams(value))
                 if score >= TRIGRAM_MIN:
                     out.append(Candidate(value, round(0.85 * score, 3), "spelling"))
         return out
@@ -284,7 +218,7 @@ def mentioned_values(
     first, at most `limit`. `columns`: the (table, column) pairs to look in; those not text are skipped.
     A value stored in several columns is shown for the one the words just before it name, where they
     name one ("at the wharf Calder"): the model tends to compare every column shown with it."""
-    words = _normal(text)
+    words = normal(text)
     padded = f" {words} "
     stemmed = {stem(w) for w in words.split()} - named
     found: list[Mention] = []
@@ -293,10 +227,10 @@ def mentioned_values(
         if values is None:
             continue
         for value in values.values:
-            normal = _normal(value)
-            if len(normal) < 3 or normal in FUNCTION_WORDS:
+            plain = normal(value)
+            if len(plain) < 3 or plain in FUNCTION_WORDS:
                 continue
-            if f" {normal} " in padded or (" " not in normal and not normal.isdigit() and stem(normal) in stemmed):
+            if f" {plain} " in padded or (" " not in plain and not plain.isdigit() and stem(plain) in stemmed):
                 found.append(Mention(table, column, value))
     found = _named_columns(found, words.split())
     found.sort(key=lambda m: -len(m.value))
@@ -307,7 +241,7 @@ def _named_columns(found: list[Mention], words: list[str]) -> list[Mention]:
     """Of the columns that hold one value, those the words just before it name, where some do."""
     by_value: dict[str, list[Mention]] = {}
     for mention in found:
-        by_value.setdefault(_normal(mention.value), []).append(mention)
+        by_value.setdefault(normal(mention.value), []).append(mention)
     kept = []
     for value, mentions in by_value.items():
         named = [m for m in mentions if _named_before(words, value.split(), m.column)] if len(mentions) > 1 else []
@@ -345,123 +279,3 @@ def clear_choice(candidates: Sequence[Candidate]) -> Candidate | None:
     if len(candidates) > 1 and candidates[0].score - candidates[1].score < CLEAR_MARGIN:
         return None
     return candidates[0]
-
-
-def literal_uses(tree: exp.Expr, schema: Mapping[str, Sequence[str]]) -> list[LiteralUse]:
-    """String literals compared (=, <>, IN, LIKE, ILIKE) with a column whose table is known, in WHERE,
-    HAVING, JOIN or CASE, in a step's tree (one statement, or several joined).
-
-    >>> from jupyter_chatdb.sql.guard import parse
-    >>> tree = parse("SELECT * FROM sales AS s WHERE s.region = 'north' AND units > 3")[0]
-    >>> literal_uses(tree, {"sales": ["region", "units"]})
-    [LiteralUse(table='sales', column='region', literal='north', pattern='')]
-    >>> literal_uses(parse("SELECT * FROM sales WHERE region ILIKE '%nor%'")[0], {"sales": ["region"]})
-    [LiteralUse(table='sales', column='region', literal='%nor%', pattern='ILIKE')]
-    """
-    try:
-        comparisons = _comparisons(tree)
-    except Exception:  # sqlglot cannot walk it: no literal is checked, and the guard decides about it
-        return []
-    uses = []
-    for column, literal, pattern in comparisons:
-        table = table_of_column(column, tree, schema)
-        if table is not None:
-            uses.append(LiteralUse(table, column.name, literal.this, pattern))
-    return uses
-
-
-def replace_literals(
-    tree: exp.Expr, schema: Mapping[str, Sequence[str]], changes: Mapping[tuple[str, str, str], str]
-) -> exp.Expr:
-    """A copy of `tree` with each (table, column, literal) of `changes` replaced by its new value (other
-    literals kept).
-
-    >>> from jupyter_chatdb.sql.guard import parse
-    >>> tree = parse("SELECT * FROM t WHERE city = 'Los Angeles'")[0]
-    >>> replace_literals(tree, {"t": ["city"]}, {("t", "city", "Los Angeles"): "LA"}).sql()
-    "SELECT * FROM t WHERE city = 'LA'"
-    """
-    tree = tree.copy()
-    for column, literal, _ in _comparisons(tree):
-        table = table_of_column(column, tree, schema)
-        new = changes.get((table or "", column.name, literal.this))
-        if new is not None:
-            literal.replace(exp.Literal.string(new))
-    return tree
-
-
-def _comparisons(tree: exp.Expr) -> list[tuple[exp.Column, exp.Literal, str]]:
-    """(column, string literal, "" or the pattern operator) for each comparison of the two."""
-    found = []
-    for node in tree.find_all(exp.EQ, exp.NEQ):
-        left, right = node.this, node.expression
-        if isinstance(left, exp.Literal):
-            left, right = right, left
-        if isinstance(left, exp.Column) and isinstance(right, exp.Literal) and right.is_string:
-            found.append((left, right, ""))
-    for listed in tree.find_all(exp.In):
-        if isinstance(listed.this, exp.Column):
-            found += [(listed.this, e, "") for e in listed.expressions if isinstance(e, exp.Literal) and e.is_string]
-    for node in tree.find_all(exp.Like, exp.ILike):
-        if isinstance(node.this, exp.Column) and isinstance(node.expression, exp.Literal) and node.expression.is_string:
-            found.append((node.this, node.expression, "ILIKE" if isinstance(node, exp.ILike) else "LIKE"))
-    return found
-
-
-def _normal(text: str) -> str:
-    return " ".join(re.findall(r"\w+", text.lower()))
-
-
-def _abbreviates(short: str, long: str) -> bool:
-    """Whether `short` is `long` with some words cut to their initial ("R. Okafor") or several words
-    written as their capital initials ("Welcome to NY"), and at least one word kept whole.
-
-    >>> _abbreviates("R. Okafor", "Rita Okafor"), _abbreviates("Ferry to NY", "Ferry to New York")
-    (True, True)
-    >>> _abbreviates("R", "Rita"), _abbreviates("R. Okafor", "Ray Jones")
-    (False, False)
-    """
-    a, b = re.findall(r"[A-Za-z0-9]+", short), re.findall(r"[A-Za-z0-9]+", long)
-    i = j = whole = cut = 0
-    while i < len(a) and j < len(b):
-        word, n = a[i], len(a[i])
-        if word.lower() == b[j].lower():
-            whole, i, j = whole + 1, i + 1, j + 1
-        elif n == 1 and b[j].lower().startswith(word.lower()) and len(b[j]) > 1:
-            cut, i, j = cut + 1, i + 1, j + 1
-        elif n > 1 and word.isupper() and "".join(w[0] for w in b[j : j + n]).upper() == word and j + n <= len(b):
-            cut, i, j = cut + 1, i + 1, j + n
-        else:
-            return False
-    return i == len(a) and j == len(b) and whole > 0 and cut > 0
-
-
-def one_typo(a: str, b: str) -> bool:
-    """Whether `a` is `b` with one letter wrong, missing, extra, or two neighbours swapped.
-
-    >>> one_typo("wesesx", "wessex"), one_typo("carrol", "carol"), one_typo("pear", "pearl"), one_typo("ab", "ab")
-    (True, True, True, False)
-    """
-    if a == b or abs(len(a) - len(b)) > 1:
-        return False
-    if len(a) == len(b):
-        wrong = [i for i in range(len(a)) if a[i] != b[i]]
-        return len(wrong) == 1 or (
-            len(wrong) == 2 and wrong[1] == wrong[0] + 1 and a[wrong[0]] == b[wrong[1]] and a[wrong[1]] == b[wrong[0]]
-        )
-    short, long = sorted((a, b), key=len)
-    return any(long[:i] + long[i + 1 :] == short for i in range(len(long)))
-
-
-def _initials(text: str) -> str:
-    words = re.findall(r"[A-Za-z]+", text)
-    return "".join(w[0] for w in words).upper() if len(words) > 1 else ""
-
-
-def _trigrams(text: str) -> set[str]:
-    padded = f"  {_normal(text)} "
-    return {padded[i : i + 3] for i in range(len(padded) - 2)}
-
-
-def _jaccard(a: set[str], b: set[str]) -> float:
-    return len(a & b) / len(a | b) if a and b else 0.0

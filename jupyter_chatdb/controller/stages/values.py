@@ -7,16 +7,8 @@ from collections.abc import Generator, Sequence
 
 from sqlglot import exp
 
-from ...grounding.values import (
-    Candidate,
-    LiteralUse,
-    Mention,
-    MissingValue,
-    clear_choice,
-    literal_uses,
-    mentioned_values,
-    replace_literals,
-)
+from ...grounding.literals import LiteralUse, MissingValue, literal_uses, replace_literals
+from ...grounding.values import Candidate, Mention, clear_choice, mentioned_values
 from ...grounding.words import schema_stems
 from .. import prompts
 from ..context import Chain, Context
