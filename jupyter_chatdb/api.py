@@ -40,7 +40,7 @@ from .llm.minilm import LazyMiniLMEmbedder
 from .llm.minilm import installed as minilm_installed
 from .llm.select import select_backend
 from .options import Options
-from .sql import fixup_rules, guard, remote
+from .sql import fixup_rules, guard, remote, trees
 from .sql.catalog import Catalog
 from .sql.generalize import generalize, parameter_types
 from .sql.journal import Journal
@@ -571,7 +571,7 @@ def _is_write_sql(text: str) -> bool:
     (True, False)
     """
     try:
-        return all(guard.classify(tree) is guard.Kind.WRITE for tree in guard.parse(text))
+        return all(guard.classify(tree) is guard.Kind.WRITE for tree in trees.parse(text))
     except SQLRefused:
         return False
 

@@ -23,8 +23,8 @@ from sqlglot import exp
 
 from ..errors import ChatDBError
 from .catalog import Catalog
-from .guard import DIALECT, WRITE_TYPES, table_key, target_table
-from .guard import referenced_tables as tables_of_tree
+from .trees import DIALECT, WRITE_TYPES, table_key, target_table
+from .trees import referenced_tables as tables_of_tree
 
 ITEM_PREFIX = "item_"  # a parameter named so takes a value per item; its steps run once for each
 ITEMS = "items"  # the list parameter of the values per item
