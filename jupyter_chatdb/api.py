@@ -25,6 +25,8 @@ from .errors import ChatDBError, QueryFailed, SQLRefused
 from .grounding.saved_values import SavedValues
 from .grounding.selection import SchemaIndex
 from .grounding.values import ValueIndex
+from .kernel_memory.generalize import generalize
+from .kernel_memory.procedure_sql import parameter_types
 from .kernel_memory.procedures import Procedure, ProcedureBook, ProcedureError
 from .kernel_memory.thoughts import (
     THOUGHTS_MAX_TOKENS,
@@ -42,7 +44,6 @@ from .llm.select import select_backend
 from .options import Options
 from .sql import fixup_rules, guard, remote, trees
 from .sql.catalog import Catalog
-from .sql.generalize import generalize, parameter_types
 from .sql.journal import Journal
 from .sql.remote import RemoteEngine
 from .sql.replays import Recorded, Replays, result_digest
