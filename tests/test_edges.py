@@ -8,9 +8,9 @@ import pytest
 from IPython.core.error import UsageError
 
 from jupyter_chatdb import ChatDB
+from jupyter_chatdb.kernel_memory.procedure_sql import parameter_types
 from jupyter_chatdb.kernel_memory.procedures import MAX_ITEMS, ProcedureError
 from jupyter_chatdb.sql.catalog import Catalog, Column, Table
-from jupyter_chatdb.sql.generalize import parameter_types
 from jupyter_chatdb.sql.rules import RULES_TABLE, RuleError, derived_columns
 
 from .conftest import chatdb_kernel

@@ -16,7 +16,7 @@ from jupyter_chatdb.sql import aliases, bare_columns, column_owners, fixups, tie
 from jupyter_chatdb.sql import labels as label_rule
 from jupyter_chatdb.sql.column_owners import Link
 from jupyter_chatdb.sql.fixup_rules import RULES
-from jupyter_chatdb.sql.guard import parse, written
+from jupyter_chatdb.sql.trees import parse, written
 
 FIXTURES = Path(__file__).parent / "fixtures" / "fixups"
 UNCHANGED = "unchanged"

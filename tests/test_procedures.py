@@ -10,8 +10,8 @@ import pytest
 from jupyter_chatdb import ChatDB
 from jupyter_chatdb.controller.events import ApprovalNeeded, ProcedureNotUsed, ProcedureUsed
 from jupyter_chatdb.errors import ChatDBError
+from jupyter_chatdb.kernel_memory.generalize import generalize
 from jupyter_chatdb.kernel_memory.procedures import ProcedureBook, ProcedureError
-from jupyter_chatdb.sql.generalize import generalize
 
 from .conftest import PLAN_WRITES, plan
 

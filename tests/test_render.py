@@ -16,7 +16,7 @@ from jupyter_chatdb.controller.events import (
     StepStarted,
 )
 from jupyter_chatdb.llm.base import Usage
-from jupyter_chatdb.sql.session import QueryResult
+from jupyter_chatdb.sql.running import QueryResult
 from jupyter_chatdb.widgets.render import chain_html, chain_markdown, chain_text, mime_bundle
 from jupyter_chatdb.widgets.state import ChainState
 

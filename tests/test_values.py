@@ -5,8 +5,8 @@ import pytest
 
 from jupyter_chatdb.grounding.literals import literal_uses, replace_literals
 from jupyter_chatdb.grounding.values import ValueIndex, clear_choice
-from jupyter_chatdb.sql.guard import parse
 from jupyter_chatdb.sql.session import Session
+from jupyter_chatdb.sql.trees import parse
 
 SCHEMA = {"customers": ["name", "city", "language"], "orders": ["id", "customer", "status"]}
 

@@ -9,10 +9,11 @@ from collections.abc import Mapping, Sequence
 from ..controller.events import Reply
 from ..controller.plan import PlannedStep, with_values
 from ..controller.request import Request
+from ..kernel_memory.generalize import generalize
+from ..kernel_memory.procedure_sql import parameter_types
 from ..kernel_memory.procedures import Procedure, ProcedureBook, ProcedureError
 from ..sql import guard
 from ..sql.catalog import Catalog
-from ..sql.generalize import generalize, parameter_types
 from ..sql.session import Session
 
 

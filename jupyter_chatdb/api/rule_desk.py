@@ -5,7 +5,7 @@ from __future__ import annotations
 from ..controller.plan import PlannedStep
 from ..controller.request import Request
 from ..errors import SQLRefused
-from ..sql import guard
+from ..sql import guard, trees
 from ..sql.catalog import Catalog
 from ..sql.rules import Rule, checked_rule
 from ..sql.session import Session
@@ -40,6 +40,6 @@ def is_write_sql(text: str) -> bool:
     (True, False)
     """
     try:
-        return all(guard.classify(tree) is guard.Kind.WRITE for tree in guard.parse(text))
+        return all(guard.classify(tree) is guard.Kind.WRITE for tree in trees.parse(text))
     except SQLRefused:
         return False

@@ -10,7 +10,7 @@ from ..llm.base import Usage
 from ..sql.approval import Preview
 from ..sql.journal import TableChange
 from ..sql.rules import Rule
-from ..sql.session import QueryResult
+from ..sql.running import QueryResult
 from .kinds import Route
 from .plan import PlannedStep
 

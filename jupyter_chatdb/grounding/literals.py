@@ -80,7 +80,7 @@ def literal_uses(tree: exp.Expr, schema: Mapping[str, Sequence[str]]) -> list[Li
     """String literals compared (=, <>, IN, LIKE, ILIKE) with a column whose table is known, in WHERE,
     HAVING, JOIN or CASE, in a step's tree (one statement, or several joined).
 
-    >>> from jupyter_chatdb.sql.guard import parse
+    >>> from jupyter_chatdb.sql.trees import parse
     >>> tree = parse("SELECT * FROM sales AS s WHERE s.region = 'north' AND units > 3")[0]
     >>> literal_uses(tree, {"sales": ["region", "units"]})
     [LiteralUse(table='sales', column='region', literal='north', pattern='')]
@@ -105,7 +105,7 @@ def replace_literals(
     """A copy of `tree` with each (table, column, literal) of `changes` replaced by its new value (other
     literals kept).
 
-    >>> from jupyter_chatdb.sql.guard import parse
+    >>> from jupyter_chatdb.sql.trees import parse
     >>> tree = parse("SELECT * FROM t WHERE city = 'Los Angeles'")[0]
     >>> replace_literals(tree, {"t": ["city"]}, {("t", "city", "Los Angeles"): "LA"}).sql()
     "SELECT * FROM t WHERE city = 'LA'"

@@ -26,17 +26,8 @@ import numpy as np
 
 from ..errors import ChatDBError
 from ..llm.base import Embedder, JSONSchema
-from ..sql.generalize import (
-    ITEM_PREFIX,
-    ITEMS,
-    Generalized,
-    GeneralStep,
-    Parameter,
-    parameters_of,
-    referenced_tables,
-    renamed,
-    written_tables,
-)
+from .generalize import ITEM_PREFIX, ITEMS, Generalized, GeneralStep, Parameter
+from .procedure_sql import parameters_of, referenced_tables, renamed, written_tables
 
 MATCH_MIN = 0.4  # a request whose kind is this close in meaning to a procedure's request may be of its kind
 CANDIDATES = 3  # the closest procedures the model chooses among
@@ -96,7 +87,7 @@ class Procedure:
     def summary(self) -> str:
         """What it changes and what it is given, in words: for the model choosing among procedures.
 
-        >>> from jupyter_chatdb.sql.generalize import GeneralStep
+        >>> from jupyter_chatdb.kernel_memory.generalize import GeneralStep
         >>> steps = (GeneralStep("", "UPDATE horses SET kg = kg + $item_kg WHERE name = $item_horse", loop=1),)
         >>> Procedure("feed", steps, (Parameter("item_horse", "text"), Parameter("item_kg", "number")), ()).summary()
         'changes horses; given items (horse, kg)'
@@ -283,7 +274,7 @@ def fitting(matches: Sequence[Match], named: Set[str]) -> list[Match]:
     """Of `matches`, those whose statements touch the most of the `named` tables: a request about a
     rider's order is not a stable's delivery, however alike their verbs. All of them where none touches any.
 
-    >>> from jupyter_chatdb.sql.generalize import GeneralStep
+    >>> from jupyter_chatdb.kernel_memory.generalize import GeneralStep
     >>> def made(name, sql): return Match(Procedure(name, (GeneralStep("", sql),), (), ()), 0.5, "")
     >>> offered = [made("delivery", "INSERT INTO deliveries SELECT * FROM stables"),
     ...            made("order", "INSERT INTO orders SELECT * FROM riders")]

@@ -68,7 +68,7 @@ def _shown_rule(rule: Rule) -> str:
 
 def described(procedure: Procedure) -> str:
     """
-    >>> from jupyter_chatdb.sql.generalize import Parameter
+    >>> from jupyter_chatdb.kernel_memory.generalize import Parameter
     >>> described(Procedure("feed", (), (Parameter("horse", "text"), Parameter("item_kg", "number")), ("Feed Ada",)))
     "parameters horse (text), item_kg (number, per item); for requests like 'Feed Ada'"
     """

@@ -18,7 +18,7 @@ from .fixups import _tolerant
 def readable_aliases(tree: exp.Expr) -> exp.Expr | None:
     """A copy of `tree` (one SELECT) whose unaliased aggregate columns are named; None when none is.
 
-    >>> from jupyter_chatdb.sql.guard import parse, written
+    >>> from jupyter_chatdb.sql.trees import parse, written
     >>> written(readable_aliases(parse("SELECT stable, COUNT(*), AVG(age) FROM riders GROUP BY stable")[0]))
     'SELECT stable, COUNT(*) AS count, AVG(age) AS avg_age FROM riders GROUP BY stable'
     >>> written(readable_aliases(parse("SELECT ROUND(AVG(age), 1), age * 2, 1 + 1 FROM riders")[0]))

@@ -20,7 +20,7 @@ def bare_columns(tree: exp.Expr) -> exp.Expr | None:
     """A copy of `tree` with the bare columns of its aggregating queries written as SQLite reads them,
     or None when it has none.
 
-    >>> from jupyter_chatdb.sql.guard import parse, written
+    >>> from jupyter_chatdb.sql.trees import parse, written
     >>> written(bare_columns(parse("SELECT rider, MAX(points) FROM ribbons")[0]))
     'SELECT ARG_MAX(rider, points) AS rider, MAX(points) FROM ribbons'
     >>> written(bare_columns(parse("SELECT s.name FROM stables AS s GROUP BY s.id ORDER BY COUNT(*)")[0]))

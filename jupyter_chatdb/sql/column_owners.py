@@ -20,8 +20,8 @@ from sqlglot import exp
 from sqlglot.optimizer.scope import Scope, traverse_scope
 
 from .fixups import Schema, _tolerant, joined, lowered_columns, split
-from .guard import table_key
 from .names import split_table
+from .trees import table_key
 
 
 @dataclass(frozen=True)
@@ -39,7 +39,7 @@ def swap_tables(tree: exp.Expr, schema: Schema) -> exp.Expr | None:
     """A table whose alias qualifies columns it lacks is replaced by the one table of the schema, not
     read by the query, that has every column the alias qualifies.
 
-    >>> from jupyter_chatdb.sql.guard import parse, written
+    >>> from jupyter_chatdb.sql.trees import parse, written
     >>> schema = {"trips": ["id", "day"], "trip_legs": ["trip_id", "tonnes"], "freight_legs": ["freight_id", "tonnes"]}
     >>> written(swap_tables(parse("SELECT SUM(l.tonnes) FROM trips AS t JOIN freight_legs AS l ON l.trip_id = t.id")[0], schema))
     'SELECT SUM(l.tonnes) FROM trips AS t JOIN trip_legs AS l ON l.trip_id = t.id'
@@ -74,7 +74,7 @@ def requalify_columns(tree: exp.Expr, schema: Schema) -> exp.Expr | None:
     """A qualified column its table lacks, which exactly one other table of its query has, is qualified
     with that one; a table named by its name where the query gave it an alias, by the alias.
 
-    >>> from jupyter_chatdb.sql.guard import parse, written
+    >>> from jupyter_chatdb.sql.trees import parse, written
     >>> schema = {"poems": ["heading", "poet_id"], "poets": ["id", "name"]}
     >>> written(requalify_columns(parse("SELECT s.name FROM poems AS s JOIN poets AS p ON s.poet_id = p.id")[0], schema))
     'SELECT p.name FROM poems AS s JOIN poets AS p ON s.poet_id = p.id'
@@ -119,7 +119,7 @@ def join_owners(tree: exp.Expr, schema: Schema, links: Callable[[], Sequence[Lin
     where the cargo's leg holds the trip), joined before that condition. `links` is called only when a
     column is missing.
 
-    >>> from jupyter_chatdb.sql.guard import parse, written
+    >>> from jupyter_chatdb.sql.trees import parse, written
     >>> schema = {"riders": ["id", "horse_id", "tally"], "horses": ["horse_id", "withers"]}
     >>> links = lambda: [Link("riders", ("horse_id",), "horses", ("horse_id",))]
     >>> written(join_owners(parse("SELECT tally FROM riders ORDER BY withers DESC LIMIT 1")[0], schema, links))

@@ -70,7 +70,7 @@ def rewritten(tree: exp.Expr, scope: Scope, rules: Sequence[Rule], reads: bool) 
     """`tree` after each of `rules` in turn (the tree itself when none changes it); `reads`: the model's
     read, which the reads-only rules rewrite too.
 
-    >>> from .guard import parse, written
+    >>> from .trees import parse, written
     >>> tree = parse('SELECT count(*) FROM boats WHERE hull = "oak"')[0]
     >>> written(rewritten(tree, Scope({"boats": ["hull"]}), RULES, reads=True))
     "SELECT COUNT(*) AS count FROM boats WHERE hull = 'oak'"

@@ -17,8 +17,8 @@ import sqlglot
 from sqlglot import exp
 
 from ..errors import SQLRefused
-from .guard import parse, table_key, written
 from .names import split_table
+from .trees import parse, table_key, written
 
 SOURCE_DIALECTS = ("sqlite", "postgres", "mysql")  # MySQL last: it reads `||` as OR
 Schema = Mapping[str, Sequence[str]]

@@ -1,9 +1,10 @@
 """The SQL guard: only SQL that passed here is ever executed, and what runs is what was checked.
 
 An allow-list over sqlglot's syntax tree (DuckDB dialect), a pipeline of small checks:
-parse (any tokenizer or parser error is a refusal), allow the statement's kind for the request's
+parse (`trees.py`: any tokenizer or parser error is a refusal), allow the statement's kind for the request's
 mode, allow each function (`functions.py`: only functions that compute), resolve every table by
-scope (a CTE's name counts only inside its query) to a table of the session, and check columns.
+scope (a CTE's name counts only inside its query) to a table of the session, and check columns
+(`guard_names.py`).
 The statement that runs is written back from the checked tree (no comments, one statement, which
 DuckDB's own parser must read as the same kind), so no parser difference can smuggle anything past.
 Each refusal says why and, where a name is wrong, suggests the closest real one.
@@ -18,10 +19,8 @@ jupyter_chatdb.errors.UnknownName: Unknown column 'nme' in singer; did you mean 
 
 from __future__ import annotations
 
-import difflib
 import enum
-import logging
-from collections.abc import Iterable, Iterator, Mapping, Sequence
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 
 import duckdb
@@ -29,13 +28,24 @@ import sqlglot
 from sqlglot import exp
 from sqlglot.tokens import TokenType
 
-from ..errors import NotAllowed, SQLRefused, SQLSyntaxError, UnknownName
+from ..errors import NotAllowed, SQLRefused, SQLSyntaxError
 from .functions import SEQUENCE_FUNCTIONS, TABLE_FUNCTIONS, is_computing
+from .guard_names import check_names
+from .trees import (
+    DDL_TYPES,
+    DIALECT,
+    READ_TYPES,
+    WRITE_TYPES,
+    as_written,
+    name_parts,
+    parse,
+    table_key,
+    table_references,
+    target_table,
+    written,
+)
 
-DIALECT = "duckdb"
 Schema = Mapping[str, Sequence[str]]  # table name -> column names
-
-logging.getLogger("sqlglot").setLevel(logging.ERROR)  # it warns on every unsupported statement
 
 
 class Kind(str, enum.Enum):
@@ -80,10 +90,7 @@ class Checked:
         return any(s.is_write for s in self.statements)
 
 
-READ_TYPES = (exp.Select, exp.SetOperation, exp.Subquery, exp.Describe, exp.Summarize)
-WRITE_TYPES = (exp.Insert, exp.Update, exp.Delete)
 PRIVATE_SCHEMA = "chatdb_journal"
-DDL_TYPES = (exp.Create, exp.Drop, exp.Alter, exp.TruncateTable)
 STATEMENT_TYPES = (*WRITE_TYPES, *DDL_TYPES, exp.Command, exp.Into, exp.Transaction, exp.Commit, exp.Rollback)
 FILE_MARKS = ("/", "\\", ".", "*", "?", ":", "~")  # in a single name part: a path, a glob or a URL, not a table
 DUCKDB_KINDS = {  # how DuckDB's own parser must read the statement written back
@@ -117,7 +124,7 @@ def check(
             _check_functions(tree, mode)
             _check_sources(tree)
         if schema is not None:
-            _check_names(trees, {name.lower(): [c.lower() for c in cols] for name, cols in schema.items()})
+            check_names(trees, {name.lower(): [c.lower() for c in cols] for name, cols in schema.items()})
         for statement in statements:
             _check_duckdb_reads_the_same(statement)
     except SQLRefused:
@@ -125,31 +132,6 @@ def check(
     except Exception as error:  # a parser or generator fault: what cannot be checked does not run
         raise NotAllowed(f"This SQL cannot be checked ({type(error).__name__}): write it more plainly.") from None
     return Checked(statements)
-
-
-def parse(sql: str) -> list[exp.Expr]:
-    """The statements of `sql` as trees (DuckDB's dialect), or SQLSyntaxError saying where it stopped."""
-    try:
-        # a trailing comment after the last ';' parses as an empty Semicolon statement
-        trees = [
-            tree
-            for tree in sqlglot.parse(sql, read=DIALECT)
-            if tree is not None and not isinstance(tree, exp.Semicolon)
-        ]
-    except sqlglot.errors.ParseError as error:
-        detail = error.errors[0] if error.errors else {}
-        where = f" at line {detail.get('line')}, column {detail.get('col')}" if detail else ""
-        reason = detail.get("description", str(error).splitlines()[0]) if detail else str(error)
-        raise SQLSyntaxError(
-            f"The SQL does not parse{where}: {reason}.", line=detail.get("line"), column=detail.get("col")
-        ) from None
-    except sqlglot.errors.SqlglotError as error:  # the tokenizer: unclosed comments, strings, quotes
-        raise SQLSyntaxError(f"The SQL does not parse: {str(error).splitlines()[0][:160]}.") from None
-    except RecursionError:
-        raise NotAllowed("The SQL is nested too deeply to be checked.") from None
-    if not trees:
-        raise SQLSyntaxError("There is no SQL statement to run.")
-    return trees
 
 
 def classify(tree: exp.Expr) -> Kind:
@@ -177,13 +159,8 @@ def statement_name(tree: exp.Expr) -> str:
     return tree.key.upper()
 
 
-def written(tree: exp.Expr) -> str:
-    """The statement as it runs: written back from its tree, without comments."""
-    return tree.sql(dialect=DIALECT, comments=False)
-
-
 def _statement(tree: exp.Expr) -> Statement:
-    tables = tuple(dict.fromkeys(table_key(t) for t in _table_references(tree)))
+    tables = tuple(dict.fromkeys(table_key(t) for t in table_references(tree)))
     returning = isinstance(tree, WRITE_TYPES) and tree.args.get("returning") is not None
     unbounded = isinstance(tree, (exp.Update, exp.Delete)) and tree.args.get("where") is None
     conditional = isinstance(tree, exp.Insert) and (
@@ -203,30 +180,6 @@ def _statement(tree: exp.Expr) -> Statement:
         parameters,
         isinstance(tree, (exp.Update, exp.Delete)),
     )
-
-
-def target_table(tree: exp.Expr) -> str | None:
-    """The table a write or CREATE changes.
-
-    >>> target_table(sqlglot.parse_one("INSERT INTO t (a) SELECT a FROM s"))
-    't'
-    """
-    if not isinstance(tree, (*WRITE_TYPES, exp.Create)):
-        return None
-    node = tree.this
-    table = node.this if isinstance(node, exp.Schema) else node
-    return table_key(table) if isinstance(table, exp.Table) else None
-
-
-def table_key(table: exp.Table) -> str:
-    """The catalog's name of a table: `table`, or `database.table` for one of an attached database.
-
-    >>> tree = sqlglot.parse_one("SELECT * FROM Sales, archive.Orders, archive.main.items, main.x")
-    >>> [table_key(t) for t in tree.find_all(exp.Table)]
-    ['sales', 'archive.orders', 'archive.items', 'x']
-    """
-    qualifiers = [part for part in (table.catalog, table.db) if part and part.lower() != "main"]
-    return ".".join([*qualifiers[:1], table.name]).lower()
 
 
 # -- statement kinds and modes -------------------------------------------------------------------
@@ -353,82 +306,14 @@ def _in_from(function: exp.Func) -> bool:
 # -- tables --------------------------------------------------------------------------------------
 
 
-def referenced_tables(tree: exp.Expr) -> set[str]:
-    """The catalog's names of the tables a statement reads or writes, CTEs left out where they are seen.
-
-    >>> sorted(referenced_tables(sqlglot.parse_one("SELECT * FROM a UNION SELECT * FROM (WITH a AS (SELECT 1) SELECT * FROM a)")))
-    ['a']
-    >>> sorted(referenced_tables(sqlglot.parse_one("WITH t AS (SELECT 1) SELECT * FROM t, main.crops, arch.lots")))
-    ['arch.lots', 'crops']
-    """
-    return {table_key(table) for table in _table_references(tree) if not is_cte_reference(table)}
-
-
-def _table_references(tree: exp.Expr) -> Iterator[exp.Table]:
-    """The tables a statement names (not table functions), CTE references included."""
-    for table in tree.find_all(exp.Table):
-        if isinstance(table.this, exp.Identifier) and table.name:
-            yield table
-
-
 def _check_sources(tree: exp.Expr) -> None:
     """Every table is named, never a file path, a string or a glob (DuckDB would read the file)."""
     for table in tree.find_all(exp.Table):
         named = isinstance(table.this, exp.Func) or (isinstance(table.this, exp.Identifier) and bool(table.name))
-        if named and not any(mark in part for part in _parts(table) for mark in FILE_MARKS):
+        if named and not any(mark in part for part in name_parts(table) for mark in FILE_MARKS):
             continue
-        name = _as_written(table) or table.sql(dialect=DIALECT)
+        name = as_written(table) or table.sql(dialect=DIALECT)
         raise NotAllowed(f"Reading the file {name!r} is not allowed: load it into a DataFrame first.")
-
-
-def _parts(table: exp.Table) -> list[str]:
-    """The parts of a table's name as the statement writes them: database, schema, table."""
-    return [part for part in (table.catalog, table.db, table.name) if part]
-
-
-def _as_written(table: exp.Table) -> str:
-    """
-    >>> _as_written(sqlglot.parse_one("SELECT * FROM archive.orders").find(exp.Table))
-    'archive.orders'
-    """
-    return ".".join(_parts(table))
-
-
-def is_cte_reference(table: exp.Table) -> bool:
-    """Whether `table` names a CTE visible where it stands: CTEs of an enclosing WITH, those defined
-    before it in the same WITH (and itself in a recursive one), never a CTE of another query.
-
-    >>> tree = sqlglot.parse_one('SELECT * FROM a UNION ALL SELECT * FROM (WITH a AS (SELECT 1) SELECT * FROM a)')
-    >>> [is_cte_reference(t) for t in tree.find_all(exp.Table)]
-    [False, True]
-    """
-    if table.db or table.catalog:
-        return False
-    name = table.name.lower()
-    child: exp.Expr = table
-    node = table.parent
-    while node is not None:
-        with_ = node.args.get("with_") or node.args.get("with")
-        if isinstance(with_, exp.With):
-            ctes = list(with_.expressions)
-            if child is with_:
-                position = next(i for i, cte in enumerate(ctes) if _contains(cte, table))
-                visible = ctes[: position + (1 if with_.args.get("recursive") else 0)]
-            else:
-                visible = ctes
-            if any(cte.alias_or_name.lower() == name for cte in visible):
-                return True
-        child, node = node, node.parent
-    return False
-
-
-def _contains(node: exp.Expr, descendant: exp.Expr) -> bool:
-    parent: exp.Expr | None = descendant
-    while parent is not None:
-        if parent is node:
-            return True
-        parent = parent.parent
-    return False
 
 
 def _check_duckdb_reads_the_same(statement: Statement) -> None:
@@ -442,122 +327,3 @@ def _check_duckdb_reads_the_same(statement: Statement) -> None:
         raise NotAllowed(
             f"DuckDB reads this SQL as {', '.join(kinds) or 'nothing'}, not as one {statement.kind.value}: it is not run."
         )
-
-
-# -- names ---------------------------------------------------------------------------------------
-
-
-def _check_names(trees: Sequence[exp.Expr], schema: dict[str, list[str]]) -> None:
-    known = dict(schema)
-    for tree in trees:
-        created = _created_table(tree, known)
-        _check_tables(tree, known)
-        if created:  # later statements of the same request may use it
-            known[created[0]] = created[1]
-        _check_columns(tree, known)
-
-
-def _created_table(tree: exp.Expr, known: Mapping[str, Sequence[str]]) -> tuple[str, list[str]] | None:
-    """The name and columns of the table a CREATE TABLE makes (`SELECT *` expanded from the tables it reads).
-
-    >>> _created_table(sqlglot.parse_one("CREATE TABLE few AS SELECT * FROM c WHERE id = 1"), {"c": ["id", "name"]})
-    ('few', ['id', 'name'])
-    """
-    if not isinstance(tree, exp.Create):
-        return None
-    target = tree.this
-    table = target.this if isinstance(target, exp.Schema) else target
-    columns = [c.name.lower() for c in target.expressions] if isinstance(target, exp.Schema) else []
-    if isinstance(tree.expression, exp.Query):
-        for name in tree.expression.named_selects:
-            if name == "*":
-                read = [table_key(t) for t in _table_references(tree.expression)]
-                columns += [c for t in read for c in known.get(t, [])]
-            else:
-                columns.append(name.lower())
-    return (table_key(table), columns) if isinstance(table, exp.Table) else None
-
-
-def _check_tables(tree: exp.Expr, known: Mapping[str, Sequence[str]]) -> None:
-    created = target_table(tree) if isinstance(tree, exp.Create) else None
-    for table in _table_references(tree):
-        name = table_key(table)
-        if name in known or is_cte_reference(table) or (name == created and table.parent is _created_node(tree)):
-            continue
-        close = _closest(name, known)
-        raise UnknownName(
-            f"Unknown table {_as_written(table)!r}{_suggestion(name, known)}", kind="table", name=name, suggestion=close
-        )
-
-
-def _created_node(tree: exp.Expr) -> exp.Expr:
-    """The node that holds a CREATE's table: the statement, or its column list."""
-    return tree.this if isinstance(tree.this, exp.Schema) else tree
-
-
-def _check_columns(tree: exp.Expr, known: Mapping[str, Sequence[str]]) -> None:
-    aliases = _table_aliases(tree, known)
-    used = {table for table in aliases.values() if table}
-    in_scope = {column for table in used for column in known[table]}
-    in_scope |= _output_names(tree)
-    for column in tree.find_all(exp.Column):
-        name = column.name.lower()
-        if not name or name == "*":
-            continue
-        table = aliases.get(column.table.lower()) if column.table else None
-        candidates = set(known[table]) if table else in_scope
-        if name in candidates or (column.table and not table):
-            continue  # a CTE's or derived table's column, or struct field access (s.field)
-        where = table or (next(iter(used)) if len(used) == 1 else None)
-        owners = [t for t, columns in known.items() if name in columns and t != where][:3]
-        raise UnknownName(
-            _unknown_column(column, where, candidates) + (f" It is a column of {', '.join(owners)}." if owners else ""),
-            kind="column",
-            name=name,
-            suggestion=_closest(name, candidates),
-        )
-
-
-def _table_aliases(tree: exp.Expr, known: Mapping[str, Sequence[str]]) -> dict[str, str | None]:
-    """alias or name -> real table (None for CTEs and derived tables)."""
-    aliases: dict[str, str | None] = {}
-    for table in tree.find_all(exp.Table):
-        real = table_key(table) if table_key(table) in known else None
-        aliases[table.name.lower()] = real
-        aliases[table.alias_or_name.lower()] = real
-    for node in tree.find_all(exp.Subquery, exp.CTE):
-        if node.alias:
-            aliases.setdefault(node.alias.lower(), None)
-    return aliases
-
-
-def _output_names(tree: exp.Expr) -> set[str]:
-    """Names a query defines itself: select aliases, CTE and derived-table column lists."""
-    names = {alias.alias.lower() for alias in tree.find_all(exp.Alias)}
-    for table_alias in tree.find_all(exp.TableAlias):
-        names |= {column.name.lower() for column in table_alias.columns}
-    return names
-
-
-def _unknown_column(column: exp.Column, table: str | None, candidates: Iterable[str]) -> str:
-    where = f" in {table}" if table else ""
-    message = f"Unknown column {column.name!r}{where}{_suggestion(column.name.lower(), candidates)}"
-    if isinstance(column.this, exp.Identifier) and column.this.quoted and not column.table:
-        message += f" (string literals take single quotes: '{column.name}')"
-    return message
-
-
-def _closest(name: str, candidates: Iterable[str]) -> str | None:
-    close = difflib.get_close_matches(name, sorted(candidates), n=1, cutoff=0.6)
-    return close[0] if close else None
-
-
-def _suggestion(name: str, candidates: Iterable[str]) -> str:
-    options = sorted(candidates)
-    close = _closest(name, options)
-    if close:
-        return f"; did you mean {close!r}?"
-    if options:
-        listed = ", ".join(options[:12]) + (", ..." if len(options) > 12 else "")
-        return f"; available: {listed}."
-    return "."

@@ -14,7 +14,7 @@ from sqlglot import exp
 
 from .column_owners import Link
 from .fixups import Schema, _tolerant, lowered_columns
-from .guard import table_key
+from .trees import table_key
 
 Named = Callable[[str, str], bool]  # (referencing column, referenced table) -> the request names the column
 
@@ -31,7 +31,7 @@ def labels_for_keys(
     column naming each row, or None); its GROUP BY keeps the reference and adds the label. A statement
     that is no single SELECT is left as it is.
 
-    >>> from jupyter_chatdb.sql.guard import parse, written
+    >>> from jupyter_chatdb.sql.trees import parse, written
     >>> schema = {"grooms": ["groom_no", "hound_id", "day"], "hounds": ["hound_id", "name"]}
     >>> links = lambda: [Link("grooms", ("hound_id",), "hounds", ("hound_id",))]
     >>> sql = "SELECT g.hound_id, g.day FROM grooms AS g JOIN hounds AS h ON g.hound_id = h.hound_id"

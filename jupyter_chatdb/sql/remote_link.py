@@ -15,9 +15,9 @@ import sqlglot
 from sqlglot import exp
 
 from ..errors import QueryFailed, QueryInterrupted
-from .guard import DDL_TYPES, DIALECT, WRITE_TYPES, referenced_tables
 from .remote import SAMPLE_ROWS, RemoteEngine, as_text, text_where_mixed
 from .transpile import transpiled
+from .trees import DDL_TYPES, DIALECT, WRITE_TYPES, referenced_tables
 
 INTERRUPT_POLL_S = 0.1
 _generations = count(1)

@@ -17,7 +17,7 @@ from dataclasses import dataclass
 from sqlglot import exp
 
 from ..errors import ChatDBError, QueryFailed, SQLRefused, SQLSyntaxError
-from . import guard
+from . import guard, trees
 from .journal import Recorder
 from .names import quote_table
 from .rule_checks import add_probe_rows, probe_rows, shape_problem
@@ -61,9 +61,9 @@ class Rule:
         none where its SQL no longer reads as a rule: it keeps nothing true)."""
         if self.problem():
             return "", ()
-        tree = guard.parse(self.sql)[0]
+        tree = trees.parse(self.sql)[0]
         if not isinstance(tree, exp.Update):
-            return guard.target_table(tree) or "", ()
+            return trees.target_table(tree) or "", ()
         return tree.this.name, tuple(e.this.name for e in tree.expressions if isinstance(e, exp.EQ))
 
     def describe(self) -> str:
@@ -129,7 +129,7 @@ def checked_rule(session: Session, rule: Rule, schema: Mapping[str, Sequence[str
         raise RuleError(f"{statement.target} is a DataFrame of the notebook: a rule can only keep stored tables true.")
     assert statement.target is not None
     target_rows = session.rows(f"SELECT count(*) FROM {quote_table(statement.target)}")[0][0]
-    problem = shape_problem(guard.parse(statement.sql)[0], int(target_rows))
+    problem = shape_problem(trees.parse(statement.sql)[0], int(target_rows))
     if problem:
         raise RuleError(f"The rule would not be true for every row: {problem}.")
     session.begin()

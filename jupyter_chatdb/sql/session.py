@@ -1,4 +1,7 @@
-"""The DuckDB session: one locked-down connection, the notebook's DataFrames bound by name, interruptible queries."""
+"""The DuckDB session: one locked-down connection, the notebook's DataFrames bound by name, interruptible queries.
+
+One statement's run and its `QueryResult` are in `running.py`; begin, commit and roll back in `transactions.py`.
+"""
 
 from __future__ import annotations
 
@@ -7,9 +10,8 @@ import tempfile
 import threading
 import time
 import weakref
-from collections.abc import Iterator, Mapping
-from concurrent.futures import Future, ThreadPoolExecutor, TimeoutError
-from contextlib import contextmanager
+from collections.abc import Mapping
+from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass, field
 from pathlib import Path
 
@@ -21,32 +23,8 @@ from .engine import connect_locked
 from .names import quote_identifier, quote_string, quote_table
 from .remote import SAMPLE_ROWS, RemoteEngine
 from .remote_link import RemoteLink
-
-DEFAULT_FETCH_LIMIT = 100_000
-CHUNK_VECTORS = 8  # DuckDB vectors (2048 rows each) fetched per step
-INTERRUPT_POLL_S = 0.1
-HUGE_INTEGERS = {"HUGEINT", "UHUGEINT"}
-_Fetched = tuple[pd.DataFrame, int, bool]
-Params = Mapping[str, object]  # named query parameters: $name -> value
-
-
-@dataclass(frozen=True)
-class QueryResult:
-    """What one statement returned: the rows (at most the fetch limit) and how long it took."""
-
-    sql: str
-    frame: pd.DataFrame
-    row_count: int
-    elapsed_ms: float
-    truncated: bool = False
-
-    def preview(self, rows: int = 10) -> pd.DataFrame:
-        return self.frame.head(rows)
-
-    @property
-    def scalar(self) -> object:
-        """The single value of a 1x1 result, else None."""
-        return self.frame.iat[0, 0] if self.frame.shape == (1, 1) else None
+from .running import DEFAULT_FETCH_LIMIT, Params, QueryResult, fetch, interrupt_until_done, wait_interruptibly
+from .transactions import Transactions
 
 
 @dataclass
@@ -56,7 +34,7 @@ class Binding:
     skipped: dict[str, str] = field(default_factory=dict)  # frames and tables left out: name -> why
 
 
-class Session:
+class Session(Transactions):
     """Owns the DuckDB connection of one kernel.
 
     DataFrames are bound explicitly by name (a zero-copy view; re-bind to see rows added since);
@@ -342,89 +320,16 @@ class Session:
             return self._run_remote(sql, params)
         with self._lock:
             started = time.perf_counter()
-            future = self._worker.submit(self._fetch, sql, dict(params) if params else None)
+            future = self._worker.submit(fetch, self._con, sql, dict(params) if params else None, self.fetch_limit)
             try:
-                frame, row_count, truncated = _wait_interruptibly(future)
+                frame, row_count, truncated = wait_interruptibly(future)
             except KeyboardInterrupt:
-                _interrupt_until_done(self._con, future)
+                interrupt_until_done(self._con, future)
                 raise QueryInterrupted("Query interrupted; nothing was changed.") from None
             except duckdb.Error as error:
                 raise QueryFailed(_message(error)) from error
             elapsed = (time.perf_counter() - started) * 1000
         return QueryResult(sql, frame, row_count, elapsed, truncated)
-
-    def _fetch(self, sql: str, params: dict[str, object] | None) -> _Fetched:
-        cursor = self._con.execute(sql, params) if params else self._con.execute(sql)
-        if cursor.description is None:  # a statement that returns nothing
-            return pd.DataFrame(), 0, False
-        chunk = cursor.fetch_df_chunk(CHUNK_VECTORS)  # the first chunk carries the columns
-        chunks = [chunk.head(self.fetch_limit)]
-        kept, total = len(chunks[0]), len(chunk)
-        while len(chunk) and len(chunk := cursor.fetch_df_chunk(CHUNK_VECTORS)):
-            total += len(chunk)  # rows past the limit are counted, not kept
-            if kept < self.fetch_limit:
-                chunks.append(chunk.head(self.fetch_limit - kept))
-                kept += len(chunks[-1])
-        frame = pd.concat(chunks, ignore_index=True) if len(chunks) > 1 else chunks[0]
-        return _restore_integers(frame, cursor.description), total, total > kept
-
-    # -- transactions: the session alone begins, commits and rolls back ------------------------
-
-    @property
-    def in_transaction(self) -> bool:
-        """Whether a transaction begun here is open."""
-        return self._transaction
-
-    @contextmanager
-    def transaction(self) -> Iterator[None]:
-        """All statements inside commit together, or none does."""
-        with self._lock:
-            self.begin()
-            try:
-                yield
-            except BaseException:
-                self.end_transaction()
-                raise
-            self.commit()
-
-    def begin(self, seed: float | None = None) -> None:
-        """Open a transaction that spans several calls (a chain with model calls between statements);
-        `seed` (-1 to 1) seeds random() and uuid() in it, so a run with the same seed gets the same values."""
-        with self._lock:
-            if self._transaction:
-                raise QueryFailed("A transaction is already open in this session: finish or roll it back first.")
-            self._transaction = True  # first: an interrupt after BEGIN must still find it open
-            try:
-                self._con.execute("BEGIN TRANSACTION")
-                if seed is not None:
-                    self._con.execute("SELECT setseed(?)", [seed])
-            except BaseException:
-                self.end_transaction()
-                raise
-
-    def commit(self) -> None:
-        self._end("COMMIT")
-
-    def rollback(self) -> None:
-        self._end("ROLLBACK")
-
-    def _end(self, statement: str) -> None:
-        with self._lock:
-            try:
-                self._con.execute(statement)
-            finally:
-                self._transaction = False
-
-    def end_transaction(self) -> bool:
-        """Roll back the transaction left open, if any (a request stopped, failed or interrupted midway,
-        whatever DuckDB thinks of it); True when there was one. Every way out of a request ends here."""
-        with self._lock:
-            was_open, self._transaction = self._transaction, False
-            try:
-                self._con.execute("ROLLBACK")
-            except duckdb.TransactionException:  # none is open: DuckDB's own view agrees
-                return was_open
-            return True
 
     def close(self) -> None:
         self.disconnect_remote()
@@ -463,46 +368,6 @@ def _wall_clock(frame: pd.DataFrame) -> pd.DataFrame:
     for column in aware:
         local[column] = frame[column].dt.tz_localize(None)
     return local
-
-
-def _restore_integers(frame: pd.DataFrame, description: list[tuple]) -> pd.DataFrame:
-    """sum() of integers is HUGEINT, which pandas receives as float: give whole numbers back as ints.
-
-    >>> import duckdb
-    >>> cursor = duckdb.connect().execute("SELECT sum(x) AS s FROM range(4) t(x)")
-    >>> _restore_integers(cursor.fetch_df(), cursor.description)["s"].tolist()
-    [6]
-    """
-    for (_, type_code, *_), column in zip(description, list(frame.columns)):
-        values = frame[column]
-        if str(type_code) in HUGE_INTEGERS and values.dtype.kind == "f":
-            present = values.dropna()
-            if ((present % 1 == 0) & (present.abs() < 2**63)).all():
-                frame[column] = values.astype("int64" if len(present) == len(values) else "Int64")
-    return frame
-
-
-def _wait_interruptibly(future: Future[_Fetched]) -> _Fetched:
-    """Wait in short slices so Ctrl-C is seen promptly however it is delivered."""
-    while True:
-        try:
-            return future.result(timeout=INTERRUPT_POLL_S)
-        except TimeoutError:
-            continue
-
-
-def _interrupt_until_done(con: duckdb.DuckDBPyConnection, future: Future) -> None:
-    """Interrupt the connection until the statement ends: an interrupt that comes before the worker has
-    started the statement stops nothing, so it is sent again while the statement runs."""
-    while True:
-        con.interrupt()
-        try:
-            future.result(timeout=INTERRUPT_POLL_S)
-            return
-        except TimeoutError:
-            continue
-        except BaseException:
-            return
 
 
 def _message(error: Exception) -> str:

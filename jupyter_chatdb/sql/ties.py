@@ -19,7 +19,7 @@ def ties_by_group(tree: exp.Expr) -> exp.Expr | None:
     """A copy of `tree` whose grouped, ordered queries sort ties by their group keys; None when none
     needs it.
 
-    >>> from jupyter_chatdb.sql.guard import parse, written
+    >>> from jupyter_chatdb.sql.trees import parse, written
     >>> written(ties_by_group(parse("SELECT term FROM fairs GROUP BY term ORDER BY COUNT(*) DESC LIMIT 1")[0]))
     'SELECT term FROM fairs GROUP BY term ORDER BY COUNT(*) DESC, term DESC LIMIT 1'
     """

@@ -31,7 +31,7 @@ from sqlglot.optimizer.qualify import qualify
 from sqlglot.schema import MappingSchema
 
 from ..errors import NotAllowed
-from .guard import DIALECT
+from .trees import DIALECT
 
 Types = Mapping[str, Mapping[str, str]]  # table -> column -> DuckDB type
 # functions of remote engines that reach outside the query: never sent, whatever the guard allowed

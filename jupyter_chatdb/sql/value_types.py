@@ -22,7 +22,7 @@ def cast_text_numbers(tree: exp.Expr, schema: Schema, text_columns: TextColumns)
     its largest, smallest and order, which as text would be "9" > "10". A value that is no number reads
     as NULL.
 
-    >>> from jupyter_chatdb.sql.guard import parse, written
+    >>> from jupyter_chatdb.sql.trees import parse, written
     >>> text = {"t": {"price": True}}
     >>> written(cast_text_numbers(parse("SELECT sum(price) FROM t WHERE price > 2")[0], {"t": ["price"]}, text))
     'SELECT SUM(TRY_CAST(price AS DOUBLE)) FROM t WHERE TRY_CAST(price AS DOUBLE) > 2'
@@ -63,7 +63,7 @@ def like_on_non_text(tree: exp.Expr, schema: Schema, text_columns: TextColumns) 
     """SQLite matches a pattern against any value (`day LIKE '2024-03%'` on a date, `year LIKE '19%'`),
     DuckDB only against text: a column of another type is read as text there.
 
-    >>> from jupyter_chatdb.sql.guard import parse, written
+    >>> from jupyter_chatdb.sql.trees import parse, written
     >>> text = {"t": {"name": False}}
     >>> written(like_on_non_text(parse("SELECT name FROM t WHERE day LIKE '2024-03%'")[0], {"t": ["name", "day"]}, text))
     "SELECT name FROM t WHERE CAST(day AS TEXT) LIKE '2024-03%'"
@@ -93,7 +93,7 @@ def days_of_moments(tree: exp.Expr, schema: Schema, moments: Mapping[str, set[st
     after it; `BETWEEN ... AND '2024-04-27'` and `<= '2024-04-27'` include it. For reads: on a write the
     day is the wider bound, and the widening check refuses it.
 
-    >>> from jupyter_chatdb.sql.guard import parse, written
+    >>> from jupyter_chatdb.sql.trees import parse, written
     >>> schema, moments = {"voyages": ["id", "sets_off"]}, {"voyages": {"sets_off"}}
     >>> written(days_of_moments(parse("SELECT id FROM voyages WHERE sets_off = '2024-04-08'")[0], schema, moments))
     "SELECT id FROM voyages WHERE CAST(sets_off AS DATE) = '2024-04-08'"

@@ -11,7 +11,7 @@ from collections import Counter
 
 from sqlglot import exp
 
-from .guard import WRITE_TYPES
+from .trees import WRITE_TYPES
 
 CONDITIONS = (exp.Where, exp.Having, exp.Qualify, exp.Predicate, exp.Connector, exp.Not)
 

@@ -13,7 +13,8 @@ from ..kernel_memory.thoughts import ThoughtMemory
 from ..sql.catalog import Catalog
 from ..sql.journal import Journal
 from ..sql.rules import RuleBook
-from ..sql.session import QueryResult, Session
+from ..sql.running import QueryResult
+from ..sql.session import Session
 
 
 class ToolInputError(ChatDBError):

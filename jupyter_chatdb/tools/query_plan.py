@@ -12,7 +12,7 @@ import pandas as pd
 
 from ..errors import SQLRefused
 from ..sql import guard
-from ..sql.session import QueryResult
+from ..sql.running import QueryResult
 from .base import Observation, ToolCall, ToolInputError, Workbench
 
 DETAILS = ("Table", "Join Type", "Conditions", "Groups", "Aggregates", "Filters", "Function")  # worth a glance

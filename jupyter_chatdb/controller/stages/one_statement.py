@@ -12,7 +12,8 @@ from __future__ import annotations
 from collections.abc import Generator, Iterator
 
 from ...errors import ChatDBError, ModelOutputError
-from ...sql import fixups, guard
+from ...sql import fixups
+from ...sql.trees import written
 from .. import native_sql, prompts, sql_prompt
 from ..context import Context
 from ..events import Event
@@ -88,7 +89,7 @@ def native_step(ctx: Context, reply: str) -> PlannedStep:
     if not sql:
         raise ModelOutputError(f"The model did not write SQL (it said: {reply[:200]!r}).")
     trees = fixups.from_sqlite(sql)
-    return PlannedStep(ctx.request.text, "; ".join(map(guard.written, trees)) if trees else sql)
+    return PlannedStep(ctx.request.text, "; ".join(map(written, trees)) if trees else sql)
 
 
 def _json_step(ctx: Context, reply: str) -> PlannedStep:

@@ -8,7 +8,7 @@ from collections.abc import Iterator
 import pandas as pd
 
 from ...errors import ChatDBError, ModelOutputError
-from ...sql import fixups, guard
+from ...sql import fixups, guard, trees
 from .. import examples, prompts
 from ..context import Context
 from ..events import CandidatesVoted, Event
@@ -91,7 +91,7 @@ def _try_read(ctx: Context, steps: list[PlannedStep], schema: dict[str, list[str
     if len(steps) != 1 or steps[0].placeholders():
         return None
     try:
-        checked = guard.check(fixups.with_tables_qualified(guard.parse(steps[0].sql), schema), schema)
+        checked = guard.check(fixups.with_tables_qualified(trees.parse(steps[0].sql), schema), schema)
         return ctx.session.run(checked.statements[0].sql).frame
     except ChatDBError:
         return None

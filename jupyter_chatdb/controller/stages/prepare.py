@@ -17,7 +17,7 @@ from sqlglot import exp
 from ...errors import SQLRefused, SQLSyntaxError, WriteWidened
 from ...grounding.keys import links
 from ...grounding.labels import label_column, names_reference
-from ...sql import fixup_rules, fixups, guard
+from ...sql import fixup_rules, fixups, guard, trees
 from ...sql.column_owners import Link
 from ...sql.write_scope import removed_bounds
 from ..context import Chain, Context, StepProblem
@@ -31,7 +31,7 @@ def prepared(ctx: Context, chain: Chain, index: int, sql: str) -> Generator[Even
     is raised as it is."""
     shown = ctx.shown or ()
     try:
-        given = fixups.joined(guard.parse(sql))
+        given = fixups.joined(trees.parse(sql))
         scope, reads = _scope(ctx, chain), not chain.writes and not ctx.request.approved
         before, after = fixup_rules.around_values(ctx.services.fixups)
         tree = fixup_rules.rewritten(given, scope, before, reads)
@@ -40,7 +40,7 @@ def prepared(ctx: Context, chain: Chain, index: int, sql: str) -> Generator[Even
         tree = fixup_rules.rewritten(tree, scope, after, reads)
         if tree is not given:
             _refuse_widening(given, tree)
-            sql = guard.written(tree)
+            sql = trees.written(tree)
         return guard.check(fixups.split(tree), chain.schema, mode=chain.mode)
     except SQLSyntaxError as error:
         problem: SQLRefused = error

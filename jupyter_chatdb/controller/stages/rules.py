@@ -12,6 +12,7 @@ from ...sql import fixups, guard
 from ...sql.journal import TableChange
 from ...sql.rule_repairs import coalesced_sums, own_subqueries
 from ...sql.rules import Rule, RuleError, checked_rule, run_rule
+from ...sql.trees import parse, written
 from .. import native_sql, prompts
 from ..context import Context
 from ..events import Event, Step, StepDone, StepPlanned, StepStarted
@@ -60,12 +61,12 @@ def _fixed(sql: str) -> str:
     """`sql` with each sum a subquery of its own and NULL-safe (`rule_repairs`), and the updated row named
     as the model meant it (`fixups.update_target_references`)."""
     sql = own_subqueries(sql)
-    trees = guard.parse(sql)
+    trees = parse(sql)
     if len(trees) != 1:
         return sql
     tree = fixups.update_target_references(trees[0]) or trees[0]
     tree = coalesced_sums(tree) or tree
-    return guard.written(tree)
+    return written(tree)
 
 
 def apply_rules(ctx: Context) -> Generator[Event, None, tuple[TableChange, ...] | None]:

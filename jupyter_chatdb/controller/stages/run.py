@@ -13,7 +13,7 @@ import pandas as pd
 from ...errors import ModelOutputError, QueryFailed, SQLRefused
 from ...sql import guard
 from ...sql.catalog import Catalog
-from ...sql.session import QueryResult
+from ...sql.running import QueryResult
 from .. import prompts
 from ..context import Chain, Context, StepProblem
 from ..events import Event, PlanMade, Step, StepDone, StepFailed, StepPlanned, StepStarted
