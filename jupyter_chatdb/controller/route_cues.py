@@ -7,7 +7,7 @@ from __future__ import annotations
 
 import re
 
-from ..grounding.words import stems, words
+from ..language.words import stems, words
 from ..sql.catalog import Catalog
 
 _I = re.IGNORECASE

@@ -10,7 +10,7 @@ import re
 from collections.abc import Collection
 from dataclasses import dataclass
 
-from ..grounding.words import stems
+from ..language.words import stems
 
 _IN_SENTENCE = r"(?:[^.?!]|\.(?=\S))"  # a character of the same sentence: a dot inside an address or a name is one
 _ALL = r"(all|every|each|entire|whole|the full)\b(\s+(of\s+)?(the|my|your|our|this)?)?\s*"

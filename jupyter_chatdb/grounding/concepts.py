@@ -26,10 +26,11 @@ from dataclasses import dataclass
 
 import numpy as np
 
+from ..language.stop_words import FUNCTION_WORDS
+from ..language.words import stem, tokens
 from ..llm.base import Embedder
 from ..sql.catalog import Catalog
 from .values import ColumnValues, ValueIndex, one_typo
-from .words import FUNCTION_WORDS, stem, tokens
 
 MEANING_MIN = 0.66  # an attribute this close in meaning to a name's words is taken to be that name
 NAME_TYPO_MIN_LENGTH = 7

@@ -17,12 +17,13 @@ from dataclasses import dataclass, replace
 
 import numpy as np
 
+from ..language.stop_words import GENERIC_WORDS
+from ..language.words import stem, stem_sequence, stems, tokens, words
 from ..llm.base import Embedder
 from ..sql.catalog import Catalog, Table
 from ..sql.names import split_table
 from .joins import Links, database_of, is_key, joined_tables, referred_as
 from .values import ValueIndex
-from .words import GENERIC_WORDS, stem, stem_sequence, stems, tokens, words
 
 NAME_WEIGHT = 0.35  # all of a table's name words in the request adds this much (a share of them, a share)
 COLUMN_WEIGHT = 0.06  # per column-name word in the request, up to COLUMN_HITS of them

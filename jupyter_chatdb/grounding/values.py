@@ -19,14 +19,15 @@ from dataclasses import dataclass
 import numpy as np
 from sqlglot import exp
 
+from ..language.stop_words import FUNCTION_WORDS
+from ..language.words import stem
+from ..language.words import words as identifier_words
 from ..llm.base import Embedder
 from ..sql.catalog import TEXT_TYPES
 from ..sql.fixups import table_of_column
 from ..sql.names import quote_identifier, quote_table
 from ..sql.session import Session
 from .saved_values import SavedValues
-from .words import FUNCTION_WORDS, stem
-from .words import words as identifier_words
 
 MAX_VALUES = 5_000  # distinct values kept per column (the most frequent first); the cap is reported
 MAX_EMBEDDED = 2_000  # values per column compared by meaning

@@ -18,7 +18,7 @@ import re
 from collections.abc import Mapping
 from dataclasses import dataclass, field
 
-from ..grounding.words import stem, words
+from ..language.words import stem, words
 from .facts import same_kind_of_number
 from .shapes import Shape
 from .stated import NUMBER

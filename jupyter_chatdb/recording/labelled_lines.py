@@ -12,7 +12,7 @@ from __future__ import annotations
 import re
 from collections.abc import Mapping
 
-from ..grounding.words import stem_sequence, words
+from ..language.words import stem_sequence, words
 from .moments import DATES, day_of
 from .shapes import INTEGER_TYPES, NUMBER_TYPES, Field, Shape
 

@@ -16,7 +16,7 @@ from __future__ import annotations
 import re
 from collections.abc import Sequence
 
-from ..grounding.words import stem
+from ..language.words import stem
 from .resolve import squeezed
 
 

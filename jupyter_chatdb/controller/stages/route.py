@@ -7,9 +7,11 @@ import re
 from collections.abc import Iterator
 from dataclasses import replace
 
-from ...grounding.words import GENERIC_WORDS, schema_stems, stems
+from ...grounding.schema_words import schema_stems
 from ...kernel_memory.worth_keeping import CUES as NOTE_CUES
 from ...kernel_memory.worth_keeping import cues_in
+from ...language.stop_words import GENERIC_WORDS
+from ...language.words import stems
 from ...sql.catalog import Catalog
 from .. import prompts
 from ..context import Context

@@ -7,6 +7,7 @@ from collections.abc import Generator, Sequence
 
 from sqlglot import exp
 
+from ...grounding.schema_words import schema_stems
 from ...grounding.values import (
     Candidate,
     LiteralUse,
@@ -17,7 +18,6 @@ from ...grounding.values import (
     mentioned_values,
     replace_literals,
 )
-from ...grounding.words import schema_stems
 from .. import prompts
 from ..context import Chain, Context
 from ..events import Event, ValueCorrected
