@@ -13,10 +13,11 @@ from __future__ import annotations
 
 import json
 import math
-import re
 from collections import Counter
 from collections.abc import Sequence
 from dataclasses import dataclass
+
+from ..language.words import letter_words
 
 TRADE_TABLES = {
     "apiary": """\
@@ -207,7 +208,7 @@ def words(text: str) -> list[str]:
     >>> words("Took 2 kg of honey from H-07!")
     ['took', 'honey']
     """
-    return [w for w in re.findall(r"[a-z]+", text.lower()) if w not in STOP_WORDS and len(w) > 2]
+    return [w for w in letter_words(text) if w not in STOP_WORDS and len(w) > 2]
 
 
 def choose(

@@ -27,7 +27,7 @@ from dataclasses import dataclass
 import numpy as np
 
 from ..language.stop_words import FUNCTION_WORDS
-from ..language.words import stem, tokens
+from ..language.words import letter_words, stem, tokens
 from ..llm.base import Embedder
 from ..sql.catalog import Catalog
 from .values import ColumnValues, ValueIndex, one_typo
@@ -339,7 +339,7 @@ def _initials(text: str) -> dict[str, set[str]]:
     >>> sorted(_initials("the kilometres per litre")["litre"])
     ['kpl', 'tkpl']
     """
-    said = re.findall(r"[a-z]+", text.lower())
+    said = letter_words(text)
     found: dict[str, set[str]] = {}
     for start in range(len(said)):
         for end in range(start + 3, min(start + 4, len(said)) + 1):  # two letters say too little

@@ -20,7 +20,7 @@ import numpy as np
 from sqlglot import exp
 
 from ..language.stop_words import FUNCTION_WORDS
-from ..language.words import stem
+from ..language.words import normal_text, stem
 from ..language.words import words as identifier_words
 from ..llm.base import Embedder
 from ..sql.catalog import TEXT_TYPES
@@ -197,10 +197,10 @@ class ValueIndex:
         return bool(self._by_spelling(values.values, literal))
 
     def _by_spelling(self, values: Sequence[str], literal: str) -> list[Candidate]:
-        wanted, initials, grams = _normal(literal), _initials(literal), _trigrams(literal)
+        wanted, initials, grams = normal_text(literal), _initials(literal), _trigrams(literal)
         out = []
         for value in values:
-            if _normal(value) == wanted:
+            if normal_text(value) == wanted:
                 out.append(Candidate(value, 1.0, "case"))
             elif (
                 len(value) >= 2
@@ -210,7 +210,7 @@ class ValueIndex:
                 out.append(Candidate(value, 0.9, "initials"))
             elif _abbreviates(literal, value) or _abbreviates(value, literal):
                 out.append(Candidate(value, 0.9, "abbreviation"))
-            elif min(len(wanted), len(value)) >= TYPO_MIN_LENGTH and one_typo(wanted, _normal(value)):
+            elif min(len(wanted), len(value)) >= TYPO_MIN_LENGTH and one_typo(wanted, normal_text(value)):
                 out.append(Candidate(value, 0.9, "spelling"))
             else:
                 score = _jaccard(grams, _trigrams(value))
@@ -285,7 +285,7 @@ def mentioned_values(
     first, at most `limit`. `columns`: the (table, column) pairs to look in; those not text are skipped.
     A value stored in several columns is shown for the one the words just before it name, where they
     name one ("at the wharf Calder"): the model tends to compare every column shown with it."""
-    words = _normal(text)
+    words = normal_text(text)
     padded = f" {words} "
     stemmed = {stem(w) for w in words.split()} - named
     found: list[Mention] = []
@@ -294,7 +294,7 @@ def mentioned_values(
         if values is None:
             continue
         for value in values.values:
-            normal = _normal(value)
+            normal = normal_text(value)
             if len(normal) < 3 or normal in FUNCTION_WORDS:
                 continue
             if f" {normal} " in padded or (" " not in normal and not normal.isdigit() and stem(normal) in stemmed):
@@ -308,7 +308,7 @@ def _named_columns(found: list[Mention], words: list[str]) -> list[Mention]:
     """Of the columns that hold one value, those the words just before it name, where some do."""
     by_value: dict[str, list[Mention]] = {}
     for mention in found:
-        by_value.setdefault(_normal(mention.value), []).append(mention)
+        by_value.setdefault(normal_text(mention.value), []).append(mention)
     kept = []
     for value, mentions in by_value.items():
         named = [m for m in mentions if _named_before(words, value.split(), m.column)] if len(mentions) > 1 else []
@@ -409,10 +409,6 @@ def _comparisons(tree: exp.Expr) -> list[tuple[exp.Column, exp.Literal, str]]:
     return found
 
 
-def _normal(text: str) -> str:
-    return " ".join(re.findall(r"\w+", text.lower()))
-
-
 def _abbreviates(short: str, long: str) -> bool:
     """Whether `short` is `long` with some words cut to their initial ("R. Okafor") or several words
     written as their capital initials ("Welcome to NY"), and at least one word kept whole.
@@ -460,7 +456,7 @@ def _initials(text: str) -> str:
 
 
 def _trigrams(text: str) -> set[str]:
-    padded = f"  {_normal(text)} "
+    padded = f"  {normal_text(text)} "
     return {padded[i : i + 3] for i in range(len(padded) - 2)}
 
 

@@ -20,8 +20,9 @@ from dataclasses import dataclass
 import sqlglot
 from sqlglot import exp
 
+from ..language.terms import term_key, uses_terms
+from ..language.words import any_words
 from .store import Record
-from .thoughts import term_key, uses_terms
 
 # Cues that a request builds on earlier answers. They only let related thoughts in: a request without
 # one (in any language) is answered from its own words and the thoughts those words name.
@@ -110,14 +111,10 @@ def _asked_in(question: str, request: str) -> bool:
     >>> _asked_in("A zorbly kite is one over 3 m. How many zorbly kites are there?", "How many kites are there?")
     False
     """
-    asked = _words(request)
-    return bool(asked) and any(_words(part) == asked for part in [question, *re.split(r"(?<=[.?!])\s+", question)])
+    asked = any_words(request)
+    return bool(asked) and any(any_words(part) == asked for part in [question, *re.split(r"(?<=[.?!])\s+", question)])
 
 
 def _names(request: str, part: str) -> bool:
     """Whether `request` says `part` (two or more letters) as whole words, in any case and either number."""
     return len(part.strip()) >= 2 and uses_terms(request, (term_key(part),))
-
-
-def _words(text: str) -> list[str]:
-    return re.findall(r"\w+", text.lower())

@@ -10,7 +10,6 @@ from __future__ import annotations
 
 import json
 import logging
-import re
 from collections.abc import Sequence
 from dataclasses import dataclass
 from pathlib import Path
@@ -18,6 +17,8 @@ from pathlib import Path
 import numpy as np
 import pandas as pd
 
+from ..language.terms import term_key, uses_terms
+from ..language.words import lower_words
 from ..llm.base import Embedder, Message
 from .files import MemoryFiles
 from .index import IndexOptions, VectorIndex
@@ -314,7 +315,7 @@ def same_relation(a: str, b: str) -> bool:
     >>> same_relation("price", "Selling price"), same_relation("phone", "phone number"), same_relation("phone", "email")
     (True, True, False)
     """
-    left, right = set(re.findall(r"[a-z0-9]+", a.lower())), set(re.findall(r"[a-z0-9]+", b.lower()))
+    left, right = set(lower_words(a)), set(lower_words(b))
     return bool(left and right) and (left <= right or right <= left)
 
 
@@ -327,45 +328,6 @@ def correction_thought(request: str, sql: str) -> Thought:
     written = " ".join(sql.split())
     sentence = f'For "{request.strip()}" the user corrected the SQL to: {written}'
     return Thought(request.strip(), "correction", written, sentence, "correction")
-
-
-def uses_terms(text: str, terms: tuple[str, ...]) -> bool:
-    """Whether `text` uses any of `terms` as words, in the singular or the plural.
-
-    >>> uses_terms("How many big orders came in?", ("big order",)), uses_terms("Bigger orders?", ("big order",))
-    (True, False)
-    >>> uses_terms("Which heavy ponies are there?", (term_key("heavy ponies"),))
-    True
-    """
-    words = _words(text)
-    for term in terms:
-        wanted = _words(term)
-        if wanted and any(words[i : i + len(wanted)] == wanted for i in range(len(words) - len(wanted) + 1)):
-            return True
-    return False
-
-
-def term_key(term: str) -> str:
-    """A term as kept: lower case, each word in the singular, so "Big Orders" and "big order" are one.
-
-    >>> term_key("Heavy  Ponies"), term_key("big boxes"), term_key("glasses"), term_key("horses"), term_key("bus")
-    ('heavy pony', 'big box', 'glass', 'horse', 'bus')
-    """
-    return " ".join(_words(term))
-
-
-def _words(text: str) -> list[str]:
-    return [_singular(word) for word in re.findall(r"[a-z0-9]+", text.lower())]
-
-
-def _singular(word: str) -> str:
-    if len(word) > 4 and word.endswith("ies"):
-        return word[:-3] + "y"
-    if word.endswith(("sses", "xes", "ches", "shes")):
-        return word[:-2]
-    if len(word) > 3 and word.endswith("s") and not word.endswith(("ss", "us")):
-        return word[:-1]
-    return word
 
 
 def open_memory(database: Path, embedder: Embedder | None = None) -> ThoughtMemory:

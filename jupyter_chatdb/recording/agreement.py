@@ -18,7 +18,7 @@ import re
 from collections.abc import Mapping
 from dataclasses import dataclass, field
 
-from ..language.words import stem, words
+from ..language.words import letter_words, stem, words
 from .facts import same_kind_of_number
 from .shapes import Shape
 from .stated import NUMBER
@@ -124,7 +124,7 @@ def labelled(value: object, column: str, text: str) -> bool:
     wanted = {stem(word) for word in words(column).split()} - GENERIC
     start, label = 0, set[str]()
     for found in NUMBER.finditer(text):
-        between = {stem(word) for word in re.findall(r"[a-z]+", text[start : found.start()].lower())}
+        between = {stem(word) for word in letter_words(text[start : found.start()])}
         label = label if between <= LIST_WORDS else between
         if abs(float(found.group().replace(",", "")) - value) < 1e-9 and wanted & label:
             return True

@@ -16,7 +16,7 @@ from __future__ import annotations
 import re
 from collections.abc import Sequence
 
-from ..language.words import stem
+from ..language.words import lower_words, stem
 from .resolve import squeezed
 
 
@@ -75,4 +75,4 @@ def _disjoint_others(best: str, within: Sequence[str]) -> bool:
 
 
 def _words(text: str) -> list[str]:
-    return [stem(w) for w in re.findall(r"[a-z0-9]+", text.lower())]
+    return [stem(w) for w in lower_words(text)]

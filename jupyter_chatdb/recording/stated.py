@@ -21,6 +21,7 @@ import re
 from collections.abc import Collection, Mapping
 from dataclasses import dataclass, field
 
+from ..language.words import any_words
 from .resolve import squeezed
 from .shapes import CLEARED
 from .spoken import durations, spelled_numbers
@@ -143,8 +144,8 @@ def _picked(
         return False
     if picks[(table, field)] and not change:
         return True
-    said = re.findall(r"\w+", text.lower())
-    return any(w[:4] == s[:4] for w in re.findall(r"\w+", value.lower()) if len(w) >= 3 for s in said if len(s) >= 3)
+    said = any_words(text)
+    return any(w[:4] == s[:4] for w in any_words(value) if len(w) >= 3 for s in said if len(s) >= 3)
 
 
 def _numbers(text: str) -> list[str]:
