@@ -26,6 +26,7 @@ from dataclasses import dataclass
 
 import numpy as np
 
+from ..language.moments import CALENDAR
 from ..language.stop_words import FUNCTION_WORDS
 from ..language.words import letter_words, stem, tokens
 from ..llm.base import Embedder
@@ -104,11 +105,6 @@ ENTITY_PLACES = tuple(
 # a lower-case noun just before a quoted text, a capitalised word or a number: "flights from discount 'Bo'"
 BEFORE_A_VALUE = re.compile(
     r"\b(?:in|at|from|to|of|with|has|have|the|a|an|by|using|use|does|do) ([a-z]+(?: [a-z]+)?) (?=[\"“‘'`]|[A-Z][a-z]|[0-9])"
-)
-# capitalised words that name a time, not a stored value
-CALENDAR = frozenset(
-    "january february march april may june july august september october november december "
-    "monday tuesday wednesday thursday friday saturday sunday".split()
 )
 QUOTED = re.compile(r"[\"“‘']([^\"”’']{2,40})[\"”’']")
 CAPITALISED = re.compile(r"(?<![\w'])([A-Z][a-z]+(?: [A-Z][a-z]+)*)\b")

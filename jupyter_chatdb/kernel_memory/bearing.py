@@ -20,6 +20,7 @@ from dataclasses import dataclass
 import sqlglot
 from sqlglot import exp
 
+from ..language.numbers import ANY_FIGURE
 from ..language.terms import term_key, uses_terms
 from ..language.words import any_words
 from .store import Record
@@ -91,16 +92,13 @@ def _says_its_conditions(sql: str, request: str) -> bool:
         tree = sqlglot.parse_one(sql, read="duckdb")
     except sqlglot.errors.SqlglotError:
         return False
-    said = {float(n) for n in NUMBER.findall(request)}
+    said = {float(n) for n in ANY_FIGURE.findall(request)}
     values = [
         literal
         for literal in tree.find_all(exp.Literal)
         if literal.find_ancestor(exp.Where, exp.Having, exp.Limit, exp.Join) is not None
     ]
     return bool(values) and all(float(v.this) in said if v.is_number else _names(request, v.this) for v in values)
-
-
-NUMBER = re.compile(r"\d+(?:\.\d+)?")
 
 
 def _asked_in(question: str, request: str) -> bool:

@@ -18,10 +18,10 @@ import re
 from collections.abc import Mapping
 from dataclasses import dataclass, field
 
+from ..language.numbers import STATED_NUMBER
 from ..language.words import letter_words, stem, words
 from .facts import same_kind_of_number
 from .shapes import Shape
-from .stated import NUMBER
 
 GENERIC = frozenset({"id", "new", "old"})
 LIST_WORDS = frozenset({"and", "or"})  # what stands between the numbers of a list
@@ -123,7 +123,7 @@ def labelled(value: object, column: str, text: str) -> bool:
         return False
     wanted = {stem(word) for word in words(column).split()} - GENERIC
     start, label = 0, set[str]()
-    for found in NUMBER.finditer(text):
+    for found in STATED_NUMBER.finditer(text):
         between = {stem(word) for word in letter_words(text[start : found.start()])}
         label = label if between <= LIST_WORDS else between
         if abs(float(found.group().replace(",", "")) - value) < 1e-9 and wanted & label:

@@ -12,8 +12,8 @@ import datetime as dt
 import re
 from collections.abc import Mapping
 
+from ..language.spoken import durations
 from .shapes import Shape
-from .spoken import durations
 from .stated import says_date
 
 # a length that says how late or early something was ("ten days late"), not how long it runs from a date

@@ -13,9 +13,9 @@ the stage), or to leave out.
 
 from __future__ import annotations
 
-import re
 from collections.abc import Sequence
 
+from ..language.numbers import DIGIT_RUN
 from ..language.words import lower_words, stem
 from .resolve import squeezed
 
@@ -65,7 +65,7 @@ NEGATIONS = frozenset({"not", "no", "never", "without", "didn", "don", "doesn", 
 
 
 def _numbers(text: str) -> list[int]:
-    return [int(n) for n in re.findall(r"\d+", text)]
+    return [int(n) for n in DIGIT_RUN.findall(text)]
 
 
 def _disjoint_others(best: str, within: Sequence[str]) -> bool:
