@@ -27,7 +27,7 @@ from dataclasses import dataclass
 import numpy as np
 
 from ..language.moments import CALENDAR
-from ..language.stop_words import FUNCTION_WORDS
+from ..language.stop_words import ASKING_WORDS, FUNCTION_WORDS
 from ..language.words import letter_words, stem, tokens
 from ..llm.base import Embedder
 from ..sql.catalog import Catalog
@@ -40,20 +40,6 @@ COMPOUND_PART_MIN = 4
 NAME_MEANING_MIN = 0.6
 FEW_VALUES = 200
 NAMES_SHOWN = 8  # columns listed per table in the message
-# English that asks for a column, not one: aggregates, orderings, and the words of counting and listing
-ASKING_WORDS = frozenset(
-    "all also average avg both count different distinct every first last least max maximum mean min minimum "
-    "most number numbers other others sum total unique value values various whole kind kinds sort "
-    "information info detail details record records row rows entry entries result results data item items "
-    "thing things one ones each per top bottom highest lowest largest smallest biggest greatest either neither "
-    "order ordered ascending descending alphabetical alphabetically increasing decreasing sorted common "
-    "name names amount across corresponding person people distinctive "
-    "after before between below above over under less fewer greater than since until word words letter letters "
-    "higher lower larger smaller bigger older younger longer shorter heavier lighter cheaper dearer earlier later "
-    "more but nor yet so if while whether because although though into onto within without among along during "
-    "against about named called titled labelled labeled substring contain contains containing include includes "
-    "including start starts starting begin begins beginning end ends ending like having use uses using used".split()
-)
 _OPENING = r"(?:the|their|its|his|her|a|an|all|each)"
 _AGGREGATE = r"(?:average|mean|total|sum|maximum|minimum|max|min|highest|lowest|largest|smallest|biggest|greatest)"
 _COMPARE = (
