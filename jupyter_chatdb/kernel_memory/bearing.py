@@ -20,18 +20,11 @@ from dataclasses import dataclass
 import sqlglot
 from sqlglot import exp
 
+from ..language.cues import REFERS_BACK
 from ..language.numbers import ANY_FIGURE
 from ..language.terms import term_key, uses_terms
 from ..language.words import any_words
 from .store import Record
-
-# Cues that a request builds on earlier answers. They only let related thoughts in: a request without
-# one (in any language) is answered from its own words and the thoughts those words name.
-REFERS_BACK = re.compile(
-    r"\b(again|as before|same as (before|last time|earlier)|previous(ly)?|earlier (answer|result|question)"
-    r"|last (time|answer|result)|that answer|those (results|figures))\b",
-    re.IGNORECASE,
-)
 
 
 @dataclass(frozen=True)

@@ -26,6 +26,7 @@ from collections.abc import Mapping
 from dataclasses import dataclass
 from decimal import Decimal
 
+from ..language.cues import EMPTY_WORDS
 from ..language.words import letter_words
 from .resolve import StoredRows, squeezed
 from .shapes import CLEARED, Field, Shape
@@ -147,10 +148,6 @@ def _cleared(
         **{n: v for n, v in held.items() if not any(f.name == n for f in blank)},
         **{f.name: CLEARED for f in emptied},
     }
-
-
-# words that say a value is empty ("email: none (removed)"); English, and a blank value says it in any language
-EMPTY_WORDS = frozenset({"none", "n", "a", "na", "null", "nil", "removed", "deleted", "cleared", "empty", "blank"})
 
 
 def says_nothing(value: str) -> bool:

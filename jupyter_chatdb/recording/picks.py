@@ -15,6 +15,7 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 
+from ..language.cues import NEGATIONS
 from ..language.numbers import DIGIT_RUN
 from ..language.words import lower_words, stem
 from .resolve import squeezed
@@ -57,11 +58,6 @@ def mapped(said: object, allowed: Sequence[str]) -> str | None:
         return stems[0]
     numbered = [v for v in allowed if said.strip().isdigit() and _numbers(v) == [int(said)]]
     return numbered[0] if len(numbered) == 1 else None  # "3" for the one listed code numbered 3: 'R3'
-
-
-# words that turn a value round ("did not attend" is not 'attended'): a listed value without them is the
-# model's to choose (English; in another language the choice falls to the model as well)
-NEGATIONS = frozenset({"not", "no", "never", "without", "didn", "don", "doesn", "wasn", "isn", "won", "cannot"})
 
 
 def _numbers(text: str) -> list[int]:
