@@ -28,7 +28,7 @@ import numpy as np
 
 from ..language.moments import CALENDAR
 from ..language.stop_words import ASKING_WORDS, FUNCTION_WORDS
-from ..language.words import letter_words, stem, tokens
+from ..language.words import NOT_SUPERLATIVES, letter_words, stem, superlative, tokens
 from ..llm.base import Embedder
 from ..sql.catalog import Catalog
 from .values import ColumnValues, ValueIndex, one_typo
@@ -48,6 +48,7 @@ _COMPARE = (
 _MORE_OR_LESS = r"(?:above|below|over|under|greater|less|more|higher|lower|larger|smaller|between)"
 _WORD = r"([a-z]+)"
 _NOUN = r"([a-z]+(?: [a-z]+)?)"  # only where a word after it ends the phrase
+_NOT_SUPERLATIVE = "|".join(sorted(NOT_SUPERLATIVES))  # "the interest rate": no superlative before "rate"
 # where a request names a column: the noun phrase of each pattern
 ATTRIBUTE_PLACES = tuple(
     re.compile(pattern)
@@ -84,7 +85,7 @@ ENTITY_PLACES = tuple(
         rf"\b(?:each|every) {_WORD}",
         rf"\b(?:amount|number) of (?:{_OPENING} )?(?:different |distinct )?{_WORD}",
         rf"\bthe {_NOUN} (?:with|that|which|whose)\b",
-        rf"\bthe [a-z]+est {_WORD}",
+        rf"\bthe (?!(?:{_NOT_SUPERLATIVE})\b)[a-z]+est {_WORD}",  # after a superlative: "the oldest horse"
         rf"^(?:show|list|give|find|return|display) (?:me )?(?:the |their |all |different |distinct )?{_WORD}",
     )
 )
@@ -311,8 +312,12 @@ def _naming_words(words: list[str]) -> list[str]:
 
 
 def _names_a_column(word: str) -> bool:
-    """Not a function word, a word that asks, or a superlative ("youngest")."""
-    return word not in FUNCTION_WORDS and word not in ASKING_WORDS and not (len(word) >= 6 and word.endswith("est"))
+    """Not a function word, a word that asks, or a superlative ("youngest"; "interest" is none).
+
+    >>> [_names_a_column(w) for w in ("youngest", "cheapest", "interest", "harvest", "average", "weight")]
+    [False, False, True, True, False, True]
+    """
+    return word not in FUNCTION_WORDS and word not in ASKING_WORDS and not superlative(word)
 
 
 def _initials(text: str) -> dict[str, set[str]]:

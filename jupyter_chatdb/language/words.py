@@ -106,6 +106,26 @@ def normal_text(text: str) -> str:
     return " ".join(any_words(text))
 
 
+# common words ending in "est" that are no superlative ("the interest rate", "the harvest weight"): the
+# ending alone would take them for one, and a word that asks rather than names (`superlative`)
+NOT_SUPERLATIVES = frozenset(
+    "interest harvest request contest forest protest conquest arrest unrest digest manifest honest modest earnest "
+    "priest midwest northwest southwest".split()
+)
+
+
+def superlative(word: str) -> bool:
+    """Whether a lower-case word of six letters or more is a superlative by its ending ("largest", "newest"),
+    less the common words that only end like one (`NOT_SUPERLATIVES`).
+
+    >>> [superlative(w) for w in ("largest", "newest", "cheapest", "youngest", "best")]
+    [True, True, True, True, False]
+    >>> [superlative(w) for w in ("interest", "harvest", "request", "contest", "forest", "interests")]
+    [False, False, False, False, False, False]
+    """
+    return len(word) >= 6 and word.endswith("est") and word not in NOT_SUPERLATIVES
+
+
 @lru_cache(maxsize=8192)
 def stem(word: str) -> str:
     """English Snowball stems, so that word forms meet: plurals, -ing, -ment.
