@@ -12,8 +12,9 @@ import re
 
 from ..language.words import stem, words
 from ..sql.catalog import Catalog
+from .mentions import mentioned_values
 from .schema_words import schema_stems
-from .values import ValueIndex, mentioned_values
+from .values import ValueIndex
 
 # a word, or an opening quote: what follows a table's noun when it labels a name
 _TOKEN = re.compile(r"[^\W\d_][\w'-]*|['\"‘“]")

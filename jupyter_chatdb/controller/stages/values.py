@@ -7,15 +7,14 @@ from collections.abc import Generator, Sequence
 
 from sqlglot import exp
 
+from ...grounding.mentions import Mention, mentioned_values
 from ...grounding.schema_words import schema_stems
 from ...grounding.values import (
     Candidate,
     LiteralUse,
-    Mention,
     MissingValue,
     clear_choice,
     literal_uses,
-    mentioned_values,
     replace_literals,
 )
 from .. import prompts
