@@ -89,10 +89,10 @@ def letter_words(text: str) -> list[str]:
 
 def any_words(text: str) -> list[str]:
     """The runs of word characters of `text` in lower case: letters of any alphabet, digits and underscores.
-    Unlike `lower_words`, "café" and "user_id" stay whole: a text compared as written, in any language.
+    Unlike `lower_words`, "café" and "kite_tag" stay whole: a text compared as written, in any language.
 
-    >>> any_words("Le café de Zoë, user_id 7")
-    ['le', 'café', 'de', 'zoë', 'user_id', '7']
+    >>> any_words("Le café de Zoë, kite_tag 7")
+    ['le', 'café', 'de', 'zoë', 'kite_tag', '7']
     """
     return re.findall(r"\w+", text.lower())
 
