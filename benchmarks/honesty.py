@@ -41,7 +41,7 @@ from jupyter_chatdb import ChatDB, ChatDBError
 from jupyter_chatdb.controller import prompts
 from jupyter_chatdb.controller.events import Event, ValueCorrected
 from jupyter_chatdb.grounding.concepts import ConceptIndex, missing_concepts
-from jupyter_chatdb.grounding.words import tokens
+from jupyter_chatdb.language.words import tokens
 from jupyter_chatdb.llm import select_backend
 from jupyter_chatdb.llm.scripted import ScriptedBackend
 from jupyter_chatdb.sql.catalog import Catalog

@@ -56,8 +56,9 @@ from jupyter_chatdb import ChatDB, ChatDBError
 from jupyter_chatdb.controller.events import Event, MemoryRecalled, MemoryStored, ModelText
 from jupyter_chatdb.controller.stages.memory import NOTES_MAX_TOKENS, note_text
 from jupyter_chatdb.kernel_memory import evidence
+from jupyter_chatdb.kernel_memory.notes import NOTES_SCHEMA, notes_messages, parse_notes
 from jupyter_chatdb.kernel_memory.store import Store
-from jupyter_chatdb.kernel_memory.thoughts import NOTES_SCHEMA, ThoughtMemory, notes_messages, parse_notes
+from jupyter_chatdb.kernel_memory.thoughts import ThoughtMemory
 from jupyter_chatdb.llm import select_backend
 from jupyter_chatdb.llm.base import LLM
 from jupyter_chatdb.llm.minilm import MiniLMEmbedder

@@ -32,10 +32,11 @@ from trades import TUNE, build
 
 from jupyter_chatdb import ChatDB
 from jupyter_chatdb.controller.request import Request
-from jupyter_chatdb.controller.stages.route import ASKING, route_quickly
+from jupyter_chatdb.controller.stages.route import route_quickly
 from jupyter_chatdb.controller.unsafe import danger
-from jupyter_chatdb.grounding.words import schema_stems
+from jupyter_chatdb.grounding.schema_words import schema_stems
 from jupyter_chatdb.kernel_memory.worth_keeping import cues_in
+from jupyter_chatdb.language.cues import ASKING
 from jupyter_chatdb.llm import select_backend
 
 UNSAFE = [

@@ -10,6 +10,7 @@ PACKAGE = Path(__file__).resolve().parents[1] / "jupyter_chatdb"
 RANKS = {
     "errors": 0,
     "options": 0,
+    "language": 1,
     "llm": 1,
     "sql": 1,
     "kernel_memory": 2,

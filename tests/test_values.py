@@ -137,7 +137,7 @@ def test_without_the_embedder_packages_values_and_tables_match_by_spelling(monke
 
 
 def test_mentioned_values_are_named_by_words_or_stems(session):
-    from jupyter_chatdb.grounding.values import mentioned_values
+    from jupyter_chatdb.grounding.mentions import mentioned_values
 
     session.bind(
         "kits",
@@ -153,7 +153,7 @@ def test_mentioned_values_are_named_by_words_or_stems(session):
 
 
 def test_a_value_held_by_several_columns_is_shown_for_the_one_the_request_names(session):
-    from jupyter_chatdb.grounding.values import mentioned_values
+    from jupyter_chatdb.grounding.mentions import mentioned_values
 
     session.bind("moorings", pd.DataFrame({"MooringName": ["Calder", "Aire"], "Wharf": ["Calder", "Ouse"]}))
     index = ValueIndex(session)

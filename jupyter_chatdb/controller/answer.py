@@ -7,8 +7,9 @@ import re
 
 import pandas as pd
 
+from ..language.numbers import ANSWER_FIGURE
+
 PLAIN_ROWS = 5  # rows a plain answer lists before it just counts them
-NUMBER = re.compile(r"(?<![\w.])-?\d+(?:,\d{3})*(?:\.\d+)?")
 
 
 def plain_answer(result: pd.DataFrame | None, affected: int | None) -> str:
@@ -48,7 +49,7 @@ def is_grounded(answer: str, result: pd.DataFrame | None, affected: int | None, 
     known = _numbers_in(result) + _numbers(request)
     if affected is not None:
         known.append(float(affected))
-    return all(matches(token, known) for token in NUMBER.findall(answer))
+    return all(matches(token, known) for token in ANSWER_FIGURE.findall(answer))
 
 
 def adds_units(answer: str, result: pd.DataFrame | None, request: str) -> bool:
@@ -87,7 +88,7 @@ def _numbers_in(result: pd.DataFrame | None) -> list[float]:
 
 
 def _numbers(text: str) -> list[float]:
-    return [_number(token) for token in NUMBER.findall(text)]
+    return [_number(token) for token in ANSWER_FIGURE.findall(text)]
 
 
 def _number(token: str) -> float:

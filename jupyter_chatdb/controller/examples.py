@@ -13,10 +13,12 @@ from __future__ import annotations
 
 import json
 import math
-import re
 from collections import Counter
 from collections.abc import Sequence
 from dataclasses import dataclass
+
+from ..language.stop_words import EXAMPLE_STOP_WORDS
+from ..language.words import letter_words
 
 TRADE_TABLES = {
     "apiary": """\
@@ -197,17 +199,12 @@ def tables_of(chosen: Sequence[Example]) -> str:
     return "\n".join(text for trade, text in TRADE_TABLES.items() if trade in trades)
 
 
-STOP_WORDS = frozenset(
-    "a an and are at by for from how in is it of on or the to was were what which who with we our".split()
-)
-
-
 def words(text: str) -> list[str]:
     """
     >>> words("Took 2 kg of honey from H-07!")
     ['took', 'honey']
     """
-    return [w for w in re.findall(r"[a-z]+", text.lower()) if w not in STOP_WORDS and len(w) > 2]
+    return [w for w in letter_words(text) if w not in EXAMPLE_STOP_WORDS and len(w) > 2]
 
 
 def choose(

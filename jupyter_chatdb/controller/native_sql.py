@@ -11,7 +11,7 @@ import re
 from collections.abc import Mapping, Sequence
 
 from ..grounding.keys import Reference
-from ..grounding.values import Mention
+from ..grounding.mentions import Mention
 from ..llm.base import Message
 from ..sql.catalog import Catalog, Table
 from ..sql.names import quote_string, quote_table, readable_identifier, readable_table

@@ -14,11 +14,10 @@ import re
 
 import pandas as pd
 
+from ..language.numbers import CLAUSE_FIGURE, THOUSANDS_COMMA
 from .answer import matches
 
 CLAUSE = re.compile(r"[;,\n]|\band\b|\bwhile\b|\bwhereas\b", re.IGNORECASE)
-NUMBER = re.compile(r"(?<![\w.])-?\d+(?:\.\d+)?(?![\w])")
-THOUSANDS = re.compile(r"(?<=\d),(?=\d{3}\b)")
 MAX_ROWS = 200  # rows of a result whose labels are looked for
 
 
@@ -43,15 +42,15 @@ def mispaired(sentence: str, result: pd.DataFrame | None, request: str = "") -> 
         return []
     rows = _figures_by_label(result)  # type: ignore[arg-type]  # labels come from a result
     found: list[tuple[str, str]] = []
-    asked = {float(n) for n in NUMBER.findall(THOUSANDS.sub("", request))}
-    clauses = CLAUSE.split(THOUSANDS.sub("", sentence))
+    asked = {float(n) for n in CLAUSE_FIGURE.findall(THOUSANDS_COMMA.sub("", request))}
+    clauses = CLAUSE.split(THOUSANDS_COMMA.sub("", sentence))
     for at, clause in enumerate(clauses):
         said = [label for label in labels if _says(clause, label)]
         if len(said) != 1:
             continue
-        numbers = [n for n in NUMBER.findall(clause) if not _inside_label(n, said)]
+        numbers = [n for n in CLAUSE_FIGURE.findall(clause) if not _inside_label(n, said)]
         if not numbers and at + 1 < len(clauses) and not any(_says(clauses[at + 1], x) for x in labels):
-            numbers = NUMBER.findall(clauses[at + 1])  # "yawl, with 25 boats": the figure in the next clause
+            numbers = CLAUSE_FIGURE.findall(clauses[at + 1])  # "yawl, with 25 boats": the figure in the next clause
         numbers = [n for n in numbers if float(n) not in asked]
         label = said[0]
         for number in numbers:
@@ -72,7 +71,7 @@ def lists_without_figures(sentence: str, result: pd.DataFrame | None) -> bool:
     if len([label for label in labels if _says(sentence, label)]) < 2:
         return False
     figures = [f for values in _figures_by_label(result).values() for f in values]  # type: ignore[arg-type]
-    return not any(matches(n, figures) for n in NUMBER.findall(THOUSANDS.sub("", sentence)))
+    return not any(matches(n, figures) for n in CLAUSE_FIGURE.findall(THOUSANDS_COMMA.sub("", sentence)))
 
 
 def _labels(result: pd.DataFrame | None) -> list[str]:

@@ -1,58 +1,16 @@
 """Requests no route may plan: destroying the data wholesale, sending it or the machine's secrets out,
 running code, or getting round the checks. Plain English cues only make the model's route be asked
 (a request that quotes them, "copy the region of order 3 to order 4", is often ordinary): a refusal needs
-the model to agree, and its reason says what the cue found. The guard and the locked engine refuse such
-SQL in any case."""
+the model to agree, and its reason says what the cue found (the cues' words are in `language/cues.py`). The
+guard and the locked engine refuse such SQL in any case."""
 
 from __future__ import annotations
 
-import re
 from collections.abc import Collection
 from dataclasses import dataclass
 
-from ..grounding.words import stems
-
-_IN_SENTENCE = r"(?:[^.?!]|\.(?=\S))"  # a character of the same sentence: a dot inside an address or a name is one
-_ALL = r"(all|every|each|entire|whole|the full)\b(\s+(of\s+)?(the|my|your|our|this)?)?\s*"
-DESTROYING = re.compile(
-    rf"\b(drop|delete|remove|wipe|erase|truncate|destroy|purge|nuke|empty|clear)\s+(out\s+)?{_ALL}"
-    r"(tables?|database|db|data|schemas?)\b"
-    r"|\b(drop|truncate)\s+(table|database|schema)\b"
-    r"|\b(wipe|nuke|destroy|erase)\s+(the\s+|my\s+|this\s+)?(database|db|data)\b"
-    r"|\bdelete\s+everything\b",
-    re.IGNORECASE,
-)
-SENDING_OUT = re.compile(  # a verb of sending, then where to: an address is no destination without "to"
-    rf"\b(send|e-?mail|mail|post|upload|forward|transfer|leak|push|ship)\b(?!\s+address){_IN_SENTENCE}{{0,80}}"
-    r"\b(to|at|into|onto)\s+(my\s+|our\s+|the\s+|this\s+|a\s+)?"
-    r"(https?://|www\.|\S+@\S+|url\b|webhook|server\b|endpoint|e-?mail\b|slack|inbox|address\b)"
-    r"|\b(write|save|export|dump|copy|output|store)\b[^.?!]{0,60}\b(to|into|as)\s+(a\s+|the\s+)?"
-    r"(file|csv|parquet|json|disk|folder|path|/|~)"
-    r"|\bCOPY\b[^.?!]{0,60}\bTO\b",
-    re.IGNORECASE,
-)
-SECRETS = re.compile(
-    r"\b(api[\s_-]?keys?|passwords?|passwd|secrets?|access[\s_-]?tokens?|credentials?|private[\s_-]?keys?|"
-    r"environment\s+variables?|env\s+vars?|os\.environ|getenv)\b"
-    r"|(^|\s)(/etc/|~/|\.\./|\.env\b|\.ssh\b)"
-    r"|\b(read|open|cat|show|print|load)\s+(the\s+|a\s+)?(local\s+)?files?\b",
-    re.IGNORECASE,
-)
-RUNNING_CODE = re.compile(
-    r"\b(run|execute|exec|eval|call)\b[^.?!]{0,40}\b(shell|bash|terminal|command\s+line|system\s+command|"
-    r"python|script|code|subprocess)\b"
-    r"|\bpip\s+install\b|\bconda\s+install\b|\bapt(-get)?\s+install\b|\binstall\s+(the\s+|a\s+)?(package|library|extension|module)\b"
-    r"|\bimport\s+(os|sys|subprocess|shutil)\b|\bos\.system\b|\brm\s+-rf\b|\b(curl|wget)\s",
-    re.IGNORECASE,
-)
-BYPASSING = re.compile(
-    r"\bignore\s+(all\s+|any\s+|your\s+|the\s+|previous\s+|prior\s+|earlier\s+)*(rules|instructions|guard|restrictions|checks|limits)\b"
-    r"|\b(turn|switch|shut)\s+off\b[^.?!]{0,30}\b(guard|safety|checks?|restrictions|read-only|protection|limits)\b"
-    r"|\b(disable|bypass|circumvent|get\s+round|get\s+around|skip|override)\b[^.?!]{0,30}"
-    r"\b(guard|safety|checks?|restrictions|read-only|protections?|limits|rules)\b"
-    r"|\bjailbreak|\bdeveloper\s+mode\b|\bwithout\s+(the\s+)?(guard|checks|restrictions)\b",
-    re.IGNORECASE,
-)
+from ..language.cues import BYPASSING, DESTROYING, RUNNING_CODE, SECRETS, SENDING_OUT
+from ..language.words import stems
 
 
 @dataclass(frozen=True)

@@ -26,11 +26,13 @@ from dataclasses import dataclass
 
 import numpy as np
 
+from ..language.moments import CALENDAR
+from ..language.stop_words import ASKING_WORDS, FUNCTION_WORDS
+from ..language.words import NOT_SUPERLATIVES, letter_words, stem, superlative, tokens
 from ..llm.base import Embedder
 from ..sql.catalog import Catalog
 from .spelling import one_typo
 from .values import ColumnValues, ValueIndex
-from .words import FUNCTION_WORDS, stem, tokens
 
 MEANING_MIN = 0.66  # an attribute this close in meaning to a name's words is taken to be that name
 NAME_TYPO_MIN_LENGTH = 7
@@ -39,20 +41,6 @@ COMPOUND_PART_MIN = 4
 NAME_MEANING_MIN = 0.6
 FEW_VALUES = 200
 NAMES_SHOWN = 8  # columns listed per table in the message
-# English that asks for a column, not one: aggregates, orderings, and the words of counting and listing
-ASKING_WORDS = frozenset(
-    "all also average avg both count different distinct every first last least max maximum mean min minimum "
-    "most number numbers other others sum total unique value values various whole kind kinds sort "
-    "information info detail details record records row rows entry entries result results data item items "
-    "thing things one ones each per top bottom highest lowest largest smallest biggest greatest either neither "
-    "order ordered ascending descending alphabetical alphabetically increasing decreasing sorted common "
-    "name names amount across corresponding person people distinctive "
-    "after before between below above over under less fewer greater than since until word words letter letters "
-    "higher lower larger smaller bigger older younger longer shorter heavier lighter cheaper dearer earlier later "
-    "more but nor yet so if while whether because although though into onto within without among along during "
-    "against about named called titled labelled labeled substring contain contains containing include includes "
-    "including start starts starting begin begins beginning end ends ending like having use uses using used".split()
-)
 _OPENING = r"(?:the|their|its|his|her|a|an|all|each)"
 _AGGREGATE = r"(?:average|mean|total|sum|maximum|minimum|max|min|highest|lowest|largest|smallest|biggest|greatest)"
 _COMPARE = (
@@ -61,6 +49,7 @@ _COMPARE = (
 _MORE_OR_LESS = r"(?:above|below|over|under|greater|less|more|higher|lower|larger|smaller|between)"
 _WORD = r"([a-z]+)"
 _NOUN = r"([a-z]+(?: [a-z]+)?)"  # only where a word after it ends the phrase
+_NOT_SUPERLATIVE = "|".join(sorted(NOT_SUPERLATIVES))  # "the interest rate": no superlative before "rate"
 # where a request names a column: the noun phrase of each pattern
 ATTRIBUTE_PLACES = tuple(
     re.compile(pattern)
@@ -97,18 +86,13 @@ ENTITY_PLACES = tuple(
         rf"\b(?:each|every) {_WORD}",
         rf"\b(?:amount|number) of (?:{_OPENING} )?(?:different |distinct )?{_WORD}",
         rf"\bthe {_NOUN} (?:with|that|which|whose)\b",
-        rf"\bthe [a-z]+est {_WORD}",
+        rf"\bthe (?!(?:{_NOT_SUPERLATIVE})\b)[a-z]+est {_WORD}",  # after a superlative: "the oldest horse"
         rf"^(?:show|list|give|find|return|display) (?:me )?(?:the |their |all |different |distinct )?{_WORD}",
     )
 )
 # a lower-case noun just before a quoted text, a capitalised word or a number: "flights from discount 'Bo'"
 BEFORE_A_VALUE = re.compile(
     r"\b(?:in|at|from|to|of|with|has|have|the|a|an|by|using|use|does|do) ([a-z]+(?: [a-z]+)?) (?=[\"“‘'`]|[A-Z][a-z]|[0-9])"
-)
-# capitalised words that name a time, not a stored value
-CALENDAR = frozenset(
-    "january february march april may june july august september october november december "
-    "monday tuesday wednesday thursday friday saturday sunday".split()
 )
 QUOTED = re.compile(r"[\"“‘']([^\"”’']{2,40})[\"”’']")
 CAPITALISED = re.compile(r"(?<![\w'])([A-Z][a-z]+(?: [A-Z][a-z]+)*)\b")
@@ -329,8 +313,12 @@ def _naming_words(words: list[str]) -> list[str]:
 
 
 def _names_a_column(word: str) -> bool:
-    """Not a function word, a word that asks, or a superlative ("youngest")."""
-    return word not in FUNCTION_WORDS and word not in ASKING_WORDS and not (len(word) >= 6 and word.endswith("est"))
+    """Not a function word, a word that asks, or a superlative ("youngest"; "interest" is none).
+
+    >>> [_names_a_column(w) for w in ("youngest", "cheapest", "interest", "harvest", "average", "weight")]
+    [False, False, True, True, False, True]
+    """
+    return word not in FUNCTION_WORDS and word not in ASKING_WORDS and not superlative(word)
 
 
 def _initials(text: str) -> dict[str, set[str]]:
@@ -339,7 +327,7 @@ def _initials(text: str) -> dict[str, set[str]]:
     >>> sorted(_initials("the kilometres per litre")["litre"])
     ['kpl', 'tkpl']
     """
-    said = re.findall(r"[a-z]+", text.lower())
+    said = letter_words(text)
     found: dict[str, set[str]] = {}
     for start in range(len(said)):
         for end in range(start + 3, min(start + 4, len(said)) + 1):  # two letters say too little

@@ -13,10 +13,10 @@ from collections import Counter
 from collections.abc import Sequence
 from dataclasses import dataclass
 
+from ..language.stop_words import GENERIC_WORDS
 from ..sql.catalog import Catalog
 from ..sql.names import readable_identifier, readable_table, split_table
 from .keys import Reference, links
-from .words import GENERIC_WORDS
 
 MAX_DEPTH = 2  # a reference of a referred-to row is followed too, not further
 MAX_COLUMNS = 40  # a wider view costs the prompt more than it helps

@@ -6,9 +6,10 @@ from __future__ import annotations
 import re
 from collections.abc import Iterator, Mapping
 
+from ..language.stop_words import GENERIC_WORDS
+from ..language.words import stem, stems, tokens, words
 from ..sql.catalog import Catalog
 from ..sql.names import split_table
-from .words import GENERIC_WORDS, stem, stems, tokens, words
 
 Links = Mapping[str, Mapping[str, str]]  # table -> {neighbour: the column joining them}
 

@@ -13,11 +13,12 @@ from __future__ import annotations
 from collections.abc import Iterator, Sequence
 from dataclasses import dataclass
 
+from ..language.stop_words import GENERIC_WORDS
+from ..language.words import stems, words
 from ..sql.catalog import Catalog, Table
 from ..sql.column_owners import Link
 from ..sql.names import quote_identifier, quote_table, split_table
 from ..sql.session import Session
-from .words import GENERIC_WORDS, stems, words
 
 MAX_CHECKS = 200  # containment queries per catalog shape, at most
 

@@ -5,10 +5,10 @@ Used by `sql.labels.labels_for_keys`, which shows a joined table's label instead
 
 from __future__ import annotations
 
+from ..language.words import stems, words
 from ..sql.catalog import TEXT_TYPES, Catalog
 from ..sql.names import quote_identifier, quote_table, split_table
 from ..sql.session import Session
-from .words import stems, words
 
 DISTINCT_SHARE = 0.9  # a label's stored values nearly all differ (a category repeats)
 LABEL_WORDS = ("name", "title", "label")  # preferred among such columns; any other may serve

@@ -10,9 +10,11 @@ from __future__ import annotations
 
 import re
 
+from ..language.words import stem, words
 from ..sql.catalog import Catalog
-from .values import ValueIndex, mentioned_values
-from .words import schema_stems, stem, words
+from .mentions import mentioned_values
+from .schema_words import schema_stems
+from .values import ValueIndex
 
 # a word, or an opening quote: what follows a table's noun when it labels a name
 _TOKEN = re.compile(r"[^\W\d_][\w'-]*|['\"‘“]")

@@ -17,17 +17,17 @@ from dataclasses import dataclass, replace
 
 import numpy as np
 
+from ..language.stop_words import DETERMINER_STEMS, GENERIC_WORDS
+from ..language.words import stem, stem_sequence, stems, tokens, words
 from ..llm.base import Embedder
 from ..sql.catalog import Catalog, Table
 from ..sql.names import split_table
 from .joins import Links, database_of, is_key, joined_tables, referred_as
 from .values import ValueIndex
-from .words import GENERIC_WORDS, stem, stem_sequence, stems, tokens, words
 
 NAME_WEIGHT = 0.35  # all of a table's name words in the request adds this much (a share of them, a share)
 COLUMN_WEIGHT = 0.06  # per column-name word in the request, up to COLUMN_HITS of them
 COLUMN_HITS = 3
-DETERMINERS = frozenset({"the", "a", "an", "each", "all", "everi", "their", "its"})  # stemmed: "every" is "everi"
 NAMED_THINGS = frozenset(
     {"name"}
 )  # generic in a table's name, but a request asking for names needs a table that holds them
@@ -185,7 +185,7 @@ def _attributes(own_words: set[str], holds: set[str], said: list[str]) -> frozen
         if word in own_words and following and following[0] in holds - {word}:
             found.add(f"{word} {following[0]}")
         if word in holds and following == ["of"]:
-            owner = next((w for w in said[i + 2 : i + 4] if w not in DETERMINERS), "")
+            owner = next((w for w in said[i + 2 : i + 4] if w not in DETERMINER_STEMS), "")
             if owner in own_words - {word}:
                 found.add(f"{owner} {word}")
     return frozenset(found)

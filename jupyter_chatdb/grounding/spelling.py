@@ -4,9 +4,7 @@ from __future__ import annotations
 
 import re
 
-
-def normal(text: str) -> str:
-    return " ".join(re.findall(r"\w+", text.lower()))
+from ..language.words import normal_text
 
 
 def abbreviates(short: str, long: str) -> bool:
@@ -56,7 +54,7 @@ def initials(text: str) -> str:
 
 
 def trigrams(text: str) -> set[str]:
-    padded = f"  {normal(text)} "
+    padded = f"  {normal_text(text)} "
     return {padded[i : i + 3] for i in range(len(padded) - 2)}
 
 

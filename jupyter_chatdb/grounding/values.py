@@ -12,19 +12,17 @@ of the column) changes.
 from __future__ import annotations
 
 from collections.abc import Sequence
-from collections.abc import Set as AbstractSet
 from dataclasses import dataclass
 
 import numpy as np
 
+from ..language.words import normal_text
 from ..llm.base import Embedder
 from ..sql.catalog import TEXT_TYPES
 from ..sql.names import quote_identifier, quote_table
 from ..sql.session import Session
 from .saved_values import SavedValues
-from .spelling import abbreviates, initials, jaccard, normal, one_typo, trigrams
-from .words import FUNCTION_WORDS, stem
-from .words import words as identifier_words
+from .spelling import abbreviates, initials, jaccard, one_typo, trigrams
 
 MAX_VALUES = 5_000  # distinct values kept per column (the most frequent first); the cap is reported
 MAX_EMBEDDED = 2_000  # values per column compared by meaning
@@ -130,10 +128,10 @@ class ValueIndex:
         return bool(self._by_spelling(values.values, literal))
 
     def _by_spelling(self, values: Sequence[str], literal: str) -> list[Candidate]:
-        wanted, short, grams = normal(literal), initials(literal), trigrams(literal)
+        wanted, short, grams = normal_text(literal), initials(literal), trigrams(literal)
         out = []
         for value in values:
-            if normal(value) == wanted:
+            if normal_text(value) == wanted:
                 out.append(Candidate(value, 1.0, "case"))
             elif (
                 len(value) >= 2
@@ -143,7 +141,7 @@ class ValueIndex:
                 out.append(Candidate(value, 0.9, "initials"))
             elif abbreviates(literal, value) or abbreviates(value, literal):
                 out.append(Candidate(value, 0.9, "abbreviation"))
-            elif min(len(wanted), len(value)) >= TYPO_MIN_LENGTH and one_typo(wanted, normal(value)):
+            elif min(len(wanted), len(value)) >= TYPO_MIN_LENGTH and one_typo(wanted, normal_text(value)):
                 out.append(Candidate(value, 0.9, "spelling"))
             else:
                 score = jaccard(grams, trigrams(value))
@@ -195,75 +193,6 @@ class ValueIndex:
             f"SELECT count(*), coalesce(bit_xor(hash({quote_identifier(column)})), 0) FROM {quote_table(table)}"
         )[0]
         return int(count), int(digest)
-
-
-@dataclass(frozen=True)
-class Mention:
-    table: str
-    column: str
-    value: str
-
-
-def mentioned_values(
-    text: str,
-    index: ValueIndex,
-    columns: Sequence[tuple[str, str]],
-    named: AbstractSet[str] = frozenset(),
-    limit: int = 6,
-) -> list[Mention]:
-    """Stored values a request names: a value whose words appear together in it (any case), or a one-word
-    value whose stem is one of its words ("pears" names 'pear'), not a function word ("with" does not
-    name a kind 'With'), and not one of `named` (the stems of the
-    tables' and columns' names: "delivery options" names a column, not the value 'Option'); the longest
-    first, at most `limit`. `columns`: the (table, column) pairs to look in; those not text are skipped.
-    A value stored in several columns is shown for the one the words just before it name, where they
-    name one ("at the wharf Calder"): the model tends to compare every column shown with it."""
-    words = normal(text)
-    padded = f" {words} "
-    stemmed = {stem(w) for w in words.split()} - named
-    found: list[Mention] = []
-    for table, column in columns:
-        values = index.column(table, column)
-        if values is None:
-            continue
-        for value in values.values:
-            plain = normal(value)
-            if len(plain) < 3 or plain in FUNCTION_WORDS:
-                continue
-            if f" {plain} " in padded or (" " not in plain and not plain.isdigit() and stem(plain) in stemmed):
-                found.append(Mention(table, column, value))
-    found = _named_columns(found, words.split())
-    found.sort(key=lambda m: -len(m.value))
-    return found[:limit]
-
-
-def _named_columns(found: list[Mention], words: list[str]) -> list[Mention]:
-    """Of the columns that hold one value, those the words just before it name, where some do."""
-    by_value: dict[str, list[Mention]] = {}
-    for mention in found:
-        by_value.setdefault(normal(mention.value), []).append(mention)
-    kept = []
-    for value, mentions in by_value.items():
-        named = [m for m in mentions if _named_before(words, value.split(), m.column)] if len(mentions) > 1 else []
-        kept += named or mentions
-    return kept
-
-
-def _named_before(words: list[str], value: list[str], column: str) -> bool:
-    """Whether one of the two words before `value` in `words` is a word of `column`'s name.
-
-    >>> _named_before("moorings at the wharf calder".split(), ["calder"], "Wharf")
-    True
-    >>> _named_before("moorings at the wharf calder".split(), ["calder"], "MooringName")
-    False
-    """
-    named = {stem(w) for w in identifier_words(column).split()}
-    for at in range(len(words)):
-        here = words[at : at + len(value)]
-        if here == value or (len(value) == 1 and stem(here[0]) == stem(value[0])):
-            if named & {stem(w) for w in words[max(at - 2, 0) : at]}:
-                return True
-    return False
 
 
 def clear_choice(candidates: Sequence[Candidate]) -> Candidate | None:

@@ -20,16 +20,11 @@ from dataclasses import dataclass
 import sqlglot
 from sqlglot import exp
 
+from ..language.cues import REFERS_BACK
+from ..language.numbers import ANY_FIGURE
+from ..language.terms import term_key, uses_terms
+from ..language.words import any_words
 from .store import Record
-from .thoughts import term_key, uses_terms
-
-# Cues that a request builds on earlier answers. They only let related thoughts in: a request without
-# one (in any language) is answered from its own words and the thoughts those words name.
-REFERS_BACK = re.compile(
-    r"\b(again|as before|same as (before|last time|earlier)|previous(ly)?|earlier (answer|result|question)"
-    r"|last (time|answer|result)|that answer|those (results|figures))\b",
-    re.IGNORECASE,
-)
 
 
 @dataclass(frozen=True)
@@ -90,16 +85,13 @@ def _says_its_conditions(sql: str, request: str) -> bool:
         tree = sqlglot.parse_one(sql, read="duckdb")
     except sqlglot.errors.SqlglotError:
         return False
-    said = {float(n) for n in NUMBER.findall(request)}
+    said = {float(n) for n in ANY_FIGURE.findall(request)}
     values = [
         literal
         for literal in tree.find_all(exp.Literal)
         if literal.find_ancestor(exp.Where, exp.Having, exp.Limit, exp.Join) is not None
     ]
     return bool(values) and all(float(v.this) in said if v.is_number else _names(request, v.this) for v in values)
-
-
-NUMBER = re.compile(r"\d+(?:\.\d+)?")
 
 
 def _asked_in(question: str, request: str) -> bool:
@@ -110,14 +102,10 @@ def _asked_in(question: str, request: str) -> bool:
     >>> _asked_in("A zorbly kite is one over 3 m. How many zorbly kites are there?", "How many kites are there?")
     False
     """
-    asked = _words(request)
-    return bool(asked) and any(_words(part) == asked for part in [question, *re.split(r"(?<=[.?!])\s+", question)])
+    asked = any_words(request)
+    return bool(asked) and any(any_words(part) == asked for part in [question, *re.split(r"(?<=[.?!])\s+", question)])
 
 
 def _names(request: str, part: str) -> bool:
     """Whether `request` says `part` (two or more letters) as whole words, in any case and either number."""
     return len(part.strip()) >= 2 and uses_terms(request, (term_key(part),))
-
-
-def _words(text: str) -> list[str]:
-    return re.findall(r"\w+", text.lower())

@@ -10,7 +10,6 @@ from __future__ import annotations
 
 import json
 import logging
-import re
 from collections.abc import Sequence
 from dataclasses import dataclass
 from pathlib import Path
@@ -18,6 +17,8 @@ from pathlib import Path
 import numpy as np
 import pandas as pd
 
+from ..language.terms import uses_terms
+from ..language.words import lower_words
 from ..llm.base import Embedder, Message
 from .files import MemoryFiles
 from .index import IndexOptions, VectorIndex
@@ -47,44 +48,6 @@ THOUGHTS_SCHEMA = {
     "required": ["thoughts"],
     "additionalProperties": False,
 }
-
-
-NOTE_KINDS = ("definition", "preference", "correction", "fact")
-NOTES_SCHEMA = {
-    "type": "object",
-    "properties": {
-        "notes": {
-            "type": "array",
-            "items": {
-                "type": "object",
-                "properties": {
-                    "kind": {"type": "string", "enum": list(NOTE_KINDS)},
-                    "term": {"type": "string"},
-                    "sentence": {"type": "string"},
-                },
-                "required": ["kind", "term", "sentence"],
-                "additionalProperties": False,
-            },
-            "maxItems": MAX_THOUGHTS,
-        }
-    },
-    "required": ["notes"],
-    "additionalProperties": False,
-}
-NOTES_INSTRUCTIONS = """\
-You keep a data analyst's notebook notes of what the tables cannot say. From the user's message, write \
-0 to 3 notes, each with its kind, the words it is about (term, as the user writes them) and one plain sentence:
-- definition: what the user means by a word or phrase;
-- preference: how the user wants answers given;
-- correction: what the previous answer got wrong and what the user wants instead;
-- fact: something the user states and asks to be remembered.
-Keep the user's own condition and numbers in the sentence. Only what the user says: never explain \
-ordinary words or column names, no figures the tables give, no questions. Reply with JSON {"notes": [...]}."""
-NOTES_EXAMPLE = (  # on an invented stable, so no benchmark word is in the prompt
-    "A heavy horse is one over 600 kg. How many heavy horses are in the stables?",
-    '{"notes": [{"kind": "definition", "term": "heavy horse", '
-    '"sentence": "A heavy horse is a horse whose weight is over 600 kg."}]}',
-)
 
 
 @dataclass(frozen=True)
@@ -314,7 +277,7 @@ def same_relation(a: str, b: str) -> bool:
     >>> same_relation("price", "Selling price"), same_relation("phone", "phone number"), same_relation("phone", "email")
     (True, True, False)
     """
-    left, right = set(re.findall(r"[a-z0-9]+", a.lower())), set(re.findall(r"[a-z0-9]+", b.lower()))
+    left, right = set(lower_words(a)), set(lower_words(b))
     return bool(left and right) and (left <= right or right <= left)
 
 
@@ -327,45 +290,6 @@ def correction_thought(request: str, sql: str) -> Thought:
     written = " ".join(sql.split())
     sentence = f'For "{request.strip()}" the user corrected the SQL to: {written}'
     return Thought(request.strip(), "correction", written, sentence, "correction")
-
-
-def uses_terms(text: str, terms: tuple[str, ...]) -> bool:
-    """Whether `text` uses any of `terms` as words, in the singular or the plural.
-
-    >>> uses_terms("How many big orders came in?", ("big order",)), uses_terms("Bigger orders?", ("big order",))
-    (True, False)
-    >>> uses_terms("Which heavy ponies are there?", (term_key("heavy ponies"),))
-    True
-    """
-    words = _words(text)
-    for term in terms:
-        wanted = _words(term)
-        if wanted and any(words[i : i + len(wanted)] == wanted for i in range(len(words) - len(wanted) + 1)):
-            return True
-    return False
-
-
-def term_key(term: str) -> str:
-    """A term as kept: lower case, each word in the singular, so "Big Orders" and "big order" are one.
-
-    >>> term_key("Heavy  Ponies"), term_key("big boxes"), term_key("glasses"), term_key("horses"), term_key("bus")
-    ('heavy pony', 'big box', 'glass', 'horse', 'bus')
-    """
-    return " ".join(_words(term))
-
-
-def _words(text: str) -> list[str]:
-    return [_singular(word) for word in re.findall(r"[a-z0-9]+", text.lower())]
-
-
-def _singular(word: str) -> str:
-    if len(word) > 4 and word.endswith("ies"):
-        return word[:-3] + "y"
-    if word.endswith(("sses", "xes", "ches", "shes")):
-        return word[:-2]
-    if len(word) > 3 and word.endswith("s") and not word.endswith(("ss", "us")):
-        return word[:-1]
-    return word
 
 
 def open_memory(database: Path, embedder: Embedder | None = None) -> ThoughtMemory:
@@ -385,45 +309,6 @@ Reply with JSON {"thoughts": [...]}."""
 def statement_messages(statement: str) -> list[Message]:
     """The prompt that turns a statement the user wants remembered into thoughts (`%%mem add`)."""
     return [{"role": "system", "content": STATEMENT_INSTRUCTIONS}, {"role": "user", "content": statement}]
-
-
-def notes_messages(request: str, previous: str = "") -> list[Message]:
-    """The prompt that reads 0-3 notes (definitions, preferences, corrections, facts) in a request;
-    `previous`: the request before it, which a correction is about."""
-    asked, said = NOTES_EXAMPLE
-    before = f"Previous request: {previous}\n" if previous else ""
-    return [
-        {"role": "system", "content": NOTES_INSTRUCTIONS},
-        {"role": "user", "content": f"Message: {asked}"},
-        {"role": "assistant", "content": said},
-        {"role": "user", "content": f"{before}Message: {request}"},
-    ]
-
-
-def parse_notes(text: str) -> list[Thought]:
-    """
-    >>> [note] = parse_notes('{"notes": [{"kind": "definition", "term": "Big order", "sentence": "Big: qty > 10."}]}')
-    >>> note.triple, note.kind, note.terms
-    (('big order', 'definition', 'Big: qty > 10.'), 'definition', ('big order',))
-    >>> parse_notes("not json"), parse_notes('{"notes": [{"kind": "fact", "term": "", "sentence": " "}]}')
-    ([], [])
-    >>> same = '{"kind": "%s", "term": "big", "sentence": "Big is above 9."}'
-    >>> [n.kind for n in parse_notes('{"notes": [%s, %s]}' % (same % "definition", same % "correction"))]
-    ['definition']
-    """
-    try:
-        items = json.loads(text)["notes"]
-        notes = [(str(n["kind"]), term_key(str(n["term"])), str(n["sentence"]).strip()) for n in items]
-    except (ValueError, KeyError, TypeError):
-        return []
-    said: dict[str, tuple[str, str]] = {}  # one note per sentence: the model may give one twice, as two kinds
-    for kind, term, sentence in notes:
-        if sentence and kind in NOTE_KINDS:
-            said.setdefault(sentence, (kind, term))
-    return [
-        Thought(term, kind, sentence, sentence, kind, (term,) if term and kind != "fact" else ())
-        for sentence, (kind, term) in list(said.items())[:MAX_THOUGHTS]
-    ]
 
 
 def parse_thoughts(text: str) -> list[Thought]:

@@ -9,31 +9,11 @@ these cues pays for the model call that reads its notes.
 
 from __future__ import annotations
 
-import re
-
-CUES = {
-    "definition": re.compile(
-        r"\b(means|meant|i mean|we mean|mean by|is defined as|are defined as|refers? to|counts? as|stands? for"
-        r"|we call|i call|call (?:it|them|those)|is short for)\b"
-        r"|^\s*(?:an?|the)?\s*[\w -]{1,40}?\s(?:is|are)\s+(?:one|ones|any|those|whatever|anything|when)\b",
-        re.IGNORECASE,
-    ),
-    "preference": re.compile(
-        r"\b(i prefer|i'd prefer|i would prefer|i like|i want answers|from now on|by default|going forward"
-        r"|in future|always show|always use|always round|never show|never use|please always)\b",
-        re.IGNORECASE,
-    ),
-    "correction": re.compile(
-        r"^\s*(no|nope|not quite|wrong|actually)\b|\b(i meant|instead of|should have been|that'?s wrong|that is wrong"
-        r"|is wrong|was wrong)\b",
-        re.IGNORECASE,
-    ),
-    "fact": re.compile(r"\b(remember that|remember:|note that|keep in mind|for the record)\b", re.IGNORECASE),
-}
+from ..language.cues import NOTE_CUES
 
 
 def cues_in(request: str) -> list[str]:
-    """The kinds of note `request` may hold, in `CUES` order; empty when it holds none.
+    """The kinds of note `request` may hold, in `NOTE_CUES` order (`language/cues.py`); empty when it holds none.
 
     >>> cues_in("How many orders came from the north region?")
     []
@@ -44,4 +24,4 @@ def cues_in(request: str) -> list[str]:
     >>> cues_in("What is the mean price?")
     []
     """
-    return [kind for kind, cue in CUES.items() if cue.search(request)]
+    return [kind for kind, cue in NOTE_CUES.items() if cue.search(request)]

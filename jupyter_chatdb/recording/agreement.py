@@ -18,13 +18,11 @@ import re
 from collections.abc import Mapping
 from dataclasses import dataclass, field
 
-from ..grounding.words import stem, words
+from ..language.numbers import STATED_NUMBER
+from ..language.stop_words import LABEL_GENERIC_WORDS, LIST_WORDS
+from ..language.words import letter_words, stem, words
 from .facts import same_kind_of_number
 from .shapes import Shape
-from .stated import NUMBER
-
-GENERIC = frozenset({"id", "new", "old"})
-LIST_WORDS = frozenset({"and", "or"})  # what stands between the numbers of a list
 
 
 @dataclass
@@ -121,10 +119,10 @@ def labelled(value: object, column: str, text: str) -> bool:
     """
     if isinstance(value, bool) or not isinstance(value, int | float):
         return False
-    wanted = {stem(word) for word in words(column).split()} - GENERIC
+    wanted = {stem(word) for word in words(column).split()} - LABEL_GENERIC_WORDS
     start, label = 0, set[str]()
-    for found in NUMBER.finditer(text):
-        between = {stem(word) for word in re.findall(r"[a-z]+", text[start : found.start()].lower())}
+    for found in STATED_NUMBER.finditer(text):
+        between = {stem(word) for word in letter_words(text[start : found.start()])}
         label = label if between <= LIST_WORDS else between
         if abs(float(found.group().replace(",", "")) - value) < 1e-9 and wanted & label:
             return True

@@ -30,7 +30,7 @@ from __future__ import annotations
 import json
 from collections.abc import Mapping
 
-from ..grounding.words import words
+from ..language.words import words
 from ..sql.names import quote_identifier, quote_table
 from .changes import Changes, Write, bind_name
 from .errors import NotExpressible, WithoutItsRows

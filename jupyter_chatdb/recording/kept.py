@@ -26,6 +26,8 @@ from collections.abc import Mapping
 from dataclasses import dataclass
 from decimal import Decimal
 
+from ..language.cues import EMPTY_WORDS
+from ..language.words import letter_words
 from .resolve import StoredRows, squeezed
 from .shapes import CLEARED, Field, Shape
 
@@ -148,10 +150,6 @@ def _cleared(
     }
 
 
-# words that say a value is empty ("email: none (removed)"); English, and a blank value says it in any language
-EMPTY_WORDS = frozenset({"none", "n", "a", "na", "null", "nil", "removed", "deleted", "cleared", "empty", "blank"})
-
-
 def says_nothing(value: str) -> bool:
     """Whether a value read is empty text, or only words that say it is empty.
 
@@ -242,5 +240,5 @@ def column_said(column: str, text: str) -> bool:
     >>> column_said("sown_on", "Bed 4 was sown on 5 May"), column_said("opened_on", "Ann borrowed a spade")
     (True, False)
     """
-    said = {w[:5] for w in re.findall(r"[a-z]+", text.lower()) if len(w) >= 4}
-    return any(w[:5] in said for w in re.findall(r"[a-z]+", column.lower()) if len(w) >= 4)
+    said = {w[:5] for w in letter_words(text) if len(w) >= 4}
+    return any(w[:5] in said for w in letter_words(column) if len(w) >= 4)

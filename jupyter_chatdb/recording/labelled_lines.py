@@ -12,8 +12,8 @@ from __future__ import annotations
 import re
 from collections.abc import Mapping
 
-from ..grounding.words import stem_sequence, words
-from .moments import DATES, day_of
+from ..language.moments import DATES, day_of
+from ..language.words import stem_sequence, words
 from .shapes import INTEGER_TYPES, NUMBER_TYPES, Field, Shape
 
 LINE = re.compile(r"^[ \t]*(?P<key>[^\W\d][\w .'-]{0,30}?)[ \t]*:[ \t]*(?P<value>\S.*?)[ \t]*$", re.MULTILINE)

@@ -9,15 +9,12 @@ plus the length (`dated_by_length`); the model's own date only says which field 
 from __future__ import annotations
 
 import datetime as dt
-import re
 from collections.abc import Mapping
 
+from ..language.cues import LATENESS
+from ..language.spoken import durations
 from .shapes import Shape
-from .spoken import durations
 from .stated import says_date
-
-# a length that says how late or early something was ("ten days late"), not how long it runs from a date
-LATENESS = re.compile(r"\b[\w-]+\s+(?:day|week|month)s?\s+(?:late|early|overdue|behind)\b", re.IGNORECASE)
 
 
 def dated_by_length(shape: Shape, row: Mapping[str, object], text: str, today: dt.date) -> dict[str, object]:

@@ -14,20 +14,9 @@ import datetime as dt
 import re
 from collections.abc import Mapping
 
+from ..language.moments import DATES, SLASHED, TIMES, day_of
 from .shapes import Shape
-from .stated import MONTH_NAME, MONTHS
 
-DATES = re.compile(
-    rf"\b(?P<iso>\d{{4}}-\d{{1,2}}-\d{{1,2}})(?![\d-])"
-    rf"|\b(?P<day>\d{{1,2}})(?:st|nd|rd|th)?\s+(?:of\s+)?(?P<month>{MONTH_NAME})\.?,?\s+(?P<year>\d{{4}})\b"
-    rf"|\b(?P<month2>{MONTH_NAME})\.?\s+(?P<day2>\d{{1,2}})(?:st|nd|rd|th)?,?\s+(?P<year2>\d{{4}})\b",
-    re.IGNORECASE,
-)
-SLASHED = re.compile(r"\b(\d{1,2})[/.](\d{1,2})[/.](\d{4})\b")
-# a time of day: with minutes ("13:45", "9:15am") or with am/pm ("10am", "5 pm")
-TIMES = re.compile(
-    r"(?<![\d:])(?P<hour>\d{1,2})(?::(?P<minute>\d{2}))?\s*(?P<half>[ap]\.?m\b\.?)?(?![\d:])", re.IGNORECASE
-)
 NEAR = 40  # characters between a day and a time said together, at most
 
 
@@ -110,23 +99,6 @@ def timed_as_said(shape: Shape, row: Mapping[str, object], text: str) -> dict[st
 def _between(times: list, days: list, start: int, end: int) -> bool:
     """Whether another day or time is said between `start` and `end`."""
     return any(start <= s and e <= end for s, e, _ in (*times, *days))
-
-
-def day_of(match: re.Match[str]) -> dt.date | None:
-    """The day a match of `DATES` says (None when it is no day)."""
-    try:
-        if match.group("iso"):
-            return dt.date.fromisoformat("-".join(p.zfill(2) for p in match.group("iso").split("-")))
-        month = match.group("month") or match.group("month2")
-        day = match.group("day") or match.group("day2")
-        year = match.group("year") or match.group("year2")
-        return dt.date(int(year), _month_number(month), int(day))
-    except ValueError:
-        return None
-
-
-def _month_number(name: str) -> int:
-    return next(i for i, month in enumerate(MONTHS, 1) if month.startswith(name.lower().rstrip(".")[:3]))
 
 
 def _time(match: re.Match[str]) -> dt.time | None:

@@ -13,10 +13,11 @@ the stage), or to leave out.
 
 from __future__ import annotations
 
-import re
 from collections.abc import Sequence
 
-from ..grounding.words import stem
+from ..language.cues import NEGATIONS
+from ..language.numbers import DIGIT_RUN
+from ..language.words import lower_words, stem
 from .resolve import squeezed
 
 
@@ -59,13 +60,8 @@ def mapped(said: object, allowed: Sequence[str]) -> str | None:
     return numbered[0] if len(numbered) == 1 else None  # "3" for the one listed code numbered 3: 'R3'
 
 
-# words that turn a value round ("did not attend" is not 'attended'): a listed value without them is the
-# model's to choose (English; in another language the choice falls to the model as well)
-NEGATIONS = frozenset({"not", "no", "never", "without", "didn", "don", "doesn", "wasn", "isn", "won", "cannot"})
-
-
 def _numbers(text: str) -> list[int]:
-    return [int(n) for n in re.findall(r"\d+", text)]
+    return [int(n) for n in DIGIT_RUN.findall(text)]
 
 
 def _disjoint_others(best: str, within: Sequence[str]) -> bool:
@@ -75,4 +71,4 @@ def _disjoint_others(best: str, within: Sequence[str]) -> bool:
 
 
 def _words(text: str) -> list[str]:
-    return [stem(w) for w in re.findall(r"[a-z0-9]+", text.lower())]
+    return [stem(w) for w in lower_words(text)]

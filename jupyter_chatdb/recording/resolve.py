@@ -15,6 +15,8 @@ from collections.abc import Mapping, Sequence
 import duckdb
 
 from ..errors import QueryFailed
+from ..language.numbers import DIGIT_RUN
+from ..language.words import letter_words
 from ..sql.names import quote_identifier, quote_table
 from ..sql.session import Session
 from .errors import NotExpressible
@@ -190,8 +192,8 @@ def code_fit(said: str, code: str) -> int:
     parts = re.findall(r"[a-z]+|\d+", code.lower())
     letters = [p for p in parts if not p.isdigit()]
     numbers = [int(p) for p in parts if p.isdigit()]
-    said_words = re.findall(r"[a-z]+", said.lower())
-    said_numbers = [int(n) for n in re.findall(r"\d+", said)]
+    said_words = letter_words(said)
+    said_numbers = [int(n) for n in DIGIT_RUN.findall(said)]
     if not letters or not numbers or numbers != said_numbers:
         return 0
     score, start = 3, 0

@@ -21,15 +21,12 @@ import re
 from collections.abc import Collection, Mapping
 from dataclasses import dataclass, field
 
+from ..language.moments import DAY_MONTH_YEAR, MONTH_THEN_DAY, MONTHS, NUMBERED_DAY
+from ..language.numbers import STATED_NUMBER
+from ..language.spoken import durations, spelled_numbers
+from ..language.words import any_words
 from .resolve import squeezed
 from .shapes import CLEARED
-from .spoken import durations, spelled_numbers
-
-# a number standing alone: not a piece of a date, a time, a phone number or a code ("2024-05-01", "17:00",
-# "555-0172")
-NUMBER = re.compile(r"(?<![\d.])(?<!\d[/:-])(?:\d[\d,]*(?:\.\d+)?|\.\d+)(?!\d|[/.:-]\d)")
-MONTHS = "january february march april may june july august september october november december".split()
-MONTH_NAME = "|".join(f"{m[:3]}(?:{m[3:]})?" for m in MONTHS)  # a month's name or its first three letters
 
 
 @dataclass
@@ -143,13 +140,13 @@ def _picked(
         return False
     if picks[(table, field)] and not change:
         return True
-    said = re.findall(r"\w+", text.lower())
-    return any(w[:4] == s[:4] for w in re.findall(r"\w+", value.lower()) if len(w) >= 3 for s in said if len(s) >= 3)
+    said = any_words(text)
+    return any(w[:4] == s[:4] for w in any_words(value) if len(w) >= 3 for s in said if len(s) >= 3)
 
 
 def _numbers(text: str) -> list[str]:
     """The numbers `text` states, in figures or in words, and lengths of time as days ("a week": 7)."""
-    figures = [n.replace(",", "") for n in NUMBER.findall(text)]
+    figures = [n.replace(",", "") for n in STATED_NUMBER.findall(text)]
     lengths = [str(d.days) for d in durations(text) if d.days] + [str(d.minutes) for d in durations(text) if d.minutes]
     return figures + [f"{n:g}" for n in spelled_numbers(text)] + lengths
 
@@ -162,11 +159,7 @@ def says_a_date(text: str) -> bool:
     >>> says_a_date("Ann came today"), says_a_date("Ann paid 3 of 5 may")
     (False, False)
     """
-    return bool(
-        re.search(r"\b\d{4}-\d{1,2}-\d{1,2}\b|\b\d{1,2}[/.]\d{1,2}[/.]\d{4}\b", text)
-        or re.search(rf"\b(?:{MONTH_NAME})\.?\s+\d{{1,2}}(?:st|nd|rd|th)?\b", text, re.IGNORECASE)
-        or re.search(rf"\b\d{{1,2}}(?:st|nd|rd|th)?\s+(?:of\s+)?(?:{MONTH_NAME})\b\.?\s*\d{{4}}", text, re.IGNORECASE)
-    )
+    return bool(NUMBERED_DAY.search(text) or MONTH_THEN_DAY.search(text) or DAY_MONTH_YEAR.search(text))
 
 
 def says_date(text: str, day: dt.date, today: dt.date, lengths: bool = True) -> bool:

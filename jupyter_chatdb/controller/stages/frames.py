@@ -7,7 +7,7 @@ from __future__ import annotations
 
 from collections.abc import Iterator
 
-from ...grounding.words import named_in
+from ...language.words import named_in
 from .. import prompts
 from ..context import Context
 from ..events import Event, Refused, Reply

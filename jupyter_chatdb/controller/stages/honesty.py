@@ -6,7 +6,7 @@ from __future__ import annotations
 from collections.abc import Generator, Iterator, Sequence
 
 from ...grounding.concepts import Missing, describe, missing_concepts
-from ...grounding.words import stems, words
+from ...language.words import stems, words
 from .. import prompts
 from ..context import Context
 from ..events import ConceptsMissing, Event, Reply

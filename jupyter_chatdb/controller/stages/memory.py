@@ -9,8 +9,9 @@ from collections.abc import Generator, Iterator
 from ...errors import ChatDBError
 from ...kernel_memory import evidence
 from ...kernel_memory.bearing import bearing
+from ...kernel_memory.notes import NOTES_SCHEMA, notes_messages, parse_notes
 from ...kernel_memory.store import Record
-from ...kernel_memory.thoughts import NOTES_SCHEMA, Stored, ThoughtMemory, notes_messages, parse_notes
+from ...kernel_memory.thoughts import Stored, ThoughtMemory
 from ...kernel_memory.worth_keeping import cues_in
 from ..context import Context
 from ..events import Event, MemoryChecked, MemoryRecalled, MemoryStored

@@ -7,15 +7,26 @@ import re
 from collections.abc import Iterator
 from dataclasses import replace
 
-from ...grounding.words import GENERIC_WORDS, schema_stems, stems
-from ...kernel_memory.worth_keeping import CUES as NOTE_CUES
+from ...grounding.schema_words import schema_stems
 from ...kernel_memory.worth_keeping import cues_in
+from ...language.cues import (
+    ASKED,
+    ASKED_WORD,
+    ASKING,
+    CHANGING,
+    DEALING,
+    JOINING,
+    MAY_ASK_ABOUT_THE_DATABASE,
+    NOTE_CUES,
+)
+from ...language.stop_words import GENERIC_WORDS
+from ...language.words import stems
 from ...sql.catalog import Catalog
 from .. import prompts
 from ..context import Context
 from ..events import AskedAgain, Event, Reply, Routed
 from ..kinds import Route
-from ..route_cues import MAY_ASK_ABOUT_THE_DATABASE, about_the_database, general_sql_question
+from ..route_cues import about_the_database, general_sql_question
 from ..second_opinion import is_unsafe
 from ..stage import stage
 from ..unsafe import danger
@@ -23,25 +34,8 @@ from .values import mentioned
 
 ROUTE_MAX_TOKENS = 12
 ANSWER_MAX_TOKENS = 120
-# English that asks for data, and words that ask to change it (generic, no table's words)
-ASKING = re.compile(
-    r"^\s*(what|which|who|whom|whose|when|where|how|list|show|find|give|count|return|display|tell|get|"
-    r"select|name|is|are|was|were|does|do|did|has|have)\b(?!\s*:)",  # "name: Ann" is a record's line
-    re.IGNORECASE,
-)
-CHANGING = re.compile(
-    r"\b(add|adds|record|insert|delete|remove|update|change|set|create|put|store|save|drop|rename|mark|"
-    r"increase|decrease|raise|lower|forget|remember)\b",
-    re.IGNORECASE,
-)
-# dealings a request may record ("We sold 2 kg") or ask about ("Who bought the most?")
-DEALING = re.compile(r"\b(sold|bought|buy|sell|restock|restocked|received|paid)\b", re.IGNORECASE)
-ASKED_WORD = re.compile(r"^\s*(what|which|who|whom|whose|when|where|how|why)\b", re.IGNORECASE)
-ASKED = re.compile(r"^\s*(what|which|who|whom|whose|when|where|how)\b.*\?\s*$", re.IGNORECASE | re.DOTALL)
 KEY_VALUE_LINE = re.compile(r"^[ \t]*[^\W\d][\w .'-]{0,30}:[ \t]*\S", re.MULTILINE)
 SENTENCE_END = re.compile(r"(?<=[.!;])\s+")
-# words that join a note on to what came before it ("Also, from now on ..."): they ask nothing themselves
-JOINING = re.compile(r"\b(also|and|so|then|ok|okay|please|oh|one more thing)\b", re.IGNORECASE)
 
 
 @stage

@@ -8,7 +8,7 @@ from ...grounding.copies import copies
 from ...grounding.flat_views import flat_views
 from ...grounding.joins import joined_tables
 from ...grounding.selection import settle
-from ...grounding.words import named_in
+from ...language.words import named_in
 from .. import prompts
 from ..context import Context
 from ..events import Event, TablesSelected

@@ -8,7 +8,7 @@ from __future__ import annotations
 from collections.abc import Iterator
 
 from ...errors import ModelOutputError, QueryFailed
-from ...grounding.words import schema_stems
+from ...grounding.schema_words import schema_stems
 from ...tools import TOOLS, Observation, ToolCall, ToolInputError, Workbench, call_text, run_tool
 from .. import prompts, tool_prompts
 from ..answer import is_grounded

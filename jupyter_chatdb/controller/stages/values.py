@@ -8,8 +8,9 @@ from collections.abc import Generator, Sequence
 from sqlglot import exp
 
 from ...grounding.literals import LiteralUse, MissingValue, literal_uses, replace_literals
-from ...grounding.values import Candidate, Mention, clear_choice, mentioned_values
-from ...grounding.words import schema_stems
+from ...grounding.mentions import Mention, mentioned_values
+from ...grounding.schema_words import schema_stems
+from ...grounding.values import Candidate, clear_choice
 from .. import prompts
 from ..context import Chain, Context
 from ..events import Event, ValueCorrected

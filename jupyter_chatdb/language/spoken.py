@@ -1,6 +1,6 @@
 """Numbers and lengths of time as people write them: "seven", "twenty-one", "a week", "a fortnight",
 "three months". English only; a request in another language keeps its digits and dates, which
-`stated.py` reads in any language.
+`recording/stated.py` reads in any language.
 """
 
 from __future__ import annotations
@@ -9,6 +9,8 @@ import calendar
 import datetime as dt
 import re
 from dataclasses import dataclass
+
+from .numbers import COUNT_FIGURE
 
 UNITS = {
     "zero": 0, "one": 1, "two": 2, "three": 3, "four": 4, "five": 5, "six": 6, "seven": 7, "eight": 8,
@@ -24,7 +26,6 @@ ANY_UNIT = "|".join(sorted(UNITS, key=len, reverse=True))
 SPELLED = re.compile(
     rf"\b(?:(?P<tens>{TENS_WORDS})(?:[\s-](?P<unit_after>{UNIT_WORDS}))?|(?P<unit>{ANY_UNIT}))\b", re.IGNORECASE
 )
-DIGITS = re.compile(r"(?<![\d.])\d+(?:\.\d+)?(?![\d.]\d)")
 UNIT_MINUTES = {"minute": 1, "hour": 60}
 UNIT_DAYS = {"day": 1, "week": 7, "fortnight": 14}
 UNIT_MONTHS = {"month": 1, "year": 12}
@@ -96,7 +97,7 @@ def _count(words: str, unit: str) -> float | None:
     words = words.strip().lower()
     if not words:
         return 1.0 if unit == "fortnight" else None
-    if DIGITS.fullmatch(words):
+    if COUNT_FIGURE.fullmatch(words):
         return float(words)
     if words in UNITS:
         return float(UNITS[words])

@@ -1,0 +1,62 @@
+"""Dates and times of day as requests write them: month and weekday names, and one pattern per form.
+
+`DATES` reads a day in full (ISO, "3 April 2024", "April 3, 2024") and `day_of` turns a match into the
+day; `SLASHED` reads "27/03/2024", whose order of day and month is decided where it is used; `TIMES`
+reads a time of day. The engine reads a column's days apart (`sql/value_types.py`).
+"""
+
+from __future__ import annotations
+
+import datetime as dt
+import re
+
+MONTHS = "january february march april may june july august september october november december".split()
+MONTH_NAME = "|".join(f"{m[:3]}(?:{m[3:]})?" for m in MONTHS)  # a month's name or its first three letters
+WEEKDAYS = "monday tuesday wednesday thursday friday saturday sunday".split()
+# the names of months and weekdays: a capitalised one names a time, not a stored value
+CALENDAR = frozenset(MONTHS + WEEKDAYS)
+
+# a day in full: ISO, "3rd of April 2024", "April 3, 2024"
+DATES = re.compile(
+    rf"\b(?P<iso>\d{{4}}-\d{{1,2}}-\d{{1,2}})(?![\d-])"
+    rf"|\b(?P<day>\d{{1,2}})(?:st|nd|rd|th)?\s+(?:of\s+)?(?P<month>{MONTH_NAME})\.?,?\s+(?P<year>\d{{4}})\b"
+    rf"|\b(?P<month2>{MONTH_NAME})\.?\s+(?P<day2>\d{{1,2}})(?:st|nd|rd|th)?,?\s+(?P<year2>\d{{4}})\b",
+    re.IGNORECASE,
+)
+# a day in figures with slashes or dots ("27/03/2024", "3.4.2024"): its two first numbers in either order
+SLASHED = re.compile(r"\b(\d{1,2})[/.](\d{1,2})[/.](\d{4})\b")
+# a time of day: with minutes ("13:45", "9:15am") or with am/pm ("10am", "5 pm")
+TIMES = re.compile(
+    r"(?<![\d:])(?P<hour>\d{1,2})(?::(?P<minute>\d{2}))?\s*(?P<half>[ap]\.?m\b\.?)?(?![\d:])", re.IGNORECASE
+)
+# a day of its own in figures (ISO, or slashed with a year), by its month's name and the day ("May 3rd"),
+# or by the day and its month's name with a year ("3 May 2024"): what `recording/stated.py` takes for a
+# date the request gives
+NUMBERED_DAY = re.compile(r"\b\d{4}-\d{1,2}-\d{1,2}\b|\b\d{1,2}[/.]\d{1,2}[/.]\d{4}\b")
+MONTH_THEN_DAY = re.compile(rf"\b(?:{MONTH_NAME})\.?\s+\d{{1,2}}(?:st|nd|rd|th)?\b", re.IGNORECASE)
+DAY_MONTH_YEAR = re.compile(rf"\b\d{{1,2}}(?:st|nd|rd|th)?\s+(?:of\s+)?(?:{MONTH_NAME})\b\.?\s*\d{{4}}", re.IGNORECASE)
+
+
+def day_of(match: re.Match[str]) -> dt.date | None:
+    """The day a match of `DATES` says (None when it is no day).
+
+    >>> [day_of(m) for m in DATES.finditer("2024-5-3, 3rd of Feb. 2025, Jan 31 2024, 30 February 2024")]
+    [datetime.date(2024, 5, 3), datetime.date(2025, 2, 3), datetime.date(2024, 1, 31), None]
+    """
+    try:
+        if match.group("iso"):
+            return dt.date.fromisoformat("-".join(p.zfill(2) for p in match.group("iso").split("-")))
+        month = match.group("month") or match.group("month2")
+        day = match.group("day") or match.group("day2")
+        year = match.group("year") or match.group("year2")
+        return dt.date(int(year), month_number(month), int(day))
+    except ValueError:
+        return None
+
+
+def month_number(name: str) -> int:
+    """
+    >>> month_number("Sept."), month_number("may")
+    (9, 5)
+    """
+    return next(i for i, month in enumerate(MONTHS, 1) if month.startswith(name.lower().rstrip(".")[:3]))
