@@ -54,7 +54,7 @@ from text2sql import HALVES
 
 from jupyter_chatdb import ChatDB, ChatDBError
 from jupyter_chatdb.controller.events import Event, MemoryRecalled, MemoryStored, ModelText
-from jupyter_chatdb.controller.stages.memory import NOTES_MAX_TOKENS, note_text
+from jupyter_chatdb.controller.stages.thinking import NOTES_MAX_TOKENS, note_text
 from jupyter_chatdb.kernel_memory import evidence
 from jupyter_chatdb.kernel_memory.notes import NOTES_SCHEMA, notes_messages, parse_notes
 from jupyter_chatdb.kernel_memory.store import Store

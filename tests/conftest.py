@@ -25,7 +25,7 @@ def sales() -> pd.DataFrame:
 
 
 # left out of the chain by tests of planned writes: without it, a write is planned by the model as a
-# whole instead of first read as the rows it states (`controller/stages/facts.py`, tests/test_facts*.py)
+# whole instead of first read as the rows it states (`controller/stages/from_facts.py`, tests/test_facts*.py)
 PLAN_WRITES = ("write_from_facts",)
 
 

@@ -13,7 +13,7 @@ import pytest
 
 from jupyter_chatdb.grounding.literals import replace_literals
 from jupyter_chatdb.sql import aliases, bare_columns, column_owners, fixups, ties, value_types
-from jupyter_chatdb.sql import labels as label_rule
+from jupyter_chatdb.sql import key_labels as label_rule
 from jupyter_chatdb.sql.column_owners import Link
 from jupyter_chatdb.sql.fixup_rules import RULES
 from jupyter_chatdb.sql.trees import parse, written

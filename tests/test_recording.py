@@ -12,8 +12,8 @@ from jupyter_chatdb import ChatDB
 from jupyter_chatdb.controller.events import FactsExtracted, FactsNotUsed
 from jupyter_chatdb.errors import ModelOutputError
 from jupyter_chatdb.llm.scripted import ScriptExhausted
-from jupyter_chatdb.recording.errors import WithoutItsRows
 from jupyter_chatdb.recording.facts import statements
+from jupyter_chatdb.recording.reading_errors import WithoutItsRows
 from jupyter_chatdb.recording.resolve import StoredRows
 from jupyter_chatdb.recording.shapes import describe, json_schema, shapes_of
 from jupyter_chatdb.recording.stated import stated_only

@@ -17,14 +17,14 @@ from jupyter_chatdb.controller.events import (
     Routed,
     TablesSelected,
 )
-from jupyter_chatdb.controller.plan import PlannedStep
+from jupyter_chatdb.controller.planned_steps import PlannedStep
 from jupyter_chatdb.controller.request import Request
 from jupyter_chatdb.controller.stages.finish import answer, fall_back, finish
-from jupyter_chatdb.controller.stages.memory import post_think, recall
-from jupyter_chatdb.controller.stages.plan import plan, vote
+from jupyter_chatdb.controller.stages.planning import plan, vote
 from jupyter_chatdb.controller.stages.route import chat, route
 from jupyter_chatdb.controller.stages.run import run_steps
-from jupyter_chatdb.controller.stages.select import consider_tables, pick_tables
+from jupyter_chatdb.controller.stages.table_choice import consider_tables, pick_tables
+from jupyter_chatdb.controller.stages.thinking import post_think, recall
 from jupyter_chatdb.controller.strategies import ASK, without
 from jupyter_chatdb.errors import ChatDBError, ModelOutputError, QueryFailed
 from jupyter_chatdb.sql.catalog import Catalog

@@ -13,10 +13,10 @@ from ..controller.events import Event, Reply
 from ..controller.generate import complete
 from ..controller.kinds import Route
 from ..controller.loop import Controller
-from ..controller.plan import MAX_STEPS, PlannedStep
+from ..controller.planned_steps import MAX_STEPS, PlannedStep
 from ..controller.request import Request
 from ..controller.stage import Stage
-from ..controller.stages.values import CORRECT_VALUES
+from ..controller.stages.ground_values import CORRECT_VALUES
 from ..errors import ChatDBError
 from ..grounding.saved_values import SavedValues
 from ..grounding.selection import SchemaIndex

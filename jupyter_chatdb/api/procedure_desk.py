@@ -7,7 +7,7 @@ import dataclasses
 from collections.abc import Mapping, Sequence
 
 from ..controller.events import Reply
-from ..controller.plan import PlannedStep, with_values
+from ..controller.planned_steps import PlannedStep, with_values
 from ..controller.request import Request
 from ..kernel_memory.generalize import generalize
 from ..kernel_memory.procedure_sql import parameter_types

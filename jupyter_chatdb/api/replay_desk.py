@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from ..controller.events import Replayed, Reply
 from ..controller.kinds import Route
-from ..controller.plan import PlannedStep, with_values
+from ..controller.planned_steps import PlannedStep, with_values
 from ..controller.request import Request
 from ..errors import ChatDBError
 from ..sql.replays import Recorded, Replays, result_digest

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from ..controller.plan import PlannedStep
+from ..controller.planned_steps import PlannedStep
 from ..controller.request import Request
 from ..errors import SQLRefused
 from ..sql import guard, trees

@@ -28,7 +28,7 @@ from ..sql.session import Session
 from .events import Event, Reply, Step
 from .generate import generate
 from .kinds import Form, Route
-from .plan import PlannedStep
+from .planned_steps import PlannedStep
 from .request import Request
 
 
@@ -48,7 +48,9 @@ class Services:
     procedures: ProcedureBook | None = None  # writes learned or taught, run for requests of their kind
     rules: RuleBook | None = None  # statements that keep derived data true, run at the end of writes
     fixups: tuple[FixupRule, ...] = RULES  # the tree rewrites a step's SQL goes through (`sql/fixup_rules.py`)
-    correct_values: bool = True  # a step's literals grounded in stored values (`stages/values.py`); off: as written
+    correct_values: bool = (
+        True  # a step's literals grounded in stored values (`stages/ground_values.py`); off: as written
+    )
 
 
 class ModelCalls:

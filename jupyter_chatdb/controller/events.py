@@ -12,7 +12,7 @@ from ..sql.journal import TableChange
 from ..sql.rules import Rule
 from ..sql.running import QueryResult
 from .kinds import Route
-from .plan import PlannedStep
+from .planned_steps import PlannedStep
 
 
 @dataclass(frozen=True)

@@ -30,7 +30,7 @@ from .kinds import Route
 from .pipeline import run_pipeline
 from .request import Request
 from .stage import Stage
-from .stages.select import consider_tables, pick_tables
+from .stages.table_choice import consider_tables, pick_tables
 from .strategies import APPROVED, ASK, RULE
 
 

@@ -7,7 +7,7 @@ from dataclasses import dataclass
 from ..sql.approval import Preview
 from ..sql.rules import Rule
 from .kinds import Route
-from .plan import MAX_STEPS, PlannedStep
+from .planned_steps import MAX_STEPS, PlannedStep
 
 
 @dataclass(frozen=True)

@@ -4,21 +4,21 @@ from __future__ import annotations
 
 from ..sql.fixup_rules import RULE_NAMES
 from .stage import Stage
-from .stages.facts import write_from_facts
 from .stages.finish import answer, fall_back, finish
 from .stages.frames import refuse_writes_to_frames
+from .stages.from_facts import write_from_facts
+from .stages.ground_values import CORRECT_VALUES
 from .stages.honesty import check_concepts
-from .stages.memory import post_think, recall
 from .stages.one_statement import foundation_sql, native_read
-from .stages.plan import plan, vote
+from .stages.planning import plan, vote
 from .stages.procedure import use_procedure
 from .stages.route import chat, route, route_quickly
-from .stages.rules import draft_rule
+from .stages.rule_steps import draft_rule
 from .stages.run import run_steps
 from .stages.second_look import second_look
-from .stages.select import consider_tables, flatten_joins, flatten_joins_on_repair, leave_out_copies, pick_tables
+from .stages.table_choice import consider_tables, flatten_joins, flatten_joins_on_repair, leave_out_copies, pick_tables
+from .stages.thinking import post_think, recall
 from .stages.tools import refuse_unsafe, use_tools
-from .stages.values import CORRECT_VALUES
 
 # plain language to SQL steps: the chain-of-memory controller; a question about the database itself is
 # answered by tools, an unsafe request refused

@@ -26,7 +26,7 @@ from dataclasses import dataclass
 
 import numpy as np
 
-from ..language.moments import CALENDAR
+from ..language.dates import CALENDAR
 from ..language.stop_words import ASKING_WORDS, FUNCTION_WORDS
 from ..language.words import NOT_SUPERLATIVES, letter_words, stem, superlative, tokens
 from ..llm.base import Embedder

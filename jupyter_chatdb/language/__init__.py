@@ -1,6 +1,6 @@
 """Reading the user's words: one place for how a request is split into words and stems (`words.py`, and
 `terms.py` for the terms the memory keeps), how its numbers, dates and lengths of time are read
-(`numbers.py`, `moments.py`, `spoken.py`), which common words are set aside (`stop_words.py`), and the
+(`numbers.py`, `dates.py`, `spoken.py`), which common words are set aside (`stop_words.py`), and the
 English cues that let a decision be made without a model call (`cues.py`).
 
 It imports nothing of the package but `errors`; every room above it may import it (`sql/`, the engine,

@@ -3,7 +3,7 @@
 They differ on purpose, and each says how: what stands around a figure decides whether it is one (a
 piece of a date, a code or a word is not, for some readings), and whether a sign or a thousands comma
 belongs to it. Numbers written in words and lengths of time are read in `spoken.py`; dates and times of
-day in `moments.py`.
+day in `dates.py`.
 
 >>> text = "On 2024-05-01 Ann paid -1,250.5 for R3 and 12 kg"
 >>> ANY_FIGURE.findall(text), DIGIT_RUN.findall(text)

@@ -22,10 +22,10 @@ from ..errors import ChatDBError, RequestStopped
 from ..kernel_memory.thoughts import ThoughtMemory
 from ..sql.session import Binding
 from .books import teach
+from .cell_words import expand_variables, question, split_words
 from .line_commands import COMMANDS, status
 from .live import LiveOutputs
 from .views import View, make_view, show_chart
-from .words import expand_variables, question, split_words
 
 STOPPED = "Stopped: nothing was written."
 

@@ -11,8 +11,8 @@ from IPython.core.error import UsageError
 
 from ..errors import ChatDBError
 from .books import described, procedures_command, rules_command
+from .cell_words import keep_name, said_requests, whole_number
 from .views import with_selection
-from .words import keep_name, said_requests, whole_number
 
 if TYPE_CHECKING:
     from .chatdb import ChatDBMagics

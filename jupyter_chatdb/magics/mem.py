@@ -14,8 +14,8 @@ from ..kernel_memory import evidence
 from ..kernel_memory.store import Record, read_jsonl
 from ..kernel_memory.thoughts import Thought, ThoughtMemory
 from ..widgets.memory import COLUMNS, Freshness, MemoryBrowser, thought_row
+from .cell_words import split_words, whole_number
 from .chatdb import ChatDBMagics
-from .words import split_words, whole_number
 
 COMMANDS = ("list", "search", "add", "forget", "merge", "history", "export", "import", "clear", "rebuild")
 

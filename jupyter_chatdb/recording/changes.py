@@ -21,8 +21,8 @@ from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
 
 from ..sql.names import quote_identifier, quote_table
-from .errors import NotExpressible, WithoutItsRows
 from .kept import column_said
+from .reading_errors import NotExpressible, WithoutItsRows
 from .resolve import StoredRows
 from .shapes import Field, Shape
 

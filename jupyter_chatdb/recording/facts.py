@@ -33,7 +33,7 @@ from collections.abc import Mapping
 from ..language.words import words
 from ..sql.names import quote_identifier, quote_table
 from .changes import Changes, Write, bind_name
-from .errors import NotExpressible, WithoutItsRows
+from .reading_errors import NotExpressible, WithoutItsRows
 from .resolve import StoredRows, squeezed
 from .shapes import CLEARED, Field, Shape, json_type
 

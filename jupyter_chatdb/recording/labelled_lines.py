@@ -12,7 +12,7 @@ from __future__ import annotations
 import re
 from collections.abc import Mapping
 
-from ..language.moments import DATES, day_of
+from ..language.dates import DATES, day_of
 from ..language.words import stem_sequence, words
 from .shapes import INTEGER_TYPES, NUMBER_TYPES, Field, Shape
 

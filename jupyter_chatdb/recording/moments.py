@@ -14,7 +14,7 @@ import datetime as dt
 import re
 from collections.abc import Mapping
 
-from ..language.moments import DATES, SLASHED, TIMES, day_of
+from ..language.dates import DATES, SLASHED, TIMES, day_of
 from .shapes import Shape
 
 NEAR = 40  # characters between a day and a time said together, at most

@@ -19,7 +19,7 @@ from ..language.numbers import DIGIT_RUN
 from ..language.words import letter_words
 from ..sql.names import quote_identifier, quote_table
 from ..sql.session import Session
-from .errors import NotExpressible
+from .reading_errors import NotExpressible
 
 MAX_ROWS = 20_000  # the rows read for a lookup by name, at most
 

@@ -21,7 +21,7 @@ import re
 from collections.abc import Collection, Mapping
 from dataclasses import dataclass, field
 
-from ..language.moments import DAY_MONTH_YEAR, MONTH_THEN_DAY, MONTHS, NUMBERED_DAY
+from ..language.dates import DAY_MONTH_YEAR, MONTH_THEN_DAY, MONTHS, NUMBERED_DAY
 from ..language.numbers import STATED_NUMBER
 from ..language.spoken import durations, spelled_numbers
 from ..language.words import any_words

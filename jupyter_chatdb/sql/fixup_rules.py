@@ -3,7 +3,7 @@
 
 Each rule is a record: its name (as `ChatDB(without=...)` names it), one function `(tree, scope) -> fixed
 copy | None`, and whether it rewrites only the model's reads (SQL a user wrote, and writes, stay as
-written). The value correction (`controller/stages/values.py`, a model call) runs between `BEFORE_VALUES`
+written). The value correction (`controller/stages/ground_values.py`, a model call) runs between `BEFORE_VALUES`
 and `AFTER_VALUES`: the first see the literals as written, the second the stored values meant.
 """
 
@@ -14,7 +14,7 @@ from dataclasses import dataclass, field
 
 from sqlglot import exp
 
-from . import aliases, bare_columns, column_owners, fixups, labels, ties, value_types
+from . import aliases, bare_columns, column_owners, fixups, key_labels, ties, value_types
 from .column_owners import Link
 from .fixups import Schema, TextColumns
 
@@ -30,7 +30,7 @@ class Scope:
     moments: Mapping[str, set[str]] = field(default_factory=dict)  # table -> its TIMESTAMP columns
     links: Callable[[], Sequence[Link]] = lambda: ()  # the references between tables, asked when needed
     label_of: Callable[[str], str | None] = lambda table: None  # a table's label column
-    named: labels.Named = lambda column, table: False  # the request names a reference as such
+    named: key_labels.Named = lambda column, table: False  # the request names a reference as such
 
 
 @dataclass(frozen=True)
@@ -57,7 +57,7 @@ AFTER_VALUES: tuple[Rule, ...] = (
     Rule("days_of_moments", lambda tree, s: value_types.days_of_moments(tree, s.schema, s.moments), reads_only=True),
     Rule(
         "labels_for_keys",
-        lambda tree, s: labels.labels_for_keys(tree, s.schema, s.links, s.label_of, s.named),
+        lambda tree, s: key_labels.labels_for_keys(tree, s.schema, s.links, s.label_of, s.named),
         reads_only=True,
     ),
     Rule("readable_aliases", lambda tree, s: aliases.readable_aliases(tree), reads_only=True),

@@ -20,7 +20,7 @@ from ..stage import stage
 from ..top_n import tie_note
 from .honesty import refusal
 from .one_statement import foundation_sql
-from .rules import apply_rules
+from .rule_steps import apply_rules
 from .run import run_steps
 
 FALLBACK_REPAIRS = 1

@@ -18,9 +18,9 @@ from .. import native_sql, prompts, sql_prompt
 from ..context import Context
 from ..events import Event
 from ..kinds import Form, Route
-from ..plan import PlannedStep
+from ..planned_steps import PlannedStep
 from ..stage import stage
-from .values import mentioned
+from .ground_values import mentioned
 
 SQL_MAX_TOKENS = 320
 REPEAT_TEMPERATURE = 0.7

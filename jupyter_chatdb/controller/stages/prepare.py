@@ -22,7 +22,7 @@ from ...sql.column_owners import Link
 from ...sql.write_scope import removed_bounds
 from ..context import Chain, Context, StepProblem
 from ..events import Event
-from .values import correct_values
+from .ground_values import correct_values
 
 
 def prepared(ctx: Context, chain: Chain, index: int, sql: str) -> Generator[Event, None, guard.Checked]:

@@ -18,7 +18,7 @@ from .. import procedure_prompts, prompts
 from ..context import Context
 from ..events import Event, ProcedureNotUsed, ProcedureUsed
 from ..kinds import Route
-from ..plan import PlannedStep
+from ..planned_steps import PlannedStep
 from ..stage import stage
 from .run import rows_changed
 

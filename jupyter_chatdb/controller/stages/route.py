@@ -30,7 +30,7 @@ from ..route_cues import about_the_database, general_sql_question
 from ..second_opinion import is_unsafe
 from ..stage import stage
 from ..unsafe import danger
-from .values import mentioned
+from .ground_values import mentioned
 
 ROUTE_MAX_TOKENS = 12
 ANSWER_MAX_TOKENS = 120

@@ -18,10 +18,10 @@ from .. import prompts
 from ..context import Chain, Context, StepProblem
 from ..events import Event, PlanMade, Step, StepDone, StepFailed, StepPlanned, StepStarted
 from ..kinds import Form
-from ..plan import PlannedStep, bound_values, fill, parameterized, parse_plan, plan_schema, with_values
+from ..planned_steps import PlannedStep, bound_values, fill, parameterized, parse_plan, plan_schema, with_values
 from ..stage import stage
 from .one_statement import repaired
-from .plan import PLAN_MAX_TOKENS
+from .planning import PLAN_MAX_TOKENS
 from .prepare import prepared
 
 

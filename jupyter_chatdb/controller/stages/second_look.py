@@ -22,7 +22,7 @@ from .. import native_sql, prompts
 from ..context import Chain, Context, StepProblem
 from ..events import CandidatesVoted, Event, ModelText, Step, StepDone
 from ..kinds import Form, Route
-from ..plan import PlannedStep
+from ..planned_steps import PlannedStep
 from ..stage import stage
 from ..vote import signature
 from .one_statement import SQL_MAX_TOKENS, native_step

@@ -13,7 +13,7 @@ from .. import examples, prompts
 from ..context import Context
 from ..events import CandidatesVoted, Event
 from ..kinds import Form, Route
-from ..plan import PlannedStep, parse_plan, plan_schema
+from ..planned_steps import PlannedStep, parse_plan, plan_schema
 from ..stage import stage
 from ..vote import signature
 

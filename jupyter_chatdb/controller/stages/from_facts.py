@@ -10,7 +10,6 @@ from dataclasses import dataclass
 
 from ...recording import facts
 from ...recording.agreement import agreed
-from ...recording.errors import WithoutItsRows
 from ...recording.kept import as_changes, without_copies
 from ...recording.labelled_lines import filled_from_lines
 from ...recording.lengths import dated_by_length
@@ -18,6 +17,7 @@ from ...recording.lists import one_row_per_item
 from ...recording.moments import days_said, timed_as_said
 from ...recording.picks import mapped
 from ...recording.prompt import facts_messages
+from ...recording.reading_errors import WithoutItsRows
 from ...recording.resolve import StoredRows
 from ...recording.scope import in_scope, parents
 from ...recording.shapes import Shape, describe, json_schema, shapes_of, shown_order
@@ -27,7 +27,7 @@ from .. import prompts
 from ..context import Context
 from ..events import Event, FactsExtracted, FactsNotUsed
 from ..kinds import Route
-from ..plan import PlannedStep
+from ..planned_steps import PlannedStep
 from ..stage import stage
 
 FACTS_MAX_TOKENS = 500

@@ -17,7 +17,7 @@ from .. import native_sql, prompts
 from ..context import Context
 from ..events import Event, Step, StepDone, StepPlanned, StepStarted
 from ..kinds import Route
-from ..plan import PlannedStep
+from ..planned_steps import PlannedStep
 from ..stage import stage
 
 RULE_MAX_TOKENS = 320
