@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import ast
 import re
 from pathlib import Path
 
@@ -54,3 +55,45 @@ def test_every_room_has_a_rank():
 def test_no_import_runs_back_up():
     upward = [f"{module} imports {target}" for module, room, target in imports() if RANKS[target] >= RANKS[room]]
     assert upward == []
+
+
+def module_imports() -> dict[str, set[str]]:
+    """Each module's package-internal imports run when it loads (top level; not under TYPE_CHECKING)."""
+    modules = {_dotted(path): path for path in PACKAGE.rglob("*.py")}
+    graph: dict[str, set[str]] = {}
+    for name, path in modules.items():
+        package = name if path.name == "__init__.py" else name.rpartition(".")[0]
+        found = graph.setdefault(name, set())
+        for node in ast.parse(path.read_text()).body:
+            if not isinstance(node, ast.ImportFrom) or not node.level:
+                continue
+            base = package.split(".")[: len(package.split(".")) - node.level + 1]
+            target = ".".join([*base, *([node.module] if node.module else [])])
+            submodules = {f"{target}.{alias.name}" for alias in node.names} & modules.keys()
+            found |= submodules or ({target} & modules.keys())
+    return graph
+
+
+def _dotted(path: Path) -> str:
+    parts = ["jupyter_chatdb", *path.relative_to(PACKAGE).with_suffix("").parts]
+    return ".".join(parts[:-1] if parts[-1] == "__init__" else parts)
+
+
+def test_no_module_imports_itself_in_a_circle():
+    graph = module_imports()
+    done: set[str] = set()
+
+    def circle_from(module: str, path: list[str]) -> list[str] | None:
+        if module in path:
+            return [*path[path.index(module) :], module]
+        if module in done:
+            return None
+        for target in sorted(graph.get(module, ())):
+            found = circle_from(target, [*path, module])
+            if found:
+                return found
+        done.add(module)
+        return None
+
+    circles = [c for c in (circle_from(m, []) for m in sorted(graph)) if c]
+    assert circles == [], " -> ".join(circles[0]) if circles else ""
