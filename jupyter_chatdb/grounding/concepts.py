@@ -6,14 +6,14 @@ about "Quellmire", it compares some column with 'Quellmire' and answers 0. Both 
 finds what such a request names that nothing stores, so the answer can say so instead:
 
 - an attribute: a noun where a request asks for a column ("the average X", "the X of", "whose X is",
-  "order of X") that no table or column name says (as a word form, a prefix such as `pop` for population, the
+  "order of X") that no table or column name says (as a word form, a prefix such as `dep` for departure, the
   initials of three words such as `kpl`, or close in meaning) and no one-word stored value is;
 - a name: a quoted or capitalised word (not the first) that no stored value is, contains or resembles in
   spelling (or, in a column of few values, in meaning: "Cornish" for 'Cornwall').
 
 It is deliberately narrow: a word outside those positions ("older", "produced") is never a missing
 attribute, since requests describe columns in many words; a word where the rows may be meant instead
-("which product", "by female students") is only doubtful (`Missing.sure` False); a lower-case name cannot
+("which product", "by female walkers") is only doubtful (`Missing.sure` False); a lower-case name cannot
 be told from a word.
 """
 
@@ -75,7 +75,7 @@ LISTED = re.compile(
     rf"\b(?:the|their|its) ({_ITEM}(?:, (?:the )?{_ITEM})*,? and (?:the )?{_ITEM})(?= (?:of|for)\b|,|$)"
 )
 # where a request may name a column, or the rows it is about ("which product", "each customer", "raised
-# by female students"): a word here that no name says is only doubtful, and only once the model, shown
+# by female walkers"): a word here that no name says is only doubtful, and only once the model, shown
 # the names, finds nothing it means
 ENTITY_PLACES = tuple(
     re.compile(pattern)
@@ -90,7 +90,7 @@ ENTITY_PLACES = tuple(
         rf"^(?:show|list|give|find|return|display) (?:me )?(?:the |their |all |different |distinct )?{_WORD}",
     )
 )
-# a lower-case noun just before a quoted text, a capitalised word or a number: "flights from discount 'Bo'"
+# a lower-case noun just before a quoted text, a capitalised word or a number: "crossings from harbour 'Bo'"
 BEFORE_A_VALUE = re.compile(
     r"\b(?:in|at|from|to|of|with|has|have|the|a|an|by|using|use|does|do) ([a-z]+(?: [a-z]+)?) (?=[\"“‘'`]|[A-Z][a-z]|[0-9])"
 )
@@ -207,8 +207,8 @@ def missing_concepts(text: str, stored: StoredWords) -> list[Missing]:
     """The attributes and names `text` asks about that `stored` does not hold, in the order said.
 
     >>> stored = StoredWords({"riders": ["name", "age", "stable"]}, ["Ada Quick", "Bo Lee"])
-    >>> missing_concepts("What is the average salary of riders?", stored)
-    [Missing(word='salary', kind='attribute', sure=True)]
+    >>> missing_concepts("What is the average wage of riders?", stored)
+    [Missing(word='wage', kind='attribute', sure=True)]
     >>> missing_concepts("How old is Ada Quick?", stored), missing_concepts("List the ages of the riders", stored)
     ([], [])
     >>> missing_concepts("Which stable is 'Zed Moor' in?", stored)
@@ -239,7 +239,7 @@ def attribute_phrases(text: str, places: Sequence[re.Pattern[str]] = ATTRIBUTE_P
     >>> attribute_phrases("How many riders are there per stable?", ENTITY_PLACES)
     ['stable']
     """
-    text = re.sub(r"['’]s\b", "", text)  # "the teacher's name": the teacher's
+    text = re.sub(r"['’]s\b", "", text)  # "the rider's name": the rider's
     sentences = [_lowered(s) for s in re.split(r"(?<=[.?!;])\s+", _unquoted(text))]  # "^" opens each
     lowered = " ".join(sentences)
     cased = " ".join(re.findall(r"[A-Za-z0-9]+|[\"“‘'`]", text))  # quotes kept: a value follows them
@@ -286,7 +286,7 @@ def describe(missing: Sequence[Missing | str], names: Mapping[str, Sequence[str]
 def _abbreviation(name: str, word: str) -> bool:
     """Whether one is a prefix of the other, at least 3 letters long (`qty` is not; `quant` is).
 
-    >>> _abbreviation("pop", "population"), _abbreviation("population", "pop"), _abbreviation("age", "agent")
+    >>> _abbreviation("dep", "departure"), _abbreviation("departure", "dep"), _abbreviation("age", "agent")
     (True, True, False)
     """
     short, long = sorted((name, word), key=len)
@@ -295,9 +295,9 @@ def _abbreviation(name: str, word: str) -> bool:
 
 def _mistyped(word: str, name: str) -> bool:
     """Whether `word` is a long `name` mistyped (a shorter one with a letter off is as likely another word:
-    "height", "weight", "hight").
+    "hound", "round", "hund").
 
-    >>> _mistyped("capacty", "capacity"), _mistyped("cartool", "cartoon"), _mistyped("weight", "height")
+    >>> _mistyped("harbuor", "harbour"), _mistyped("crosing", "crossing"), _mistyped("round", "hound")
     (True, True, False)
     """
     return len(word) >= NAME_TYPO_MIN_LENGTH and one_typo(word, name)

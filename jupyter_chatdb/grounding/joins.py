@@ -18,7 +18,7 @@ def joined_tables(catalog: Catalog) -> dict[str, dict[str, str]]:
     """table -> {neighbour: the column joining them}: the references (`_references`) and, for DataFrames
     (which declare no keys), key columns two tables of one database share (`kiln_id` in both). Names
     are not taken for keys across databases (an attached file's `kiln_id` says nothing of the
-    notebook's), nor is a plain column named like a table (`country` beside `countries`): both joined
+    notebook's), nor is a plain column named like a table (`harbour` beside `harbours`): both joined
     unrelated tables."""
     links: dict[str, dict[str, str]] = {name: {} for name in catalog.tables}
     for a, b, column in _links(catalog):

@@ -80,7 +80,7 @@ class SchemaIndex:
     ) -> list[Considered]:
         """The `top` tables most like the request, then the tables joined to them (`links`, default
         `joined_tables(catalog)`), best first. With `values`, a table whose column holds a value the
-        request quotes ("Aberdeen") says so."""
+        request quotes ("Padstow") says so."""
         scored = self.scores(request, catalog)
         ranked = sorted(scored, key=lambda name: -scored[name].score)
         best = ranked[:top]
@@ -159,10 +159,10 @@ class SchemaIndex:
 
 def _heard(said: list[str]) -> set[str]:
     """The request's word stems, a number with the word before it ("line 1"), and two words run
-    together, for compound names ("high school" for `Highschooler`).
+    together, for compound names ("hay loft" for `Hayloft`).
 
-    >>> sorted(_heard(stem_sequence("high school line 2")))
-    ['2', 'high', 'highschool', 'line', 'line 2', 'line2', 'school', 'schoolline']
+    >>> sorted(_heard(stem_sequence("hay loft bay 2")))
+    ['2', 'bay', 'bay 2', 'bay2', 'hay', 'hayloft', 'loft', 'loftbay']
     """
     pairs = list(zip(said, said[1:]))
     return (
@@ -173,11 +173,11 @@ def _heard(said: list[str]) -> set[str]:
 
 
 def _attributes(own_words: set[str], holds: set[str], said: list[str]) -> frozenset[str]:
-    """The request's phrases that name one of the table's columns together with the table ("singer names",
-    "age of the students"), as "singer name": tables that hold both words apart do not hold these.
+    """The request's phrases that name one of the table's columns together with the table ("hound names",
+    "age of the hounds"), as "hound name": tables that hold both words apart do not hold these.
 
-    >>> sorted(_attributes({"singer"}, {"name", "age"}, stem_sequence("List singer names and the age of each singer")))
-    ['singer age', 'singer name']
+    >>> sorted(_attributes({"hound"}, {"name", "age"}, stem_sequence("List hound names and the age of each hound")))
+    ['hound age', 'hound name']
     """
     found = set()
     for i, word in enumerate(said):
@@ -194,8 +194,8 @@ def _attributes(own_words: set[str], holds: set[str], said: list[str]) -> frozen
 def _column_words(column: str) -> dict[str, str]:
     """A column's words by their stems; a number only with the word before it, as requests say it ("line 1").
 
-    >>> _column_words("address_lines_2")
-    {'address': 'address', 'line': 'lines', 'line 2': 'lines 2'}
+    >>> _column_words("mooring_lines_2")
+    {'moor': 'mooring', 'line': 'lines', 'line 2': 'lines 2'}
     """
     parts = tokens(column)
     found: dict[str, str] = {}
@@ -209,10 +209,10 @@ def _column_words(column: str) -> dict[str, str]:
 
 def _initialisms(column_words: list[str], said: list[str]) -> dict[str, str]:
     """Stems of the request's two-word phrases that a column abbreviates to an initial and a word
-    ("first name" for `Fname`), each to the column word.
+    ("departure port" for `Dport`), each to the column word.
 
-    >>> _initialisms(["fname", "lname", "age"], stem_sequence("the first names and ages"))
-    {'first': 'fname', 'name': 'fname'}
+    >>> _initialisms(["dport", "aport", "tons"], stem_sequence("the departure ports and tons"))
+    {'departur': 'dport', 'port': 'dport'}
     """
     found: dict[str, str] = {}
     for first, second in zip(said, said[1:]):
@@ -227,8 +227,8 @@ def _phrases(text: str, longest: int = 4) -> set[str]:
 
     Words are taken as written ("st.") and bare: without quotes, a closing period or a possessive 's:
 
-    >>> sorted(_phrases("Fly to St. Louis, 'ASY' or Kyle's Aberdeen.", 1))
-    ["'asy'", 'aberdeen', 'aberdeen.', 'asy', 'fly', 'kyle', "kyle's", 'louis', 'or', 'st', 'st.', 'to']
+    >>> sorted(_phrases("Sail to St. Ives, 'PZN' or Maud's Padstow.", 1))
+    ["'pzn'", 'ives', 'maud', "maud's", 'or', 'padstow', 'padstow.', 'pzn', 'sail', 'st', 'st.', 'to']
     """
     written = re.findall(r"[\w'.&-]+", text.lower())
     bare = [w.strip("'").rstrip(".").removesuffix("'s").strip("'") for w in written]

@@ -38,7 +38,7 @@ EXAMPLE_STOP_WORDS = frozenset(
     "a an and are at by for from how in is it of on or the to was were what which who with we our".split()
 )
 # determiners, as stems ("every" is "everi"): skipped between a column's word and its owner's ("the age of
-# each singer", `grounding/selection.py`)
+# each hound", `grounding/selection.py`)
 DETERMINER_STEMS = frozenset({"the", "a", "an", "each", "all", "everi", "their", "its"})
 # words of a column's name too generic to label a number with ("new price"), `recording/agreement.py`
 LABEL_GENERIC_WORDS = frozenset({"id", "new", "old"})

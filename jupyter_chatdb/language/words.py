@@ -1,6 +1,6 @@
 """Words of names and requests, and their stems: the one tokenizer and stemmer.
 
-Identifiers are split into words (`song_releaseYear`: song release year); words meet by their English
+Identifiers are split into words (`ferry_refitYear`: ferry refit year); words meet by their English
 Snowball stems, so that word forms do (plurals, -ing, -ment). `tokens` and `stem_sequence` are the
 default reading of a text; the other splitters here differ from it on purpose, each saying how:
 
@@ -24,8 +24,8 @@ import snowballstemmer
 
 def words(identifier: str) -> str:
     """
-    >>> words("song_releaseYear")
-    'song release year'
+    >>> words("ferry_refitYear")
+    'ferry refit year'
     """
     spaced = re.sub(r"(?<=[a-z0-9])(?=[A-Z])", " ", identifier).replace("_", " ").replace(".", " ")
     return " ".join(spaced.lower().split())
@@ -34,8 +34,8 @@ def words(identifier: str) -> str:
 def stems(text: str) -> set[str]:
     """Lower-case word stems, for matching names with what a request says.
 
-    >>> sorted(stems("Which countries hire singers?"))
-    ['countri', 'hire', 'singer', 'which']
+    >>> sorted(stems("Which ferries carry ponies?"))
+    ['carri', 'ferri', 'poni', 'which']
     """
     return set(stem_sequence(text))
 
@@ -43,7 +43,7 @@ def stems(text: str) -> set[str]:
 def named_in(text: str, name: str) -> bool:
     """Whether `text` says every word of the table or column `name`, in any form.
 
-    >>> named_in("Store the dog visits frame", "dog_visits"), named_in("Store the dogs", "dog_visits")
+    >>> named_in("Store the hound walks frame", "hound_walks"), named_in("Store the hounds", "hound_walks")
     (True, False)
     """
     return stems(words(name)) <= stems(text)
@@ -52,8 +52,8 @@ def named_in(text: str, name: str) -> bool:
 def stem_sequence(text: str) -> list[str]:
     """The stems of a text's words, in order.
 
-    >>> stem_sequence("the shops hiring")
-    ['the', 'shop', 'hire']
+    >>> stem_sequence("the ferries sailing")
+    ['the', 'ferri', 'sail']
     """
     return [stem(w) for w in tokens(text)]
 
@@ -61,8 +61,8 @@ def stem_sequence(text: str) -> list[str]:
 def tokens(text: str) -> list[str]:
     """The words of a text or a name, lower case, split at case changes, underscores and dots too.
 
-    >>> tokens("The songYear of Bo_Lee's 2 albums")
-    ['the', 'song', 'year', 'of', 'bo', 'lee', 's', '2', 'albums']
+    >>> tokens("The refitYear of Bo_Lee's 2 ferries")
+    ['the', 'refit', 'year', 'of', 'bo', 'lee', 's', '2', 'ferries']
     """
     return re.findall(r"[a-z0-9]+", words(text))
 
@@ -130,8 +130,8 @@ def superlative(word: str) -> bool:
 def stem(word: str) -> str:
     """English Snowball stems, so that word forms meet: plurals, -ing, -ment.
 
-    >>> [stem(w) for w in ("countries", "country", "hiring", "enrollments", "Enrolment", "address")]
-    ['countri', 'countri', 'hire', 'enrol', 'enrol', 'address']
+    >>> [stem(w) for w in ("ferries", "ferry", "sailing", "consignments", "Consignment", "compass")]
+    ['ferri', 'ferri', 'sail', 'consign', 'consign', 'compass']
     """
     return _STEMMER.stemWord(word.lower())
 

@@ -209,15 +209,15 @@ def with_views(tree: exp.Expr, views: Mapping[str, str]) -> exp.Expr | None:
 
 @_tolerant
 def qualify_tables(tree: exp.Expr, schema: Schema, shown: Sequence[str] = ()) -> exp.Expr | None:
-    """Small models drop the database of an attached table (`FROM teacher` for `school.teacher`). A name
+    """Small models drop the database of an attached table (`FROM ferry` for `harbour.ferry`). A name
     that is no table of its own is given the database of the one table so named among the tables the
     model was `shown`, else among the tables of their databases, else among all; None when there is
     nothing to qualify or a name is ambiguous.
 
-    >>> schema = {"school.teacher": ["name", "age"], "school.course": ["title"], "zoo.teacher": ["name"]}
-    >>> qualify_tables(parse("SELECT teacher.name FROM teacher ORDER BY age")[0], schema, ["school.teacher"]).sql("duckdb")
-    'SELECT teacher.name FROM school.teacher AS teacher ORDER BY age'
-    >>> qualify_tables(parse("SELECT name FROM teacher")[0], schema) is None  # two databases have one
+    >>> schema = {"harbour.ferry": ["name", "age"], "harbour.crossing": ["day"], "loch.ferry": ["name"]}
+    >>> qualify_tables(parse("SELECT ferry.name FROM ferry ORDER BY age")[0], schema, ["harbour.ferry"]).sql("duckdb")
+    'SELECT ferry.name FROM harbour.ferry AS ferry ORDER BY age'
+    >>> qualify_tables(parse("SELECT name FROM ferry")[0], schema) is None  # two databases have one
     True
     """
     tree = tree.copy()

@@ -9,12 +9,12 @@ The statement that runs is written back from the checked tree (no comments, one 
 DuckDB's own parser must read as the same kind), so no parser difference can smuggle anything past.
 Each refusal says why and, where a name is wrong, suggests the closest real one.
 
->>> check("SELECT name FROM singer", {"singer": ["name", "age"]}).statements[0].kind
+>>> check("SELECT name FROM kites", {"kites": ["name", "span"]}).statements[0].kind
 <Kind.READ: 'read'>
->>> check("SELECT nme FROM singer", {"singer": ["name", "age"]})
+>>> check("SELECT nme FROM kites", {"kites": ["name", "span"]})
 Traceback (most recent call last):
 ...
-jupyter_chatdb.errors.UnknownName: Unknown column 'nme' in singer; did you mean 'name'?
+jupyter_chatdb.errors.UnknownName: Unknown column 'nme' in kites; did you mean 'name'?
 """
 
 from __future__ import annotations

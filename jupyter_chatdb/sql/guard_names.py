@@ -4,10 +4,10 @@ tables' or one the query defines itself. A wrong name is refused with UnknownNam
 closest real name (or lists the names there are) and says which other table has a column so named.
 
 >>> import sqlglot
->>> check_names([sqlglot.parse_one("SELECT nme FROM singer")], {"singer": ["name", "age"]})
+>>> check_names([sqlglot.parse_one("SELECT nme FROM kites")], {"kites": ["name", "span"]})
 Traceback (most recent call last):
 ...
-jupyter_chatdb.errors.UnknownName: Unknown column 'nme' in singer; did you mean 'name'?
+jupyter_chatdb.errors.UnknownName: Unknown column 'nme' in kites; did you mean 'name'?
 """
 
 from __future__ import annotations

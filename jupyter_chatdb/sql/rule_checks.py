@@ -29,12 +29,12 @@ def shape_problem(tree: exp.Expr, target_rows: int) -> str:
 
     >>> import sqlglot
     >>> def check(sql): return shape_problem(sqlglot.parse_one(sql, read="duckdb"), 5)
-    >>> check("UPDATE kennels SET dogs = coalesce((SELECT count(*) FROM dogs d WHERE d.kennel_id = kennels.kennel_id), 0)")
+    >>> check("UPDATE yards SET hounds = coalesce((SELECT count(*) FROM hounds h WHERE h.yard_id = yards.yard_id), 0)")
     ''
-    >>> check("UPDATE kennels SET fed = (SELECT sum(kg) FROM feeds f WHERE f.kennel_id = kennels.kennel_id)")
+    >>> check("UPDATE yards SET fed = (SELECT sum(kg) FROM feeds f WHERE f.yard_id = yards.yard_id)")
     'fed = sum(...) is NULL where there are no rows to add up: write coalesce(sum(...), 0)'
-    >>> check("UPDATE kennels SET fed = coalesce((SELECT sum(kg) FROM feeds), 0)")  # doctest: +ELLIPSIS
-    'fed = (SELECT ...) gives every row the same value: ... (WHERE f.kennel_id = kennels.kennel_id)'
+    >>> check("UPDATE yards SET fed = coalesce((SELECT sum(kg) FROM feeds), 0)")  # doctest: +ELLIPSIS
+    'fed = (SELECT ...) gives every row the same value: relate the subquery to the row it updates ...'
     """
     if not isinstance(tree, exp.Update):
         return ""

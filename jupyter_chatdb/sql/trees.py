@@ -4,8 +4,8 @@ What the guard checks and what the fix-ups, the labels and the remote link rewri
 returns; what runs is the statement `written` back from it. A table is known by the catalog's name of it
 (`table_key`), and a CTE's name counts only where the query can see it (`is_cte_reference`).
 
->>> [written(tree) for tree in parse("SELECT 1 AS a; /* a note */ select name from Singer")]
-['SELECT 1 AS a', 'SELECT name FROM Singer']
+>>> [written(tree) for tree in parse("SELECT 1 AS a; /* a note */ select name from Ferry")]
+['SELECT 1 AS a', 'SELECT name FROM Ferry']
 """
 
 from __future__ import annotations

@@ -193,8 +193,8 @@ def card_html(card: Card) -> str:
 
 def selection_text(selection: TablesSelected) -> str:
     """
-    >>> selection_text(TablesSelected((("singer", 0.9, ()), ("concert", 0.5, ())), ("singer",), 59, True))
-    'Tables: singer (chosen by the model from 2 considered of 59; %chatdb tables says why)'
+    >>> selection_text(TablesSelected((("ferries", 0.9, ()), ("crossings", 0.5, ())), ("ferries",), 59, True))
+    'Tables: ferries (chosen by the model from 2 considered of 59; %chatdb tables says why)'
     """
     how = "chosen by the model from" if selection.refined else "the"
     return (

@@ -98,7 +98,7 @@ def only_states_a_note(text: str) -> bool:
     (True, True)
     >>> only_states_a_note("A big order is one above 20. How many are there?"), only_states_a_note("Sales per region")
     (False, False)
-    >>> only_states_a_note("Top 3 kennels by size, from now on in kg"), only_states_a_note("Also, from now on use kg.")
+    >>> only_states_a_note("Top 3 hives by honey, from now on in kg"), only_states_a_note("Also, from now on use kg.")
     (False, True)
     """
     if not cues_in(text) or "?" in text or ASKING.match(text):

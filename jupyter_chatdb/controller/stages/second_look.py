@@ -170,11 +170,11 @@ returned. Reply with JSON {"choice": N}: the number of the candidate whose resul
 
 def choice_messages(question: str, shown: list[tuple[str, pd.DataFrame]]) -> list[Message]:
     """
-    >>> print(choice_messages("How many kennels?", [("SELECT count(*) FROM kennels", pd.DataFrame({"n": [4]}))])[1]["content"])
-    Question: How many kennels?
+    >>> print(choice_messages("How many hives?", [("SELECT count(*) FROM hives", pd.DataFrame({"n": [4]}))])[1]["content"])
+    Question: How many hives?
     <BLANKLINE>
     Candidate 1:
-    SELECT count(*) FROM kennels
+    SELECT count(*) FROM hives
     Result (1 row):
     n
     4
