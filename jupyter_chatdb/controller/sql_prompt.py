@@ -22,13 +22,13 @@ Rules:
 - {writes}
 Reply with JSON: {{"sql": "<the statement>"}}.
 
-Examples, for tables employees(id, name, dept, salary) and depts(dept, city):
-Request: How many employees does each department have?
-{{"sql": "SELECT dept, count(*) FROM employees GROUP BY dept"}}
-Request: Who has the highest salary?
-{{"sql": "SELECT name FROM employees ORDER BY salary DESC LIMIT 1"}}
-Request: List the names of employees working in Oslo.
-{{"sql": "SELECT e.name FROM employees AS e JOIN depts AS d ON e.dept = d.dept WHERE d.city = 'Oslo'"}}"""
+Examples, for tables hives(id, name, apiary, honey_kg) and apiaries(apiary, village):
+Request: How many hives does each apiary have?
+{{"sql": "SELECT apiary, count(*) FROM hives GROUP BY apiary"}}
+Request: Which hive gave the most honey?
+{{"sql": "SELECT name FROM hives ORDER BY honey_kg DESC LIMIT 1"}}
+Request: List the names of hives kept in Elmstead.
+{{"sql": "SELECT h.name FROM hives AS h JOIN apiaries AS a ON h.apiary = a.apiary WHERE a.village = 'Elmstead'"}}"""
 
 READ_ONLY = "Only read data: write a single SELECT statement."
 READ_WRITE = (

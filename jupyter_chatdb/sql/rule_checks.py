@@ -48,7 +48,7 @@ def shape_problem(tree: exp.Expr, target_rows: int) -> str:
             if target_rows != 1 and query.parent_select is None and not _refers_to(query, names):
                 return (
                     f"{column} = (SELECT ...) gives every row the same value: relate the subquery to the row it "
-                    "updates (WHERE f.kennel_id = kennels.kennel_id)"
+                    "updates (WHERE f.yard_id = yards.yard_id)"
                 )
         for aggregate in value.find_all(*NULL_OVER_NO_ROWS):
             if not _null_safe(aggregate, value):
