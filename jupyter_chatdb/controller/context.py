@@ -48,9 +48,8 @@ class Services:
     procedures: ProcedureBook | None = None  # writes learned or taught, run for requests of their kind
     rules: RuleBook | None = None  # statements that keep derived data true, run at the end of writes
     fixups: tuple[FixupRule, ...] = RULES  # the tree rewrites a step's SQL goes through (`sql/fixup_rules.py`)
-    correct_values: bool = (
-        True  # a step's literals grounded in stored values (`stages/ground_values.py`); off: as written
-    )
+    # a step's literals grounded in stored values (`stages/ground_values.py`); off: run as the model wrote them
+    correct_values: bool = True
 
 
 class ModelCalls:

@@ -92,14 +92,14 @@ def status(magics: ChatDBMagics, rest: list[str]) -> None:
     engine = magics.engine
     engine.bind_frames(magics.kernel.user_ns)
     database = magics.settings.database or "in memory"
-    status = engine.status()
-    print(f"Model: {status.model}")
+    shown = engine.status()
+    print(f"Model: {shown.model}")
     print(f"Database: {database}")
-    print(f"DataFrames: {', '.join(status.frames) or 'none'}")
-    print(f"Stored tables: {', '.join(status.stored) or 'none'}")
-    if status.remote:
-        print(f"Remote: {status.remote}, read there: {', '.join(status.remote_tables) or 'no tables'}")
-    print(f"Applied write requests: {status.applied}")
+    print(f"DataFrames: {', '.join(shown.frames) or 'none'}")
+    print(f"Stored tables: {', '.join(shown.stored) or 'none'}")
+    if shown.remote:
+        print(f"Remote: {shown.remote}, read there: {', '.join(shown.remote_tables) or 'no tables'}")
+    print(f"Applied write requests: {shown.applied}")
     memory = magics.memory
     print(
         f"Memory: {len(memory.store)} thoughts in {memory.store.path or 'memory'}"

@@ -1,7 +1,7 @@
 """A step's SQL made ready to run: parsed once, fixed up as a tree, its literals grounded, then checked.
 
     text -> trees -> the session's fix-up rules before the values (`sql.fixup_rules.BEFORE_VALUES`)
-    -> ground literals (`values.correct_values`) -> the rules after them (`AFTER_VALUES`) -> guard
+    -> ground literals (`ground_values.correct_values`) -> the rules after them (`AFTER_VALUES`) -> guard
     (SQL DuckDB cannot read gets one try as SQLite/MySQL/PostgreSQL SQL, with its tables qualified)
 
 The fix-ups read a step's statements together (`fixups.joined`).
