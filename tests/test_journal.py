@@ -74,10 +74,10 @@ def test_undo_and_restore_across_keys_foreign_keys_and_duplicate_rows(session):
             "DELETE FROM notes WHERE text = 'x'",
         ],
     )
-    assert journal.undo() == [3] and state(session) == states[2]
+    assert [u.request_id for u in journal.undo()] == [3] and state(session) == states[2]
     assert "extra" not in session.stored_tables()
-    assert journal.restore(1) == [2] and state(session) == states[1]
-    assert journal.undo() == [1] and state(session) == states[0]  # parents deleted after their children
+    assert [u.request_id for u in journal.restore(1)] == [2] and state(session) == states[1]
+    assert [u.request_id for u in journal.undo()] == [1] and state(session) == states[0]  # parents deleted after their children
     assert journal.history()["undone_at"].notna().all()
     with pytest.raises(ChatDBError, match="nothing to undo"):
         journal.undo()

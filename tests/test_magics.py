@@ -238,7 +238,7 @@ def test_approve_applies_the_pending_write_and_undo_takes_it_back(shell, pending
     history = shell.run_cell("%chatdb history").result
     assert history["request"].tolist() == ["Note: hi"]
     shell.run_cell("%chatdb undo").raise_error()
-    assert "Undid request 1." in capsys.readouterr().out
+    assert 'Undid request 1 ("Note: hi"): notes: 1 row removed.' in capsys.readouterr().out
     assert engine.session.rows("SELECT count(*) FROM notes") == [(0,)]
     shell.run_cell("%chatdb approve")
     assert "ChatDBError: No write is waiting for approval." in capsys.readouterr().out

@@ -16,6 +16,7 @@ from ..grounding.values import ValueIndex
 from ..llm.base import LLM
 from ..sql import remote
 from ..sql.journal import Journal
+from ..sql.undo import Undone
 from ..sql.remote import RemoteEngine
 from ..sql.session import Binding, Session
 
@@ -96,12 +97,13 @@ class DataMethods:
         """The applied write requests, oldest first, with their SQL and whether they were undone."""
         return self.journal.history()
 
-    def undo(self, n: int = 1) -> list[int]:
-        """Undo the last `n` applied write requests; returns their ids."""
+    def undo(self, n: int = 1) -> list[Undone]:
+        """Undo the last `n` applied write requests; what each took back (`.summary` says it in words)."""
         return self.journal.undo(n)
 
-    def restore(self, request_id: int) -> list[int]:
-        """Bring the data back to how it was right after request `request_id` (0: before the first)."""
+    def restore(self, request_id: int) -> list[Undone]:
+        """Bring the data back to how it was right after request `request_id` (0: before the first); what
+        each request undone took back."""
         return self.journal.restore(request_id)
 
 

@@ -112,6 +112,7 @@ class ChatDB(DataMethods):
         self.summarize = summarize
         self._memory = memory
         self._runner = Runner(self.session, self.replays)
+        self._applied: dict[str, int | None] = {}  # the token of each preview applied -> its request id
         embedder = embedder or (LazyMiniLMEmbedder() if minilm_installed() else None)  # else matching by spelling only
         saved = self._saved_values(values_path)
         self.values = ValueIndex(self.session, embedder, saved=saved)
@@ -258,8 +259,14 @@ class ChatDB(DataMethods):
         They run again and must change exactly the rows the preview showed; otherwise nothing is
         applied and a ChatDBError says the data changed since the preview.
         """
-        if not reply.pending or not reply.plan:
+        if not reply.pending or not reply.plan or reply.preview is None:
             raise ChatDBError("This reply has no pending writes to apply.")
+        if reply.preview.token in self._applied:
+            saved = self._applied[reply.preview.token]
+            raise ChatDBError(
+                f"This write was already applied{f' as request {saved}' if saved is not None else ''}: "
+                "ask again to write it once more."
+            )
         request = Request(
             reply.request,
             allow_writes=True,
@@ -271,6 +278,7 @@ class ChatDB(DataMethods):
         )
         request = dataclasses.replace(request, rule=reply.rule)
         applied = collect(self._events(request, record=reply.rule is None), on_event)
+        self._applied[reply.preview.token] = applied.request_id
         return dataclasses.replace(applied, procedure=reply.procedure)
 
     def replay(

@@ -28,16 +28,18 @@ def history(magics: ChatDBMagics, rest: list[str]) -> pd.DataFrame:
 
 
 def undo(magics: ChatDBMagics, rest: list[str]) -> None:
-    print(f"Undid {said_requests(magics.engine.undo(whole_number(rest, '%chatdb undo [N]', default=1)))}.")
+    for undone in magics.engine.undo(whole_number(rest, "%chatdb undo [N]", default=1)):
+        print(undone.summary)
 
 
 def restore(magics: ChatDBMagics, rest: list[str]) -> None:
     undone = magics.engine.restore(whole_number(rest, "%chatdb restore ID"))
-    print(
-        f"Restored: undid {said_requests(undone)}."
-        if undone
-        else "Nothing to undo: the data is already as it was then."
-    )
+    if not undone:
+        print("Nothing to undo: the data is already as it was then.")
+    for each in undone:
+        print(each.summary)
+    if undone:
+        print(f"Restored: undid {said_requests([each.request_id for each in undone])}.")
 
 
 def model(magics: ChatDBMagics, rest: list[str]) -> None:

@@ -2,9 +2,8 @@
 
 Before a request first writes a table, the table is copied; when the request commits, only the
 difference is kept: the old images of the rows it removed or changed and the new images of the rows
-it added or changed. Undoing a request applies that difference backwards, by primary key where the
-table has one (so rows other code changed meanwhile are left alone), otherwise row by row. The
-journal commits in the same transaction as the request, so a file database keeps it across restarts.
+it added or changed. Undoing a request applies that difference backwards (`undo.py`). The journal
+commits in the same transaction as the request, so a file database keeps it across restarts.
 """
 
 from __future__ import annotations
@@ -20,6 +19,8 @@ from ..errors import ChatDBError, QueryFailed
 from .guard import PRIVATE_SCHEMA, Kind, Statement
 from .names import quote_identifier
 from .session import Session
+from .table_keys import row_key
+from .undo import Undone, undo_request
 
 J = PRIVATE_SCHEMA
 SETUP = f"""
@@ -96,7 +97,7 @@ class Recorder:
             new = _frame(self.session, f"SELECT * FROM main.{quote_identifier(table)} EXCEPT ALL SELECT * FROM {copy}")
             if len(old) or len(new):
                 (before,) = self.session.rows(f"SELECT count(*) FROM {copy}")[0]
-                changes.append(TableChange(table, old, new, _primary_key(self.session, table), rows_before=before))
+                changes.append(TableChange(table, old, new, row_key(self.session, table), rows_before=before))
         return changes
 
     def commit(self, request: str, statements: list[str], changes: Sequence[TableChange] | None = None) -> int | None:
@@ -179,8 +180,8 @@ class Journal:
             rows.append({columns[0]: table, columns[1]: old, columns[2]: new, columns[3]: kind != "rows"})
         return pd.DataFrame(rows, columns=columns)
 
-    def undo(self, n: int = 1) -> list[int]:
-        """Undo the last `n` requests still applied, newest first, in one transaction; their ids."""
+    def undo(self, n: int = 1) -> list[Undone]:
+        """Undo the last `n` requests still applied, newest first; what each took back."""
         if n < 1:
             raise ChatDBError("undo(n) needs n >= 1.")
         active = self._active()
@@ -190,7 +191,7 @@ class Journal:
             raise ChatDBError(f"Only {len(active)} request(s) can be undone; call undo({len(active)}).")
         return self._undo(list(reversed(active))[:n])
 
-    def restore(self, request_id: int) -> list[int]:
+    def restore(self, request_id: int) -> list[Undone]:
         """Bring the data back to how it was right after `request_id` (0: before the first request)."""
         active = self._active()
         if request_id != 0 and request_id not in active:
@@ -205,94 +206,15 @@ class Journal:
             r for (r,) in self.session.rows(f"SELECT request_id FROM {J}.requests WHERE undone_at IS NULL ORDER BY 1")
         ]
 
-    def _undo(self, request_ids: list[int]) -> list[int]:
-        for request_id in request_ids:
-            self._undo_one(request_id)
-        return request_ids
+    def _undo(self, request_ids: list[int]) -> list[Undone]:
+        """Undo `request_ids` in turn, after finishing an undo a crash stopped midway (`undo.py`)."""
+        unfinished = [r for r in self._unfinished() if r not in request_ids]
+        return [undo_request(self.session, request_id) for request_id in (*unfinished, *request_ids)]
 
-    def _undo_one(self, request_id: int) -> None:
-        """Apply one request's difference backwards.
-
-        DuckDB refuses to delete a parent row in the transaction that deleted its children, so the
-        deletions run in one transaction per level of the foreign-key tree, children first; the
-        rest runs in the first one and the request is marked undone in the last one.
-        """
-        changes = self.session.rows(
-            f"SELECT table_name, kind, old_rows, new_rows FROM {J}.changes WHERE request_id = ? ORDER BY position",
-            [request_id],
-        )
-        row_changes = {t: (old, new) for t, kind, old, new in changes if kind == "rows"}
-        levels = _children_first_levels(self.session, list(row_changes))
-        created = [(t, kind) for t, kind, _, _ in reversed(changes) if kind in ("created", "sequence")]
-        for depth, level in enumerate(levels or [[]]):
-            with self.session.transaction():
-                if depth == 0:
-                    for table in reversed([t for lvl in levels for t in lvl]):  # parents first
-                        _reinsert(self.session, table, *row_changes[table])
-                    for table in row_changes:
-                        _revert_changed(self.session, table, *row_changes[table])
-                for table in level:
-                    _delete_added(self.session, table, *row_changes[table])
-                if depth == max(len(levels) - 1, 0):
-                    for name, kind in created:
-                        what = "TABLE" if kind == "created" else "SEQUENCE"
-                        self.session.rows(f"DROP {what} IF EXISTS main.{quote_identifier(name)}")
-                    self.session.rows(
-                        f"UPDATE {J}.requests SET undone_at = current_localtimestamp() WHERE request_id = ?",
-                        [request_id],
-                    )
-
-
-# -- applying a difference backwards -----------------------------------------------------------
-
-
-def _reinsert(session: Session, table: str, old: str, new: str) -> None:
-    """Rows the request removed come back."""
-    key = _primary_key(session, table)
-    only_old = f"WHERE NOT EXISTS (SELECT 1 FROM {new} AS n WHERE {_same(key, 'n', 'o')})" if key else ""
-    session.rows(f"INSERT INTO main.{quote_identifier(table)} SELECT o.* FROM {old} AS o {only_old}")
-
-
-def _revert_changed(session: Session, table: str, old: str, new: str) -> None:
-    """Rows the request changed get their old values back (tables with a primary key)."""
-    key = _primary_key(session, table)
-    if not key:
-        return
-    live = f"main.{quote_identifier(table)}"
-    columns = [c for c in _columns(session, table) if c not in key]
-    in_both = f"EXISTS (SELECT 1 FROM {new} AS n WHERE {_same(key, 'n', 'o')})"
-    # set only the columns that differ: DuckDB rewrites an update of an indexed column as delete + insert
-    differing = [
-        c
-        for c in columns
-        if session.rows(
-            f"SELECT count(*) FROM {old} AS o JOIN {live} AS t ON {_same(key, 't', 'o')}"
-            f" WHERE {in_both} AND o.{quote_identifier(c)} IS DISTINCT FROM t.{quote_identifier(c)}"
-        )[0][0]
-    ]
-    if differing:
-        assignments = ", ".join(f"{quote_identifier(c)} = o.{quote_identifier(c)}" for c in differing)
-        session.rows(f"UPDATE {live} AS t SET {assignments} FROM {old} AS o WHERE {_same(key, 't', 'o')} AND {in_both}")
-
-
-def _delete_added(session: Session, table: str, old: str, new: str) -> None:
-    """Rows the request added go away: by key, or else one live row per added row."""
-    key = _primary_key(session, table)
-    live = f"main.{quote_identifier(table)}"
-    if key:
-        session.rows(
-            f"DELETE FROM {live} AS t WHERE EXISTS (SELECT 1 FROM {new} AS n WHERE {_same(key, 't', 'n')}"
-            f" AND NOT EXISTS (SELECT 1 FROM {old} AS o WHERE {_same(key, 'o', 'n')}))"
-        )
-        return
-    columns = _columns(session, table)
-    listed = ", ".join(quote_identifier(c) for c in columns)
-    session.rows(
-        f"DELETE FROM {live} WHERE rowid IN (SELECT l.rowid FROM"
-        f" (SELECT rowid, {listed}, row_number() OVER (PARTITION BY {listed}) AS nth FROM {live}) AS l"
-        f" JOIN (SELECT {listed}, count(*) AS times FROM {new} GROUP BY ALL) AS n"
-        f" ON {_same(columns, 'l', 'n')} AND l.nth <= n.times)"
-    )
+    def _unfinished(self) -> list[int]:
+        if not self.session.rows(f"SELECT 1 FROM duckdb_tables() WHERE schema_name = '{J}' AND table_name = 'undoing'"):
+            return []
+        return [r for (r,) in self.session.rows(f"SELECT request_id FROM {J}.undoing ORDER BY 1 DESC")]
 
 
 # -- catalog helpers ----------------------------------------------------------------------------
@@ -305,52 +227,6 @@ def _ensure_schema(session: Session) -> None:
 
 def _has_schema(session: Session) -> bool:
     return bool(session.rows(f"SELECT 1 FROM duckdb_tables() WHERE schema_name = '{J}' AND table_name = 'requests'"))
-
-
-def _primary_key(session: Session, table: str) -> tuple[str, ...]:
-    rows = session.rows(
-        "SELECT constraint_column_names FROM duckdb_constraints() WHERE schema_name = 'main'"
-        " AND table_name = ? AND constraint_type = 'PRIMARY KEY'",
-        [table],
-    )
-    return tuple(rows[0][0]) if rows else ()
-
-
-def _columns(session: Session, table: str) -> list[str]:
-    return [
-        name
-        for (name,) in session.rows(
-            "SELECT column_name FROM duckdb_columns() WHERE schema_name = 'main' AND table_name = ? ORDER BY column_index",
-            [table],
-        )
-    ]
-
-
-def _children_first_levels(session: Session, tables: list[str]) -> list[list[str]]:
-    """`tables` in levels: each level's tables are referenced by no table of a later level.
-
-    A cycle of references ends the ordering: the tables left form the last level.
-    """
-    references = {
-        t: {
-            r
-            for (r,) in session.rows(
-                "SELECT referenced_table FROM duckdb_constraints() WHERE schema_name = 'main' AND table_name = ?"
-                " AND constraint_type = 'FOREIGN KEY'",
-                [t],
-            )
-        }
-        - {t}
-        for t in tables
-    }
-    levels: list[list[str]] = []
-    left = list(tables)
-    while left:
-        referenced = set().union(*(references[t] for t in left))
-        level = [t for t in left if t not in referenced] or left
-        levels.append(level)
-        left = [t for t in left if t not in level]
-    return levels
 
 
 def _created_change(session: Session, table: str) -> TableChange:
@@ -372,9 +248,3 @@ def _frame(session: Session, sql: str) -> pd.DataFrame:
 
 def _keys(frame: pd.DataFrame, key: tuple[str, ...]) -> set[tuple]:
     return set(frame[list(key)].itertuples(index=False, name=None)) if len(frame) else set()
-
-
-def _same(columns: tuple[str, ...] | list[str], left: str, right: str) -> str:
-    return " AND ".join(
-        f"{left}.{quote_identifier(c)} IS NOT DISTINCT FROM {right}.{quote_identifier(c)}" for c in columns
-    )

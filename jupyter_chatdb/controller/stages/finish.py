@@ -38,7 +38,8 @@ def finish(ctx: Context) -> Iterator[Event]:
     assert chain.recorder is not None
     request, session = ctx.request, ctx.session
     chain.changes = tuple(chain.recorder.changes())
-    ran = Preview(chain.changes, RunMarks.read(session, chain.sequences, chain.seed))
+    statements = [step.sql for step in chain.steps] + [step.sql for step in chain.done]  # the latter with $names
+    ran = Preview(chain.changes, RunMarks.read(session, chain.sequences, chain.seed, statements, chain.values))
     if request.expected is not None and (difference := differences(request.expected, ran)):
         raise ChatDBError(
             f"The data changed since the preview: {difference}. Nothing was applied; ask again for a new preview."
