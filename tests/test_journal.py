@@ -96,3 +96,132 @@ def test_a_request_that_changed_nothing_is_not_journalled(session):
     journal = Journal(session)
     assert apply(session, journal, "nothing", ["DELETE FROM notes WHERE text = 'missing'"]) is None
     assert journal.history().empty
+
+
+# -- undo restores exactly on tables with UNIQUE and GENERATED columns, keys and references (issue 50) --
+
+
+def undone_exactly(session, schema: str, statements: list[str]) -> None:
+    """Apply `statements` as one request on `schema` and undo it: every table is exactly as before."""
+    session.rows(schema)
+    tables = [name for (name,) in session.rows("SELECT table_name FROM duckdb_tables() WHERE schema_name = 'main'")]
+    before = {t: session.rows(f"SELECT * FROM {t} ORDER BY ALL") for t in tables}
+    journal = Journal(session)
+    apply(session, journal, "change", statements)
+    assert {t: session.rows(f"SELECT * FROM {t} ORDER BY ALL") for t in tables} != before
+    (undone,) = journal.undo()
+    assert {t: session.rows(f"SELECT * FROM {t} ORDER BY ALL") for t in tables} == before, undone.summary
+    assert journal.history()["undone_at"].notna().all()
+
+
+def test_undo_of_an_update_beside_a_unique_column_without_a_key():
+    session = Session()
+    schema = "CREATE TABLE kites (tag VARCHAR UNIQUE, span INTEGER); INSERT INTO kites VALUES ('K1', 2), ('K2', 3);"
+    undone_exactly(session, schema, ["UPDATE kites SET span = 9 WHERE tag = 'K1'"])
+
+
+def test_undo_of_a_unique_value_moved_to_a_new_row_beside_a_key():
+    session = Session()
+    schema = "CREATE TABLE kites (kite_id INTEGER PRIMARY KEY, tag VARCHAR UNIQUE); INSERT INTO kites VALUES (1, 'K1');"
+    undone_exactly(session, schema, ["UPDATE kites SET tag = 'K9' WHERE kite_id = 1", "INSERT INTO kites VALUES (2, 'K1')"])
+
+
+def test_undo_of_unique_values_swapped_between_rows():
+    session = Session()
+    schema = "CREATE TABLE kites (kite_id INTEGER PRIMARY KEY, tag VARCHAR UNIQUE); INSERT INTO kites VALUES (1, 'A'), (2, 'B');"
+    undone_exactly(
+        session,
+        schema,
+        [
+            "UPDATE kites SET tag = 'X' WHERE kite_id = 1",
+            "UPDATE kites SET tag = 'A' WHERE kite_id = 2",
+            "UPDATE kites SET tag = 'B' WHERE kite_id = 1",
+        ],
+    )
+
+
+@pytest.mark.parametrize(
+    "statement",
+    ["DELETE FROM hives WHERE hive_id = 1", "UPDATE hives SET frames = 12 WHERE hive_id = 2", "INSERT INTO hives (hive_id, frames) VALUES (3, 4)"],
+    ids=["delete", "update", "insert"],
+)
+@pytest.mark.parametrize("key", ["hive_id INTEGER PRIMARY KEY", "hive_id INTEGER"], ids=["key", "no key"])
+def test_undo_on_a_table_with_a_generated_column(statement: str, key: str):
+    session = Session()
+    schema = (
+        f"CREATE TABLE hives ({key}, frames INTEGER, bees INTEGER GENERATED ALWAYS AS (frames * 2000));"
+        " INSERT INTO hives (hive_id, frames) VALUES (1, 8), (2, 10);"
+    )
+    undone_exactly(session, schema, [statement])
+
+
+def test_undo_points_a_child_back_before_deleting_the_new_parent_it_had_moved_to():
+    session = Session()
+    schema = """
+    CREATE TABLE yards (yard_id INTEGER PRIMARY KEY, name VARCHAR);
+    CREATE TABLE hives (hive_id INTEGER PRIMARY KEY, yard_id INTEGER REFERENCES yards (yard_id));
+    INSERT INTO yards VALUES (1, 'Calder'); INSERT INTO hives VALUES (10, 1);
+    """
+    undone_exactly(session, schema, ["INSERT INTO yards VALUES (2, 'Ryde')", "UPDATE hives SET yard_id = 2 WHERE hive_id = 10"])
+
+
+def test_undo_says_what_it_took_back(session):
+    journal = Journal(session)
+    apply(session, journal, "Golden Fields supplies us now", ["INSERT INTO suppliers VALUES (1, 'Golden Fields')"])
+    apply(session, journal, "rename", ["UPDATE suppliers SET name = 'GF' WHERE supplier_id = 1", "DELETE FROM notes"])
+    (second,) = journal.undo()
+    assert second.summary == 'Undid request 2 ("rename"): suppliers: 1 row changed back.'
+    (first,) = journal.undo()
+    assert first.summary == 'Undid request 1 ("Golden Fields supplies us now"): suppliers: 1 row removed.'
+
+
+class Stopping(Session):
+    """A session whose `stop_at`-th statement raises KeyboardInterrupt (Ctrl-C between undo's statements)."""
+
+    stop_at: int | None = None
+
+    def rows(self, sql, params=None):
+        if self.stop_at is not None:
+            self.stop_at -= 1
+            if self.stop_at == 0:
+                raise KeyboardInterrupt
+        return super().rows(sql, params)
+
+
+def test_an_interrupted_undo_leaves_all_or_nothing_and_the_next_undo_finishes_it():
+    schema = """
+    CREATE TABLE yards (yard_id INTEGER PRIMARY KEY, name VARCHAR);
+    CREATE TABLE hives (hive_id INTEGER PRIMARY KEY, yard_id INTEGER REFERENCES yards (yard_id), frames INTEGER);
+    INSERT INTO yards VALUES (1, 'Calder'); INSERT INTO hives VALUES (10, 1, 8);
+    """
+    statements = [
+        "INSERT INTO yards VALUES (2, 'Ryde')",
+        "INSERT INTO hives VALUES (11, 2, 4)",
+        "UPDATE hives SET frames = 9 WHERE hive_id = 10",
+    ]
+    stops = 0
+    for stop_at in range(1, 200):
+        session = Stopping()
+        session.rows(schema)
+        before = {t: session.rows(f"SELECT * FROM {t} ORDER BY ALL") for t in ("yards", "hives")}
+        journal = Journal(session)
+        apply(session, journal, "new yard", statements)
+        after = {t: session.rows(f"SELECT * FROM {t} ORDER BY ALL") for t in ("yards", "hives")}
+        session.stop_at = stop_at
+        try:
+            journal.undo()
+        except KeyboardInterrupt:
+            stops += 1
+            session.stop_at = None
+            now = {t: session.rows(f"SELECT * FROM {t} ORDER BY ALL") for t in ("yards", "hives")}
+            half = journal._unfinished()
+            assert now == after or half == [1], f"stopped at statement {stop_at}: half undone and not noted"
+            assert not session.in_transaction
+            journal.undo()  # finishes what was begun, or undoes it all
+        else:
+            session.close()
+            break
+        assert {t: session.rows(f"SELECT * FROM {t} ORDER BY ALL") for t in ("yards", "hives")} == before
+        assert journal.history()["undone_at"].notna().all()
+        session.close()
+    assert stops > 5

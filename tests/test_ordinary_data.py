@@ -162,3 +162,38 @@ def test_an_approval_with_a_sequence_default_still_applies(model: ScriptedBacken
         assert chatdb.session.rows("SELECT tally_id, note FROM tallies") == [(2, "first")]  # the preview spent 1
     finally:
         chatdb.close()
+
+
+def test_an_approval_that_fails_leaves_no_card_saying_done(tmp_path):
+    """In a notebook: Approve runs the write (its card says done), the comparison with the preview fails,
+    and the card must then say the write was rolled back, not done."""
+    from tests.conftest import chatdb_kernel
+
+    model = ScriptedBackend()
+    engine = ChatDB(model=model, schema="CREATE SEQUENCE s; CREATE TABLE items (i INTEGER); CREATE TABLE tallies (t INTEGER, n INTEGER);")
+    for shell in chatdb_kernel(engine, tmp_path):
+        magics = shell.magics_manager.registry["ChatDBMagics"]
+        shell.run_cell("%%chatdb --sql\nINSERT INTO tallies SELECT nextval('s'), (SELECT count(*) FROM items)").raise_error()
+        view = magics.last_view
+        engine.run_sql("INSERT INTO items VALUES (1)", allow_writes=True)  # the count the write reads moves
+        shell.run_cell("%chatdb approve")
+        statuses = [card.status for card in view.state.cards.values()]
+        assert statuses == ["rolled back"] and view.state.phase == "failed"
+        assert "not written" in chain_text(view.state)
+        assert engine.session.rows("SELECT count(*) FROM tallies") == [(0,)]
+    engine.close()
+
+
+def test_a_read_of_a_time_zone_aware_frame_column_says_how_it_was_read(model: ScriptedBackend):
+    chatdb = ChatDB(model=model, summarize=False)
+    try:
+        landed = pd.to_datetime(["2024-06-01 10:00", "2024-06-01 23:30"]).tz_localize("Europe/Oslo")
+        chatdb.register("ferries", pd.DataFrame({"ferry": ["Ryde", "Calder"], "landed": landed}))
+        model.push(native("SELECT ferry, landed FROM ferries ORDER BY landed"))
+        reply = chatdb.ask("When did each ferry land?")
+        assert [str(t) for t in reply.result["landed"]] == ["2024-06-01 10:00:00", "2024-06-01 23:30:00"]
+        assert "ferries.landed is read as the wall-clock time of Europe/Oslo" in reply.answer
+        model.push(native("SELECT count(*) AS n FROM ferries"))
+        assert "wall-clock" not in chatdb.ask("How many ferries are there?").answer
+    finally:
+        chatdb.close()

@@ -130,6 +130,14 @@ class Session(Transactions):
                 raise ConfigError(f"DuckDB cannot read the DataFrame {name!r}: {reason.rstrip('.')}.") from None
             self._frames[name] = frame
 
+    def zones(self) -> dict[str, dict[str, str]]:
+        """Frame -> its time-zone-aware columns -> their zone: each is read as the wall-clock time of it."""
+        return {
+            name: {str(c): str(frame[c].dtype.tz) for c in frame.columns if isinstance(frame[c].dtype, pd.DatetimeTZDtype)}
+            for name, frame in self._frames.items()
+            if any(isinstance(dtype, pd.DatetimeTZDtype) for dtype in frame.dtypes)
+        }
+
     def unbind(self, name: str) -> None:
         with self._lock:
             self._from_namespace.discard(name)

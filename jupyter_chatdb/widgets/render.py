@@ -22,6 +22,7 @@ STATUS_COLORS = {
     "retrying": "#e37400",
     "not run": "#888",
     "waiting for approval": "#e37400",
+    "rolled back": "#888",
 }
 RED, GRAY = "#d93025", "#555"
 _SQL_FORMAT = HtmlFormatter(nowrap=True, noclasses=True, style="friendly")
@@ -224,6 +225,8 @@ def status_text(card: Card) -> str:
         text += f", attempt {card.attempt}"
     if card.rows_affected is not None and card.status == "waiting for approval":
         text += f", would change {card.rows_affected} row{'s' if card.rows_affected != 1 else ''}"
+    elif card.rows_affected is not None and card.status == "rolled back":
+        text += f", its {card.rows_affected} row{'s' if card.rows_affected != 1 else ''} not written"
     elif card.rows_affected is not None:
         text += f", {card.rows_affected} row{'s' if card.rows_affected != 1 else ''} changed"
     elif card.row_count is not None:

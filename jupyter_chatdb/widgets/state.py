@@ -73,7 +73,8 @@ class Card:
     index: int
     goal: str
     sql: str
-    status: str = "waiting"  # waiting | running | done | failed | retrying | not run | waiting for approval
+    # waiting | running | done | failed | retrying | not run | waiting for approval | rolled back
+    status: str = "waiting"
     attempt: int = 1
     row_count: int | None = None
     rows_affected: int | None = None
@@ -102,6 +103,7 @@ class ChainState:
     selection: TablesSelected | None = None  # the tables chosen for the planning prompt, with many tables
     procedure: str = ""  # the procedure run instead of a plan, with its values; or why a matching one was not
     changes: tuple[TableChange, ...] = ()  # rows the writes changed, or would change when pending
+    committed: bool = False  # the writes were saved: a failure after that takes nothing back
     activity: str = ""  # what the model is doing now, in words ("Writing SQL")
     activity_since: float | None = None  # wall-clock seconds when it started (the view ticks from it)
     started_at: float | None = None  # when the request started
@@ -154,6 +156,7 @@ class ChainState:
             self.decisions.append(f"Fell back to one plain statement: {event.reason}")
         elif isinstance(event, RolledBack):
             self.phase, self.note = "failed", f"Rolled back: {event.reason}."
+            self._writes_rolled_back()
         elif isinstance(event, ApprovalNeeded):
             self.phase, self.changes = "pending", event.changes
             changes = "; ".join(change.summary for change in event.changes) or "no rows"
@@ -192,9 +195,17 @@ class ChainState:
                 f": {same[event.same_result]}." if event.same_result is not None else "."
             )
         elif isinstance(event, Committed):
-            self.changes = event.changes
+            self.changes, self.committed = event.changes, True
             if event.request_id is not None:
                 self.note = f"Saved as request {event.request_id}; %chatdb undo (or ChatDB.undo()) takes it back."
+
+    def _writes_rolled_back(self) -> None:
+        """A request that ends before its writes are saved keeps none of them: no card says they were made."""
+        if self.committed:
+            return
+        for card in self.cards.values():
+            if card.status == "done" and card.rows_affected is not None:
+                card.status = "rolled back"
 
     def _drop_cards_from(self, first: int) -> None:
         """A revised plan replaces the cards of the steps it re-plans."""
@@ -236,6 +247,7 @@ class ChainState:
                 card.status = "not run"
             elif shown_below and card.error and card.error in message:
                 card.error = None  # said once, by the cell's error
+        self._writes_rolled_back()
         self.phase, self.generating, self.activity, self.ended_at = "failed", "", "", time.time()
         self.note = (FAILED_NOTE if self.cards else "Nothing was written.") if shown_below else message
 
@@ -249,7 +261,7 @@ class ChainState:
         self.phase, self.note = "rejected", "Rejected: nothing was written."
 
     def approving(self) -> None:
-        self.phase, self.note = "running", "Approved: applying the writes."
+        self.phase, self.note, self.committed = "running", "Approved: applying the writes.", False
 
     def rerun(self, index: int, reply: Reply) -> None:
         """Step `index` was edited and run again as one statement; its card shows the new outcome."""

@@ -22,6 +22,7 @@ from .honesty import refusal
 from .one_statement import foundation_sql
 from .rule_steps import apply_rules
 from .run import run_steps
+from .wall_clock import wall_clock_note
 
 FALLBACK_REPAIRS = 1
 
@@ -96,6 +97,8 @@ def answer(ctx: Context) -> Iterator[Event]:
             text += f" (Note: {'; '.join(ctx.doubtful)}, so this may not be what was asked.)"
         if ctx.assumed:
             text += f" (Note: {'; '.join(ctx.assumed)}.)"
+        if zones := wall_clock_note(ctx.session.zones(), [s.sql for s in reads]):
+            text += f" (Note: {zones}.)"
     ctx.reply = Reply(
         request.text,
         text,
