@@ -9,6 +9,8 @@ import pandas as pd
 import pytest
 from sqlglot import exp
 
+from jupyter_chatdb import ChatDB
+from jupyter_chatdb.grounding.labels import label_column
 from jupyter_chatdb.sql.catalog import Catalog
 from jupyter_chatdb.sql.column_owners import Link
 from jupyter_chatdb.sql.key_labels import labels_for_keys
@@ -90,3 +92,44 @@ def test_a_relabelled_read_returns_the_rows_of_the_read_as_written(kennel, sql, 
     assert (fixed is not None) == relabels
     if fixed is not None:
         assert_same_rows(kennel, sql, fixed)
+
+
+def labelled(session: Session, table: str, frame: pd.DataFrame) -> str | None:
+    session.bind(table, frame)
+    return label_column(Catalog.read(session, samples=0), session, table)
+
+
+def test_a_unique_name_held_by_every_row_is_the_label(kennel):
+    frame = pd.DataFrame(
+        {"kite_id": [1, 2, 3], "colour": ["red", "red", "blue"], "kite_name": ["Gale", "Wisp", "Zephyr"]}
+    )
+    assert labelled(kennel, "kites", frame) == "kite_name"
+
+
+def test_a_name_two_rows_share_is_no_label(kennel):
+    assert label_column(Catalog.read(kennel, samples=0), kennel, "hounds") is None
+
+
+def test_a_column_that_looks_like_a_secret_is_no_label(kennel):
+    tokens = [f"tok-{n:04x}" for n in range(10)]
+    frame = pd.DataFrame({"hive_id": range(10), "api_token": tokens, "passwordHash": tokens, "salt": tokens})
+    assert labelled(kennel, "hives", frame) is None
+
+
+def test_a_column_mostly_null_is_no_label(kennel):
+    titles = ["Swift", "Osprey", "Merlin"] + [None] * 17
+    frame = pd.DataFrame({"ferry_id": range(20), "title": titles})
+    assert labelled(kennel, "ferries", frame) is None
+
+
+def test_a_read_grouped_by_position_keeps_each_hound_apart(scripted):
+    chatdb = ChatDB(model=scripted, summarize=False, strategy="native")
+    chatdb.register("hounds", HOUNDS)
+    chatdb.register("grooms", GROOMS)
+    scripted.push(f"SELECT g.hound_id, count(*) AS grooms {JOINED} GROUP BY 1 ORDER BY 1")
+    try:
+        reply = chatdb.ask("How many grooms did each hound have?")
+    finally:
+        chatdb.close()
+    assert len(reply.result) == 10
+    assert reply.result["grooms"].tolist() == [2, 1, 3, 1, 1, 1, 1, 1, 1, 2]
