@@ -126,6 +126,15 @@ BYPASSING = re.compile(
 )
 
 
+# -- labels shown for keys (`grounding/labels.py`) --------------------------------------------------------
+
+# words of a column's name that say its values may be secret (`api_token`, `passwordHash`): such a column is
+# never the label a read-only fix-up shows instead of a key (the read still shows it where it asks for it)
+SECRET_WORDS = frozenset(
+    "token secret password passwd pwd passphrase key hash salt api credential credentials auth otp pin ssn".split()
+)
+
+
 # -- notes for the memory (`kernel_memory/worth_keeping.py`, `kernel_memory/bearing.py`) -----------------
 
 # what a request may hold worth keeping, by kind: only a request with one of these pays for the model call

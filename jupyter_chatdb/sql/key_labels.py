@@ -4,6 +4,11 @@
 g.hound_id = h.hound_id`), reads nothing else of it, and shows the referencing column (`g.hound_id`) shows
 that table's label instead (`h.name`): the join says the thing was meant, the key says nothing to a reader.
 A reference the request names as such (its "id", "code", "number") stays as written.
+
+The read's rows never change: a label is shown only where the read's groups, de-duplication, order and
+filters all go by the reference itself, never by what is shown in its place (`GROUP BY 1`, `GROUP BY ALL`,
+`DISTINCT`, `ORDER BY 1`, its alias named elsewhere, `QUALIFY`); a grouped read keeps the reference among
+its groups. The label itself (`grounding/labels.py`) is held by every row of its table and differs in each.
 """
 
 from __future__ import annotations
@@ -29,7 +34,7 @@ def labels_for_keys(
 ) -> exp.Expr | None:
     """`tree` with each such shown reference replaced by its table's label (`label_of(table)`: a text
     column naming each row, or None); its GROUP BY keeps the reference and adds the label. A statement
-    that is no single SELECT is left as it is.
+    that is no single SELECT, or whose rows the label could change (`_keeps_rows`), is left as it is.
 
     >>> from jupyter_chatdb.sql.trees import parse, written
     >>> schema = {"grooms": ["groom_no", "hound_id", "day"], "hounds": ["hound_id", "name"]}
@@ -38,7 +43,7 @@ def labels_for_keys(
     >>> written(labels_for_keys(parse(sql)[0], schema, links, lambda table: "name", lambda column, table: False))
     'SELECT h.name, g.day FROM grooms AS g JOIN hounds AS h ON g.hound_id = h.hound_id'
     """
-    if not isinstance(tree, exp.Select) or not tree.args.get("joins"):
+    if not isinstance(tree, exp.Select) or not tree.args.get("joins") or not _keeps_rows(tree):
         return None
     tree = tree.copy()
     columns = lowered_columns(schema)
@@ -49,17 +54,49 @@ def labels_for_keys(
     changed = False
     for projection in tree.expressions:
         shown = projection.this if isinstance(projection, exp.Alias) else projection
-        if not isinstance(shown, exp.Column) or not shown.table:
+        if not isinstance(shown, exp.Column) or not shown.table or _named_elsewhere(tree, projection):
+            continue
+        group = tree.args.get("group")
+        if group is not None and not any(_same(key, shown) for key in group.expressions):
             continue
         replaced = _label(tree, shown, aliases, columns, known, label_of, named)
         if replaced is None:
             continue
-        group = tree.args.get("group")
-        if group is not None and any(_same(key, shown) for key in group.expressions):
+        if group is not None:
             group.append("expressions", replaced.copy())
         shown.replace(replaced)
         changed = True
     return tree if changed else None
+
+
+def _keeps_rows(select: exp.Select) -> bool:
+    """Whether `select` groups, de-duplicates and orders its rows only by what it names, so that a label
+    shown instead of a key changes none of them: no DISTINCT, no QUALIFY, no GROUP BY ALL, ROLLUP, CUBE
+    or GROUPING SETS, and no group or order by position.
+
+    >>> from jupyter_chatdb.sql.trees import parse
+    >>> [_keeps_rows(parse(sql)[0]) for sql in ("SELECT a, b FROM t ORDER BY a", "SELECT a FROM t GROUP BY 1")]
+    [True, False]
+    """
+    if any(select.args.get(part) for part in ("distinct", "qualify")):
+        return False
+    group = select.args.get("group")
+    if group is not None and group.args.get("all"):
+        return False
+    order = select.args.get("order")
+    keys = [*(group.expressions if group else []), *(o.this for o in (order.expressions if order else []))]
+    return not any(isinstance(key, (exp.Literal, exp.Rollup, exp.Cube, exp.GroupingSets)) for key in keys)
+
+
+def _named_elsewhere(select: exp.Select, projection: exp.Expr) -> bool:
+    """Whether `select` names `projection` by its output name anywhere else (a filter, a group or an order
+    by its alias): there it would name the label instead."""
+    name = projection.alias_or_name.lower()
+    own = {id(column) for column in projection.find_all(exp.Column)}
+    return any(
+        not column.table and column.name.lower() == name and id(column) not in own
+        for column in select.find_all(exp.Column)
+    )
 
 
 def _label(
