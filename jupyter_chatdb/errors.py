@@ -21,6 +21,10 @@ class ConfigError(ChatDBError):
     """An option or argument has a value that cannot work."""
 
 
+class MemoryFileError(ChatDBError):
+    """A file given to `%mem export` or `%mem import` cannot be used, or a line of it is not a memory record."""
+
+
 class ModelUnavailable(ChatDBError):
     """No model can be used: missing key, unreachable server, model not installed."""
 

@@ -147,3 +147,27 @@ def test_explain_of_a_remote_read_says_the_plan_is_the_engines(notes_file, remot
     ) as raised:
         run_tool(ToolCall("explain_query", sql="SELECT count(*) FROM notes"), bench)
     assert "\n" not in str(raised.value)
+
+
+# -- 6. a table with a dot in its name ----------------------------------------------------------
+
+
+def test_a_table_named_with_a_dot_is_left_out_with_one_warning(tmp_path, remote):
+    path = database(
+        tmp_path / "dotted.sqlite",
+        'CREATE TABLE "dot.ted" (id INTEGER)',
+        "CREATE TABLE trades (id INTEGER, tonnes REAL)",
+        rows={"dot.ted": [(1,)], "trades": [(1, 40.0), (2, 12.5)]},
+    )
+    with warnings.catch_warnings(record=True) as caught:
+        warnings.simplefilter("always")
+        db = remote(path)
+    assert [str(w.message) for w in caught] == [
+        "The remote table 'dot.ted' has a dot in its name, which SQL reads as database.table: it is left out; "
+        "rename it there to ask about it."
+    ]
+    assert db.status().remote_tables == ["trades"]
+    assert db.session.tables()[["table", "rows"]].to_dict("records") == [{"table": "trades", "rows": 2}]
+    reply = db.run_sql("SELECT sum(tonnes) AS tonnes FROM trades")
+    assert reply.result is not None and reply.result["tonnes"].tolist() == [52.5]
+    assert list(Catalog.read(db.session).tables) == ["trades"]

@@ -22,6 +22,7 @@ import numpy as np
 from ..errors import ChatDBError
 
 FORGOTTEN = -1  # superseded_by of a record the user forgot
+LARGEST = 2**63 - 1  # SQLite's largest integer: no record id is larger, and no count of records
 SCHEMA = """
 CREATE TABLE IF NOT EXISTS records (
     id            INTEGER PRIMARY KEY,
@@ -166,7 +167,7 @@ class Store:
     # -- reads --------------------------------------------------------------------------------
 
     def get(self, record_id: int) -> Record:
-        rows = self._select("WHERE id = ?", (record_id,))
+        rows = self._select("WHERE id = ?", (record_id,)) if abs(record_id) <= LARGEST else []
         if not rows:
             raise ChatDBError(f"There is no memory record {record_id}: see %mem list.")
         return rows[0]
@@ -180,9 +181,9 @@ class Store:
         return self._select("WHERE superseded_by IS NULL AND kind = ? ORDER BY id DESC LIMIT ?", (kind, limit))
 
     def live(self, limit: int | None = None) -> list[Record]:
-        """Live records, newest first."""
+        """Live records, newest first (at most `limit`: a limit past any count is every one)."""
         return self._select(
-            "WHERE superseded_by IS NULL ORDER BY id DESC" + (f" LIMIT {int(limit)}" if limit else ""), ()
+            "WHERE superseded_by IS NULL ORDER BY id DESC" + (f" LIMIT {min(int(limit), LARGEST)}" if limit else ""), ()
         )
 
     def all(self) -> list[Record]:
@@ -295,13 +296,3 @@ def _record(
 
 def _now() -> str:
     return datetime.now(timezone.utc).isoformat(timespec="seconds")
-
-
-def read_jsonl(path: Path) -> Iterator[dict]:
-    with open(path, encoding="utf-8") as lines:
-        for number, line in enumerate(lines, start=1):
-            if line.strip():
-                try:
-                    yield json.loads(line)
-                except json.JSONDecodeError:
-                    raise ChatDBError(f"{path}, line {number}, is not JSON: export memory with %mem export.") from None

@@ -10,9 +10,9 @@ from IPython.core.magic import Magics, line_cell_magic, magics_class
 from IPython.display import display
 
 from ..errors import ChatDBError
-from ..kernel_memory import evidence
-from ..kernel_memory.store import Record, read_jsonl
-from ..kernel_memory.thoughts import Thought, ThoughtMemory
+from ..kernel_memory import evidence, exports
+from ..kernel_memory.store import Record
+from ..kernel_memory.thoughts import ThoughtMemory
 from ..widgets.memory import COLUMNS, Freshness, MemoryBrowser, thought_row
 from .cell_words import split_words, whole_number
 from .chatdb import ChatDBMagics
@@ -155,24 +155,12 @@ class MemMagics(Magics):
 
     def _export(self, memory: ThoughtMemory, words: list[str]) -> None:
         path = _path(words, "export PATH")
-        print(f"Exported {memory.store.export_jsonl(path)} records to {path}.")
+        print(f"Exported {exports.export(memory.store, path)} records to {path}.")
 
     def _import(self, memory: ThoughtMemory, words: list[str]) -> None:
+        """Every line is read and checked before any thought is added: a bad line adds nothing."""
         path = _path(words, "import PATH")
-        added = 0
-        for row in read_jsonl(path):
-            if row.get("superseded_by") is None:
-                thought = Thought(
-                    row.get("subject", ""),
-                    row.get("relation", ""),
-                    row.get("object", ""),
-                    row.get("text", ""),
-                    row.get("kind") or "fact",
-                    tuple(row.get("terms") or ()),
-                    row.get("sql") or "",
-                    tuple((str(table), str(printed)) for table, printed in row.get("tables") or ()),
-                )
-                added += memory.remember(thought, source=row.get("source") or f"import {path.name}").record is not None
+        added = sum(memory.remember(i.thought, source=i.source).record is not None for i in exports.read_export(path))
         print(f"Imported {added} thought{'s' if added != 1 else ''} from {path}.")
 
     def _clear(self, memory: ThoughtMemory, words: list[str]) -> None:

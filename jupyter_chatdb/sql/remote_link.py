@@ -34,9 +34,10 @@ class RemoteLink:
     @classmethod
     def open(cls, engine: RemoteEngine, sample_rows: int = SAMPLE_ROWS) -> RemoteLink:
         """Read the engine's tables and a sample of each. A column whose values are not all of its declared
-        type (SQLite keeps any value in any column) is read as text, with one warning per table."""
+        type (SQLite keeps any value in any column) is read as text, with one warning per table; a table
+        whose name holds a dot is left out, with one warning naming it (as a stored table of the session)."""
         try:
-            link = cls(engine, engine.tables())
+            link = cls(engine, _undotted(engine.tables()))
             link._sample(sample_rows)
         except BaseException:
             engine.close()  # nothing of it is kept: a connection pool, or a Spark session made for it
@@ -112,6 +113,18 @@ class RemoteLink:
 
     def close(self) -> None:
         self.engine.close()
+
+
+def _undotted(columns: dict[str, list[tuple[str, str]]]) -> dict[str, list[tuple[str, str]]]:
+    """The tables whose names hold no dot: SQL reads `a.b` as database.table, so the catalog, the guard and
+    the session's lists would each read such a table as another one. Each left out is said in one warning."""
+    for name in sorted(name for name in columns if "." in name):
+        warnings.warn(
+            f"The remote table {name!r} has a dot in its name, which SQL reads as database.table: it is left out; "
+            "rename it there to ask about it.",
+            stacklevel=5,
+        )
+    return {name: kinds for name, kinds in columns.items() if "." not in name}
 
 
 def table_node(name: str) -> exp.Table:
