@@ -77,7 +77,9 @@ def test_undo_and_restore_across_keys_foreign_keys_and_duplicate_rows(session):
     assert [u.request_id for u in journal.undo()] == [3] and state(session) == states[2]
     assert "extra" not in session.stored_tables()
     assert [u.request_id for u in journal.restore(1)] == [2] and state(session) == states[1]
-    assert [u.request_id for u in journal.undo()] == [1] and state(session) == states[0]  # parents deleted after their children
+    assert [u.request_id for u in journal.undo()] == [1] and state(session) == states[
+        0
+    ]  # parents deleted after their children
     assert journal.history()["undone_at"].notna().all()
     with pytest.raises(ChatDBError, match="nothing to undo"):
         journal.undo()
@@ -123,7 +125,9 @@ def test_undo_of_an_update_beside_a_unique_column_without_a_key():
 def test_undo_of_a_unique_value_moved_to_a_new_row_beside_a_key():
     session = Session()
     schema = "CREATE TABLE kites (kite_id INTEGER PRIMARY KEY, tag VARCHAR UNIQUE); INSERT INTO kites VALUES (1, 'K1');"
-    undone_exactly(session, schema, ["UPDATE kites SET tag = 'K9' WHERE kite_id = 1", "INSERT INTO kites VALUES (2, 'K1')"])
+    undone_exactly(
+        session, schema, ["UPDATE kites SET tag = 'K9' WHERE kite_id = 1", "INSERT INTO kites VALUES (2, 'K1')"]
+    )
 
 
 def test_undo_of_unique_values_swapped_between_rows():
@@ -142,7 +146,11 @@ def test_undo_of_unique_values_swapped_between_rows():
 
 @pytest.mark.parametrize(
     "statement",
-    ["DELETE FROM hives WHERE hive_id = 1", "UPDATE hives SET frames = 12 WHERE hive_id = 2", "INSERT INTO hives (hive_id, frames) VALUES (3, 4)"],
+    [
+        "DELETE FROM hives WHERE hive_id = 1",
+        "UPDATE hives SET frames = 12 WHERE hive_id = 2",
+        "INSERT INTO hives (hive_id, frames) VALUES (3, 4)",
+    ],
     ids=["delete", "update", "insert"],
 )
 @pytest.mark.parametrize("key", ["hive_id INTEGER PRIMARY KEY", "hive_id INTEGER"], ids=["key", "no key"])
@@ -162,7 +170,9 @@ def test_undo_points_a_child_back_before_deleting_the_new_parent_it_had_moved_to
     CREATE TABLE hives (hive_id INTEGER PRIMARY KEY, yard_id INTEGER REFERENCES yards (yard_id));
     INSERT INTO yards VALUES (1, 'Calder'); INSERT INTO hives VALUES (10, 1);
     """
-    undone_exactly(session, schema, ["INSERT INTO yards VALUES (2, 'Ryde')", "UPDATE hives SET yard_id = 2 WHERE hive_id = 10"])
+    undone_exactly(
+        session, schema, ["INSERT INTO yards VALUES (2, 'Ryde')", "UPDATE hives SET yard_id = 2 WHERE hive_id = 10"]
+    )
 
 
 def test_undo_says_what_it_took_back(session):

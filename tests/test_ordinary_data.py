@@ -44,9 +44,10 @@ def model() -> ScriptedBackend:
     return ScriptedBackend()
 
 
-@pytest.fixture
-def kites(model: ScriptedBackend):
-    chatdb = ChatDB(model=model, schema=EVERY_TYPE, summarize=False)
+@pytest.fixture(params=["key", "no key"])
+def kites(model: ScriptedBackend, request: pytest.FixtureRequest):
+    schema = EVERY_TYPE if request.param == "key" else EVERY_TYPE.replace("kite_id INTEGER PRIMARY KEY", "kite_id INTEGER")
+    chatdb = ChatDB(model=model, schema=schema, summarize=False)
     yield chatdb
     chatdb.close()
 
@@ -170,10 +171,15 @@ def test_an_approval_that_fails_leaves_no_card_saying_done(tmp_path):
     from tests.conftest import chatdb_kernel
 
     model = ScriptedBackend()
-    engine = ChatDB(model=model, schema="CREATE SEQUENCE s; CREATE TABLE items (i INTEGER); CREATE TABLE tallies (t INTEGER, n INTEGER);")
+    engine = ChatDB(
+        model=model,
+        schema="CREATE SEQUENCE s; CREATE TABLE items (i INTEGER); CREATE TABLE tallies (t INTEGER, n INTEGER);",
+    )
     for shell in chatdb_kernel(engine, tmp_path):
         magics = shell.magics_manager.registry["ChatDBMagics"]
-        shell.run_cell("%%chatdb --sql\nINSERT INTO tallies SELECT nextval('s'), (SELECT count(*) FROM items)").raise_error()
+        shell.run_cell(
+            "%%chatdb --sql\nINSERT INTO tallies SELECT nextval('s'), (SELECT count(*) FROM items)"
+        ).raise_error()
         view = magics.last_view
         engine.run_sql("INSERT INTO items VALUES (1)", allow_writes=True)  # the count the write reads moves
         shell.run_cell("%chatdb approve")

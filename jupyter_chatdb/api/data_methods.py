@@ -16,9 +16,9 @@ from ..grounding.values import ValueIndex
 from ..llm.base import LLM
 from ..sql import remote
 from ..sql.journal import Journal
-from ..sql.undo import Undone
 from ..sql.remote import RemoteEngine
 from ..sql.session import Binding, Session
+from ..sql.undo import Undone
 
 
 @dataclass(frozen=True)

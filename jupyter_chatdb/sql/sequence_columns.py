@@ -68,7 +68,9 @@ def sequence_columns(session: Session, statements: Iterable[str]) -> SequenceFil
                 if value is None or _calls_sequence_anywhere(value):
                     found.add(column)
                 elif names := frozenset(p.name for p in value.find_all(exp.Placeholder) if p.name):
-                    parameters.setdefault(table, {})[column] = names | parameters.get(table, {}).get(column, frozenset())
+                    parameters.setdefault(table, {})[column] = names | parameters.get(table, {}).get(
+                        column, frozenset()
+                    )
     return SequenceFill(_with_references(session, filled), parameters)
 
 

@@ -132,11 +132,12 @@ class Session(Transactions):
 
     def zones(self) -> dict[str, dict[str, str]]:
         """Frame -> its time-zone-aware columns -> their zone: each is read as the wall-clock time of it."""
-        return {
-            name: {str(c): str(frame[c].dtype.tz) for c in frame.columns if isinstance(frame[c].dtype, pd.DatetimeTZDtype)}
-            for name, frame in self._frames.items()
-            if any(isinstance(dtype, pd.DatetimeTZDtype) for dtype in frame.dtypes)
-        }
+        zones: dict[str, dict[str, str]] = {}
+        for name, frame in self._frames.items():
+            for column, dtype in frame.dtypes.items():
+                if isinstance(dtype, pd.DatetimeTZDtype):
+                    zones.setdefault(name, {})[str(column)] = str(dtype.tz)
+        return zones
 
     def unbind(self, name: str) -> None:
         with self._lock:

@@ -46,7 +46,9 @@ def row_key(session: Session, table: str) -> tuple[str, ...]:
 def columns(session: Session, table: str) -> list[str]:
     return [
         name
-        for (name,) in session.rows(f"SELECT column_name FROM duckdb_columns() WHERE {OWN} ORDER BY column_index", [table])
+        for (name,) in session.rows(
+            f"SELECT column_name FROM duckdb_columns() WHERE {OWN} ORDER BY column_index", [table]
+        )
     ]
 
 

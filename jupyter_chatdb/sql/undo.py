@@ -95,9 +95,9 @@ def undo_request(session: Session, request_id: int) -> Undone:
     counted = [_counted(session, change) for change in rows.values()]
     counted += [TableUndone(table, dropped=True) for table, kind in created if kind == "created"]
     session.rows(PROGRESS)
-    (start,) = session.rows(
-        f"SELECT coalesce(max(next_level), 0) FROM {J}.undoing WHERE request_id = ?", [request_id]
-    )[0]
+    (start,) = session.rows(f"SELECT coalesce(max(next_level), 0) FROM {J}.undoing WHERE request_id = ?", [request_id])[
+        0
+    ]
     parents_first = [rows[table] for level in reversed(levels) for table in level]
     with interrupts_deferred():
         for depth in range(start, len(levels)):
