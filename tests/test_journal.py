@@ -1,5 +1,7 @@
 """The undo journal on a real DuckDB database: exact states back, with and without primary keys."""
 
+import signal
+
 import pytest
 
 from jupyter_chatdb.errors import ChatDBError
@@ -235,3 +237,28 @@ def test_an_interrupted_undo_leaves_all_or_nothing_and_the_next_undo_finishes_it
         assert journal.history()["undone_at"].notna().all()
         session.close()
     assert stops > 5
+
+
+class Signalling(Session):
+    """A session that sends itself SIGINT (Ctrl-C) when it runs a statement starting with `at`."""
+
+    at: str | None = None
+
+    def rows(self, sql, params=None):
+        if self.at is not None and sql.startswith(self.at):
+            self.at = None
+            signal.raise_signal(signal.SIGINT)
+        return super().rows(sql, params)
+
+
+def test_ctrl_c_during_an_undo_waits_until_it_has_committed():
+    session = Signalling()
+    session.rows(SCHEMA)
+    journal = Journal(session)
+    apply(session, journal, "new supplier", ["INSERT INTO suppliers VALUES (1, 'Golden Fields')"])
+    session.at = "DELETE FROM main"  # the undo's first statement of its own
+    with pytest.raises(KeyboardInterrupt):
+        journal.undo()
+    assert session.rows("SELECT count(*) FROM suppliers") == [(0,)]
+    assert journal.history()["undone_at"].notna().all()
+    session.close()

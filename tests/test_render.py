@@ -86,7 +86,7 @@ def test_rollback_and_writes_are_shown():
     state.apply(StepDone(Step(1, "Add pear", written.sql, "done", written, rows_affected=1)))
     state.apply(RolledBack("statement 2 failed, so none of the 2 was applied"))
     text = chain_markdown(state)
-    assert "(done, 1 row changed, 1 ms)" in text
+    assert "(rolled back, its 1 row not written, 1 ms)" in text  # not "done": nothing was kept (issue 50)
     assert "Rolled back: statement 2 failed, so none of the 2 was applied." in text
     assert state.cards[1].preview is None
 
