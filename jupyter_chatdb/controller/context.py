@@ -120,6 +120,8 @@ class Context:
     shown: tuple[str, ...] | None = None  # the tables the planner is shown (None: all)
     views: dict[str, str] = field(default_factory=dict)  # views shown beside them: name -> SELECT (`flat_views`)
     repair_views: dict[str, str] = field(default_factory=dict)  # views offered with the first repair instead
+    does: str = ""  # what a write does to rows, as the model read it: add, change or remove (`read_change`)
+    held: list[str] = field(default_factory=list)  # why a write waits for approval even where writes are allowed
     steps: list[PlannedStep] = field(default_factory=list)  # the plan
     params: dict[str, object] = field(default_factory=dict)  # values bound to the plan's $parameters
     procedure: str = ""  # the procedure whose steps `steps` are

@@ -269,6 +269,17 @@ class FactsExtracted(Event):
 
 
 @dataclass(frozen=True)
+class ChangeRead(Event):
+    """What a write does to rows, read by the model: adds rows, changes rows it names, or removes them;
+    for a change or removal, the statement code wrote and the values it doubts."""
+
+    does: str
+    table: str
+    sql: str = ""
+    doubts: tuple[str, ...] = ()
+
+
+@dataclass(frozen=True)
 class FactsNotUsed(Event):
     """The rows the model read could not be written by code: the request is planned instead."""
 

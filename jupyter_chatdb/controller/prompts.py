@@ -154,11 +154,16 @@ def write_target_schema(options: list[str]) -> JSONSchema:
     }
 
 
-def route_messages(request: str, tables: list[str]) -> list[Message]:
-    return [
-        {"role": "system", "content": ROUTE_INSTRUCTIONS.replace("{tables}", ", ".join(tables))},
-        {"role": "user", "content": request},
-    ]
+WRITES_ALLOWED = (
+    "\nThe user allows writes here: a statement of fact (what happened, what someone did, has or is now) is a record "
+    "to write, even with names the tables do not hold yet; only a question is a read."
+)
+
+
+def route_messages(request: str, tables: list[str], writes_allowed: bool = False) -> list[Message]:
+    """The routing call's messages; where the user allows writes, the prompt says a statement is a record."""
+    system = ROUTE_INSTRUCTIONS.replace("{tables}", ", ".join(tables)) + (WRITES_ALLOWED if writes_allowed else "")
+    return [{"role": "system", "content": system}, {"role": "user", "content": request}]
 
 
 def plan_messages(

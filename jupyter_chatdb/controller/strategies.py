@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from ..sql.fixup_rules import RULE_NAMES
 from .stage import Stage
+from .stages.change_rows import read_change
 from .stages.finish import answer, fall_back, finish
 from .stages.frames import refuse_writes_to_frames
 from .stages.from_facts import write_from_facts
@@ -54,7 +55,8 @@ NATIVE: tuple[Stage, ...] = (
     chat,
     check_concepts,
     use_procedure,
-    write_from_facts,  # a write no procedure takes: the rows it states, written by code (`recording/`)
+    read_change,  # a write no procedure takes: adds, changes or removes rows; a change is an UPDATE by code
+    write_from_facts,  # a write that adds rows: the rows it states, written by code (`recording/`)
     pick_tables,
     leave_out_copies,
     native_read,

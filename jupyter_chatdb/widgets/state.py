@@ -12,6 +12,7 @@ from ..controller.events import (
     ApprovalNeeded,
     AskedAgain,
     CandidatesVoted,
+    ChangeRead,
     Committed,
     ConceptsMissing,
     Event,
@@ -60,6 +61,7 @@ ACTIVITIES = {
     "fill": "Reading the procedure's values in the request",
     "rule": "Drafting the rule's SQL",
     "extract": "Reading the facts to record",
+    "change": "Reading what the write does to rows",
     "answer": "Phrasing the answer",
     "memory": "Noting what this answer says, for later (the answer is above)",
 }
@@ -177,6 +179,11 @@ class ChainState:
             self.decisions += unstated_text(event.unstated)
             if event.from_lines:
                 self.decisions.append(f"Set as the request labels them on its lines: {', '.join(event.from_lines)}.")
+        elif isinstance(event, ChangeRead):
+            self.decisions.append(
+                f"Read as a {event.does} of {event.table} rows" + (f": {event.sql}" if event.sql else ".")
+            )
+            self.decisions += [f"Doubtful value: {doubt}." for doubt in event.doubts]
         elif isinstance(event, FactsNotUsed):
             self.decisions.append(f"Planned instead of written from the facts: {event.reason}.")
             self.decisions += unstated_text(event.unstated)

@@ -53,6 +53,7 @@ def finish(ctx: Context) -> Iterator[Event]:
         # what rules then changed was approved with the rules
         own_changes = chain.changes if own is None else own
         approval = approval or bulk_change(own_changes, ctx.options.approve_share, chain.matched)
+        approval = approval or "; ".join(ctx.held) or _adds_to_a_change(ctx.does, own_changes)
     if approval:
         session.rollback()
         chain.preview = ran
@@ -81,6 +82,8 @@ def answer(ctx: Context) -> Iterator[Event]:
     pending = chain.preview is not None
     if chain.changes or affected is not None:
         text = _changes_answer(chain.changes, pending)
+        if pending and ctx.held:
+            text += f" It waits for approval: {'; '.join(ctx.held)}."
         if ctx.rule is not None:
             kept = "Approve to keep" if pending else "Kept"
             text += f" {kept} rule {ctx.rule.name!r}: it runs {ctx.rule.runs_after()}."
@@ -113,7 +116,7 @@ def answer(ctx: Context) -> Iterator[Event]:
         pending=pending,
         request_id=chain.request_id,
         preview=chain.preview,
-        doubtful=(*ctx.doubtful, *ctx.assumed),
+        doubtful=(*ctx.doubtful, *ctx.assumed, *ctx.held),
         params=tuple(ctx.params.items()),
         procedure=ctx.procedure,
         seen=request.seen,
@@ -141,6 +144,28 @@ def fall_back(ctx: Context) -> Iterator[Event]:
         finally:
             ctx.chain = again.chain  # the pipeline says what it rolls back when a stage fails
     ctx.reply = cast(Reply, again.reply)
+
+
+def _adds_to_a_change(does: str, changes: tuple[TableChange, ...]) -> str | None:
+    """Why a change or removal that adds rows waits: the request was read as changing rows already kept.
+
+    >>> added = TableChange("t", pd.DataFrame({"id": []}), pd.DataFrame({"id": [2]}), ("id",))
+    >>> _adds_to_a_change("change", (added,))
+    'it adds rows to t, where the request changes rows already kept'
+    """
+    if does not in ("change", "remove"):
+        return None
+    grown = [c.table for c in changes if _grows(c)]
+    return f"it adds rows to {', '.join(grown)}, where the request changes rows already kept" if grown else None
+
+
+def _grows(change: TableChange) -> bool:
+    """Whether a change adds rows: keys the table did not hold, or (without a key) more rows than it took."""
+    if change.created or not change.key:
+        return change.created or len(change.new) > len(change.old)
+    new = {tuple(map(str, row)) for row in change.new[list(change.key)].itertuples(index=False, name=None)}
+    old = {tuple(map(str, row)) for row in change.old[list(change.key)].itertuples(index=False, name=None)}
+    return bool(new - old)
 
 
 def _changes_answer(changes: tuple[TableChange, ...], pending: bool) -> str:

@@ -41,8 +41,8 @@ def write_from_facts(ctx: Context) -> Iterator[Event]:
     of it was made up (rows of a table the request says nothing of), it is read once more, offered only the
     tables it read that were not made up (and those they name); a header read without its lines, once
     more for them."""
-    if ctx.route != Route.WRITE or ctx.steps or ctx.request.approved:
-        return
+    if ctx.route != Route.WRITE or ctx.steps or ctx.request.approved or ctx.does in ("change", "remove"):
+        return  # a change to rows already kept is never read as rows to add
     rules = ctx.services.rules
     shapes = shapes_of(ctx.session, ctx.catalog, derived_columns(rules) if rules is not None else {})
     shapes = {name: shape for name, shape in shapes.items() if shape.fields}

@@ -131,7 +131,7 @@ def route(ctx: Context) -> Iterator[Event]:
 
 
 def _route_by_model(ctx: Context) -> Iterator[Event]:
-    messages = prompts.route_messages(ctx.request.text, ctx.table_names)
+    messages = prompts.route_messages(ctx.request.text, ctx.table_names, ctx.request.allow_writes)
     completion = yield from ctx.calls("route", messages, prompts.ROUTE_SCHEMA, ROUTE_MAX_TOKENS)
     routed = prompts.parse_json(completion.text, "route")
     ctx.route = Route(routed) if routed in {r.value for r in Route} else Route.READ

@@ -1,0 +1,328 @@
+"""What a write does to rows already kept, and its SQL: an UPDATE or a DELETE of the rows it names, never
+an INSERT.
+
+The model reads the request once, constrained by the tables' columns (`schema`): whether it adds rows,
+changes rows it names, or removes them; for a change, each column and how (to a value the request gives,
+cleared, copied from another row it names, or a number added or taken off). Code then writes the
+statement and checks it against the request and the data before anything runs:
+
+- the rows it names exist (none is a question to the user, never a new row);
+- a value copied from another row is read from that row in SQL, and that row is exactly one;
+- every value written is one the request states, an entry of the column's CHECK list its words map to,
+  or a row of a referenced table it names; any other value (a phrase such as 'region of order 3') is
+  kept, but the write waits for approval with the value and why.
+"""
+
+from __future__ import annotations
+
+import datetime as dt
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass, field
+
+from ..llm.base import JSONSchema, Message
+from ..sql.names import quote_identifier, quote_table
+from .picks import mapped
+from .reading_errors import NotExpressible
+from .resolve import StoredRows
+from .shapes import Field, Shape
+from .stated import is_stated
+
+DOES = ("add", "change", "remove")
+HOW = ("to", "clear", "copy", "add", "subtract")
+MAX_PICKS = 4  # column values that name the rows a change is for
+MAX_SETS = 6
+
+INSTRUCTIONS = """\
+You read what a write request does to the rows of the tables. Reply with JSON:
+- "does": "add" when it records something new (an event, a new person or thing); "change" when it changes \
+values of rows already kept; "remove" when it deletes rows already kept.
+- "table": the table it adds to, changes or removes from.
+- "which": for a change or a removal, the column values that name the rows, as the request says them.
+- "set": for a change, each column it changes and how: "to" a value the request gives; "clear" to empty it; \
+"copy" to take the value another row has, that row named in "from" by its column values; "add" or \
+"subtract" a number the request gives to or from the kept one.
+
+Example tables:
+kites: kite_id (integer), name (text), colour (one of: red, blue, green), span_m (number), owner (text)
+Request: Bolt is blue now
+{"does": "change", "table": "kites", "which": [{"column": "name", "value": "Bolt"}], "set": [{"column": \
+"colour", "how": "to", "value": "blue"}]}
+Request: kite 7 should have the same owner as kite 2
+{"does": "change", "table": "kites", "which": [{"column": "kite_id", "value": "7"}], "set": [{"column": \
+"owner", "how": "copy", "value": "", "from": [{"column": "kite_id", "value": "2"}]}]}
+Request: Aria has no owner any more; its span grew by 0.5
+{"does": "change", "table": "kites", "which": [{"column": "name", "value": "Aria"}], "set": [{"column": \
+"owner", "how": "clear", "value": ""}, {"column": "span_m", "how": "add", "value": "0.5"}]}
+Request: Cirrus was flown by Jo Hale on 3 May, red, 2.4 m
+{"does": "add", "table": "kites", "which": [], "set": []}
+Request: delete kite 9
+{"does": "remove", "table": "kites", "which": [{"column": "kite_id", "value": "9"}], "set": []}"""
+
+
+def change_schema(shapes: Mapping[str, Shape]) -> JSONSchema:
+    """The reply's JSON schema: the tables and their columns as enums."""
+    columns = sorted({name for shape in shapes.values() for name in _columns(shape)})
+    pick: JSONSchema = {
+        "type": "object",
+        "properties": {"column": {"type": "string", "enum": columns}, "value": {"type": "string"}},
+        "required": ["column", "value"],
+        "additionalProperties": False,
+    }
+    setting: JSONSchema = {
+        "type": "object",
+        "properties": {
+            "column": {"type": "string", "enum": columns},
+            "how": {"type": "string", "enum": list(HOW)},
+            "value": {"type": "string"},
+            "from": {"type": "array", "items": pick, "maxItems": MAX_PICKS},
+        },
+        "required": ["column", "how", "value"],
+        "additionalProperties": False,
+    }
+    return {
+        "type": "object",
+        "properties": {
+            "does": {"type": "string", "enum": list(DOES)},
+            "table": {"type": "string", "enum": sorted(shapes)},
+            "which": {"type": "array", "items": pick, "maxItems": MAX_PICKS},
+            "set": {"type": "array", "items": setting, "maxItems": MAX_SETS},
+        },
+        "required": ["does", "table", "which", "set"],
+        "additionalProperties": False,
+    }
+
+
+def change_messages(shapes: Mapping[str, Shape], request: str) -> list[Message]:
+    tables = "\n".join(f"{name}: {', '.join(_described(shape))}" for name, shape in shapes.items())
+    return [
+        {"role": "system", "content": INSTRUCTIONS},
+        {"role": "user", "content": f"Tables:\n{tables}\nRequest: {request}"},
+    ]
+
+
+# -- the reading ------------------------------------------------------------------------------------
+
+
+@dataclass(frozen=True)
+class Pick:
+    column: str
+    value: str
+
+
+@dataclass(frozen=True)
+class Setting:
+    column: str
+    how: str
+    value: str = ""
+    source: tuple[Pick, ...] = ()  # the row a copied value comes from
+
+
+@dataclass(frozen=True)
+class Reading:
+    does: str
+    table: str
+    which: tuple[Pick, ...] = ()
+    settings: tuple[Setting, ...] = ()
+
+
+def parse_reading(reply: object) -> Reading | None:
+    """The model's JSON reply as a `Reading`, or None when it is not one.
+
+    >>> parse_reading({"does": "change", "table": "kites", "which": [{"column": "name", "value": "Bolt"}],
+    ...                "set": [{"column": "colour", "how": "to", "value": "blue"}]}).settings
+    (Setting(column='colour', how='to', value='blue', source=()),)
+    """
+    if not isinstance(reply, dict) or reply.get("does") not in DOES or not isinstance(reply.get("table"), str):
+        return None
+
+    def picks(items: object) -> tuple[Pick, ...]:
+        listed = items if isinstance(items, list) else []
+        return tuple(
+            Pick(str(i["column"]), str(i["value"]).strip())
+            for i in listed
+            if isinstance(i, dict) and "column" in i and "value" in i
+        )
+
+    listed = reply.get("set")
+    settings = tuple(
+        Setting(str(s["column"]), str(s.get("how")), str(s.get("value") or "").strip(), picks(s.get("from")))
+        for s in (listed if isinstance(listed, list) else [])
+        if isinstance(s, dict) and "column" in s and s.get("how") in HOW
+    )
+    return Reading(str(reply["does"]), reply["table"], picks(reply.get("which")), settings)
+
+
+# -- the statement ----------------------------------------------------------------------------------
+
+
+@dataclass
+class ChangeWrite:
+    """The statement of a change or removal, its values, and what about it is doubtful."""
+
+    goal: str
+    sql: str
+    params: dict[str, object] = field(default_factory=dict)
+    doubts: list[str] = field(default_factory=list)  # values the request does not give, and why
+
+
+class Unanswerable(Exception):
+    """What to ask the user instead of writing: the rows a change names do not exist, or are not one."""
+
+
+def change_write(
+    reading: Reading, shapes: Mapping[str, Shape], stored: StoredRows, text: str, today: dt.date
+) -> ChangeWrite:
+    """The UPDATE or DELETE of `reading` (a change or a removal), checked against the data: Unanswerable
+    when the rows it names are not there; NotExpressible when code cannot write it."""
+    shape = shapes.get(reading.table)
+    if shape is None:
+        raise NotExpressible(f"it names no table it may change ({reading.table!r})")
+    writer = _Writer(shape, stored, text, today)
+    where = writer.where(reading.which, "the rows to change" if reading.does == "change" else "the rows to remove")
+    table = quote_table(shape.table)
+    matched = stored.count(shape.table, where, writer.params)
+    if matched == 0:
+        said = ", ".join(f"{p.column} {p.value!r}" for p in reading.which)
+        raise Unanswerable(f"No row of {shape.table} has {said}: say which row to change. Nothing was written.")
+    if reading.does == "remove":
+        return ChangeWrite(
+            f"remove {matched} {shape.table} row{'s' if matched != 1 else ''}",
+            f"DELETE FROM {table} WHERE {where}",
+            writer.params,
+        )
+    if not reading.settings:
+        raise NotExpressible("it says no column to change")
+    assignments = [writer.assignment(setting) for setting in reading.settings]
+    goal = f"change {', '.join(s.column for s in reading.settings)} of {matched} {shape.table} row{'s' if matched != 1 else ''}"
+    return ChangeWrite(goal, f"UPDATE {table} SET {', '.join(assignments)} WHERE {where}", writer.params, writer.doubts)
+
+
+@dataclass
+class _Writer:
+    shape: Shape
+    stored: StoredRows
+    text: str
+    today: dt.date
+    params: dict[str, object] = field(default_factory=dict)
+    doubts: list[str] = field(default_factory=list)
+
+    def bind(self, value: object) -> str:
+        name = f"c{len(self.params) + 1}"
+        self.params[name] = value
+        return f"${name}"
+
+    def where(self, picks: Sequence[Pick], what: str) -> str:
+        """The condition the picked rows meet: each column holds the stored value the request names."""
+        if not picks:
+            raise NotExpressible(f"it names {what} by no value")
+        conditions = []
+        for pick in picks:
+            column, stored = self.found(pick)
+            conditions.append(f"{quote_identifier(column)} = {self.bind(stored)}")
+        return " AND ".join(conditions)
+
+    def found(self, pick: Pick) -> tuple[str, object]:
+        """The column a pick names and the stored value it means (a referenced row's key for a reference)."""
+        field_ = self.field(pick.column)
+        reference = field_.reference if field_ is not None else None
+        if field_ is not None and reference is not None and reference.name:
+            key = self.stored.find(reference.table, reference.labels or (reference.name,), pick.value, reference.key)
+            if key is None:
+                raise Unanswerable(f"No {reference.table} row is {pick.value!r}: say which one. Nothing was written.")
+            return field_.column, key
+        column = field_.column if field_ is not None else pick.column
+        value = self.stored.find(self.shape.table, [column], pick.value, column)
+        if value is None:
+            raise Unanswerable(
+                f"No row of {self.shape.table} has {column} {pick.value!r}: say which row. Nothing was written."
+            )
+        return column, value
+
+    def assignment(self, setting: Setting) -> str:
+        field_ = self.field(setting.column)
+        if field_ is None:
+            raise NotExpressible(f"{self.shape.table} has no column {setting.column!r} it may change")
+        column = quote_identifier(field_.column)
+        if setting.how == "clear":
+            if not field_.nullable:
+                raise NotExpressible(f"{self.shape.table}.{field_.column} cannot be empty")
+            return f"{column} = NULL"
+        if setting.how == "copy":
+            source = " AND ".join(f"{quote_identifier(c)} = {self.bind(v)}" for c, v in map(self.found, setting.source))
+            if not source:
+                raise NotExpressible(f"it copies {field_.column} from no row it names")
+            if self.stored.count(self.shape.table, source, self.params) != 1:
+                raise Unanswerable(
+                    f"The row to copy {field_.column} from is not one row of {self.shape.table}: say which. Nothing was written."
+                )
+            return f"{column} = (SELECT {column} FROM {quote_table(self.shape.table)} WHERE {source})"
+        if setting.how in ("add", "subtract"):
+            number = _number(setting.value)
+            if number is None or not is_stated(number, self.text, self.today):
+                self.doubts.append(f"{field_.column}: {setting.value!r} is no number the request gives")
+            sign = "+" if setting.how == "add" else "-"
+            return f"{column} = {column} {sign} {self.bind(number if number is not None else setting.value)}"
+        return f"{column} = {self.value(field_, setting.value)}"
+
+    def value(self, field_: Field, said: str) -> str:
+        """A value the request gives for `field_`, typed by its column; a doubt noted where it is none."""
+        reference = field_.reference
+        if reference is not None and reference.name:
+            key = self.stored.find(reference.table, reference.labels or (reference.name,), said, reference.key)
+            if key is None:
+                self.doubts.append(f"{field_.name}: no {reference.table} row is {said!r}")
+                return f"CAST({self.bind(said)} AS {field_.type})"
+            return self.bind(key)
+        if field_.allowed:
+            listed = mapped(said, field_.allowed)
+            if listed is None:
+                self.doubts.append(f"{field_.column}: {said!r} is none of {', '.join(field_.allowed)}")
+            return f"CAST({self.bind(listed if listed is not None else said)} AS {field_.type})"
+        if not is_stated(_number(said) if _number(said) is not None else said, self.text, self.today):
+            self.doubts.append(f"{field_.column}: the request does not say {said!r}")
+        elif _names_its_column(said, field_, self.shape):
+            self.doubts.append(f"{field_.column}: {said!r} describes a value rather than giving one")
+        return f"CAST({self.bind(said)} AS {field_.type})"
+
+    def field(self, name: str) -> Field | None:
+        lowered = name.lower()
+        return next((f for f in self.shape.fields if lowered in (f.name.lower(), f.column.lower())), None) or (
+            Field(name, name, "VARCHAR", required=False) if lowered in {c.lower() for c in self.shape.unique} else None
+        )
+
+
+def _columns(shape: Shape) -> list[str]:
+    return list(dict.fromkeys([*(f.name for f in shape.fields), *shape.unique]))
+
+
+def _described(shape: Shape) -> list[str]:
+    described = [f"{column} (names a row)" for column in shape.unique if column not in {f.name for f in shape.fields}]
+    for f in shape.fields:
+        kind = f"one of: {', '.join(f.allowed)}" if f.allowed else f.type.lower()
+        if f.reference is not None and f.reference.name:
+            kind = f"the {f.reference.name} of a {f.reference.table} row"
+        described.append(f"{f.name} ({kind})")
+    return described
+
+
+def _number(said: str) -> float | int | None:
+    try:
+        number = float(said.replace(",", ""))
+    except ValueError:
+        return None
+    return int(number) if number.is_integer() else number
+
+
+def _names_its_column(said: str, field_: Field, shape: Shape) -> bool:
+    """Whether a value reads as a description naming its own column or table ("the region of order 3"
+    for a region), not a value: a phrase of several words holding the column's name.
+
+    >>> shape = Shape("orders", (), "", "")
+    >>> _names_its_column("region of order 3", Field("region", "region", "VARCHAR", False), shape)
+    True
+    >>> _names_its_column("North", Field("region", "region", "VARCHAR", False), shape)
+    False
+    """
+    words = said.lower().split()
+    names = {field_.name.lower(), field_.column.lower(), shape.table.lower(), shape.table.lower().rstrip("s")}
+    return len(words) > 1 and bool(names & set(words))

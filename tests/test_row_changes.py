@@ -1,0 +1,119 @@
+"""A write read for what it does to rows (issue 51): a change is an UPDATE or DELETE of rows that exist,
+never a new row; a copied value is read from its row in SQL; a value the request does not give makes the
+write wait, saying why; a plain statement of fact with writes allowed is a record. Real DuckDB, the
+scripted model."""
+
+from __future__ import annotations
+
+import pytest
+
+from jupyter_chatdb import ChatDB
+from jupyter_chatdb.controller.events import ApprovalNeeded, ChangeRead, Event
+from jupyter_chatdb.llm import ScriptedBackend
+from tests.conftest import ADDS
+
+SCHEMA = """
+CREATE TABLE ledger (entry_no INTEGER, zone VARCHAR, crates INTEGER, note VARCHAR);
+INSERT INTO ledger VALUES (3, 'Harbour', 10, 'fragile'), (4, 'Uplands', 7, NULL);
+CREATE TABLE checks (checker VARCHAR, dock VARCHAR, checked_on DATE, faults INTEGER);
+INSERT INTO checks VALUES ('Ana Silva', 'Dock 2', DATE '2024-05-01', 1);
+CREATE TABLE lock_visits (keeper VARCHAR NOT NULL, lock_name VARCHAR NOT NULL, visited_on DATE, repairs INTEGER);
+"""
+
+
+@pytest.fixture
+def model() -> ScriptedBackend:
+    return ScriptedBackend()
+
+
+@pytest.fixture
+def dock(model: ScriptedBackend):
+    chatdb = ChatDB(model=model, schema=SCHEMA, summarize=False)
+    yield chatdb
+    chatdb.close()
+
+
+def rows(chatdb: ChatDB, sql: str) -> list[tuple]:
+    return chatdb.session.rows(sql)
+
+
+def change(table: str, which: list[tuple[str, str]], *settings: dict) -> dict:
+    picks = [{"column": c, "value": v} for c, v in which]
+    return {"does": "change", "table": table, "which": picks, "set": list(settings)}
+
+
+def test_a_value_copied_from_another_row_is_read_from_that_row(dock: ChatDB, model: ScriptedBackend):
+    copy = {"column": "zone", "how": "copy", "value": "", "from": [{"column": "entry_no", "value": "3"}]}
+    model.push({"route": "write"}, change("ledger", [("entry_no", "4")], copy))
+    reply = dock.ask("Set the zone of entry 4 in the ledger to the zone of entry 3", allow_writes=True)
+    assert [s.split()[0] for s in reply.sql] == ["UPDATE"] and not reply.pending
+    assert rows(dock, "SELECT entry_no, zone FROM ledger ORDER BY 1") == [(3, "Harbour"), (4, "Harbour")]
+
+
+def test_a_change_is_never_a_new_row_and_a_described_value_waits(dock: ChatDB, model: ScriptedBackend):
+    """The junk the issue saw: 'zone of entry 3' written as a value. It is no INSERT, and it waits."""
+    events: list[Event] = []
+    described = {"column": "zone", "how": "to", "value": "zone of entry 3"}
+    model.push({"route": "write"}, change("ledger", [("entry_no", "4")], described))
+    reply = dock.ask("Set the zone of entry 4 in the ledger to the zone of entry 3", allow_writes=True, on_event=events.append)
+    assert reply.pending and rows(dock, "SELECT count(*) FROM ledger") == [(2,)]
+    approval = next(e for e in events if isinstance(e, ApprovalNeeded))
+    assert "zone: 'zone of entry 3' describes a value rather than giving one" in approval.reason
+    assert "It waits for approval" in reply.answer
+
+
+def test_a_changed_number_a_cleared_value_and_an_added_amount(dock: ChatDB, model: ScriptedBackend):
+    model.push({"route": "write"}, change("checks", [("checker", "Ana Silva")], {"column": "faults", "how": "to", "value": "3"}))
+    reply = dock.ask("Change the faults found in Ana Silva's check to 3", allow_writes=True)
+    assert reply.sql[0].startswith("UPDATE") and rows(dock, "SELECT checker, faults FROM checks") == [("Ana Silva", 3)]
+    cleared = {"column": "note", "how": "clear", "value": ""}
+    more = {"column": "crates", "how": "add", "value": "5"}
+    model.push({"route": "write"}, change("ledger", [("entry_no", "3")], cleared, more))
+    dock.ask("Entry 3 is no longer fragile, and 5 more crates came in", allow_writes=True)
+    assert rows(dock, "SELECT crates, note FROM ledger WHERE entry_no = 3") == [(15, None)]
+
+
+def test_a_removal_deletes_the_rows_it_names(dock: ChatDB, model: ScriptedBackend):
+    model.push({"route": "write"}, {"does": "remove", "table": "ledger", "which": [{"column": "entry_no", "value": "4"}], "set": []})
+    reply = dock.ask("Delete entry 4 from the ledger", allow_writes=True)
+    assert reply.sql[0].startswith("DELETE") and rows(dock, "SELECT entry_no FROM ledger") == [(3,)]
+
+
+def test_a_change_to_rows_that_do_not_exist_is_a_question_not_a_new_row(dock: ChatDB, model: ScriptedBackend):
+    model.push({"route": "write"}, change("checks", [("checker", "Ana Silvia Costa")], {"column": "faults", "how": "to", "value": "3"}))
+    reply = dock.ask("Change the faults in Ana Silva's check to 3", allow_writes=True)
+    assert "No row of checks has checker 'Ana Silvia Costa'" in reply.answer and "Nothing was written" in reply.answer
+    assert rows(dock, "SELECT checker, faults FROM checks") == [("Ana Silva", 1)] and not reply.sql
+
+
+def test_a_statement_of_fact_with_writes_allowed_is_a_record_without_a_name_check(dock: ChatDB, model: ScriptedBackend):
+    """Into an empty table, with names no stored value resembles: the route call is told writes are
+    allowed, no name check refuses it, and no change reading is asked for (it names no kept row)."""
+    events: list[Event] = []
+    reading = {"lock_visits": [{"keeper": "Lea Novak", "lock_name": "Flamanville", "visited_on": "2024-06-02", "repairs": 6}]}
+    model.push({"route": "write"}, reading)
+    reply = dock.ask("Lea Novak visited Flamanville on 2 June 2024 and made 6 repairs", allow_writes=True, on_event=events.append)
+    assert "writes here" in model.calls[0].messages[0]["content"]
+    assert not any(isinstance(e, ChangeRead) for e in events)
+    assert not reply.pending and rows(dock, "SELECT * FROM lock_visits")[0][:2] == ("Lea Novak", "Flamanville")
+
+
+def test_a_write_read_as_an_add_goes_on_as_before(dock: ChatDB, model: ScriptedBackend):
+    reading = {"checks": [{"checker": "Ana Silva", "dock": "Dock 5", "checked_on": "2024-06-01", "faults": 0}]}
+    model.push({"route": "write"}, ADDS, reading)
+    dock.ask("Ana Silva checked Dock 5 on 1 June 2024: no faults", allow_writes=True)
+    assert rows(dock, "SELECT count(*) FROM checks") == [(2,)]
+
+
+def test_a_change_planned_as_an_insert_waits(dock: ChatDB, model: ScriptedBackend):
+    """Read as a change that code cannot write (no column said): planned, and a plan that adds rows waits."""
+    model.push(
+        {"route": "write"},
+        change("ledger", [("entry_no", "4")]),
+        {"steps": [{"goal": "add", "sql": "INSERT INTO ledger VALUES (4, 'Harbour', 7, NULL)", "binds": []}]},
+    )
+    events: list[Event] = []
+    reply = dock.ask("Entry 4 goes where entry 3 is", allow_writes=True, on_event=events.append)
+    assert reply.pending and rows(dock, "SELECT count(*) FROM ledger") == [(2,)]
+    approval = next(e for e in events if isinstance(e, ApprovalNeeded))
+    assert approval.reason == "it adds rows to ledger, where the request changes rows already kept"
