@@ -5,7 +5,10 @@ Per trade, with the embedded model:
   exactly the state before it (the trade's schema, reference rows, its rule kept as the user's hand-written
   SQL, and the gold statements of the records before), by the system (`--system`, default native) and by
   the baseline (one-round: one SQL call and one repair); the database after it is compared with the exact
-  state after it, table by table (ids replaced by names: `Trade.snapshot`). Per record kind too.
+  state after it, table by table (ids replaced by names: `Trade.snapshot`). Per record kind, wording and
+  class (`Record.does`: "new", or a change that sets, clears, copies from another row, adds to a number,
+  removes), and per record the junk rows an applied write left, a change written as an INSERT, the reason
+  an approval card gave, and the model calls and seconds per purpose (`record_scores.py`).
 - cumulative: every record asked in order on one database, as a user keeps a log, by the system; the
   trade's state checks (`Trade.checks`) against the exact state every 10 records and at the end.
 - questions: each question on the exact final state, by the raw model (one shot, Qwen's own text-to-SQL
@@ -37,6 +40,7 @@ from pathlib import Path
 import duckdb
 import pandas as pd
 import sqlglot
+from record_scores import Watch, junk_rows, print_records, writes_insert
 from spider import same
 from text2sql import RAW_MAX_TOKENS, SAMPLE_ROWS, raw_messages, table_text
 from trades import REPORT, TRADES, TUNE, build
@@ -147,8 +151,10 @@ def attempt_record(trade: Trade, number: int, way: str, model: LLM, embedder: ob
     error, calls, sql = "", 0, []
     readings: list[str] = []
     extract: list[str] = []  # the reading's text as the model wrote it
+    watch = Watch()  # model calls and seconds per purpose, the approval card's reason
 
     def seen(event: Event) -> None:
+        watch(event)
         if isinstance(event, ModelText) and event.purpose == "extract":
             extract.append(event.text)
         elif isinstance(event, FactsNotUsed):
@@ -170,17 +176,26 @@ def attempt_record(trade: Trade, number: int, way: str, model: LLM, embedder: ob
         outcome = "exact" if not differ else ("unchanged" if got == before else "inexact")
     else:
         outcome = state
+    does = record.does
     return {
         "part": "records",
         "trade": trade.name,
         "record": record.id,
         "kind": record.kind,
         "wording": record.wording,
+        "does": does,  # "new" or "change:<how>", read from the gold SQL
         "way": way,
         "outcome": outcome,
         "differ": differ,
+        "junk_rows": junk_rows(got, expected, before)
+        if state == "applied"
+        else None,  # pending and failed apply nothing
+        "insert_for_change": state == "applied" and does.startswith("change") and writes_insert(sql),
+        "wait_reason": watch.reason if state == "pending" else "",
         "seconds": seconds,
         "calls": calls,
+        "calls_by_purpose": watch.calls(),
+        "seconds_by_purpose": watch.seconds(),
         "error": error[:300],
         "sql": sql,
         "readings": readings,
@@ -318,27 +333,15 @@ def copy_into(con: duckdb.DuckDBPyConnection, db: ChatDB) -> None:
 
 
 def summarize(rows: list[dict]) -> None:
+    """Per trade, then per half (tune, report) over its trades: records (`record_scores.print_records`),
+    the cumulative log's state checks and the questions."""
     by_trade: dict[str, list[dict]] = defaultdict(list)
     for row in rows:
         by_trade[row["trade"]].append(row)
     for name in sorted(by_trade, key=lambda n: (n not in TUNE, n)):
         part = "tune" if name in TUNE else "report" if name in REPORT else "?"
         print(f"{name} ({part})")
-        records = [r for r in by_trade[name] if r["part"] == "records"]
-        for way in dict.fromkeys(r["way"] for r in records):
-            mine = [r for r in records if r["way"] == way]
-            exact = sum(r["outcome"] == "exact" for r in mine)
-            outcomes = defaultdict(int)
-            for r in mine:
-                outcomes[r["outcome"]] += 1
-            print(
-                f"  records {way}: exact {exact}/{len(mine)} ({_pct(exact, len(mine))}); {dict(outcomes)};"
-                f" median {statistics.median(r['seconds'] for r in mine):.1f} s"
-            )
-            kinds: dict[str, list[bool]] = defaultdict(list)
-            for r in mine:
-                kinds[r["kind"]].append(r["outcome"] == "exact")
-            print("    " + ", ".join(f"{kind} {sum(v)}/{len(v)}" for kind, v in sorted(kinds.items())))
+        print_records(name, [r for r in by_trade[name] if r["part"] == "records"])
         for way in dict.fromkeys(r["way"] for r in by_trade[name] if r["part"] == "cumulative"):
             last = [r for r in by_trade[name] if r["part"] == "cumulative" and r["way"] == way][-1]
             print(
@@ -353,6 +356,11 @@ def summarize(rows: list[dict]) -> None:
                 f"  questions {way}: {right}/{len(mine)} right ({_pct(right, len(mine))}), executed"
                 f" {sum(r['executed'] for r in mine)}; median {statistics.median(r['seconds'] for r in mine):.1f} s"
             )
+    for part, names in (("tune", TUNE), ("report", REPORT)):
+        records = [r for n in names for r in by_trade.get(n, []) if r["part"] == "records"]
+        if len({r["trade"] for r in records}) > 1:
+            print(f"{part} trades together ({', '.join(n for n in names if n in by_trade)})")
+            print_records(part, records)
 
 
 def _pct(k: int, n: int) -> str:

@@ -1214,9 +1214,13 @@ def _attendance(lib: Library, day: dt.date, said: str, wording: str, variant: st
         text = f"{said} attendance fix: {what} at {branch} on {held_said}, {fix}"
     elif wording == "chatty":
         if change > 0:
-            text = f"{_cap(number)} more people came to the {what} at {branch} on {held_said} than we counted; add them."
+            text = (
+                f"{_cap(number)} more people came to the {what} at {branch} on {held_said} than we counted; add them."
+            )
         else:
-            text = f"We counted {number} too many at the {what} at {branch} on {held_said}; take them off the attendance."
+            text = (
+                f"We counted {number} too many at the {what} at {branch} on {held_said}; take them off the attendance."
+            )
     else:
         pairs = [("event", f"{what} at {branch}"), ("held", held_said)]
         pairs.append(("add to attendance", number) if change > 0 else ("take off attendance", number))

@@ -1214,7 +1214,10 @@ class School:
             (slot, other)
             for slot in candidates
             for other in self._active()
-            if other is not slot and other.room and other.room != slot.room and other.room in self._rooms_for(slot.instrument)
+            if other is not slot
+            and other.room
+            and other.room != slot.room
+            and other.room in self._rooms_for(slot.instrument)
         ]
         if not pairs:
             return None
@@ -1346,7 +1349,7 @@ class School:
         where = rng.choice(HALL_SAID[hall])
         base = [slot.pupil, slot.instrument, piece, on, where]
         texts = {
-            "log": Written(f"{when} showcase: {slot.pupil}, {slot.instrument}, \"{piece}\", {on}, {where}", base),
+            "log": Written(f'{when} showcase: {slot.pupil}, {slot.instrument}, "{piece}", {on}, {where}', base),
             "chatty": Written(
                 f"{slot.pupil} signed up on {when} to play {piece} on the {slot.instrument} at the showcase on {on}, "
                 f"in the {where}.",
