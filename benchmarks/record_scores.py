@@ -1,4 +1,5 @@
-"""What `records.py` scores of one recorded write beside the exact state, and the figures it prints.
+"""What `records.py` scores of one recorded write beside the exact state, which records a run asks, and
+the figures it prints.
 
 Per record and way: what the record's gold does to rows (`Record.does`: "new" or "change:<how>"), the
 junk rows an applied write left (rows it added or wrote a value into that the exact state after the
@@ -18,6 +19,8 @@ from collections.abc import Iterable, Sequence
 
 import sqlglot
 from sqlglot import exp
+from trades import REPORT, TUNE
+from trades.base import WORDINGS, Record, Trade
 
 from jupyter_chatdb.controller.events import ApprovalNeeded, Event, ModelText
 
@@ -96,7 +99,74 @@ class Watch:
         return {purpose: round(seconds, 2) for purpose, seconds in spent.items()}
 
 
+# -- which records a run asks ---------------------------------------------------------------------
+
+
+def pick(records: Sequence[Record], stride: int, spread: bool = False, empty: Iterable[str] = ()) -> list[int]:
+    """The numbers of the records a run asks, in log order: every `stride`-th of the log, or (`spread`)
+    every `stride`-th of each class (`Record.does`; the ids in `empty`, facts into an empty table, a class
+    of their own), so that each class is asked at least once.
+
+    >>> from types import SimpleNamespace as R
+    >>> log = [R(id=f"r{n}", does="new") for n in range(7)] + [R(id="r7", does="change:add"), R(id="r8", does="new")]
+    >>> pick(log, 4), pick(log, 4, spread=True), pick(log, 4, spread=True, empty=["r1"])
+    ([0, 4, 8], [0, 4, 7], [0, 1, 5, 7])
+    """
+    if not spread:
+        return list(range(0, len(records), stride))
+    empty = set(empty)
+    by_class: dict[str, list[int]] = defaultdict(list)
+    for number, record in enumerate(records):
+        by_class[record.does + (" into an empty table" if record.id in empty else "")].append(number)
+    return sorted(number for numbers in by_class.values() for number in numbers[::stride])
+
+
+def print_classes(trade: Trade, picked: Sequence[int], empty: dict[str, tuple[str, ...]]) -> None:
+    """A trade's records per class and wording, the records filling an empty table, and those `picked`."""
+    print(f"{trade.name}: {len(trade.records)} records, {len(picked)} picked")
+    for does, group in _groups(({"does": r.does, "wording": r.wording} for r in trade.records), "does"):
+        wordings = Counter(r["wording"] for r in group)
+        chosen = sum(trade.records[n].does == does for n in picked)
+        print(f"  {does}: {len(group)} ({', '.join(f'{w} {wordings[w]}' for w in WORDINGS)}), {chosen} picked")
+    asked = {trade.records[n].id for n in picked}
+    print(
+        "  into an empty table (* picked): "
+        + ", ".join(f"{rid}{'*' if rid in asked else ''} {', '.join(tables)}" for rid, tables in empty.items())
+    )
+
+
 # -- figures ---------------------------------------------------------------------------------------
+
+
+def summarize(rows: list[dict]) -> None:
+    """Per trade, then per half (tune, report) over its trades: records (`record_scores.print_records`),
+    the cumulative log's state checks and the questions."""
+    by_trade: dict[str, list[dict]] = defaultdict(list)
+    for row in rows:
+        by_trade[row["trade"]].append(row)
+    for name in sorted(by_trade, key=lambda n: (n not in TUNE, n)):
+        part = "tune" if name in TUNE else "report" if name in REPORT else "?"
+        print(f"{name} ({part})")
+        print_records(name, [r for r in by_trade[name] if r["part"] == "records"])
+        for way in dict.fromkeys(r["way"] for r in by_trade[name] if r["part"] == "cumulative"):
+            last = [r for r in by_trade[name] if r["part"] == "cumulative" and r["way"] == way][-1]
+            print(
+                f"  cumulative {way}, after {last['after']} records: state checks {last['checks_right']}/"
+                f"{last['checks']} right (wrong: {', '.join(last['wrong']) or 'none'}); {last['outcomes']}"
+            )
+        questions = [r for r in by_trade[name] if r["part"] == "questions"]
+        for way in dict.fromkeys(r["way"] for r in questions):
+            mine = [r for r in questions if r["way"] == way]
+            right = sum(r["correct"] for r in mine)
+            print(
+                f"  questions {way}: {right}/{len(mine)} right ({_pct(right, len(mine))}), executed"
+                f" {sum(r['executed'] for r in mine)}; median {statistics.median(r['seconds'] for r in mine):.1f} s"
+            )
+    for part, names in (("tune", TUNE), ("report", REPORT)):
+        records = [r for n in names for r in by_trade.get(n, []) if r["part"] == "records"]
+        if len({r["trade"] for r in records}) > 1:
+            print(f"{part} trades together ({', '.join(n for n in names if n in by_trade)})")
+            print_records(part, records)
 
 
 def print_records(label: str, rows: list[dict]) -> None:
@@ -116,8 +186,10 @@ def print_records(label: str, rows: list[dict]) -> None:
         if classed:
             changes = [r for r in classed if r["does"].startswith("change")]
             new = [r for r in classed if r["does"] == "new"]
+            empty = [r for r in new if r.get("into_empty")]
             print(
-                f"    changes exact {_share(changes)}; new records exact {_share(new)}; by class: "
+                f"    changes exact {_share(changes)}; new records exact {_share(new)}, of them into an empty table "
+                f"{_share(empty)}; by class: "
                 + ", ".join(f"{does} {_share(group)}" for does, group in _groups(classed, "does"))
             )
         if any("junk_rows" in r for r in mine):

@@ -23,6 +23,7 @@ reading cannot take fails at once) and without the baseline: its figures are nev
     python benchmarks/records.py --trades toolhire --parts questions
     python benchmarks/records.py --trades school --parts cumulative
     python benchmarks/records.py --summary benchmarks/out/records.jsonl
+    python benchmarks/records.py --trades toolhire,school,warehouse --parts records --spread --stride 8 --list
     python benchmarks/records.py --trades library,clinic --stride 4 --reading-only --no-baseline
 """
 
@@ -30,7 +31,6 @@ from __future__ import annotations
 
 import argparse
 import json
-import statistics
 import sys
 import time
 from collections import defaultdict
@@ -40,11 +40,11 @@ from pathlib import Path
 import duckdb
 import pandas as pd
 import sqlglot
-from record_scores import Watch, junk_rows, print_records, writes_insert
+from record_scores import Watch, junk_rows, pick, print_classes, summarize, writes_insert
 from spider import same
 from text2sql import RAW_MAX_TOKENS, SAMPLE_ROWS, raw_messages, table_text
-from trades import REPORT, TRADES, TUNE, build
-from trades.base import Record, Trade, load, snapshot, state_checks
+from trades import TRADES, TUNE, build
+from trades.base import Record, Trade, fills_empty, inserts_into, load, snapshot, state_checks
 
 from jupyter_chatdb import ChatDB, ChatDBError
 from jupyter_chatdb.controller.events import Event, FactsExtracted, FactsNotUsed, ModelText
@@ -75,6 +75,12 @@ def main() -> int:
     if args.summary:
         summarize([json.loads(line) for line in args.summary.read_text().splitlines() if line.strip()])
         return 0
+    if args.list:  # no model: what each trade's records do, and which a run with these options asks
+        for name in args.trades.split(","):
+            trade = build(name, args.seed)
+            empty = fills_empty(trade)
+            print_classes(trade, pick(trade.records, args.stride, args.spread, empty)[: args.records or None], empty)
+        return 0
     model = select_backend(args.model)
     if args.reading_only:
         model = ReadingOnly(model)  # type: ignore[assignment]
@@ -95,7 +101,8 @@ def main() -> int:
             trade = build(name, args.seed)
             parts = args.parts.split(",")
             if "records" in parts:
-                for number in range(0, len(trade.records), args.stride)[: args.records or None]:
+                picked = pick(trade.records, args.stride, args.spread, fills_empty(trade) if args.spread else ())
+                for number in picked[: args.records or None]:
                     if args.only and trade.records[number].id not in args.only.split(","):
                         continue
                     for way in (args.system, BASELINE)[: 1 if args.no_baseline else 2]:
@@ -147,6 +154,7 @@ def attempt_record(trade: Trade, number: int, way: str, model: LLM, embedder: ob
     record: Record = trade.records[number]
     db = database(trade, number, model, embedder, way)
     before = snapshot(db.session.rows, trade)
+    into_empty = any(not db.session.rows(f'SELECT count(*) FROM "{t}"').iloc[0, 0] for t in inserts_into(record.gold))
     started = time.perf_counter()
     error, calls, sql = "", 0, []
     readings: list[str] = []
@@ -184,6 +192,7 @@ def attempt_record(trade: Trade, number: int, way: str, model: LLM, embedder: ob
         "kind": record.kind,
         "wording": record.wording,
         "does": does,  # "new" or "change:<how>", read from the gold SQL
+        "into_empty": into_empty,  # a fact into a table empty before it
         "way": way,
         "outcome": outcome,
         "differ": differ,
@@ -332,41 +341,6 @@ def copy_into(con: duckdb.DuckDBPyConnection, db: ChatDB) -> None:
 # -- figures ---------------------------------------------------------------------------------------
 
 
-def summarize(rows: list[dict]) -> None:
-    """Per trade, then per half (tune, report) over its trades: records (`record_scores.print_records`),
-    the cumulative log's state checks and the questions."""
-    by_trade: dict[str, list[dict]] = defaultdict(list)
-    for row in rows:
-        by_trade[row["trade"]].append(row)
-    for name in sorted(by_trade, key=lambda n: (n not in TUNE, n)):
-        part = "tune" if name in TUNE else "report" if name in REPORT else "?"
-        print(f"{name} ({part})")
-        print_records(name, [r for r in by_trade[name] if r["part"] == "records"])
-        for way in dict.fromkeys(r["way"] for r in by_trade[name] if r["part"] == "cumulative"):
-            last = [r for r in by_trade[name] if r["part"] == "cumulative" and r["way"] == way][-1]
-            print(
-                f"  cumulative {way}, after {last['after']} records: state checks {last['checks_right']}/"
-                f"{last['checks']} right (wrong: {', '.join(last['wrong']) or 'none'}); {last['outcomes']}"
-            )
-        questions = [r for r in by_trade[name] if r["part"] == "questions"]
-        for way in dict.fromkeys(r["way"] for r in questions):
-            mine = [r for r in questions if r["way"] == way]
-            right = sum(r["correct"] for r in mine)
-            print(
-                f"  questions {way}: {right}/{len(mine)} right ({_pct(right, len(mine))}), executed"
-                f" {sum(r['executed'] for r in mine)}; median {statistics.median(r['seconds'] for r in mine):.1f} s"
-            )
-    for part, names in (("tune", TUNE), ("report", REPORT)):
-        records = [r for n in names for r in by_trade.get(n, []) if r["part"] == "records"]
-        if len({r["trade"] for r in records}) > 1:
-            print(f"{part} trades together ({', '.join(n for n in names if n in by_trade)})")
-            print_records(part, records)
-
-
-def _pct(k: int, n: int) -> str:
-    return f"{100 * k / n:.1f}%" if n else "-"
-
-
 def parse_args() -> argparse.Namespace:
     parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     parser.add_argument("--trades", default=",".join(TUNE), help=f"some of {', '.join(TRADES)}")
@@ -379,6 +353,12 @@ def parse_args() -> argparse.Namespace:
     parser.add_argument("--reading-only", action="store_true", help="no planning after the reading: for tuning")
     parser.add_argument("--no-baseline", action="store_true", help="the system alone: for tuning, never to quote")
     parser.add_argument("--stride", type=int, default=1, help="every N-th record")
+    parser.add_argument(
+        "--spread", action="store_true", help="the stride within each class of record (new, change:...)"
+    )
+    parser.add_argument(
+        "--list", action="store_true", help="print each trade's records per class and the picked; no model"
+    )
     parser.add_argument("--only", default="", help="only these record ids (r01,r09): for debugging")
     parser.add_argument("--records", type=int, default=0, help="at most N records per trade")
     parser.add_argument("--questions", type=int, default=0, help="at most N questions per trade")

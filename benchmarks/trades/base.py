@@ -198,6 +198,22 @@ def _how_set(table: str, column: str, value: exp.Expression) -> str:
     return "set"
 
 
+def inserts_into(gold: Sequence[str]) -> tuple[str, ...]:
+    """The tables gold statements INSERT into, in order, once each.
+
+    >>> inserts_into(["INSERT INTO walks (pet) VALUES ('Rex')", "UPDATE pets SET n = 1", "INSERT INTO walks VALUES ('Bo')"])
+    ('walks',)
+    """
+    statements = (sqlglot.parse_one(sql, read="duckdb") for sql in gold)
+    return tuple(
+        dict.fromkeys(
+            s.this.find(exp.Table).name  # type: ignore[union-attr]
+            for s in statements
+            if isinstance(s, exp.Insert)
+        )
+    )
+
+
 def fills_empty(trade: Trade) -> dict[str, tuple[str, ...]]:
     """Each "new" record that INSERTs into a table empty before it: record id -> those tables (a plain fact
     into an empty table: nothing there for the model to copy the shape of)."""
@@ -206,15 +222,13 @@ def fills_empty(trade: Trade) -> dict[str, tuple[str, ...]]:
     try:
         load(con, trade, 0)
         for record in trade.records:
-            if record.does == "new":
-                targets = dict.fromkeys(
-                    statement.this.find(exp.Table).name  # type: ignore[union-attr]
-                    for statement in (sqlglot.parse_one(sql, read="duckdb") for sql in record.gold)
-                    if isinstance(statement, exp.Insert)
-                )
-                empty = tuple(t for t in targets if not con.execute(f'SELECT count(*) FROM "{t}"').fetchone()[0])  # type: ignore[index]
-                if empty:
-                    filled[record.id] = empty
+            empty = tuple(
+                t
+                for t in inserts_into(record.gold)
+                if not con.execute(f'SELECT count(*) FROM "{t}"').fetchone()[0]  # type: ignore[index]
+            )
+            if empty:
+                filled[record.id] = empty
             apply(con, trade, record)
     finally:
         con.close()

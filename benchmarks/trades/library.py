@@ -601,7 +601,7 @@ def _records(lib: Library) -> list[Record]:
     days = sorted(FIRST_DAY + dt.timedelta(days=rng.randint(0, SPAN_DAYS)) for _ in kinds)
     variants = {
         "join": _shuffled(rng, ["loan", "none", "hold", "loan", "none", "hold"]),
-        "contact": _shuffled(rng, ["phone", "email", "clear", "unlist", "copy", "copy", "phone"]),
+        "contact": _shuffled(rng, ["phone", "email", "clear", "unlist", "clear", "copy", "copy"]),
         "move": _shuffled(rng, ["plain", "plain", "copy", "plain"]),
         "extend": _shuffled(rng, ["by", "until", "by", "until"]),
         "attendance": _shuffled(rng, ["up", "down", "up"]),

@@ -560,7 +560,7 @@ class School:
             "payment": 8,
             "fee": 3,
             "tutor_change": 3,
-            "room_change": 4,
+            "room_change": 5,
             "weekday_change": 3,
             "contact": 5,
             "stop": 2,
@@ -581,7 +581,7 @@ class School:
         rng.shuffle(self.contacts)
         self.day_changes = ["copy", "plain", "plain"]
         rng.shuffle(self.day_changes)
-        self.room_changes = ["move", "move", "online", "copy"]
+        self.room_changes = ["move", "move", "online", "copy", "copy"]
         rng.shuffle(self.room_changes)
         self.fee_changes = ["up", "up", "down"]
         rng.shuffle(self.fee_changes)

@@ -456,9 +456,9 @@ class _Log:
             "return": rng.randint(13, 15),
             "payment": rng.randint(9, 11),
             "rate_change": 4,
-            "tool_move": 4,
+            "tool_move": 5,
             "tool_retired": 2,
-            "contact_change": 5,
+            "contact_change": 6,
             "hire_extension": 2,
             "damage": 3,
             "deposit_change": 3,
@@ -470,8 +470,8 @@ class _Log:
         self.outcomes = early + outcomes[quotas["return"] // 2 :]
         self.variants = {
             "rate_change": rng.sample(["single", "single", "category", "copy"], 4),
-            "tool_move": rng.sample(["depot", "depot", "copy", "copy"], 4),
-            "contact_change": rng.sample(["phone", "email", "clear", "clear", "phone"], 5),
+            "tool_move": rng.sample(["depot", "depot", "copy", "copy", "copy"], 5),
+            "contact_change": rng.sample(["phone", "email", "clear", "clear", "clear", "phone"], 6),
             "deposit_change": rng.sample(["more", "more", "back"], 3),
             "hire_extension": rng.sample(["days", "until"], 2),
             "payment": rng.sample(["card"] * 4 + ["cash"] * 4 + ["account"] * 3, quotas["payment"]),
