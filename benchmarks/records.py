@@ -5,7 +5,10 @@ Per trade, with the embedded model:
   exactly the state before it (the trade's schema, reference rows, its rule kept as the user's hand-written
   SQL, and the gold statements of the records before), by the system (`--system`, default native) and by
   the baseline (one-round: one SQL call and one repair); the database after it is compared with the exact
-  state after it, table by table (ids replaced by names: `Trade.snapshot`). Per record kind too.
+  state after it, table by table (ids replaced by names: `Trade.snapshot`). Per record kind, wording and
+  class (`Record.does`: "new", or a change that sets, clears, copies from another row, adds to a number,
+  removes), and per record the junk rows an applied write left, a change written as an INSERT, the reason
+  an approval card gave, and the model calls and seconds per purpose (`record_scores.py`).
 - cumulative: every record asked in order on one database, as a user keeps a log, by the system; the
   trade's state checks (`Trade.checks`) against the exact state every 10 records and at the end.
 - questions: each question on the exact final state, by the raw model (one shot, Qwen's own text-to-SQL
@@ -20,6 +23,7 @@ reading cannot take fails at once) and without the baseline: its figures are nev
     python benchmarks/records.py --trades toolhire --parts questions
     python benchmarks/records.py --trades school --parts cumulative
     python benchmarks/records.py --summary benchmarks/out/records.jsonl
+    python benchmarks/records.py --trades toolhire,school,warehouse --parts records --spread --stride 8 --list
     python benchmarks/records.py --trades library,clinic --stride 4 --reading-only --no-baseline
 """
 
@@ -27,7 +31,6 @@ from __future__ import annotations
 
 import argparse
 import json
-import statistics
 import sys
 import time
 from collections import defaultdict
@@ -37,10 +40,11 @@ from pathlib import Path
 import duckdb
 import pandas as pd
 import sqlglot
+from record_scores import Watch, junk_rows, pick, print_classes, summarize, writes_insert
 from spider import same
 from text2sql import RAW_MAX_TOKENS, SAMPLE_ROWS, raw_messages, table_text
-from trades import REPORT, TRADES, TUNE, build
-from trades.base import Record, Trade, load, snapshot, state_checks
+from trades import TRADES, TUNE, build
+from trades.base import Record, Trade, fills_empty, inserts_into, load, snapshot, state_checks
 
 from jupyter_chatdb import ChatDB, ChatDBError
 from jupyter_chatdb.controller.events import Event, FactsExtracted, FactsNotUsed, ModelText
@@ -71,6 +75,12 @@ def main() -> int:
     if args.summary:
         summarize([json.loads(line) for line in args.summary.read_text().splitlines() if line.strip()])
         return 0
+    if args.list:  # no model: what each trade's records do, and which a run with these options asks
+        for name in args.trades.split(","):
+            trade = build(name, args.seed)
+            empty = fills_empty(trade)
+            print_classes(trade, pick(trade.records, args.stride, args.spread, empty)[: args.records or None], empty)
+        return 0
     model = select_backend(args.model)
     if args.reading_only:
         model = ReadingOnly(model)  # type: ignore[assignment]
@@ -91,7 +101,8 @@ def main() -> int:
             trade = build(name, args.seed)
             parts = args.parts.split(",")
             if "records" in parts:
-                for number in range(0, len(trade.records), args.stride)[: args.records or None]:
+                picked = pick(trade.records, args.stride, args.spread, fills_empty(trade) if args.spread else ())
+                for number in picked[: args.records or None]:
                     if args.only and trade.records[number].id not in args.only.split(","):
                         continue
                     for way in (args.system, BASELINE)[: 1 if args.no_baseline else 2]:
@@ -143,12 +154,15 @@ def attempt_record(trade: Trade, number: int, way: str, model: LLM, embedder: ob
     record: Record = trade.records[number]
     db = database(trade, number, model, embedder, way)
     before = snapshot(db.session.rows, trade)
+    into_empty = any(not db.session.rows(f'SELECT count(*) FROM "{t}"').iloc[0, 0] for t in inserts_into(record.gold))
     started = time.perf_counter()
     error, calls, sql = "", 0, []
     readings: list[str] = []
     extract: list[str] = []  # the reading's text as the model wrote it
+    watch = Watch()  # model calls and seconds per purpose, the approval card's reason
 
     def seen(event: Event) -> None:
+        watch(event)
         if isinstance(event, ModelText) and event.purpose == "extract":
             extract.append(event.text)
         elif isinstance(event, FactsNotUsed):
@@ -170,17 +184,27 @@ def attempt_record(trade: Trade, number: int, way: str, model: LLM, embedder: ob
         outcome = "exact" if not differ else ("unchanged" if got == before else "inexact")
     else:
         outcome = state
+    does = record.does
     return {
         "part": "records",
         "trade": trade.name,
         "record": record.id,
         "kind": record.kind,
         "wording": record.wording,
+        "does": does,  # "new" or "change:<how>", read from the gold SQL
+        "into_empty": into_empty,  # a fact into a table empty before it
         "way": way,
         "outcome": outcome,
         "differ": differ,
+        "junk_rows": junk_rows(got, expected, before)
+        if state == "applied"
+        else None,  # pending and failed apply nothing
+        "insert_for_change": state == "applied" and does.startswith("change") and writes_insert(sql),
+        "wait_reason": watch.reason if state == "pending" else "",
         "seconds": seconds,
         "calls": calls,
+        "calls_by_purpose": watch.calls(),
+        "seconds_by_purpose": watch.seconds(),
         "error": error[:300],
         "sql": sql,
         "readings": readings,
@@ -317,48 +341,6 @@ def copy_into(con: duckdb.DuckDBPyConnection, db: ChatDB) -> None:
 # -- figures ---------------------------------------------------------------------------------------
 
 
-def summarize(rows: list[dict]) -> None:
-    by_trade: dict[str, list[dict]] = defaultdict(list)
-    for row in rows:
-        by_trade[row["trade"]].append(row)
-    for name in sorted(by_trade, key=lambda n: (n not in TUNE, n)):
-        part = "tune" if name in TUNE else "report" if name in REPORT else "?"
-        print(f"{name} ({part})")
-        records = [r for r in by_trade[name] if r["part"] == "records"]
-        for way in dict.fromkeys(r["way"] for r in records):
-            mine = [r for r in records if r["way"] == way]
-            exact = sum(r["outcome"] == "exact" for r in mine)
-            outcomes = defaultdict(int)
-            for r in mine:
-                outcomes[r["outcome"]] += 1
-            print(
-                f"  records {way}: exact {exact}/{len(mine)} ({_pct(exact, len(mine))}); {dict(outcomes)};"
-                f" median {statistics.median(r['seconds'] for r in mine):.1f} s"
-            )
-            kinds: dict[str, list[bool]] = defaultdict(list)
-            for r in mine:
-                kinds[r["kind"]].append(r["outcome"] == "exact")
-            print("    " + ", ".join(f"{kind} {sum(v)}/{len(v)}" for kind, v in sorted(kinds.items())))
-        for way in dict.fromkeys(r["way"] for r in by_trade[name] if r["part"] == "cumulative"):
-            last = [r for r in by_trade[name] if r["part"] == "cumulative" and r["way"] == way][-1]
-            print(
-                f"  cumulative {way}, after {last['after']} records: state checks {last['checks_right']}/"
-                f"{last['checks']} right (wrong: {', '.join(last['wrong']) or 'none'}); {last['outcomes']}"
-            )
-        questions = [r for r in by_trade[name] if r["part"] == "questions"]
-        for way in dict.fromkeys(r["way"] for r in questions):
-            mine = [r for r in questions if r["way"] == way]
-            right = sum(r["correct"] for r in mine)
-            print(
-                f"  questions {way}: {right}/{len(mine)} right ({_pct(right, len(mine))}), executed"
-                f" {sum(r['executed'] for r in mine)}; median {statistics.median(r['seconds'] for r in mine):.1f} s"
-            )
-
-
-def _pct(k: int, n: int) -> str:
-    return f"{100 * k / n:.1f}%" if n else "-"
-
-
 def parse_args() -> argparse.Namespace:
     parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     parser.add_argument("--trades", default=",".join(TUNE), help=f"some of {', '.join(TRADES)}")
@@ -371,6 +353,12 @@ def parse_args() -> argparse.Namespace:
     parser.add_argument("--reading-only", action="store_true", help="no planning after the reading: for tuning")
     parser.add_argument("--no-baseline", action="store_true", help="the system alone: for tuning, never to quote")
     parser.add_argument("--stride", type=int, default=1, help="every N-th record")
+    parser.add_argument(
+        "--spread", action="store_true", help="the stride within each class of record (new, change:...)"
+    )
+    parser.add_argument(
+        "--list", action="store_true", help="print each trade's records per class and the picked; no model"
+    )
     parser.add_argument("--only", default="", help="only these record ids (r01,r09): for debugging")
     parser.add_argument("--records", type=int, default=0, help="at most N records per trade")
     parser.add_argument("--questions", type=int, default=0, help="at most N questions per trade")

@@ -26,3 +26,81 @@ def test_a_trade_is_the_same_for_the_same_seed_and_another_for_another(name):
 
 def test_tune_and_report_trades_do_not_overlap():
     assert not set(trades.TUNE) & set(trades.REPORT) and len(trades.REPORT) >= 2
+
+
+# -- what a record does to rows, and how records.py scores a write (no model) ---------------------------
+
+
+def test_the_helpers_doctests_pass():
+    import doctest
+
+    import record_scores
+    from trades import base
+
+    assert doctest.testmod(base).failed == 0
+    assert doctest.testmod(record_scores).failed == 0
+
+
+@pytest.mark.parametrize("name", trades.TRADES)
+def test_a_trade_has_each_class_of_change_in_its_wordings_and_facts_into_empty_tables(name):
+    from trades.base import fills_empty
+
+    trade = trades.build(name)
+    for how in ("set", "clear", "copy", "add"):
+        records = [r for r in trade.records if r.does == f"change:{how}"]
+        assert len(records) >= 2, how
+        assert len({r.wording for r in records}) >= min(3, len(records)), how
+    assert sum(r.does == "new" for r in trade.records) >= 20
+    assert len(fills_empty(trade)) >= 2
+
+
+class _HashEmbedder:
+    """Vectors from a hash: no model loaded."""
+
+    name, dimensions = "hash", 8
+
+    def embed(self, texts):
+        import hashlib
+
+        import numpy as np
+
+        rows = np.array([list(hashlib.sha256(t.encode()).digest()[:8]) for t in texts], dtype=np.float32) + 1
+        return rows / np.linalg.norm(rows, axis=1, keepdims=True)
+
+
+def test_a_change_written_as_an_insert_is_scored_as_junk_and_an_insert(capsys):
+    import records
+
+    from jupyter_chatdb.llm import ScriptedBackend
+
+    trade = trades.build("library")
+    number = next(i for i, r in enumerate(trade.records) if r.kind == "attendance")
+    record = trade.records[number]
+    wrong = (
+        "INSERT INTO branch_events (branch_code, held_on, activity, attendees) "
+        "VALUES ('CEN', DATE '2024-01-01', 'craft session', 4)"
+    )
+    rows = []
+    for sql in (record.gold[0], wrong):
+        model = ScriptedBackend([{"sql": sql}] * 3)  # the one-round baseline: SQL as JSON
+        rows.append(records.attempt_record(trade, number, "one-round", model, _HashEmbedder()))
+    right, junk = rows
+    assert (right["outcome"], right["does"], right["junk_rows"], right["insert_for_change"]) == (
+        "exact",
+        "change:add",
+        0,
+        False,
+    )
+    # the old head count is left as it was (missing, not junk); the row added is junk
+    assert (junk["outcome"], junk["junk_rows"], junk["insert_for_change"]) == ("inexact", 1, True)
+    assert right["calls_by_purpose"] == {"sql": 1} and right["wait_reason"] == ""
+
+    old = {k: v for k, v in right.items() if k not in ("does", "junk_rows", "insert_for_change", "calls_by_purpose")}
+    waited = {**right, "outcome": "pending", "junk_rows": None, "wait_reason": "it changes every row of members"}
+    records.summarize([old, right, junk, waited, {**junk, "trade": "clinic"}])
+    out = capsys.readouterr().out
+    assert "changes exact 1/3 (33.3%)" in out and "new records exact 0/0" in out
+    assert "junk rows applied 1 (in 1 of 2 applied); changes written as inserts 1" in out
+    assert "waiting for approval 1 (25.0%), 1 with a reason" in out and "'it changes every row of members' x1" in out
+    assert "by wording:" in out and "per record, by purpose: sql 1.00 calls" in out
+    assert "tune trades together (library, clinic)" in out

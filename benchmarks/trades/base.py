@@ -13,11 +13,14 @@ table, column or stored value of a trade appears there.
 from __future__ import annotations
 
 import datetime as dt
+import random
 import re
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 
 import duckdb
+import sqlglot
+from sqlglot import exp
 
 WORDINGS = ("log", "chatty", "keyvalue")  # a log-book line, a chatty sentence, `key: value` lines
 
@@ -33,6 +36,11 @@ class Record:
     facts: dict[str, object]  # the structured fact the text and the gold SQL are written from
     gold: tuple[str, ...]  # DuckDB statements that apply the record to the state before it (no $params)
     stated: tuple[str, ...] = ()  # values (as text) the text must state: checked by `self_check`
+
+    @property
+    def does(self) -> str:
+        """What its gold does to rows: "new", or "change:" and how (see `does`)."""
+        return does(self.gold)
 
 
 @dataclass(frozen=True)
@@ -135,6 +143,96 @@ def _plain(value: object) -> object:
     if isinstance(value, (dt.date, dt.datetime)):
         return value.isoformat()
     return str(value).strip()
+
+
+# -- what a record does to rows ---------------------------------------------------------------------
+
+CHANGES = ("set", "clear", "copy", "add", "remove")  # how a change record changes rows
+
+
+def does(gold: Sequence[str]) -> str:
+    """What gold statements do to rows, read from their SQL: "new" when one of them INSERTs (a new fact,
+    an event row, whatever else it updates beside it), else "change:" and how each UPDATE SET and DELETE
+    changes rows, sorted and joined by "+": "set" (a value given, or looked up by a name in another
+    table), "clear" (NULL), "copy" (read from another row of the same table), "add" (`col = col + n` or
+    `col - n`), "remove" (a DELETE).
+
+    >>> does(["INSERT INTO visits (pet, day) VALUES ('Rex', DATE '2024-03-01')", "UPDATE pets SET seen = 1"])
+    'new'
+    >>> does(["UPDATE pets SET owner_phone = NULL WHERE pet_name = 'Rex'"])
+    'change:clear'
+    >>> does(["UPDATE pets SET kennel = (SELECT kennel FROM pets WHERE pet_name = 'Bo') WHERE pet_name = 'Rex'"])
+    'change:copy'
+    >>> does(["UPDATE pets SET kennel = (SELECT code FROM kennels WHERE label = 'East') WHERE pet_name = 'Rex'"])
+    'change:set'
+    >>> does(["UPDATE feed SET bags = bags - 3 WHERE kind = 'dry'", "DELETE FROM walks WHERE walk_id = 4"])
+    'change:add+remove'
+    >>> does(["UPDATE pets SET status = 'gone', left_on = DATE '2024-03-02', chip = NULL WHERE pet_name = 'Rex'"])
+    'change:clear+set'
+    """
+    how: set[str] = set()
+    for sql in gold:
+        statement = sqlglot.parse_one(sql, read="duckdb")
+        if isinstance(statement, exp.Insert):
+            return "new"
+        if isinstance(statement, exp.Delete):
+            how.add("remove")
+        elif isinstance(statement, exp.Update):
+            table = statement.this.name if isinstance(statement.this, exp.Table) else ""
+            for assignment in statement.expressions:
+                how.add(_how_set(table, assignment.this.name, assignment.expression))
+    return "change:" + "+".join(sorted(how)) if how else "change:set"
+
+
+def _how_set(table: str, column: str, value: exp.Expression) -> str:
+    while isinstance(value, exp.Paren):
+        value = value.this
+    if isinstance(value, exp.Null):
+        return "clear"
+    if isinstance(value, (exp.Add, exp.Sub)) and any(
+        isinstance(side, exp.Column) and side.name == column for side in (value.this, value.expression)
+    ):
+        return "add"
+    if any(t.name == table for select in value.find_all(exp.Select) for t in select.find_all(exp.Table)):
+        return "copy"
+    return "set"
+
+
+def inserts_into(gold: Sequence[str]) -> tuple[str, ...]:
+    """The tables gold statements INSERT into, in order, once each.
+
+    >>> inserts_into(["INSERT INTO walks (pet) VALUES ('Rex')", "UPDATE pets SET n = 1", "INSERT INTO walks VALUES ('Bo')"])
+    ('walks',)
+    """
+    statements = (sqlglot.parse_one(sql, read="duckdb") for sql in gold)
+    return tuple(
+        dict.fromkeys(
+            s.this.find(exp.Table).name  # type: ignore[union-attr]
+            for s in statements
+            if isinstance(s, exp.Insert)
+        )
+    )
+
+
+def fills_empty(trade: Trade) -> dict[str, tuple[str, ...]]:
+    """Each "new" record that INSERTs into a table empty before it: record id -> those tables (a plain fact
+    into an empty table: nothing there for the model to copy the shape of)."""
+    filled: dict[str, tuple[str, ...]] = {}
+    con = connect()
+    try:
+        load(con, trade, 0)
+        for record in trade.records:
+            empty = tuple(
+                t
+                for t in inserts_into(record.gold)
+                if not con.execute(f'SELECT count(*) FROM "{t}"').fetchone()[0]  # type: ignore[index]
+            )
+            if empty:
+                filled[record.id] = empty
+            apply(con, trade, record)
+    finally:
+        con.close()
+    return filled
 
 
 # -- the self-check --------------------------------------------------------------------------------
@@ -315,6 +413,32 @@ def lookup(table: str, column: str, by: str, value: str) -> str:
     "(SELECT member_id FROM members WHERE name = 'Ana Ruiz')"
     """
     return f"(SELECT {column} FROM {table} WHERE {by} = {sql_text(value)})"
+
+
+class Turns:
+    """Hands each class of record the wordings in turn, a shuffled round of all three per class, so that a
+    class of three records (three copies from another row, three clears) comes once in each wording whatever
+    places in the log its records take. `next` says the wording a record of the class would take; `take`
+    uses it up, once the record is made.
+
+    >>> turns = Turns(random.Random(0))
+    >>> sorted(turns.take("clear") for _ in WORDINGS) == sorted(WORDINGS)
+    True
+    """
+
+    def __init__(self, rng: random.Random) -> None:
+        self.rng = rng
+        self.left: dict[str, list[str]] = {}
+
+    def next(self, key: str) -> str:
+        if not self.left.get(key):
+            self.left[key] = self.rng.sample(WORDINGS, len(WORDINGS))
+        return self.left[key][0]
+
+    def take(self, key: str) -> str:
+        wording = self.next(key)
+        self.left[key].pop(0)
+        return wording
 
 
 Builder = Callable[[int], Trade]  # seed -> the trade

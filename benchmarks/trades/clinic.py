@@ -12,13 +12,14 @@ import datetime as dt
 import random
 from dataclasses import dataclass, field
 
-from .base import WORDINGS, Question, Record, Rule, Trade, date_forms, keyvalue, lookup, sql_text
+from .base import WORDINGS, Question, Record, Rule, Trade, Turns, date_forms, keyvalue, lookup, sql_text
 
 SCHEMA = """
 CREATE SEQUENCE patient_seq START 1;
 CREATE SEQUENCE therapist_seq START 1;
 CREATE SEQUENCE appointment_seq START 1;
 CREATE SEQUENCE payment_seq START 1;
+CREATE SEQUENCE referral_seq START 1;
 
 CREATE TABLE therapists (
     therapist_id INTEGER PRIMARY KEY DEFAULT nextval('therapist_seq'),
@@ -70,6 +71,20 @@ CREATE TABLE payments (
     amount DECIMAL(8, 2) NOT NULL CHECK (amount > 0),
     method VARCHAR NOT NULL CHECK (method IN ('card', 'cash', 'insurance'))
 );
+
+CREATE TABLE supplies (
+    item VARCHAR PRIMARY KEY,
+    unit VARCHAR NOT NULL CHECK (unit IN ('roll', 'box', 'bottle', 'pack')),
+    in_store INTEGER NOT NULL CHECK (in_store >= 0)
+);
+
+CREATE TABLE referrals (
+    referral_id INTEGER PRIMARY KEY DEFAULT nextval('referral_seq'),
+    patient_id INTEGER NOT NULL REFERENCES patients (patient_id),
+    received_on DATE NOT NULL,
+    referred_by VARCHAR NOT NULL CHECK (referred_by IN ('gp', 'consultant', 'insurer', 'self')),
+    complaint VARCHAR NOT NULL
+);
 """
 
 OUTSTANDING = Rule(
@@ -88,6 +103,9 @@ SNAPSHOT = {
     "treatments": """SELECT p.name, a.starts_at, tr.kind, tr.fee FROM treatments tr
         JOIN appointments a ON a.appointment_id = tr.appointment_id JOIN patients p ON p.patient_id = a.patient_id""",
     "payments": "SELECT p.name, y.paid_on, y.amount, y.method FROM payments y JOIN patients p ON p.patient_id = y.patient_id",
+    "supplies": "SELECT item, unit, in_store FROM supplies",
+    "referrals": """SELECT p.name, r.received_on, r.referred_by, r.complaint FROM referrals r
+        JOIN patients p ON p.patient_id = r.patient_id""",
 }
 
 CHECKS = {
@@ -142,6 +160,37 @@ SAID_METHODS = {
 MINUTES_IN_WORDS = {30: "half an hour", 45: "forty-five minutes", 60: "an hour", 90: "an hour and a half"}
 SESSION_IN_WORDS = {30: "half-hour", 45: "forty-five-minute", 60: "one-hour", 90: "ninety-minute"}
 DOMAINS = ("example.com", "example.org", "example.net")
+SUPPLIES = (
+    ("kinesiology tape", "roll"),
+    ("acupuncture needles", "box"),
+    ("massage oil", "bottle"),
+    ("ice packs", "box"),
+    ("ultrasound gel", "bottle"),
+    ("gauze swabs", "pack"),
+)
+UNIT_PLURAL = {"roll": "rolls", "box": "boxes", "bottle": "bottles", "pack": "packs"}
+REFERRERS = {
+    "gp": ("GP", "family doctor"),
+    "consultant": ("hospital consultant", "orthopaedic consultant"),
+    "insurer": ("insurer", "health insurer"),
+    "self": ("self-referral",),
+}
+COMPLAINTS = (
+    "left knee pain",
+    "lower back pain",
+    "a stiff shoulder after surgery",
+    "a sprained ankle",
+    "tennis elbow",
+    "neck pain after a fall",
+)
+# record kind -> the class whose records take the wordings in turn (`Turns`): each in every wording
+TURNS = {
+    "email_removed": "clear",
+    "same_phone": "copy",
+    "same_email": "copy",
+    "supplies": "supplies",
+    "referral": "referral",
+}
 CANCEL_REASONS = (
     "is down with flu",
     "has a work trip",
@@ -195,6 +244,7 @@ class _Plan:
     reference_visits: list[_Visit]
     visits: list[_Visit]
     events: list[_Event]
+    supplies: dict[str, int] = field(default_factory=dict)  # item -> how many in store at the start
 
 
 def build(seed: int = 0) -> Trade:
@@ -202,7 +252,7 @@ def build(seed: int = 0) -> Trade:
     rng = random.Random(seed)
     while True:
         plan = _plan(rng)
-        if 54 <= len(plan.events) <= 66 and _covers(plan):
+        if 62 <= len(plan.events) <= 74 and _covers(plan):
             break
     records, final = _records(plan, rng)
     return Trade(
@@ -269,6 +319,8 @@ def _plan(rng: random.Random) -> _Plan:
     for name in reference_names:
         patients[name] = _Patient(name, _phone(rng), _email(rng, name) if rng.random() < 0.8 else None)
     family = (names[0], family_name)
+    for name in family:  # each has an address of their own, for one to take the other's later
+        patients[name].email = patients[name].email or _email(rng, name)
     never = next(n for n in reference_names if n not in family)
     specialities = ["sports", *rng.sample(SPECIALITIES, 3)]
     rng.shuffle(specialities)
@@ -387,11 +439,18 @@ def _plan(rng: random.Random) -> _Plan:
                 _Event(day, 4, rng.random(), "payment", {"patient": visit.patient, "amount": amount, "method": method})
             )
 
-    n_phone, n_clear = rng.randint(2, 3), rng.randint(1, 2)
-    for kind in ["phone_change"] * n_phone + ["email_removed"] * n_clear + ["same_phone"]:
+    n_phone = rng.randint(2, 3)
+    kinds = ["phone_change"] * n_phone + ["email_removed"] * 3 + ["same_phone", "same_email"] + ["referral"] * 3
+    for kind in kinds:
         events.append(_Event(rng.choice(_weekdays(start + dt.timedelta(days=3), last_day)), 5, rng.random(), kind, {}))
+    supplies = {item: rng.randint(8, 30) for item, _ in SUPPLIES}
+    for direction in rng.sample(["in", "in", "used"], 3):
+        item = rng.choice(sorted(supplies))
+        change = rng.choice((2, 3, 4, 6, 10, 12)) if direction == "in" else -rng.randint(1, 4)
+        day = rng.choice(_weekdays(start, last_day))
+        events.append(_Event(day, 5, rng.random(), "supplies", {"item": item, "change": change}))
     events.sort()
-    return _Plan(start, therapists, fees, patients, family, reference_visits, visits, events)
+    return _Plan(start, therapists, fees, patients, family, reference_visits, visits, events, supplies)
 
 
 def _where(visit: _Visit) -> dict:
@@ -447,6 +506,9 @@ def _reference(plan: _Plan) -> str:
         + ", ".join(
             f"({sql_text(p.name)}, {_sql_or_null(p.phone)}, {_sql_or_null(p.email)})" for p in plan.patients.values()
         )
+        + ";",
+        "INSERT INTO supplies (item, unit, in_store) VALUES "
+        + ", ".join(f"({sql_text(item)}, '{unit}', {plan.supplies[item]})" for item, unit in SUPPLIES)
         + ";",
     ]
     for visit in plan.reference_visits:
@@ -572,8 +634,11 @@ def _records(plan: _Plan, rng: random.Random) -> tuple[list[Record], dict[str, _
     """Each event as a record in its wording, in date order; the patients' contacts as they end."""
     patients = {name: _Patient(p.name, p.phone, p.email) for name, p in plan.patients.items()}
     records = []
+    turns = Turns(rng)
     for number, event in enumerate(plan.events):
         wording = WORDINGS[number % len(WORDINGS)]
+        if event.kind in TURNS:
+            wording = turns.take(TURNS[event.kind])
         writer = _Writer(rng, wording, (number // len(WORDINGS)) % 4)
         write = WRITERS[event.kind]
         facts, text, gold = write(writer, event, patients, plan)
@@ -860,7 +925,7 @@ def _write_phone_change(w: _Writer, event: _Event, patients: dict[str, _Patient]
 
 def _write_email_removed(w: _Writer, event: _Event, patients: dict[str, _Patient], plan: _Plan) -> Written:
     """A patient's email address is cleared."""
-    p = w.rng.choice(sorted(n for n, patient in patients.items() if patient.email))
+    p = w.rng.choice(sorted(n for n, patient in patients.items() if patient.email and n not in plan.family))
     old = patients[p].email
     patients[p].email = None
     w.state(p)
@@ -891,6 +956,72 @@ def _write_same_phone(w: _Writer, event: _Event, patients: dict[str, _Patient], 
     return facts, text, [gold]
 
 
+def _write_same_email(w: _Writer, event: _Event, patients: dict[str, _Patient], plan: _Plan) -> Written:
+    """A patient's email becomes a family member's (they share one inbox now): copied from another row."""
+    p, q = plan.family if w.rng.random() < 0.5 else plan.family[::-1]
+    patients[p].email = patients[q].email
+    w.state(p, q)
+    if w.wording == "log":
+        text = f"{w.date(event.day)} contact: {p}, email same as {q}"
+    elif w.wording == "chatty":
+        text = f"{p} would like our emails sent to the same address as {q}'s from now on."
+    else:
+        text = keyvalue("contact change", [("patient", p), ("email", f"same as {q}")])
+    facts = {"kind": "same_email", "patient": p, "email_of": q}
+    gold = f"UPDATE patients SET email = (SELECT email FROM patients WHERE name = {sql_text(q)}) WHERE name = {sql_text(p)}"
+    return facts, text, [gold]
+
+
+def _write_supplies(w: _Writer, event: _Event, patients: dict[str, _Patient], plan: _Plan) -> Written:
+    """A delivery or what was used of a supply: its count in store goes up or down by a stated number."""
+    item, change = event.data["item"], event.data["change"]
+    units = UNIT_PLURAL[dict(SUPPLIES)[item]] if abs(change) > 1 else dict(SUPPLIES)[item]
+    n = abs(change)
+    w.state(item, n)
+    day = w.date(event.day)
+    if change > 0:
+        if w.wording == "log":
+            text = f"{day} supplies: {n} more {units} of {item} delivered"
+        elif w.wording == "chatty":
+            text = f"A delivery came on {day}: {n} more {units} of {item} for the store cupboard."
+        else:
+            text = keyvalue("supplies", [("item", item), ("delivered", f"{n} {units}"), ("date", day)])
+    elif w.wording == "log":
+        text = f"{day} supplies: {n} {units} of {item} used up"
+    elif w.wording == "chatty":
+        text = f"We used up {n} {units} of {item} on {day}; take {'it' if n == 1 else 'them'} off the store count."
+    else:
+        text = keyvalue("supplies", [("item", item), ("used", f"{n} {units}"), ("date", day)])
+    sign = "+" if change > 0 else "-"
+    facts = {"kind": "supplies", "item": item, "change": change}
+    return facts, text, [f"UPDATE supplies SET in_store = in_store {sign} {n} WHERE item = {sql_text(item)}"]
+
+
+def _write_referral(w: _Writer, event: _Event, patients: dict[str, _Patient], plan: _Plan) -> Written:
+    """A referral letter for a patient: a plain fact into a table that starts empty."""
+    p = w.rng.choice(sorted(patients))
+    by = w.rng.choice(sorted(REFERRERS))
+    complaint = w.rng.choice(COMPLAINTS)
+    said = w.said(REFERRERS[by])
+    w.state(p, complaint)
+    day = w.date(event.day)
+    if w.wording == "log":
+        text = f"{day} referral: {p}, {'self-referred' if by == 'self' else 'from ' + said}, {complaint}"
+    elif w.wording == "chatty":
+        if by == "self":
+            text = f"{p} referred themselves to us on {day} with {complaint}."
+        else:
+            text = f"{p}'s {said} referred them to us on {day} for {complaint}."
+    else:
+        text = keyvalue("referral", [("patient", p), ("received", day), ("from", said), ("complaint", complaint)])
+    facts = {"kind": "referral", "patient": p, "referred_by": by, "complaint": complaint}
+    gold = (
+        "INSERT INTO referrals (patient_id, received_on, referred_by, complaint) VALUES "
+        f"({_patient_id(p)}, DATE '{event.day.isoformat()}', '{by}', {sql_text(complaint)})"
+    )
+    return facts, text, [gold]
+
+
 WRITERS = {
     "booking": _write_booking,
     "new_patient": _write_new_patient,
@@ -902,6 +1033,9 @@ WRITERS = {
     "phone_change": _write_phone_change,
     "email_removed": _write_email_removed,
     "same_phone": _write_same_phone,
+    "same_email": _write_same_email,
+    "supplies": _write_supplies,
+    "referral": _write_referral,
 }
 
 

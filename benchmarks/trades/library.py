@@ -22,6 +22,7 @@ from .base import (
     Record,
     Rule,
     Trade,
+    Turns,
     connect,
     date_forms,
     in_words,
@@ -36,6 +37,8 @@ CREATE SEQUENCE member_seq START 1;
 CREATE SEQUENCE loan_seq START 1;
 CREATE SEQUENCE fine_seq START 1;
 CREATE SEQUENCE payment_seq START 1;
+CREATE SEQUENCE branch_event_seq START 1;
+CREATE SEQUENCE donation_seq START 1;
 
 CREATE TABLE branches (
     branch_code VARCHAR PRIMARY KEY,
@@ -101,6 +104,23 @@ CREATE TABLE holds (
     pickup_branch VARCHAR NOT NULL REFERENCES branches (branch_code),
     PRIMARY KEY (member_id, shelf_code)
 );
+
+CREATE TABLE branch_events (
+    branch_event_id INTEGER PRIMARY KEY DEFAULT nextval('branch_event_seq'),
+    branch_code VARCHAR NOT NULL REFERENCES branches (branch_code),
+    held_on DATE NOT NULL,
+    activity VARCHAR NOT NULL CHECK (activity IN ('storytime', 'book club', 'craft session', 'author talk')),
+    attendees INTEGER NOT NULL CHECK (attendees >= 0)
+);
+
+CREATE TABLE donations (
+    donation_id INTEGER PRIMARY KEY DEFAULT nextval('donation_seq'),
+    donor VARCHAR NOT NULL,
+    branch_code VARCHAR NOT NULL REFERENCES branches (branch_code),
+    received_on DATE NOT NULL,
+    contents VARCHAR NOT NULL CHECK (contents IN ('books', 'dvds', 'games', 'magazines')),
+    boxes INTEGER NOT NULL CHECK (boxes > 0)
+);
 """
 
 BALANCE_RULE = Rule(
@@ -125,6 +145,10 @@ FROM fines f JOIN loans l ON l.loan_id = f.loan_id JOIN members m ON m.member_id
 FROM fine_payments p JOIN members m ON m.member_id = p.member_id""",
     "holds": """SELECT m.member_name, h.shelf_code, h.placed_on, b.branch_name
 FROM holds h JOIN members m ON m.member_id = h.member_id JOIN branches b ON b.branch_code = h.pickup_branch""",
+    "branch_events": """SELECT b.branch_name, e.held_on, e.activity, e.attendees
+FROM branch_events e JOIN branches b ON b.branch_code = e.branch_code""",
+    "donations": """SELECT d.donor, b.branch_name, d.received_on, d.contents, d.boxes
+FROM donations d JOIN branches b ON b.branch_code = d.branch_code""",
 }
 
 CHECKS = {
@@ -175,6 +199,26 @@ KIND_SAID = {
     "M": ("magazine", "mag", "magazine issue"),
 }
 LOST_SAID = ("lost", "missing", "gone missing")
+ACTIVITY_SAID = {
+    "storytime": ("storytime", "story time for under-fives", "toddler storytime"),
+    "book club": ("book club", "reading group", "book group"),
+    "craft session": ("craft session", "kids' craft afternoon", "craft club"),
+    "author talk": ("author talk", "talk by a local author", "author visit"),
+}
+CONTENTS_SAID = {
+    "books": ("books", "paperbacks", "children's books"),
+    "dvds": ("DVDs", "films on DVD"),
+    "games": ("board games", "jigsaws and games"),
+    "magazines": ("magazines", "back issues of magazines"),
+}
+DONORS = (
+    "Margaret Penrose",
+    "the Adebayo family",
+    "Hillside Rotary Club",
+    "Dunmore Primary School",
+    "Jules Ferrand",
+    "the Quayle sisters",
+)
 SECTION_KIND = {"F": "book", "N": "book", "D": "dvd", "G": "boardgame", "M": "magazine"}
 # a shelf code composed from words: (in a sentence, in a log line or key: value)
 COMPOSED = {
@@ -268,16 +312,30 @@ NAMES = (
 )
 
 KIND_COUNTS = {
-    "loan": 12,
-    "return": 11,
+    "loan": 11,
+    "return": 10,
     "payment": 7,
     "join": 6,
     "hold": 5,
     "move": 4,
-    "contact": 5,
+    "contact": 7,
     "lost": 3,
     "extend": 4,
     "acquire": 3,
+    "event": 3,
+    "attendance": 3,
+    "donation": 2,
+}
+# (kind, variant) -> the class whose records take the wordings in turn (`Turns`): each in every wording
+TURNS = {
+    ("contact", "clear"): "clear",
+    ("contact", "unlist"): "clear",
+    ("contact", "copy"): "copy",
+    ("move", "copy"): "copy",
+    ("event", ""): "event",
+    ("attendance", "up"): "attendance",
+    ("attendance", "down"): "attendance",
+    ("donation", ""): "donation",
 }
 FIRST_DAY = dt.date(2024, 3, 4)
 SPAN_DAYS = 56
@@ -345,6 +403,8 @@ class Library:
         self.free_names: list[str] = []
         self.free_titles: dict[str, list[str]] = {}
         self.free_numbers: dict[str, list[int]] = {}
+        self.events: dict[tuple[str, dt.date], list] = {}  # (branch, day) -> [activity, attendees]
+        self.donors = rng.sample(DONORS, len(DONORS))
 
     def phone(self) -> str:
         return f"07700 900{next(self.phones)}"
@@ -541,9 +601,10 @@ def _records(lib: Library) -> list[Record]:
     days = sorted(FIRST_DAY + dt.timedelta(days=rng.randint(0, SPAN_DAYS)) for _ in kinds)
     variants = {
         "join": _shuffled(rng, ["loan", "none", "hold", "loan", "none", "hold"]),
-        "contact": _shuffled(rng, ["phone", "email", "clear", "copy", "phone"]),
+        "contact": _shuffled(rng, ["phone", "email", "clear", "unlist", "clear", "copy", "copy"]),
         "move": _shuffled(rng, ["plain", "plain", "copy", "plain"]),
         "extend": _shuffled(rng, ["by", "until", "by", "until"]),
+        "attendance": _shuffled(rng, ["up", "down", "up"]),
     }
     writers = {
         "loan": _loan,
@@ -556,7 +617,11 @@ def _records(lib: Library) -> list[Record]:
         "lost": _lost,
         "extend": _extend,
         "acquire": _acquire,
+        "event": _event,
+        "attendance": _attendance,
+        "donation": _donation,
     }
+    turns = Turns(rng)
     records: list[Record] = []
     for i, day in enumerate(days):
         wording = WORDINGS[i % len(WORDINGS)]
@@ -564,11 +629,14 @@ def _records(lib: Library) -> list[Record]:
         for j in range(i, len(kinds)):
             kind = kinds[j]
             variant = variants[kind][0] if kind in variants and variants[kind] else ""
-            made = writers[kind](lib, day, said, wording, variant)
+            turn = TURNS.get((kind, variant))
+            made = writers[kind](lib, day, said, turns.next(turn) if turn else wording, variant)
             if made is not None:
                 kinds[i], kinds[j] = kinds[j], kinds[i]
                 if kind in variants and variants[kind]:
                     variants[kind].pop(0)
+                if turn:
+                    wording = turns.take(turn)
                 break
         else:
             raise RuntimeError(f"no record kind fits on {day}")
@@ -940,6 +1008,20 @@ def _contact(lib: Library, day: dt.date, said: str, wording: str, variant: str) 
                     "contact change", [("member", member.name), ("email", "none (remove it)"), ("date", said)]
                 )
             return text, {"member": member.name, "email": None}, gold, [member.name, said]
+    if variant == "unlist":
+        with_phone = [m for m in people if m.phone]
+        if with_phone:
+            member = rng.choice(with_phone)
+            member.phone = None
+            gold = [f"UPDATE members SET phone = NULL {where.format(sql_text(member.name))}"]
+            if wording == "log":
+                text = f"{said} contact change: {member.name}, no phone number any more"
+            elif wording == "chatty":
+                text = f"{member.name} gave up their phone; from {said} we keep no number for them."
+            else:
+                text = keyvalue("contact change", [("member", member.name), ("phone", "none"), ("date", said)])
+            return text, {"member": member.name, "phone": None}, gold, [member.name, said]
+        variant = "phone"
     if variant == "copy":
         pairs = [(a, b) for a in people for b in people if a is not b and b.phone and a.phone != b.phone]
         if not pairs:
@@ -1073,6 +1155,104 @@ def _acquire(lib: Library, day: dt.date, said: str, wording: str, variant: str) 
     facts = {"item": code, "title": title, "kind": SECTION_KIND[section], "branch": branch}
     stated = [title, branch, said] + ([] if composed else [code])
     return text, facts, gold, stated
+
+
+def _event(lib: Library, day: dt.date, said: str, wording: str, variant: str) -> Made | None:
+    """An event held at a branch and how many came: a plain fact into a table that starts empty."""
+    rng = lib.rng
+    branches = [name for _, name, _ in BRANCHES if (name, day) not in lib.events]
+    if not branches:
+        return None
+    branch = rng.choice(branches)
+    activity = rng.choice(sorted(ACTIVITY_SAID))
+    attendees = rng.randint(6, 34)
+    lib.events[(branch, day)] = [activity, attendees]
+    gold = [
+        "INSERT INTO branch_events (branch_code, held_on, activity, attendees) VALUES "
+        f"({_branch_code(branch)}, DATE '{day}', {sql_text(activity)}, {attendees})"
+    ]
+    what = rng.choice(ACTIVITY_SAID[activity])
+    if wording == "log":
+        text = f"{said} event: {what} at {branch}, {attendees} came"
+    elif wording == "chatty":
+        article = "an" if what[0] in "aeiou" else "a"
+        text = rng.choice(
+            (
+                f"We ran {article} {what} at {branch} on {said} and {attendees} people came along.",
+                f"{_cap(article)} {what} at {branch} on {said} drew {attendees} people.",
+            )
+        )
+    else:
+        pairs = [("branch", branch), ("date", said), ("event", what), ("attendance", attendees)]
+        text = keyvalue("event", pairs)
+    facts = {"branch": branch, "activity": activity, "attendees": attendees}
+    return text, facts, gold, [branch, said, str(attendees)]
+
+
+def _attendance(lib: Library, day: dt.date, said: str, wording: str, variant: str) -> Made | None:
+    """A head count corrected by a stated number: the attendance of an event logged before goes up or down."""
+    rng = lib.rng
+    held = [(branch, when) for (branch, when) in lib.events if when < day]
+    if not held:
+        return None
+    branch, when = rng.choice(sorted(held))
+    activity, attendees = lib.events[(branch, when)]
+    change = rng.choice((2, 3, 4, 5, 7)) if variant == "up" or attendees < 5 else -rng.randint(1, 4)
+    lib.events[(branch, when)][1] = attendees + change
+    sign = "+" if change > 0 else "-"
+    gold = [
+        f"UPDATE branch_events SET attendees = attendees {sign} {abs(change)} "
+        f"WHERE branch_code = {_branch_code(branch)} AND held_on = DATE '{when}'"
+    ]
+    held_said = date_forms(when)[date_forms(day).index(said)]
+    what = rng.choice(ACTIVITY_SAID[activity])
+    n = abs(change)
+    number = in_words(n) if wording == "chatty" and rng.random() < 0.5 else str(n)
+    stated = [branch, held_said] + ([str(n)] if number == str(n) else [])
+    if wording == "log":
+        fix = f"{number} more than logged" if change > 0 else f"{number} fewer than logged"
+        text = f"{said} attendance fix: {what} at {branch} on {held_said}, {fix}"
+    elif wording == "chatty":
+        if change > 0:
+            text = (
+                f"{_cap(number)} more people came to the {what} at {branch} on {held_said} than we counted; add them."
+            )
+        else:
+            text = (
+                f"We counted {number} too many at the {what} at {branch} on {held_said}; take them off the attendance."
+            )
+    else:
+        pairs = [("event", f"{what} at {branch}"), ("held", held_said)]
+        pairs.append(("add to attendance", number) if change > 0 else ("take off attendance", number))
+        text = keyvalue("attendance correction", pairs)
+    facts = {"branch": branch, "held_on": when.isoformat(), "change": change, "attendees": attendees + change}
+    return text, facts, gold, stated
+
+
+def _donation(lib: Library, day: dt.date, said: str, wording: str, variant: str) -> Made | None:
+    """Boxes of donated stock left at a branch: a plain fact into a table that starts empty."""
+    rng = lib.rng
+    if not lib.donors:
+        return None
+    donor = lib.donors.pop()
+    branch = rng.choice(BRANCHES)[1]
+    contents = rng.choice(sorted(CONTENTS_SAID))
+    boxes = rng.randint(1, 6)
+    gold = [
+        "INSERT INTO donations (donor, branch_code, received_on, contents, boxes) VALUES "
+        f"({sql_text(donor)}, {_branch_code(branch)}, DATE '{day}', '{contents}', {boxes})"
+    ]
+    what = rng.choice(CONTENTS_SAID[contents])
+    count = f"{boxes} box" + ("es" if boxes > 1 else "")
+    if wording == "log":
+        text = f"{said} donation: {donor}, {count} of {what}, {branch}"
+    elif wording == "chatty":
+        text = f"{_cap(donor)} dropped off {count} of {what} at {branch} on {said}."
+    else:
+        pairs = [("from", donor), ("branch", branch), ("received", said), ("contents", what), ("boxes", boxes)]
+        text = keyvalue("donation", pairs)
+    facts = {"donor": donor, "branch": branch, "contents": contents, "boxes": boxes}
+    return text, facts, gold, [donor, branch, said, str(boxes)]
 
 
 # -- questions --------------------------------------------------------------------------------------

@@ -15,7 +15,20 @@ import random
 from collections.abc import Callable
 from dataclasses import dataclass, field
 
-from .base import WORDINGS, Question, Record, Rule, Trade, date_forms, in_words, keyvalue, lookup, sql_date, sql_text
+from .base import (
+    WORDINGS,
+    Question,
+    Record,
+    Rule,
+    Trade,
+    Turns,
+    date_forms,
+    in_words,
+    keyvalue,
+    lookup,
+    sql_date,
+    sql_text,
+)
 
 SCHEMA = """
 CREATE SEQUENCE tutor_seq START 1;
@@ -104,6 +117,15 @@ CREATE TABLE payments (
     amount DECIMAL(8, 2) NOT NULL CHECK (amount > 0),
     method VARCHAR NOT NULL CHECK (method IN ('card', 'cash', 'transfer', 'cheque'))
 );
+
+CREATE TABLE showcase_entries (
+    pupil_id INTEGER NOT NULL REFERENCES pupils (pupil_id),
+    instrument_id INTEGER NOT NULL REFERENCES instruments (instrument_id),
+    showcase_on DATE NOT NULL,
+    piece VARCHAR NOT NULL,
+    hall VARCHAR NOT NULL CHECK (hall IN ('main hall', 'chapel', 'studio')),
+    PRIMARY KEY (pupil_id, instrument_id, showcase_on)
+);
 """
 
 RULES = (
@@ -145,6 +167,10 @@ SNAPSHOT = {
         "FROM fees f JOIN pupils p USING (pupil_id) JOIN instruments i USING (instrument_id)"
     ),
     "payments": "SELECT p.name, y.paid_on, y.amount, y.method FROM payments y JOIN pupils p USING (pupil_id)",
+    "showcase_entries": (
+        "SELECT p.name, i.name, s.showcase_on, s.piece, s.hall "
+        "FROM showcase_entries s JOIN pupils p USING (pupil_id) JOIN instruments i USING (instrument_id)"
+    ),
 }
 
 CHECKS = {
@@ -223,6 +249,28 @@ METHOD_WORDS = {  # as a log line or a value says it, and as a sentence does
     "cash": (("cash", "cash at the desk"), ("in cash", "in cash at the desk")),
     "transfer": (("bank transfer", "BACS", "online transfer"), ("by bank transfer", "by BACS transfer")),
     "cheque": (("cheque", "by cheque"), ("by cheque", "with a cheque")),
+}
+PIECES = {
+    "keys": ("Harbour Lights Waltz", "Little Clockwork March", "Foxglove Lullaby"),
+    "strings": ("Rain on the Lake", "The Copper Kettle Reel", "Evening Bells"),
+    "winds": ("Skylark Air", "Lantern Procession", "The Ferryman's Song"),
+    "percussion": ("Rolling Thunder Groove", "Tin Roof Shuffle"),
+}
+HALL_SAID = {"main hall": ("main hall", "big hall"), "chapel": ("chapel",), "studio": ("studio", "recording studio")}
+FEE_REASONS = {  # why a billed fee goes up or down by a stated amount
+    "up": ("exam entry", "extra lesson", "accompanist"),
+    "down": ("a lesson we cancelled", "the lesson lost to the bank holiday", "the tutor's sick day"),
+}
+# (kind, variant) -> the class whose records take the wordings in turn (`Turns`): each in every wording
+TURNS = {
+    ("room_change", "online"): "clear",
+    ("contact", "clear_email"): "clear",
+    ("contact", "clear_phone"): "clear",
+    ("room_change", "copy"): "copy",
+    ("weekday_change", "copy"): "copy",
+    ("fee_change", "up"): "fee_change",
+    ("fee_change", "down"): "fee_change",
+    ("showcase", ""): "showcase",
 }
 MARK_RANGES = {"fail": (78, 99), "pass": (100, 119), "merit": (120, 129), "distinction": (130, 146)}
 
@@ -506,16 +554,18 @@ class School:
         counts = {
             "enrol": 7,
             "add_instrument": 2,
-            "lesson": 13,
+            "lesson": 12,
             "absence": 7,
             "exam": 6,
-            "payment": 9,
+            "payment": 8,
             "fee": 3,
             "tutor_change": 3,
-            "room_change": 3,
+            "room_change": 5,
             "weekday_change": 3,
-            "contact": 4,
+            "contact": 5,
             "stop": 2,
+            "fee_change": 3,
+            "showcase": 3,
         }
         queue = [kind for kind, n in counts.items() if kind != "stop" for _ in range(n)]
         rng.shuffle(queue)
@@ -527,12 +577,15 @@ class School:
         rng.shuffle(self.results)
         self.absences = ["absent", "absent", "absent", "excused", "excused", "excused", "excused"]
         rng.shuffle(self.absences)
-        self.contacts = ["phone", "email", "clear_email", "tutor_phone"]
+        self.contacts = ["phone", "email", "clear_email", "tutor_phone", "clear_phone"]
         rng.shuffle(self.contacts)
         self.day_changes = ["copy", "plain", "plain"]
         rng.shuffle(self.day_changes)
-        self.room_changes = ["move", "move", "online"]
+        self.room_changes = ["move", "move", "online", "copy", "copy"]
         rng.shuffle(self.room_changes)
+        self.fee_changes = ["up", "up", "down"]
+        rng.shuffle(self.fee_changes)
+        self.showcase_on = dt.date(2024, 7, 13)  # the Saturday the summer term ends with
         self.enrols = ["sibling", *["new"] * 6]
         rng.shuffle(self.enrols)
         self.offset = rng.randrange(3)
@@ -549,7 +602,16 @@ class School:
             "weekday_change": self._weekday_change,
             "contact": self._contact,
             "stop": self._stop,
+            "fee_change": self._fee_change,
+            "showcase": self._showcase,
         }
+        variant_of = {
+            "room_change": self.room_changes,
+            "contact": self.contacts,
+            "weekday_change": self.day_changes,
+            "fee_change": self.fee_changes,
+        }
+        turns = Turns(rng)
         tries = 0
         while queue:
             kind = queue.pop(0)
@@ -557,6 +619,7 @@ class School:
             before = self.today
             if kind not in ("lesson", "absence"):
                 self._advance()
+            variant = variant_of[kind][-1] if variant_of.get(kind) else ""
             made = makers[kind]()
             if made is None:
                 self.today = before
@@ -569,6 +632,9 @@ class School:
                 self.absences.pop()
             facts, gold, texts = made
             wording = WORDINGS[(self.index + self.offset) % len(WORDINGS)]
+            turn = TURNS.get((kind, variant))
+            if turn:
+                wording = turns.take(turn)
             written = texts[wording]
             facts = {"kind": kind, "date": self.today.isoformat(), **facts}
             self.records.append(
@@ -1087,6 +1153,8 @@ class School:
         candidates = [s for s in self._active() if s.room is not None and s.instrument != "drums"]
         if kind == "move":
             candidates = [s for s in candidates if len(self._rooms_for(s.instrument)) > 1]
+        if kind == "copy":
+            return self._room_copy(candidates)
         if not candidates:
             return None
         self.room_changes.pop()
@@ -1138,6 +1206,170 @@ class School:
             ),
             [*base, *stated],
         )
+        return facts, gold, texts
+
+    def _room_copy(self, candidates: list[Slot]) -> Made:
+        """A lesson moves to the room another pupil's lesson has: a value copied from another row."""
+        pairs = [
+            (slot, other)
+            for slot in candidates
+            for other in self._active()
+            if other is not slot
+            and other.room
+            and other.room != slot.room
+            and other.room in self._rooms_for(slot.instrument)
+        ]
+        if not pairs:
+            return None
+        self.room_changes.pop()
+        slot, other = self.rng.choice(pairs)
+        old, slot.room = slot.room, other.room
+        facts: dict[str, object] = {
+            "pupil": slot.pupil,
+            "instrument": slot.instrument,
+            "room": other.room,
+            "same_as": [other.pupil, other.instrument],
+            "was": old,
+        }
+        gold = [
+            f"UPDATE enrolments SET room_code = (SELECT room_code FROM enrolments WHERE {_slot_where(other)}) "
+            f"WHERE {_slot_where(slot)}"
+        ]
+        when = self.when()
+        base = [slot.pupil, slot.instrument, other.pupil, other.instrument, when]
+        texts = {
+            "log": Written(
+                f"{when} room change: {slot.pupil}, {slot.instrument} -> same room as {other.pupil}'s {other.instrument}",
+                base,
+            ),
+            "chatty": Written(
+                f"From {when} {slot.pupil} has {slot.instrument} in the room {other.pupil} uses for {other.instrument}.",
+                base,
+            ),
+            "keyvalue": Written(
+                keyvalue(
+                    "room change",
+                    [
+                        ("date", when),
+                        ("pupil", slot.pupil),
+                        ("instrument", slot.instrument),
+                        ("new room", f"same as {other.pupil} ({other.instrument})"),
+                    ],
+                ),
+                base,
+            ),
+        }
+        return facts, gold, texts
+
+    def _fee_change(self) -> Made:
+        """A billed term fee raised or lowered by a stated amount: `amount = amount + n` or `- n`."""
+        rng = self.rng
+        direction = self.fee_changes[-1]
+        billed = [(s, term) for s in self.slots if s.started < self.today for term in sorted(s.fees)]
+        if not billed:
+            return None
+        self.fee_changes.pop()
+        slot, term = rng.choice(billed)
+        amount = float(rng.choice((15, 20, 25, 30)) if direction == "up" else rng.choice((10, 15, 20)))
+        change = amount if direction == "up" else -amount
+        slot.fees[term] += change
+        reason = rng.choice(FEE_REASONS[direction])
+        sign = "+" if direction == "up" else "-"
+        facts: dict[str, object] = {
+            "pupil": slot.pupil,
+            "instrument": slot.instrument,
+            "term": term,
+            "change": change,
+            "amount": slot.fees[term],
+            "reason": reason,
+        }
+        gold = [
+            f"UPDATE fees SET amount = amount {sign} {_number(amount)} WHERE {_slot_where(slot)} AND term = '{term}'"
+        ]
+        when = self.when()
+        base = [slot.pupil, slot.instrument, term, _number(amount), when]
+        if direction == "up":
+            log = f"{when} fee change: {slot.pupil}, {slot.instrument} {term} term, {_money(amount)} more ({reason})"
+            chatty = (
+                f"Please add {_money(amount)} to {slot.pupil}'s {term} term {slot.instrument} fee for the {reason} "
+                f"({when})."
+            )
+            pair = ("add", _money(amount))
+        else:
+            log = f"{when} fee change: {slot.pupil}, {slot.instrument} {term} term, {_money(amount)} off ({reason})"
+            chatty = (
+                f"{slot.pupil}'s {term} term {slot.instrument} fee comes down by {_money(amount)} for {reason}, "
+                f"as of {when}."
+            )
+            pair = ("take off", _money(amount))
+        texts = {
+            "log": Written(log, base),
+            "chatty": Written(chatty, base),
+            "keyvalue": Written(
+                keyvalue(
+                    "fee change",
+                    [
+                        ("date", when),
+                        ("pupil", slot.pupil),
+                        ("instrument", slot.instrument),
+                        ("term", term),
+                        pair,
+                        ("reason", reason),
+                    ],
+                ),
+                base,
+            ),
+        }
+        return facts, gold, texts
+
+    def _showcase(self) -> Made:
+        """A pupil entered to play a piece at the term's showcase: a plain fact into a table that starts empty."""
+        rng = self.rng
+        entered = {(r.facts["pupil"], r.facts["instrument"]) for r in self.records if r.kind == "showcase"}
+        candidates = [s for s in self._active() if (s.pupil, s.instrument) not in entered]
+        if not candidates:
+            return None
+        slot = rng.choice(candidates)
+        piece = rng.choice(PIECES[FAMILY[slot.instrument]])
+        hall = rng.choice(sorted(HALL_SAID))
+        facts: dict[str, object] = {
+            "pupil": slot.pupil,
+            "instrument": slot.instrument,
+            "showcase_on": self.showcase_on.isoformat(),
+            "piece": piece,
+            "hall": hall,
+        }
+        gold = [
+            "INSERT INTO showcase_entries (pupil_id, instrument_id, showcase_on, piece, hall) VALUES "
+            f"({_pupil(slot.pupil)}, {_instrument(slot.instrument)}, {_date(self.showcase_on)}, {sql_text(piece)}, "
+            f"'{hall}')"
+        ]
+        when = self.when()
+        on = date_forms(self.showcase_on)[(self.index * 3 + self.offset) % 4]
+        where = rng.choice(HALL_SAID[hall])
+        base = [slot.pupil, slot.instrument, piece, on, where]
+        texts = {
+            "log": Written(f'{when} showcase: {slot.pupil}, {slot.instrument}, "{piece}", {on}, {where}', base),
+            "chatty": Written(
+                f"{slot.pupil} signed up on {when} to play {piece} on the {slot.instrument} at the showcase on {on}, "
+                f"in the {where}.",
+                base,
+            ),
+            "keyvalue": Written(
+                keyvalue(
+                    "showcase entry",
+                    [
+                        ("pupil", slot.pupil),
+                        ("instrument", slot.instrument),
+                        ("piece", piece),
+                        ("showcase", on),
+                        ("where", where),
+                        ("signed up", when),
+                    ],
+                ),
+                base,
+            ),
+        }
         return facts, gold, texts
 
     def _weekday_change(self) -> Made:
@@ -1260,6 +1492,8 @@ class School:
         people = [p for p in sorted(self.pupils) if p not in siblings]
         if kind == "clear_email":
             people = [p for p in people if self.pupils[p].email]
+        if kind == "clear_phone":
+            people = [p for p in people if self.pupils[p].phone]
         if not people:
             return None
         self.contacts.pop()
@@ -1278,6 +1512,20 @@ class School:
                 ),
                 "keyvalue": Written(
                     keyvalue("contact change", [("date", when), ("pupil", pupil.name), ("phone", phone)]), base
+                ),
+            }
+        elif kind == "clear_phone":
+            pupil.phone = None
+            facts = {"pupil": pupil.name, "phone": None}
+            gold = [f"UPDATE pupils SET phone = NULL WHERE name = {sql_text(pupil.name)}"]
+            base = [pupil.name]
+            texts = {
+                "log": Written(f"{when} contact: {pupil.name}, phone number no longer in use, remove it", base),
+                "chatty": Written(
+                    f"{pupil.name}'s family has given up their phone; from {when} we have no number for them.", base
+                ),
+                "keyvalue": Written(
+                    keyvalue("contact change", [("date", when), ("pupil", pupil.name), ("phone", "none")]), base
                 ),
             }
         elif kind == "email":

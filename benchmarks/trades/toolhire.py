@@ -13,7 +13,20 @@ import datetime as dt
 import random
 from dataclasses import dataclass, field
 
-from .base import WORDINGS, Question, Record, Rule, Trade, date_forms, in_words, keyvalue, lookup, sql_date, sql_text
+from .base import (
+    WORDINGS,
+    Question,
+    Record,
+    Rule,
+    Trade,
+    Turns,
+    date_forms,
+    in_words,
+    keyvalue,
+    lookup,
+    sql_date,
+    sql_text,
+)
 
 SCHEMA = """
 CREATE SEQUENCE depot_seq START 1;
@@ -223,6 +236,13 @@ NEW_HIRERS = (  # people and firms that walk in during the log
     ("Aled Pritchard", "stonemason", "07700 900149", "aled@pritchardstone.co.uk"),
 )
 MAIL_DOMAINS = ("fastpost.net", "greenmail.org", "sparkmail.com", "postbox.co.uk")
+# (kind, variant) -> the class whose records take the wordings in turn (`Turns`): each in every wording
+TURNS = {
+    ("contact_change", "clear"): "clear",
+    ("tool_move", "copy"): "copy",
+    ("deposit_change", "more"): "deposit",
+    ("deposit_change", "back"): "deposit",
+}
 
 
 @dataclass
@@ -295,6 +315,7 @@ class _Log:
         self.day = START
         self.records: list[Record] = []
         self.forms = seed
+        self.forced = ""  # the wording a record of a class taking its turns is written in
         rng = self.rng
         self.tools: dict[str, Tool] = {}
         for category, prefix in PREFIX.items():
@@ -384,7 +405,7 @@ class _Log:
         return self.rng.choice(options)
 
     def wording(self) -> str:
-        return WORDINGS[(len(self.records) + self.seed) % len(WORDINGS)]
+        return self.forced or WORDINGS[(len(self.records) + self.seed) % len(WORDINGS)]
 
     def add(self, kind: str, facts: dict[str, object], gold: list[str], text: str, stated: list[str]) -> None:
         record_id = f"r{len(self.records) + 1:02d}"
@@ -435,11 +456,12 @@ class _Log:
             "return": rng.randint(13, 15),
             "payment": rng.randint(9, 11),
             "rate_change": 4,
-            "tool_move": 3,
+            "tool_move": 5,
             "tool_retired": 2,
-            "contact_change": 4,
+            "contact_change": 6,
             "hire_extension": 2,
             "damage": 3,
+            "deposit_change": 3,
         }
         outcomes = ["later"] * quotas["damage"] + ["now"] * 2 + ["worn"] * 3
         outcomes += ["good"] * (quotas["return"] - len(outcomes))
@@ -448,8 +470,9 @@ class _Log:
         self.outcomes = early + outcomes[quotas["return"] // 2 :]
         self.variants = {
             "rate_change": rng.sample(["single", "single", "category", "copy"], 4),
-            "tool_move": rng.sample(["depot", "depot", "copy"], 3),
-            "contact_change": rng.sample(["phone", "email", "clear", "phone"], 4),
+            "tool_move": rng.sample(["depot", "depot", "copy", "copy", "copy"], 5),
+            "contact_change": rng.sample(["phone", "email", "clear", "clear", "clear", "phone"], 6),
+            "deposit_change": rng.sample(["more", "more", "back"], 3),
             "hire_extension": rng.sample(["days", "until"], 2),
             "payment": rng.sample(["card"] * 4 + ["cash"] * 4 + ["account"] * 3, quotas["payment"]),
         }
@@ -464,7 +487,9 @@ class _Log:
             "contact_change": self.contact_change,
             "hire_extension": self.hire_extension,
             "damage": self.damage,
+            "deposit_change": self.deposit_change,
         }
+        turns = Turns(rng)
         for _ in range(400):
             if not any(quotas.values()):
                 break
@@ -477,8 +502,14 @@ class _Log:
                 if not feasible:
                     continue
                 kind = rng.choices(feasible, weights=[quotas[k] for k in feasible])[0]
+            variant = self.variants[kind][0] if self.variants.get(kind) else ""
+            turn = TURNS.get((kind, variant))
+            self.forced = turns.next(turn) if turn else ""
             if writers[kind]():
                 quotas[kind] -= 1
+                if turn:
+                    turns.take(turn)
+            self.forced = ""
 
     def feasible(self, kind: str) -> bool:
         if kind in ("hire", "new_hirer"):
@@ -491,7 +522,14 @@ class _Log:
             return bool(self._payable())
         if kind == "hire_extension":
             return any(hire.end >= self.day for hire in self.out())
+        if kind == "deposit_change":
+            return bool(self._deposit_options())
         return True
+
+    def _deposit_options(self) -> list[Hire]:
+        """Hires out now whose deposit a top-up or a part refund (`variants["deposit_change"][0]`) can change."""
+        back = self.variants["deposit_change"][0] == "back"
+        return [h for h in self.out() if h.start < self.day and (h.deposit >= 40 if back else h.deposit < 100)]
 
     def _payable(self) -> list[Hire]:
         return [h for h in self.hires if h.hirer != self.never_pays and self.due(h) > 0]
@@ -1001,6 +1039,47 @@ class _Log:
             "ends_on": hire.end.isoformat(),
         }
         self.add("hire_extension", facts, gold, text, stated)
+        return True
+
+    def deposit_change(self) -> bool:
+        """A deposit topped up or partly handed back by a stated amount: `deposit = deposit + n` or `- n`."""
+        rng = self.rng
+        options = self._deposit_options()
+        if not options:
+            return False
+        variant = self.variants["deposit_change"].pop(0)
+        hire = rng.choice(options)
+        amount = float(rng.choice((10, 20, 25)) if variant == "back" else rng.choice((10, 20, 25, 30, 50)))
+        change = -amount if variant == "back" else amount
+        hire.deposit += change
+        sign = "-" if variant == "back" else "+"
+        gold = [
+            f"UPDATE hires SET deposit = deposit {sign} {money(amount)} WHERE hire_id = {_hire_of(hire.hirer, hire.tool)}"
+        ]
+        day = self.date_text(self.day)
+        wording = self.wording()
+        tool, stated = self.tool_text(hire.tool, article=wording == "chatty")
+        stated = [hire.hirer, *stated, day, money(amount)]
+        if variant == "back":
+            text = {
+                "log": f"{day} deposit: {hire.hirer}, {tool}, {money(amount)} of it handed back",
+                "chatty": f"We gave {hire.hirer} £{money(amount)} of the deposit on {tool} back on {day}",
+                "keyvalue": keyvalue(
+                    "deposit change",
+                    [("hirer", hire.hirer), ("tool", tool), ("refunded", money(amount)), ("date", day)],
+                ),
+            }[wording]
+        else:
+            text = {
+                "log": f"{day} deposit: {hire.hirer}, {tool}, {money(amount)} more taken",
+                "chatty": f"{hire.hirer} put another £{money(amount)} on the deposit for {tool} on {day}",
+                "keyvalue": keyvalue(
+                    "deposit change",
+                    [("hirer", hire.hirer), ("tool", tool), ("added", money(amount)), ("date", day)],
+                ),
+            }[wording]
+        facts: dict[str, object] = {"hirer": hire.hirer, "tool": hire.tool, "change": change, "deposit": hire.deposit}
+        self.add("deposit_change", facts, gold, text, stated)
         return True
 
     # -- questions -----------------------------------------------------------------------------

@@ -11,12 +11,13 @@ import datetime as dt
 import random
 from dataclasses import dataclass, field
 
-from .base import WORDINGS, Question, Record, Rule, Trade, date_forms, in_words, keyvalue, sql_date, sql_text
+from .base import WORDINGS, Question, Record, Rule, Trade, Turns, date_forms, in_words, keyvalue, sql_date, sql_text
 
 SCHEMA = """
 CREATE SEQUENCE transfer_seq START 1;
 CREATE SEQUENCE adjustment_seq START 1;
 CREATE SEQUENCE production_seq START 1;
+CREATE SEQUENCE incident_seq START 1;
 
 CREATE TABLE sites (
     site_code VARCHAR PRIMARY KEY,
@@ -80,6 +81,14 @@ CREATE TABLE production_receipts (
     received_on DATE NOT NULL,
     units INTEGER NOT NULL CHECK (units > 0)
 );
+
+CREATE TABLE incidents (
+    incident_id INTEGER PRIMARY KEY DEFAULT nextval('incident_seq'),
+    site_code VARCHAR NOT NULL REFERENCES sites (site_code),
+    happened_on DATE NOT NULL,
+    category VARCHAR NOT NULL CHECK (category IN ('spill', 'forklift', 'injury', 'break_in')),
+    note VARCHAR NOT NULL
+);
 """
 
 STOCK_RULE = Rule(
@@ -109,6 +118,7 @@ SNAPSHOT = {
     ),
     "adjustments": "SELECT site_code, sku, counted_on, units_change, reason FROM adjustments",
     "production_receipts": "SELECT site_code, sku, received_on, units FROM production_receipts",
+    "incidents": "SELECT site_code, happened_on, category, note FROM incidents",
 }
 
 CHECKS = {
@@ -215,6 +225,29 @@ REASON_CLAUSE = {
     "expired": ("were past their use-by date", "had gone out of date", "had expired"),
 }
 
+INCIDENT_SAID = {
+    "spill": ("spill", "spillage"),
+    "forklift": ("forklift bump", "forklift knock"),
+    "injury": ("injury", "minor injury"),
+    "break_in": ("break-in", "attempted break-in"),
+}
+INCIDENT_NOTES = {
+    "spill": ("a pallet of compost split in aisle A", "slug pellets spilt by the loading bay"),
+    "forklift": ("racking upright dented in aisle B", "the dock door clipped while reversing"),
+    "injury": ("a picker cut a hand on strapping", "a driver twisted an ankle on the dock ramp"),
+    "break_in": ("the side gate lock was forced overnight", "the yard fence was cut overnight"),
+}
+# (kind, variant) -> the class whose records take the wordings in turn (`Turns`): each in every wording
+TURNS = {
+    ("bin_cleared", ""): "clear",
+    ("reorder_level", "clear"): "clear",
+    ("bin_copied", ""): "copy",
+    ("reorder_level", "copy"): "copy",
+    ("reorder_shift", "up"): "add",
+    ("reorder_shift", "down"): "add",
+    ("line_corrected", "add"): "add",
+    ("incident", ""): "incident",
+}
 KIND_COUNTS = {
     "transfer": 13,
     "transfer_received": 12,
@@ -224,13 +257,16 @@ KIND_COUNTS = {
     "bin_assigned": 4,
     "bin_cleared": 2,
     "carrier_changed": 3,
-    "line_corrected": 2,
+    "line_corrected": 3,
     "product_fixed": 3,
     "reorder_level": 3,
     "contact_changed": 2,
+    "reorder_shift": 2,
+    "bin_copied": 2,
+    "incident": 3,
 }
 FIRST_DAY = dt.date(2024, 3, 1)
-LAST_DAY = dt.date(2024, 4, 30)
+LAST_DAY = dt.date(2024, 5, 15)
 
 
 def _d(day: dt.date) -> str:
@@ -429,7 +465,10 @@ class _Generator:
     def records(self) -> list[Record]:
         rng = self.rng
         days = sorted(
-            rng.sample([FIRST_DAY + dt.timedelta(days=i) for i in range((LAST_DAY - FIRST_DAY).days + 1)], 60)
+            rng.sample(
+                [FIRST_DAY + dt.timedelta(days=i) for i in range((LAST_DAY - FIRST_DAY).days + 1)],
+                sum(KIND_COUNTS.values()),
+            )
         )
         queue = [kind for kind, n in KIND_COUNTS.items() for _ in range(n)]
         rng.shuffle(queue)
@@ -437,6 +476,10 @@ class _Generator:
         self.reasons = self._spread(["damaged", "expired", "found", "miscounted"], KIND_COUNTS["adjustment"])
         self.reorders = self._spread(["set", "copy", "clear"], KIND_COUNTS["reorder_level"])
         self.contacts = self._spread(["phone", "email"], KIND_COUNTS["contact_changed"])
+        self.line_fixes = rng.sample(["set", "set", "add"], KIND_COUNTS["line_corrected"])
+        self.shifts = rng.sample(["up", "down"], KIND_COUNTS["reorder_shift"])
+        variant_of = {"reorder_level": self.reorders, "line_corrected": self.line_fixes, "reorder_shift": self.shifts}
+        turns = Turns(rng)
         out = []
         for i, day in enumerate(days):
             wording = WORDINGS[i % len(WORDINGS)]
@@ -446,9 +489,13 @@ class _Generator:
                 queue.remove("transfer_received")
                 queue.insert(0, "transfer_received")
             for at, kind in enumerate(queue):
-                made = getattr(self, f"_{kind}")(day, wording)
+                variant = variant_of[kind][-1] if variant_of.get(kind) else ""
+                turn = TURNS.get((kind, variant))
+                made = getattr(self, f"_{kind}")(day, turns.next(turn) if turn else wording)
                 if made is not None:
                     del queue[at]
+                    if turn:
+                        wording = turns.take(turn)
                     break
             else:
                 raise RuntimeError(f"no record fits {day}")
@@ -796,6 +843,8 @@ class _Generator:
         s.stock[(transfer.source, sku)] -= units - before
         if transfer.received is not None:
             s.stock[(transfer.target, sku)] += units - before
+        if self.line_fixes.pop() == "add":
+            return self._line_added(day, wording, transfer, sku, units - before)
         gold = [f"UPDATE transfer_lines SET units = {units} WHERE transfer_id = {transfer.id_sql()} AND sku = '{sku}'"]
         facts = {
             "from_site": transfer.source,
@@ -820,6 +869,149 @@ class _Generator:
             )
         else:
             w.text = f"The transfer from {src} to {dst} on {sent} actually had {units} of {sku} on it, not {before}."
+        return facts, gold, w
+
+    def _line_added(
+        self, day: dt.date, wording: str, transfer: _Transfer, sku: str, delta: int
+    ) -> tuple[dict, list[str], _Written]:
+        """A transfer line corrected by a stated number of units: `units = units + n` or `- n`."""
+        rng = self.rng
+        sign = "+" if delta > 0 else "-"
+        n = abs(delta)
+        gold = [
+            f"UPDATE transfer_lines SET units = units {sign} {n} WHERE transfer_id = {transfer.id_sql()} AND sku = '{sku}'"
+        ]
+        facts = {
+            "from_site": transfer.source,
+            "to_site": transfer.target,
+            "shipped_on": transfer.shipped.isoformat(),
+            "sku": sku,
+            "units_change": delta,
+            "units": transfer.lines[sku],
+        }
+        w = _Written("")
+        sent = self.day(transfer.shipped)
+        w.stated += [sent, sku]
+        src, dst = self.site(transfer.source, w, wording), self.site(transfer.target, w, wording)
+        count = self.num(n, w)
+        more = "more" if delta > 0 else "fewer"
+        if wording == "log":
+            when = self.day(day)
+            w.stated.append(when)
+            w.text = f"{when} correction: transfer {src} > {dst} of {sent}: {sku} had {count} {more} than logged"
+        elif wording == "keyvalue":
+            w.text = keyvalue(
+                "transfer correction",
+                [("from", src), ("to", dst), ("shipped", sent), ("product", sku), (f"units {more}", count)],
+            )
+        else:
+            w.text = rng.choice(
+                (
+                    f"The transfer from {src} to {dst} on {sent} had {count} {more} of {sku} on it than we logged.",
+                    f"Correct the {sku} line on the {sent} transfer from {src} to {dst}: {count} {more} units went.",
+                )
+            )
+        return facts, gold, w
+
+    def _reorder_shift(self, day: dt.date, wording: str) -> tuple[dict, list[str], _Written] | None:
+        """A reorder level raised or lowered by a stated number: `reorder_level = reorder_level + n` or `- n`."""
+        rng, s = self.rng, self.state
+        up = self.shifts[-1] == "up"
+        n = rng.choice((5, 10, 15, 20))
+        options = sorted(
+            k
+            for k, level in s.reorder.items()
+            if level is not None and k not in s.protected and k[1] in REF_SKUS and (up or level > n)
+        )
+        if not options:
+            return None
+        self.shifts.pop()
+        site, sku = rng.choice(options)
+        before = s.reorder[(site, sku)] or 0
+        s.reorder[(site, sku)] = before + (n if up else -n)
+        gold = [
+            f"UPDATE stock_levels SET reorder_level = reorder_level {'+' if up else '-'} {n} "
+            f"WHERE site_code = '{site}' AND sku = '{sku}'"
+        ]
+        facts = {"site_code": site, "sku": sku, "change": n if up else -n, "reorder_level": s.reorder[(site, sku)]}
+        w = _Written("")
+        where, code = self.site(site, w, wording), self.sku(sku, w)
+        count = self.num(n, w, words=0)
+        if wording == "log":
+            when = self.day(day)
+            w.stated.append(when)
+            w.text = f"{when} reorder level {where} {code}: {'up' if up else 'down'} by {count}"
+        elif wording == "keyvalue":
+            w.text = keyvalue(
+                "reorder level", [("site", where), ("product", code), ("raise by" if up else "lower by", count)]
+            )
+        else:
+            w.text = (
+                f"{self.manager(site)} wants the reorder level for {code} at {where} "
+                f"{'raised' if up else 'lowered'} by {count}."
+            )
+        return facts, gold, w
+
+    def _bin_copied(self, day: dt.date, wording: str) -> tuple[dict, list[str], _Written] | None:
+        """A bin given the product another bin holds: a value copied from another row."""
+        rng, s = self.rng, self.state
+        pairs = [
+            (target, source)
+            for target in sorted(s.bins)
+            for source in sorted(s.bins)
+            if source != target and s.bins[source] is not None and s.bins[source] != s.bins[target]
+        ]
+        if not pairs:
+            return None
+        (site, code), (other_site, other_code) = rng.choice(pairs)
+        before = s.bins[(site, code)]
+        sku = s.bins[(other_site, other_code)]
+        s.bins[(site, code)] = sku
+        gold = [
+            f"UPDATE bins SET sku = (SELECT sku FROM bins WHERE site_code = '{other_site}' AND bin_code = '{other_code}') "
+            f"WHERE site_code = '{site}' AND bin_code = '{code}'"
+        ]
+        facts = {"site_code": site, "bin_code": code, "same_as": [other_site, other_code], "sku": sku}
+        w = _Written("")
+        when = self.day(day)
+        where, place = self.site(site, w, wording), self.bin(code, w, wording)
+        there, other = self.site(other_site, w, wording), self.bin(other_code, w, wording)
+        if wording == "log":
+            w.stated.append(when)
+            w.text = f"{when} {_bin_label(place, code)} at {where} now holds the same as {other} at {there}"
+        elif wording == "keyvalue":
+            w.text = keyvalue(
+                "bin change", [("site", where), ("bin", place), ("product", f"same as {other} at {there}")]
+            )
+        else:
+            w.stated.append(when)
+            was = "instead of standing empty" if before is None else f"instead of {before}"
+            w.text = f"From {when}, {place} at {where} holds whatever {other} at {there} holds, {was}."
+        return facts, gold, w
+
+    def _incident(self, day: dt.date, wording: str) -> tuple[dict, list[str], _Written] | None:
+        """Something that happened at a site: a plain fact into a table that starts empty."""
+        rng = self.rng
+        site = rng.choice([c for c, *_ in SITES])
+        category = rng.choice(sorted(INCIDENT_SAID))
+        note = rng.choice(INCIDENT_NOTES[category])
+        said = rng.choice(INCIDENT_SAID[category])
+        gold = [
+            "INSERT INTO incidents (site_code, happened_on, category, note) "
+            f"VALUES ('{site}', {_d(day)}, '{category}', {sql_text(note)})"
+        ]
+        facts = {"site_code": site, "happened_on": day.isoformat(), "category": category, "note": note}
+        w = _Written("")
+        when = self.day(day)
+        w.stated += [when, note]
+        where = self.site(site, w, wording)
+        if wording == "log":
+            w.text = f"{when} incident at {where}: {said}, {note}"
+        elif wording == "keyvalue":
+            w.text = keyvalue("incident", [("site", where), ("date", when), ("type", said), ("what happened", note)])
+        else:
+            article = "an" if said[0] in "aeiou" else "a"
+            w.text = f"We had {article} {said} at {where} on {when}: {note}."
         return facts, gold, w
 
     def _product_fixed(self, day: dt.date, wording: str) -> tuple[dict, list[str], _Written] | None:
