@@ -28,6 +28,9 @@ def sales() -> pd.DataFrame:
 # whole instead of first read as the rows it states (`controller/stages/from_facts.py`, tests/test_facts*.py)
 PLAN_WRITES = ("write_from_facts",)
 
+# the change reading of a write that adds rows: it goes on to be read as the rows it states
+ADDS = {"does": "add", "table": "", "which": [], "set": []}
+
 
 @pytest.fixture
 def scripted() -> ScriptedBackend:

@@ -46,7 +46,9 @@ def model() -> ScriptedBackend:
 
 @pytest.fixture(params=["key", "no key"])
 def kites(model: ScriptedBackend, request: pytest.FixtureRequest):
-    schema = EVERY_TYPE if request.param == "key" else EVERY_TYPE.replace("kite_id INTEGER PRIMARY KEY", "kite_id INTEGER")
+    schema = (
+        EVERY_TYPE if request.param == "key" else EVERY_TYPE.replace("kite_id INTEGER PRIMARY KEY", "kite_id INTEGER")
+    )
     chatdb = ChatDB(model=model, schema=schema, summarize=False)
     yield chatdb
     chatdb.close()

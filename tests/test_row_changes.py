@@ -55,7 +55,9 @@ def test_a_change_is_never_a_new_row_and_a_described_value_waits(dock: ChatDB, m
     events: list[Event] = []
     described = {"column": "zone", "how": "to", "value": "zone of entry 3"}
     model.push({"route": "write"}, change("ledger", [("entry_no", "4")], described))
-    reply = dock.ask("Set the zone of entry 4 in the ledger to the zone of entry 3", allow_writes=True, on_event=events.append)
+    reply = dock.ask(
+        "Set the zone of entry 4 in the ledger to the zone of entry 3", allow_writes=True, on_event=events.append
+    )
     assert reply.pending and rows(dock, "SELECT count(*) FROM ledger") == [(2,)]
     approval = next(e for e in events if isinstance(e, ApprovalNeeded))
     assert "zone: 'zone of entry 3' describes a value rather than giving one" in approval.reason
@@ -63,7 +65,10 @@ def test_a_change_is_never_a_new_row_and_a_described_value_waits(dock: ChatDB, m
 
 
 def test_a_changed_number_a_cleared_value_and_an_added_amount(dock: ChatDB, model: ScriptedBackend):
-    model.push({"route": "write"}, change("checks", [("checker", "Ana Silva")], {"column": "faults", "how": "to", "value": "3"}))
+    model.push(
+        {"route": "write"},
+        change("checks", [("checker", "Ana Silva")], {"column": "faults", "how": "to", "value": "3"}),
+    )
     reply = dock.ask("Change the faults found in Ana Silva's check to 3", allow_writes=True)
     assert reply.sql[0].startswith("UPDATE") and rows(dock, "SELECT checker, faults FROM checks") == [("Ana Silva", 3)]
     cleared = {"column": "note", "how": "clear", "value": ""}
@@ -74,13 +79,19 @@ def test_a_changed_number_a_cleared_value_and_an_added_amount(dock: ChatDB, mode
 
 
 def test_a_removal_deletes_the_rows_it_names(dock: ChatDB, model: ScriptedBackend):
-    model.push({"route": "write"}, {"does": "remove", "table": "ledger", "which": [{"column": "entry_no", "value": "4"}], "set": []})
+    model.push(
+        {"route": "write"},
+        {"does": "remove", "table": "ledger", "which": [{"column": "entry_no", "value": "4"}], "set": []},
+    )
     reply = dock.ask("Delete entry 4 from the ledger", allow_writes=True)
     assert reply.sql[0].startswith("DELETE") and rows(dock, "SELECT entry_no FROM ledger") == [(3,)]
 
 
 def test_a_change_to_rows_that_do_not_exist_is_a_question_not_a_new_row(dock: ChatDB, model: ScriptedBackend):
-    model.push({"route": "write"}, change("checks", [("checker", "Ana Silvia Costa")], {"column": "faults", "how": "to", "value": "3"}))
+    model.push(
+        {"route": "write"},
+        change("checks", [("checker", "Ana Silvia Costa")], {"column": "faults", "how": "to", "value": "3"}),
+    )
     reply = dock.ask("Change the faults in Ana Silva's check to 3", allow_writes=True)
     assert "No row of checks has checker 'Ana Silvia Costa'" in reply.answer and "Nothing was written" in reply.answer
     assert rows(dock, "SELECT checker, faults FROM checks") == [("Ana Silva", 1)] and not reply.sql
@@ -90,9 +101,13 @@ def test_a_statement_of_fact_with_writes_allowed_is_a_record_without_a_name_chec
     """Into an empty table, with names no stored value resembles: the route call is told writes are
     allowed, no name check refuses it, and no change reading is asked for (it names no kept row)."""
     events: list[Event] = []
-    reading = {"lock_visits": [{"keeper": "Lea Novak", "lock_name": "Flamanville", "visited_on": "2024-06-02", "repairs": 6}]}
+    reading = {
+        "lock_visits": [{"keeper": "Lea Novak", "lock_name": "Flamanville", "visited_on": "2024-06-02", "repairs": 6}]
+    }
     model.push({"route": "write"}, reading)
-    reply = dock.ask("Lea Novak visited Flamanville on 2 June 2024 and made 6 repairs", allow_writes=True, on_event=events.append)
+    reply = dock.ask(
+        "Lea Novak visited Flamanville on 2 June 2024 and made 6 repairs", allow_writes=True, on_event=events.append
+    )
     assert "writes here" in model.calls[0].messages[0]["content"]
     assert not any(isinstance(e, ChangeRead) for e in events)
     assert not reply.pending and rows(dock, "SELECT * FROM lock_visits")[0][:2] == ("Lea Novak", "Flamanville")
