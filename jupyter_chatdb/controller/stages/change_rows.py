@@ -72,7 +72,7 @@ def _names_a_kept_row(ctx: Context, shapes: dict[str, Shape]) -> bool:
     integer column of one holds ("entry 4")."""
     if mentioned(ctx, list(shapes)):
         return True
-    numbers = [int(word) for word in DIGITS.findall(ctx.request.text)][:20]
+    numbers: list[object] = [int(word) for word in DIGITS.findall(ctx.request.text)][:20]
     if not numbers:
         return False
     listed = ", ".join("?" * len(numbers))
@@ -82,6 +82,8 @@ def _names_a_kept_row(ctx: Context, shapes: dict[str, Shape]) -> bool:
         if not integers:
             continue
         held = " OR ".join(f"{quote_identifier(column)} IN ({listed})" for column in integers)
-        if ctx.session.rows(f"SELECT 1 FROM {quote_table(shape.table)} WHERE {held} LIMIT 1", numbers * len(integers)):
+        if ctx.session.rows(
+            f"SELECT 1 FROM {quote_table(shape.table)} WHERE {held} LIMIT 1", [*numbers] * len(integers)
+        ):
             return True
     return False
