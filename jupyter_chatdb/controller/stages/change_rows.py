@@ -72,7 +72,7 @@ def _names_a_kept_row(ctx: Context, shapes: dict[str, Shape]) -> bool:
     integer column of one holds ("entry 4")."""
     if mentioned(ctx, list(shapes)):
         return True
-    numbers: list[object] = [int(word) for word in DIGITS.findall(ctx.request.text)][:20]
+    numbers: list[object] = [int(word) for word in DIGITS.findall(ctx.request.text)[:20]]
     if not numbers:
         return False
     listed = ", ".join("?" * len(numbers))
