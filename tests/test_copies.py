@@ -132,3 +132,14 @@ def test_the_same_copies_as_comparing_every_pair_row_by_row():
     assert copies(session, catalog) == expected
     assert {"twice", "nulls", "upper", "stored", "none", "zeros", "most"} <= set(expected)
     assert not {"thrice", "ages", "other", "almost"} & set(expected)
+
+
+def test_a_frame_whose_cells_pandas_cannot_hash_is_compared_on_each_read():
+    session, found = CountingSession(), Copies()
+    hives = pd.DataFrame({"yard": ["north", "south", "east"], "queens": [["Ada"], ["Bea", "Cy"], []]})
+    session.bind("hives", hives)
+    session.bind("two", hives.iloc[[0, 1]])  # lists: no version, so nothing is kept
+    catalog = read(session)
+    assert found.find(session, catalog) == {"two": "hives"}
+    session.queries = 0
+    assert found.find(session, catalog) == {"two": "hives"} and session.queries > 0

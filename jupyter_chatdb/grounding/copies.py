@@ -193,14 +193,15 @@ class _Numbers:
 
 def _candidates(catalog: Catalog) -> dict[str, list[str]]:
     """Frame -> the tables that may hold it by what the catalog says, in the catalog's order."""
-    types = {name: _types(table) for name, table in catalog.tables.items()}
-    return {
-        frame.name: [
-            s.name for s in catalog.tables.values() if s.name != frame.name and _may_hold(frame, s, types[s.name])
+    tables = catalog.tables.values()
+    held = {table.name: _held_columns(table) for table in tables}
+    candidates = {}
+    for frame in (table for table in tables if table.is_frame):
+        own = _own_columns(frame)
+        candidates[frame.name] = [
+            s.name for s in tables if s.name != frame.name and _may_hold(frame, s, own, held[s.name])
         ]
-        for frame in catalog.tables.values()
-        if frame.is_frame
-    }
+    return candidates
 
 
 def _holds_all(session: Session, catalog: Catalog, pairs: Mapping[str, str]) -> dict[str, bool]:
@@ -226,19 +227,27 @@ def _columns(frame: Table) -> tuple[str, ...]:
     return tuple(sorted((c.name for c in frame.columns), key=str.lower))
 
 
-def _types(table: Table) -> dict[str, str]:
-    return {c.name.lower(): c.type for c in table.columns}
+Columns = frozenset[tuple[str, str]]  # (name in lower case, type)
 
 
-def _may_hold(frame: Table, source: Table, types: Mapping[str, str] | None = None) -> bool:
-    """Whether `source` (its columns' `types` by lower-case name) may hold `frame`, by what the catalog
-    says (no query): its size, its columns."""
+def _own_columns(table: Table) -> Columns:
+    return frozenset((c.name.lower(), c.type) for c in table.columns)
+
+
+def _held_columns(table: Table) -> Columns:
+    """A table's columns as another frame's are looked up in it: by name in lower case (the last wins)."""
+    return frozenset({c.name.lower(): c.type for c in table.columns}.items())
+
+
+def _may_hold(frame: Table, source: Table, own: Columns | None = None, held: Columns | None = None) -> bool:
+    """Whether `source` may hold `frame`, by what the catalog says (no query): its size, and each column
+    of the frame (`own`, read when not given) in it, by name, of the same type (`held`)."""
     if frame.row_count > MAX_ROWS or source.row_count < frame.row_count or len(frame.columns) < 2:
         return False  # a frame of one column is a list of values (the ones wanted), not a copy
     if source.is_frame and source.row_count == frame.row_count:
         return False  # of two frames alike, neither is the other's copy
-    types = _types(source) if types is None else types
-    return all(types.get(c.name.lower()) == c.type for c in frame.columns)
+    own = _own_columns(frame) if own is None else own
+    return own <= (_held_columns(source) if held is None else held)
 
 
 def _holds(session: Session, frame: Table, source: Table) -> bool:
