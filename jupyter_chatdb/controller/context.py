@@ -7,6 +7,7 @@ from collections.abc import Generator, Sequence
 from dataclasses import dataclass, field
 
 from ..grounding.concepts import ConceptIndex
+from ..grounding.copies import Copies
 from ..grounding.joins import Links
 from ..grounding.keys import ImpliedKeys
 from ..grounding.literals import MissingValue
@@ -45,6 +46,7 @@ class Services:
     memory: ThoughtMemory | None = None
     keys: ImpliedKeys = field(default_factory=ImpliedKeys)  # references the data implies, for tables without keys
     concepts: ConceptIndex = field(default_factory=ConceptIndex)  # what requests may ask about, for honesty
+    copies: Copies = field(default_factory=Copies)  # frames that repeat another table's rows, kept per version
     procedures: ProcedureBook | None = None  # writes learned or taught, run for requests of their kind
     rules: RuleBook | None = None  # statements that keep derived data true, run at the end of writes
     fixups: tuple[FixupRule, ...] = RULES  # the tree rewrites a step's SQL goes through (`sql/fixup_rules.py`)

@@ -4,7 +4,6 @@ from __future__ import annotations
 
 from collections.abc import Iterator
 
-from ...grounding.copies import copies
 from ...grounding.flat_views import flat_views
 from ...grounding.joins import joined_tables
 from ...grounding.selection import settle
@@ -63,7 +62,7 @@ def leave_out_copies(ctx: Context) -> Iterator[Event]:
     notebook's scratch slices) are not shown to the planner, unless the request names them."""
     if ctx.route != Route.READ or ctx.request.approved:
         return
-    found = copies(ctx.session, ctx.catalog)
+    found = ctx.services.copies.find(ctx.session, ctx.catalog)
     left_out = {frame for frame in found if not named_in(ctx.request.text, frame)}
     if left_out:
         ctx.shown = tuple(name for name in ctx.shown or ctx.catalog.tables if name not in left_out)
