@@ -154,7 +154,7 @@ def attempt_record(trade: Trade, number: int, way: str, model: LLM, embedder: ob
     record: Record = trade.records[number]
     db = database(trade, number, model, embedder, way)
     before = snapshot(db.session.rows, trade)
-    into_empty = any(not db.session.rows(f'SELECT count(*) FROM "{t}"').iloc[0, 0] for t in inserts_into(record.gold))
+    into_empty = any(not db.session.rows(f'SELECT count(*) FROM "{t}"')[0][0] for t in inserts_into(record.gold))
     started = time.perf_counter()
     error, calls, sql = "", 0, []
     readings: list[str] = []
