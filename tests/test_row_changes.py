@@ -8,9 +8,10 @@ from __future__ import annotations
 import pytest
 
 from jupyter_chatdb import ChatDB
-from jupyter_chatdb.controller.events import ApprovalNeeded, ChangeRead, Event
+from jupyter_chatdb.controller.events import ApprovalNeeded, ChangeRead, Event, FactsNotUsed
+from jupyter_chatdb.errors import ChatDBError
 from jupyter_chatdb.llm import ScriptedBackend
-from tests.conftest import ADDS
+from tests.conftest import ADDS, plan
 
 SCHEMA = """
 CREATE TABLE ledger (entry_no INTEGER, zone VARCHAR, crates INTEGER, note VARCHAR);
@@ -87,14 +88,25 @@ def test_a_removal_deletes_the_rows_it_names(dock: ChatDB, model: ScriptedBacken
     assert reply.sql[0].startswith("DELETE") and rows(dock, "SELECT entry_no FROM ledger") == [(3,)]
 
 
-def test_a_change_to_rows_that_do_not_exist_is_a_question_not_a_new_row(dock: ChatDB, model: ScriptedBackend):
+def test_a_change_to_rows_that_do_not_exist_writes_no_new_row(dock: ChatDB, model: ScriptedBackend):
+    """Code finds no such row, the reading of rows reads a new one (refused for a change), and the plan's
+    UPDATE changes no row: nothing is written, and the reply says why."""
+    as_rows = {"checks": [{"checker": "Ana Silvia Costa", "faults": 3}]}  # the reading of rows: a new row
     model.push(
         {"route": "write"},
         change("checks", [("checker", "Ana Silvia Costa")], {"column": "faults", "how": "to", "value": "3"}),
+        as_rows,
+        plan("UPDATE checks SET faults = 3 WHERE checker = 'Ana Silvia Costa'"),
+        plan("UPDATE checks SET faults = 3 WHERE checker = 'Ana Silvia Costa'"),
+        plan("UPDATE checks SET faults = 3 WHERE checker = 'Ana Silvia Costa'"),
     )
-    reply = dock.ask("Change the faults in Ana Silva's check to 3", allow_writes=True)
-    assert "No row of checks has checker 'Ana Silvia Costa'" in reply.answer and "Nothing was written" in reply.answer
-    assert rows(dock, "SELECT checker, faults FROM checks") == [("Ana Silva", 1)] and not reply.sql
+    events: list[Event] = []
+    with pytest.raises(ChatDBError, match="changed no row"):
+        dock.ask("Change the faults in Ana Silvia Costa's check to 3", allow_writes=True, on_event=events.append)
+    assert "No row of checks has checker 'Ana Silvia Costa'" in " ".join(
+        e.reason for e in events if isinstance(e, FactsNotUsed)
+    )
+    assert rows(dock, "SELECT checker, faults FROM checks") == [("Ana Silva", 1)]
 
 
 def test_a_statement_of_fact_with_writes_allowed_is_a_record_without_a_name_check(dock: ChatDB, model: ScriptedBackend):
@@ -125,6 +137,7 @@ def test_a_change_planned_as_an_insert_waits(dock: ChatDB, model: ScriptedBacken
     model.push(
         {"route": "write"},
         change("ledger", [("entry_no", "4")]),
+        {"ledger": [{"entry_no": 4, "zone": "Harbour"}]},  # the reading of rows: refused, it adds a row
         {"steps": [{"goal": "add", "sql": "INSERT INTO ledger VALUES (4, 'Harbour', 7, NULL)", "binds": []}]},
     )
     events: list[Event] = []

@@ -1,6 +1,8 @@
 """A write read for what it does to rows (`recording/row_changes.py`): one short constrained call says
 whether it adds rows, changes rows it names or removes them. A change or removal is written by code as
-an UPDATE or DELETE of rows that exist; rows that do not are a question, never new rows; a value the
+an UPDATE or DELETE of rows that exist; rows it cannot find are left to the reading of the rows the request
+states (`write_from_facts`), whose plain new rows a change refuses, and to the plan, whose new rows wait for
+approval: a change never writes new rows unseen. A value the
 request does not give makes the write wait for approval, saying why. What adds rows goes on to be read
 as the rows it states (`write_from_facts`). A request that names no kept row (no stored text value, no
 number an integer column holds) can change none: the data settles it without the call."""
@@ -20,7 +22,7 @@ from ...recording.shapes import Shape, shapes_of
 from ...sql.names import quote_identifier, quote_table
 from ...sql.rules import derived_columns
 from ..context import Context
-from ..events import ChangeRead, Event, FactsNotUsed, Reply
+from ..events import ChangeRead, Event, FactsNotUsed
 from ..kinds import Route
 from ..planned_steps import PlannedStep
 from ..stage import stage
@@ -53,9 +55,9 @@ def read_change(ctx: Context) -> Iterator[Event]:
     ctx.does = reading.does
     try:
         write = change_write(reading, shapes, StoredRows(ctx.session), text, dt.date.today())
-    except Unanswerable as question:
-        yield ChangeRead(reading.does, reading.table)
-        ctx.reply = Reply(text, str(question), [], None, [], ctx.calls.usage, ctx.services.model.name, route=ctx.route)
+    except Unanswerable as question:  # the rows as the model named them: the reading of rows, or the plan, may
+        yield ChangeRead(reading.does, reading.table)  # find them; new rows they add wait (`finish`)
+        yield FactsNotUsed(str(question))
         return
     except NotExpressible as error:
         yield ChangeRead(reading.does, reading.table)

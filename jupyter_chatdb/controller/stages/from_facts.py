@@ -41,8 +41,8 @@ def write_from_facts(ctx: Context) -> Iterator[Event]:
     of it was made up (rows of a table the request says nothing of), it is read once more, offered only the
     tables it read that were not made up (and those they name); a header read without its lines, once
     more for them."""
-    if ctx.route != Route.WRITE or ctx.steps or ctx.request.approved or ctx.does in ("change", "remove"):
-        return  # a change to rows already kept is never read as rows to add
+    if ctx.route != Route.WRITE or ctx.steps or ctx.request.approved:
+        return
     rules = ctx.services.rules
     shapes = shapes_of(ctx.session, ctx.catalog, derived_columns(rules) if rules is not None else {})
     shapes = {name: shape for name, shape in shapes.items() if shape.fields}
@@ -52,6 +52,8 @@ def write_from_facts(ctx: Context) -> Iterator[Event]:
     required: tuple[str, ...] = ()
     for _ in range(READS):
         read = yield from _read(ctx, shapes, required)
+        if isinstance(read, _Written) and ctx.does in ("change", "remove") and _adds(read.writes):
+            read = _NotWritten("it was read as new rows, where the request changes rows already kept")
         if isinstance(read, _Written):
             ctx.steps = [PlannedStep(write.goal, write.sql, write.binds) for write in read.writes]
             ctx.params.update(read.params)
@@ -67,6 +69,11 @@ def write_from_facts(ctx: Context) -> Iterator[Event]:
         if not shapes:
             break
     yield FactsNotUsed(failed.reason, failed.unstated)
+
+
+def _adds(writes: list[facts.Write]) -> bool:
+    """Whether some write only adds a row: a plain INSERT, not one that adds a row only when none is kept."""
+    return any(w.sql.lstrip().upper().startswith("INSERT") and " WHERE NOT EXISTS" not in w.sql.upper() for w in writes)
 
 
 READS = 2  # a first reading, and one without the tables it made rows up for or for a header's rows
