@@ -33,7 +33,7 @@ def test_tour_records_approves_undoes_and_replays(monkeypatch, tmp_path):
     after_approval, after_undo = [
         shown(cell) for cell in notebook.cells if cell.source == "%%chatdb --sql\nSELECT * FROM stock ORDER BY fruit"
     ]
-    assert "Undid request 3." in shown(cells["%chatdb undo"])
+    assert 'Undid request 3 ("We sold 2 kg of pear."): stock: 1 row changed back.' in shown(cells["%chatdb undo"])
     assert after_approval != after_undo and "pear  12.0" in after_undo  # undo brought the pear stock back
     replay = shown(cells["%%chatdb --replay\nHow many kg of pear do we have?"])
     assert "same result as recorded" in replay
