@@ -13,6 +13,7 @@ from .options import MAX_STEPS, Options
 
 STRATEGY_NAMES = (
     "native",
+    "changes",
     "chain",
     "flat",
     "repair-flat",
@@ -40,7 +41,8 @@ class ChatDB(Configurable):
         "native",
         help="How a request becomes SQL: 'native' (a question is one SQL statement in the form the model was "
         "trained on, a write is first read as the rows it states and its SQL written by code, other requests "
-        "a plan of steps), 'chain' (every request a plan of steps), 'flat' (native, shown views that flatten "
+        "a plan of steps), 'changes' (native, a write naming a kept row first read for what it does to rows), "
+        "'chain' (every request a plan of steps), 'flat' (native, shown views that flatten "
         "joins), 'repair-flat' (the views shown with a failed read's first repair), 'facts' (native, by its "
         "former name) or 'one-round'.",
     ).tag(config=True)

@@ -22,7 +22,7 @@ from jupyter_chatdb.llm import ScriptedBackend
 from jupyter_chatdb.widgets.render import chain_html
 from jupyter_chatdb.widgets.state import ChainState
 
-from .conftest import ADDS, PLAN_WRITES, chatdb_of_sales, plan
+from .conftest import PLAN_WRITES, chatdb_of_sales, plan
 
 SHOP = """
 CREATE SEQUENCE customer_seq START 1;
@@ -275,7 +275,7 @@ def test_undo_keeps_changes_made_outside_the_request(shop, scripted):
 def test_the_journal_survives_a_restart_with_a_file_database(tmp_path):
     path = tmp_path / "shop.duckdb"
     first = ChatDB(
-        model=ScriptedBackend([{"route": "write"}, ADDS, plan(*SALE)]),
+        model=ScriptedBackend([{"route": "write"}, plan(*SALE)]),
         database=path,
         schema=SHOP,
         summarize=False,

@@ -13,7 +13,7 @@ from jupyter_chatdb.recording import facts
 from jupyter_chatdb.recording.shapes import shapes_of
 from jupyter_chatdb.sql.catalog import Catalog
 
-from .conftest import ADDS, plan
+from .conftest import plan
 
 YARD = """
 CREATE SEQUENCE delivery_seq START 1;
@@ -55,7 +55,7 @@ def table(db: ChatDB, sql: str) -> list[tuple]:
 
 
 def test_the_rows_a_request_states_are_written_by_code_parents_first_with_bound_values(yard, scripted):
-    scripted.push({"route": "write"}, ADDS, ROWS)
+    scripted.push({"route": "write"}, ROWS)
     seen = []
     reply = yard.ask(REQUEST, allow_writes=True, on_event=seen.append)
     assert [e.rows for e in seen if isinstance(e, FactsExtracted)] == [
@@ -69,8 +69,7 @@ def test_the_rows_a_request_states_are_written_by_code_parents_first_with_bound_
         " JOIN deliveries d USING (delivery_id) JOIN stables s USING (stable_id) JOIN hay h USING (hay_id) ORDER BY h.kind",
     ) == [("Quellmire", "2024-05-01", "clover", 3, 5.0), ("Quellmire", "2024-05-01", "timothy", 12, 4.0)]
     assert reply.answer == "Recorded: stables: 1 added; deliveries: 1 added; hay: 1 added; delivery_lines: 2 added."
-    # the model is shown the rows' fields, not ids (+ the change reading)
-    fields = scripted.calls[2].messages[-1]["content"]
+    fields = scripted.calls[1].messages[-1]["content"]  # the model is shown the rows' fields, not ids
     assert "deliveries: stable (the name of a stables row), delivered_on (date), undone_on (date)" in fields
     assert "delivery_lines: hay (the name of a hay row), bales (integer), bale_cost (number); each belongs to" in fields
     assert all("'Quellmire'" not in sql for sql in (step.sql for step in reply.plan))  # bound, never spliced
@@ -78,7 +77,7 @@ def test_the_rows_a_request_states_are_written_by_code_parents_first_with_bound_
 
 def test_a_named_row_that_exists_gets_the_values_the_request_gives_and_quotes_stay_data(yard, scripted):
     odd = "o'hara'); UPDATE hay SET price = 0; --"
-    scripted.push({"route": "write"}, ADDS, {"hay": [{"kind": "timothy", "price": 7.5}, {"kind": odd}]})
+    scripted.push({"route": "write"}, {"hay": [{"kind": "timothy", "price": 7.5}, {"kind": odd}]})
     yard.ask(f"Timothy now sells at 7.50, and we keep the kind {odd}", allow_writes=True)
     assert table(yard, "SELECT kind, price::DOUBLE FROM hay ORDER BY hay_id") == [("timothy", 7.5), (odd, None)]
 
@@ -105,7 +104,7 @@ def test_a_named_row_that_exists_gets_the_values_the_request_gives_and_quotes_st
 )
 def test_what_code_cannot_write_from_rows_is_planned_instead(yard, scripted, rows, reason):
     readings = rows if isinstance(rows, list) else [rows]
-    scripted.push({"route": "write"}, ADDS, *readings, plan("UPDATE stables SET town = 'Tansy' WHERE name = 'Calder'"))
+    scripted.push({"route": "write"}, *readings, plan("UPDATE stables SET town = 'Tansy' WHERE name = 'Calder'"))
     seen = []
     yard.ask(
         "Calder moved to Tansy on 2024-05-01 (2 bales of timothy at 1 left)", allow_writes=True, on_event=seen.append
@@ -120,9 +119,9 @@ def test_a_column_a_rule_keeps_true_is_not_asked_for_and_the_rule_fills_it(yard,
         "UPDATE hay SET bales_left = coalesce((SELECT sum(l.bales) FROM delivery_lines l JOIN deliveries d"
         " USING (delivery_id) WHERE l.hay_id = hay.hay_id AND d.undone_on IS NULL), 0)",
     )
-    scripted.push({"route": "write"}, ADDS, ROWS)
+    scripted.push({"route": "write"}, ROWS)
     reply = yard.ask(REQUEST)  # writes not allowed: a preview, then the approval runs exactly it
-    schema = scripted.calls[2].json_schema  # + the change reading
+    schema = scripted.calls[1].json_schema
     assert "bales_left" not in json.dumps(schema) and "price" in json.dumps(schema)
     assert reply.pending and table(yard, "SELECT count(*) FROM deliveries") == [(0,)]
     yard.apply(reply)

@@ -20,8 +20,6 @@ from jupyter_chatdb.recording.stated import is_stated, stated_only
 from jupyter_chatdb.sql.catalog import Catalog
 from jupyter_chatdb.widgets.state import ChainState
 
-from .conftest import ADDS
-
 # a yard that buys hay from stables (deliveries) and sells it to riders (orders)
 YARD = """
 CREATE SEQUENCE stable_seq START 1; CREATE SEQUENCE rider_seq START 1; CREATE SEQUENCE hay_seq START 1;
@@ -85,12 +83,12 @@ def test_an_order_is_offered_only_the_riders_side_and_its_unstated_prices_come_f
         "orders": [{"rider": "Ann Lee", "ordered_on": "2024-05-02"}],
         "order_lines": [{"hay": "timothy", "bales": 3, "price_charged": 0}, {"hay": "clover", "bales": 2}],
     }
-    scripted.push({"route": "write"}, ADDS, read)
+    scripted.push({"route": "write"}, read)
     seen = []
     reply = yard.ask(ORDER, allow_writes=True, on_event=seen.append)
-    offered = set(scripted.calls[2].json_schema["properties"])  # + the change reading
+    offered = set(scripted.calls[1].json_schema["properties"])
     assert offered == {"riders", "hay", "orders", "order_lines", "hay_prices"}  # no deliveries for a rider
-    assert "deliveries" not in scripted.calls[2].messages[-1]["content"]
+    assert "deliveries" not in scripted.calls[1].messages[-1]["content"]
     assert order_lines(yard) == [
         ("Ann Lee", "2024-05-02", "clover", 2, 7.0),
         ("Ann Lee", "2024-05-02", "timothy", 3, 6.0),
@@ -110,7 +108,7 @@ def test_a_made_up_row_that_lacks_what_its_table_needs_is_dropped_not_written(ya
         "order_lines": [{"hay": "timothy", "bales": 3}],
         "hay": [{"kind": "straw"}],  # never said; left out, the row lacks its name
     }
-    scripted.push({"route": "write"}, ADDS, read)
+    scripted.push({"route": "write"}, read)
     seen = []
     yard.ask("Ann Lee bought 3 bales of timothy on 2024-05-02", allow_writes=True, on_event=seen.append)
     assert yard.session.rows("SELECT kind FROM hay ORDER BY hay_id") == [("timothy",), ("clover",)]
@@ -125,7 +123,7 @@ def test_an_order_stated_without_lines_changes_the_order_it_names_and_only_one(y
         " INSERT INTO order_lines VALUES (1, 1, 3, 6), (2, 1, 1, 6)"
     )
     cancel = {"orders": [{"rider": "Ann Lee", "ordered_on": "2024-05-02", "cancelled_on": "2024-05-03"}]}
-    scripted.push({"route": "write"}, ADDS, cancel)
+    scripted.push({"route": "write"}, cancel)
     reply = yard.ask("On 2024-05-03 rider Ann Lee cancelled her order of 2024-05-02.", allow_writes=True)
     assert yard.session.rows("SELECT order_id, cancelled_on::VARCHAR FROM orders ORDER BY order_id") == [
         (1, "2024-05-03"),
@@ -137,7 +135,7 @@ def test_an_order_stated_without_lines_changes_the_order_it_names_and_only_one(y
 
 def test_a_change_to_an_order_that_is_not_there_writes_nothing(yard, scripted):
     cancel = {"orders": [{"rider": "Ann Lee", "ordered_on": "2024-05-09", "cancelled_on": "2024-05-10"}]}
-    scripted.push({"route": "write"}, ADDS, cancel, {"steps": []}, {"steps": []})  # not code's to write: planned
+    scripted.push({"route": "write"}, cancel, {"steps": []}, {"steps": []})  # not code's to write: planned
     with pytest.raises(Exception, match="usable plan"):
         yard.ask("On 2024-05-10 rider Ann Lee cancelled her order of 2024-05-09.", allow_writes=True)
     assert yard.session.rows("SELECT count(*) FROM orders") == [(0,)]
@@ -156,7 +154,7 @@ def test_a_delivery_line_labelled_resale_price_sets_the_hay_price_the_model_took
         "deliveries": [{"stable": "Calder", "delivered_on": "2024-05-01"}],
         "delivery_lines": [{"hay": "rye", "bales": 20, "bale_cost": 4.5, "resale_price": 8}],
     }
-    scripted.push({"route": "write"}, ADDS, read)
+    scripted.push({"route": "write"}, read)
     seen = []
     yard.ask(request, allow_writes=True, on_event=seen.append)
     assert yard.session.rows("SELECT price::DOUBLE FROM hay WHERE kind = 'rye'") == [(8.0,)]
@@ -184,7 +182,7 @@ def test_an_order_line_price_copied_from_its_count_and_a_made_up_hay_price_are_l
             {"hay": "clover", "bales": 2, "price_charged": 2},
         ],
     }
-    scripted.push({"route": "write"}, ADDS, read)
+    scripted.push({"route": "write"}, read)
     seen = []
     yard.ask(
         "On 2024-05-02 Ann Lee bought 10 bales of timothy and 2 of clover.", allow_writes=True, on_event=seen.append
@@ -208,7 +206,7 @@ def test_a_line_price_the_request_labels_is_kept(yard, scripted):
         "orders": [{"rider": "Ann Lee", "ordered_on": "2024-05-02"}],
         "order_lines": [{"hay": "timothy", "bales": 10, "price_charged": 5.5}],
     }
-    scripted.push({"route": "write"}, ADDS, read)
+    scripted.push({"route": "write"}, read)
     yard.ask("On 2024-05-02 Ann Lee bought 10 bales of timothy, price charged 5.50 (a discount).", allow_writes=True)
     assert order_lines(yard) == [("Ann Lee", "2024-05-02", "timothy", 10, 5.5)]
 
@@ -259,11 +257,11 @@ def test_rows_made_up_for_a_table_the_request_says_nothing_of_are_read_again_wit
         "orders": [{"rider": "Ann Lee", "ordered_on": "2024-05-02"}],
         "order_lines": [{"hay": "timothy", "bales": 3}],
     }
-    scripted.push({"route": "write"}, ADDS, first, second)
+    scripted.push({"route": "write"}, first, second)
     seen = []
     yard.ask("Ann Lee bought 3 bales of timothy on 2024-05-02", allow_writes=True, on_event=seen.append)
-    assert "hay_prices" in scripted.calls[2].json_schema["properties"]  # + the change reading
-    assert "hay_prices" not in scripted.calls[3].json_schema["properties"]
+    assert "hay_prices" in scripted.calls[1].json_schema["properties"]
+    assert "hay_prices" not in scripted.calls[2].json_schema["properties"]
     assert order_lines(yard) == [("Ann Lee", "2024-05-02", "timothy", 3, 6.0)]
     assert yard.session.rows("SELECT count(*) FROM hay_prices") == [(0,)]
     assert [type(e) for e in seen if isinstance(e, FactsExtracted | FactsNotUsed)] == [FactsExtracted]
@@ -271,13 +269,12 @@ def test_rows_made_up_for_a_table_the_request_says_nothing_of_are_read_again_wit
 
 def test_a_header_read_without_its_lines_is_read_once_more_for_them_then_planned(yard, scripted):
     header = {"orders": [{"rider": "Ann Lee", "ordered_on": "2024-05-02"}]}
-    scripted.push({"route": "write"}, ADDS, header, header, {"steps": []})
+    scripted.push({"route": "write"}, header, header, {"steps": []})
     seen = []
     with pytest.raises(Exception):  # noqa: B017 - the scripted planner has nothing to run
         yard.ask("Ann Lee bought 3 bales of timothy on 2024-05-02", allow_writes=True, on_event=seen.append)
-    # + the change reading
-    assert scripted.calls[3].json_schema["required"] == ["orders", "order_lines"]  # read for its lines
-    assert "steps" in json.dumps(scripted.calls[4].json_schema)  # then planned
+    assert scripted.calls[2].json_schema["required"] == ["orders", "order_lines"]  # read for its lines
+    assert "steps" in json.dumps(scripted.calls[3].json_schema)  # then planned
     assert [e.reason for e in seen if isinstance(e, FactsNotUsed)] == [
         "a orders row without rows of its own, and not a change this can write"
     ]
@@ -289,7 +286,7 @@ def test_the_card_says_what_was_left_out_and_what_was_set_from_the_lines(yard, s
         "deliveries": [{"stable": "Calder", "delivered_on": "2024-05-01"}],
         "delivery_lines": [{"hay": "rye", "bales": 20, "bale_cost": 4.5, "resale_price": 8, "extra": 0}],
     }
-    scripted.push({"route": "write"}, ADDS, read)
+    scripted.push({"route": "write"}, read)
     state = ChainState()
     for event in yard.events(
         "On 2024-05-01 Calder delivered 20 bales of rye bought at 4.50, resale price 8.", allow_writes=True

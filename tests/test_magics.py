@@ -9,7 +9,7 @@ from IPython.core.interactiveshell import InteractiveShell
 
 from jupyter_chatdb import ChatDB
 
-from .conftest import ADDS, PLAN_WRITES, native, plan
+from .conftest import PLAN_WRITES, native, plan
 from .openai_server import OpenAIServer
 
 
@@ -369,7 +369,7 @@ def test_a_frame_duckdb_cannot_read_is_left_out_with_one_warning(shell, scripted
 
 def test_the_strategy_setting_takes_effect_at_the_next_cell(shell, scripted, caplog):
     shell.run_cell('%config ChatDB.strategy = "steps"')
-    assert "strategy must be one of native, chain, flat, repair-flat, facts, one-round." in caplog.text
+    assert "strategy must be one of native, changes, chain, flat, repair-flat, facts, one-round." in caplog.text
     del shell.config.ChatDB["strategy"]
     scripted.push(native("SELECT count(*) AS n FROM sales"), {"answer": "3"})
     assert shell.run_cell("%%chatdb\nHow many sales?").result["n"].tolist() == [3]
@@ -392,7 +392,7 @@ def test_an_approved_write_is_kept_as_a_procedure_that_later_cells_use_list_show
     engine = ChatDB(model=scripted, without=PLAN_WRITES, schema="CREATE TABLE horses (name VARCHAR, hay_kg DOUBLE);")
     engine.session.run("INSERT INTO horses VALUES ('Tansy', 0), ('Bramble', 1)")
     shell.magics_manager.registry["ChatDBMagics"].engine = engine
-    scripted.push({"route": "write"}, ADDS, plan("UPDATE horses SET hay_kg = hay_kg + 3 WHERE name = 'Tansy'"))
+    scripted.push({"route": "write"}, plan("UPDATE horses SET hay_kg = hay_kg + 3 WHERE name = 'Tansy'"))
     shell.run_cell("%%chatdb\nRecord that Tansy got 3 kg of hay").raise_error()
     shell.run_cell('%chatdb approve --keep "feed"').raise_error()
     assert (

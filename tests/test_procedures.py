@@ -13,7 +13,7 @@ from jupyter_chatdb.errors import ChatDBError
 from jupyter_chatdb.kernel_memory.generalize import generalize
 from jupyter_chatdb.kernel_memory.procedures import ProcedureBook, ProcedureError
 
-from .conftest import ADDS, PLAN_WRITES, plan
+from .conftest import PLAN_WRITES, plan
 
 STABLE = """
 CREATE SEQUENCE delivery_seq START 1;
@@ -51,7 +51,7 @@ def hay(db: ChatDB) -> dict[str, float]:
 
 def learned_delivery(db: ChatDB, scripted) -> None:
     """The first delivery planned by the model, previewed, approved and kept as a procedure."""
-    scripted.push({"route": "write"}, ADDS, plan(*DELIVERY))
+    scripted.push({"route": "write"}, plan(*DELIVERY))
     pending = db.ask(FIRST)
     assert pending.pending
     db.learn(db.apply(pending), "hay delivery")
@@ -105,7 +105,6 @@ def test_values_the_model_cannot_give_leave_the_request_to_the_planner(stable, s
         {"route": "write"},
         CHOSEN,
         {"supplier": "Quellmire Farm", "items": []},  # no item: the procedure cannot run
-        ADDS,
         plan("UPDATE horses SET hay_kg = hay_kg + 8 WHERE name = 'Tansy'"),
     )
     events = []
@@ -121,7 +120,6 @@ def test_a_procedure_the_model_finds_of_another_kind_is_not_used(stable, scripte
         {"route": "write"},
         {"hay delivery": False},
         {"procedure": "none"},  # asked once more, for one of them or none
-        ADDS,
         plan("UPDATE horses SET hay_kg = 0 WHERE name = 'Bramble'"),
     )
     events = []
@@ -144,7 +142,7 @@ def test_after_a_no_to_each_procedure_the_one_picked_when_asked_again_runs(stabl
 
 def test_a_request_can_be_planned_instead_of_running_its_procedure(stable, scripted):
     learned_delivery(stable, scripted)
-    scripted.push({"route": "write"}, ADDS, plan("UPDATE horses SET hay_kg = hay_kg + 1 WHERE name = 'Tansy'"))
+    scripted.push({"route": "write"}, plan("UPDATE horses SET hay_kg = hay_kg + 1 WHERE name = 'Tansy'"))
     events = []
     stable.ask(LATER, allow_writes=True, use_procedures=False, on_event=events.append)
     assert not [e for e in events if isinstance(e, ProcedureUsed)] and hay(stable)["Tansy"] == 1
@@ -152,14 +150,14 @@ def test_a_request_can_be_planned_instead_of_running_its_procedure(stable, scrip
 
 def test_an_unrelated_write_is_planned(stable, scripted):
     learned_delivery(stable, scripted)
-    scripted.push({"route": "write"}, ADDS, plan("DELETE FROM horses WHERE name = 'Tansy'"))
+    scripted.push({"route": "write"}, plan("DELETE FROM horses WHERE name = 'Tansy'"))
     events = []
     stable.ask("Remove the horse Tansy from the stable.", allow_writes=True, on_event=events.append)
     assert not [e for e in events if isinstance(e, ProcedureUsed)] and "Tansy" not in hay(stable)
 
 
 def test_only_writes_the_user_saw_become_procedures(stable, scripted):
-    scripted.push({"route": "write"}, ADDS, plan(*DELIVERY))
+    scripted.push({"route": "write"}, plan(*DELIVERY))
     unseen = stable.ask(FIRST, allow_writes=True)  # applied, but the model's writes ran without a preview
     with pytest.raises(ProcedureError, match="Only writes you approved"):
         stable.learn(unseen, "hay delivery")

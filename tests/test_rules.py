@@ -11,7 +11,7 @@ from jupyter_chatdb.controller.events import StepDone
 from jupyter_chatdb.errors import SQLRefused
 from jupyter_chatdb.sql.rules import RuleError
 
-from .conftest import ADDS, PLAN_WRITES, plan
+from .conftest import PLAN_WRITES, plan
 
 HAY = """
 CREATE SEQUENCE hay_seq START 1;
@@ -88,7 +88,7 @@ def test_a_rule_that_fails_after_the_writes_leaves_nothing_written(stable):
 
 def test_a_preview_shows_the_rules_changes_and_approving_applies_exactly_them(stable, scripted):
     stable.keep_rule("bales", BALES, SENTENCE)
-    scripted.push({"route": "write"}, ADDS, plan("INSERT INTO deliveries VALUES (2, 6, 4.0)"))
+    scripted.push({"route": "write"}, plan("INSERT INTO deliveries VALUES (2, 6, 4.0)"))
     pending = stable.ask("We got 6 bales of clover at 4")
     assert pending.pending and "hay: 1 changed" in pending.answer and bales(stable)["clover"] == 0
     stable.apply(pending)
@@ -167,7 +167,7 @@ def test_a_rule_that_no_longer_fits_the_tables_stops_writes_to_them_and_says_how
 
 def test_a_rule_changing_every_row_does_not_make_a_small_write_wait_for_approval(stable, scripted):
     stable.keep_rule("bales", BALES)
-    scripted.push({"route": "write"}, ADDS, plan("INSERT INTO deliveries VALUES (1, 1, 3.0), (2, 4, 3.0)"))
+    scripted.push({"route": "write"}, plan("INSERT INTO deliveries VALUES (1, 1, 3.0), (2, 4, 3.0)"))
     applied = stable.ask("Timothy got 1 bale and clover 4", allow_writes=True)
     assert not applied.pending and bales(stable) == {"timothy": 13, "clover": 4}  # every hay row changed
     scripted.push({"route": "write"}, plan("UPDATE deliveries SET bales = bales + 1"))

@@ -14,7 +14,7 @@ from jupyter_chatdb.llm.openai_backend import OpenAIBackend
 from jupyter_chatdb.sql.engine import is_locked
 from jupyter_chatdb.sql.guard import Mode, check
 
-from .conftest import ADDS, PLAN_WRITES, native, plan
+from .conftest import PLAN_WRITES, native, plan
 
 CANARY = "canary-5f3a9c"
 
@@ -194,7 +194,7 @@ def test_a_write_that_changes_every_row_waits_for_approval_even_with_a_where(sho
     reply = shop.ask("add one to every amount", allow_writes=True)
     assert reply.pending
     assert shop.session.rows("SELECT amount FROM t ORDER BY id") == [(3,), (5,)]
-    scripted.push({"route": "write"}, ADDS, plan("UPDATE t SET amount = amount + 1 WHERE id = 1"))
+    scripted.push({"route": "write"}, plan("UPDATE t SET amount = amount + 1 WHERE id = 1"))
     assert not shop.ask("add one to the apples", allow_writes=True).pending
 
 

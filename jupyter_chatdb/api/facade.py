@@ -87,7 +87,9 @@ class ChatDB(DataMethods):
         other requests are planned as by "chain"), "chain" (every request a plan of steps, run one by one
         and revised), "flat" (native, and shown views that flatten joins: `grounding/flat_views.py`),
         "repair-flat" (native, the views shown with a failed read's first repair), "facts" (native, by its
-        former name) or "one-round" (one SQL and `repair_rounds` repairs, the baseline).
+        former name), "changes" (native, and a write naming a kept row is first read for what it does to rows:
+        a change or removal is an UPDATE or DELETE by code, `recording/row_changes.py`) or "one-round" (one SQL
+        and `repair_rounds` repairs, the baseline).
         `candidates` > 1 samples that many plans for a question and keeps the result most of them agree on.
         `revisions`: how often a failing plan is revised per request.
         `without`: stages left out of the chain (`controller/strategies.py`: "route", "vote",
@@ -132,7 +134,7 @@ class ChatDB(DataMethods):
 
     @property
     def strategy(self) -> str:
-        """How a request becomes SQL ("native", "chain", "flat", "repair-flat", "facts" or "one-round"); settable,
+        """How a request becomes SQL ("native", "changes", "chain", "flat", "repair-flat", "facts" or "one-round"); settable,
         from the next request on."""
         return self._strategy
 
