@@ -28,10 +28,9 @@ import numpy as np
 import pandas as pd
 
 from jupyter_chatdb import ChatDB
-from jupyter_chatdb.grounding.copies import Copies, _holds, _may_hold
+from jupyter_chatdb.grounding.copies import Copies, copies_pair_by_pair
 from jupyter_chatdb.llm.base import Completion, JSONSchema, Message, StreamCallback, Usage
 from jupyter_chatdb.sql.catalog import Catalog
-from jupyter_chatdb.sql.session import Session
 
 QUESTION = "How many orders does orders_000 have?"
 SQL = "```sql\nSELECT count(*) AS orders FROM orders_000;\n```"
@@ -100,17 +99,6 @@ def notebook(count: int, seed: int = 0) -> dict[str, pd.DataFrame]:
     return frames
 
 
-def per_pair(session: Session, catalog: Catalog) -> dict[str, str]:
-    """The copies check before issue 50: each frame compared row by row with each table that may hold it."""
-    found: dict[str, str] = {}
-    for frame in (t for t in catalog.tables.values() if t.is_frame):
-        for source in catalog.tables.values():
-            if source.name != frame.name and _may_hold(frame, source) and _holds(session, frame, source):
-                found[frame.name] = source.name
-                break
-    return found
-
-
 def timed(action: Callable[..., T], *args: object) -> tuple[float, T]:
     started = time.perf_counter()
     result = action(*args)
@@ -136,7 +124,7 @@ def row(count: int, baseline: bool) -> str:
     first, later, chatdb = reads(frames, ())
     session = chatdb.session
     catalog = Catalog.read(session)
-    before, expected = timed(per_pair, session, catalog) if baseline else (float("nan"), None)
+    before, expected = timed(copies_pair_by_pair, session, catalog) if baseline else (float("nan"), None)
     copies = Copies()
     cold, found = timed(copies.find, session, catalog)
     warm, _ = timed(copies.find, session, catalog)

@@ -6,7 +6,7 @@ from __future__ import annotations
 
 import pandas as pd
 
-from jupyter_chatdb.grounding.copies import Copies, _holds, _may_hold, copies
+from jupyter_chatdb.grounding.copies import Copies, copies, copies_pair_by_pair
 from jupyter_chatdb.sql.catalog import Catalog
 from jupyter_chatdb.sql.session import Session
 
@@ -35,17 +35,6 @@ def months(count: int) -> dict[str, pd.DataFrame]:
         )
         for month in range(count)
     }
-
-
-def per_pair(session: Session, catalog: Catalog) -> dict[str, str]:
-    """What copies were before issue 50: each frame compared row by row with each table that may hold it."""
-    found: dict[str, str] = {}
-    for frame in (t for t in catalog.tables.values() if t.is_frame):
-        for source in catalog.tables.values():
-            if source.name != frame.name and _may_hold(frame, source) and _holds(session, frame, source):
-                found[frame.name] = source.name
-                break
-    return found
 
 
 def read(session: CountingSession) -> Catalog:
@@ -128,7 +117,7 @@ def test_the_same_copies_as_comparing_every_pair_row_by_row():
     for name, frame in frames.items():
         session.bind(name, frame)
     catalog = Catalog.read(session)
-    expected = per_pair(session, catalog)
+    expected = copies_pair_by_pair(session, catalog)
     assert copies(session, catalog) == expected
     assert {"twice", "nulls", "upper", "stored", "none", "zeros", "most"} <= set(expected)
     assert not {"thrice", "ages", "other", "almost"} & set(expected)

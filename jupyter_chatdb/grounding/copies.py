@@ -169,6 +169,18 @@ def copies(session: Session, catalog: Catalog) -> dict[str, str]:
     return Copies().find(session, catalog)
 
 
+def copies_pair_by_pair(session: Session, catalog: Catalog) -> dict[str, str]:
+    """`copies` found the slow, plain way: each frame compared row by row with each table that may hold it,
+    one query a pair. The reference the fingerprints are checked and timed against, never run on a read."""
+    found: dict[str, str] = {}
+    for frame in (t for t in catalog.tables.values() if t.is_frame):
+        for source in catalog.tables.values():
+            if source.name != frame.name and _may_hold(frame, source) and _holds(session, frame, source):
+                found[frame.name] = source.name
+                break
+    return found
+
+
 class _Numbers:
     """The number of each table's version in one catalog (`Copies._number`), read when first asked."""
 
