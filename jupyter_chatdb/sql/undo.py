@@ -75,11 +75,14 @@ class Undone:
 
 @dataclass(frozen=True)
 class _Rows:
-    """Where the journal keeps one table's difference: the old images and the new images."""
+    """Where the journal keeps one table's difference (the old images and the new images), with the
+    table's row key and the columns a statement may set, read once."""
 
     table: str
     old: str
     new: str
+    key: tuple[str, ...]
+    columns: list[str]
 
 
 def undo_request(session: Session, request_id: int) -> Undone:
@@ -89,7 +92,11 @@ def undo_request(session: Session, request_id: int) -> Undone:
         [request_id],
     )
     (text,) = session.rows(f"SELECT request FROM {J}.requests WHERE request_id = ?", [request_id])[0]
-    rows = {table: _Rows(table, old, new) for table, kind, old, new in listed if kind == "rows"}
+    rows = {
+        table: _Rows(table, old, new, row_key(session, table), writable_columns(session, table))
+        for table, kind, old, new in listed
+        if kind == "rows"
+    }
     created = [(table, kind) for table, kind, _, _ in reversed(listed) if kind in ("created", "sequence")]
     levels = children_first_levels(session, list(rows)) or [[]]
     counted = [_counted(session, change) for change in rows.values()]
@@ -145,7 +152,7 @@ def interrupts_deferred() -> Iterator[None]:
 def _counted(session: Session, change: _Rows) -> TableUndone:
     """What undoing `change` takes back: by key, rows added, removed and changed; without one, the rows
     added and removed (a changed row is one of each)."""
-    key = row_key(session, change.table)
+    key = change.key
     if not key:
         (old,) = session.rows(f"SELECT count(*) FROM {change.old}")[0]
         (new,) = session.rows(f"SELECT count(*) FROM {change.new}")[0]
@@ -162,26 +169,26 @@ def _counted(session: Session, change: _Rows) -> TableUndone:
 
 def _delete_added(session: Session, change: _Rows) -> None:
     """Rows the request added go away: by key, or else one live row per added row."""
-    key, live = row_key(session, change.table), f"main.{quote_identifier(change.table)}"
+    key, live = change.key, f"main.{quote_identifier(change.table)}"
     if key:
         session.rows(
             f"DELETE FROM {live} AS t WHERE EXISTS (SELECT 1 FROM {change.new} AS n WHERE {_same(key, 't', 'n')}"
             f" AND NOT EXISTS (SELECT 1 FROM {change.old} AS o WHERE {_same(key, 'o', 'n')}))"
         )
         return
-    listed = ", ".join(quote_identifier(c) for c in writable_columns(session, change.table))
+    listed = ", ".join(quote_identifier(c) for c in change.columns)
     session.rows(
         f"DELETE FROM {live} WHERE rowid IN (SELECT l.rowid FROM"
         f" (SELECT rowid, {listed}, row_number() OVER (PARTITION BY {listed}) AS nth FROM {live}) AS l"
         f" JOIN (SELECT {listed}, count(*) AS times FROM {change.new} GROUP BY ALL) AS n"
-        f" ON {_same(writable_columns(session, change.table), 'l', 'n')} AND l.nth <= n.times)"
+        f" ON {_same(change.columns, 'l', 'n')} AND l.nth <= n.times)"
     )
 
 
 def _revert_changed(session: Session, change: _Rows) -> None:
     """Rows the request changed get their old values back (tables with a row key; without one, a changed
     row is an added row deleted and a removed row put back)."""
-    key = row_key(session, change.table)
+    key = change.key
     if not key:
         return
     live = f"main.{quote_identifier(change.table)}"
@@ -189,7 +196,7 @@ def _revert_changed(session: Session, change: _Rows) -> None:
     # set only the columns that differ: DuckDB rewrites an update of an indexed column as delete + insert
     differing = [
         c
-        for c in writable_columns(session, change.table)
+        for c in change.columns
         if c not in key
         and session.rows(
             f"SELECT count(*) FROM {change.old} AS o JOIN {live} AS t ON {_same(key, 't', 'o')}"
@@ -205,10 +212,10 @@ def _revert_changed(session: Session, change: _Rows) -> None:
 
 def _reinsert(session: Session, change: _Rows) -> None:
     """Rows the request removed come back (their generated columns computed again)."""
-    key = row_key(session, change.table)
+    key = change.key
     only_old = f"WHERE NOT EXISTS (SELECT 1 FROM {change.new} AS n WHERE {_same(key, 'n', 'o')})" if key else ""
-    listed = ", ".join(quote_identifier(c) for c in writable_columns(session, change.table))
-    taken = ", ".join(f"o.{quote_identifier(c)}" for c in writable_columns(session, change.table))
+    listed = ", ".join(quote_identifier(c) for c in change.columns)
+    taken = ", ".join(f"o.{quote_identifier(c)}" for c in change.columns)
     session.rows(
         f"INSERT INTO main.{quote_identifier(change.table)} ({listed}) SELECT {taken} FROM {change.old} AS o {only_old}"
     )
