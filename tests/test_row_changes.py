@@ -17,7 +17,7 @@ SCHEMA = """
 CREATE TABLE ledger (entry_no INTEGER, zone VARCHAR, crates INTEGER, note VARCHAR);
 INSERT INTO ledger VALUES (3, 'Harbour', 10, 'fragile'), (4, 'Uplands', 7, NULL);
 CREATE TABLE checks (checker VARCHAR, dock VARCHAR, checked_on DATE, faults INTEGER);
-INSERT INTO checks VALUES ('Ana Silva', 'Dock 2', DATE '2024-05-01', 1);
+INSERT INTO checks VALUES ('Tove Lind', 'Dock 2', DATE '2024-05-01', 1);
 CREATE TABLE lock_visits (keeper VARCHAR NOT NULL, lock_name VARCHAR NOT NULL, visited_on DATE, repairs INTEGER);
 """
 
@@ -68,10 +68,10 @@ def test_a_change_is_never_a_new_row_and_a_described_value_waits(dock: ChatDB, m
 def test_a_changed_number_a_cleared_value_and_an_added_amount(dock: ChatDB, model: ScriptedBackend):
     model.push(
         {"route": "write"},
-        change("checks", [("checker", "Ana Silva")], {"column": "faults", "how": "to", "value": "3"}),
+        change("checks", [("checker", "Tove Lind")], {"column": "faults", "how": "to", "value": "3"}),
     )
-    reply = dock.ask("Change the faults found in Ana Silva's check to 3", allow_writes=True)
-    assert reply.sql[0].startswith("UPDATE") and rows(dock, "SELECT checker, faults FROM checks") == [("Ana Silva", 3)]
+    reply = dock.ask("Change the faults found in Tove Lind's check to 3", allow_writes=True)
+    assert reply.sql[0].startswith("UPDATE") and rows(dock, "SELECT checker, faults FROM checks") == [("Tove Lind", 3)]
     cleared = {"column": "note", "how": "clear", "value": ""}
     more = {"column": "crates", "how": "add", "value": "5"}
     model.push({"route": "write"}, change("ledger", [("entry_no", "3")], cleared, more))
@@ -91,22 +91,22 @@ def test_a_removal_deletes_the_rows_it_names(dock: ChatDB, model: ScriptedBacken
 def test_a_change_to_rows_that_do_not_exist_writes_no_new_row(dock: ChatDB, model: ScriptedBackend):
     """Code finds no such row, the reading of rows reads a new one (refused for a change), and the plan's
     UPDATE changes no row: nothing is written, and the reply says why."""
-    as_rows = {"checks": [{"checker": "Ana Silvia Costa", "faults": 3}]}  # the reading of rows: a new row
+    as_rows = {"checks": [{"checker": "Tove Lindqvist", "faults": 3}]}  # the reading of rows: a new row
     model.push(
         {"route": "write"},
-        change("checks", [("checker", "Ana Silvia Costa")], {"column": "faults", "how": "to", "value": "3"}),
+        change("checks", [("checker", "Tove Lindqvist")], {"column": "faults", "how": "to", "value": "3"}),
         as_rows,
-        plan("UPDATE checks SET faults = 3 WHERE checker = 'Ana Silvia Costa'"),
-        plan("UPDATE checks SET faults = 3 WHERE checker = 'Ana Silvia Costa'"),
-        plan("UPDATE checks SET faults = 3 WHERE checker = 'Ana Silvia Costa'"),
+        plan("UPDATE checks SET faults = 3 WHERE checker = 'Tove Lindqvist'"),
+        plan("UPDATE checks SET faults = 3 WHERE checker = 'Tove Lindqvist'"),
+        plan("UPDATE checks SET faults = 3 WHERE checker = 'Tove Lindqvist'"),
     )
     events: list[Event] = []
     with pytest.raises(ChatDBError, match="changed no row"):
-        dock.ask("Change the faults in Ana Silvia Costa's check to 3", allow_writes=True, on_event=events.append)
-    assert "No row of checks has checker 'Ana Silvia Costa'" in " ".join(
+        dock.ask("Change the faults in Tove Lindqvist's check to 3", allow_writes=True, on_event=events.append)
+    assert "No row of checks has checker 'Tove Lindqvist'" in " ".join(
         e.reason for e in events if isinstance(e, FactsNotUsed)
     )
-    assert rows(dock, "SELECT checker, faults FROM checks") == [("Ana Silva", 1)]
+    assert rows(dock, "SELECT checker, faults FROM checks") == [("Tove Lind", 1)]
 
 
 def test_a_statement_of_fact_with_writes_allowed_is_a_record_without_a_name_check(dock: ChatDB, model: ScriptedBackend):
@@ -114,21 +114,21 @@ def test_a_statement_of_fact_with_writes_allowed_is_a_record_without_a_name_chec
     allowed, no name check refuses it, and no change reading is asked for (it names no kept row)."""
     events: list[Event] = []
     reading = {
-        "lock_visits": [{"keeper": "Lea Novak", "lock_name": "Flamanville", "visited_on": "2024-06-02", "repairs": 6}]
+        "lock_visits": [{"keeper": "Ida Brandt", "lock_name": "Gullmarn", "visited_on": "2024-06-02", "repairs": 6}]
     }
     model.push({"route": "write"}, reading)
     reply = dock.ask(
-        "Lea Novak visited Flamanville on 2 June 2024 and made 6 repairs", allow_writes=True, on_event=events.append
+        "Ida Brandt visited Gullmarn on 2 June 2024 and made 6 repairs", allow_writes=True, on_event=events.append
     )
     assert "writes here" in model.calls[0].messages[0]["content"]
     assert not any(isinstance(e, ChangeRead) for e in events)
-    assert not reply.pending and rows(dock, "SELECT * FROM lock_visits")[0][:2] == ("Lea Novak", "Flamanville")
+    assert not reply.pending and rows(dock, "SELECT * FROM lock_visits")[0][:2] == ("Ida Brandt", "Gullmarn")
 
 
 def test_a_write_read_as_an_add_goes_on_as_before(dock: ChatDB, model: ScriptedBackend):
-    reading = {"checks": [{"checker": "Ana Silva", "dock": "Dock 5", "checked_on": "2024-06-01", "faults": 0}]}
+    reading = {"checks": [{"checker": "Tove Lind", "dock": "Dock 5", "checked_on": "2024-06-01", "faults": 0}]}
     model.push({"route": "write"}, ADDS, reading)
-    dock.ask("Ana Silva checked Dock 5 on 1 June 2024: no faults", allow_writes=True)
+    dock.ask("Tove Lind checked Dock 5 on 1 June 2024: no faults", allow_writes=True)
     assert rows(dock, "SELECT count(*) FROM checks") == [(2,)]
 
 
