@@ -91,19 +91,19 @@ def test_a_removal_deletes_the_rows_it_names(dock: ChatDB, model: ScriptedBacken
 def test_a_change_to_rows_that_do_not_exist_writes_no_new_row(dock: ChatDB, model: ScriptedBackend):
     """Code finds no such row, the reading of rows reads a new one (refused for a change), and the plan's
     UPDATE changes no row: nothing is written, and the reply says why."""
-    as_rows = {"checks": [{"checker": "Tove Lindqvist", "faults": 3}]}  # the reading of rows: a new row
+    as_rows = {"checks": [{"checker": "Mia Eklund", "faults": 3}]}  # the reading of rows: a new row
     model.push(
         {"route": "write"},
-        change("checks", [("checker", "Tove Lindqvist")], {"column": "faults", "how": "to", "value": "3"}),
+        change("checks", [("checker", "Mia Eklund")], {"column": "faults", "how": "to", "value": "3"}),
         as_rows,
-        plan("UPDATE checks SET faults = 3 WHERE checker = 'Tove Lindqvist'"),
-        plan("UPDATE checks SET faults = 3 WHERE checker = 'Tove Lindqvist'"),
-        plan("UPDATE checks SET faults = 3 WHERE checker = 'Tove Lindqvist'"),
+        plan("UPDATE checks SET faults = 3 WHERE checker = 'Mia Eklund'"),
+        plan("UPDATE checks SET faults = 3 WHERE checker = 'Mia Eklund'"),
+        plan("UPDATE checks SET faults = 3 WHERE checker = 'Mia Eklund'"),
     )
     events: list[Event] = []
     with pytest.raises(ChatDBError, match="changed no row"):
-        dock.ask("Change the faults in Tove Lindqvist's check to 3", allow_writes=True, on_event=events.append)
-    assert "No row of checks has checker 'Tove Lindqvist'" in " ".join(
+        dock.ask("Change the faults in Mia Eklund's check to 3", allow_writes=True, on_event=events.append)
+    assert "No row of checks has checker 'Mia Eklund'" in " ".join(
         e.reason for e in events if isinstance(e, FactsNotUsed)
     )
     assert rows(dock, "SELECT checker, faults FROM checks") == [("Tove Lind", 1)]
