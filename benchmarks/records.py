@@ -159,12 +159,15 @@ def attempt_record(trade: Trade, number: int, way: str, model: LLM, embedder: ob
     error, calls, sql = "", 0, []
     readings: list[str] = []
     extract: list[str] = []  # the reading's text as the model wrote it
+    change: list[str] = []  # the reading of what a write does to rows, as the model wrote it
     watch = Watch()  # model calls and seconds per purpose, the approval card's reason
 
     def seen(event: Event) -> None:
         watch(event)
         if isinstance(event, ModelText) and event.purpose == "extract":
             extract.append(event.text)
+        elif isinstance(event, ModelText) and event.purpose == "change":
+            change.append(event.text)
         elif isinstance(event, FactsNotUsed):
             readings.append(f"not used: {event.reason}")
         elif isinstance(event, FactsExtracted):
@@ -209,6 +212,7 @@ def attempt_record(trade: Trade, number: int, way: str, model: LLM, embedder: ob
         "sql": sql,
         "readings": readings,
         "extract": "".join(extract)[:600],
+        "change": "".join(change)[:600],
     }
 
 

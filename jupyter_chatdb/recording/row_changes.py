@@ -6,7 +6,7 @@ changes rows it names, or removes them; for a change, each column and how (to a 
 cleared, copied from another row it names, or a number added or taken off). Code then writes the
 statement and checks it against the request and the data before anything runs:
 
-- the rows it names exist (none is a question to the user, never a new row);
+- the rows it names exist (none is a question to the user, never a new row); several wait for approval;
 - a value copied from another row is read from that row in SQL, and that row is exactly one;
 - every value written is one the request states, an entry of the column's CHECK list its words map to,
   or a row of a referenced table it names; any other value (a phrase such as 'region of order 3') is
@@ -19,13 +19,15 @@ import datetime as dt
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 
+from ..language.spoken import durations
 from ..llm.base import JSONSchema, Message
 from ..sql.names import quote_identifier, quote_table
+from .moments import days_said, moments_said
 from .picks import mapped
 from .reading_errors import NotExpressible
 from .resolve import StoredRows
 from .shapes import Field, Shape
-from .stated import is_stated
+from .stated import is_stated, says_date
 
 DOES = ("add", "change", "remove")
 HOW = ("to", "clear", "copy", "add", "subtract")
@@ -34,8 +36,9 @@ MAX_SETS = 6
 
 INSTRUCTIONS = """\
 You read what a write request does to the rows of the tables. Reply with JSON:
-- "does": "add" when it records something new (an event, a new person or thing); "change" when it changes \
-values of rows already kept; "remove" when it deletes rows already kept.
+- "does": "add" when it records something new (an event, a visit, a payment, a new person or thing), even \
+one that names rows already kept; "change" when it changes values of rows already kept; "remove" when it \
+deletes rows already kept.
 - "table": the table it adds to, changes or removes from.
 - "which": for a change or a removal, the column values that name the rows, as the request says them.
 - "set": for a change, each column it changes and how: "to" a value the request gives; "clear" to empty it; \
@@ -44,17 +47,23 @@ values of rows already kept; "remove" when it deletes rows already kept.
 
 Example tables:
 kites: kite_id (integer), name (text), colour (one of: red, blue, green), span_m (number), owner (text)
+flights: kite (the name of a kites row), pilot (text), flown_on (date), minutes (integer)
 Request: Bolt is blue now
 {"does": "change", "table": "kites", "which": [{"column": "name", "value": "Bolt"}], "set": [{"column": \
 "colour", "how": "to", "value": "blue"}]}
+Request: 2024-06-03 flight: Bolt, Jo Hale, 40 min
+{"does": "add", "table": "flights", "which": [], "set": []}
 Request: kite 7 should have the same owner as kite 2
 {"does": "change", "table": "kites", "which": [{"column": "kite_id", "value": "7"}], "set": [{"column": \
 "owner", "how": "copy", "value": "", "from": [{"column": "kite_id", "value": "2"}]}]}
+Request: 2024-06-04 repaint: kite 7, red -> green
+{"does": "change", "table": "kites", "which": [{"column": "kite_id", "value": "7"}], "set": [{"column": \
+"colour", "how": "to", "value": "green"}]}
 Request: Aria has no owner any more; its span grew by 0.5
 {"does": "change", "table": "kites", "which": [{"column": "name", "value": "Aria"}], "set": [{"column": \
 "owner", "how": "clear", "value": ""}, {"column": "span_m", "how": "add", "value": "0.5"}]}
-Request: Cirrus was flown by Jo Hale on 3 May, red, 2.4 m
-{"does": "add", "table": "kites", "which": [], "set": []}
+Request: Jo Hale flew Aria on 5 June 2024 for an hour
+{"does": "add", "table": "flights", "which": [], "set": []}
 Request: delete kite 9
 {"does": "remove", "table": "kites", "which": [{"column": "kite_id", "value": "9"}], "set": []}"""
 
@@ -166,7 +175,8 @@ class ChangeWrite:
 
 
 class Unanswerable(Exception):
-    """What to ask the user instead of writing: the rows a change names do not exist, or are not one."""
+    """Why a change cannot be written as read: the rows it names are not kept, or are not one (a question
+    for the user, before anything is written)."""
 
 
 def change_write(
@@ -183,12 +193,15 @@ def change_write(
     matched = stored.count(shape.table, where, writer.params)
     if matched == 0:
         said = ", ".join(f"{p.column} {p.value!r}" for p in reading.which)
-        raise Unanswerable(f"No row of {shape.table} has {said}: say which row to change. Nothing was written.")
+        raise Unanswerable(f"no row of {shape.table} has {said}")
+    if matched > 1:  # the request may mean them all, or one it names too loosely: the user says which
+        writer.doubts.append(f"it would {reading.does} {matched} rows of {shape.table}, not one")
     if reading.does == "remove":
         return ChangeWrite(
             f"remove {matched} {shape.table} row{'s' if matched != 1 else ''}",
             f"DELETE FROM {table} WHERE {where}",
             writer.params,
+            writer.doubts,
         )
     if not reading.settings:
         raise NotExpressible("it says no column to change")
@@ -215,11 +228,26 @@ class _Writer:
         """The condition the picked rows meet: each column holds the stored value the request names."""
         if not picks:
             raise NotExpressible(f"it names {what} by no value")
-        conditions = []
-        for pick in picks:
-            column, stored = self.found(pick)
-            conditions.append(f"{quote_identifier(column)} = {self.bind(stored)}")
-        return " AND ".join(conditions)
+        return " AND ".join(map(self.condition, picks))
+
+    def condition(self, pick: Pick) -> str:
+        """What a row the pick names holds: its column the stored value meant, or for a date or a moment
+        the one the value says (a day alone for a moment: any time that day)."""
+        field_ = self.field(pick.column)
+        if field_ is not None and field_.reference is None and _is_temporal(field_):
+            return self.on_day_or_moment(field_.column, field_.type.upper(), pick.value)
+        column, stored = self.found(pick)
+        return f"{quote_identifier(column)} = {self.bind(stored)}"
+
+    def on_day_or_moment(self, column: str, kind: str, said: str) -> str:
+        moments, days = moments_said(said), sorted(days_said(said))
+        quoted = quote_identifier(column)
+        if kind.startswith("TIMESTAMP") and len(moments) == 1:
+            return f"{quoted} = {self.bind(moments[0])}"
+        if len(days) == 1:
+            held = quoted if kind == "DATE" else f"CAST({quoted} AS DATE)"
+            return f"{held} = {self.bind(days[0])}"
+        raise Unanswerable(f"{said!r} is no day of {self.shape.table}.{column}")
 
     def found(self, pick: Pick) -> tuple[str, object]:
         """The column a pick names and the stored value it means (a referenced row's key for a reference)."""
@@ -228,14 +256,12 @@ class _Writer:
         if field_ is not None and reference is not None and reference.name:
             key = self.stored.find(reference.table, reference.labels or (reference.name,), pick.value, reference.key)
             if key is None:
-                raise Unanswerable(f"No {reference.table} row is {pick.value!r}: say which one. Nothing was written.")
+                raise Unanswerable(f"no {reference.table} row is {pick.value!r}")
             return field_.column, key
         column = field_.column if field_ is not None else pick.column
         value = self.stored.find(self.shape.table, [column], pick.value, column)
         if value is None:
-            raise Unanswerable(
-                f"No row of {self.shape.table} has {column} {pick.value!r}: say which row. Nothing was written."
-            )
+            raise Unanswerable(f"no row of {self.shape.table} has {column} {pick.value!r}")
         return column, value
 
     def assignment(self, setting: Setting) -> str:
@@ -248,14 +274,14 @@ class _Writer:
                 raise NotExpressible(f"{self.shape.table}.{field_.column} cannot be empty")
             return f"{column} = NULL"
         if setting.how == "copy":
-            source = " AND ".join(f"{quote_identifier(c)} = {self.bind(v)}" for c, v in map(self.found, setting.source))
+            source = " AND ".join(map(self.condition, setting.source))
             if not source:
                 raise NotExpressible(f"it copies {field_.column} from no row it names")
             if self.stored.count(self.shape.table, source, self.params) != 1:
-                raise Unanswerable(
-                    f"The row to copy {field_.column} from is not one row of {self.shape.table}: say which. Nothing was written."
-                )
+                raise Unanswerable(f"the row to copy {field_.column} from is not one row of {self.shape.table}")
             return f"{column} = (SELECT {column} FROM {quote_table(self.shape.table)} WHERE {source})"
+        if setting.how in ("add", "subtract") and _is_temporal(field_):
+            return f"{column} = {self.moved_day(field_, setting)}"
         if setting.how in ("add", "subtract"):
             number = _number(setting.value)
             if number is None or not is_stated(number, self.text, self.today):
@@ -264,8 +290,23 @@ class _Writer:
             return f"{column} = {column} {sign} {self.bind(number if number is not None else setting.value)}"
         return f"{column} = {self.value(field_, setting.value)}"
 
+    def moved_day(self, field_: Field, setting: Setting) -> str:
+        """A date or moment moved on or back by a length of time the request gives ("extend by a week")."""
+        lengths = durations(setting.value) or durations(f"{setting.value} days")
+        if len(lengths) != 1 or lengths[0].minutes:
+            raise NotExpressible(f"{setting.value!r} is no length of days to move {field_.column} by")
+        length = lengths[0]
+        if length not in durations(self.text):
+            self.doubts.append(f"{field_.column}: the request does not say {setting.value!r}")
+        sign = "+" if setting.how == "add" else "-"
+        column = quote_identifier(field_.column)
+        moved = f"{column} {sign} to_months({self.bind(length.months)}) {sign} to_days({self.bind(length.days)})"
+        return f"CAST({moved} AS {field_.type})"
+
     def value(self, field_: Field, said: str) -> str:
         """A value the request gives for `field_`, typed by its column; a doubt noted where it is none."""
+        if _is_temporal(field_) and field_.reference is None:
+            return self.day_or_moment(field_, said)
         reference = field_.reference
         if reference is not None and reference.name:
             key = self.stored.find(reference.table, reference.labels or (reference.name,), said, reference.key)
@@ -284,11 +325,29 @@ class _Writer:
             self.doubts.append(f"{field_.column}: {said!r} describes a value rather than giving one")
         return f"CAST({self.bind(said)} AS {field_.type})"
 
+    def day_or_moment(self, field_: Field, said: str) -> str:
+        """A date or moment the request gives in any form ("19 March 2024", "2024-03-19 10:30")."""
+        moments, days = moments_said(said), sorted(days_said(said))
+        value: object
+        if field_.type.upper().startswith("TIMESTAMP") and len(moments) == 1:
+            value, day = moments[0], moments[0].date()
+        elif len(days) == 1:
+            value = day = days[0]
+        else:
+            raise NotExpressible(f"{said!r} is no day for {field_.column}")
+        if not says_date(self.text, day, self.today):
+            self.doubts.append(f"{field_.column}: the request does not say {said!r}")
+        return f"CAST({self.bind(value)} AS {field_.type})"
+
     def field(self, name: str) -> Field | None:
         lowered = name.lower()
         return next((f for f in self.shape.fields if lowered in (f.name.lower(), f.column.lower())), None) or (
             Field(name, name, "VARCHAR", required=False) if lowered in {c.lower() for c in self.shape.unique} else None
         )
+
+
+def _is_temporal(field_: Field) -> bool:
+    return field_.type.upper().startswith(("DATE", "TIMESTAMP"))
 
 
 def _columns(shape: Shape) -> list[str]:

@@ -1,11 +1,13 @@
 """A write read for what it does to rows (`recording/row_changes.py`): one short constrained call says
 whether it adds rows, changes rows it names or removes them. A change or removal is written by code as
-an UPDATE or DELETE of rows that exist; rows it cannot find are left to the reading of the rows the request
-states (`write_from_facts`), whose plain new rows a change refuses, and to the plan, whose new rows wait for
-approval: a change never writes new rows unseen. A value the
+an UPDATE or DELETE of rows that exist. Where the rows it names are not kept, the reading of the rows the
+request states (`write_from_facts`) or the plan goes on (a small model reads an event as a change now and
+then), and what they write waits for approval with the question; a change code cannot write is planned,
+and a plan's new rows wait (`finish`): a change never writes new rows unseen. A value the
 request does not give makes the write wait for approval, saying why. What adds rows goes on to be read
-as the rows it states (`write_from_facts`). A request that names no kept row (no stored text value, no
-number an integer column holds) can change none: the data settles it without the call."""
+as the rows it states (`write_from_facts`). The model is shown only the tables holding a row the request
+names (a stored text value, a number an integer column holds) and those referring to them; a request that
+names no kept row can change none, and the data settles it without the call."""
 
 from __future__ import annotations
 
@@ -14,6 +16,7 @@ import json
 import re
 from collections.abc import Iterator
 
+from ...language.words import stem, words
 from ...recording.reading_errors import NotExpressible
 from ...recording.resolve import StoredRows
 from ...recording.row_changes import Unanswerable, change_messages, change_schema, change_write, parse_reading
@@ -42,7 +45,8 @@ def read_change(ctx: Context) -> Iterator[Event]:
     rules = ctx.services.rules
     shapes = shapes_of(ctx.session, ctx.catalog, derived_columns(rules) if rules is not None else {})
     shapes = in_scope({name: shape for name, shape in shapes.items() if shape.fields}, ctx.named_tables())
-    if not shapes or not _names_a_kept_row(ctx, shapes):
+    shapes = _tables_of_named_rows(ctx, shapes) if shapes else {}
+    if not shapes:
         return
     text = ctx.request.text
     completion = yield from ctx.calls("change", change_messages(shapes, text), change_schema(shapes), CHANGE_MAX_TOKENS)
@@ -52,40 +56,60 @@ def read_change(ctx: Context) -> Iterator[Event]:
         reading = None
     if reading is None or reading.does == "add":
         return
-    ctx.does = reading.does
     try:
         write = change_write(reading, shapes, StoredRows(ctx.session), text, dt.date.today())
-    except Unanswerable as question:  # the rows as the model named them: the reading of rows, or the plan, may
-        yield ChangeRead(reading.does, reading.table)  # find them; new rows they add wait (`finish`)
-        yield FactsNotUsed(str(question))
+    except Unanswerable as unfound:  # rows the reading names are not kept: a small model may have read an
+        # event as a change, or the user names a row that is not there; the reading of rows or the plan
+        # goes on, and whatever it writes waits, with the question
+        ctx.held.append(f"it reads as a {reading.does} of kept rows, but {unfound}")
+        yield ChangeRead(reading.does, reading.table)
+        yield FactsNotUsed(f"the {reading.does} was not written: {unfound}")
         return
-    except NotExpressible as error:
+    except NotExpressible as error:  # a change code cannot write: the plan writes it, never as new rows
+        ctx.does = reading.does
         yield ChangeRead(reading.does, reading.table)
         yield FactsNotUsed(f"the {reading.does} is not code's to write ({error})")
         return
+    ctx.does = reading.does
     ctx.steps = [PlannedStep(write.goal, write.sql)]
     ctx.params.update(write.params)
     ctx.held += [f"{doubt}; check it before approving" for doubt in write.doubts]
     yield ChangeRead(reading.does, reading.table, write.sql, tuple(write.doubts))
 
 
-def _names_a_kept_row(ctx: Context, shapes: dict[str, Shape]) -> bool:
-    """Whether the request names a row kept in one of the tables: a stored text value, or a number an
-    integer column of one holds ("entry 4")."""
-    if mentioned(ctx, list(shapes)):
-        return True
+def _tables_of_named_rows(ctx: Context, shapes: dict[str, Shape]) -> dict[str, Shape]:
+    """The tables a change may be to, where the request names a kept row (a stored value, or a number an
+    integer column holds: "entry 4"): the tables holding one, those referring to one of those (a booking
+    named by its guest), and those whose name or a column's name the request says. None where it names no
+    kept row."""
+    holding = {mention.table.lower() for mention in mentioned(ctx, list(shapes))}
     numbers: list[object] = [int(word) for word in DIGITS.findall(ctx.request.text)[:20]]
-    if not numbers:
-        return False
-    listed = ", ".join("?" * len(numbers))
-    for shape in shapes.values():
+    for shape in shapes.values() if numbers else ():
         table = ctx.catalog.tables.get(shape.table)
         integers = [c.name for c in table.columns if "INT" in c.type.upper()] if table is not None else []
-        if not integers:
+        if not integers or shape.table.lower() in holding:
             continue
+        listed = ", ".join("?" * len(numbers))
         held = " OR ".join(f"{quote_identifier(column)} IN ({listed})" for column in integers)
         if ctx.session.rows(
             f"SELECT 1 FROM {quote_table(shape.table)} WHERE {held} LIMIT 1", [*numbers] * len(integers)
         ):
-            return True
-    return False
+            holding.add(shape.table.lower())
+    if not holding:
+        return {}
+    said = {stem(word) for word in words(ctx.request.text).split()}
+    offered = {
+        name
+        for name, shape in shapes.items()
+        if shape.table.lower() in holding
+        or any(f.reference is not None and f.reference.table.lower() in holding for f in shape.fields)
+        or any(_speaks_of(name, said) for name in (shape.table, *(f.column for f in shape.fields)))
+    }
+    return {name: shape for name, shape in shapes.items() if name in offered}
+
+
+def _speaks_of(name: str, said: set[str]) -> bool:
+    """Whether the request says each word of a table's or column's name, in any form ("checks" names
+    `check`, "faults found" names `faults_found`)."""
+    named = [stem(word) for word in words(name).split()]
+    return bool(named) and all(word in said for word in named)
