@@ -105,7 +105,7 @@ def main() -> int:
                 for number in picked[: args.records or None]:
                     if args.only and trade.records[number].id not in args.only.split(","):
                         continue
-                    for way in (args.system, BASELINE)[: 1 if args.no_baseline else 2]:
+                    for way in (args.system, *args.baseline.split(","))[: 1 if args.no_baseline else None]:
                         row = attempt_record(trade, number, way, model, embedder)
                         keep(row, row["record"], row["outcome"])
             if "cumulative" in parts:
@@ -354,6 +354,9 @@ def parse_args() -> argparse.Namespace:
         help="some of records (each from the exact state), cumulative, questions",
     )
     parser.add_argument("--system", default="native", help="the ChatDB strategy measured")
+    parser.add_argument(
+        "--baseline", default=BASELINE, help="the strategies it is compared with, comma-separated (one-round)"
+    )
     parser.add_argument("--reading-only", action="store_true", help="no planning after the reading: for tuning")
     parser.add_argument("--no-baseline", action="store_true", help="the system alone: for tuning, never to quote")
     parser.add_argument("--stride", type=int, default=1, help="every N-th record")

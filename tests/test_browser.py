@@ -3,7 +3,8 @@
 The kernel uses a scripted model, so the test is about what the user sees and clicks: the step cards
 and result table appear, Approve applies a pending write, Stop stops a slow model, a failed request is
 fixed through Edit and Run, a result gets its chart, a definition in memory reaches only the question
-that uses its word, a sentence that mispairs a table's figures is not shown, and after save, kernel
+that uses its word, a sentence that mispairs a table's figures is not shown, a change with a value the
+request does not say waits with the value marked and is approved with one click, and after save, kernel
 restart and reopen every output still reads (no "model not found"); the saved notebook exports to HTML
 with the steps in it. Screenshots are left in tests/artifacts/.
 """
@@ -75,6 +76,16 @@ model = ScriptedBackend([
     {"answer": "North sold 4 units and South sold 17."},  # each figure paired with the other region
 ])
 get_ipython().magics_manager.registry["ChatDBMagics"].engine = ChatDB(model=model, memory=memory)"""
+CHANGE_SETUP = """\
+model = ScriptedBackend([
+    {"route": "write"},  # 'the bottom one' read as the shelf 'Low', which the request does not say
+    {"does": "change", "table": "bins", "which": [{"column": "label", "value": "Birch"}],
+     "set": [{"column": "shelf", "how": "to", "value": "Low"}]},
+])
+get_ipython().magics_manager.registry["ChatDBMagics"].engine = ChatDB(model=model, schema=(
+    "CREATE TABLE bins (label VARCHAR, shelf VARCHAR);"
+    "INSERT INTO bins VALUES ('Alder', 'Top'), ('Birch', 'Top'), ('Cedar', 'Low');"
+))"""
 CELLS = [
     SETUP,
     "%%chatdb\nHow many units did each region sell?",
@@ -87,6 +98,9 @@ CELLS = [
     "%%chatdb\nHow many sales are there?",
     "%%chatdb\nHow many big sales are there?",
     "%%chatdb\nHow many units did each region sell?",
+    CHANGE_SETUP,
+    "%%chatdb --write\nSet the Birch bin's shelf to the bottom one",
+    "%%chatdb --sql\nSELECT shelf FROM bins WHERE label = 'Birch'",
 ]
 
 
@@ -167,6 +181,7 @@ def test_cards_results_and_approval_in_jupyterlab(lab: tuple[str, Path]) -> None
             _use_the_notebook(page, expect)
             _fix_a_failure_through_edit(page, expect)
             _memory_and_sentences(page, expect)
+            _a_held_change(page, expect)
         finally:
             page.screenshot(path=str(ARTIFACTS / "chain_view.png"), full_page=True)
         _save(page)
@@ -247,6 +262,21 @@ def _memory_and_sentences(page: Any, expect: Any) -> None:
     expect(grouped).not_to_contain_text("North sold 4 units")  # the rows speak for themselves
 
 
+def _a_held_change(page: Any, expect: Any) -> None:
+    """A change with a value the request does not say waits even with --write: the card names the value
+    and why, and one click on Approve writes exactly it, as an UPDATE of the row named."""
+    for index in (11, 12):
+        _run_cell(page, index)
+    held = _output(page, 12)
+    expect(held.locator('.chatdb-chain[data-phase="pending"]')).to_be_visible()
+    expect(held).to_contain_text("shelf: the request does not say 'Low'")
+    expect(held).to_contain_text("UPDATE")
+    held.get_by_role("button", name="Approve").click()
+    expect(held.locator('.chatdb-chain[data-phase="done"]')).to_be_visible()
+    _run_cell(page, 13)
+    expect(_output(page, 13).locator("table.dataframe td")).to_have_text("Low")
+
+
 def _save(page: Any) -> None:
     page.evaluate("window.jupyterapp.commands.execute('docmanager:save')")
     page.wait_for_function("!window.jupyterapp.shell.currentWidget.context.model.dirty")
@@ -257,7 +287,7 @@ def _restart_and_reopen(page: Any, expect: Any) -> None:
     page.evaluate("window.jupyterapp.shell.currentWidget.sessionContext.session.kernel.restart()")
     page.reload()
     page.wait_for_selector(".jp-Notebook .jp-Cell")
-    expect(page.locator(".chatdb-chain")).to_have_count(8)
+    expect(page.locator(".chatdb-chain")).to_have_count(10)
     expect(page.locator(".jp-Notebook")).not_to_contain_text("Error displaying widget")
     expect(page.locator(".jp-Notebook")).not_to_contain_text("model not found")
     expect(_output(page, 1)).to_contain_text("North sold 17 units.")

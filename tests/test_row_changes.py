@@ -20,7 +20,7 @@ CREATE TABLE checks (checker VARCHAR, dock VARCHAR, checked_on DATE, faults INTE
 INSERT INTO checks VALUES ('Tove Lind', 'Dock 2', DATE '2024-05-01', 1);
 CREATE TABLE lock_visits (keeper VARCHAR NOT NULL, lock_name VARCHAR NOT NULL, visited_on DATE, repairs INTEGER);
 CREATE TABLE bins (label VARCHAR, shelf VARCHAR);
-INSERT INTO bins VALUES ('B1', 'Top'), ('B2', 'Top'), ('B3', 'Low');
+INSERT INTO bins VALUES ('Alder', 'Top'), ('Birch', 'Top'), ('Cedar', 'Low');
 """
 
 
@@ -190,3 +190,32 @@ def test_the_change_reading_is_shown_only_the_tables_of_the_rows_named(dock: Cha
     change_call = next(c for c in model.calls if "what a write request does" in c.messages[0]["content"])
     tables = change_call.messages[1]["content"].split("Request:")[0]
     assert "checks:" in tables and "ledger:" not in tables and "bins:" not in tables
+
+
+def test_a_value_read_but_not_said_waits_and_is_applied_as_shown(dock: ChatDB, model: ScriptedBackend):
+    """'the bottom one' read as 'Low': the card says the request does not say 'Low', and one approval
+    writes exactly that."""
+    events: list[Event] = []
+    read_as = {"column": "shelf", "how": "to", "value": "Low"}
+    model.push({"route": "write"}, change("bins", [("label", "Birch")], read_as))
+    reply = dock.ask("Set the Birch bin's shelf to the bottom one", allow_writes=True, on_event=events.append)
+    assert reply.pending and rows(dock, "SELECT shelf FROM bins WHERE label = 'Birch'") == [("Top",)]
+    reason = next(e.reason for e in events if isinstance(e, ApprovalNeeded))
+    assert reason == "shelf: the request does not say 'Low'; check it before approving"
+    assert "'Low'" in reply.plan[0].sql or "'Low'" in " ".join(reply.sql)
+    dock.apply(reply)
+    assert rows(dock, "SELECT shelf FROM bins WHERE label = 'Birch'") == [("Low",)]
+
+
+def test_numbers_in_words_and_a_count_of_none(dock: ChatDB, model: ScriptedBackend):
+    """'no faults' is 0, not NULL; 'three more' adds 3."""
+    model.push(
+        {"route": "write"},
+        change("checks", [("checker", "Tove Lind")], {"column": "faults", "how": "to", "value": "none"}),
+    )
+    reply = dock.ask("Tove Lind's check found no faults after all", allow_writes=True)
+    assert not reply.pending and rows(dock, "SELECT faults FROM checks") == [(0,)]
+    more = {"column": "crates", "how": "add", "value": "three"}
+    model.push({"route": "write"}, change("ledger", [("entry_no", "4")], more))
+    reply = dock.ask("Three more crates came in for entry 4", allow_writes=True)
+    assert not reply.pending and rows(dock, "SELECT crates FROM ledger WHERE entry_no = 4") == [(10,)]

@@ -16,10 +16,11 @@ statement and checks it against the request and the data before anything runs:
 from __future__ import annotations
 
 import datetime as dt
+import re
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 
-from ..language.spoken import durations
+from ..language.spoken import durations, spelled_numbers
 from ..llm.base import JSONSchema, Message
 from ..sql.names import quote_identifier, quote_table
 from .moments import days_said, moments_said
@@ -33,6 +34,7 @@ DOES = ("add", "change", "remove")
 HOW = ("to", "clear", "copy", "add", "subtract")
 MAX_PICKS = 4  # column values that name the rows a change is for
 MAX_SETS = 6
+NONE_SAID = re.compile(r"\b(?:no|none|zero|nothing|nil)\b", re.IGNORECASE)  # a count of none: a hint, never a refusal
 
 INSTRUCTIONS = """\
 You read what a write request does to the rows of the tables. Reply with JSON:
@@ -319,7 +321,12 @@ class _Writer:
             if listed is None:
                 self.doubts.append(f"{field_.column}: {said!r} is none of {', '.join(field_.allowed)}")
             return f"CAST({self.bind(listed if listed is not None else said)} AS {field_.type})"
-        if not is_stated(_number(said) if _number(said) is not None else said, self.text, self.today):
+        number = _number(said)
+        if _is_numeric(field_) and number is not None:  # "3", "three", "1,200"; "none" for a count
+            if not (is_stated(number, self.text, self.today) or (number == 0 and NONE_SAID.search(self.text))):
+                self.doubts.append(f"{field_.column}: the request does not say {said!r}")
+            return f"CAST({self.bind(number)} AS {field_.type})"
+        if not is_stated(said, self.text, self.today):
             self.doubts.append(f"{field_.column}: the request does not say {said!r}")
         elif _names_its_column(said, field_, self.shape):
             self.doubts.append(f"{field_.column}: {said!r} describes a value rather than giving one")
@@ -365,11 +372,24 @@ def _described(shape: Shape) -> list[str]:
 
 
 def _number(said: str) -> float | int | None:
+    """The number a value gives, in figures or in words.
+
+    >>> _number("1,200"), _number("three"), _number("none"), _number("Low")
+    (1200, 3, 0, None)
+    """
     try:
         number = float(said.replace(",", ""))
     except ValueError:
-        return None
+        spelled = spelled_numbers(said)
+        if len(spelled) != 1:
+            return 0 if NONE_SAID.fullmatch(said.strip()) else None
+        number = spelled[0]
     return int(number) if number.is_integer() else number
+
+
+def _is_numeric(field_: Field) -> bool:
+    kind = field_.type.upper()
+    return any(name in kind for name in ("INT", "DECIMAL", "NUMERIC", "DOUBLE", "FLOAT", "REAL"))
 
 
 def _names_its_column(said: str, field_: Field, shape: Shape) -> bool:
