@@ -219,3 +219,21 @@ def test_numbers_in_words_and_a_count_of_none(dock: ChatDB, model: ScriptedBacke
     model.push({"route": "write"}, change("ledger", [("entry_no", "4")], more))
     reply = dock.ask("Three more crates came in for entry 4", allow_writes=True)
     assert not reply.pending and rows(dock, "SELECT crates FROM ledger WHERE entry_no = 4") == [(10,)]
+
+
+def test_the_new_value_written_as_a_name_of_the_row_is_left_out_of_its_names(dock: ChatDB, model: ScriptedBackend):
+    """A small model writes "zone: same as entry 3" among the values naming the row to change: no row has
+    it, the entry number names the row alone, and the zone is copied."""
+    copy = {"column": "zone", "how": "copy", "value": "", "from": [{"column": "entry_no", "value": "3"}]}
+    model.push({"route": "write"}, change("ledger", [("entry_no", "4"), ("zone", "same as entry 3")], copy))
+    reply = dock.ask("zone change / entry: 4 / zone: same as entry 3", allow_writes=True)
+    assert not reply.pending and rows(dock, "SELECT zone FROM ledger WHERE entry_no = 4") == [("Harbour",)]
+
+
+def test_a_date_moved_by_the_length_the_request_gives(dock: ChatDB, model: ScriptedBackend):
+    """The model adds a day it worked out ("May 8, 2024") to the date: the request gives one length, a
+    week, and that is what moves it."""
+    later = {"column": "checked_on", "how": "add", "value": "May 8, 2024"}
+    model.push({"route": "write"}, change("checks", [("checker", "Tove Lind")], later))
+    reply = dock.ask("check moved / checker: Tove Lind / later by: a week", allow_writes=True)
+    assert not reply.pending and rows(dock, "SELECT CAST(checked_on AS VARCHAR) FROM checks") == [("2024-05-08",)]

@@ -17,7 +17,7 @@ from __future__ import annotations
 
 import datetime as dt
 import re
-from collections.abc import Mapping, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
 
 from ..language.spoken import durations, spelled_numbers
@@ -190,11 +190,12 @@ def change_write(
     if shape is None:
         raise NotExpressible(f"it names no table it may change ({reading.table!r})")
     writer = _Writer(shape, stored, text, today)
-    where = writer.where(reading.which, "the rows to change" if reading.does == "change" else "the rows to remove")
+    which = _naming_picks(reading, lambda: _Writer(shape, stored, text, today))
+    where = writer.where(which, "the rows to change" if reading.does == "change" else "the rows to remove")
     table = quote_table(shape.table)
     matched = stored.count(shape.table, where, writer.params)
     if matched == 0:
-        said = ", ".join(f"{p.column} {p.value!r}" for p in reading.which)
+        said = ", ".join(f"{p.column} {p.value!r}" for p in which)
         raise Unanswerable(f"no row of {shape.table} has {said}")
     if matched > 1:  # the request may mean them all, or one it names too loosely: the user says which
         writer.doubts.append(f"it would {reading.does} {matched} rows of {shape.table}, not one")
@@ -210,6 +211,23 @@ def change_write(
     assignments = [writer.assignment(setting) for setting in reading.settings]
     goal = f"change {', '.join(s.column for s in reading.settings)} of {matched} {shape.table} row{'s' if matched != 1 else ''}"
     return ChangeWrite(goal, f"UPDATE {table} SET {', '.join(assignments)} WHERE {where}", writer.params, writer.doubts)
+
+
+def _naming_picks(reading: Reading, scratch: Callable[[], _Writer]) -> tuple[Pick, ...]:
+    """The picks that name the rows: without one on a column the change sets that no row meets (a small
+    model writes the new value there too: "phone: same as Ann"), where others are left to name them."""
+    changed = {s.column.lower() for s in reading.settings}
+    kept = []
+    for pick in reading.which:
+        if pick.column.lower() in changed and len(reading.which) > 1:
+            writer = scratch()
+            try:
+                if not writer.stored.count(writer.shape.table, writer.condition(pick), writer.params):
+                    continue
+            except (Unanswerable, NotExpressible):
+                continue
+        kept.append(pick)
+    return tuple(kept) or reading.which
 
 
 @dataclass
@@ -294,11 +312,14 @@ class _Writer:
 
     def moved_day(self, field_: Field, setting: Setting) -> str:
         """A date or moment moved on or back by a length of time the request gives ("extend by a week")."""
-        lengths = durations(setting.value) or durations(f"{setting.value} days")
+        said = durations(self.text)
+        lengths = durations(setting.value) or (durations(f"{setting.value} days") if _number(setting.value) else [])
+        if not lengths and len(said) == 1:  # a day the model worked out ("April 19"): the length the request gives
+            lengths = said
         if len(lengths) != 1 or lengths[0].minutes:
             raise NotExpressible(f"{setting.value!r} is no length of days to move {field_.column} by")
         length = lengths[0]
-        if length not in durations(self.text):
+        if length not in said:
             self.doubts.append(f"{field_.column}: the request does not say {setting.value!r}")
         sign = "+" if setting.how == "add" else "-"
         column = quote_identifier(field_.column)
