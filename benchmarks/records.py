@@ -125,7 +125,15 @@ def main() -> int:
 
 def database(trade: Trade, upto: int, model: LLM, embedder: object, strategy: str) -> ChatDB:
     """A ChatDB holding exactly the state after the first `upto` records, its rules kept as the user's SQL."""
-    db = ChatDB(model=model, schema=trade.schema, summarize=False, strategy=strategy, embedder=embedder)  # type: ignore[arg-type]
+    strategy, *left_out = strategy.split("~")  # "native~read_change": native without that stage
+    db = ChatDB(
+        model=model,
+        schema=trade.schema,
+        summarize=False,
+        strategy=strategy,
+        without=left_out,
+        embedder=embedder,  # type: ignore[arg-type]
+    )
     if trade.reference.strip():
         db.session.rows(trade.reference)
     for rule in trade.rules:
@@ -355,7 +363,10 @@ def parse_args() -> argparse.Namespace:
     )
     parser.add_argument("--system", default="native", help="the ChatDB strategy measured")
     parser.add_argument(
-        "--baseline", default=BASELINE, help="the strategies it is compared with, comma-separated (one-round)"
+        "--baseline",
+        default=BASELINE,
+        help="the strategies it is compared with, comma-separated (one-round); native~read_change: native "
+        "without that stage",
     )
     parser.add_argument("--reading-only", action="store_true", help="no planning after the reading: for tuning")
     parser.add_argument("--no-baseline", action="store_true", help="the system alone: for tuning, never to quote")

@@ -40,11 +40,11 @@ class ChatDB(Configurable):
     strategy = Unicode(
         "native",
         help="How a request becomes SQL: 'native' (a question is one SQL statement in the form the model was "
-        "trained on, a write is first read as the rows it states and its SQL written by code, other requests "
-        "a plan of steps), 'changes' (native, a write naming a kept row first read for what it does to rows), "
+        "trained on; a write is first read for what it does to rows, a change an UPDATE written by code, and "
+        "what it adds as the rows it states; other requests a plan of steps), "
         "'chain' (every request a plan of steps), 'flat' (native, shown views that flatten "
-        "joins), 'repair-flat' (the views shown with a failed read's first repair), 'facts' (native, by its "
-        "former name) or 'one-round'.",
+        "joins), 'repair-flat' (the views shown with a failed read's first repair), 'facts' and 'changes' "
+        "(native, by former names) or 'one-round'.",
     ).tag(config=True)
     max_steps = Int(MAX_STEPS, help=f"Most SQL steps the model may plan for one request (1 to {MAX_STEPS}).").tag(
         config=True

@@ -8,10 +8,9 @@ from __future__ import annotations
 import pytest
 
 from jupyter_chatdb import ChatDB
-from jupyter_chatdb.controller.events import ApprovalNeeded, ChangeRead, Event, FactsNotUsed
-from jupyter_chatdb.errors import ChatDBError
+from jupyter_chatdb.controller.events import ApprovalNeeded, ChangeRead, Event
 from jupyter_chatdb.llm import ScriptedBackend
-from tests.conftest import ADDS, plan
+from tests.conftest import ADDS
 
 SCHEMA = """
 CREATE TABLE ledger (entry_no INTEGER, zone VARCHAR, crates INTEGER, note VARCHAR);
@@ -54,16 +53,19 @@ def test_a_value_copied_from_another_row_is_read_from_that_row(dock: ChatDB, mod
 
 
 def test_a_change_is_never_a_new_row_and_a_described_value_waits(dock: ChatDB, model: ScriptedBackend):
-    """The junk the issue saw: 'zone of entry 3' written as a value. It is no INSERT, and it waits."""
+    """The junk the issue saw: a description of a value ('zone of the newest entry') written as one. It is
+    no INSERT, and it waits. ('the zone of entry 3' names a row: its zone is copied, above.)"""
     events: list[Event] = []
-    described = {"column": "zone", "how": "to", "value": "zone of entry 3"}
+    described = {"column": "zone", "how": "to", "value": "zone of the newest entry"}
     model.push({"route": "write"}, change("ledger", [("entry_no", "4")], described))
     reply = dock.ask(
-        "Set the zone of entry 4 in the ledger to the zone of entry 3", allow_writes=True, on_event=events.append
+        "Set the zone of entry 4 in the ledger to the zone of the newest entry",
+        allow_writes=True,
+        on_event=events.append,
     )
     assert reply.pending and rows(dock, "SELECT count(*) FROM ledger") == [(2,)]
     approval = next(e for e in events if isinstance(e, ApprovalNeeded))
-    assert "zone: 'zone of entry 3' describes a value rather than giving one" in approval.reason
+    assert "zone: 'zone of the newest entry' describes a value rather than giving one" in approval.reason
     assert "It waits for approval" in reply.answer
 
 
@@ -237,3 +239,15 @@ def test_a_date_moved_by_the_length_the_request_gives(dock: ChatDB, model: Scrip
     model.push({"route": "write"}, change("checks", [("checker", "Tove Lind")], later))
     reply = dock.ask("check moved / checker: Tove Lind / later by: a week", allow_writes=True)
     assert not reply.pending and rows(dock, "SELECT CAST(checked_on AS VARCHAR) FROM checks") == [("2024-05-08",)]
+
+
+def test_a_value_naming_another_row_is_copied_from_it(dock: ChatDB, model: ScriptedBackend):
+    """The model reads "note: same as entry 3" as a pick and sets nothing: the value naming another row
+    becomes the setting, and names that row (by its number, or its name), whose value is copied."""
+    model.push({"route": "write"}, change("ledger", [("entry_no", "4"), ("note", "same as entry 3")]))
+    reply = dock.ask("note change / entry: 4 / note: same as entry 3", allow_writes=True)
+    assert not reply.pending and rows(dock, "SELECT note FROM ledger WHERE entry_no = 4") == [("fragile",)]
+    dock.session.rows("INSERT INTO checks VALUES ('Ole Berg', 'Dock 7', DATE '2024-05-02', 0)")
+    model.push({"route": "write"}, change("checks", [("checker", "Ole Berg"), ("dock", "same as Tove Lind")]))
+    reply = dock.ask("dock change / checker: Ole Berg / dock: same as Tove Lind", allow_writes=True)
+    assert not reply.pending and rows(dock, "SELECT dock FROM checks WHERE checker = 'Ole Berg'") == [("Dock 2",)]

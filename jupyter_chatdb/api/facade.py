@@ -83,13 +83,13 @@ class ChatDB(DataMethods):
 
         `strategy`: "native" (the default: a question is one SQL statement in the model's native form,
         `controller/native_sql.py`, asked without a routing call when it plainly names the data; a write
-        no procedure takes is first read as the rows it states, its SQL written by code, `recording/`;
-        other requests are planned as by "chain"), "chain" (every request a plan of steps, run one by one
-        and revised), "flat" (native, and shown views that flatten joins: `grounding/flat_views.py`),
-        "repair-flat" (native, the views shown with a failed read's first repair), "facts" (native, by its
-        former name), "changes" (native, and a write naming a kept row is first read for what it does to rows:
-        a change or removal is an UPDATE or DELETE by code, `recording/row_changes.py`) or "one-round" (one SQL
-        and `repair_rounds` repairs, the baseline).
+        no procedure takes that names a kept row is first read for what it does to rows, a change or removal
+        an UPDATE or DELETE by code, `recording/row_changes.py`; one that adds rows is read as the rows it
+        states, its SQL written by code, `recording/`; other requests are planned as by "chain"), "chain"
+        (every request a plan of steps, run one by one and revised), "flat" (native, and shown views that
+        flatten joins: `grounding/flat_views.py`), "repair-flat" (native, the views shown with a failed
+        read's first repair), "facts" and "changes" (native, by former names) or "one-round" (one SQL and
+        `repair_rounds` repairs, the baseline).
         `candidates` > 1 samples that many plans for a question and keeps the result most of them agree on.
         `revisions`: how often a failing plan is revised per request.
         `without`: stages left out of the chain (`controller/strategies.py`: "route", "vote",

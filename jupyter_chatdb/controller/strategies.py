@@ -44,7 +44,8 @@ ASK: tuple[Stage, ...] = (
     post_think,
 )
 # the same, but a read is one statement in the model's native form (SQLite in a code block), a request
-# plainly asking about the data is routed without a model call, and a write is first read as its rows
+# plainly asking about the data is routed without a model call, and a write is first read for what it does
+# to rows (a change an UPDATE, a removal a DELETE) and, where it adds rows, as the rows it states
 NATIVE: tuple[Stage, ...] = (
     consider_tables,
     route_quickly,
@@ -55,7 +56,8 @@ NATIVE: tuple[Stage, ...] = (
     chat,
     check_concepts,
     use_procedure,
-    write_from_facts,  # a write no procedure takes: the rows it states, written by code (`recording/`)
+    read_change,  # a write no procedure takes that names a kept row: what it does to rows (`stages/change_rows.py`)
+    write_from_facts,  # a write that adds rows: the rows it states, written by code (`recording/`)
     pick_tables,
     leave_out_copies,
     native_read,
@@ -84,10 +86,8 @@ ONE_ROUND: tuple[Stage, ...] = (foundation_sql, run_steps, finish, answer)
 APPROVED: tuple[Stage, ...] = (run_steps, finish, answer)
 # a rule proposed: its statement drafted from the user's sentence (or as written), checked and previewed
 RULE: tuple[Stage, ...] = (draft_rule, *APPROVED)
-# native, and a write that names a kept row is first read for what it does to rows (one more model call):
-# a change or removal an UPDATE or DELETE written by code (`stages/change_rows.py`); not yet measured to
-# help on the trades with the embedded model, so not the default
-CHANGES = _before(NATIVE, write_from_facts, read_change)
+# native under its name before reading a write for what it does to rows was native (the fifty-first issue)
+CHANGES = NATIVE
 STRATEGIES = {
     "chain": ASK,
     "changes": CHANGES,

@@ -18,7 +18,7 @@ from __future__ import annotations
 import datetime as dt
 import re
 from collections.abc import Callable, Mapping, Sequence
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 
 from ..language.spoken import durations, spelled_numbers
 from ..llm.base import JSONSchema, Message
@@ -26,7 +26,7 @@ from ..sql.names import quote_identifier, quote_table
 from .moments import days_said, moments_said
 from .picks import mapped
 from .reading_errors import NotExpressible
-from .resolve import StoredRows
+from .resolve import StoredRows, squeezed
 from .shapes import Field, Shape
 from .stated import is_stated, says_date
 
@@ -190,7 +190,7 @@ def change_write(
     if shape is None:
         raise NotExpressible(f"it names no table it may change ({reading.table!r})")
     writer = _Writer(shape, stored, text, today)
-    which = _naming_picks(reading, lambda: _Writer(shape, stored, text, today))
+    which, settings = _naming_picks(reading, lambda: _Writer(shape, stored, text, today))
     where = writer.where(which, "the rows to change" if reading.does == "change" else "the rows to remove")
     table = quote_table(shape.table)
     matched = stored.count(shape.table, where, writer.params)
@@ -206,28 +206,34 @@ def change_write(
             writer.params,
             writer.doubts,
         )
-    if not reading.settings:
+    if not settings:
         raise NotExpressible("it says no column to change")
-    assignments = [writer.assignment(setting) for setting in reading.settings]
-    goal = f"change {', '.join(s.column for s in reading.settings)} of {matched} {shape.table} row{'s' if matched != 1 else ''}"
+    assignments = [writer.assignment(setting, which) for setting in settings]
+    goal = f"change {', '.join(s.column for s in settings)} of {matched} {shape.table} row{'s' if matched != 1 else ''}"
     return ChangeWrite(goal, f"UPDATE {table} SET {', '.join(assignments)} WHERE {where}", writer.params, writer.doubts)
 
 
-def _naming_picks(reading: Reading, scratch: Callable[[], _Writer]) -> tuple[Pick, ...]:
-    """The picks that name the rows: without one on a column the change sets that no row meets (a small
-    model writes the new value there too: "phone: same as Ann"), where others are left to name them."""
+def _naming_picks(reading: Reading, scratch: Callable[[], _Writer]) -> tuple[tuple[Pick, ...], tuple[Setting, ...]]:
+    """The picks that name the rows, and the settings: a pick no row meets, where others are left to name
+    the rows, is the new value a small model wrote among the names ("phone: same as Ann"): left out of
+    them, and the setting of its column where the reading sets none."""
     changed = {s.column.lower() for s in reading.settings}
-    kept = []
+    kept, unmet = [], []
     for pick in reading.which:
-        if pick.column.lower() in changed and len(reading.which) > 1:
+        if len(reading.which) > 1 and (pick.column.lower() in changed or not reading.settings):
             writer = scratch()
             try:
-                if not writer.stored.count(writer.shape.table, writer.condition(pick), writer.params):
-                    continue
+                met = writer.stored.count(writer.shape.table, writer.condition(pick), writer.params) > 0
             except (Unanswerable, NotExpressible):
+                met = False
+            if not met:
+                unmet.append(pick)
                 continue
         kept.append(pick)
-    return tuple(kept) or reading.which
+    if not kept:
+        return reading.which, reading.settings
+    promoted = tuple(Setting(p.column, "to", p.value) for p in unmet if p.column.lower() not in changed)
+    return tuple(kept), reading.settings or promoted
 
 
 @dataclass
@@ -284,11 +290,14 @@ class _Writer:
             raise Unanswerable(f"no row of {self.shape.table} has {column} {pick.value!r}")
         return column, value
 
-    def assignment(self, setting: Setting) -> str:
+    def assignment(self, setting: Setting, which: Sequence[Pick] = ()) -> str:
         field_ = self.field(setting.column)
         if field_ is None:
             raise NotExpressible(f"{self.shape.table} has no column {setting.column!r} it may change")
         column = quote_identifier(field_.column)
+        plain = field_.reference is None and not field_.allowed and not _is_temporal(field_) and not _is_numeric(field_)
+        if setting.how == "to" and plain and (other := self.other_row_named(setting.value, which)) is not None:
+            setting = replace(setting, how="copy", source=(other,))  # "same as Nadia's": that row's value
         if setting.how == "clear":
             if not field_.nullable:
                 raise NotExpressible(f"{self.shape.table}.{field_.column} cannot be empty")
@@ -309,6 +318,28 @@ class _Writer:
             sign = "+" if setting.how == "add" else "-"
             return f"{column} = {column} {sign} {self.bind(number if number is not None else setting.value)}"
         return f"{column} = {self.value(field_, setting.value)}"
+
+    def other_row_named(self, said: str, which: Sequence[Pick]) -> Pick | None:
+        """Another row of the table that a value names within more words ("same as Nadia Mistry"), by a
+        column that names the rows changed, or the table's natural key."""
+        columns = dict.fromkeys([*(p.column for p in which), self.shape.natural_key])
+        for name in (c for c in columns if c):
+            field_ = self.field(name)
+            if field_ is None or field_.reference is not None or _is_temporal(field_):
+                continue
+            other: object = None
+            if _is_numeric(field_):  # "same as entry 3": the one row numbered so
+                numbers = [int(n) for n in re.findall(r"(?<![\w.])\d{1,9}(?![\w.])", said)]
+                condition = f"{quote_identifier(field_.column)} = ?"
+                if len(numbers) == 1 and self.stored.count(self.shape.table, condition, {}, numbers) == 1:
+                    other = numbers[0]
+            else:
+                other = self.stored.named_in(self.shape.table, [field_.column], said, field_.column)
+            if other is None or squeezed(str(other)) == squeezed(said):
+                continue
+            if not any(squeezed(p.value) == squeezed(str(other)) for p in which):
+                return Pick(field_.column, str(other))
+        return None
 
     def moved_day(self, field_: Field, setting: Setting) -> str:
         """A date or moment moved on or back by a length of time the request gives ("extend by a week")."""
