@@ -43,8 +43,8 @@ class ChatDB(Configurable):
         "trained on; a write is first read for what it does to rows, a change an UPDATE written by code, and "
         "what it adds as the rows it states; other requests a plan of steps), "
         "'chain' (every request a plan of steps), 'flat' (native, shown views that flatten "
-        "joins), 'repair-flat' (the views shown with a failed read's first repair), 'facts' and 'changes' "
-        "(native, by former names) or 'one-round'.",
+        "joins), 'repair-flat' (the views shown with a failed read's first repair), 'facts' (native, a write "
+        "read only as the rows it states), 'changes' (native, by its former name) or 'one-round'.",
     ).tag(config=True)
     max_steps = Int(MAX_STEPS, help=f"Most SQL steps the model may plan for one request (1 to {MAX_STEPS}).").tag(
         config=True

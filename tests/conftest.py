@@ -24,9 +24,10 @@ def sales() -> pd.DataFrame:
     )
 
 
-# left out of the chain by tests of planned writes: without it, a write is planned by the model as a
-# whole instead of first read as the rows it states (`controller/stages/from_facts.py`, tests/test_facts*.py)
-PLAN_WRITES = ("write_from_facts",)
+# left out of the chain by tests of planned writes: without them, a write is planned by the model as a
+# whole instead of first read for what it does to rows (`controller/stages/change_rows.py`) and as the
+# rows it states (`controller/stages/from_facts.py`, tests/test_facts*.py)
+PLAN_WRITES = ("write_from_facts", "read_change")
 
 # the change reading of a write that adds rows: it goes on to be read as the rows it states
 ADDS = {"does": "add", "table": "", "which": [], "set": []}

@@ -1,7 +1,7 @@
 """A write read for what it does to rows (issue 51): a change is an UPDATE or DELETE of rows that exist,
 never a new row; a copied value is read from its row in SQL; a value the request does not give makes the
 write wait, saying why; a plain statement of fact with writes allowed is a record. Real DuckDB, the
-scripted model, on the strategy that reads a write for what it does to rows ("changes")."""
+scripted model, on the default strategy (native), which reads a write for what it does to rows."""
 
 from __future__ import annotations
 
@@ -30,7 +30,7 @@ def model() -> ScriptedBackend:
 
 @pytest.fixture
 def dock(model: ScriptedBackend):
-    chatdb = ChatDB(model=model, schema=SCHEMA, summarize=False, strategy="changes")
+    chatdb = ChatDB(model=model, schema=SCHEMA, summarize=False)
     yield chatdb
     chatdb.close()
 

@@ -12,7 +12,7 @@ from jupyter_chatdb.grounding.keys import ImpliedKeys
 from jupyter_chatdb.sql.catalog import Catalog
 from jupyter_chatdb.tools import ToolCall, ToolInputError, Workbench, run_tool
 
-from .conftest import chatdb_kernel, native
+from .conftest import ADDS, chatdb_kernel, native
 
 
 def call(tool: str, table: str = "", sql: str = "", request: int = 0) -> dict:
@@ -241,7 +241,8 @@ def test_unsafe_requests_the_model_agrees_on_are_refused_without_a_plan(stable, 
 def test_words_that_sound_unsafe_refuse_nothing_the_model_routes_otherwise(stable, scripted, request_text, sql, target):
     stable.run_sql("UPDATE stalls SET barn = 'Tansy' WHERE stall = 1", allow_writes=True)
     plan = {"steps": [{"goal": "change it", "sql": sql, "binds": []}]}
-    scripted.push({"yes": False}, {"route": "write"}, *target, {}, plan)  # {}: no rows read as facts
+    # read as adding rows (ADDS), then {}: no rows read as facts, so planned
+    scripted.push({"yes": False}, {"route": "write"}, *target, ADDS, {}, plan)
     reply = stable.ask(request_text)
     assert reply.route == "write" and reply.pending and reply.answer.startswith("Would change (not applied yet)")
 

@@ -88,7 +88,8 @@ class ChatDB(DataMethods):
         states, its SQL written by code, `recording/`; other requests are planned as by "chain"), "chain"
         (every request a plan of steps, run one by one and revised), "flat" (native, and shown views that
         flatten joins: `grounding/flat_views.py`), "repair-flat" (native, the views shown with a failed
-        read's first repair), "facts" and "changes" (native, by former names) or "one-round" (one SQL and
+        read's first repair), "facts" (native, a write read only as the rows it states, as before the
+        change reading), "changes" (native, by its former name) or "one-round" (one SQL and
         `repair_rounds` repairs, the baseline).
         `candidates` > 1 samples that many plans for a question and keeps the result most of them agree on.
         `revisions`: how often a failing plan is revised per request.

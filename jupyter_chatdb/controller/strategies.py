@@ -78,8 +78,9 @@ def _before(strategy: tuple[Stage, ...], stage: Stage, added: Stage) -> tuple[St
 FLAT = _before(NATIVE, native_read, flatten_joins)
 # native, and the views are offered with the first repair of a read that failed
 REPAIR_FLAT = _before(NATIVE, native_read, flatten_joins_on_repair)
-# native under its former name: reading a write as the rows it states is native since the eleventh session
-FACTS = NATIVE
+# native without reading a write for what it does to rows: a write no procedure takes is read only as the
+# rows it states (native from the eleventh session to the fifty-first issue)
+FACTS = tuple(stage for stage in NATIVE if stage is not read_change)
 # the Foundation's baseline: one SQL statement (several writes) as JSON, repaired `revisions` times
 ONE_ROUND: tuple[Stage, ...] = (foundation_sql, run_steps, finish, answer)
 # a plan the user approved (or wrote, or recorded): run exactly it, without the model

@@ -297,7 +297,7 @@ class _Writer:
         column = quote_identifier(field_.column)
         plain = field_.reference is None and not field_.allowed and not _is_temporal(field_) and not _is_numeric(field_)
         if setting.how == "to" and plain and (other := self.other_row_named(setting.value, which)) is not None:
-            setting = replace(setting, how="copy", source=(other,))  # "same as Nadia's": that row's value
+            setting = replace(setting, how="copy", source=(other,))  # "same as Ann's": that row's value
         if setting.how == "clear":
             if not field_.nullable:
                 raise NotExpressible(f"{self.shape.table}.{field_.column} cannot be empty")
@@ -320,7 +320,7 @@ class _Writer:
         return f"{column} = {self.value(field_, setting.value)}"
 
     def other_row_named(self, said: str, which: Sequence[Pick]) -> Pick | None:
-        """Another row of the table that a value names within more words ("same as Nadia Mistry"), by a
+        """Another row of the table that a value names within more words ("same as Ann Roe"), by a
         column that names the rows changed, or the table's natural key."""
         columns = dict.fromkeys([*(p.column for p in which), self.shape.natural_key])
         for name in (c for c in columns if c):
