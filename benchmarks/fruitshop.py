@@ -2,8 +2,10 @@
 
 Four modes on the same records and questions, each in a fresh ChatDB loaded from schema.sql:
 - cold: every record through `ask(..., allow_writes=True)` with an empty memory (no procedures): a
-  write is first read as the rows it states, its SQL written by code (`sql/facts.py`), and planned when
-  that cannot express it ("facts" is the same mode, by its former name);
+  write that names a kept row is first read for what it does to rows (a change an UPDATE written by
+  code), one that adds rows is read as the rows it states, its SQL written by code (`recording/`), and
+  planned when that cannot express it;
+- facts: cold without the change reading (a write read only as the rows it states), as before issue 51;
 - planned: cold, with every write planned by the model (without the stage `write_from_facts`), as the
   system did before the eleventh session;
 - taught: the first record of each kind is taught with its correct statements (`ChatDB.teach`, with
@@ -118,8 +120,8 @@ def evaluate(
     base, _, extra = mode.partition("+")
     if base not in MODES or extra not in ("", "rules"):
         raise SystemExit(f"Unknown mode {mode!r}: use {', '.join(MODES)}, each also with +rules.")
-    strategy = "one-round" if base == "one-round" else "native"
-    without = ("write_from_facts",) if base == "planned" else ()
+    strategy = {"one-round": "one-round", "facts": "facts"}.get(base, "native")
+    without = ("write_from_facts", "read_change") if base == "planned" else ()
     db = ChatDB(model=model, schema=args.dataset / "schema.sql", summarize=False, strategy=strategy, without=without)
     if extra == "rules":
         db.keep_rule("stock", STOCK_RULE, "a fruit's stock_kg is what was bought minus what was sold and not returned")

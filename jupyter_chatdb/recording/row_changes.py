@@ -6,11 +6,14 @@ changes rows it names, or removes them; for a change, each column and how (to a 
 cleared, copied from another row it names, or a number added or taken off). Code then writes the
 statement and checks it against the request and the data before anything runs:
 
-- the rows it names exist (none is a question to the user, never a new row); several wait for approval;
-- a value copied from another row is read from that row in SQL, and that row is exactly one;
-- every value written is one the request states, an entry of the column's CHECK list its words map to,
-  or a row of a referenced table it names; any other value (a phrase such as 'region of order 3') is
-  kept, but the write waits for approval with the value and why.
+- the rows it names exist (none is a question to the user, never a new row), a day in words naming a
+  date; several wait for approval;
+- a value copied from another row is read from that row in SQL, and that row is exactly one; a value
+  read "to" that names another row ("same as Ann Roe", "the region of order 3") is such a copy;
+- every value written is one the request states (dates, numbers and lengths of time in any form), an
+  entry of the column's CHECK list its words map to, or a row of a referenced table it names; any other
+  value (a phrase such as 'region of the newest order') is kept, but the write waits for approval with
+  the value and why.
 """
 
 from __future__ import annotations
