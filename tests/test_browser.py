@@ -273,6 +273,7 @@ def _a_held_change(page: Any, expect: Any) -> None:
     expect(held).to_contain_text("UPDATE")
     held.get_by_role("button", name="Approve").click()
     expect(held.locator('.chatdb-chain[data-phase="done"]')).to_be_visible()
+    expect(held).to_contain_text("Recorded: bins: 1 changed.")  # a row changed, not one added and one removed
     _run_cell(page, 13)
     expect(_output(page, 13).locator("table.dataframe td")).to_have_text("Low")
 

@@ -205,8 +205,9 @@ def test_a_value_read_but_not_said_waits_and_is_applied_as_shown(dock: ChatDB, m
     reason = next(e.reason for e in events if isinstance(e, ApprovalNeeded))
     assert reason == "shelf: the request does not say 'Low'; check it before approving"
     assert "'Low'" in reply.plan[0].sql or "'Low'" in " ".join(reply.sql)
-    dock.apply(reply)
+    applied = dock.apply(reply)
     assert rows(dock, "SELECT shelf FROM bins WHERE label = 'Birch'") == [("Low",)]
+    assert applied.answer.startswith("Recorded: bins: 1 changed")  # keyless, but an UPDATE adds no row
 
 
 def test_numbers_in_words_and_a_count_of_none(dock: ChatDB, model: ScriptedBackend):
@@ -251,3 +252,47 @@ def test_a_value_naming_another_row_is_copied_from_it(dock: ChatDB, model: Scrip
     model.push({"route": "write"}, change("checks", [("checker", "Ole Berg"), ("dock", "same as Tove Lind")]))
     reply = dock.ask("dock change / checker: Ole Berg / dock: same as Tove Lind", allow_writes=True)
     assert not reply.pending and rows(dock, "SELECT dock FROM checks WHERE checker = 'Ole Berg'") == [("Dock 2",)]
+
+
+def test_a_value_naming_another_row_and_saying_more_waits(dock: ChatDB, model: ScriptedBackend):
+    """'next to Tove Lind' names another row but says more than "the same as": copied, but it waits."""
+    events: list[Event] = []
+    dock.session.rows("INSERT INTO checks VALUES ('Ole Berg', 'Dock 7', DATE '2024-05-02', 0)")
+    model.push(
+        {"route": "write"},
+        change("checks", [("checker", "Ole Berg")], {"column": "dock", "how": "to", "value": "next to Tove Lind"}),
+    )
+    reply = dock.ask("Ole Berg's check is now the dock next to Tove Lind", allow_writes=True, on_event=events.append)
+    assert reply.pending and rows(dock, "SELECT dock FROM checks WHERE checker = 'Ole Berg'") == [("Dock 7",)]
+    reason = next(e.reason for e in events if isinstance(e, ApprovalNeeded))
+    assert "dock: 'next to Tove Lind' read as the dock of Tove Lind" in reason
+
+
+REFERRED = """
+CREATE TABLE crops (crop VARCHAR PRIMARY KEY, price DECIMAL(6, 2));
+INSERT INTO crops VALUES ('quince', 2.50);
+CREATE TABLE price_moves (crop VARCHAR REFERENCES crops (crop), moved_on DATE, new_price DECIMAL(6, 2));
+CREATE TABLE orders (order_no INTEGER PRIMARY KEY, crop VARCHAR REFERENCES crops (crop));
+INSERT INTO orders VALUES (7, 'quince');
+CREATE TABLE refunds (order_no INTEGER REFERENCES orders (order_no), refunded_on DATE);
+INSERT INTO refunds VALUES (7, DATE '2024-05-01');
+"""
+
+
+def test_a_change_the_data_does_not_bear_out_is_read_as_adding_rows(model: ScriptedBackend):
+    """Each thing named is kept, but no row has them together (a price move of a kept crop), or the rows
+    to remove are referred to (an order with a refund): the request goes on as one that adds rows,
+    written as before, without waiting."""
+    farm = ChatDB(model=model, schema=REFERRED, summarize=False)
+    set_price = {"column": "new_price", "how": "to", "value": "3.10"}
+    move = {"price_moves": [{"crop": "quince", "moved_on": "2024-05-02", "new_price": 3.10}]}
+    model.push({"route": "write"}, change("price_moves", [("crop", "quince")], set_price), move)
+    reply = farm.ask("2024-05-02 quince now sells at 3.10", allow_writes=True)
+    assert not reply.pending and rows(farm, "SELECT count(*) FROM price_moves") == [(1,)]
+    removal = {"does": "remove", "table": "orders", "which": [{"column": "order_no", "value": "7"}], "set": []}
+    refund = {"refunds": [{"order_no": 7, "refunded_on": "2024-05-03"}]}
+    model.push({"route": "write"}, removal, refund)
+    reply = farm.ask("Order 7 was refunded on 3 May 2024", allow_writes=True)
+    assert not reply.pending and rows(farm, "SELECT count(*) FROM orders") == [(1,)]
+    assert rows(farm, "SELECT count(*) FROM refunds") == [(2,)]
+    farm.close()

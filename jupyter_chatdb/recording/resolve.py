@@ -119,6 +119,25 @@ class StoredRows:
         )
         return dict(zip(columns, rows[0], strict=True)) if len(rows) == 1 else None
 
+    def referring(self, table: str, where: str, params: Mapping[str, object]) -> str | None:
+        """A table with rows referring to a row of `table` that `where` holds for, or None."""
+        keys = self._rows(
+            "SELECT table_name, constraint_column_names, referenced_column_names FROM duckdb_constraints() "
+            "WHERE constraint_type = 'FOREIGN KEY' AND lower(referenced_table) = lower(?)",
+            [table],
+        )
+        parent = quote_table(table)
+        for child, columns, referenced in keys:
+            pairs = " AND ".join(
+                f"child.{quote_identifier(c)} = {parent}.{quote_identifier(r)}"
+                for c, r in zip(columns, referenced, strict=True)
+            )
+            if self.count(
+                table, f"({where}) AND EXISTS (SELECT 1 FROM {quote_table(child)} AS child WHERE {pairs})", params
+            ):
+                return str(child)
+        return None
+
     def exists(self, table: str, column: str, value: object) -> bool:
         return bool(
             self._rows(f"SELECT 1 FROM {quote_table(table)} WHERE {quote_identifier(column)} = ? LIMIT 1", [value])

@@ -24,6 +24,7 @@ from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field, replace
 
 from ..language.spoken import durations, spelled_numbers
+from ..language.words import stem, words
 from ..llm.base import JSONSchema, Message
 from ..sql.names import quote_identifier, quote_table
 from .moments import days_said, moments_said
@@ -37,6 +38,7 @@ DOES = ("add", "change", "remove")
 HOW = ("to", "clear", "copy", "add", "subtract")
 MAX_PICKS = 4  # column values that name the rows a change is for
 MAX_SETS = 6
+COPY_WORDS = frozenset({"same", "as", "like", "of", "the", "a", "its", "their", "match", "one", "that", "to"})
 NONE_SAID = re.compile(r"\b(?:no|none|zero|nothing|nil)\b", re.IGNORECASE)  # a count of none: a hint, never a refusal
 
 INSTRUCTIONS = """\
@@ -184,6 +186,12 @@ class Unanswerable(Exception):
     for the user, before anything is written)."""
 
 
+class NotBorneOut(Exception):
+    """The data does not bear the reading out, though each thing it names is kept: no row of the table has
+    them together (a new event about kept things: a price change of a kept fruit), or the rows to remove
+    are referred to by others (a return of a kept sale). The request is read as adding rows."""
+
+
 def change_write(
     reading: Reading, shapes: Mapping[str, Shape], stored: StoredRows, text: str, today: dt.date
 ) -> ChangeWrite:
@@ -197,12 +205,14 @@ def change_write(
     where = writer.where(which, "the rows to change" if reading.does == "change" else "the rows to remove")
     table = quote_table(shape.table)
     matched = stored.count(shape.table, where, writer.params)
-    if matched == 0:
+    if matched == 0:  # each value names something kept (else `where` said so), but no row has them all
         said = ", ".join(f"{p.column} {p.value!r}" for p in which)
-        raise Unanswerable(f"no row of {shape.table} has {said}")
+        raise NotBorneOut(f"no row of {shape.table} has {said}")
     if matched > 1:  # the request may mean them all, or one it names too loosely: the user says which
         writer.doubts.append(f"it would {reading.does} {matched} rows of {shape.table}, not one")
     if reading.does == "remove":
+        if (referring := stored.referring(shape.table, where, writer.params)) is not None:
+            raise NotBorneOut(f"rows of {referring} refer to the {shape.table} rows it would remove")
         return ChangeWrite(
             f"remove {matched} {shape.table} row{'s' if matched != 1 else ''}",
             f"DELETE FROM {table} WHERE {where}",
@@ -300,6 +310,8 @@ class _Writer:
         column = quote_identifier(field_.column)
         plain = field_.reference is None and not field_.allowed and not _is_temporal(field_) and not _is_numeric(field_)
         if setting.how == "to" and plain and (other := self.other_row_named(setting.value, which)) is not None:
+            if _says_more_than_a_copy(setting.value, other, field_, self.shape):  # "call Ann Roe back"
+                self.doubts.append(f"{field_.column}: {setting.value!r} read as the {field_.column} of {other.value}")
             setting = replace(setting, how="copy", source=(other,))  # "same as Ann's": that row's value
         if setting.how == "clear":
             if not field_.nullable:
@@ -445,6 +457,21 @@ def _number(said: str) -> float | int | None:
 def _is_numeric(field_: Field) -> bool:
     kind = field_.type.upper()
     return any(name in kind for name in ("INT", "DECIMAL", "NUMERIC", "DOUBLE", "FLOAT", "REAL"))
+
+
+def _says_more_than_a_copy(said: str, other: Pick, field_: Field, shape: Shape) -> bool:
+    """Whether a value naming another row says more than "the same as that row's" (a hint: it only makes
+    the write wait).
+
+    >>> shape, phone, ann = Shape("members", (), "", ""), Field("phone", "phone", "VARCHAR", False), Pick("name", "Ann Roe")
+    >>> [_says_more_than_a_copy(v, ann, phone, shape) for v in ("same as Ann Roe", "Ann Roe's phone", "call Ann Roe back")]
+    [False, False, True]
+    >>> _says_more_than_a_copy("the same as entry 3", Pick("entry_no", "3"), phone, shape)
+    False
+    """
+    named = f"{other.value} {other.column} {field_.name} {field_.column} {shape.table}"
+    own = {stem(w) for w in words(named).split()} | {stem(w) for w in COPY_WORDS}
+    return any(stem(w) not in own for w in words(said.replace("'s", "")).split())
 
 
 def _names_its_column(said: str, field_: Field, shape: Shape) -> bool:

@@ -43,18 +43,23 @@ class TableChange:
     key: tuple[str, ...] = ()
     created: bool = False
     rows_before: int | None = None  # the table's rows before the request (None: not counted)
+    updated_only: bool = False  # only UPDATE statements wrote it: without a key, its old and new rows pair up
 
     @property
     def summary(self) -> str:
         """
         >>> TableChange("t", pd.DataFrame({"id": [1]}), pd.DataFrame({"id": [1, 2]}), ("id",)).summary
         't: 1 added, 1 changed'
+        >>> TableChange("t", pd.DataFrame({"x": [1]}), pd.DataFrame({"x": [2]}), updated_only=True).summary
+        't: 1 changed'
         """
         if self.created:
             return f"{self.table}: created, {len(self.new)} rows"
         if self.key:
             old, new = _keys(self.old, self.key), _keys(self.new, self.key)
             counts = {"added": len(new - old), "removed": len(old - new), "changed": len(old & new)}
+        elif self.updated_only and len(self.old) == len(self.new):  # an UPDATE adds and removes no row
+            counts = {"changed": len(self.new)}
         else:
             counts = {"added": len(self.new), "removed": len(self.old)}
         parts = [f"{n} {what}" for what, n in counts.items() if n]
@@ -68,10 +73,13 @@ class Recorder:
     session: Session
     _tracked: dict[str, str] = field(default_factory=dict)  # table -> its copy before the request
     _created: list[tuple[str, str]] = field(default_factory=list)  # (name, TABLE | SEQUENCE)
+    _not_updates: set[str] = field(default_factory=set)  # tables a statement other than an UPDATE wrote
 
     def before(self, statement: Statement) -> None:
         """Call before running a write: copies its table the first time the request writes it."""
         table = statement.target
+        if table is not None and not statement.sql.lstrip().upper().startswith("UPDATE"):
+            self._not_updates.add(table)
         if table is None or table in self._tracked or any(table == name for name, _ in self._created):
             return
         if statement.kind is Kind.DDL:
@@ -97,7 +105,8 @@ class Recorder:
             new = _frame(self.session, f"SELECT * FROM main.{quote_identifier(table)} EXCEPT ALL SELECT * FROM {copy}")
             if len(old) or len(new):
                 (before,) = self.session.rows(f"SELECT count(*) FROM {copy}")[0]
-                changes.append(TableChange(table, old, new, row_key(self.session, table), rows_before=before))
+                key, updated_only = row_key(self.session, table), table not in self._not_updates
+                changes.append(TableChange(table, old, new, key, rows_before=before, updated_only=updated_only))
         return changes
 
     def commit(self, request: str, statements: list[str], changes: Sequence[TableChange] | None = None) -> int | None:

@@ -1,13 +1,17 @@
 """A write read for what it does to rows (`recording/row_changes.py`): one short constrained call says
 whether it adds rows, changes rows it names or removes them. A change or removal is written by code as
-an UPDATE or DELETE of rows that exist. Where the rows it names are not kept, the reading of the rows the
-request states (`write_from_facts`) or the plan goes on (a small model reads an event as a change now and
-then), and what they write waits for approval with the question; a change code cannot write is planned,
+an UPDATE or DELETE of rows that exist. Where a value it names rows by names nothing kept, the reading of
+the rows the request states (`write_from_facts`) or the plan goes on, and what they write waits for
+approval with the question. Where each value names something kept but no row has them all (a price
+change of a kept fruit), or the rows to remove are referred to (a return of a kept sale), the data does not
+bear a change out: a small model reads an event as a change now and then, and the request goes on as one
+that adds rows. A change code cannot write is planned,
 and a plan's new rows wait (`finish`): a change never writes new rows unseen. A value the
 request does not give makes the write wait for approval, saying why. What adds rows goes on to be read
 as the rows it states (`write_from_facts`). The model is shown only the tables holding a row the request
-names (a stored text value, a number an integer column holds) and those referring to them; a request that
-names no kept row can change none, and the data settles it without the call."""
+names (a stored text value, a number an integer column holds), those referring to them and those it names
+by their own or a column's name; a request that names no kept row can change none, and the data settles
+it without the call."""
 
 from __future__ import annotations
 
@@ -19,7 +23,14 @@ from collections.abc import Iterator
 from ...language.words import stem, words
 from ...recording.reading_errors import NotExpressible
 from ...recording.resolve import StoredRows
-from ...recording.row_changes import Unanswerable, change_messages, change_schema, change_write, parse_reading
+from ...recording.row_changes import (
+    NotBorneOut,
+    Unanswerable,
+    change_messages,
+    change_schema,
+    change_write,
+    parse_reading,
+)
 from ...recording.scope import in_scope
 from ...recording.shapes import Shape, shapes_of
 from ...sql.names import quote_identifier, quote_table
@@ -58,6 +69,10 @@ def read_change(ctx: Context) -> Iterator[Event]:
         return
     try:
         write = change_write(reading, shapes, StoredRows(ctx.session), text, dt.date.today())
+    except NotBorneOut as why:  # each thing named is kept, but the data does not bear a change out: as before
+        yield ChangeRead(reading.does, reading.table)  # the reading, the request is read as adding rows
+        yield FactsNotUsed(f"not read as a {reading.does}: {why}")
+        return
     except Unanswerable as unfound:  # rows the reading names are not kept: a small model may have read an
         # event as a change, or the user names a row that is not there; the reading of rows or the plan
         # goes on, and whatever it writes waits, with the question
@@ -103,7 +118,7 @@ def _tables_of_named_rows(ctx: Context, shapes: dict[str, Shape]) -> dict[str, S
         for name, shape in shapes.items()
         if shape.table.lower() in holding
         or any(f.reference is not None and f.reference.table.lower() in holding for f in shape.fields)
-        or any(_speaks_of(name, said) for name in (shape.table, *(f.column for f in shape.fields)))
+        or any(_speaks_of(label, said) for label in (shape.table, *(f.column for f in shape.fields)))
     }
     return {name: shape for name, shape in shapes.items() if name in offered}
 
