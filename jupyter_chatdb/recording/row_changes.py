@@ -344,7 +344,7 @@ class _Writer:
                 continue
             other: object = None
             if _is_numeric(field_):  # "same as entry 3": the one row numbered so
-                numbers = [int(n) for n in re.findall(r"(?<![\w.])\d{1,9}(?![\w.])", said)]
+                numbers: list[object] = [int(n) for n in re.findall(r"(?<![\w.])\d{1,9}(?![\w.])", said)]
                 condition = f"{quote_identifier(field_.column)} = ?"
                 if len(numbers) == 1 and self.stored.count(self.shape.table, condition, {}, numbers) == 1:
                     other = numbers[0]
