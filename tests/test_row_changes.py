@@ -296,3 +296,18 @@ def test_a_change_the_data_does_not_bear_out_is_read_as_adding_rows(model: Scrip
     assert not reply.pending and rows(farm, "SELECT count(*) FROM orders") == [(1,)]
     assert rows(farm, "SELECT count(*) FROM refunds") == [(2,)]
     farm.close()
+
+
+def test_a_number_named_beside_a_column_of_lengths_of_time_is_looked_up_in_whole_numbers_only(model: ScriptedBackend):
+    """An INTERVAL column is no integer column: a number the request gives is not compared with it (DuckDB
+    cannot), and the rental numbered so is changed."""
+    hire = ChatDB(
+        model=model,
+        schema="CREATE TABLE rentals (rental_no INTEGER, hired_for INTERVAL, renter VARCHAR);"
+        "INSERT INTO rentals VALUES (6, INTERVAL 1 DAY, 'Ole Berg'), (5, INTERVAL 3 DAY, 'Ida Brandt');",
+        summarize=False,
+    )
+    model.push({"route": "write"}, change("rentals", [("rental_no", "5")], {"column": "renter", "how": "clear"}))
+    reply = hire.ask("Rental 5 has no renter any more", allow_writes=True)
+    assert not reply.pending and rows(hire, "SELECT rental_no, renter FROM rentals") == [(6, "Ole Berg"), (5, None)]
+    hire.close()

@@ -31,13 +31,14 @@ from .moments import days_said, moments_said
 from .picks import mapped
 from .reading_errors import NotExpressible
 from .resolve import StoredRows, squeezed
-from .shapes import Field, Shape
+from .shapes import Field, Shape, json_type
 from .stated import is_stated, says_date
 
 DOES = ("add", "change", "remove")
 HOW = ("to", "clear", "copy", "add", "subtract")
 MAX_PICKS = 4  # column values that name the rows a change is for
 MAX_SETS = 6
+WHOLE_NUMBER = re.compile(r"(?<![\w.])\d{1,9}(?![\w.])")  # "entry 4", not "4.5" or "B4"
 COPY_WORDS = frozenset({"same", "as", "like", "of", "the", "a", "its", "their", "match", "one", "that", "to"})
 NONE_SAID = re.compile(r"\b(?:no|none|zero|nothing|nil)\b", re.IGNORECASE)  # a count of none: a hint, never a refusal
 
@@ -279,14 +280,14 @@ class _Writer:
         return f"{quote_identifier(column)} = {self.bind(stored)}"
 
     def on_day_or_moment(self, column: str, kind: str, said: str) -> str:
-        moments, days = moments_said(said), sorted(days_said(said))
+        found = _day_or_moment(said, kind)
+        if found is None:
+            raise Unanswerable(f"{said!r} is no day of {self.shape.table}.{column}")
+        value, day = found
         quoted = quote_identifier(column)
-        if kind.startswith("TIMESTAMP") and len(moments) == 1:
-            return f"{quoted} = {self.bind(moments[0])}"
-        if len(days) == 1:
-            held = quoted if kind == "DATE" else f"CAST({quoted} AS DATE)"
-            return f"{held} = {self.bind(days[0])}"
-        raise Unanswerable(f"{said!r} is no day of {self.shape.table}.{column}")
+        if value is not day or kind == "DATE":  # a moment for a moment, or a day for a date
+            return f"{quoted} = {self.bind(value)}"
+        return f"CAST({quoted} AS DATE) = {self.bind(day)}"  # a day alone for a moment: any time that day
 
     def found(self, pick: Pick) -> tuple[str, object]:
         """The column a pick names and the stored value it means (a referenced row's key for a reference)."""
@@ -344,7 +345,7 @@ class _Writer:
                 continue
             other: object = None
             if _is_numeric(field_):  # "same as entry 3": the one row numbered so
-                numbers: list[object] = [int(n) for n in re.findall(r"(?<![\w.])\d{1,9}(?![\w.])", said)]
+                numbers: list[object] = [int(n) for n in WHOLE_NUMBER.findall(said)]
                 condition = f"{quote_identifier(field_.column)} = ?"
                 if len(numbers) == 1 and self.stored.count(self.shape.table, condition, {}, numbers) == 1:
                     other = numbers[0]
@@ -401,14 +402,10 @@ class _Writer:
 
     def day_or_moment(self, field_: Field, said: str) -> str:
         """A date or moment the request gives in any form ("19 March 2024", "2024-03-19 10:30")."""
-        moments, days = moments_said(said), sorted(days_said(said))
-        value: object
-        if field_.type.upper().startswith("TIMESTAMP") and len(moments) == 1:
-            value, day = moments[0], moments[0].date()
-        elif len(days) == 1:
-            value = day = days[0]
-        else:
+        found = _day_or_moment(said, field_.type.upper())
+        if found is None:
             raise NotExpressible(f"{said!r} is no day for {field_.column}")
+        value, day = found
         if not says_date(self.text, day, self.today):
             self.doubts.append(f"{field_.column}: the request does not say {said!r}")
         return f"CAST({self.bind(value)} AS {field_.type})"
@@ -418,6 +415,24 @@ class _Writer:
         return next((f for f in self.shape.fields if lowered in (f.name.lower(), f.column.lower())), None) or (
             Field(name, name, "VARCHAR", required=False) if lowered in {c.lower() for c in self.shape.unique} else None
         )
+
+
+def _day_or_moment(said: str, kind: str) -> tuple[object, dt.date] | None:
+    """The moment a value gives for a TIMESTAMP column (else the day), with its day; None where it gives
+    neither, or more than one.
+
+    >>> _day_or_moment("on 3 May 2024 at 10:30", "TIMESTAMP")
+    (datetime.datetime(2024, 5, 3, 10, 30), datetime.date(2024, 5, 3))
+    >>> _day_or_moment("3 May 2024", "TIMESTAMP"), _day_or_moment("May", "DATE")
+    ((datetime.date(2024, 5, 3), datetime.date(2024, 5, 3)), None)
+    """
+    moments, days = moments_said(said), days_said(said)
+    if kind.startswith("TIMESTAMP") and len(moments) == 1:
+        return moments[0], moments[0].date()
+    if len(days) == 1:
+        (day,) = days
+        return day, day
+    return None
 
 
 def _is_temporal(field_: Field) -> bool:
@@ -455,8 +470,7 @@ def _number(said: str) -> float | int | None:
 
 
 def _is_numeric(field_: Field) -> bool:
-    kind = field_.type.upper()
-    return any(name in kind for name in ("INT", "DECIMAL", "NUMERIC", "DOUBLE", "FLOAT", "REAL"))
+    return json_type(field_) in ("integer", "number")  # an INTERVAL is none, though it holds "INT"
 
 
 def _says_more_than_a_copy(said: str, other: Pick, field_: Field, shape: Shape) -> bool:

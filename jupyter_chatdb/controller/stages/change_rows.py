@@ -17,13 +17,13 @@ from __future__ import annotations
 
 import datetime as dt
 import json
-import re
 from collections.abc import Iterator
 
 from ...language.words import stem, words
 from ...recording.reading_errors import NotExpressible
 from ...recording.resolve import StoredRows
 from ...recording.row_changes import (
+    WHOLE_NUMBER,
     NotBorneOut,
     Unanswerable,
     change_messages,
@@ -32,7 +32,7 @@ from ...recording.row_changes import (
     parse_reading,
 )
 from ...recording.scope import in_scope
-from ...recording.shapes import Shape, shapes_of
+from ...recording.shapes import INTEGER_TYPES, Shape, shapes_of
 from ...sql.names import quote_identifier, quote_table
 from ...sql.rules import derived_columns
 from ..context import Context
@@ -43,7 +43,6 @@ from ..stage import stage
 from .ground_values import mentioned
 
 CHANGE_MAX_TOKENS = 200
-DIGITS = re.compile(r"(?<![\w.])\d{1,9}(?![\w.])")
 
 
 @stage
@@ -98,10 +97,10 @@ def _tables_of_named_rows(ctx: Context, shapes: dict[str, Shape]) -> dict[str, S
     named by its guest), and those whose name or a column's name the request says. None where it names no
     kept row."""
     holding = {mention.table.lower() for mention in mentioned(ctx, list(shapes))}
-    numbers: list[object] = [int(word) for word in DIGITS.findall(ctx.request.text)[:20]]
+    numbers: list[object] = [int(word) for word in WHOLE_NUMBER.findall(ctx.request.text)[:20]]
     for shape in shapes.values() if numbers else ():
         table = ctx.catalog.tables.get(shape.table)
-        integers = [c.name for c in table.columns if "INT" in c.type.upper()] if table is not None else []
+        integers = [c.name for c in table.columns if c.type.upper().startswith(INTEGER_TYPES)] if table else []
         if not integers or shape.table.lower() in holding:
             continue
         listed = ", ".join("?" * len(numbers))
