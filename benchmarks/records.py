@@ -105,6 +105,8 @@ def main() -> int:
                 for number in picked[: args.records or None]:
                     if args.only and trade.records[number].id not in args.only.split(","):
                         continue
+                    if args.classes and not trade.records[number].does.startswith(tuple(args.classes.split(","))):
+                        continue
                     for way in (args.system, *args.baseline.split(","))[: 1 if args.no_baseline else None]:
                         row = attempt_record(trade, number, way, model, embedder)
                         keep(row, row["record"], row["outcome"])
@@ -378,6 +380,9 @@ def parse_args() -> argparse.Namespace:
         "--list", action="store_true", help="print each trade's records per class and the picked; no model"
     )
     parser.add_argument("--only", default="", help="only these record ids (r01,r09): for debugging")
+    parser.add_argument(
+        "--classes", default="", help="only records whose class starts with one of these (change,new): for tuning"
+    )
     parser.add_argument("--records", type=int, default=0, help="at most N records per trade")
     parser.add_argument("--questions", type=int, default=0, help="at most N questions per trade")
     parser.add_argument("--question-stride", type=int, default=1, help="every N-th question")

@@ -311,3 +311,38 @@ def test_a_number_named_beside_a_column_of_lengths_of_time_is_looked_up_in_whole
     reply = hire.ask("Rental 5 has no renter any more", allow_writes=True)
     assert not reply.pending and rows(hire, "SELECT rental_no, renter FROM rentals") == [(6, "Ole Berg"), (5, None)]
     hire.close()
+
+
+TRAYS = """
+CREATE TABLE trays (
+    tray_code VARCHAR PRIMARY KEY, crop VARCHAR, state VARCHAR CHECK (state IN ('growing', 'sold', 'composted'))
+);
+INSERT INTO trays VALUES ('T-014', 'basil', 'growing'), ('T-041', 'mint', 'growing'), ('P-014', 'chard', 'growing');
+"""
+
+
+def test_a_row_named_by_its_code_said_in_words_is_listed_for_the_change_reading(model: ScriptedBackend):
+    """'tray 14' is the row coded 'T-014' (not 'P-014', not 'T-041'): the change call is told so, and a
+    reading naming the row by its code changes it."""
+    chatdb = ChatDB(model=model, schema=TRAYS, summarize=False)
+    state = {"column": "state", "how": "to", "value": "composted"}
+    model.push({"route": "write"}, change("trays", [("tray_code", "T-014")], state))
+    reply = chatdb.ask("2024-06-09 composted: tray 14, mould on the leaves", allow_writes=True)
+    change_call = next(c for c in model.calls if "what a write request does" in c.messages[0]["content"])
+    assert "Kept rows named: trays tray_code 'T-014' (said: tray 14)\n" in change_call.messages[1]["content"]
+    assert reply.sql[0].startswith("UPDATE") and not reply.pending
+    assert rows(chatdb, "SELECT tray_code FROM trays WHERE state = 'composted'") == [("T-014",)]
+    chatdb.close()
+
+
+def test_a_removal_leaving_a_day_the_request_gives_unused_waits(dock: ChatDB, model: ScriptedBackend):
+    """'went out on 3 June' may be a day to set rather than a row to remove: the removal waits, saying so."""
+    model.push(
+        {"route": "write"},
+        {"does": "remove", "table": "ledger", "which": [{"column": "entry_no", "value": "4"}], "set": []},
+    )
+    events: list[Event] = []
+    reply = dock.ask("Entry 4 went out on 3 June 2024", allow_writes=True, on_event=events.append)
+    assert reply.pending and rows(dock, "SELECT count(*) FROM ledger") == [(2,)]
+    approval = next(e for e in events if isinstance(e, ApprovalNeeded))
+    assert "the request gives 3 June 2024, which removing rows does not use" in approval.reason

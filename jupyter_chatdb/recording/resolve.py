@@ -22,6 +22,7 @@ from ..sql.session import Session
 from .reading_errors import NotExpressible
 
 MAX_ROWS = 20_000  # the rows read for a lookup by name, at most
+MAX_CODES = 200  # the codes read for the numbers a request says, at most
 
 
 class StoredRows:
@@ -89,6 +90,18 @@ class StoredRows:
         'G-012'), when every kept code whose letters the words begin has one form; None otherwise."""
         rows = self._rows(f"SELECT DISTINCT {quote_identifier(column)} FROM {quote_table(table)} LIMIT {MAX_ROWS + 1}")
         return compose_like(str(said), [str(value) for (value,) in rows if value is not None])
+
+    def codes_holding(self, table: str, column: str, numbers: Sequence[int]) -> list[str]:
+        """The values of `column` holding letters and a number among `numbers` (its first run of digits),
+        at most `MAX_CODES`: the codes a number said may be part of."""
+        listed = ", ".join("?" * len(numbers))
+        quoted = quote_identifier(column)
+        rows = self._rows(
+            f"SELECT DISTINCT {quoted} FROM {quote_table(table)} WHERE regexp_matches({quoted}, '[A-Za-z]')"
+            f" AND TRY_CAST(regexp_extract({quoted}, '\\d+') AS BIGINT) IN ({listed}) LIMIT {MAX_CODES}",
+            list(numbers),
+        )
+        return [str(value) for (value,) in rows]
 
     def count(self, table: str, where: str, params: Mapping[str, object], values: list[object] | None = None) -> int:
         """The rows of `table` that `where` holds for, with its $parameters from `params` (or its ? from

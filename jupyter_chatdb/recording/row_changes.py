@@ -28,6 +28,7 @@ from ..language.words import stem, words
 from ..llm.base import JSONSchema, Message
 from ..sql.names import quote_identifier, quote_table
 from .moments import days_said, moments_said
+from .named_rows import NamedRow
 from .picks import mapped
 from .reading_errors import NotExpressible
 from .resolve import StoredRows, squeezed
@@ -38,6 +39,7 @@ DOES = ("add", "change", "remove")
 HOW = ("to", "clear", "copy", "add", "subtract")
 MAX_PICKS = 4  # column values that name the rows a change is for
 MAX_SETS = 6
+MAX_NAMED = 8  # kept rows listed for the model, at most
 WHOLE_NUMBER = re.compile(r"(?<![\w.])\d{1,9}(?![\w.])")  # "entry 4", not "4.5" or "B4"
 COPY_WORDS = frozenset({"same", "as", "like", "of", "the", "a", "its", "their", "match", "one", "that", "to"})
 NONE_SAID = re.compile(r"\b(?:no|none|zero|nothing|nil)\b", re.IGNORECASE)  # a count of none: a hint, never a refusal
@@ -53,8 +55,12 @@ deletes rows already kept.
 "copy" to take the value another row has, that row named in "from" by its column values; "add" or \
 "subtract" a number the request gives to or from the kept one.
 
+The kept rows the request names are listed after the tables, each with the words that name it; name \
+rows by the values listed.
+
 Example tables:
-kites: kite_id (integer), name (text), colour (one of: red, blue, green), span_m (number), owner (text)
+kites: kite_id (integer), tag (text), name (text), colour (one of: red, blue, green), state (one of: \
+ready, grounded, retired), span_m (number), owner (text)
 flights: kite (the name of a kites row), pilot (text), flown_on (date), minutes (integer)
 Request: Bolt is blue now
 {"does": "change", "table": "kites", "which": [{"column": "name", "value": "Bolt"}], "set": [{"column": \
@@ -73,7 +79,11 @@ Request: Aria has no owner any more; its span grew by 0.5
 Request: Jo Hale flew Aria on 5 June 2024 for an hour
 {"does": "add", "table": "flights", "which": [], "set": []}
 Request: delete kite 9
-{"does": "remove", "table": "kites", "which": [{"column": "kite_id", "value": "9"}], "set": []}"""
+{"does": "remove", "table": "kites", "which": [{"column": "kite_id", "value": "9"}], "set": []}
+Kept rows named: kites tag 'KT-012' (said: box kite no. 12)
+Request: 2024-06-09 torn sail, box kite no. 12 stays on the ground
+{"does": "change", "table": "kites", "which": [{"column": "tag", "value": "KT-012"}], "set": [{"column": \
+"state", "how": "to", "value": "grounded"}]}"""
 
 
 def change_schema(shapes: Mapping[str, Shape]) -> JSONSchema:
@@ -109,12 +119,22 @@ def change_schema(shapes: Mapping[str, Shape]) -> JSONSchema:
     }
 
 
-def change_messages(shapes: Mapping[str, Shape], request: str) -> list[Message]:
+def change_messages(shapes: Mapping[str, Shape], request: str, named: Sequence[NamedRow] = ()) -> list[Message]:
+    """The change call's messages: the tables, the kept rows the request names (`named_rows`), the request."""
     tables = "\n".join(f"{name}: {', '.join(_described(shape))}" for name, shape in shapes.items())
+    rows = "; ".join(
+        f"{n.table} {n.column} {_quoted(n.value)}" + (f" (said: {n.said})" if str(n.value) != n.said else "")
+        for n in named[:MAX_NAMED]
+    )
+    listed = f"\nKept rows named: {rows}" if rows else ""
     return [
         {"role": "system", "content": INSTRUCTIONS},
-        {"role": "user", "content": f"Tables:\n{tables}\nRequest: {request}"},
+        {"role": "user", "content": f"Tables:\n{tables}{listed}\nRequest: {request}"},
     ]
+
+
+def _quoted(value: object) -> str:
+    return f"'{value}'" if isinstance(value, str) else str(value)
 
 
 # -- the reading ------------------------------------------------------------------------------------
@@ -214,6 +234,10 @@ def change_write(
     if reading.does == "remove":
         if (referring := stored.referring(shape.table, where, writer.params)) is not None:
             raise NotBorneOut(f"rows of {referring} refer to the {shape.table} rows it would remove")
+        naming = {found[1] for p in which if (found := _day_or_moment(p.value, "TIMESTAMP")) is not None}
+        for day in sorted(days_said(text) - naming):
+            # "returned: 18 March": a day the removal leaves unused may be one to set instead
+            writer.doubts.append(f"the request gives {day.day} {day:%B %Y}, which removing rows does not use")
         return ChangeWrite(
             f"remove {matched} {shape.table} row{'s' if matched != 1 else ''}",
             f"DELETE FROM {table} WHERE {where}",

@@ -20,6 +20,7 @@ import json
 from collections.abc import Iterator
 
 from ...language.words import stem, words
+from ...recording.named_rows import NamedRow, codes_said
 from ...recording.reading_errors import NotExpressible
 from ...recording.resolve import StoredRows
 from ...recording.row_changes import (
@@ -55,11 +56,13 @@ def read_change(ctx: Context) -> Iterator[Event]:
     rules = ctx.services.rules
     shapes = shapes_of(ctx.session, ctx.catalog, derived_columns(rules) if rules is not None else {})
     shapes = in_scope({name: shape for name, shape in shapes.items() if shape.fields}, ctx.named_tables())
-    shapes = _tables_of_named_rows(ctx, shapes) if shapes else {}
+    named = _rows_named(ctx, shapes) if shapes else []
+    shapes = _tables_of_named_rows(ctx, shapes, named) if shapes else {}
     if not shapes:
         return
     text = ctx.request.text
-    completion = yield from ctx.calls("change", change_messages(shapes, text), change_schema(shapes), CHANGE_MAX_TOKENS)
+    messages = change_messages(shapes, text, [n for n in named if n.table in shapes])
+    completion = yield from ctx.calls("change", messages, change_schema(shapes), CHANGE_MAX_TOKENS)
     try:
         reading = parse_reading(json.loads(completion.text))
     except json.JSONDecodeError:
@@ -91,12 +94,21 @@ def read_change(ctx: Context) -> Iterator[Event]:
     yield ChangeRead(reading.does, reading.table, write.sql, tuple(write.doubts))
 
 
-def _tables_of_named_rows(ctx: Context, shapes: dict[str, Shape]) -> dict[str, Shape]:
-    """The tables a change may be to, where the request names a kept row (a stored value, or a number an
-    integer column holds: "entry 4"): the tables holding one, those referring to one of those (a booking
-    named by its guest), and those whose name or a column's name the request says. None where it names no
-    kept row."""
-    holding = {mention.table.lower() for mention in mentioned(ctx, list(shapes))}
+def _rows_named(ctx: Context, shapes: dict[str, Shape]) -> list[NamedRow]:
+    """The kept rows the request names by a stored value ("Hillside") or a code said in words ("game 36"
+    for 'G-036'), for the model to read the request by."""
+    names = {shape.table: name for name, shape in shapes.items()}
+    by_value = [NamedRow(names.get(m.table, m.table), m.column, m.value, m.value) for m in mentioned(ctx, list(shapes))]
+    by_code = codes_said(ctx.request.text, shapes, StoredRows(ctx.session))
+    return [*by_value, *(n for n in by_code if n.value not in {m.value for m in by_value})]
+
+
+def _tables_of_named_rows(ctx: Context, shapes: dict[str, Shape], named: list[NamedRow]) -> dict[str, Shape]:
+    """The tables a change may be to, where the request names a kept row (`named`, or a number an integer
+    column holds: "entry 4"): the tables holding one, those referring to one of those (a booking named by
+    its guest), and those whose name or a column's name the request says. None where it names no kept
+    row."""
+    holding = {shapes[n.table].table.lower() if n.table in shapes else n.table.lower() for n in named}
     numbers: list[object] = [int(word) for word in WHOLE_NUMBER.findall(ctx.request.text)[:20]]
     for shape in shapes.values() if numbers else ():
         table = ctx.catalog.tables.get(shape.table)

@@ -1,0 +1,89 @@
+"""The kept rows a request names by a code said in words: "game 36" for the row coded 'G-036', "fiction
+shelf no. 88" for 'F-088'. A code is found only where its one number is a number the request says and
+the words just before that number spell its letters (`resolve.code_fit`); of several codes that fit, only
+one that fits better than every other counts.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Mapping
+from dataclasses import dataclass
+
+from ..language.dates import DATES, DAY_MONTH_YEAR, MONTH_THEN_DAY, SLASHED
+from .resolve import StoredRows, code_fit
+from .shapes import Shape
+
+WINDOW_WORDS = 4  # the words before a number that may spell a code's letters
+CLAUSE_END = re.compile(r"[,;:|()\[\]\"\n]|->|=")
+NUMBER = re.compile(r"(?<![\w.\-/:])\d{1,9}(?![\w\-/:]|\.\d)")  # "no. 88"; not "05/04", "4.5" or "15:30"
+
+
+@dataclass(frozen=True)
+class NamedRow:
+    table: str
+    column: str
+    value: object  # the stored code
+    said: str  # the request's words for it
+
+
+def codes_said(text: str, shapes: Mapping[str, Shape], stored: StoredRows) -> list[NamedRow]:
+    """The rows of `shapes`' tables whose code (a text key or unique column holding letters and one number)
+    the request says in words.
+
+    The words before each number, back to the clause's start and at most `WINDOW_WORDS`, are matched
+    against the codes holding that number."""
+    spans = _spans_before_numbers(text)
+    if not spans:
+        return []
+    numbers = sorted({number for number, _ in spans})
+    named: list[NamedRow] = []
+    for shape in shapes.values():
+        for column in _code_columns(shape):
+            codes = stored.codes_holding(shape.table, column, numbers)
+            for number, said in spans:
+                scored = [(code_fit(said, code), code) for code in codes if _one_number(code) == number]
+                best = max((score for score, _ in scored), default=0)
+                winners = [code for score, code in scored if score == best]
+                if best and len(winners) == 1 and not any(n.value == winners[0] for n in named):
+                    named.append(NamedRow(shape.table, column, winners[0], _from_its_letters(said, winners[0])))
+    return named
+
+
+def _spans_before_numbers(text: str) -> list[tuple[int, str]]:
+    """Each whole number of `text` with the words before it in its clause (at most `WINDOW_WORDS`), where
+    there are any.
+
+    >>> _spans_before_numbers("05/04/2024 transfer: fiction shelf no. 88, Central -> Hillside")
+    [(88, 'fiction shelf no. 88')]
+    >>> _spans_before_numbers("game 36 and 4.5 kg"), _spans_before_numbers("March 22, 2024 Ada, 3 May 2024")
+    ([(36, 'game 36')], [])
+    """
+    for said_day in (DATES, SLASHED, MONTH_THEN_DAY, DAY_MONTH_YEAR):  # "March 22" is no code 'M-022'
+        text = said_day.sub(lambda m: "," * len(m.group()), text)
+    spans = []
+    for match in NUMBER.finditer(text):
+        clause = CLAUSE_END.split(text[: match.start()])[-1]
+        before = clause.split()[-WINDOW_WORDS:]
+        if any(re.search(r"[^\W\d_]", word) for word in before):
+            spans.append((int(match.group()), " ".join([*before, match.group()])))
+    return spans
+
+
+def _from_its_letters(said: str, code: str) -> str:
+    """`said` from the word that begins the code's letters ("fiction shelf no. 88" of "sent fiction shelf
+    no. 88" for 'F-088')."""
+    said_words = said.split()
+    letters = re.findall(r"[a-z]+", code.lower())
+    start = next((i for i, w in enumerate(said_words) if letters and w.lower().startswith(letters[0])), 0)
+    return " ".join(said_words[start:])
+
+
+def _code_columns(shape: Shape) -> list[str]:
+    text_columns = {f.column for f in shape.fields if f.reference is None and f.type.upper().startswith("VARCHAR")}
+    return [c for c in dict.fromkeys([shape.natural_key, *shape.unique]) if c and c in text_columns]
+
+
+def _one_number(code: str) -> int | None:
+    digits = re.findall(r"\d+", code)
+    return int(digits[0]) if len(digits) == 1 else None
