@@ -124,6 +124,21 @@ def test_a_statement_of_fact_with_writes_allowed_is_a_record_without_a_name_chec
     assert not reply.pending and rows(dock, "SELECT * FROM lock_visits")[0][:2] == ("Ida Brandt", "Gullmarn")
 
 
+def test_a_fact_the_model_routes_as_a_read_is_a_record_where_writes_are_allowed(dock: ChatDB, model: ScriptedBackend):
+    """The small model reads a statement as a read now and then; with writes allowed, a request that asks
+    nothing is recorded. A question with writes allowed stays a read."""
+    reading = {"lock_visits": [{"keeper": "Ida Brandt", "lock_name": "Gullmarn", "visited_on": "2024-06-02"}]}
+    model.push({"route": "read"}, reading)
+    reply = dock.ask("2024-06-02 lock visit: Ida Brandt at Gullmarn", allow_writes=True)
+    assert not reply.pending and rows(dock, "SELECT keeper FROM lock_visits") == [("Ida Brandt",)]
+    def reads(messages: list) -> str:  # routed as a read by a call, or without one
+        return '{"route": "read"}' if "You sort requests" in messages[0]["content"] else "SELECT count(*) FROM lock_visits"
+
+    model.push(reads, reads)
+    reply = dock.ask("Quante visite abbiamo?", allow_writes=True)
+    assert reply.route == "read" and reply.sql == ["SELECT COUNT(*) FROM lock_visits"]
+
+
 def test_a_write_read_as_an_add_goes_on_as_before(dock: ChatDB, model: ScriptedBackend):
     reading = {"checks": [{"checker": "Tove Lind", "dock": "Dock 5", "checked_on": "2024-06-01", "faults": 0}]}
     model.push({"route": "write"}, ADDS, reading)

@@ -135,7 +135,20 @@ def _route_by_model(ctx: Context) -> Iterator[Event]:
     completion = yield from ctx.calls("route", messages, prompts.ROUTE_SCHEMA, ROUTE_MAX_TOKENS)
     routed = prompts.parse_json(completion.text, "route")
     ctx.route = Route(routed) if routed in {r.value for r in Route} else Route.READ
+    if ctx.route == Route.READ and ctx.request.allow_writes and not asks(ctx.request.text):
+        ctx.route = Route.WRITE  # the user asks for a write, and the request asks nothing: a fact to record
     yield Routed(ctx.route)
+
+
+def asks(text: str) -> bool:
+    """Whether a request is put as a question or a command to show something ("?", "How many ...", "List
+    ..."): with writes allowed, a request read as a read that asks nothing states a fact to record (the
+    reading of the write then finds what it adds or changes, or says it finds nothing).
+
+    >>> asks("Wie viele Kisten?"), asks("List the late loans"), asks("2024-04-07 fix: 3 more than logged")
+    (True, True, False)
+    """
+    return "?" in text or bool(ASKING.match(text))
 
 
 @stage
