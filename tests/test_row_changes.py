@@ -329,10 +329,14 @@ def test_a_number_named_beside_a_column_of_lengths_of_time_is_looked_up_in_whole
 
 
 TRAYS = """
+CREATE TABLE benches (bench_code VARCHAR PRIMARY KEY, bench_name VARCHAR UNIQUE);
+INSERT INTO benches VALUES ('B-3', 'Sunny'), ('B-4', 'Shady');
 CREATE TABLE trays (
-    tray_code VARCHAR PRIMARY KEY, crop VARCHAR, state VARCHAR CHECK (state IN ('growing', 'sold', 'composted'))
+    tray_code VARCHAR PRIMARY KEY, crop VARCHAR, state VARCHAR CHECK (state IN ('growing', 'sold', 'composted')),
+    bench VARCHAR REFERENCES benches (bench_code)
 );
-INSERT INTO trays VALUES ('T-014', 'basil', 'growing'), ('T-041', 'mint', 'growing'), ('P-014', 'chard', 'growing');
+INSERT INTO trays VALUES ('T-014', 'basil', 'growing', 'B-4'), ('T-041', 'mint', 'growing', 'B-4'),
+    ('P-014', 'chard', 'growing', 'B-4');
 """
 
 
@@ -361,3 +365,29 @@ def test_a_removal_leaving_a_day_the_request_gives_unused_waits(dock: ChatDB, mo
     assert reply.pending and rows(dock, "SELECT count(*) FROM ledger") == [(2,)]
     approval = next(e for e in events if isinstance(e, ApprovalNeeded))
     assert "the request gives 3 June 2024, which removing rows does not use" in approval.reason
+
+
+def test_a_value_naming_a_referenced_row_by_part_of_its_code_said_in_words(model: ScriptedBackend):
+    """'bench 3' names the bench coded 'B-3': a reading setting the bench to '3' sets it to that row."""
+    chatdb = ChatDB(model=model, schema=TRAYS, summarize=False)
+    model.push(
+        {"route": "write"}, change("trays", [("tray_code", "T-014")], {"column": "bench", "how": "to", "value": "3"})
+    )
+    reply = chatdb.ask("Tray 14 went over to bench 3", allow_writes=True)
+    assert not reply.pending and rows(chatdb, "SELECT bench FROM trays WHERE tray_code = 'T-014'") == [("B-3",)]
+    chatdb.close()
+
+
+def test_a_removal_where_the_request_says_a_listed_value_of_its_rows_waits(model: ScriptedBackend):
+    """'composted' is a state a tray may have: read as removing the tray, the write waits, saying so."""
+    chatdb = ChatDB(model=model, schema=TRAYS, summarize=False)
+    model.push(
+        {"route": "write"},
+        {"does": "remove", "table": "trays", "which": [{"column": "tray_code", "value": "T-014"}], "set": []},
+    )
+    events: list[Event] = []
+    reply = chatdb.ask("composted: tray 14", allow_writes=True, on_event=events.append)
+    assert reply.pending and rows(chatdb, "SELECT count(*) FROM trays") == [(3,)]
+    approval = next(e for e in events if isinstance(e, ApprovalNeeded))
+    assert "the request says 'composted', a state a kept row may have, rather than removing it" in approval.reason
+    chatdb.close()

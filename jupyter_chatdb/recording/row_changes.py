@@ -24,7 +24,7 @@ from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field, replace
 
 from ..language.spoken import durations, spelled_numbers
-from ..language.words import stem, words
+from ..language.words import stem, stems, words
 from ..llm.base import JSONSchema, Message
 from ..sql.names import quote_identifier, quote_table
 from .moments import days_said, moments_said
@@ -32,7 +32,7 @@ from .named_rows import NamedRow
 from .picks import mapped
 from .reading_errors import NotExpressible
 from .resolve import StoredRows, squeezed
-from .shapes import Field, Shape, json_type
+from .shapes import Field, Reference, Shape, json_type
 from .stated import is_stated, says_date
 
 DOES = ("add", "change", "remove")
@@ -214,15 +214,20 @@ class NotBorneOut(Exception):
 
 
 def change_write(
-    reading: Reading, shapes: Mapping[str, Shape], stored: StoredRows, text: str, today: dt.date
+    reading: Reading,
+    shapes: Mapping[str, Shape],
+    stored: StoredRows,
+    text: str,
+    today: dt.date,
+    named: Sequence[NamedRow] = (),
 ) -> ChangeWrite:
     """The UPDATE or DELETE of `reading` (a change or a removal), checked against the data: Unanswerable
     when the rows it names are not there; NotExpressible when code cannot write it."""
     shape = shapes.get(reading.table)
     if shape is None:
         raise NotExpressible(f"it names no table it may change ({reading.table!r})")
-    writer = _Writer(shape, stored, text, today)
-    which, settings = _naming_picks(reading, lambda: _Writer(shape, stored, text, today))
+    writer = _Writer(shape, stored, text, today, named)
+    which, settings = _naming_picks(reading, lambda: _Writer(shape, stored, text, today, named))
     where = writer.where(which, "the rows to change" if reading.does == "change" else "the rows to remove")
     table = quote_table(shape.table)
     matched = stored.count(shape.table, where, writer.params)
@@ -238,6 +243,8 @@ def change_write(
         for day in sorted(days_said(text) - naming):
             # "returned: 18 March": a day the removal leaves unused may be one to set instead
             writer.doubts.append(f"the request gives {day.day} {day:%B %Y}, which removing rows does not use")
+        for column, entry in _listed_values_said(shape, text, which):  # "cancellation": a status to set?
+            writer.doubts.append(f"the request says {entry!r}, a {column} a kept row may have, rather than removing it")
         return ChangeWrite(
             f"remove {matched} {shape.table} row{'s' if matched != 1 else ''}",
             f"DELETE FROM {table} WHERE {where}",
@@ -280,6 +287,7 @@ class _Writer:
     stored: StoredRows
     text: str
     today: dt.date
+    named: Sequence[NamedRow] = ()  # the kept rows the request names by a code said in words
     params: dict[str, object] = field(default_factory=dict)
     doubts: list[str] = field(default_factory=list)
 
@@ -318,7 +326,7 @@ class _Writer:
         field_ = self.field(pick.column)
         reference = field_.reference if field_ is not None else None
         if field_ is not None and reference is not None and reference.name:
-            key = self.stored.find(reference.table, reference.labels or (reference.name,), pick.value, reference.key)
+            key = self.referenced_key(reference, pick.value)
             if key is None:
                 raise Unanswerable(f"no {reference.table} row is {pick.value!r}")
             return field_.column, key
@@ -403,7 +411,7 @@ class _Writer:
             return self.day_or_moment(field_, said)
         reference = field_.reference
         if reference is not None and reference.name:
-            key = self.stored.find(reference.table, reference.labels or (reference.name,), said, reference.key)
+            key = self.referenced_key(reference, said)
             if key is None:
                 self.doubts.append(f"{field_.name}: no {reference.table} row is {said!r}")
                 return f"CAST({self.bind(said)} AS {field_.type})"
@@ -423,6 +431,18 @@ class _Writer:
         elif _names_its_column(said, field_, self.shape):
             self.doubts.append(f"{field_.column}: {said!r} describes a value rather than giving one")
         return f"CAST({self.bind(said)} AS {field_.type})"
+
+    def referenced_key(self, reference: Reference, said: str) -> object | None:
+        """The key of the row of a referenced table that `said` names: by its name or code, or as part of
+        the words that name a kept row by its code ("4" of "into room 4", the row coded 'R4')."""
+        key = self.stored.find(reference.table, reference.labels or (reference.name,), said, reference.key)
+        if key is not None or not said:
+            return key
+        part = re.compile(rf"(?<!\w){re.escape(said)}(?!\w)", re.IGNORECASE)
+        within = [n for n in self.named if n.table.lower() == reference.table.lower() and part.search(n.said)]
+        if len(within) != 1:
+            return None
+        return self.stored.find(reference.table, (within[0].column,), within[0].value, reference.key)
 
     def day_or_moment(self, field_: Field, said: str) -> str:
         """A date or moment the request gives in any form ("19 March 2024", "2024-03-19 10:30")."""
@@ -457,6 +477,28 @@ def _day_or_moment(said: str, kind: str) -> tuple[object, dt.date] | None:
         (day,) = days
         return day, day
     return None
+
+
+def _listed_values_said(shape: Shape, text: str, which: Sequence[Pick]) -> list[tuple[str, str]]:
+    """The entries of the table's CHECK lists the request says in any form ("cancellation" says
+    'cancelled'), but not as a value naming the rows.
+
+    >>> shape = Shape("visits", (Field("state", "state", "VARCHAR", False, allowed=("booked", "cancelled")),), "", "")
+    >>> _listed_values_said(shape, "cancellation: Ann, 3 May", ()), _listed_values_said(shape, "delete Ann's visit", ())
+    ([('state', 'cancelled')], [])
+    >>> _listed_values_said(shape, "delete the cancelled visits", (Pick("state", "cancelled"),))
+    []
+    """
+    said = stems(text)
+    naming = {(p.column.lower(), squeezed(p.value)) for p in which}
+    return [
+        (f.column, entry)
+        for f in shape.fields
+        for entry in f.allowed
+        if (f.column.lower(), squeezed(entry)) not in naming
+        and (entry_stems := {stem(word) for word in words(entry).split()})
+        and entry_stems <= said
+    ]
 
 
 def _is_temporal(field_: Field) -> bool:

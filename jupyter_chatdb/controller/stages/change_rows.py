@@ -19,7 +19,7 @@ import datetime as dt
 import json
 from collections.abc import Iterator
 
-from ...language.words import stem, words
+from ...language.words import stem, stems, words
 from ...recording.named_rows import NamedRow, codes_said
 from ...recording.reading_errors import NotExpressible
 from ...recording.resolve import StoredRows
@@ -70,7 +70,7 @@ def read_change(ctx: Context) -> Iterator[Event]:
     if reading is None or reading.does == "add":
         return
     try:
-        write = change_write(reading, shapes, StoredRows(ctx.session), text, dt.date.today())
+        write = change_write(reading, shapes, StoredRows(ctx.session), text, dt.date.today(), named)
     except NotBorneOut as why:  # each thing named is kept, but the data does not bear a change out: as before
         yield ChangeRead(reading.does, reading.table)  # the reading, the request is read as adding rows
         yield FactsNotUsed(f"not read as a {reading.does}: {why}")
@@ -123,7 +123,7 @@ def _tables_of_named_rows(ctx: Context, shapes: dict[str, Shape], named: list[Na
             holding.add(shape.table.lower())
     if not holding:
         return {}
-    said = {stem(word) for word in words(ctx.request.text).split()}
+    said = stems(ctx.request.text)
     offered = {
         name
         for name, shape in shapes.items()
