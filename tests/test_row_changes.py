@@ -391,3 +391,33 @@ def test_a_removal_where_the_request_says_a_listed_value_of_its_rows_waits(model
     approval = next(e for e in events if isinstance(e, ApprovalNeeded))
     assert "the request says 'composted', a state a kept row may have, rather than removing it" in approval.reason
     chatdb.close()
+
+
+ROOMS = """
+CREATE TABLE people (name VARCHAR PRIMARY KEY, phone VARCHAR);
+INSERT INTO people VALUES ('Ann Roe', '0770 111'), ('Bo Lind', '0770 222');
+CREATE TABLE sessions (who VARCHAR REFERENCES people (name), starts_at TIMESTAMP, room VARCHAR);
+INSERT INTO sessions VALUES ('Ann Roe', TIMESTAMP '2024-06-03 09:00', 'Blue'), ('Ann Roe', TIMESTAMP '2024-06-04 09:00', 'Blue');
+"""
+
+
+def test_a_moment_read_with_the_log_lines_day_is_the_moment_the_request_says_at_that_time(model: ScriptedBackend):
+    """A small model joins the log line's day to the session's time: the session named is the one the
+    request says at that time."""
+    chatdb = ChatDB(model=model, schema=ROOMS, summarize=False)
+    which = [("who", "Ann Roe"), ("starts_at", "2024-06-01 09:00")]
+    model.push({"route": "write"}, change("sessions", which, {"column": "room", "how": "to", "value": "Green"}))
+    reply = chatdb.ask("2024-06-01 change: Ann Roe, session 3 June 2024 09:00, to room Green", allow_writes=True)
+    assert not reply.pending
+    assert rows(chatdb, "SELECT day(starts_at), room FROM sessions ORDER BY 1") == [(3, "Green"), (4, "Blue")]
+    chatdb.close()
+
+
+def test_a_name_given_for_a_phone_is_that_persons_phone(model: ScriptedBackend):
+    """'phone same as Ann Roe', read as setting the phone to 'Ann Roe': every kept phone has digits and a
+    name has none, so it is Ann Roe's phone, copied."""
+    chatdb = ChatDB(model=model, schema=ROOMS, summarize=False)
+    model.push({"route": "write"}, change("people", [("name", "Bo Lind"), ("phone", "Ann Roe")]))
+    reply = chatdb.ask("2024-06-02 contact: Bo Lind, phone same as Ann Roe", allow_writes=True)
+    assert not reply.pending and rows(chatdb, "SELECT phone FROM people WHERE name = 'Bo Lind'") == [("0770 111",)]
+    chatdb.close()

@@ -103,6 +103,14 @@ class StoredRows:
         )
         return [str(value) for (value,) in rows]
 
+    def some_values(self, table: str, column: str, limit: int = 50) -> list[str]:
+        """Up to `limit` distinct kept values of `column`, as text (none NULL)."""
+        quoted = quote_identifier(column)
+        rows = self._rows(
+            f"SELECT DISTINCT CAST({quoted} AS VARCHAR) FROM {quote_table(table)} WHERE {quoted} IS NOT NULL LIMIT {limit}"
+        )
+        return [str(value) for (value,) in rows]
+
     def count(self, table: str, where: str, params: Mapping[str, object], values: list[object] | None = None) -> int:
         """The rows of `table` that `where` holds for, with its $parameters from `params` (or its ? from
         `values`)."""

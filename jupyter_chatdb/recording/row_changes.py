@@ -316,6 +316,11 @@ class _Writer:
         if found is None:
             raise Unanswerable(f"{said!r} is no day of {self.shape.table}.{column}")
         value, day = found
+        if isinstance(value, dt.datetime) and value not in (said_moments := moments_said(self.text)):
+            # a moment the request does not say (its time with the log line's day): the one it says at that time
+            at_that_time = [moment for moment in said_moments if moment.time() == value.time()]
+            if len(at_that_time) == 1:
+                value, day = at_that_time[0], at_that_time[0].date()
         quoted = quote_identifier(column)
         if value is not day or kind == "DATE":  # a moment for a moment, or a day for a date
             return f"{quoted} = {self.bind(value)}"
@@ -342,7 +347,7 @@ class _Writer:
             raise NotExpressible(f"{self.shape.table} has no column {setting.column!r} it may change")
         column = quote_identifier(field_.column)
         plain = field_.reference is None and not field_.allowed and not _is_temporal(field_) and not _is_numeric(field_)
-        if setting.how == "to" and plain and (other := self.other_row_named(setting.value, which)) is not None:
+        if setting.how == "to" and plain and (other := self.other_row_named(setting.value, which, field_.column)):
             if _says_more_than_a_copy(setting.value, other, field_, self.shape):  # "call Ann Roe back"
                 self.doubts.append(f"{field_.column}: {setting.value!r} read as the {field_.column} of {other.value}")
             setting = replace(setting, how="copy", source=(other,))  # "same as Ann's": that row's value
@@ -367,8 +372,9 @@ class _Writer:
             return f"{column} = {column} {sign} {self.bind(number if number is not None else setting.value)}"
         return f"{column} = {self.value(field_, setting.value)}"
 
-    def other_row_named(self, said: str, which: Sequence[Pick]) -> Pick | None:
-        """Another row of the table that a value names within more words ("same as Ann Roe"), by a
+    def other_row_named(self, said: str, which: Sequence[Pick], setting_column: str) -> Pick | None:
+        """Another row of the table that a value names within more words ("same as Ann Roe"), or by its
+        name alone where the column set never holds a value of that form (a name for a phone), by a
         column that names the rows changed, or the table's natural key."""
         columns = dict.fromkeys([*(p.column for p in which), self.shape.natural_key])
         for name in (c for c in columns if c):
@@ -383,11 +389,26 @@ class _Writer:
                     other = numbers[0]
             else:
                 other = self.stored.named_in(self.shape.table, [field_.column], said, field_.column)
-            if other is None or squeezed(str(other)) == squeezed(said):
-                continue
+            if other is None or (squeezed(str(other)) == squeezed(said) and self.of_its_form(setting_column, said)):
+                continue  # "Ann Roe" for a contact: a value; for a phone that only ever holds digits, Ann's phone
             if not any(squeezed(p.value) == squeezed(str(other)) for p in which):
                 return Pick(field_.column, str(other))
         return None
+
+    def of_its_form(self, column: str, said: str) -> bool:
+        """Whether `said` may be a value of `column`: unless every kept value of it has a digit or an '@'
+        that `said` lacks (a name given for a phone or an e-mail address).
+
+        >>> from jupyter_chatdb.sql.session import Session
+        >>> session = Session()
+        >>> _ = session.rows("CREATE TABLE t (phone VARCHAR, who VARCHAR); INSERT INTO t VALUES ('0770 12', 'Ann')")
+        >>> writer = _Writer(Shape("t", (), "", ""), StoredRows(session), "", dt.date.today())
+        >>> writer.of_its_form("phone", "Ann Roe"), writer.of_its_form("who", "Ann Roe"), writer.of_its_form("phone", "0770 13")
+        (False, True, True)
+        """
+        kept = self.stored.some_values(self.shape.table, column)
+        marks = [mark for mark in ("0123456789", "@") if kept and all(any(c in mark for c in v) for v in kept)]
+        return not any(not any(c in mark for c in said) for mark in marks)
 
     def moved_day(self, field_: Field, setting: Setting) -> str:
         """A date or moment moved on or back by a length of time the request gives ("extend by a week")."""
