@@ -131,8 +131,11 @@ def test_a_fact_the_model_routes_as_a_read_is_a_record_where_writes_are_allowed(
     model.push({"route": "read"}, reading)
     reply = dock.ask("2024-06-02 lock visit: Ida Brandt at Gullmarn", allow_writes=True)
     assert not reply.pending and rows(dock, "SELECT keeper FROM lock_visits") == [("Ida Brandt",)]
+
     def reads(messages: list) -> str:  # routed as a read by a call, or without one
-        return '{"route": "read"}' if "You sort requests" in messages[0]["content"] else "SELECT count(*) FROM lock_visits"
+        return (
+            '{"route": "read"}' if "You sort requests" in messages[0]["content"] else "SELECT count(*) FROM lock_visits"
+        )
 
     model.push(reads, reads)
     reply = dock.ask("Quante visite abbiamo?", allow_writes=True)
@@ -397,7 +400,8 @@ ROOMS = """
 CREATE TABLE people (name VARCHAR PRIMARY KEY, phone VARCHAR);
 INSERT INTO people VALUES ('Ann Roe', '0770 111'), ('Bo Lind', '0770 222');
 CREATE TABLE sessions (who VARCHAR REFERENCES people (name), starts_at TIMESTAMP, room VARCHAR);
-INSERT INTO sessions VALUES ('Ann Roe', TIMESTAMP '2024-06-03 09:00', 'Blue'), ('Ann Roe', TIMESTAMP '2024-06-04 09:00', 'Blue');
+INSERT INTO sessions VALUES ('Ann Roe', TIMESTAMP '2024-06-03 09:00', 'Blue'), ('Ann Roe', TIMESTAMP '2024-06-04 09:00', 'Blue'),
+    ('Bo Lind', TIMESTAMP '2024-06-05 10:00', 'Green');
 """
 
 
@@ -409,7 +413,11 @@ def test_a_moment_read_with_the_log_lines_day_is_the_moment_the_request_says_at_
     model.push({"route": "write"}, change("sessions", which, {"column": "room", "how": "to", "value": "Green"}))
     reply = chatdb.ask("2024-06-01 change: Ann Roe, session 3 June 2024 09:00, to room Green", allow_writes=True)
     assert not reply.pending
-    assert rows(chatdb, "SELECT day(starts_at), room FROM sessions ORDER BY 1") == [(3, "Green"), (4, "Blue")]
+    assert rows(chatdb, "SELECT day(starts_at), room FROM sessions ORDER BY 1") == [
+        (3, "Green"),
+        (4, "Blue"),
+        (5, "Green"),
+    ]
     chatdb.close()
 
 
@@ -420,4 +428,19 @@ def test_a_name_given_for_a_phone_is_that_persons_phone(model: ScriptedBackend):
     model.push({"route": "write"}, change("people", [("name", "Bo Lind"), ("phone", "Ann Roe")]))
     reply = chatdb.ask("2024-06-02 contact: Bo Lind, phone same as Ann Roe", allow_writes=True)
     assert not reply.pending and rows(chatdb, "SELECT phone FROM people WHERE name = 'Bo Lind'") == [("0770 111",)]
+    chatdb.close()
+
+
+def test_the_one_name_whose_leaving_out_names_a_row_is_the_new_value(model: ScriptedBackend):
+    """The new room read among the names, and no setting: Ann's session of 3 June names one row, and
+    'Green' is what it is set to."""
+    chatdb = ChatDB(model=model, schema=ROOMS, summarize=False)
+    model.push(change("sessions", [("who", "Ann Roe"), ("starts_at", "2024-06-03 09:00"), ("room", "Green")]))
+    reply = chatdb.ask("session change\nwho: Ann Roe\nwhen: 2024-06-03 09:00\nnew room: Green", allow_writes=True)
+    assert not reply.pending
+    assert rows(chatdb, "SELECT day(starts_at), room FROM sessions ORDER BY 1") == [
+        (3, "Green"),
+        (4, "Blue"),
+        (5, "Green"),
+    ]
     chatdb.close()

@@ -277,8 +277,22 @@ def _naming_picks(reading: Reading, scratch: Callable[[], _Writer]) -> tuple[tup
         kept.append(pick)
     if not kept:
         return reading.which, reading.settings
+    if not unmet and not reading.settings and len(kept) > 2 and _meets(scratch(), kept) == 0:
+        # each is met, but no row meets them all: the one whose leaving out names one row is the new value
+        # ("appointment: Dev, 16 May 10:30, new therapist: Tom Hale", read with Tom Hale among the names)
+        lone = [p for p in kept if _meets(scratch(), [q for q in kept if q is not p]) == 1]
+        if len(lone) == 1:
+            kept, unmet = [p for p in kept if p is not lone[0]], lone
     promoted = tuple(Setting(p.column, "to", p.value) for p in unmet if p.column.lower() not in changed)
     return tuple(kept), reading.settings or promoted
+
+
+def _meets(writer: _Writer, picks: Sequence[Pick]) -> int:
+    """The rows meeting each of `picks` (0 where one cannot be looked up)."""
+    try:
+        return writer.stored.count(writer.shape.table, writer.where(picks, "the rows"), writer.params)
+    except (Unanswerable, NotExpressible):
+        return 0
 
 
 @dataclass
