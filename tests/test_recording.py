@@ -376,12 +376,17 @@ def test_a_kept_row_read_beside_a_new_one_keeps_its_values_but_what_the_request_
     db.close()
 
 
-def test_a_kept_rows_status_said_in_other_words_is_its_one_change(scripted):
+def test_a_kept_rows_status_said_in_other_words_is_its_one_change_and_waits(scripted):
+    """'moves down a level' says no grade: the grade read is the change it makes, but it waits, saying so
+    (issue 51: every value written is one the request states or maps onto, or the write waits)."""
     db = ChatDB(model=scripted, schema=RINK, summarize=False, strategy="facts")
     scripted.push(
         {"route": "write"}, {"skaters": [{"skater_name": "Bo Lind", "grade": "junior", "joined_on": "2025-05-02"}]}
     )
-    db.ask("2025-05-02: Bo Lind moves down a level", allow_writes=True)
+    reply = db.ask("2025-05-02: Bo Lind moves down a level", allow_writes=True)
+    assert reply.pending and "skaters.grade = 'junior': the request does not say it" in reply.answer
+    assert rows(db, "SELECT grade FROM skaters WHERE skater_name = 'Bo Lind'") == [("adult",)]
+    db.apply(reply)
     assert rows(db, "SELECT grade, joined_on::VARCHAR FROM skaters WHERE skater_name = 'Bo Lind'") == [
         ("junior", "2021-01-01")
     ]
@@ -413,7 +418,9 @@ def test_a_row_named_by_its_title_where_its_code_goes_is_that_kept_row(scripted)
     db = ChatDB(model=scripted, schema=schema, summarize=False, strategy="facts")
     reading = {"trophies": [{"trophy_code": "Cup C", "state": "missing", "won_on": "2025-05-02"}]}
     scripted.push({"route": "write"}, reading)
-    db.ask("2025-05-02: Cup C has gone", allow_writes=True)
+    reply = db.ask("2025-05-02: Cup C has gone", allow_writes=True)
+    assert reply.pending  # 'has gone' says no state: 'missing' waits for approval
+    db.apply(reply)
     assert rows(db, "SELECT trophy_code, state, won_on::VARCHAR FROM trophies WHERE state <> 'on show'") == [
         ("T-3", "missing", "2020-01-01")
     ]

@@ -23,6 +23,7 @@ import re
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field, replace
 
+from ..language.dates import SLASHED
 from ..language.spoken import durations, spelled_numbers
 from ..language.words import stem, stems, words
 from ..llm.base import JSONSchema, Message
@@ -240,9 +241,9 @@ def change_write(
         if (referring := stored.referring(shape.table, where, writer.params)) is not None:
             raise NotBorneOut(f"rows of {referring} refer to the {shape.table} rows it would remove")
         naming = {found[1] for p in which if (found := _day_or_moment(p.value, "TIMESTAMP")) is not None}
-        for day in sorted(days_said(text) - naming):
+        for day in _days_unused(text, naming):
             # "returned: 18 March": a day the removal leaves unused may be one to set instead
-            writer.doubts.append(f"the request gives {day.day} {day:%B %Y}, which removing rows does not use")
+            writer.doubts.append(f"the request gives {day}, which removing rows does not use")
         for column, entry in _listed_values_said(shape, text, which):  # "cancellation": a status to set?
             writer.doubts.append(f"the request says {entry!r}, a {column} a kept row may have, rather than removing it")
         return ChangeWrite(
@@ -277,7 +278,7 @@ def _naming_picks(reading: Reading, scratch: Callable[[], _Writer]) -> tuple[tup
         kept.append(pick)
     if not kept:
         return reading.which, reading.settings
-    if not unmet and not reading.settings and len(kept) > 2 and _meets(scratch(), kept) == 0:
+    if not unmet and not reading.settings and len(kept) >= 2 and _meets(scratch(), kept) == 0:
         # each is met, but no row meets them all: the one whose leaving out names one row is the new value
         # ("appointment: Dev, 16 May 10:30, new therapist: Tom Hale", read with Tom Hale among the names)
         lone = [p for p in kept if _meets(scratch(), [q for q in kept if q is not p]) == 1]
@@ -512,6 +513,29 @@ def _day_or_moment(said: str, kind: str) -> tuple[object, dt.date] | None:
         (day,) = days
         return day, day
     return None
+
+
+def _days_unused(text: str, naming: set[dt.date]) -> list[str]:
+    """The days `text` gives that are none of `naming`, as said; a day in figures that reads as two days
+    ("09/03/2024") counts where neither is one of them.
+
+    >>> _days_unused("09/03/2024 gone: tray 20; 18 March 2024", set()), _days_unused("09/03/2024", {dt.date(2024, 3, 9)})
+    (['18 March 2024', '09/03/2024'], [])
+    """
+    unused = [f"{day.day} {day:%B %Y}" for day in sorted(days_said(text) - naming)]
+    for match in SLASHED.finditer(text):
+        first, second, year = (int(part) for part in match.groups())
+        readings = {_date_or_none(year, second, first), _date_or_none(year, first, second)} - {None}
+        if len(readings) == 2 and not readings & naming:
+            unused.append(match.group())
+    return unused
+
+
+def _date_or_none(year: int, month: int, day: int) -> dt.date | None:
+    try:
+        return dt.date(year, month, day)
+    except ValueError:
+        return None
 
 
 def _listed_values_said(shape: Shape, text: str, which: Sequence[Pick]) -> list[tuple[str, str]]:

@@ -35,6 +35,7 @@ class Stated:
     left_out: list[str]  # "table.field = value"
     trimmed: set[tuple[str, int]]  # (table, index in rows) of the rows that lost a value
     unsaid: set[tuple[str, int]] = field(default_factory=set)  # rows none of whose values the request says
+    guessed: list[str] = field(default_factory=list)  # "table.field = value": a change's listed value kept unsaid
 
 
 def stated_only(
@@ -57,8 +58,9 @@ def stated_only(
     request does not say in words is kept where the change sets nothing else the request says (an optional
     value, or any but its naming ones on a row so named: "moved to Ashby" sets the site, not a kind).
 
-    >>> stated_only({"hay": [{"kind": "timothy", "price": 6, "bales": 0}]}, "Timothy sells at 6 now", dt.date(2024, 5, 1))
-    Stated(rows={'hay': [{'kind': 'timothy', 'price': 6}]}, left_out=['hay.bales = 0'], trimmed={('hay', 0)}, unsaid=set())
+    >>> found = stated_only({"hay": [{"kind": "timothy", "price": 6, "bales": 0}]}, "Timothy sells at 6 now", dt.date(2024, 5, 1))
+    >>> found.rows, found.left_out, found.trimmed
+    ({'hay': [{'kind': 'timothy', 'price': 6}]}, ['hay.bales = 0'], {('hay', 0)})
     """
     found = Stated({}, [], set())
     for table, listed in rows.items():
@@ -88,7 +90,8 @@ def stated_only(
                 for name in stated
             )
             if change and len(unsaid) == 1 and not sets_more:
-                stated[unsaid[0]] = row[unsaid[0]]  # the one listed value a change sets: the change it makes
+                stated[unsaid[0]] = row[unsaid[0]]  # the one listed value a change sets: the change it makes,
+                found.guessed.append(f"{table}.{unsaid[0]} = {row[unsaid[0]]!r}")  # but not one it says: it waits
             if len(stated) < len(row):
                 found.left_out += [f"{table}.{name} = {value!r}" for name, value in row.items() if name not in stated]
                 found.trimmed.add((table, len(found.rows[table])))

@@ -57,6 +57,7 @@ def write_from_facts(ctx: Context) -> Iterator[Event]:
         if isinstance(read, _Written):
             ctx.steps = [PlannedStep(write.goal, write.sql, write.binds) for write in read.writes]
             ctx.params.update(read.params)
+            ctx.held += [f"{guess}: the request does not say it; check it before approving" for guess in read.guessed]
             yield FactsExtracted(read.counts, read.unstated, read.from_lines)
             return
         failed = read
@@ -104,6 +105,7 @@ class _Written:
     counts: tuple[tuple[str, int], ...]
     unstated: tuple[str, ...]
     from_lines: tuple[str, ...]
+    guessed: tuple[str, ...] = ()  # listed values a change sets that the request does not say
 
 
 @dataclass(frozen=True)
@@ -164,7 +166,12 @@ def _read(
     except facts.NotExpressible as reason:
         return _NotWritten(str(reason), unstated, made_up & set(shapes), gave)
     counts = tuple((table, len(listed)) for table, listed in rows.items() if listed)
-    return _Written(writes, params, counts, (*unstated, *set_aside), tuple(agreement.set_from_lines))
+    guessed = tuple(g for g in stated.guessed if g.split(".")[0] in counts_of(counts))
+    return _Written(writes, params, counts, (*unstated, *set_aside), tuple(agreement.set_from_lines), guessed)
+
+
+def counts_of(counts: tuple[tuple[str, int], ...]) -> set[str]:
+    return {table for table, _ in counts}
 
 
 def rows_read(text: str) -> tuple[object | None, bool]:
