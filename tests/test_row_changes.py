@@ -396,51 +396,53 @@ def test_a_removal_where_the_request_says_a_listed_value_of_its_rows_waits(model
     chatdb.close()
 
 
-ROOMS = """
-CREATE TABLE people (name VARCHAR PRIMARY KEY, phone VARCHAR);
-INSERT INTO people VALUES ('Ann Roe', '0770 111'), ('Bo Lind', '0770 222');
-CREATE TABLE sessions (who VARCHAR REFERENCES people (name), starts_at TIMESTAMP, room VARCHAR);
-INSERT INTO sessions VALUES ('Ann Roe', TIMESTAMP '2024-06-03 09:00', 'Blue'), ('Ann Roe', TIMESTAMP '2024-06-04 09:00', 'Blue'),
-    ('Bo Lind', TIMESTAMP '2024-06-05 10:00', 'Green');
+HIRES = """
+CREATE TABLE crew (name VARCHAR PRIMARY KEY, locker VARCHAR);
+INSERT INTO crew VALUES ('Ann Roe', '12A'), ('Bo Lind', '7C');
+CREATE TABLE hires (boat VARCHAR, starts_at TIMESTAMP, jetty VARCHAR);
+INSERT INTO hires VALUES ('Kestrel', TIMESTAMP '2024-06-03 09:00', 'South'), ('Kestrel', TIMESTAMP '2024-06-04 09:00', 'South'),
+    ('Osprey', TIMESTAMP '2024-06-05 10:00', 'North');
 """
 
 
 def test_a_moment_read_with_the_log_lines_day_is_the_moment_the_request_says_at_that_time(model: ScriptedBackend):
-    """A small model joins the log line's day to the session's time: the session named is the one the
-    request says at that time."""
-    chatdb = ChatDB(model=model, schema=ROOMS, summarize=False)
-    which = [("who", "Ann Roe"), ("starts_at", "2024-06-01 09:00")]
-    model.push({"route": "write"}, change("sessions", which, {"column": "room", "how": "to", "value": "Green"}))
-    reply = chatdb.ask("2024-06-01 change: Ann Roe, session 3 June 2024 09:00, to room Green", allow_writes=True)
+    """A small model joins the log line's day to the hire's time: the hire named is the one the request
+    says at that time."""
+    chatdb = ChatDB(model=model, schema=HIRES, summarize=False)
+    which = [("boat", "Kestrel"), ("starts_at", "2024-06-01 09:00")]
+    model.push({"route": "write"}, change("hires", which, {"column": "jetty", "how": "to", "value": "North"}))
+    reply = chatdb.ask(
+        "2024-06-01 swap: Kestrel, hire of 3 June 2024 09:00, leaves from jetty North", allow_writes=True
+    )
     assert not reply.pending
-    assert rows(chatdb, "SELECT day(starts_at), room FROM sessions ORDER BY 1") == [
-        (3, "Green"),
-        (4, "Blue"),
-        (5, "Green"),
+    assert rows(chatdb, "SELECT day(starts_at), jetty FROM hires ORDER BY 1") == [
+        (3, "North"),
+        (4, "South"),
+        (5, "North"),
     ]
     chatdb.close()
 
 
-def test_a_name_given_for_a_phone_is_that_persons_phone(model: ScriptedBackend):
-    """'phone same as Ann Roe', read as setting the phone to 'Ann Roe': every kept phone has digits and a
-    name has none, so it is Ann Roe's phone, copied."""
-    chatdb = ChatDB(model=model, schema=ROOMS, summarize=False)
-    model.push({"route": "write"}, change("people", [("name", "Bo Lind"), ("phone", "Ann Roe")]))
-    reply = chatdb.ask("2024-06-02 contact: Bo Lind, phone same as Ann Roe", allow_writes=True)
-    assert not reply.pending and rows(chatdb, "SELECT phone FROM people WHERE name = 'Bo Lind'") == [("0770 111",)]
+def test_a_name_given_for_a_locker_is_that_persons_locker(model: ScriptedBackend):
+    """'shares Ann Roe's locker', read as setting the locker to 'Ann Roe': every kept locker has digits and
+    a name has none, so it is Ann Roe's locker, copied."""
+    chatdb = ChatDB(model=model, schema=HIRES, summarize=False)
+    model.push({"route": "write"}, change("crew", [("name", "Bo Lind"), ("locker", "Ann Roe")]))
+    reply = chatdb.ask("Bo Lind shares a locker with Ann Roe from today", allow_writes=True)
+    assert not reply.pending and rows(chatdb, "SELECT locker FROM crew WHERE name = 'Bo Lind'") == [("12A",)]
     chatdb.close()
 
 
 def test_the_one_name_whose_leaving_out_names_a_row_is_the_new_value(model: ScriptedBackend):
-    """The new room read among the names, and no setting: Ann's session of 3 June names one row, and
-    'Green' is what it is set to."""
-    chatdb = ChatDB(model=model, schema=ROOMS, summarize=False)
-    model.push(change("sessions", [("who", "Ann Roe"), ("starts_at", "2024-06-03 09:00"), ("room", "Green")]))
-    reply = chatdb.ask("session change\nwho: Ann Roe\nwhen: 2024-06-03 09:00\nnew room: Green", allow_writes=True)
+    """The new jetty read among the names, and no setting: Kestrel's hire of 3 June names one row, and
+    'North' is what it is set to."""
+    chatdb = ChatDB(model=model, schema=HIRES, summarize=False)
+    model.push(change("hires", [("boat", "Kestrel"), ("starts_at", "2024-06-03 09:00"), ("jetty", "North")]))
+    reply = chatdb.ask("hire change\nboat: Kestrel\nwhen: 2024-06-03 09:00\nnew jetty: North", allow_writes=True)
     assert not reply.pending
-    assert rows(chatdb, "SELECT day(starts_at), room FROM sessions ORDER BY 1") == [
-        (3, "Green"),
-        (4, "Blue"),
-        (5, "Green"),
+    assert rows(chatdb, "SELECT day(starts_at), jetty FROM hires ORDER BY 1") == [
+        (3, "North"),
+        (4, "South"),
+        (5, "North"),
     ]
     chatdb.close()

@@ -1,5 +1,5 @@
-"""The kept rows a request names by a code said in words: "game 36" for the row coded 'G-036', "fiction
-shelf no. 88" for 'F-088'. A code is found only where its one number is a number the request says and
+"""The kept rows a request names by a code said in words: "glasshouse 12" for the row coded 'G-012', "seed
+tray no. 14" for 'S-014'. A code is found only where its one number is a number the request says and
 the words just before that number spell its letters (`resolve.code_fit`); of several codes that fit, only
 one that fits better than every other counts.
 """
@@ -54,10 +54,10 @@ def _spans_before_numbers(text: str) -> list[tuple[int, str]]:
     """Each whole number of `text` with the words before it in its clause (at most `WINDOW_WORDS`), where
     there are any.
 
-    >>> _spans_before_numbers("05/04/2024 transfer: fiction shelf no. 88, Central -> Hillside")
-    [(88, 'fiction shelf no. 88')]
-    >>> _spans_before_numbers("game 36 and 4.5 kg"), _spans_before_numbers("March 22, 2024 Ada, 3 May 2024")
-    ([(36, 'game 36')], [])
+    >>> _spans_before_numbers("05/04/2024 move: seed tray no. 14, Calder -> Ashby")
+    [(14, 'seed tray no. 14')]
+    >>> _spans_before_numbers("glasshouse 12 and 4.5 kg"), _spans_before_numbers("March 22, 2024 Ada, 3 May 2024")
+    ([(12, 'glasshouse 12')], [])
     """
     for said_day in (DATES, SLASHED, MONTH_THEN_DAY, DAY_MONTH_YEAR):  # "March 22" is no code 'M-022'
         text = said_day.sub(lambda m: "," * len(m.group()), text)
@@ -71,8 +71,8 @@ def _spans_before_numbers(text: str) -> list[tuple[int, str]]:
 
 
 def _from_its_letters(said: str, code: str) -> str:
-    """`said` from the word that begins the code's letters ("fiction shelf no. 88" of "sent fiction shelf
-    no. 88" for 'F-088')."""
+    """`said` from the word that begins the code's letters ("seed tray no. 14" of "moved seed tray no. 14"
+    for 'S-014')."""
     said_words = said.split()
     letters = re.findall(r"[a-z]+", code.lower())
     start = next((i for i, w in enumerate(said_words) if letters and w.lower().startswith(letters[0])), 0)

@@ -242,9 +242,9 @@ def change_write(
             raise NotBorneOut(f"rows of {referring} refer to the {shape.table} rows it would remove")
         naming = {found[1] for p in which if (found := _day_or_moment(p.value, "TIMESTAMP")) is not None}
         for day in _days_unused(text, naming):
-            # "returned: 18 March": a day the removal leaves unused may be one to set instead
+            # "handed back: 18 March": a day the removal leaves unused may be one to set instead
             writer.doubts.append(f"the request gives {day}, which removing rows does not use")
-        for column, entry in _listed_values_said(shape, text, which):  # "cancellation": a status to set?
+        for column, entry in _listed_values_said(shape, text, which):  # "closing": a state to set?
             writer.doubts.append(f"the request says {entry!r}, a {column} a kept row may have, rather than removing it")
         return ChangeWrite(
             f"remove {matched} {shape.table} row{'s' if matched != 1 else ''}",
@@ -280,7 +280,7 @@ def _naming_picks(reading: Reading, scratch: Callable[[], _Writer]) -> tuple[tup
         return reading.which, reading.settings
     if not unmet and not reading.settings and len(kept) >= 2 and _meets(scratch(), kept) == 0:
         # each is met, but no row meets them all: the one whose leaving out names one row is the new value
-        # ("appointment: Dev, 16 May 10:30, new therapist: Tom Hale", read with Tom Hale among the names)
+        # ("hire: Kestrel, 3 June 09:00, new jetty: North", read with North among the names)
         lone = [p for p in kept if _meets(scratch(), [q for q in kept if q is not p]) == 1]
         if len(lone) == 1:
             kept, unmet = [p for p in kept if p is not lone[0]], lone
@@ -470,7 +470,7 @@ class _Writer:
 
     def referenced_key(self, reference: Reference, said: str) -> object | None:
         """The key of the row of a referenced table that `said` names: by its name or code, or as part of
-        the words that name a kept row by its code ("4" of "into room 4", the row coded 'R4')."""
+        the words that name a kept row by its code ("3" of "over to bench 3", the row coded 'B-3')."""
         key = self.stored.find(reference.table, reference.labels or (reference.name,), said, reference.key)
         if key is not None or not said:
             return key
@@ -539,13 +539,13 @@ def _date_or_none(year: int, month: int, day: int) -> dt.date | None:
 
 
 def _listed_values_said(shape: Shape, text: str, which: Sequence[Pick]) -> list[tuple[str, str]]:
-    """The entries of the table's CHECK lists the request says in any form ("cancellation" says
-    'cancelled'), but not as a value naming the rows.
+    """The entries of the table's CHECK lists the request says in any form ("closing" says 'closed'), but
+    not as a value naming the rows.
 
-    >>> shape = Shape("visits", (Field("state", "state", "VARCHAR", False, allowed=("booked", "cancelled")),), "", "")
-    >>> _listed_values_said(shape, "cancellation: Ann, 3 May", ()), _listed_values_said(shape, "delete Ann's visit", ())
-    ([('state', 'cancelled')], [])
-    >>> _listed_values_said(shape, "delete the cancelled visits", (Pick("state", "cancelled"),))
+    >>> shape = Shape("stalls", (Field("state", "state", "VARCHAR", False, allowed=("open", "closed")),), "", "")
+    >>> _listed_values_said(shape, "closing: Ann, 3 May", ()), _listed_values_said(shape, "delete Ann's stall", ())
+    ([('state', 'closed')], [])
+    >>> _listed_values_said(shape, "delete the closed stalls", (Pick("state", "closed"),))
     []
     """
     said = stems(text)

@@ -95,8 +95,8 @@ def read_change(ctx: Context) -> Iterator[Event]:
 
 
 def _rows_named(ctx: Context, shapes: dict[str, Shape]) -> list[NamedRow]:
-    """The kept rows the request names by a stored value ("Hillside") or a code said in words ("game 36"
-    for 'G-036'), for the model to read the request by."""
+    """The kept rows the request names by a stored value ("Calder") or a code said in words ("glasshouse 12"
+    for 'G-012'), for the model to read the request by."""
     names = {shape.table: name for name, shape in shapes.items()}
     by_value = [NamedRow(names.get(m.table, m.table), m.column, m.value, m.value) for m in mentioned(ctx, list(shapes))]
     by_code = codes_said(ctx.request.text, shapes, StoredRows(ctx.session))
