@@ -59,13 +59,13 @@ def days_said(text: str) -> set[dt.date]:
     """
     days = {day for m in DATES.finditer(text) if (day := day_of(m))}
     for first, second, year in SLASHED.findall(text):
-        readings = {_day_or_none(int(year), int(b), int(a)) for a, b in ((first, second), (second, first))} - {None}
+        readings = {day_or_none(int(year), int(b), int(a)) for a, b in ((first, second), (second, first))} - {None}
         if len(readings) == 1:
             days |= readings  # type: ignore[arg-type]
     return days
 
 
-def _day_or_none(year: int, month: int, day: int) -> dt.date | None:
+def day_or_none(year: int, month: int, day: int) -> dt.date | None:
     try:
         return dt.date(year, month, day)
     except ValueError:

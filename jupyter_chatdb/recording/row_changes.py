@@ -28,7 +28,7 @@ from ..language.spoken import durations, spelled_numbers
 from ..language.words import stem, stems, words
 from ..llm.base import JSONSchema, Message
 from ..sql.names import quote_identifier, quote_table
-from .moments import days_said, moments_said
+from .moments import day_or_none, days_said, moments_said
 from .named_rows import NamedRow
 from .picks import mapped
 from .reading_errors import NotExpressible
@@ -525,17 +525,10 @@ def _days_unused(text: str, naming: set[dt.date]) -> list[str]:
     unused = [f"{day.day} {day:%B %Y}" for day in sorted(days_said(text) - naming)]
     for match in SLASHED.finditer(text):
         first, second, year = (int(part) for part in match.groups())
-        readings = {_date_or_none(year, second, first), _date_or_none(year, first, second)} - {None}
+        readings = {day_or_none(year, second, first), day_or_none(year, first, second)} - {None}
         if len(readings) == 2 and not readings & naming:
             unused.append(match.group())
     return unused
-
-
-def _date_or_none(year: int, month: int, day: int) -> dt.date | None:
-    try:
-        return dt.date(year, month, day)
-    except ValueError:
-        return None
 
 
 def _listed_values_said(shape: Shape, text: str, which: Sequence[Pick]) -> list[tuple[str, str]]:
