@@ -44,6 +44,15 @@ def change(table: str, which: list[tuple[str, str]], *settings: dict) -> dict:
     return {"does": "change", "table": table, "which": picks, "set": list(settings)}
 
 
+def removal(table: str, which: list[tuple[str, str]]) -> dict:
+    return {**change(table, which), "does": "remove"}
+
+
+def approval_reason(events: list[Event]) -> str:
+    """The reason the write waits for approval, as its card shows it."""
+    return next(e for e in events if isinstance(e, ApprovalNeeded)).reason
+
+
 def test_a_value_copied_from_another_row_is_read_from_that_row(dock: ChatDB, model: ScriptedBackend):
     copy = {"column": "zone", "how": "copy", "value": "", "from": [{"column": "entry_no", "value": "3"}]}
     model.push({"route": "write"}, change("ledger", [("entry_no", "4")], copy))
@@ -64,8 +73,7 @@ def test_a_change_is_never_a_new_row_and_a_described_value_waits(dock: ChatDB, m
         on_event=events.append,
     )
     assert reply.pending and rows(dock, "SELECT count(*) FROM ledger") == [(2,)]
-    approval = next(e for e in events if isinstance(e, ApprovalNeeded))
-    assert "zone: 'zone of the newest entry' describes a value rather than giving one" in approval.reason
+    assert "zone: 'zone of the newest entry' describes a value rather than giving one" in approval_reason(events)
     assert "It waits for approval" in reply.answer
 
 
@@ -86,7 +94,7 @@ def test_a_changed_number_a_cleared_value_and_an_added_amount(dock: ChatDB, mode
 def test_a_removal_deletes_the_rows_it_names(dock: ChatDB, model: ScriptedBackend):
     model.push(
         {"route": "write"},
-        {"does": "remove", "table": "ledger", "which": [{"column": "entry_no", "value": "4"}], "set": []},
+        removal("ledger", [("entry_no", "4")]),
     )
     reply = dock.ask("Delete entry 4 from the ledger", allow_writes=True)
     assert reply.sql[0].startswith("DELETE") and rows(dock, "SELECT entry_no FROM ledger") == [(3,)]
@@ -104,8 +112,7 @@ def test_a_change_to_rows_that_do_not_exist_writes_no_new_row_unseen(dock: ChatD
     events: list[Event] = []
     reply = dock.ask("Change the faults in Mia Eklund's check to 3", allow_writes=True, on_event=events.append)
     assert reply.pending and rows(dock, "SELECT checker, faults FROM checks") == [("Tove Lind", 1)]
-    approval = next(e for e in events if isinstance(e, ApprovalNeeded))
-    assert "it reads as a change of kept rows, but no row of checks has checker 'Mia Eklund'" in approval.reason
+    assert "it reads as a change of kept rows, but no row of checks has checker 'Mia Eklund'" in approval_reason(events)
 
 
 def test_a_statement_of_fact_with_writes_allowed_is_a_record_without_a_name_check(dock: ChatDB, model: ScriptedBackend):
@@ -160,8 +167,7 @@ def test_a_change_planned_as_an_insert_waits(dock: ChatDB, model: ScriptedBacken
     events: list[Event] = []
     reply = dock.ask("Entry 4 goes where entry 3 is", allow_writes=True, on_event=events.append)
     assert reply.pending and rows(dock, "SELECT count(*) FROM ledger") == [(2,)]
-    approval = next(e for e in events if isinstance(e, ApprovalNeeded))
-    assert approval.reason == "it adds rows to ledger, where the request changes rows already kept"
+    assert approval_reason(events) == "it adds rows to ledger, where the request changes rows already kept"
 
 
 def test_rows_named_by_a_day_in_words_and_days_set_or_moved_by_a_length(dock: ChatDB, model: ScriptedBackend):
@@ -307,9 +313,9 @@ def test_a_change_the_data_does_not_bear_out_is_read_as_adding_rows(model: Scrip
     model.push({"route": "write"}, change("price_moves", [("crop", "quince")], set_price), move)
     reply = farm.ask("2024-05-02 quince now sells at 3.10", allow_writes=True)
     assert not reply.pending and rows(farm, "SELECT count(*) FROM price_moves") == [(1,)]
-    removal = {"does": "remove", "table": "orders", "which": [{"column": "order_no", "value": "7"}], "set": []}
+    removal_read = removal("orders", [("order_no", "7")])
     refund = {"refunds": [{"order_no": 7, "refunded_on": "2024-05-03"}]}
-    model.push({"route": "write"}, removal, refund)
+    model.push({"route": "write"}, removal_read, refund)
     reply = farm.ask("Order 7 was refunded on 3 May 2024", allow_writes=True)
     assert not reply.pending and rows(farm, "SELECT count(*) FROM orders") == [(1,)]
     assert rows(farm, "SELECT count(*) FROM refunds") == [(2,)]
@@ -361,13 +367,12 @@ def test_a_removal_leaving_a_day_the_request_gives_unused_waits(dock: ChatDB, mo
     """'went out on 3 June' may be a day to set rather than a row to remove: the removal waits, saying so."""
     model.push(
         {"route": "write"},
-        {"does": "remove", "table": "ledger", "which": [{"column": "entry_no", "value": "4"}], "set": []},
+        removal("ledger", [("entry_no", "4")]),
     )
     events: list[Event] = []
     reply = dock.ask("Entry 4 went out on 3 June 2024", allow_writes=True, on_event=events.append)
     assert reply.pending and rows(dock, "SELECT count(*) FROM ledger") == [(2,)]
-    approval = next(e for e in events if isinstance(e, ApprovalNeeded))
-    assert "the request gives 3 June 2024, which removing rows does not use" in approval.reason
+    assert "the request gives 3 June 2024, which removing rows does not use" in approval_reason(events)
 
 
 def test_a_value_naming_a_referenced_row_by_part_of_its_code_said_in_words(model: ScriptedBackend):
@@ -386,13 +391,14 @@ def test_a_removal_where_the_request_says_a_listed_value_of_its_rows_waits(model
     chatdb = ChatDB(model=model, schema=TRAYS, summarize=False)
     model.push(
         {"route": "write"},
-        {"does": "remove", "table": "trays", "which": [{"column": "tray_code", "value": "T-014"}], "set": []},
+        removal("trays", [("tray_code", "T-014")]),
     )
     events: list[Event] = []
     reply = chatdb.ask("composted: tray 14", allow_writes=True, on_event=events.append)
     assert reply.pending and rows(chatdb, "SELECT count(*) FROM trays") == [(3,)]
-    approval = next(e for e in events if isinstance(e, ApprovalNeeded))
-    assert "the request says 'composted', a state a kept row may have, rather than removing it" in approval.reason
+    assert "the request says 'composted', a state a kept row may have, rather than removing it" in approval_reason(
+        events
+    )
     chatdb.close()
 
 

@@ -166,12 +166,9 @@ def _read(
     except facts.NotExpressible as reason:
         return _NotWritten(str(reason), unstated, made_up & set(shapes), gave)
     counts = tuple((table, len(listed)) for table, listed in rows.items() if listed)
-    guessed = tuple(g for g in stated.guessed if g.split(".")[0] in counts_of(counts))
+    written = {table for table, _ in counts}
+    guessed = tuple(g for g in stated.guessed if g.split(".")[0] in written)
     return _Written(writes, params, counts, (*unstated, *set_aside), tuple(agreement.set_from_lines), guessed)
-
-
-def counts_of(counts: tuple[tuple[str, int], ...]) -> set[str]:
-    return {table for table, _ in counts}
 
 
 def rows_read(text: str) -> tuple[object | None, bool]:
