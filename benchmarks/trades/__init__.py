@@ -10,7 +10,7 @@ from importlib import import_module
 from .base import Trade
 
 TUNE = ("library", "clinic")
-REPORT = ("toolhire", "school", "warehouse")
+REPORT = ("toolhire", "school", "warehouse", "workshop", "pottery")
 TRADES = (*TUNE, *REPORT)
 
 
