@@ -48,6 +48,11 @@ def removal(table: str, which: list[tuple[str, str]]) -> dict:
     return {**change(table, which), "does": "remove"}
 
 
+def asked_again(option: str) -> dict:
+    """The reply to the second, narrower question: the option picked among the readings of the same rows."""
+    return {"option": option}
+
+
 def approval_reason(events: list[Event]) -> str:
     """The reason the write waits for approval, as its card shows it."""
     return next(e for e in events if isinstance(e, ApprovalNeeded)).reason
@@ -81,12 +86,17 @@ def test_a_changed_number_a_cleared_value_and_an_added_amount(dock: ChatDB, mode
     model.push(
         {"route": "write"},
         change("checks", [("checker", "Tove Lind")], {"column": "faults", "how": "to", "value": "3"}),
+        asked_again("faults becomes 3"),
     )
     reply = dock.ask("Change the faults found in Tove Lind's check to 3", allow_writes=True)
     assert reply.sql[0].startswith("UPDATE") and rows(dock, "SELECT checker, faults FROM checks") == [("Tove Lind", 3)]
     cleared = {"column": "note", "how": "clear", "value": ""}
     more = {"column": "crates", "how": "add", "value": "5"}
-    model.push({"route": "write"}, change("ledger", [("entry_no", "3")], cleared, more))
+    model.push(
+        {"route": "write"},
+        change("ledger", [("entry_no", "3")], cleared, more),
+        asked_again("crates goes up by 5, to 15"),
+    )
     dock.ask("Entry 3 is no longer fragile, and 5 more crates came in", allow_writes=True)
     assert rows(dock, "SELECT crates, note FROM ledger WHERE entry_no = 3") == [(15, None)]
 
@@ -211,6 +221,7 @@ def test_the_change_reading_is_shown_only_the_tables_of_the_rows_named(dock: Cha
     model.push(
         {"route": "write"},
         change("checks", [("checker", "Tove Lind")], {"column": "faults", "how": "to", "value": "2"}),
+        asked_again("faults becomes 2"),
     )
     dock.ask("Tove Lind found 2 faults after all", allow_writes=True)
     change_call = next(c for c in model.calls if "what a write request does" in c.messages[0]["content"])
@@ -239,11 +250,14 @@ def test_numbers_in_words_and_a_count_of_none(dock: ChatDB, model: ScriptedBacke
     model.push(
         {"route": "write"},
         change("checks", [("checker", "Tove Lind")], {"column": "faults", "how": "to", "value": "none"}),
+        asked_again("faults becomes 0"),
     )
     reply = dock.ask("Tove Lind's check found no faults after all", allow_writes=True)
     assert not reply.pending and rows(dock, "SELECT faults FROM checks") == [(0,)]
     more = {"column": "crates", "how": "add", "value": "three"}
-    model.push({"route": "write"}, change("ledger", [("entry_no", "4")], more))
+    model.push(
+        {"route": "write"}, change("ledger", [("entry_no", "4")], more), asked_again("crates goes up by 3, to 10")
+    )
     reply = dock.ask("Three more crates came in for entry 4", allow_writes=True)
     assert not reply.pending and rows(dock, "SELECT crates FROM ledger WHERE entry_no = 4") == [(10,)]
 
@@ -387,12 +401,10 @@ def test_a_value_naming_a_referenced_row_by_part_of_its_code_said_in_words(model
 
 
 def test_a_removal_where_the_request_says_a_listed_value_of_its_rows_waits(model: ScriptedBackend):
-    """'composted' is a state a tray may have: read as removing the tray, the write waits, saying so."""
+    """'composted' is a state a tray may have: read as removing the tray, and so again when asked among the
+    tray's states, the write waits, saying so."""
     chatdb = ChatDB(model=model, schema=TRAYS, summarize=False)
-    model.push(
-        {"route": "write"},
-        removal("trays", [("tray_code", "T-014")]),
-    )
+    model.push({"route": "write"}, removal("trays", [("tray_code", "T-014")]), asked_again("remove the trays row"))
     events: list[Event] = []
     reply = chatdb.ask("composted: tray 14", allow_writes=True, on_event=events.append)
     assert reply.pending and rows(chatdb, "SELECT count(*) FROM trays") == [(3,)]
@@ -402,6 +414,79 @@ def test_a_removal_where_the_request_says_a_listed_value_of_its_rows_waits(model
     chatdb.close()
 
 
+def test_a_removal_asked_again_among_the_rows_states_sets_the_state_picked(model: ScriptedBackend):
+    """Asked among removing the tray and the states it may be in (those it is not in), the model picks one:
+    the same tray's state is set, and the card says it was asked again."""
+    chatdb = ChatDB(model=model, schema=TRAYS, summarize=False)
+    model.push({"route": "write"}, removal("trays", [("tray_code", "T-014")]), asked_again("set state to 'composted'"))
+    events: list[Event] = []
+    reply = chatdb.ask("2024-06-09 tray 14 mouldy, onto the heap", allow_writes=True, on_event=events.append)
+    choice = model.calls[-1]
+    assert choice.json_schema["properties"]["option"]["enum"] == [
+        "remove the trays row",
+        "set state to 'sold'",
+        "set state to 'composted'",
+    ]
+    assert "Row: trays tray_code 'T-014'" in choice.messages[1]["content"]
+    assert not reply.pending and reply.sql[0].startswith("UPDATE")
+    assert rows(chatdb, "SELECT tray_code, state FROM trays ORDER BY 1") == [
+        ("P-014", "growing"),
+        ("T-014", "composted"),
+        ("T-041", "growing"),
+    ]
+    read = next(e for e in events if isinstance(e, ChangeRead))
+    assert (read.does, read.asked_again) == ("change", "set state to 'composted'")
+    chatdb.close()
+
+
+def test_a_value_read_for_a_listed_column_that_is_none_of_its_entries_is_asked_among_them(model: ScriptedBackend):
+    """'thrown on the heap' is no state a tray may have: the model picks among the entries, and the state
+    picked is written, not the words."""
+    chatdb = ChatDB(model=model, schema=TRAYS, summarize=False)
+    heap = {"column": "state", "how": "to", "value": "thrown on the heap"}
+    model.push(
+        {"route": "write"}, change("trays", [("tray_code", "T-041")], heap), asked_again("set state to 'composted'")
+    )
+    reply = chatdb.ask("2024-06-10 tray 41 was thrown on the heap", allow_writes=True)
+    options = model.calls[-1].json_schema["properties"]["option"]["enum"]
+    assert options == ["set state to 'growing'", "set state to 'sold'", "set state to 'composted'"]
+    assert not reply.pending and rows(chatdb, "SELECT state FROM trays WHERE tray_code = 'T-041'") == [("composted",)]
+    chatdb.close()
+
+
+def test_a_number_read_as_adding_a_row_to_a_kept_row_is_a_change(dock: ChatDB, model: ScriptedBackend):
+    """The model says "add" (rows) but names the kept row and a number to add to it: a change."""
+    more = {"column": "crates", "how": "add", "value": "5"}
+    model.push(
+        {"route": "write"},
+        {**change("ledger", [("entry_no", "4")], more), "does": "add"},
+        asked_again("crates goes up by 5, to 12"),
+    )
+    reply = dock.ask("entry 4: 5 more crates", allow_writes=True)
+    assert not reply.pending and rows(dock, "SELECT entry_no, crates FROM ledger ORDER BY 1") == [(3, 10), (4, 12)]
+
+
+def test_a_number_asked_again_is_added_where_the_model_picks_adding(dock: ChatDB, model: ScriptedBackend):
+    """Read as setting the crates to 2, asked again with what each reading makes of the kept 7: added."""
+    model.push(
+        {"route": "write"},
+        change("ledger", [("entry_no", "4")], {"column": "crates", "how": "to", "value": "2"}),
+        asked_again("crates goes up by 2, to 9"),
+    )
+    reply = dock.ask("entry 4 was counted 2 crates short", allow_writes=True)
+    options = model.calls[-1].json_schema["properties"]["option"]["enum"]
+    assert options == ["crates becomes 2", "crates goes up by 2, to 9", "crates goes down by 2, to 5"]
+    assert not reply.pending and rows(dock, "SELECT crates FROM ledger WHERE entry_no = 4") == [(9,)]
+
+
+def test_a_change_of_no_number_nor_a_removal_is_not_asked_again(dock: ChatDB, model: ScriptedBackend):
+    model.push(
+        {"route": "write"}, change("bins", [("label", "Birch")], {"column": "shelf", "how": "to", "value": "Low"})
+    )
+    dock.ask("Birch bin: shelf Low", allow_writes=True)
+    assert len(model.calls) == 2 and model.remaining == 0
+
+
 HIRES = """
 CREATE TABLE crew (name VARCHAR PRIMARY KEY, locker VARCHAR);
 INSERT INTO crew VALUES ('Ann Roe', '12A'), ('Bo Lind', '7C');
@@ -409,6 +494,31 @@ CREATE TABLE hires (boat VARCHAR, starts_at TIMESTAMP, jetty VARCHAR);
 INSERT INTO hires VALUES ('Kestrel', TIMESTAMP '2024-06-03 09:00', 'South'), ('Kestrel', TIMESTAMP '2024-06-04 09:00', 'South'),
     ('Osprey', TIMESTAMP '2024-06-05 10:00', 'North');
 """
+
+
+LESSONS = """
+CREATE TABLE coaches (coach VARCHAR PRIMARY KEY);
+INSERT INTO coaches VALUES ('Mo Berg'), ('Ines Roth');
+CREATE TABLE lessons (coach VARCHAR REFERENCES coaches (coach), starts_at TIMESTAMP, room VARCHAR);
+INSERT INTO lessons VALUES ('Mo Berg', TIMESTAMP '2024-06-03 09:00', 'Hall'), ('Ines Roth', TIMESTAMP '2024-06-03 09:00', 'Hall'),
+    ('Ines Roth', TIMESTAMP '2024-06-04 09:00', 'Loft');
+"""
+
+
+def test_rows_named_by_a_moment_alone_are_narrowed_by_the_kept_row_the_request_names(model: ScriptedBackend):
+    """Two lessons at 9:00 on 3 June; the request names Mo Berg, a coach the lessons refer to: the model
+    reads the moment and the new room among the names, and Mo's lesson alone moves."""
+    chatdb = ChatDB(model=model, schema=LESSONS, summarize=False)
+    which = [("starts_at", "2024-06-03 09:00:00"), ("room", "Loft")]
+    model.push({"route": "write"}, change("lessons", which))
+    reply = chatdb.ask("We moved Mo Berg's 9:00 lesson on 3 June 2024 into the Loft", allow_writes=True)
+    assert not reply.pending and reply.sql[0].startswith("UPDATE")
+    assert rows(chatdb, "SELECT coach, room FROM lessons ORDER BY starts_at, coach") == [
+        ("Ines Roth", "Hall"),
+        ("Mo Berg", "Loft"),
+        ("Ines Roth", "Loft"),
+    ]
+    chatdb.close()
 
 
 def test_a_moment_read_with_the_log_lines_day_is_the_moment_the_request_says_at_that_time(model: ScriptedBackend):

@@ -277,6 +277,7 @@ class ChangeRead(Event):
     table: str
     sql: str = ""
     doubts: tuple[str, ...] = ()
+    asked_again: str = ""  # the option the model picked when asked again, where it changed the reading
 
 
 @dataclass(frozen=True)

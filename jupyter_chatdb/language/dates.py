@@ -25,9 +25,10 @@ DATES = re.compile(
 )
 # a day in figures with slashes or dots ("27/03/2024", "3.4.2024"): its two first numbers in either order
 SLASHED = re.compile(r"\b(\d{1,2})[/.](\d{1,2})[/.](\d{4})\b")
-# a time of day: with minutes ("13:45", "9:15am") or with am/pm ("10am", "5 pm")
+# a time of day: with minutes ("13:45", "9:15am", "15:15:00" as a model writes it) or with am/pm ("10am")
 TIMES = re.compile(
-    r"(?<![\d:])(?P<hour>\d{1,2})(?::(?P<minute>\d{2}))?\s*(?P<half>[ap]\.?m\b\.?)?(?![\d:])", re.IGNORECASE
+    r"(?<![\d:])(?P<hour>\d{1,2})(?::(?P<minute>\d{2})(?::\d{2}(?:\.\d+)?)?)?\s*(?P<half>[ap]\.?m\b\.?)?(?![\d:])",
+    re.IGNORECASE,
 )
 # a day of its own in figures (ISO, or slashed with a year), by its month's name and the day ("May 3rd"),
 # or by the day and its month's name with a year ("3 May 2024"): what `recording/stated.py` takes for a

@@ -30,6 +30,8 @@ def moments_said(text: str) -> list[dt.datetime]:
     [datetime.datetime(2025, 6, 30, 10, 0), datetime.datetime(2025, 7, 2, 15, 30)]
     >>> moments_said("field 3 on 3 June 2025, 45 minutes")
     []
+    >>> moments_said("2025-06-12 10:30:00"), moments_said("2025-06-12T10:30")  # as a model writes them
+    ([datetime.datetime(2025, 6, 12, 10, 30)], [datetime.datetime(2025, 6, 12, 10, 30)])
     """
     days = [(m.start(), m.end(), day) for m in DATES.finditer(text) if (day := day_of(m))]
     times = [

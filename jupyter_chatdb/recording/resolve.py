@@ -124,6 +124,15 @@ class StoredRows:
             raise NotExpressible(f"a value read does not fit its column ({str(error).splitlines()[0]})") from None
         return int(counted)  # type: ignore[call-overload]
 
+    def one_row(self, table: str, where: str, params: Mapping[str, object]) -> dict[str, object] | None:
+        """The one row of `table` that `where` holds for, column -> value (None when none or several)."""
+        used = {name: value for name, value in params.items() if re.search(rf"\${name}\b", where)}
+        try:
+            found = self.session.run(f"SELECT * FROM {quote_table(table)} WHERE {where} LIMIT 2", used).frame
+        except QueryFailed:
+            return None
+        return {str(k): _plain(v) for k, v in found.iloc[0].items()} if len(found) == 1 else None
+
     def some_row_has_none(self, table: str, key: str, child: str, column: str) -> bool:
         """Whether some row of `table` has no row of `child` referring to it (by `column`)."""
         rows = self._rows(
@@ -244,3 +253,11 @@ def code_fit(said: str, code: str) -> int:
         kind = 3 if said_words[at] == run else 2 if at == 0 else 1
         score, start = min(score, kind), at + 1
     return score
+
+
+def _plain(value: object) -> object:
+    """A value read into a frame as Python's own: numpy numbers as numbers, missing values as None."""
+    if value is None or (isinstance(value, float) and value != value) or str(value) in ("NaT", "<NA>"):
+        return None
+    item = getattr(value, "item", None)
+    return item() if callable(item) and type(value).__module__ == "numpy" else value

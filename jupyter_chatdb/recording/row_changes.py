@@ -22,6 +22,7 @@ import datetime as dt
 import re
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field, replace
+from functools import partial
 
 from ..language.dates import SLASHED
 from ..language.spoken import durations, spelled_numbers
@@ -38,6 +39,7 @@ from .stated import is_stated, says_date
 
 DOES = ("add", "change", "remove")
 HOW = ("to", "clear", "copy", "add", "subtract")
+KEPT_ONLY = ("clear", "copy", "add", "subtract")  # ways only a kept row's value changes
 MAX_PICKS = 4  # column values that name the rows a change is for
 MAX_SETS = 6
 MAX_NAMED = 8  # kept rows listed for the model, at most
@@ -169,6 +171,9 @@ def parse_reading(reply: object) -> Reading | None:
     >>> parse_reading({"does": "change", "table": "kites", "which": [{"column": "name", "value": "Bolt"}],
     ...                "set": [{"column": "colour", "how": "to", "value": "blue"}]}).settings
     (Setting(column='colour', how='to', value='blue', source=()),)
+    >>> parse_reading({"does": "add", "table": "kites", "which": [{"column": "name", "value": "Bolt"}],
+    ...                "set": [{"column": "span_m", "how": "add", "value": "0.5"}]}).does
+    'change'
     """
     if not isinstance(reply, dict) or reply.get("does") not in DOES or not isinstance(reply.get("table"), str):
         return None
@@ -187,7 +192,11 @@ def parse_reading(reply: object) -> Reading | None:
         for s in (listed if isinstance(listed, list) else [])
         if isinstance(s, dict) and "column" in s and s.get("how") in HOW
     )
-    return Reading(str(reply["does"]), reply["table"], picks(reply.get("which")), settings)
+    which = picks(reply.get("which"))
+    does = str(reply["does"])
+    if does == "add" and which and any(s.how in KEPT_ONLY for s in settings):
+        does = "change"  # "10 more boxes delivered" read as adding, with the kept row and the number added
+    return Reading(does, reply["table"], which, settings)
 
 
 # -- the statement ----------------------------------------------------------------------------------
@@ -199,6 +208,8 @@ class ChangeWrite:
 
     goal: str
     sql: str
+    reading: Reading  # as written: the picks that name the rows, and the settings
+    where: str  # the rows it changes or removes, with $parameters from `params`
     params: dict[str, object] = field(default_factory=dict)
     doubts: list[str] = field(default_factory=list)  # values the request does not give, and why
 
@@ -228,7 +239,9 @@ def change_write(
     if shape is None:
         raise NotExpressible(f"it names no table it may change ({reading.table!r})")
     writer = _Writer(shape, stored, text, today, named)
-    which, settings = _naming_picks(reading, lambda: _Writer(shape, stored, text, today, named))
+    scratch = partial(_Writer, shape, stored, text, today, named)
+    which, settings = _naming_picks(reading, scratch)
+    which = _narrowed(which, scratch)
     where = writer.where(which, "the rows to change" if reading.does == "change" else "the rows to remove")
     table = quote_table(shape.table)
     matched = stored.count(shape.table, where, writer.params)
@@ -249,6 +262,8 @@ def change_write(
         return ChangeWrite(
             f"remove {matched} {shape.table} row{'s' if matched != 1 else ''}",
             f"DELETE FROM {table} WHERE {where}",
+            replace(reading, which=which, settings=()),
+            where,
             writer.params,
             writer.doubts,
         )
@@ -256,7 +271,8 @@ def change_write(
         raise NotExpressible("it says no column to change")
     assignments = [writer.assignment(setting, which) for setting in settings]
     goal = f"change {', '.join(s.column for s in settings)} of {matched} {shape.table} row{'s' if matched != 1 else ''}"
-    return ChangeWrite(goal, f"UPDATE {table} SET {', '.join(assignments)} WHERE {where}", writer.params, writer.doubts)
+    sql = f"UPDATE {table} SET {', '.join(assignments)} WHERE {where}"
+    return ChangeWrite(goal, sql, replace(reading, which=which, settings=settings), where, writer.params, writer.doubts)
 
 
 def _naming_picks(reading: Reading, scratch: Callable[[], _Writer]) -> tuple[tuple[Pick, ...], tuple[Setting, ...]]:
@@ -281,11 +297,47 @@ def _naming_picks(reading: Reading, scratch: Callable[[], _Writer]) -> tuple[tup
     if not unmet and not reading.settings and len(kept) >= 2 and _meets(scratch(), kept) == 0:
         # each is met, but no row meets them all: the one whose leaving out names one row is the new value
         # ("hire: Kestrel, 3 June 09:00, new jetty: North", read with North among the names)
-        lone = [p for p in kept if _meets(scratch(), [q for q in kept if q is not p]) == 1]
+        lone = [p for p in kept if _meets(scratch(), _narrowed([q for q in kept if q is not p], scratch)) == 1]
+        if len(lone) > 1:  # the row left must be one of the kept rows the request names ("Mo's lesson")
+            lone = [p for p in lone if _agrees([q for q in kept if q is not p], scratch)]
         if len(lone) == 1:
             kept, unmet = [p for p in kept if p is not lone[0]], lone
     promoted = tuple(Setting(p.column, "to", p.value) for p in unmet if p.column.lower() not in changed)
     return tuple(kept), reading.settings or promoted
+
+
+def _narrowed(picks: Sequence[Pick], scratch: Callable[[], _Writer]) -> tuple[Pick, ...]:
+    """`picks`, and where they meet several rows, the kept row of a table it refers to that the request
+    names and that leaves one of them ("Nadia's 8:15 session": Nadia's among the sessions at 8:15). Only
+    ever narrower."""
+    writer = scratch()
+    if _meets(writer, picks) < 2:
+        return tuple(picks)
+    used = {p.column.lower() for p in picks}
+    for field_ in writer.shape.fields:
+        reference = field_.reference
+        if reference is None or not reference.name or {field_.name.lower(), field_.column.lower()} & used:
+            continue
+        for row in writer.named:
+            extra = Pick(field_.name, str(row.value))
+            if row.table.lower() == reference.table.lower() and _meets(scratch(), [*picks, extra]) == 1:
+                return (*picks, extra)
+    return tuple(picks)
+
+
+def _agrees(picks: Sequence[Pick], scratch: Callable[[], _Writer]) -> bool:
+    """Whether the row `picks` name refers, by each reference it names none by, to a kept row the request
+    names, where it names one of that table."""
+    writer = scratch()
+    used = {p.column.lower() for p in picks}
+    for field_ in writer.shape.fields:
+        reference = field_.reference
+        if reference is None or not reference.name or {field_.name.lower(), field_.column.lower()} & used:
+            continue
+        said = [row for row in writer.named if row.table.lower() == reference.table.lower()]
+        if said and not any(_meets(scratch(), [*picks, Pick(field_.name, str(row.value))]) for row in said):
+            return False
+    return True
 
 
 def _meets(writer: _Writer, picks: Sequence[Pick]) -> int:
@@ -361,7 +413,7 @@ class _Writer:
         if field_ is None:
             raise NotExpressible(f"{self.shape.table} has no column {setting.column!r} it may change")
         column = quote_identifier(field_.column)
-        plain = field_.reference is None and not field_.allowed and not _is_temporal(field_) and not _is_numeric(field_)
+        plain = field_.reference is None and not field_.allowed and not _is_temporal(field_) and not is_numeric(field_)
         if setting.how == "to" and plain and (other := self.other_row_named(setting.value, which, field_.column)):
             if _says_more_than_a_copy(setting.value, other, field_, self.shape):  # "call Ann Roe back"
                 self.doubts.append(f"{field_.column}: {setting.value!r} read as the {field_.column} of {other.value}")
@@ -380,7 +432,7 @@ class _Writer:
         if setting.how in ("add", "subtract") and _is_temporal(field_):
             return f"{column} = {self.moved_day(field_, setting)}"
         if setting.how in ("add", "subtract"):
-            number = _number(setting.value)
+            number = number_said(setting.value)
             if number is None or not is_stated(number, self.text, self.today):
                 self.doubts.append(f"{field_.column}: {setting.value!r} is no number the request gives")
             sign = "+" if setting.how == "add" else "-"
@@ -397,7 +449,7 @@ class _Writer:
             if field_ is None or field_.reference is not None or _is_temporal(field_):
                 continue
             other: object = None
-            if _is_numeric(field_):  # "same as entry 3": the one row numbered so
+            if is_numeric(field_):  # "same as entry 3": the one row numbered so
                 numbers: list[object] = [int(n) for n in WHOLE_NUMBER.findall(said)]
                 condition = f"{quote_identifier(field_.column)} = ?"
                 if len(numbers) == 1 and self.stored.count(self.shape.table, condition, {}, numbers) == 1:
@@ -428,7 +480,7 @@ class _Writer:
     def moved_day(self, field_: Field, setting: Setting) -> str:
         """A date or moment moved on or back by a length of time the request gives ("extend by a week")."""
         said = durations(self.text)
-        lengths = durations(setting.value) or (durations(f"{setting.value} days") if _number(setting.value) else [])
+        lengths = durations(setting.value) or (durations(f"{setting.value} days") if number_said(setting.value) else [])
         if not lengths and len(said) == 1:  # a day the model worked out ("April 19"): the length the request gives
             lengths = said
         if len(lengths) != 1 or lengths[0].minutes:
@@ -457,8 +509,8 @@ class _Writer:
             if listed is None:
                 self.doubts.append(f"{field_.column}: {said!r} is none of {', '.join(field_.allowed)}")
             return f"CAST({self.bind(listed if listed is not None else said)} AS {field_.type})"
-        number = _number(said)
-        if _is_numeric(field_) and number is not None:  # "3", "three", "1,200"; "none" for a count
+        number = number_said(said)
+        if is_numeric(field_) and number is not None:  # "3", "three", "1,200"; "none" for a count
             if not (is_stated(number, self.text, self.today) or (number == 0 and NONE_SAID.search(self.text))):
                 self.doubts.append(f"{field_.column}: the request does not say {said!r}")
             return f"CAST({self.bind(number)} AS {field_.type})"
@@ -571,10 +623,10 @@ def _described(shape: Shape) -> list[str]:
     return described
 
 
-def _number(said: str) -> float | int | None:
+def number_said(said: str) -> float | int | None:
     """The number a value gives, in figures or in words.
 
-    >>> _number("1,200"), _number("three"), _number("none"), _number("Low")
+    >>> number_said("1,200"), number_said("three"), number_said("none"), number_said("Low")
     (1200, 3, 0, None)
     """
     try:
@@ -587,7 +639,7 @@ def _number(said: str) -> float | int | None:
     return int(number) if number.is_integer() else number
 
 
-def _is_numeric(field_: Field) -> bool:
+def is_numeric(field_: Field) -> bool:
     return json_type(field_) in ("integer", "number")  # an INTERVAL is none, though it holds "INT"
 
 

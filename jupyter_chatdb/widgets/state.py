@@ -183,6 +183,8 @@ class ChainState:
             self.decisions.append(
                 f"Read as a {event.does} of {event.table} rows" + (f": {event.sql}" if event.sql else ".")
             )
+            if event.asked_again:
+                self.decisions.append(f"Asked again among the readings of the same rows: {event.asked_again}.")
             self.decisions += [f"Doubtful value: {doubt}." for doubt in event.doubts]
         elif isinstance(event, FactsNotUsed):
             self.decisions.append(f"Planned instead of written from the facts: {event.reason}.")

@@ -17,14 +17,16 @@ from __future__ import annotations
 
 import datetime as dt
 import json
-from collections.abc import Iterator
+from collections.abc import Generator, Iterator, Sequence
 
 from ...language.words import stem, stems, words
+from ...recording.change_choices import CHOICE_MAX_TOKENS, choice_messages, choice_schema, chosen, options_for
 from ...recording.named_rows import NamedRow, codes_said
 from ...recording.reading_errors import NotExpressible
 from ...recording.resolve import StoredRows
 from ...recording.row_changes import (
     WHOLE_NUMBER,
+    ChangeWrite,
     NotBorneOut,
     Unanswerable,
     change_messages,
@@ -87,11 +89,39 @@ def read_change(ctx: Context) -> Iterator[Event]:
         yield ChangeRead(reading.does, reading.table)
         yield FactsNotUsed(f"the {reading.does} is not code's to write ({error})")
         return
-    ctx.does = reading.does
+    write, picked = yield from _asked_again(ctx, write, shapes, named)
+    ctx.does = write.reading.does
     ctx.steps = [PlannedStep(write.goal, write.sql)]
     ctx.params.update(write.params)
     ctx.held += [f"{doubt}; check it before approving" for doubt in write.doubts]
-    yield ChangeRead(reading.does, reading.table, write.sql, tuple(write.doubts))
+    yield ChangeRead(write.reading.does, write.reading.table, write.sql, tuple(write.doubts), picked)
+
+
+def _asked_again(
+    ctx: Context, write: ChangeWrite, shapes: dict[str, Shape], named: Sequence[NamedRow]
+) -> Generator[Event, None, tuple[ChangeWrite, str]]:
+    """The write, or the one the model picks among the readings easily mistaken for it on the same rows
+    (`recording/change_choices.py`: a removal or a state, a number to set or to add), with the option
+    picked where it differs."""
+    shape = shapes[write.reading.table]
+    stored = StoredRows(ctx.session)
+    row = stored.one_row(shape.table, write.where, write.params)
+    options = options_for(write.reading, shape, row)
+    if len(options) < 2:
+        return write, ""
+    messages = choice_messages(ctx.request.text, shape, row, options)
+    completion = yield from ctx.calls("choice", messages, choice_schema(options), CHOICE_MAX_TOKENS)
+    try:
+        picked = chosen(json.loads(completion.text), options)
+    except json.JSONDecodeError:
+        picked = None
+    if picked is None or picked.reading == write.reading:
+        return write, ""
+    try:
+        again = change_write(picked.reading, shapes, stored, ctx.request.text, dt.date.today(), named)
+    except (NotBorneOut, Unanswerable, NotExpressible):  # the first reading stands
+        return write, ""
+    return again, picked.text
 
 
 def _rows_named(ctx: Context, shapes: dict[str, Shape]) -> list[NamedRow]:

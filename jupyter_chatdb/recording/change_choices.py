@@ -1,0 +1,179 @@
+"""A narrower second question about a change the model read, where one reading is easily mistaken for
+another on the same rows: a removal of rows whose table lists the states a row may be in (an item gone
+missing may be set 'lost' rather than deleted), and a number a change gives (the new value, or an amount
+to add or take off: "two short" of a kept 18). The readings to choose among are put to the model as
+options, each with what it would make of the kept row, and it picks one in a short constrained call. Each
+option is a `Reading`, so the one chosen is checked and written as any reading is: nothing here writes or
+widens the rows a change touches (every option keeps the rows the first reading named)."""
+
+from __future__ import annotations
+
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass, replace
+
+from ..llm.base import JSONSchema, Message
+from .picks import mapped
+from .row_changes import Reading, Setting, is_numeric, number_said
+from .shapes import Field, Shape
+
+CHOICE_MAX_TOKENS = 48
+MAX_OPTIONS = 9
+MAX_SHOWN_COLUMNS = 10
+
+INSTRUCTIONS = """\
+You check what a write request does to a kept row. Reply with JSON: "option", the one option that does \
+what the request says.
+
+Examples:
+Request: 2024-06-09 kite 7 torn beyond repair, out of use for good
+Row: kites kite_id 7, name 'Bolt', state 'ready'
+Options: remove the kites row | set state to 'grounded' | set state to 'retired'
+{"option": "set state to 'retired'"}
+Request: please delete kite 9, it was entered twice
+Row: kites kite_id 9, name 'Aria', state 'ready'
+Options: remove the kites row | set state to 'grounded' | set state to 'retired'
+{"option": "remove the kites row"}
+Request: Bolt's flight on 3 June ran 5 minutes longer than written down
+Row: flights kite 'Bolt', flown_on 2024-06-03, minutes 40
+Options: minutes becomes 5 | minutes goes up by 5, to 45 | minutes goes down by 5, to 35
+{"option": "minutes goes up by 5, to 45"}
+Request: Bolt flew 35 minutes on 3 June, not 40
+Row: flights kite 'Bolt', flown_on 2024-06-03, minutes 40
+Options: minutes becomes 35 | minutes goes up by 35, to 75 | minutes goes down by 35, to 5
+{"option": "minutes becomes 35"}"""
+
+
+@dataclass(frozen=True)
+class Option:
+    text: str  # as the model is shown it
+    reading: Reading
+
+
+def options_for(reading: Reading, shape: Shape, row: Mapping[str, object] | None) -> list[Option]:
+    """The readings to choose among, or none where there is nothing to ask: a removal of rows of a table
+    with CHECK-listed states, a value read for a CHECK-listed column that is none of its entries, or a
+    change of one number the request gives (`row`: the one kept row the reading names, None where it
+    names several). The first reading is the first option, where it can be written."""
+    if reading.does == "remove":
+        return _removal_options(reading, shape, row)
+    unlisted = [(s, f) for s in reading.settings if (f := _field(shape, s.column)) and _is_unlisted(s, f)]
+    if reading.does == "change" and len(unlisted) == 1:
+        return _listed_options(reading, *unlisted[0])
+    numeric = [s for s in reading.settings if _is_number_setting(s, shape)]
+    if reading.does == "change" and len(numeric) == 1:
+        return _number_options(reading, numeric[0], row)
+    return []
+
+
+def _removal_options(reading: Reading, shape: Shape, row: Mapping[str, object] | None) -> list[Option]:
+    states = [
+        (f.column, entry)
+        for f in shape.fields
+        if f.allowed and f.reference is None
+        for entry in f.allowed
+        if row is None or row.get(f.column) != entry
+    ]
+    if not states:
+        return []
+    first = Option(f"remove the {shape.table} row" + ("" if row is not None else "s"), reading)
+    others = [
+        Option(
+            f"set {column} to '{entry}'",
+            Reading("change", reading.table, reading.which, (Setting(column, "to", entry),)),
+        )
+        for column, entry in states
+    ]
+    return [first, *others][:MAX_OPTIONS]
+
+
+def _listed_options(reading: Reading, setting: Setting, field_: Field) -> list[Option]:
+    """A value read for a CHECK-listed column that is none of its entries ("did not turn up"): the entries
+    (the first reading, which cannot be written, is none of the options)."""
+    return [
+        Option(
+            f"set {setting.column} to '{entry}'",
+            replace(reading, settings=tuple(replace(s, value=entry) if s is setting else s for s in reading.settings)),
+        )
+        for entry in field_.allowed
+    ][:MAX_OPTIONS]
+
+
+def _is_unlisted(setting: Setting, field_: Field) -> bool:
+    listed = bool(field_.allowed) and field_.reference is None
+    return listed and setting.how == "to" and mapped(setting.value, field_.allowed) is None
+
+
+def _field(shape: Shape, name: str) -> Field | None:
+    return next((f for f in shape.fields if name.lower() in (f.name.lower(), f.column.lower())), None)
+
+
+def _number_options(reading: Reading, setting: Setting, row: Mapping[str, object] | None) -> list[Option]:
+    number = number_said(setting.value)
+    if number is None:
+        return []
+    kept = row.get(setting.column) if row is not None else None
+    now = kept if isinstance(kept, int | float) and not isinstance(kept, bool) else None
+    ways = {
+        "to": f"{setting.column} becomes {number}",
+        "add": f"{setting.column} goes up by {number}" + (f", to {_shown(now + number)}" if now is not None else ""),
+        "subtract": f"{setting.column} goes down by {number}"
+        + (f", to {_shown(now - number)}" if now is not None else ""),
+    }
+    options = []
+    for how, text in ways.items():
+        settings = tuple(replace(s, how=how) if s is setting else s for s in reading.settings)
+        options.append(Option(text, replace(reading, settings=settings)))
+    first = next(o for o in options if o.reading.settings == reading.settings)
+    return [first, *(o for o in options if o is not first)]
+
+
+def _shown(number: float) -> str:
+    return str(int(number)) if float(number).is_integer() else f"{number:g}"
+
+
+def _is_number_setting(setting: Setting, shape: Shape) -> bool:
+    field_ = _field(shape, setting.column)
+    return (
+        field_ is not None
+        and field_.reference is None
+        and not field_.allowed
+        and is_numeric(field_)
+        and setting.how in ("to", "add", "subtract")
+        and number_said(setting.value) is not None
+    )
+
+
+def choice_messages(
+    request: str, shape: Shape, row: Mapping[str, object] | None, options: Sequence[Option]
+) -> list[Message]:
+    """The choice call's messages: the request, the kept row the reading names, the options."""
+    shown = f"Row: {shape.table} {_row_text(shape, row)}" if row is not None else f"Rows: several {shape.table} rows"
+    listed = " | ".join(o.text for o in options)
+    return [
+        {"role": "system", "content": INSTRUCTIONS},
+        {"role": "user", "content": f"Request: {request}\n{shown}\nOptions: {listed}"},
+    ]
+
+
+def choice_schema(options: Sequence[Option]) -> JSONSchema:
+    return {
+        "type": "object",
+        "properties": {"option": {"type": "string", "enum": [o.text for o in options]}},
+        "required": ["option"],
+        "additionalProperties": False,
+    }
+
+
+def chosen(reply: object, options: Sequence[Option]) -> Option | None:
+    """The option the reply names, or None."""
+    picked = reply.get("option") if isinstance(reply, dict) else None
+    return next((o for o in options if o.text == picked), None)
+
+
+def _row_text(shape: Shape, row: Mapping[str, object]) -> str:
+    columns = list(dict.fromkeys([*shape.unique, *(f.column for f in shape.fields)]))[:MAX_SHOWN_COLUMNS]
+    return ", ".join(f"{c} {_quoted(row[c])}" for c in columns if c in row and row[c] is not None)
+
+
+def _quoted(value: object) -> str:
+    return f"'{value}'" if isinstance(value, str) else str(value)
