@@ -487,6 +487,30 @@ def test_a_change_of_no_number_nor_a_removal_is_not_asked_again(dock: ChatDB, mo
     assert len(model.calls) == 2 and model.remaining == 0
 
 
+DEPOTS = """
+CREATE TABLE depots (depot_code VARCHAR PRIMARY KEY, depot_name VARCHAR UNIQUE);
+INSERT INTO depots VALUES ('EG', 'Eastgate'), ('NF', 'Northfield'), ('WM', 'Westmoor');
+CREATE TABLE crates (crate_code VARCHAR PRIMARY KEY, depot_code VARCHAR);
+INSERT INTO crates VALUES ('C-007', 'EG'), ('C-008', 'EG');
+CREATE TABLE hauls (crate_code VARCHAR REFERENCES crates (crate_code), driver VARCHAR, hauled_on DATE);
+INSERT INTO hauls VALUES ('C-007', 'Uma Kerr', DATE '2024-05-30');
+"""
+
+
+def test_a_move_the_model_reads_on_the_wrong_table_is_read_from_the_data(model: ScriptedBackend):
+    """Read as a change of the hauls' driver, which names no driver kept: crate 7 is at Eastgate, the
+    request names Eastgate and Northfield, so the data reads the move, and the crate's depot (a column
+    named like the depots' key, with no REFERENCES) is set to Northfield's code."""
+    chatdb = ChatDB(model=model, schema=DEPOTS, summarize=False)
+    driver = {"column": "driver", "how": "to", "value": "Northfield"}
+    model.push({"route": "write"}, change("hauls", [("driver", "Eastgate")], driver))
+    reply = chatdb.ask("2024-06-02 transfer: crate 7, Eastgate -> Northfield", allow_writes=True)
+    assert not reply.pending and reply.sql[0].startswith("UPDATE")
+    assert rows(chatdb, "SELECT crate_code, depot_code FROM crates ORDER BY 1") == [("C-007", "NF"), ("C-008", "EG")]
+    assert rows(chatdb, "SELECT driver FROM hauls") == [("Uma Kerr",)]
+    chatdb.close()
+
+
 HIRES = """
 CREATE TABLE crew (name VARCHAR PRIMARY KEY, locker VARCHAR);
 INSERT INTO crew VALUES ('Ann Roe', '12A'), ('Bo Lind', '7C');
@@ -518,6 +542,18 @@ def test_rows_named_by_a_moment_alone_are_narrowed_by_the_kept_row_the_request_n
         ("Mo Berg", "Loft"),
         ("Ines Roth", "Loft"),
     ]
+    chatdb.close()
+
+
+def test_a_reference_read_as_the_row_it_has_now_is_the_other_row_the_request_names(model: ScriptedBackend):
+    """'now Mo Berg (was Ines Roth)': the model copies the coach from 'Ines Roth'; the lesson refers to
+    Ines now and the request names one other coach, Mo Berg, who is set."""
+    chatdb = ChatDB(model=model, schema=LESSONS, summarize=False)
+    copied = {"column": "coach", "how": "copy", "value": "", "from": [{"column": "coach", "value": "Ines Roth"}]}
+    model.push({"route": "write"}, change("lessons", [("starts_at", "2024-06-04 09:00:00")], copied))
+    reply = chatdb.ask("2024-06-01 change: lesson of 4 June 2024 09:00, now Mo Berg (was Ines Roth)", allow_writes=True)
+    assert not reply.pending
+    assert rows(chatdb, "SELECT coach FROM lessons WHERE starts_at = TIMESTAMP '2024-06-04 09:00'") == [("Mo Berg",)]
     chatdb.close()
 
 

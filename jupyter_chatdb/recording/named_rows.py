@@ -16,7 +16,7 @@ from .shapes import Shape
 
 WINDOW_WORDS = 4  # the words before a number that may spell a code's letters
 CLAUSE_END = re.compile(r"[,;:|()\[\]\"\n]|->|=")
-NUMBER = re.compile(r"(?<![\w.\-/:])\d{1,9}(?![\w\-/:]|\.\d)")  # "no. 88"; not "05/04", "4.5" or "15:30"
+NUMBER = re.compile(r"(?<![\w.\-/:])\d{1,9}(?![\w\-/]|[.:]\d)")  # "no. 88", "tray 4: ..."; not "05/04", "4.5", "15:30"
 
 
 @dataclass(frozen=True)
@@ -58,6 +58,8 @@ def _spans_before_numbers(text: str) -> list[tuple[int, str]]:
     [(14, 'seed tray no. 14')]
     >>> _spans_before_numbers("glasshouse 12 and 4.5 kg"), _spans_before_numbers("March 22, 2024 Ada, 3 May 2024")
     ([(12, 'glasshouse 12')], [])
+    >>> _spans_before_numbers("glasshouse 12: shut at 15:30")
+    [(12, 'glasshouse 12')]
     """
     for said_day in (DATES, SLASHED, MONTH_THEN_DAY, DAY_MONTH_YEAR):  # "March 22" is no code 'M-022'
         text = said_day.sub(lambda m: "," * len(m.group()), text)

@@ -7,9 +7,11 @@ cleared, copied from another row it names, or a number added or taken off). Code
 statement and checks it against the request and the data before anything runs:
 
 - the rows it names exist (none is a question to the user, never a new row), a day in words naming a
-  date; several wait for approval;
+  date; several are narrowed by a kept row the request names that they refer to, or wait for approval;
 - a value copied from another row is read from that row in SQL, and that row is exactly one; a value
-  read "to" that names another row ("same as Ann Roe", "the region of order 3") is such a copy;
+  read "to" that names another row ("same as Ann Roe", "the region of order 3") is such a copy; a
+  reference read as the row it refers to now, or copied, where the request names two rows of the table
+  referred to ("now with Mo Berg (was Ines Roth)"), is the other one;
 - every value written is one the request states (dates, numbers and lengths of time in any form), an
   entry of the column's CHECK list its words map to, or a row of a referenced table it names; any other
   value (a phrase such as 'region of the newest order') is kept, but the write waits for approval with
@@ -269,10 +271,45 @@ def change_write(
         )
     if not settings:
         raise NotExpressible("it says no column to change")
+    writer.current = stored.one_row(shape.table, where, writer.params) if matched == 1 else None
     assignments = [writer.assignment(setting, which) for setting in settings]
     goal = f"change {', '.join(s.column for s in settings)} of {matched} {shape.table} row{'s' if matched != 1 else ''}"
     sql = f"UPDATE {table} SET {', '.join(assignments)} WHERE {where}"
     return ChangeWrite(goal, sql, replace(reading, which=which, settings=settings), where, writer.params, writer.doubts)
+
+
+def move_between_named(shapes: Mapping[str, Shape], named: Sequence[NamedRow], stored: StoredRows) -> Reading | None:
+    """The change the data reads where the model's cannot be written: a kept row the request names by its
+    own name or code refers to one of two rows of another table the request names, and moves to the other
+    ("transfer: crate 7, Eastgate -> Northfield"). None unless the data reads exactly one such move."""
+    found = []
+    for name, shape in shapes.items():
+        own = (shape.natural_key, *shape.unique)
+        for row in named:
+            if row.table.lower() not in (name.lower(), shape.table.lower()) or row.column not in own:
+                continue
+            for field_ in shape.fields:
+                reference = field_.reference
+                kept = stored.values_of(shape.table, row.column, row.value, [field_.column]) if reference else None
+                if reference is None or not reference.name or kept is None:
+                    continue
+                keys = {
+                    key: str(other.value)
+                    for other in named
+                    if other.table.lower() == reference.table.lower()
+                    and (
+                        key := stored.find(
+                            reference.table, reference.labels or (reference.name,), other.value, reference.key
+                        )
+                    )
+                    is not None
+                }
+                if len(keys) == 2 and kept[field_.column] in keys:
+                    to = next(said for key, said in keys.items() if key != kept[field_.column])
+                    found.append(
+                        Reading("change", name, (Pick(row.column, str(row.value)),), (Setting(field_.name, "to", to),))
+                    )
+    return found[0] if len(found) == 1 else None
 
 
 def _naming_picks(reading: Reading, scratch: Callable[[], _Writer]) -> tuple[tuple[Pick, ...], tuple[Setting, ...]]:
@@ -357,6 +394,7 @@ class _Writer:
     named: Sequence[NamedRow] = ()  # the kept rows the request names by a code said in words
     params: dict[str, object] = field(default_factory=dict)
     doubts: list[str] = field(default_factory=list)
+    current: Mapping[str, object] | None = None  # the one row changed, as kept
 
     def bind(self, value: object) -> str:
         name = f"c{len(self.params) + 1}"
@@ -413,6 +451,10 @@ class _Writer:
         if field_ is None:
             raise NotExpressible(f"{self.shape.table} has no column {setting.column!r} it may change")
         column = quote_identifier(field_.column)
+        if field_.reference is not None and setting.how in ("to", "copy") and (moved := self.other_named(field_)):
+            said = self.referenced_key(field_.reference, setting.value) if setting.how == "to" else None
+            if said is None or said == self.current_key(field_):  # the row it refers to now, or a copy: the other
+                return f"{column} = {self.bind(moved[0])}"
         plain = field_.reference is None and not field_.allowed and not _is_temporal(field_) and not is_numeric(field_)
         if setting.how == "to" and plain and (other := self.other_row_named(setting.value, which, field_.column)):
             if _says_more_than_a_copy(setting.value, other, field_, self.shape):  # "call Ann Roe back"
@@ -438,6 +480,23 @@ class _Writer:
             sign = "+" if setting.how == "add" else "-"
             return f"{column} = {column} {sign} {self.bind(number if number is not None else setting.value)}"
         return f"{column} = {self.value(field_, setting.value)}"
+
+    def other_named(self, field_: Field) -> tuple[object] | None:
+        """For a reference of the one row changed, where the request names two rows of the referenced table
+        and the row refers to one of them: the other one's key ("now with Tom Hale (was Ruth Adler)")."""
+        reference, now = field_.reference, self.current_key(field_)
+        if reference is None or not reference.name or now is None:
+            return None
+        keys = {
+            key
+            for row in self.named
+            if row.table.lower() == reference.table.lower()
+            and (key := self.referenced_key(reference, str(row.value))) is not None
+        }
+        return (next(k for k in keys if k != now),) if len(keys) == 2 and now in keys else None
+
+    def current_key(self, field_: Field) -> object | None:
+        return self.current.get(field_.column) if self.current is not None else None
 
     def other_row_named(self, said: str, which: Sequence[Pick], setting_column: str) -> Pick | None:
         """Another row of the table that a value names within more words ("same as Ann Roe"), or by its

@@ -28,10 +28,12 @@ from ...recording.row_changes import (
     WHOLE_NUMBER,
     ChangeWrite,
     NotBorneOut,
+    Reading,
     Unanswerable,
     change_messages,
     change_schema,
     change_write,
+    move_between_named,
     parse_reading,
 )
 from ...recording.scope import in_scope
@@ -71,19 +73,24 @@ def read_change(ctx: Context) -> Iterator[Event]:
         reading = None
     if reading is None or reading.does == "add":
         return
+    stored = StoredRows(ctx.session)
     try:
-        write = change_write(reading, shapes, StoredRows(ctx.session), text, dt.date.today(), named)
-    except NotBorneOut as why:  # each thing named is kept, but the data does not bear a change out: as before
-        yield ChangeRead(reading.does, reading.table)  # the reading, the request is read as adding rows
-        yield FactsNotUsed(f"not read as a {reading.does}: {why}")
-        return
-    except Unanswerable as unfound:  # rows the reading names are not kept: a small model may have read an
-        # event as a change, or the user names a row that is not there; the reading of rows or the plan
-        # goes on, and whatever it writes waits, with the question
-        ctx.held.append(f"it reads as a {reading.does} of kept rows, but {unfound}")
-        yield ChangeRead(reading.does, reading.table)
-        yield FactsNotUsed(f"the {reading.does} was not written: {unfound}")
-        return
+        write = change_write(reading, shapes, stored, text, dt.date.today(), named)
+    except (NotBorneOut, Unanswerable) as failed:
+        moved = _moved_between_named_rows(ctx, reading, shapes, named)
+        if moved is not None:  # the data reads the one move the request names: as read from the data
+            write = moved
+        elif isinstance(failed, NotBorneOut):  # each thing named is kept, but the data bears no change out
+            yield ChangeRead(reading.does, reading.table)  # the reading, the request is read as adding rows
+            yield FactsNotUsed(f"not read as a {reading.does}: {failed}")
+            return
+        else:  # rows the reading names are not kept: a small model may have read an event as a change, or
+            # the user names a row that is not there; the reading of rows or the plan goes on, and whatever
+            # it writes waits, with the question
+            ctx.held.append(f"it reads as a {reading.does} of kept rows, but {failed}")
+            yield ChangeRead(reading.does, reading.table)
+            yield FactsNotUsed(f"the {reading.does} was not written: {failed}")
+            return
     except NotExpressible as error:  # a change code cannot write: the plan writes it, never as new rows
         ctx.does = reading.does
         yield ChangeRead(reading.does, reading.table)
@@ -97,12 +104,27 @@ def read_change(ctx: Context) -> Iterator[Event]:
     yield ChangeRead(write.reading.does, write.reading.table, write.sql, tuple(write.doubts), picked)
 
 
+def _moved_between_named_rows(
+    ctx: Context, reading: Reading, shapes: dict[str, Shape], named: Sequence[NamedRow]
+) -> ChangeWrite | None:
+    """Where the model's change cannot be written, the one move the data reads (`move_between_named`): a
+    kept row the request names, from one named row of another table to the other."""
+    stored = StoredRows(ctx.session)
+    moved = move_between_named(shapes, named, stored) if reading.does == "change" else None
+    if moved is None:
+        return None
+    try:
+        return change_write(moved, shapes, stored, ctx.request.text, dt.date.today(), named)
+    except (NotBorneOut, Unanswerable, NotExpressible):
+        return None
+
+
 def _asked_again(
     ctx: Context, write: ChangeWrite, shapes: dict[str, Shape], named: Sequence[NamedRow]
 ) -> Generator[Event, None, tuple[ChangeWrite, str]]:
     """The write, or the one the model picks among the readings easily mistaken for it on the same rows
-    (`recording/change_choices.py`: a removal or a state, a number to set or to add), with the option
-    picked where it differs."""
+    (`recording/change_choices.py`: a removal or a state, a listed value for words none of the list, a
+    number to set or to add), with the option picked where it differs."""
     shape = shapes[write.reading.table]
     stored = StoredRows(ctx.session)
     row = stored.one_row(shape.table, write.where, write.params)
