@@ -1,10 +1,14 @@
 """A narrower second question about a change the model read, where one reading is easily mistaken for
-another on the same rows: a removal of rows whose table lists the states a row may be in (an item gone
-missing may be set 'lost' rather than deleted), and a number a change gives (the new value, or an amount
-to add or take off: "two short" of a kept 18). The readings to choose among are put to the model as
-options, each with what it would make of the kept row, and it picks one in a short constrained call. Each
-option is a `Reading`, so the one chosen is checked and written as any reading is: nothing here writes or
-widens the rows a change touches (every option keeps the rows the first reading named)."""
+another on the same rows: a removal of rows whose table lists the states a row may be in (a kite torn beyond
+repair may be set 'retired' rather than deleted), and a value read for a CHECK-listed column that is none of
+its entries ("thrown on the heap"). The readings to choose among are put to the model as options, with the
+kept row, and it picks one in a short constrained call. Each option is a `Reading`, so the one chosen is
+checked and written as any reading is: nothing here writes or widens the rows a change touches (every
+option keeps the rows the first reading named).
+
+A number asked again the same way (the new value, or an amount to add or take off) was tried and left
+out: on the fruit shop it turned "set the price to 0.80" into taking 0.80 off, and it fixed no tune
+record (docs/benchmarks.md, issue 51, fourth session)."""
 
 from __future__ import annotations
 
@@ -13,7 +17,7 @@ from dataclasses import dataclass, replace
 
 from ..llm.base import JSONSchema, Message
 from .picks import mapped
-from .row_changes import Reading, Setting, is_numeric, number_said
+from .row_changes import Reading, Setting
 from .shapes import Field, Shape
 
 CHOICE_MAX_TOKENS = 48
@@ -33,14 +37,10 @@ Request: please delete kite 9, it was entered twice
 Row: kites kite_id 9, name 'Aria', state 'ready'
 Options: remove the kites row | set state to 'grounded' | set state to 'retired'
 {"option": "remove the kites row"}
-Request: Bolt's flight on 3 June ran 5 minutes longer than written down
-Row: flights kite 'Bolt', flown_on 2024-06-03, minutes 40
-Options: minutes becomes 5 | minutes goes up by 5, to 45 | minutes goes down by 5, to 35
-{"option": "minutes goes up by 5, to 45"}
-Request: Bolt flew 35 minutes on 3 June, not 40
-Row: flights kite 'Bolt', flown_on 2024-06-03, minutes 40
-Options: minutes becomes 35 | minutes goes up by 35, to 75 | minutes goes down by 35, to 5
-{"option": "minutes becomes 35"}"""
+Request: kite 4 stays on the ground for a week
+Row: kites kite_id 4, name 'Vega', state 'ready'
+Options: set state to 'ready' | set state to 'grounded' | set state to 'retired'
+{"option": "set state to 'grounded'"}"""
 
 
 @dataclass(frozen=True)
@@ -51,17 +51,14 @@ class Option:
 
 def options_for(reading: Reading, shape: Shape, row: Mapping[str, object] | None) -> list[Option]:
     """The readings to choose among, or none where there is nothing to ask: a removal of rows of a table
-    with CHECK-listed states, a value read for a CHECK-listed column that is none of its entries, or a
-    change of one number the request gives (`row`: the one kept row the reading names, None where it
-    names several). The first reading is the first option, where it can be written."""
+    with CHECK-listed states, or a value read for a CHECK-listed column that is none of its entries
+    (`row`: the one kept row the reading names, None where it names several). The first reading is the
+    first option, where it can be written."""
     if reading.does == "remove":
         return _removal_options(reading, shape, row)
     unlisted = [(s, f) for s in reading.settings if (f := _field(shape, s.column)) and _is_unlisted(s, f)]
     if reading.does == "change" and len(unlisted) == 1:
         return _listed_options(reading, *unlisted[0])
-    numeric = [s for s in reading.settings if _is_number_setting(s, shape)]
-    if reading.does == "change" and len(numeric) == 1:
-        return _number_options(reading, numeric[0], row)
     return []
 
 
@@ -87,7 +84,7 @@ def _removal_options(reading: Reading, shape: Shape, row: Mapping[str, object] |
 
 
 def _listed_options(reading: Reading, setting: Setting, field_: Field) -> list[Option]:
-    """A value read for a CHECK-listed column that is none of its entries ("did not turn up"): the entries
+    """A value read for a CHECK-listed column that is none of its entries ("thrown on the heap"): the entries
     (the first reading, which cannot be written, is none of the options)."""
     return [
         Option(
@@ -105,42 +102,6 @@ def _is_unlisted(setting: Setting, field_: Field) -> bool:
 
 def _field(shape: Shape, name: str) -> Field | None:
     return next((f for f in shape.fields if name.lower() in (f.name.lower(), f.column.lower())), None)
-
-
-def _number_options(reading: Reading, setting: Setting, row: Mapping[str, object] | None) -> list[Option]:
-    number = number_said(setting.value)
-    if number is None:
-        return []
-    kept = row.get(setting.column) if row is not None else None
-    now = kept if isinstance(kept, int | float) and not isinstance(kept, bool) else None
-    ways = {
-        "to": f"{setting.column} becomes {number}",
-        "add": f"{setting.column} goes up by {number}" + (f", to {_shown(now + number)}" if now is not None else ""),
-        "subtract": f"{setting.column} goes down by {number}"
-        + (f", to {_shown(now - number)}" if now is not None else ""),
-    }
-    options = []
-    for how, text in ways.items():
-        settings = tuple(replace(s, how=how) if s is setting else s for s in reading.settings)
-        options.append(Option(text, replace(reading, settings=settings)))
-    first = next(o for o in options if o.reading.settings == reading.settings)
-    return [first, *(o for o in options if o is not first)]
-
-
-def _shown(number: float) -> str:
-    return str(int(number)) if float(number).is_integer() else f"{number:g}"
-
-
-def _is_number_setting(setting: Setting, shape: Shape) -> bool:
-    field_ = _field(shape, setting.column)
-    return (
-        field_ is not None
-        and field_.reference is None
-        and not field_.allowed
-        and is_numeric(field_)
-        and setting.how in ("to", "add", "subtract")
-        and number_said(setting.value) is not None
-    )
 
 
 def choice_messages(

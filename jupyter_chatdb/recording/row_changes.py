@@ -197,7 +197,7 @@ def parse_reading(reply: object) -> Reading | None:
     which = picks(reply.get("which"))
     does = str(reply["does"])
     if does == "add" and which and any(s.how in KEPT_ONLY for s in settings):
-        does = "change"  # "10 more boxes delivered" read as adding, with the kept row and the number added
+        does = "change"  # "6 more crates came in" read as adding, with the kept row and the number added
     return Reading(does, reply["table"], which, settings)
 
 
@@ -345,7 +345,7 @@ def _naming_picks(reading: Reading, scratch: Callable[[], _Writer]) -> tuple[tup
 
 def _narrowed(picks: Sequence[Pick], scratch: Callable[[], _Writer]) -> tuple[Pick, ...]:
     """`picks`, and where they meet several rows, the kept row of a table it refers to that the request
-    names and that leaves one of them ("Nadia's 8:15 session": Nadia's among the sessions at 8:15). Only
+    names and that leaves one of them ("Mo's 9:00 lesson": Mo's among the lessons at 9:00). Only
     ever narrower."""
     writer = scratch()
     if _meets(writer, picks) < 2:
@@ -455,7 +455,7 @@ class _Writer:
             said = self.referenced_key(field_.reference, setting.value) if setting.how == "to" else None
             if said is None or said == self.current_key(field_):  # the row it refers to now, or a copy: the other
                 return f"{column} = {self.bind(moved[0])}"
-        plain = field_.reference is None and not field_.allowed and not _is_temporal(field_) and not is_numeric(field_)
+        plain = field_.reference is None and not field_.allowed and not _is_temporal(field_) and not _is_numeric(field_)
         if setting.how == "to" and plain and (other := self.other_row_named(setting.value, which, field_.column)):
             if _says_more_than_a_copy(setting.value, other, field_, self.shape):  # "call Ann Roe back"
                 self.doubts.append(f"{field_.column}: {setting.value!r} read as the {field_.column} of {other.value}")
@@ -474,7 +474,7 @@ class _Writer:
         if setting.how in ("add", "subtract") and _is_temporal(field_):
             return f"{column} = {self.moved_day(field_, setting)}"
         if setting.how in ("add", "subtract"):
-            number = number_said(setting.value)
+            number = _number(setting.value)
             if number is None or not is_stated(number, self.text, self.today):
                 self.doubts.append(f"{field_.column}: {setting.value!r} is no number the request gives")
             sign = "+" if setting.how == "add" else "-"
@@ -483,7 +483,7 @@ class _Writer:
 
     def other_named(self, field_: Field) -> tuple[object] | None:
         """For a reference of the one row changed, where the request names two rows of the referenced table
-        and the row refers to one of them: the other one's key ("now with Tom Hale (was Ruth Adler)")."""
+        and the row refers to one of them: the other one's key ("now Mo Berg (was Ines Roth)")."""
         reference, now = field_.reference, self.current_key(field_)
         if reference is None or not reference.name or now is None:
             return None
@@ -508,7 +508,7 @@ class _Writer:
             if field_ is None or field_.reference is not None or _is_temporal(field_):
                 continue
             other: object = None
-            if is_numeric(field_):  # "same as entry 3": the one row numbered so
+            if _is_numeric(field_):  # "same as entry 3": the one row numbered so
                 numbers: list[object] = [int(n) for n in WHOLE_NUMBER.findall(said)]
                 condition = f"{quote_identifier(field_.column)} = ?"
                 if len(numbers) == 1 and self.stored.count(self.shape.table, condition, {}, numbers) == 1:
@@ -539,7 +539,7 @@ class _Writer:
     def moved_day(self, field_: Field, setting: Setting) -> str:
         """A date or moment moved on or back by a length of time the request gives ("extend by a week")."""
         said = durations(self.text)
-        lengths = durations(setting.value) or (durations(f"{setting.value} days") if number_said(setting.value) else [])
+        lengths = durations(setting.value) or (durations(f"{setting.value} days") if _number(setting.value) else [])
         if not lengths and len(said) == 1:  # a day the model worked out ("April 19"): the length the request gives
             lengths = said
         if len(lengths) != 1 or lengths[0].minutes:
@@ -568,8 +568,8 @@ class _Writer:
             if listed is None:
                 self.doubts.append(f"{field_.column}: {said!r} is none of {', '.join(field_.allowed)}")
             return f"CAST({self.bind(listed if listed is not None else said)} AS {field_.type})"
-        number = number_said(said)
-        if is_numeric(field_) and number is not None:  # "3", "three", "1,200"; "none" for a count
+        number = _number(said)
+        if _is_numeric(field_) and number is not None:  # "3", "three", "1,200"; "none" for a count
             if not (is_stated(number, self.text, self.today) or (number == 0 and NONE_SAID.search(self.text))):
                 self.doubts.append(f"{field_.column}: the request does not say {said!r}")
             return f"CAST({self.bind(number)} AS {field_.type})"
@@ -682,10 +682,10 @@ def _described(shape: Shape) -> list[str]:
     return described
 
 
-def number_said(said: str) -> float | int | None:
+def _number(said: str) -> float | int | None:
     """The number a value gives, in figures or in words.
 
-    >>> number_said("1,200"), number_said("three"), number_said("none"), number_said("Low")
+    >>> _number("1,200"), _number("three"), _number("none"), _number("Low")
     (1200, 3, 0, None)
     """
     try:
@@ -698,7 +698,7 @@ def number_said(said: str) -> float | int | None:
     return int(number) if number.is_integer() else number
 
 
-def is_numeric(field_: Field) -> bool:
+def _is_numeric(field_: Field) -> bool:
     return json_type(field_) in ("integer", "number")  # an INTERVAL is none, though it holds "INT"
 
 
