@@ -123,8 +123,8 @@ def _asked_again(
     ctx: Context, write: ChangeWrite, shapes: dict[str, Shape], named: Sequence[NamedRow]
 ) -> Generator[Event, None, tuple[ChangeWrite, str]]:
     """The write, or the one the model picks among the readings easily mistaken for it on the same rows
-    (`recording/change_choices.py`: a removal or a state, a listed value for words none of the list, a
-    number to set or to add), with the option picked where it differs."""
+    (`recording/change_choices.py`: a removal or a state, a listed value for words none of the list),
+    with the option picked where it differs."""
     shape = shapes[write.reading.table]
     stored = StoredRows(ctx.session)
     row = stored.one_row(shape.table, write.where, write.params)
