@@ -350,14 +350,10 @@ def _narrowed(picks: Sequence[Pick], scratch: Callable[[], _Writer]) -> tuple[Pi
     writer = scratch()
     if _meets(writer, picks) < 2:
         return tuple(picks)
-    used = {p.column.lower() for p in picks}
-    for field_ in writer.shape.fields:
-        reference = field_.reference
-        if reference is None or not reference.name or {field_.name.lower(), field_.column.lower()} & used:
-            continue
-        for row in writer.named:
+    for field_, said in _named_references(writer, picks):
+        for row in said:
             extra = Pick(field_.name, str(row.value))
-            if row.table.lower() == reference.table.lower() and _meets(scratch(), [*picks, extra]) == 1:
+            if _meets(scratch(), [*picks, extra]) == 1:
                 return (*picks, extra)
     return tuple(picks)
 
@@ -365,16 +361,21 @@ def _narrowed(picks: Sequence[Pick], scratch: Callable[[], _Writer]) -> tuple[Pi
 def _agrees(picks: Sequence[Pick], scratch: Callable[[], _Writer]) -> bool:
     """Whether the row `picks` name refers, by each reference it names none by, to a kept row the request
     names, where it names one of that table."""
-    writer = scratch()
-    used = {p.column.lower() for p in picks}
-    for field_ in writer.shape.fields:
-        reference = field_.reference
-        if reference is None or not reference.name or {field_.name.lower(), field_.column.lower()} & used:
-            continue
-        said = [row for row in writer.named if row.table.lower() == reference.table.lower()]
+    for field_, said in _named_references(scratch(), picks):
         if said and not any(_meets(scratch(), [*picks, Pick(field_.name, str(row.value))]) for row in said):
             return False
     return True
+
+
+def _named_references(writer: _Writer, picks: Sequence[Pick]) -> list[tuple[Field, list[NamedRow]]]:
+    """Each reference of the table that `picks` name no row by, with the kept rows the request names of
+    the table it refers to."""
+    used = {p.column.lower() for p in picks}
+    return [
+        (f, [row for row in writer.named if row.table.lower() == f.reference.table.lower()])
+        for f in writer.shape.fields
+        if f.reference is not None and f.reference.name and not {f.name.lower(), f.column.lower()} & used
+    ]
 
 
 def _meets(writer: _Writer, picks: Sequence[Pick]) -> int:
