@@ -9,7 +9,7 @@ import datetime as dt
 import pytest
 
 from jupyter_chatdb import ChatDB
-from jupyter_chatdb.controller.events import FactsExtracted, FactsNotUsed
+from jupyter_chatdb.controller.events import ApprovalNeeded, Event, FactsExtracted, FactsNotUsed
 from jupyter_chatdb.errors import ModelOutputError
 from jupyter_chatdb.llm.scripted import ScriptExhausted
 from jupyter_chatdb.recording.facts import statements
@@ -50,6 +50,11 @@ def society(scripted):
     chatdb.close()
 
 
+def approval_reason(events: list[Event]) -> str:
+    """The reason a write waits for approval, as its card shows it."""
+    return next(e for e in events if isinstance(e, ApprovalNeeded)).reason
+
+
 def rows(db: ChatDB, sql: str) -> list[tuple]:
     return db.session.rows(sql)
 
@@ -73,16 +78,51 @@ def test_the_words_read_for_a_listed_value_are_mapped_to_it_by_code_else_chosen_
         {"route": "write"},
         {"dues": [{"holder": "Pia Lund", "paid_on": "2025-04-03", "amount": 40, "method": "monthly debit"}]},
         {"value": "standing order"},
+        {"value": "standing order"},
     )
     society.ask("Ivo Marsh paid 40 of dues on 2 April 2025 with a signed cheque", allow_writes=True)
-    society.ask("Pia Lund paid 40 of dues on 3 April 2025 by monthly debit", allow_writes=True)
+    reply = society.ask("Pia Lund paid 40 of dues on 3 April 2025 by monthly debit", allow_writes=True)
     assert rows(society, "SELECT holder_id, method FROM dues ORDER BY holder_id") == [
         (1, "cheque"),
         (2, "standing order"),
     ]
-    choice = scripted.calls[-1]
-    # the column needs a value: one of the list is chosen (the words read are no option)
-    assert choice.json_schema["properties"]["value"]["enum"] == ["cash", "cheque", "standing order"]
+    first, again = scripted.calls[-2:]
+    # the column needs a value: one of the list is chosen (the words read are no option), in two orders
+    assert first.json_schema["properties"]["value"]["enum"] == ["cash", "cheque", "standing order"]
+    assert again.json_schema["properties"]["value"]["enum"] == ["standing order", "cheque", "cash"]
+    assert not reply.pending
+
+
+def test_a_listed_value_the_model_picks_one_way_and_then_another_waits_with_both(society, scripted):
+    scripted.push(
+        {"route": "write"},
+        {"dues": [{"holder": "Pia Lund", "paid_on": "2025-04-03", "amount": 40, "method": "by the month"}]},
+        {"value": "standing order"},
+        {"value": "cash"},
+    )
+    seen: list[Event] = []
+    reply = society.ask(
+        "Pia Lund paid 40 of dues on 3 April 2025, by the month", allow_writes=True, on_event=seen.append
+    )
+    assert reply.pending and rows(society, "SELECT count(*) FROM dues") == [(0,)]
+    assert "'by the month' was read as 'standing order', and as 'cash' asked again" in approval_reason(seen)
+
+
+def test_a_value_unlike_every_one_its_column_keeps_waits_and_one_said_as_nothing_is_empty(society, scripted):
+    society.session.rows("UPDATE holders SET phone = '0770 ' || holder_id")
+    society.session.rows("INSERT INTO holders (holder_name, phone) VALUES ('Una Roe', '0113 9')")
+    scripted.push(
+        {"route": "write"},
+        {"holders": [{"holder_name": "Eda Voss", "phone": "Una Roe"}]},
+        {"holders": [{"holder_name": "Eda Voss", "phone": "none"}]},  # lines of a record: no route asked
+    )
+    seen: list[Event] = []
+    held = society.ask("New holder Eda Voss, phone as Una Roe", allow_writes=True, on_event=seen.append)
+    assert held.pending and "holders.phone: 'Una Roe' has no digit, as every phone kept has" in approval_reason(seen)
+    assert rows(society, "SELECT count(*) FROM holders WHERE holder_name = 'Eda Voss'") == [(0,)]
+    written = society.ask("new holder\nname: Eda Voss\nphone: none", allow_writes=True)
+    assert not written.pending
+    assert rows(society, "SELECT phone FROM holders WHERE holder_name = 'Eda Voss'") == [(None,)]
 
 
 def test_a_pick_and_a_label_are_written_as_the_schema_keeps_them(society, scripted):

@@ -585,3 +585,27 @@ def test_the_one_name_whose_leaving_out_names_a_row_is_the_new_value(model: Scri
         (5, "North"),
     ]
     chatdb.close()
+
+
+FEES = """
+CREATE TABLE guests (guest VARCHAR PRIMARY KEY);
+INSERT INTO guests VALUES ('Ada Stone'), ('Bo Lind');
+CREATE TABLE fees (guest VARCHAR NOT NULL REFERENCES guests (guest), paid_on DATE NOT NULL, amount DECIMAL(6, 2) NOT NULL);
+INSERT INTO fees VALUES ('Bo Lind', DATE '2024-06-01', 12.50);
+CREATE TABLE lamps (lamp VARCHAR PRIMARY KEY, lit_on DATE NOT NULL, hours INTEGER NOT NULL);
+"""
+
+
+def test_a_change_naming_every_value_of_a_new_row_and_setting_none_adds_it_read_by_its_table(model: ScriptedBackend):
+    """A small model reads a payment as a change of the payments with the payer, day and amount as the
+    rows it names and nothing to set: those are a new row's values. The request is read as adding to
+    that table: the rows it states are read offered only it and the tables it names."""
+    chatdb = ChatDB(model=model, schema=FEES, summarize=False)
+    read = change("fees", [("guest", "Ada Stone"), ("paid_on", "2024-06-03"), ("amount", "12.50")])
+    model.push({"route": "write"}, read, {"fees": [{"guest": "Ada Stone", "paid_on": "2024-06-03", "amount": 12.5}]})
+    reply = chatdb.ask("Ada Stone paid 12.50 on 3 June 2024", allow_writes=True)
+    assert not reply.pending and all(s.startswith("INSERT") for s in reply.sql)
+    assert rows(chatdb, "SELECT guest, amount::DOUBLE FROM fees ORDER BY 1") == [("Ada Stone", 12.5), ("Bo Lind", 12.5)]
+    offered = set(model.calls[-1].json_schema["properties"])
+    assert "fees" in offered and "lamps" not in offered
+    chatdb.close()

@@ -30,7 +30,10 @@ from ..language.dates import SLASHED
 from ..language.spoken import durations, spelled_numbers
 from ..language.words import stem, stems, words
 from ..llm.base import JSONSchema, Message
+from ..sql.catalog import TEXT_TYPES
 from ..sql.names import quote_identifier, quote_table
+from .facts import lacks
+from .forms import lacking, unlike_kept
 from .moments import day_or_none, days_said, moments_said
 from .named_rows import NamedRow
 from .picks import mapped
@@ -199,6 +202,47 @@ def parse_reading(reply: object) -> Reading | None:
     if does == "add" and which and any(s.how in KEPT_ONLY for s in settings):
         does = "change"  # "6 more crates came in" read as adding, with the kept row and the number added
     return Reading(does, reply["table"], which, settings)
+
+
+def is_a_new_row(reading: Reading, shapes: Mapping[str, Shape]) -> bool:
+    """Whether a change the model read gives a new row's values: it sets nothing, and the values it names
+    rows by are every one a new row of its table needs (a payment's payer, day, amount and method); or it
+    names the row by its name and sets the rest to values given ("Ben Carter joined ...", where no row is
+    Ben Carter: `read_change` asks the data). A change that only misplaced its new value ("Bolt is blue now"
+    with the colour among the names) names too little for either.
+
+    >>> from jupyter_chatdb.recording.shapes import Field
+    >>> fields = (Field("name", "name", "VARCHAR", True), Field("colour", "colour", "VARCHAR", True))
+    >>> kites = {"kites": Shape("kites", (*fields, Field("span_m", "span_m", "DOUBLE", True)), "", "")}
+    >>> row = Reading("change", "kites", (Pick("name", "Aria"), Pick("colour", "red"), Pick("span_m", "2.5")))
+    >>> is_a_new_row(row, kites), is_a_new_row(replace(row, which=row.which[:2]), kites)
+    (True, False)
+    >>> named = {"kites": replace(kites["kites"], natural_key="name")}
+    >>> is_a_new_row(Reading("change", "kites", row.which[:1], (Setting("colour", "to", "red"),
+    ...     Setting("span_m", "to", "2.5"))), named)
+    True
+    """
+    shape = shapes.get(reading.table)
+    if reading.does != "change" or shape is None or not reading.which:
+        return False
+    values = [(p.column, p.value) for p in reading.which]
+    if reading.settings:
+        by_name = any(
+            p.column.lower() in (shape.natural_key.lower(), *map(str.lower, shape.unique)) for p in reading.which
+        )
+        if not by_name or not shape.natural_key or any(s.how not in ("to", "clear") for s in reading.settings):
+            return False
+        values += [(s.column, s.value) for s in reading.settings if s.how == "to"]
+    given = {}
+    for column, value in values:
+        field_ = next((f for f in shape.fields if column.lower() in (f.name.lower(), f.column.lower())), None)
+        if field_ is not None:
+            given[field_.name] = value
+    needed = [f for f in shape.fields if f.required]
+    return len(needed) >= MIN_NEEDED and not lacks(shapes, reading.table, given)
+
+
+MIN_NEEDED = 2  # values a new row must need for a change naming them all to be one (a table with none needs none)
 
 
 # -- the statement ----------------------------------------------------------------------------------
@@ -533,9 +577,13 @@ class _Writer:
         >>> writer.of_its_form("phone", "Ann Roe"), writer.of_its_form("who", "Ann Roe"), writer.of_its_form("phone", "0770 13")
         (False, True, True)
         """
+        lacks = unlike_kept(self.stored.some_values(self.shape.table, column), said, least=1)
+        return not set(lacks) - {"a letter"}
+
+    def unlike_kept(self, column: str, said: str) -> tuple[str, ...]:
+        """What every kept value of `column` has that `said` lacks (`forms.unlike_kept`)."""
         kept = self.stored.some_values(self.shape.table, column)
-        marks = [mark for mark in ("0123456789", "@") if kept and all(any(c in mark for c in v) for v in kept)]
-        return not any(not any(c in mark for c in said) for mark in marks)
+        return () if said in kept else unlike_kept(kept, said)
 
     def moved_day(self, field_: Field, setting: Setting) -> str:
         """A date or moment moved on or back by a length of time the request gives ("extend by a week")."""
@@ -578,6 +626,8 @@ class _Writer:
             self.doubts.append(f"{field_.column}: the request does not say {said!r}")
         elif _names_its_column(said, field_, self.shape):
             self.doubts.append(f"{field_.column}: {said!r} describes a value rather than giving one")
+        elif field_.type.upper().startswith(TEXT_TYPES) and (marks := self.unlike_kept(field_.column, said)):
+            self.doubts.append(f"{field_.column}: {said!r} {lacking(marks, field_.column)}")
         return f"CAST({self.bind(said)} AS {field_.type})"
 
     def referenced_key(self, reference: Reference, said: str) -> object | None:

@@ -67,3 +67,24 @@ def in_scope(shapes: Mapping[str, Shape], named: set[str]) -> dict[str, Shape]:
     above, beside = ancestors(shapes), alternatives(shapes)
     left_out = {other for table in said for other in beside.get(table, set()) if other not in said}
     return {table: shape for table, shape in shapes.items() if table not in left_out and not above[table] & left_out}
+
+
+def around(shapes: Mapping[str, Shape], table: str) -> dict[str, Shape]:
+    """`table`, the tables whose rows refer to its rows (its lines, a new member's first loan), and every
+    table those reference: where a record's rows may go when it is read as adding to `table`.
+
+    >>> from jupyter_chatdb.recording.shapes import Field, Reference
+    >>> def shape(name, *refs):
+    ...     return Shape(name, tuple(Field(r, r, "INTEGER", True, Reference(r, r, "name")) for r in refs), "", "")
+    >>> shapes = {"owners": shape("owners"), "kites": shape("kites", "owners"), "flights": shape("flights", "kites", "fields"),
+    ...     "fields": shape("fields"), "fairs": shape("fairs"), "stalls": shape("stalls", "fairs")}
+    >>> sorted(around(shapes, "flights")), sorted(around(shapes, "owners"))
+    (['fields', 'flights', 'kites', 'owners'], ['kites', 'owners'])
+    """
+    name_of = {shape.table: name for name, shape in shapes.items()}
+    above = ancestors(shapes)
+    referring = [name for name, other in shapes.items() if shapes[table].table in parents(other)]
+    kept = {table, *referring}
+    for name in list(kept):
+        kept |= {name_of.get(t, t) for t in above.get(name, set())}
+    return {name: shape for name, shape in shapes.items() if name in kept}

@@ -18,6 +18,7 @@ from __future__ import annotations
 import datetime as dt
 import json
 from collections.abc import Generator, Iterator, Sequence
+from dataclasses import replace
 
 from ...language.words import stem, stems, words
 from ...recording.change_choices import CHOICE_MAX_TOKENS, choice_messages, choice_schema, chosen, options_for
@@ -33,6 +34,7 @@ from ...recording.row_changes import (
     change_messages,
     change_schema,
     change_write,
+    is_a_new_row,
     move_between_named,
     parse_reading,
 )
@@ -71,7 +73,10 @@ def read_change(ctx: Context) -> Iterator[Event]:
         reading = parse_reading(json.loads(completion.text))
     except json.JSONDecodeError:
         reading = None
+    if reading is not None and is_a_new_row(reading, shapes) and not _names_one_kept_row(ctx, reading, shapes):
+        reading = replace(reading, does="add")  # the values of a new row, read as the rows it changes
     if reading is None or reading.does == "add":
+        ctx.adds_to = reading.table if reading is not None and reading.table in shapes else ""
         return
     stored = StoredRows(ctx.session)
     try:
@@ -102,6 +107,18 @@ def read_change(ctx: Context) -> Iterator[Event]:
     ctx.params.update(write.params)
     ctx.held += [f"{doubt}; check it before approving" for doubt in write.doubts]
     yield ChangeRead(write.reading.does, write.reading.table, write.sql, tuple(write.doubts), picked)
+
+
+def _names_one_kept_row(ctx: Context, reading: Reading, shapes: dict[str, Shape]) -> bool:
+    """Whether the reading names a kept row of its table by a column that names one row (its name)."""
+    shape = shapes[reading.table]
+    stored = StoredRows(ctx.session)
+    naming = {c.lower(): c for c in (shape.natural_key, *shape.unique) if c}
+    return any(
+        stored.named_exactly(shape.table, (naming[p.column.lower()],), p.value, naming[p.column.lower()]) is not None
+        for p in reading.which
+        if p.column.lower() in naming
+    )
 
 
 def _moved_between_named_rows(

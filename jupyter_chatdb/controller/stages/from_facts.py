@@ -10,6 +10,7 @@ from dataclasses import dataclass
 
 from ...recording import facts
 from ...recording.agreement import agreed
+from ...recording.forms import as_nothing, unlike_their_column
 from ...recording.kept import as_changes, without_copies
 from ...recording.labelled_lines import filled_from_lines
 from ...recording.lengths import dated_by_length
@@ -19,7 +20,7 @@ from ...recording.picks import mapped
 from ...recording.prompt import facts_messages
 from ...recording.reading_errors import WithoutItsRows
 from ...recording.resolve import StoredRows
-from ...recording.scope import in_scope, parents
+from ...recording.scope import around, in_scope, parents
 from ...recording.shapes import Shape, describe, json_schema, shapes_of, shown_order
 from ...recording.stated import Stated, is_stated, says_a_date, stated_only
 from ...sql.rules import derived_columns
@@ -36,7 +37,8 @@ FACTS_MAX_TOKENS = 500
 @stage
 def write_from_facts(ctx: Context) -> Iterator[Event]:
     """For a write no procedure took: the rows it states, as JSON shaped by the stored tables (columns that
-    rules keep true and keys from sequences left out, only the tables on the side of the party it names),
+    rules keep true and keys from sequences left out, only the tables on the side of the party it names,
+    and where the request was read as adding to a table, only it, its lines and the tables they name),
     kept to what it says, written by code with bound values. When what was read cannot be written and some
     of it was made up (rows of a table the request says nothing of), it is read once more, offered only the
     tables it read that were not made up (and those they name); a header read without its lines, once
@@ -47,6 +49,8 @@ def write_from_facts(ctx: Context) -> Iterator[Event]:
     shapes = shapes_of(ctx.session, ctx.catalog, derived_columns(rules) if rules is not None else {})
     shapes = {name: shape for name, shape in shapes.items() if shape.fields}
     shapes = in_scope(shapes, ctx.named_tables())
+    if ctx.adds_to in shapes:
+        shapes = around(shapes, ctx.adds_to)
     if not shapes:
         return
     required: tuple[str, ...] = ()
@@ -58,6 +62,7 @@ def write_from_facts(ctx: Context) -> Iterator[Event]:
             ctx.steps = [PlannedStep(write.goal, write.sql, write.binds) for write in read.writes]
             ctx.params.update(read.params)
             ctx.held += [f"{guess}: the request does not say it; check it before approving" for guess in read.guessed]
+            ctx.held += [f"{doubt}; check it before approving" for doubt in read.unlike]
             yield FactsExtracted(read.counts, read.unstated, read.from_lines)
             return
         failed = read
@@ -106,6 +111,7 @@ class _Written:
     unstated: tuple[str, ...]
     from_lines: tuple[str, ...]
     guessed: tuple[str, ...] = ()  # listed values a change sets that the request does not say
+    unlike: tuple[str, ...] = ()  # values the model picked two ways, or not of their column's form, and why
 
 
 @dataclass(frozen=True)
@@ -131,8 +137,8 @@ def _read(
     if read is None:
         return _NotWritten("the model's rows were not JSON")
     cut = ("what the reading held after its last complete row (it was cut off)",) if was_cut else ()
-    read = filled_from_lines(shapes, read if isinstance(read, dict) else {}, text)
-    said = yield from _listed_values(ctx, shapes, read, today)
+    read = as_nothing(shapes, filled_from_lines(shapes, read if isinstance(read, dict) else {}, text))
+    said, unsure = yield from _listed_values(ctx, shapes, read, today)
     stored = StoredRows(ctx.session)
     try:
         kept = as_changes(shapes, _dates_as_said(shapes, read, text, today), text, stored)
@@ -168,7 +174,8 @@ def _read(
     counts = tuple((table, len(listed)) for table, listed in rows.items() if listed)
     written = {table for table, _ in counts}
     guessed = tuple(g for g in stated.guessed if g.split(".")[0] in written)
-    return _Written(writes, params, counts, (*unstated, *set_aside), tuple(agreement.set_from_lines), guessed)
+    unlike = (*unsure, *unlike_their_column(shapes, rows, stored))
+    return _Written(writes, params, counts, (*unstated, *set_aside), tuple(agreement.set_from_lines), guessed, unlike)
 
 
 def rows_read(text: str) -> tuple[object | None, bool]:
@@ -217,11 +224,11 @@ CHOICES = 3  # model calls at most, per request, to map read words to a listed v
 
 def _listed_values(
     ctx: Context, shapes: dict[str, Shape], read: dict, today: dt.date
-) -> Generator[Event, None, set[tuple[str, int, str]]]:
+) -> Generator[Event, None, tuple[set[tuple[str, int, str]], list[str]]]:
     """Each value read for a field the schema lists, as the listed value it means (`picks.mapped`), else as
-    the model chooses among the list in one constrained call (up to `CHOICES`), else left out. Returns the
-    (table, index, field) of those read from words the request says."""
-    calls, said = 0, set()
+    the model chooses among the list (up to `CHOICES` words, `_chosen`), else left out. Returns the (table,
+    index, field) of those read from words the request says, and the choices the model made two ways."""
+    calls, said, unsure = 0, set(), []
     chosen: dict[tuple[str, str, str], str | None] = {}  # words mapped once, however many rows repeat them
     for table, listed in read.items():
         shape = shapes.get(table)
@@ -238,31 +245,42 @@ def _listed_values(
                     value = chosen[asked]
                 elif value is None and calls < CHOICES and isinstance(words, str):
                     calls += 1
-                    value = yield from _chosen(ctx, table, field.column, words, list(field.allowed), field.required)
+                    value, again = yield from _chosen(
+                        ctx, table, field.column, words, list(field.allowed), field.required
+                    )
                     chosen[asked] = value
+                    if again != value:
+                        unsure.append(
+                            f"{table}.{field.column}: {words!r} was read as {value!r}, and as {again!r} asked again"
+                        )
                 if value is None:
                     del row[field.name]
                     continue
                 row[field.name] = value
                 if is_stated(words, ctx.request.text, today):
                     said.add((table, index, field.name))
-    return said
+    return said, unsure
 
 
 def _chosen(
     ctx: Context, table: str, column: str, said: str, options: list[str], required: bool
-) -> Generator[Event, None, str | None]:
-    """The listed value the model takes `said` to mean; it may keep `said` (none fits) unless the column
-    needs a value: then it picks one ("a regular adult membership" is one of the kinds of membership)."""
-    messages = prompts.value_choice_messages(ctx.request.text, table, column, said, options)
-    schema = {
-        "type": "object",
-        "properties": {"value": {"enum": options if required else [*options, said]}},
-        "required": ["value"],
-    }
-    completion = yield from ctx.calls("value", messages, schema, CHOICE_MAX_TOKENS)
-    chosen = prompts.parse_json(completion.text, "value")
-    return chosen if chosen in options else None
+) -> Generator[Event, None, tuple[str | None, str | None]]:
+    """The listed value the model takes `said` to mean, and what it takes asked again. It may keep `said` (none
+    fits) unless the column needs a value: then it must pick one ("a roomy spot" is one of the listed pitch
+    sizes), and is asked again with the list the other way round; a different pick the
+    second time is a guess, not a reading."""
+    picks = []
+    for shown in (options, options[::-1]) if required else (options,):
+        messages = prompts.value_choice_messages(ctx.request.text, table, column, said, shown)
+        schema = {
+            "type": "object",
+            "properties": {"value": {"enum": shown if required else [*shown, said]}},
+            "required": ["value"],
+        }
+        completion = yield from ctx.calls("value", messages, schema, CHOICE_MAX_TOKENS)
+        chosen = prompts.parse_json(completion.text, "value")
+        picks.append(chosen if chosen in options else None)
+    return picks[0], picks[-1]
 
 
 CHOICE_MAX_TOKENS = 40

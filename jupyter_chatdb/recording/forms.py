@@ -1,0 +1,135 @@
+"""The form of a value beside the values its column keeps: a check of what the model read against the data.
+
+A small model reading a request fills a field with the nearest words: a person's name for a phone, "none"
+for an e-mail address, "31" for a code kept as 'F-031'. Written, those are junk that looks like a record.
+Where every value a text column keeps shows a mark (mostly digits, a letter, an '@') and the value read
+lacks it, the value is not of its column's form (`unlike_kept`): the write waits, saying so. A value said as nothing
+("email: none", "n/a") is no value: a column that may be empty is left empty (`as_nothing`).
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Callable, Mapping, Sequence
+
+from ..sql.catalog import TEXT_TYPES
+from .resolve import StoredRows
+from .shapes import Field, Shape
+
+
+def _mostly_digits(value: str) -> bool:
+    """Whether digits are at least half of `value`'s characters (spaces aside): a phone, a code 'F-031'."""
+    shown = [c for c in value if not c.isspace()]
+    return 2 * sum(c.isdigit() for c in shown) >= len(shown) > 0
+
+
+def _holds(test: Callable[[str], bool]) -> Callable[[str], bool]:
+    return lambda value: any(test(c) for c in value)
+
+
+# (what a value has, whether a kept value shows it, whether the value read has it): "Kite 7" beside
+# "Kite 3" says nothing of a new kite's name, "0770 12" beside "0771 98" says a phone holds digits
+MARKS: tuple[tuple[str, Callable[[str], bool], Callable[[str], bool]], ...] = (
+    ("a digit", _mostly_digits, _holds(str.isdigit)),
+    ("a letter", _holds(str.isalpha), _holds(str.isalpha)),
+    ("'@'", _holds("@".__eq__), _holds("@".__eq__)),
+)
+LEAST_KEPT = 3  # kept values it takes to say what a column's values look like
+NOTHING = re.compile(r"^\s*(?:none|n/?a|nil|nothing|-+|\u2014)\s*\.?\s*$", re.IGNORECASE)  # a hint: it only empties
+
+
+def unlike_kept(kept: Sequence[str], said: str, least: int = LEAST_KEPT) -> tuple[str, ...]:
+    """What every one of at least `least` `kept` values has that `said` lacks ("a digit"); () when `said`
+    is of their form, or too few are kept to say.
+
+    >>> phones = ["0770 12", "0771 98", "0113 4"]
+    >>> unlike_kept(phones, "Ann Roe"), unlike_kept(phones, "0770 13"), unlike_kept(phones[:2], "Ann Roe")
+    (('a digit',), (), ())
+    >>> unlike_kept(["F-012", "N-104", "F-007"], "31"), unlike_kept(["a@x.io", "b@y.io", "c@z.io"], "none")
+    (('a letter',), ("'@'",))
+    >>> unlike_kept(["Kite 1", "Kite 2", "Kite 3"], "Osprey"), unlike_kept(["F-012", "N-104", "F-007"], "Osprey")
+    ((), ('a digit',))
+    """
+    if len(kept) < least:
+        return ()
+    return tuple(mark for mark, shows, has in MARKS if all(shows(value) for value in kept) and not has(said))
+
+
+def lacking(marks: Sequence[str], column: str) -> str:
+    """The words saying a value lacks `marks`, as every kept value of `column` has them.
+
+    >>> lacking(("a digit",), "phone")
+    'has no digit, as every phone kept has'
+    """
+    return f"has no {' or '.join(m.removeprefix('a ') for m in marks)}, as every {column} kept has"
+
+
+def said_as_nothing(value: object) -> bool:
+    """Whether `value` is words for no value ("none", "n/a", "-").
+
+    >>> [said_as_nothing(v) for v in ("none", " N/A ", "-", "nonesuch", 0, None)]
+    [True, True, True, False, False, False]
+    """
+    return isinstance(value, str) and NOTHING.match(value) is not None
+
+
+def as_nothing(shapes: Mapping[str, Shape], read: Mapping[str, object]) -> dict[str, object]:
+    """`read` (table -> rows), with each value said as nothing of a plain text field that may be empty set to
+    None (written NULL).
+
+    >>> members = Shape("members", (Field("email", "email", "VARCHAR", False),), "", "")
+    >>> as_nothing({"members": members}, {"members": [{"email": "none"}]})
+    {'members': [{'email': None}]}
+    """
+    return {
+        table: [
+            {
+                name: None if field is not None and not field.required and said_as_nothing(value) else value
+                for name, value in row.items()
+                for field in (_plain_text(shapes[table], name),)
+            }
+            if isinstance(row, dict)
+            else row
+            for row in listed
+        ]
+        if table in shapes and isinstance(listed, list)
+        else listed
+        for table, listed in read.items()
+    }
+
+
+def unlike_their_column(
+    shapes: Mapping[str, Shape], rows: Mapping[str, Sequence[Mapping[str, object]]], stored: StoredRows
+) -> list[str]:
+    """For each plain text value of `rows` that is not of the form of the values its column keeps, why:
+    "members.phone: 'Ann Roe' has no digit, as every phone kept has"."""
+    doubts = []
+    for table, listed in rows.items():
+        shape = shapes.get(table)
+        for row in listed if shape is not None else ():
+            for name, value in row.items():
+                field = _plain_text(shape, name)  # type: ignore[arg-type]
+                if field is None or not isinstance(value, str):
+                    continue
+                kept = stored.some_values(table, field.column)
+                if value in kept or (
+                    field.column in shape.unique and _names_or_codes(stored, table, field.column, value)
+                ):  # type: ignore[union-attr]
+                    continue
+                marks = unlike_kept(kept, value)
+                if marks:
+                    doubts.append(f"{table}.{field.column}: {value!r} {lacking(marks, field.column)}")
+    return doubts
+
+
+def _names_or_codes(stored: StoredRows, table: str, column: str, value: str) -> bool:
+    """Whether `value` names a kept row by `column`, or is written as a new code of it ("glasshouse 7")."""
+    return stored.find(table, (column,), value, column) is not None or stored.composed(table, column, value) is not None
+
+
+def _plain_text(shape: Shape, name: str) -> Field | None:
+    """The text field `name` of `shape` that refers to no table and lists no values; None if it is not one."""
+    field = next((f for f in shape.fields if f.name == name), None)
+    if field is None or field.reference is not None or field.allowed or not field.type.upper().startswith(TEXT_TYPES):
+        return None
+    return field
