@@ -5,7 +5,7 @@ A log line often opens with the day it was written and then gives another day fo
 ("2025-06-02 slot: ... 2025-06-12 10:30"). A small model reading a moment out of it joins the first day it saw to the
 time it was asked for. Where the request says that time of day together with another day, and only once,
 the moment read is that day at that time (`timed_as_said`); the model's own moment only says which field it
-meant.
+meant. Days written with slashes are read in the order the model read the first day in.
 """
 
 from __future__ import annotations
@@ -20,7 +20,7 @@ from .shapes import Shape
 NEAR = 40  # characters between a day and a time said together, at most
 
 
-def moments_said(text: str) -> list[dt.datetime]:
+def moments_said(text: str, day_first: bool | None = None) -> list[dt.datetime]:
     """The moments `text` gives: each time of day with the day said nearest to it, where no other day or
     time stands between them.
 
@@ -32,8 +32,19 @@ def moments_said(text: str) -> list[dt.datetime]:
     []
     >>> moments_said("2025-06-12 10:30:00"), moments_said("2025-06-12T10:30")  # as a model writes them
     ([datetime.datetime(2025, 6, 12, 10, 30)], [datetime.datetime(2025, 6, 12, 10, 30)])
+
+    Days in figures with slashes count where the order of day and month is known (`day_first`).
+
+    >>> moments_said("02/06/2025 slot: Jo, 12/06/2025 10:30", day_first=True)
+    [datetime.datetime(2025, 6, 12, 10, 30)]
     """
     days = [(m.start(), m.end(), day) for m in DATES.finditer(text) if (day := day_of(m))]
+    if day_first is not None:
+        for m in SLASHED.finditer(text):
+            first, second, year = (int(part) for part in m.groups())
+            day = day_or_none(year, second, first) if day_first else day_or_none(year, first, second)
+            if day is not None:
+                days.append((m.start(), m.end(), day))
     times = [
         (m.start(), m.end(), time)
         for m in TIMES.finditer(text)
@@ -83,19 +94,37 @@ def timed_as_said(shape: Shape, row: Mapping[str, object], text: str) -> dict[st
     {'begins_at': '2025-06-12 10:30:00'}
     >>> timed_as_said(slots, {"begins_at": "2025-06-12T10:30"}, "2025-06-02 slot: Jo, 2025-06-12 10:30")
     {'begins_at': '2025-06-12T10:30'}
+    >>> timed_as_said(slots, {"begins_at": "2025-06-02 10:30"}, "02/06/2025 slot: Jo, 12/06/2025 10:30")
+    {'begins_at': '2025-06-12 10:30:00'}
     """
-    said = moments_said(text)
     timed = dict(row)
     for field in shape.fields:
         if not field.type.upper().startswith("TIMESTAMP"):
             continue
         read = _moment(row.get(field.name))
+        said = moments_said(text, _day_first(text, read.date())) if read is not None else []
         if read is None or read in said:
             continue
         same_time = {moment for moment in said if moment.time() == read.time()}
         if len(same_time) == 1:
             timed[field.name] = same_time.pop().isoformat(sep=" ")
     return timed
+
+
+def _day_first(text: str, read: dt.date) -> bool | None:
+    """Whether the days `text` gives with slashes put the day first, as the model read one of them as
+    `read` ("02/06/2025" read as 2 June); None where no such day says.
+
+    >>> _day_first("02/06/2025 slot", dt.date(2025, 6, 2)), _day_first("06/02/2025 slot", dt.date(2025, 6, 2))
+    (True, False)
+    """
+    orders = set()
+    for first, second, year in SLASHED.findall(text):
+        if day_or_none(int(year), int(second), int(first)) == read:
+            orders.add(True)
+        if day_or_none(int(year), int(first), int(second)) == read:
+            orders.add(False)
+    return orders.pop() if len(orders) == 1 else None
 
 
 def _between(times: list, days: list, start: int, end: int) -> bool:

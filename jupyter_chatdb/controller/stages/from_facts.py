@@ -156,6 +156,9 @@ def _read(
     optional = {(s.table, f.name) for s in shapes.values() for f in s.fields if not f.required}
     naming = {(s.table, f.name) for s in shapes.values() for f in s.fields if f.column in s.unique}
     stated = stated_only(uncopied, text, today, picks, changes, said, optional, kept.changes, naming)
+    became = _now_changes(shapes, stated, changes, stored)
+    if became:  # rows that, without what the request does not say, change a kept row: read as changes
+        stated = stated_only(uncopied, text, today, picks, changes | became, said, optional, kept.changes, naming)
     rows, unstated = _without_made_up_rows(shapes, stated, kept.changes, stored, text)
     unstated = (*kept.left_out, *copies, *unstated)
     made_up = frozenset(table for table, listed in stated.rows.items() if listed and not rows.get(table))
@@ -176,6 +179,23 @@ def _read(
     guessed = tuple(g for g in stated.guessed if g.split(".")[0] in written)
     unlike = (*unsure, *unlike_their_column(shapes, rows, stored))
     return _Written(writes, params, counts, (*unstated, *set_aside), tuple(agreement.set_from_lines), guessed, unlike)
+
+
+def _now_changes(
+    shapes: dict[str, Shape], stated: Stated, changes: set[tuple[str, int]], stored: StoredRows
+) -> set[tuple[str, int]]:
+    """The (table, index) of rows not read as changes that, kept to what the request says, lack what a new
+    row needs and name a kept row by all their values but one: changes. A listed value such a row was
+    given because a new row needs one is no value the request sets (a room for a kept appointment)."""
+    return {
+        (table, index)
+        for table, listed in stated.rows.items()
+        if table in shapes
+        for index, row in enumerate(listed)
+        if (table, index) not in changes
+        and facts.lacks(shapes, table, row)
+        and facts.changes_a_kept_row(shapes, table, row, stored)
+    }
 
 
 def rows_read(text: str) -> tuple[object | None, bool]:
