@@ -175,7 +175,7 @@ def test_a_change_planned_as_an_insert_waits(dock: ChatDB, model: ScriptedBacken
     events: list[Event] = []
     reply = dock.ask("Entry 4 goes where entry 3 is", allow_writes=True, on_event=events.append)
     assert reply.pending and rows(dock, "SELECT count(*) FROM ledger") == [(2,)]
-    assert approval_reason(events) == "it adds rows to ledger, where the request changes rows already kept"
+    assert approval_reason(events).startswith("it adds rows to ledger, where the request changes rows already kept")
 
 
 def test_rows_named_by_a_day_in_words_and_days_set_or_moved_by_a_length(dock: ChatDB, model: ScriptedBackend):
@@ -313,8 +313,7 @@ INSERT INTO refunds VALUES (7, DATE '2024-05-01');
 
 def test_a_change_the_data_does_not_bear_out_is_read_as_adding_rows(model: ScriptedBackend):
     """Each thing named is kept, but no row has them together (a price move of a kept crop), or the rows
-    to remove are referred to (an order with a refund): the request goes on as one that adds rows,
-    written as before, without waiting."""
+    to remove are referred to (an order with a refund): the request goes on as one that adds rows."""
     farm = ChatDB(model=model, schema=REFERRED, summarize=False)
     set_price = {"column": "new_price", "how": "to", "value": "3.10"}
     move = {"price_moves": [{"crop": "quince", "moved_on": "2024-05-02", "new_price": 3.10}]}
@@ -324,9 +323,13 @@ def test_a_change_the_data_does_not_bear_out_is_read_as_adding_rows(model: Scrip
     removal_read = removal("orders", [("order_no", "7")])
     refund = {"refunds": [{"order_no": 7, "refunded_on": "2024-05-03"}]}
     model.push({"route": "write"}, removal_read, refund)
-    reply = farm.ask("Order 7 was refunded on 3 May 2024", allow_writes=True)
-    assert not reply.pending and rows(farm, "SELECT count(*) FROM orders") == [(1,)]
-    assert rows(farm, "SELECT count(*) FROM refunds") == [(2,)]
+    events: list[Event] = []
+    reply = farm.ask("Order 7 was refunded on 3 May 2024", allow_writes=True, on_event=events.append)
+    assert rows(farm, "SELECT count(*) FROM orders") == [(1,)]
+    assert [s.split()[0] for s in reply.sql] == ["INSERT"] and "refunds" in reply.sql[0]
+    # the refund read names its order by a number code cannot look up, so it is written without it: the
+    # write waits, saying the 7 is written nowhere
+    assert reply.pending and "the request gives 7, which nothing written holds" in approval_reason(events)
     farm.close()
 
 
