@@ -102,23 +102,30 @@ class Watch:
 # -- which records a run asks ---------------------------------------------------------------------
 
 
-def pick(records: Sequence[Record], stride: int, spread: bool = False, empty: Iterable[str] = ()) -> list[int]:
+def pick(
+    records: Sequence[Record], stride: int, spread: bool = False, empty: Iterable[str] = (), offset: int = 0
+) -> list[int]:
     """The numbers of the records a run asks, in log order: every `stride`-th of the log, or (`spread`)
     every `stride`-th of each class (`Record.does`; the ids in `empty`, facts into an empty table, a class
-    of their own), so that each class is asked at least once.
+    of their own), so that each class is asked at least once; from the `offset`-th on (of each class: a
+    class with fewer records starts at its last), for records other runs did not ask.
 
     >>> from types import SimpleNamespace as R
     >>> log = [R(id=f"r{n}", does="new") for n in range(7)] + [R(id="r7", does="change:add"), R(id="r8", does="new")]
     >>> pick(log, 4), pick(log, 4, spread=True), pick(log, 4, spread=True, empty=["r1"])
     ([0, 4, 8], [0, 4, 7], [0, 1, 5, 7])
+    >>> pick(log, 4, offset=2), pick(log, 4, spread=True, offset=2)
+    ([2, 6], [2, 6, 7])
     """
     if not spread:
-        return list(range(0, len(records), stride))
+        return list(range(offset, len(records), stride))
     empty = set(empty)
     by_class: dict[str, list[int]] = defaultdict(list)
     for number, record in enumerate(records):
         by_class[record.does + (" into an empty table" if record.id in empty else "")].append(number)
-    return sorted(number for numbers in by_class.values() for number in numbers[::stride])
+    return sorted(
+        number for numbers in by_class.values() for number in numbers[min(offset, len(numbers) - 1) :: stride]
+    )
 
 
 def print_classes(trade: Trade, picked: Sequence[int], empty: dict[str, tuple[str, ...]]) -> None:

@@ -79,7 +79,9 @@ def main() -> int:
         for name in args.trades.split(","):
             trade = build(name, args.seed)
             empty = fills_empty(trade)
-            print_classes(trade, pick(trade.records, args.stride, args.spread, empty)[: args.records or None], empty)
+            print_classes(
+                trade, pick(trade.records, args.stride, args.spread, empty, args.offset)[: args.records or None], empty
+            )
         return 0
     model = select_backend(args.model)
     if args.reading_only:
@@ -101,7 +103,8 @@ def main() -> int:
             trade = build(name, args.seed)
             parts = args.parts.split(",")
             if "records" in parts:
-                picked = pick(trade.records, args.stride, args.spread, fills_empty(trade) if args.spread else ())
+                empty = fills_empty(trade) if args.spread else ()
+                picked = pick(trade.records, args.stride, args.spread, empty, args.offset)
                 for number in picked[: args.records or None]:
                     if args.only and trade.records[number].id not in args.only.split(","):
                         continue
@@ -373,6 +376,7 @@ def parse_args() -> argparse.Namespace:
     parser.add_argument("--reading-only", action="store_true", help="no planning after the reading: for tuning")
     parser.add_argument("--no-baseline", action="store_true", help="the system alone: for tuning, never to quote")
     parser.add_argument("--stride", type=int, default=1, help="every N-th record")
+    parser.add_argument("--offset", type=int, default=0, help="from the N-th record on (of each class with --spread)")
     parser.add_argument(
         "--spread", action="store_true", help="the stride within each class of record (new, change:...)"
     )

@@ -15,9 +15,9 @@ from pathlib import Path
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
-from trades import TRADES, build  # noqa: E402
+from trades import TRADES, build
 
-from jupyter_chatdb.recording.unused import sql_values, unused_numbers  # noqa: E402
+from jupyter_chatdb.recording.unused import sql_values, unused_numbers
 
 FRUIT = Path(__file__).resolve().parents[2] / "shared" / "datasets"
 
