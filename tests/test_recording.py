@@ -607,6 +607,8 @@ def test_a_change_names_its_row_without_the_one_value_read_from_another_number_o
     reading = {"bookings": [{"player": "Ann Roy", "starts_at": "2025-05-02 10:00", "minutes": 30, "status": "played"}]}
     scripted.push({"route": "write"}, reading)
     seen: list = []
+    # read again for the booking's lines, as the 30 is written nowhere: the model reads the same again
+    scripted.push(reading)
     reply = db.ask("2025-05-02 played: Ann Roy (10:00), balls £30", allow_writes=True, on_event=seen.append)
     # the balls' line is not read: the change waits, saying the 30 is written nowhere
     assert reply.pending and "the request gives 30, which nothing written holds" in approval_reason(seen)
@@ -618,6 +620,21 @@ def test_a_change_names_its_row_without_the_one_value_read_from_another_number_o
     ]
     (extracted,) = [e for e in seen if isinstance(e, FactsExtracted)]
     assert "bookings.minutes = 30" in extracted.unstated
+    db.close()
+
+
+def test_a_header_written_without_its_lines_where_numbers_are_left_is_read_again_for_them(scripted):
+    """'balls £30' read as nothing: the change of the booking is read once more, its lines required, and
+    the reading that writes the 30 is the one written."""
+    db = ChatDB(model=scripted, schema=COURTS, summarize=False, strategy="facts")
+    first = {"bookings": [{"player": "Ann Roy", "starts_at": "2025-05-02 10:00", "status": "played"}]}
+    again = {**first, "extras": [{"item": "balls", "price": 30}]}
+    scripted.push({"route": "write"}, first, again)
+    reply = db.ask("2025-05-02 played: Ann Roy (10:00), balls £30", allow_writes=True)
+    assert not reply.pending
+    assert set(scripted.calls[-1].json_schema["required"]) == {"bookings", "extras"}
+    assert rows(db, "SELECT status FROM bookings WHERE booking_id = 1") == [("played",)]
+    assert rows(db, "SELECT booking_id, item, price::DOUBLE FROM extras") == [(1, "balls", 30.0)]
     db.close()
 
 

@@ -106,15 +106,16 @@ def unlike_their_column(
     doubts = []
     for table, listed in rows.items():
         shape = shapes.get(table)
-        for row in listed if shape is not None else ():
+        if shape is None:
+            continue
+        for row in listed:
             for name, value in row.items():
-                field = _plain_text(shape, name)  # type: ignore[arg-type]
+                field = _plain_text(shape, name)
                 if field is None or not isinstance(value, str):
                     continue
                 kept = stored.some_values(table, field.column)
-                if value in kept or (
-                    field.column in shape.unique and _names_or_codes(stored, table, field.column, value)
-                ):  # type: ignore[union-attr]
+                named = field.column in shape.unique and _names_or_codes(stored, table, field.column, value)
+                if value in kept or named:
                     continue
                 marks = unlike_kept(kept, value)
                 if marks:

@@ -23,6 +23,7 @@ from ...recording.resolve import StoredRows
 from ...recording.scope import around, in_scope, parents
 from ...recording.shapes import Shape, describe, json_schema, shapes_of, shown_order
 from ...recording.stated import Stated, is_stated, says_a_date, stated_only
+from ...recording.unused import sql_values, unused_numbers
 from ...sql.rules import derived_columns
 from .. import prompts
 from ..context import Context
@@ -42,7 +43,8 @@ def write_from_facts(ctx: Context) -> Iterator[Event]:
     kept to what it says, written by code with bound values. When what was read cannot be written and some
     of it was made up (rows of a table the request says nothing of), it is read once more, offered only the
     tables it read that were not made up (and those they name); a header read without its lines, once
-    more for them."""
+    more for them, and so is one written without its lines where the request gives numbers that nothing
+    written holds."""
     if ctx.route != Route.WRITE or ctx.steps or ctx.request.approved:
         return
     rules = ctx.services.rules
@@ -58,6 +60,10 @@ def write_from_facts(ctx: Context) -> Iterator[Event]:
         read = yield from _read(ctx, shapes, required)
         if isinstance(read, _Written) and ctx.does in ("change", "remove") and _adds(read.writes):
             read = _NotWritten("it was read as new rows, where the request changes rows already kept")
+        if isinstance(read, _Written) and not required and (header := _without_its_lines(ctx, shapes, read)):
+            again = yield from _read(ctx, *_with_its_rows(shapes, header))
+            if isinstance(again, _Written) and len(_unused(ctx, again)) < len(_unused(ctx, read)):
+                read = again  # the lines it left out the first time, where they hold the numbers it gives
         if isinstance(read, _Written):
             ctx.steps = [PlannedStep(write.goal, write.sql, write.binds) for write in read.writes]
             ctx.params.update(read.params)
@@ -75,6 +81,22 @@ def write_from_facts(ctx: Context) -> Iterator[Event]:
         if not shapes:
             break
     yield FactsNotUsed(failed.reason, failed.unstated)
+
+
+def _unused(ctx: Context, read: _Written) -> list[str]:
+    """The numbers the request gives that nothing `read` writes holds (`recording/unused.py`)."""
+    written = [*read.params.values(), *(value for write in read.writes for value in sql_values(write.sql))]
+    return unused_numbers(ctx.request.text, written)
+
+
+def _without_its_lines(ctx: Context, shapes: dict[str, Shape], read: _Written) -> str:
+    """A table `read` writes whose lines it does not, where the request gives numbers nothing written
+    holds (a visit written without the treatments and fees it lists): to read once more for its lines;
+    "" when there is none."""
+    written = [table for table, _ in read.counts]
+    if not _unused(ctx, read):
+        return ""
+    return next((t for t in written if set(facts.children(shapes, t, shapes)) - set(written)), "")
 
 
 def _adds(writes: list[facts.Write]) -> bool:
