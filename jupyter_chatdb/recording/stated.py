@@ -56,7 +56,9 @@ def stated_only(
     `optional`: the (table, field) a row may leave empty; `named`: the (table, index) of the rows that name a
     kept row by a column naming one row, the (table, field) in `naming`. A change's one listed value the
     request does not say in words is kept where the change sets nothing else the request says (an optional
-    value, or any but its naming ones on a row so named: "moved to Ashby" sets the site, not a kind).
+    value, or any but its naming ones on a row so named: "moved to Ashby" sets the site, not a kind), and
+    is read alone: a kept row read beside the rows of other tables (the member who borrows) is named, not
+    changed.
 
     >>> found = stated_only({"hay": [{"kind": "timothy", "price": 6, "bales": 0}]}, "Timothy sells at 6 now", dt.date(2024, 5, 1))
     >>> found.rows, found.left_out, found.trimmed
@@ -89,7 +91,8 @@ def stated_only(
                 and ((table, name) in optional or ((table, index) in named and (table, name) not in naming))
                 for name in stated
             )
-            if change and len(unsaid) == 1 and not sets_more:
+            alone = not any(isinstance(other, list) and other for name, other in rows.items() if name != table)
+            if change and len(unsaid) == 1 and not sets_more and alone:
                 stated[unsaid[0]] = row[unsaid[0]]  # the one listed value a change sets: the change it makes,
                 found.guessed.append(f"{table}.{unsaid[0]} = {row[unsaid[0]]!r}")  # but not one it says: it waits
             if len(stated) < len(row):
