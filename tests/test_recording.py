@@ -795,3 +795,17 @@ def test_a_lines_fee_said_as_money_is_its_own_not_the_listed_one(groomers, scrip
     groomers.ask("Rex came in on 5 May 2025 at 9:00 for a wash, £15", allow_writes=True)
     assert rows(groomers, "SELECT service, fee::DOUBLE FROM visit_services") == [("wash", 15.0)]
     assert rows(groomers, "SELECT service, fee::DOUBLE FROM services ORDER BY fee") == [("wash", 12.0), ("trim", 20.0)]
+
+
+def test_a_day_in_figures_that_reads_two_ways_is_the_one_near_the_days_kept_else_it_waits(society, scripted):
+    reading = {"dues": [{"holder": "Pia Lund", "paid_on": "2025-04-03", "amount": 40, "method": "cash"}]}
+    scripted.push({"route": "write"}, reading)
+    seen: list[Event] = []
+    # no dues are kept: 04/03/2025 may be 4 March or 3 April, and the write waits saying both
+    held = society.ask("Pia Lund paid 40 of dues on 04/03/2025 in cash", allow_writes=True, on_event=seen.append)
+    assert held.pending and "'04/03/2025' reads as 3 April 2025 or 4 March 2025" in approval_reason(seen)
+    society.session.rows("INSERT INTO dues VALUES (1, DATE '2025-02-20', 40, 'cash'), (1, DATE '2025-03-01', 40, 'cash')")
+    scripted.push({"route": "write"}, reading)
+    written = society.ask("Pia Lund paid 40 of dues on 04/03/2025 in cash", allow_writes=True)
+    assert not written.pending
+    assert rows(society, "SELECT paid_on::VARCHAR FROM dues WHERE holder_id = 2") == [("2025-03-04",)]

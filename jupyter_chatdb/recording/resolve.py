@@ -9,6 +9,7 @@ single match counts: two rows that fit as well as each other are no answer.
 
 from __future__ import annotations
 
+import datetime as dt
 import re
 from collections.abc import Mapping, Sequence
 
@@ -102,6 +103,14 @@ class StoredRows:
             list(numbers),
         )
         return [str(value) for (value,) in rows]
+
+    def span(self, table: str, column: str) -> tuple[dt.date, dt.date] | None:
+        """The oldest and newest days a date or moment column keeps; None when it keeps none."""
+        quoted = quote_identifier(column)
+        (low, high), *_ = self._rows(
+            f"SELECT CAST(min({quoted}) AS DATE), CAST(max({quoted}) AS DATE) FROM {quote_table(table)}"
+        )
+        return (low, high) if isinstance(low, dt.date) and isinstance(high, dt.date) else None
 
     def some_values(self, table: str, column: str, limit: int = 50) -> list[str]:
         """Up to `limit` distinct kept values of `column`, as text (none NULL)."""

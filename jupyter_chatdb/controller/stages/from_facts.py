@@ -10,6 +10,7 @@ from dataclasses import dataclass
 
 from ...recording import facts
 from ...recording.agreement import agreed
+from ...recording.day_order import ordered_day
 from ...recording.forms import as_nothing, unlike_their_column
 from ...recording.kept import as_changes, without_copies
 from ...recording.labelled_lines import filled_from_lines
@@ -163,7 +164,8 @@ def _read(
     said, unsure = yield from _listed_values(ctx, shapes, read, today)
     stored = StoredRows(ctx.session)
     try:
-        kept = as_changes(shapes, _dates_as_said(shapes, read, text, today), text, stored)
+        read, two_ways = _days_in_order(shapes, _dates_as_said(shapes, read, text, today), text, stored)
+        kept = as_changes(shapes, read, text, stored)
         uncopied, copies = without_copies(shapes, kept.rows, text, stored)
     except facts.NotExpressible as reason:
         return _NotWritten(str(reason))
@@ -199,7 +201,7 @@ def _read(
     counts = tuple((table, len(listed)) for table, listed in rows.items() if listed)
     written = {table for table, _ in counts}
     guessed = tuple(g for g in stated.guessed if g.split(".")[0] in written)
-    unlike = (*unsure, *unlike_their_column(shapes, rows, stored))
+    unlike = (*two_ways, *unsure, *unlike_their_column(shapes, rows, stored))
     return _Written(writes, params, counts, (*unstated, *set_aside), tuple(agreement.set_from_lines), guessed, unlike)
 
 
@@ -342,6 +344,44 @@ def _dates_as_said(shapes: dict[str, Shape], read: dict, text: str, today: dt.da
         else listed
         for table, listed in read.items()
     }
+
+
+def _days_in_order(
+    shapes: dict[str, Shape], read: dict[str, object], text: str, stored: StoredRows
+) -> tuple[dict[str, object], list[str]]:
+    """The reading, with each day the request gives in figures that read two ways ("09/03/2024") as
+    `day_order.ordered_day` settles it; and, for those it does not settle, why the write waits."""
+    doubts: list[str] = []
+    ordered: dict[str, object] = {}
+    for table, listed in read.items():
+        shape = shapes.get(table)
+        if shape is None or not isinstance(listed, list):
+            ordered[table] = listed
+            continue
+        rows = []
+        for row in listed:
+            row = dict(row) if isinstance(row, dict) else row
+            for field in shape.fields if isinstance(row, dict) else ():
+                value = row.get(field.name)
+                if field.reference is not None or not field.type.upper().startswith(("DATE", "TIMESTAMP")):
+                    continue
+                if not isinstance(value, str) or (day := day_or_none_of(value)) is None:
+                    continue
+                settled, doubt = ordered_day(text, day, stored.span(shape.table, field.column))
+                row[field.name] = settled.isoformat() + value.strip()[10:]
+                if doubt:
+                    doubts.append(f"{table}.{field.column}: {doubt}")
+            rows.append(row)
+        ordered[table] = rows
+    return ordered, doubts
+
+
+def day_or_none_of(value: str) -> dt.date | None:
+    """The day an ISO date or moment begins with; None if it does not."""
+    try:
+        return dt.date.fromisoformat(value.strip()[:10])
+    except ValueError:
+        return None
 
 
 def _dated_the_day_said(shapes: dict[str, Shape], table: str, row: dict, read: dict[str, list], text: str) -> dict:
