@@ -638,6 +638,19 @@ def test_a_header_written_without_its_lines_where_numbers_are_left_is_read_again
     db.close()
 
 
+def test_lines_read_beside_a_kept_row_named_by_its_values_belong_to_it(scripted):
+    """'balls £30' with Ann's booking of the 2nd named by her and its time, nothing of it to set: the
+    extra is added to that booking, which is only looked up."""
+    db = ChatDB(model=scripted, schema=COURTS, summarize=False, strategy="facts")
+    booking = {"player": "Ann Roy", "starts_at": "2025-05-02 10:00"}
+    scripted.push({"route": "write"}, {"bookings": [booking], "extras": [{"item": "balls", "price": 30}]})
+    reply = db.ask("2025-05-02 played: Ann Roy (10:00), balls £30", allow_writes=True)
+    assert not reply.pending and reply.sql[0].startswith("SELECT")
+    assert rows(db, "SELECT booking_id, item, price::DOUBLE FROM extras") == [(1, "balls", 30.0)]
+    assert rows(db, "SELECT count(*) FROM bookings WHERE status = 'booked'") == [(3,)]
+    db.close()
+
+
 def test_a_kept_row_read_once_per_line_with_a_value_differing_each_time_is_one_change(scripted):
     db = ChatDB(model=scripted, schema=COURTS, summarize=False, strategy="facts")
     reading = {

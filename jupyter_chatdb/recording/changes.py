@@ -96,11 +96,12 @@ class Changes:
     ) -> None:
         """A row of a table with generated keys that lacks values its table needs: a change to the one kept
         row the rest of its values name. Its empty values filled in (a run dropped off) where it gives
-        some; else the one value it gives that differs on the one row its two or more other values name (an
+        some, or, read with lines and nothing to set, the one kept row named for them (a visit's
+        treatments); else the one value it gives that differs on the one row its two or more other values name (an
         observing session moved to another telescope); else its empty values filled in on the one row all
         its values but one name (that one read from another number of the request)."""
-        if fill_in and self._tried(lambda: self.change(shape, values, has_children)):
-            return
+        if (fill_in or has_children) and self._tried(lambda: self.change(shape, values, has_children)):
+            return  # a kept row's empty values filled in, or the kept row its lines belong to named
         if self._one_that_differs(shape, values, has_children):
             return
         if fill_in and self._tried(lambda: self.change(shape, values, has_children, narrow=True)):
@@ -190,6 +191,15 @@ class Changes:
         else:
             self.writes.append(Write(goal, sql))
 
+    def bind_one(self, shape: Shape, where: str) -> None:
+        """Bind the key of the one kept row `where` holds for, for the rows belonging to it; nothing changes."""
+        target, key = quote_table(shape.table), quote_identifier(shape.returned_key)
+        bind = bind_name(shape.table, shape.returned_key)
+        one = f"(SELECT min({key}) FROM {target} WHERE {where})"
+        sql = f"SELECT {key} AS {quote_identifier(bind)} FROM {target} WHERE {key} = {one}"
+        self.writes.append(Write(f"find the {shape.table} row it names", sql, (bind,)))
+        self.added[shape.table] = bind
+
     def change(
         self, shape: Shape, values: Mapping[str, object], has_children: bool = False, narrow: bool = False
     ) -> None:
@@ -202,10 +212,15 @@ class Changes:
         changed = [f for f in shape.fields if not f.required and f.column in values]
         if not shape.returned_key or not identifying:
             raise NotExpressible(f"a {shape.table} row without rows of its own, and not a change this can write")
-        if not changed:
+        if not changed and not has_children:
             raise WithoutItsRows(shape.table)
         empty = [f"{quote_identifier(f.column)} IS NULL" for f in changed if f.nullable]  # a value it lacks yet
         found = " AND ".join([self.condition(identifying, values), *empty])
+        if not changed:  # named only, as the kept row the lines read beside it belong to (a visit's treatments)
+            if self.stored is not None and self.stored.count(shape.table, found, self.params) != 1:
+                raise NotExpressible(f"the {shape.table} row its lines belong to: its values name no one kept row")
+            self.bind_one(shape, found)
+            return
         if self.stored is not None:
             matched = self.stored.count(shape.table, found, self.params)
             if matched != 1:
