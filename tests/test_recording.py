@@ -817,7 +817,9 @@ def test_a_day_in_figures_that_reads_two_ways_is_the_one_near_the_days_kept_else
     # no dues are kept: 04/03/2025 may be 4 March or 3 April, and the write waits saying both
     held = society.ask("Pia Lund paid 40 of dues on 04/03/2025 in cash", allow_writes=True, on_event=seen.append)
     assert held.pending and "'04/03/2025' reads as 3 April 2025 or 4 March 2025" in approval_reason(seen)
-    society.session.rows("INSERT INTO dues VALUES (1, DATE '2025-02-20', 40, 'cash'), (1, DATE '2025-03-01', 40, 'cash')")
+    society.session.rows(
+        "INSERT INTO dues VALUES (1, DATE '2025-02-20', 40, 'cash'), (1, DATE '2025-03-01', 40, 'cash')"
+    )
     scripted.push({"route": "write"}, reading)
     written = society.ask("Pia Lund paid 40 of dues on 04/03/2025 in cash", allow_writes=True)
     assert not written.pending
