@@ -105,13 +105,19 @@ def test_values_the_model_cannot_give_leave_the_request_to_the_planner(stable, s
         {"route": "write"},
         CHOSEN,
         {"supplier": "Quellmire Farm", "items": []},  # no item: the procedure cannot run
-        plan("UPDATE horses SET hay_kg = hay_kg + 8 WHERE name = 'Tansy'"),
+        plan(*BOTH_HORSES),
     )
     events = []
     stable.ask(LATER, allow_writes=True, on_event=events.append)
     (skipped,) = [e for e in events if isinstance(e, ProcedureNotUsed)]
     assert skipped.reason == "Procedure 'hay delivery' needs a non-empty list of items."
     assert hay(stable)["Tansy"] == 8
+
+
+BOTH_HORSES = (
+    "UPDATE horses SET hay_kg = hay_kg + 8 WHERE name = 'Tansy'",
+    "UPDATE horses SET hay_kg = hay_kg + 4 WHERE name = 'Bramble'",
+)
 
 
 def test_a_procedure_the_model_finds_of_another_kind_is_not_used(stable, scripted):
@@ -142,10 +148,10 @@ def test_after_a_no_to_each_procedure_the_one_picked_when_asked_again_runs(stabl
 
 def test_a_request_can_be_planned_instead_of_running_its_procedure(stable, scripted):
     learned_delivery(stable, scripted)
-    scripted.push({"route": "write"}, plan("UPDATE horses SET hay_kg = hay_kg + 1 WHERE name = 'Tansy'"))
+    scripted.push({"route": "write"}, plan(*BOTH_HORSES))
     events = []
     stable.ask(LATER, allow_writes=True, use_procedures=False, on_event=events.append)
-    assert not [e for e in events if isinstance(e, ProcedureUsed)] and hay(stable)["Tansy"] == 1
+    assert not [e for e in events if isinstance(e, ProcedureUsed)] and hay(stable)["Tansy"] == 8
 
 
 def test_an_unrelated_write_is_planned(stable, scripted):

@@ -207,8 +207,8 @@ def parse_reading(reply: object) -> Reading | None:
 def is_a_new_row(reading: Reading, shapes: Mapping[str, Shape]) -> bool:
     """Whether a change the model read gives a new row's values: it sets nothing, and the values it names
     rows by are every one a new row of its table needs (a payment's payer, day, amount and method); or it
-    names the row by its name and sets the rest to values given ("Ben Carter joined ...", where no row is
-    Ben Carter: `read_change` asks the data). A change that only misplaced its new value ("Bolt is blue now"
+    names the row by its name and sets the rest to values given ("Eda Voss joined ...", where no row is
+    Eda Voss: `read_change` asks the data). A change that only misplaced its new value ("Bolt is blue now"
     with the colour among the names) names too little for either.
 
     >>> from jupyter_chatdb.recording.shapes import Field

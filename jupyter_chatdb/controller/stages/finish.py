@@ -10,7 +10,6 @@ from typing import cast
 import pandas as pd
 
 from ...errors import ChatDBError
-from ...recording.unused import sql_values, unused_numbers
 from ...sql.approval import Preview, RunMarks, bulk_change, differences
 from ...sql.journal import TableChange
 from ..answer import plain_answer
@@ -31,9 +30,9 @@ FALLBACK_REPAIRS = 1
 @stage(may_fall_back=True)
 def finish(ctx: Context) -> Iterator[Event]:
     """Commit the writes, or roll them back and wait for approval: without writes allowed, in a dry run,
-    when they change every row of a table (or more than `approve_share`), when a stage held them, or when
-    the request gives a number nothing written holds (`recording/unused.py`). An approval must change
-    exactly the rows its preview showed."""
+    when they change every row of a table (or more than `approve_share`), or when a stage held them
+    (`ctx.held`: a value the request does not give, a number nothing written holds). An approval must
+    change exactly the rows its preview showed."""
     chain = ctx.running()
     if not ctx.session.in_transaction:
         return
@@ -57,9 +56,6 @@ def finish(ctx: Context) -> Iterator[Event]:
         approval = approval or bulk_change(own_changes, ctx.options.approve_share, chain.matched)
         if added := _adds_to_a_change(ctx.does, own_changes):
             ctx.held.append(added)
-        written = [value for step in chain.steps for value in sql_values(step.sql)]
-        if own_changes and (unused := unused_numbers(request.text, written)):
-            ctx.held.append(f"the request gives {', '.join(unused)}, which nothing written holds")
         approval = approval or "; ".join(ctx.held)
     if approval:
         session.rollback()
