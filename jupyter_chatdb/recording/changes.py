@@ -97,9 +97,9 @@ class Changes:
         """A row of a table with generated keys that lacks values its table needs: a change to the one kept
         row the rest of its values name. Its empty values filled in (a run dropped off) where it gives
         some, or, read with lines and nothing to set, the one kept row named for them (a visit's
-        treatments); else the one value it gives that differs on the one row its two or more other values name (an
-        observing session moved to another telescope); else its empty values filled in on the one row all
-        its values but one name (that one read from another number of the request)."""
+        treatments); else the one value it gives that differs on the one row its two or more other values
+        name (an observing session moved to another telescope); else its empty values filled in on the one
+        row all its values but one name (that one read from another number of the request)."""
         if (fill_in or has_children) and self._tried(lambda: self.change(shape, values, has_children)):
             return  # a kept row's empty values filled in, or the kept row its lines belong to named
         if self._one_that_differs(shape, values, has_children):

@@ -14,6 +14,7 @@ from collections.abc import Mapping
 
 from ..language.cues import LATENESS
 from ..language.spoken import durations
+from .day_order import leading_day
 from .shapes import Shape
 from .stated import says_date
 
@@ -40,7 +41,7 @@ def dated_by_length(shape: Shape, row: Mapping[str, object], text: str, today: d
     lengths = [d for d in durations(LATENESS.sub("", text)) if d.days or d.months]
     if len(lengths) != 1:
         return dict(row)
-    dates = [(f, day) for f in shape.fields if f.type.upper() == "DATE" and (day := _date(row.get(f.name)))]
+    dates = [(f, day) for f in shape.fields if f.type.upper() == "DATE" and (day := leading_day(row.get(f.name)))]
     stated = {f.name: says_date(text, day, today, lengths=False) for f, day in dates}
     said = [day for f, day in dates if stated[f.name]]
     unsaid = [f for f, day in dates if f.required and not stated[f.name] and said and day > said[0]]
@@ -49,12 +50,3 @@ def dated_by_length(shape: Shape, row: Mapping[str, object], text: str, today: d
     counted = lengths[0].after(said[0])
     twice = {f.name for f, day in dates if not f.required and not stated[f.name] and day == counted}
     return {**{name: value for name, value in row.items() if name not in twice}, unsaid[0].name: counted.isoformat()}
-
-
-def _date(value: object) -> dt.date | None:
-    if not isinstance(value, str):
-        return None
-    try:
-        return dt.date.fromisoformat(value.strip()[:10])
-    except ValueError:
-        return None

@@ -567,8 +567,8 @@ class _Writer:
         return None
 
     def of_its_form(self, column: str, said: str) -> bool:
-        """Whether `said` may be a value of `column`: unless every kept value of it has a digit or an '@'
-        that `said` lacks (a name given for a phone or an e-mail address).
+        """Whether `said` may be a value of `column`: unless every kept value of it is mostly digits or has
+        an '@', and `said` has none (a name given for a phone or an e-mail address: `forms.unlike_kept`).
 
         >>> from jupyter_chatdb.sql.session import Session
         >>> session = Session()
@@ -577,8 +577,8 @@ class _Writer:
         >>> writer.of_its_form("phone", "Ann Roe"), writer.of_its_form("who", "Ann Roe"), writer.of_its_form("phone", "0770 13")
         (False, True, True)
         """
-        lacks = unlike_kept(self.stored.some_values(self.shape.table, column), said, least=1)
-        return not set(lacks) - {"a letter"}
+        missing = unlike_kept(self.stored.some_values(self.shape.table, column), said, least=1)
+        return not set(missing) - {"a letter"}
 
     def unlike_kept(self, column: str, said: str) -> tuple[str, ...]:
         """What every kept value of `column` has that `said` lacks (`forms.unlike_kept`)."""

@@ -8,9 +8,10 @@ import json
 from collections.abc import Generator, Iterator
 from dataclasses import dataclass
 
+from ...language.dates import SLASHED
 from ...recording import facts
 from ...recording.agreement import agreed
-from ...recording.day_order import ordered_day
+from ...recording.day_order import leading_day, ordered_day
 from ...recording.forms import as_nothing, unlike_their_column
 from ...recording.kept import as_changes, without_copies
 from ...recording.labelled_lines import filled_from_lines
@@ -69,7 +70,7 @@ def write_from_facts(ctx: Context) -> Iterator[Event]:
             ctx.steps = [PlannedStep(write.goal, write.sql, write.binds) for write in read.writes]
             ctx.params.update(read.params)
             ctx.held += [f"{guess}: the request does not say it; check it before approving" for guess in read.guessed]
-            ctx.held += [f"{doubt}; check it before approving" for doubt in read.unlike]
+            ctx.held += [f"{doubt}; check it before approving" for doubt in read.doubts]
             yield FactsExtracted(read.counts, read.unstated, read.from_lines)
             return
         failed = read
@@ -134,7 +135,7 @@ class _Written:
     unstated: tuple[str, ...]
     from_lines: tuple[str, ...]
     guessed: tuple[str, ...] = ()  # listed values a change sets that the request does not say
-    unlike: tuple[str, ...] = ()  # values the model picked two ways, or not of their column's form, and why
+    doubts: tuple[str, ...] = ()  # values the model picked two ways, days read two ways, values unlike their column
 
 
 @dataclass(frozen=True)
@@ -201,8 +202,8 @@ def _read(
     counts = tuple((table, len(listed)) for table, listed in rows.items() if listed)
     written = {table for table, _ in counts}
     guessed = tuple(g for g in stated.guessed if g.split(".")[0] in written)
-    unlike = (*two_ways, *unsure, *unlike_their_column(shapes, rows, stored))
-    return _Written(writes, params, counts, (*unstated, *set_aside), tuple(agreement.set_from_lines), guessed, unlike)
+    doubts = (*two_ways, *unsure, *unlike_their_column(shapes, rows, stored))
+    return _Written(writes, params, counts, (*unstated, *set_aside), tuple(agreement.set_from_lines), guessed, doubts)
 
 
 def _now_changes(
@@ -309,10 +310,10 @@ def _listed_values(
 def _chosen(
     ctx: Context, table: str, column: str, said: str, options: list[str], required: bool
 ) -> Generator[Event, None, tuple[str | None, str | None]]:
-    """The listed value the model takes `said` to mean, and what it takes asked again. It may keep `said` (none
-    fits) unless the column needs a value: then it must pick one ("a roomy spot" is one of the listed pitch
-    sizes), and is asked again with the list the other way round; a different pick the
-    second time is a guess, not a reading."""
+    """The listed value the model takes `said` to mean, and what it takes asked again. It may keep `said`
+    (none fits) unless the column needs a value: then it must pick one ("a roomy spot" is one of the listed
+    pitch sizes), and is asked again with the list the other way round; a different pick the second time
+    is a guess, not a reading."""
     picks = []
     for shown in (options, options[::-1]) if required else (options,):
         messages = prompts.value_choice_messages(ctx.request.text, table, column, said, shown)
@@ -352,6 +353,8 @@ def _days_in_order(
     """The reading, with each day the request gives in figures that read two ways ("09/03/2024") as
     `day_order.ordered_day` settles it; and, for those it does not settle, why the write waits."""
     doubts: list[str] = []
+    if not SLASHED.search(text):
+        return read, doubts
     ordered: dict[str, object] = {}
     for table, listed in read.items():
         shape = shapes.get(table)
@@ -365,23 +368,15 @@ def _days_in_order(
                 value = row.get(field.name)
                 if field.reference is not None or not field.type.upper().startswith(("DATE", "TIMESTAMP")):
                     continue
-                if not isinstance(value, str) or (day := day_or_none_of(value)) is None:
+                if (day := leading_day(value)) is None:
                     continue
                 settled, doubt = ordered_day(text, day, stored.span(shape.table, field.column))
-                row[field.name] = settled.isoformat() + value.strip()[10:]
+                row[field.name] = settled.isoformat() + str(value).strip()[10:]
                 if doubt:
                     doubts.append(f"{table}.{field.column}: {doubt}")
             rows.append(row)
         ordered[table] = rows
     return ordered, doubts
-
-
-def day_or_none_of(value: str) -> dt.date | None:
-    """The day an ISO date or moment begins with; None if it does not."""
-    try:
-        return dt.date.fromisoformat(value.strip()[:10])
-    except ValueError:
-        return None
 
 
 def _dated_the_day_said(shapes: dict[str, Shape], table: str, row: dict, read: dict[str, list], text: str) -> dict:
