@@ -70,8 +70,9 @@ def in_scope(shapes: Mapping[str, Shape], named: set[str]) -> dict[str, Shape]:
 
 
 def around(shapes: Mapping[str, Shape], table: str) -> dict[str, Shape]:
-    """`table`, the tables whose rows refer to its rows (its lines, a new member's first loan), and every
-    table those reference: where a record's rows may go when it is read as adding to `table`.
+    """`table`, the tables whose rows refer to its rows (its lines, a new member's first loan) and those
+    whose rows refer to theirs, and every table those reference: where a record's rows may go when it is
+    read as adding to `table`.
 
     >>> from jupyter_chatdb.recording.shapes import Field, Reference
     >>> def shape(name, *refs):
@@ -79,12 +80,16 @@ def around(shapes: Mapping[str, Shape], table: str) -> dict[str, Shape]:
     >>> shapes = {"owners": shape("owners"), "kites": shape("kites", "owners"), "flights": shape("flights", "kites", "fields"),
     ...     "fields": shape("fields"), "fairs": shape("fairs"), "stalls": shape("stalls", "fairs")}
     >>> sorted(around(shapes, "flights")), sorted(around(shapes, "owners"))
-    (['fields', 'flights', 'kites', 'owners'], ['kites', 'owners'])
+    (['fields', 'flights', 'kites', 'owners'], ['fields', 'flights', 'kites', 'owners'])
     """
     name_of = {shape.table: name for name, shape in shapes.items()}
     above = ancestors(shapes)
-    referring = [name for name, other in shapes.items() if shapes[table].table in parents(other)]
-    kept = {table, *referring}
+
+    def referring(names: set[str]) -> set[str]:
+        return {name for name, other in shapes.items() if {shapes[n].table for n in names} & parents(other)}
+
+    kept = {table} | referring({table})
+    kept |= referring(kept - {table})  # the lines of those (a new customer's first sale, and its lines)
     for name in list(kept):
         kept |= {name_of.get(t, t) for t in above.get(name, set())}
     return {name: shape for name, shape in shapes.items() if name in kept}
