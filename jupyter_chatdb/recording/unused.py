@@ -2,7 +2,8 @@
 
 A small model reading "attended: Ben (12:00); ultrasound £27, massage £50" may write the visit and leave
 its lines out. What it wrote is right, but the record is not all there, and an applied write says it is.
-Each number the request gives in figures (not a piece of a date, a time, a phone number or a code) should
+Each number the request gives in figures (not a piece of a date, a time, a phone number or a code, nor one
+of five figures or more: a contact's number, which a reading may leave out without losing the record) should
 be a value written, or a number within one ("room 2" for 'R2'); one that is not makes the write wait,
 saying which (`unused_numbers`).
 """
@@ -22,7 +23,8 @@ DIGITS = re.compile(r"\d+(?:\.\d+)?")
 # a length of days code counts from ("extend by 7 days"), or a number joined to a word ("over-65s", "3kg"):
 # not checked (a hint that only leaves a number out of the check)
 NOT_CHECKED = re.compile(
-    r"\d+\s*(?:nights?|days?|weeks?|months?|years?|hours?|hrs?|minutes?|mins?)\b|[A-Za-z]-\d+|\d+[A-Za-z]+",
+    r"\d+\s*(?:nights?|days?|weeks?|months?|years?|hours?|hrs?|minutes?|mins?)\b|[A-Za-z]-\d+|\d+[A-Za-z]+"
+    r"|(?<![\d.,])\d{5,}(?![\d.,])",  # five figures or more: a phone, a number naming something, not an amount
     re.IGNORECASE,
 )
 
@@ -32,7 +34,7 @@ def numbers_given(text: str) -> list[str]:
 
     >>> numbers_given("24/04/2024 attended: Ben (16:30) at 9am; ultrasound £27.50, 2 sessions on 3 May 2024")
     ['27.50', '2']
-    >>> numbers_given("extend by 7 days, 12 nights over; the over-65s rate; 3kg of plums; 4 crates")
+    >>> numbers_given("extend by 7 days, 12 nights over; the over-65s rate; 3kg of plums; 4 crates; phone 67753")
     ['4']
     """
     masked = text
