@@ -24,7 +24,7 @@ DIGITS = re.compile(r"\d+(?:\.\d+)?")
 # not checked (a hint that only leaves a number out of the check)
 NOT_CHECKED = re.compile(
     r"\d+\s*(?:nights?|days?|weeks?|months?|years?|hours?|hrs?|minutes?|mins?)\b|[A-Za-z]-\d+|\d+[A-Za-z]+"
-    r"|(?<![\d.,])\d{5,}(?![\d.,])",  # five figures or more: a phone, a number naming something, not an amount
+    r"|(?<![\d.,])\d{5,}(?!\d|[.,]\d)",  # five figures or more: a phone, a number naming something, not an amount
     re.IGNORECASE,
 )
 
@@ -34,8 +34,8 @@ def numbers_given(text: str) -> list[str]:
 
     >>> numbers_given("24/04/2024 attended: Ben (16:30) at 9am; ultrasound £27.50, 2 sessions on 3 May 2024")
     ['27.50', '2']
-    >>> numbers_given("extend by 7 days, 12 nights over; the over-65s rate; 3kg of plums; 4 crates; phone 67753")
-    ['4']
+    >>> numbers_given("extend by 7 days, 12 nights over; the over-65s rate; 3kg of plums; 4 crates; phone 67753, 2 kg")
+    ['4', '2']
     """
     masked = text
     for pattern in (DATES, SLASHED, TIMES, NOT_CHECKED):
