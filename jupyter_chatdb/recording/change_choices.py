@@ -56,7 +56,7 @@ def options_for(reading: Reading, shape: Shape, row: Mapping[str, object] | None
     first option, where it can be written."""
     if reading.does == "remove":
         return _removal_options(reading, shape, row)
-    unlisted = [(s, f) for s in reading.settings if (f := _field(shape, s.column)) and _is_unlisted(s, f)]
+    unlisted = [(s, f) for s in reading.settings if (f := shape.field(s.column)) and _is_unlisted(s, f)]
     if reading.does == "change" and len(unlisted) == 1:
         return _listed_options(reading, *unlisted[0])
     return []
@@ -98,10 +98,6 @@ def _listed_options(reading: Reading, setting: Setting, field_: Field) -> list[O
 def _is_unlisted(setting: Setting, field_: Field) -> bool:
     listed = bool(field_.allowed) and field_.reference is None
     return listed and setting.how == "to" and mapped(setting.value, field_.allowed) is None
-
-
-def _field(shape: Shape, name: str) -> Field | None:
-    return next((f for f in shape.fields if name.lower() in (f.name.lower(), f.column.lower())), None)
 
 
 def choice_messages(

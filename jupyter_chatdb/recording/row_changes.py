@@ -233,11 +233,7 @@ def is_a_new_row(reading: Reading, shapes: Mapping[str, Shape]) -> bool:
         if not by_name or not shape.natural_key or any(s.how not in ("to", "clear") for s in reading.settings):
             return False
         values += [(s.column, s.value) for s in reading.settings if s.how == "to"]
-    given = {}
-    for column, value in values:
-        field_ = next((f for f in shape.fields if column.lower() in (f.name.lower(), f.column.lower())), None)
-        if field_ is not None:
-            given[field_.name] = value
+    given = {field_.name: value for column, value in values if (field_ := shape.field(column)) is not None}
     needed = [f for f in shape.fields if f.required]
     return len(needed) >= MIN_NEEDED and not lacks(shapes, reading.table, given)
 
@@ -654,7 +650,7 @@ class _Writer:
 
     def field(self, name: str) -> Field | None:
         lowered = name.lower()
-        return next((f for f in self.shape.fields if lowered in (f.name.lower(), f.column.lower())), None) or (
+        return self.shape.field(name) or (
             Field(name, name, "VARCHAR", required=False) if lowered in {c.lower() for c in self.shape.unique} else None
         )
 

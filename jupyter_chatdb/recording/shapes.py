@@ -67,6 +67,11 @@ class Shape:
     required_references: tuple[Field, ...] = ()  # references to rows of this request, never filled in
     unique: tuple[str, ...] = ()  # columns a UNIQUE or PRIMARY KEY holds to name at most one row
 
+    def field(self, name: str) -> Field | None:
+        """The field the model or a reading calls `name`: by its name or its column, case aside."""
+        lowered = name.lower()
+        return next((f for f in self.fields if lowered in (f.name.lower(), f.column.lower())), None)
+
 
 def shapes_of(session: Session, catalog: Catalog, derived: Mapping[str, Sequence[str]] = {}) -> dict[str, Shape]:
     """The shape of each stored table, parents first. `derived`: table -> the columns rules keep true."""

@@ -73,12 +73,12 @@ def read_change(ctx: Context) -> Iterator[Event]:
         reading = parse_reading(json.loads(completion.text))
     except json.JSONDecodeError:
         reading = None
-    if reading is not None and is_a_new_row(reading, shapes) and not _names_one_kept_row(ctx, reading, shapes):
+    stored = StoredRows(ctx.session)
+    if reading is not None and is_a_new_row(reading, shapes) and not _names_one_kept_row(stored, reading, shapes):
         reading = replace(reading, does="add")  # the values of a new row, read as the rows it changes
     if reading is None or reading.does == "add":
         ctx.adds_to = reading.table if reading is not None and reading.table in shapes else ""
         return
-    stored = StoredRows(ctx.session)
     try:
         write = change_write(reading, shapes, stored, text, dt.date.today(), named)
     except (NotBorneOut, Unanswerable) as failed:
@@ -109,10 +109,9 @@ def read_change(ctx: Context) -> Iterator[Event]:
     yield ChangeRead(write.reading.does, write.reading.table, write.sql, tuple(write.doubts), picked)
 
 
-def _names_one_kept_row(ctx: Context, reading: Reading, shapes: dict[str, Shape]) -> bool:
+def _names_one_kept_row(stored: StoredRows, reading: Reading, shapes: dict[str, Shape]) -> bool:
     """Whether the reading names a kept row of its table by a column that names one row (its name)."""
     shape = shapes[reading.table]
-    stored = StoredRows(ctx.session)
     naming = {c.lower(): c for c in (shape.natural_key, *shape.unique) if c}
     return any(
         stored.named_exactly(shape.table, (naming[p.column.lower()],), p.value, naming[p.column.lower()]) is not None
