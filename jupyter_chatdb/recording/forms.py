@@ -14,7 +14,7 @@ from collections.abc import Callable, Mapping, Sequence
 
 from ..sql.catalog import TEXT_TYPES
 from .resolve import StoredRows
-from .shapes import Field, Shape
+from .shapes import Field, Shape, each_row
 
 
 def _mostly_digits(value: str) -> bool:
@@ -81,21 +81,15 @@ def as_nothing(shapes: Mapping[str, Shape], read: Mapping[str, object]) -> dict[
     >>> as_nothing({"members": members}, {"members": [{"email": "none"}]})
     {'members': [{'email': None}]}
     """
-    return {
-        table: [
-            {
-                name: None if field is not None and not field.required and said_as_nothing(value) else value
-                for name, value in row.items()
-                for field in (_plain_text(shapes[table], name),)
-            }
-            if isinstance(row, dict)
-            else row
-            for row in listed
-        ]
-        if table in shapes and isinstance(listed, list)
-        else listed
-        for table, listed in read.items()
-    }
+
+    def emptied(shape: Shape, row: dict) -> dict:
+        return {
+            name: None if field is not None and not field.required and said_as_nothing(value) else value
+            for name, value in row.items()
+            for field in (_plain_text(shape, name),)
+        }
+
+    return each_row(shapes, read, emptied)
 
 
 def unlike_their_column(

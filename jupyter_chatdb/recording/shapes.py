@@ -13,7 +13,7 @@ fills in, typed by their columns, with what the schema allows them to hold.
 from __future__ import annotations
 
 import re
-from collections.abc import Mapping, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
 
 from ..llm.base import JSONSchema
@@ -132,6 +132,23 @@ def shapes_of(session: Session, catalog: Catalog, derived: Mapping[str, Sequence
 # the grammar's bound on a table's rows, so a small model caught in a loop (the same row again and again)
 # stops within the reading's tokens
 MAX_ROWS_PER_TABLE = 10
+
+
+def each_row(
+    shapes: Mapping[str, Shape], read: Mapping[str, object], change: Callable[[Shape, dict], dict]
+) -> dict[str, object]:
+    """A reading (table -> rows), each row of a table of `shapes` as `change` makes it; the rest as read.
+
+    >>> kites = Shape("kites", (), "", "")
+    >>> each_row({"kites": kites}, {"kites": [{"n": 1}, "x"], "other": [{"n": 2}]}, lambda s, r: {**r, "n": 0})
+    {'kites': [{'n': 0}, 'x'], 'other': [{'n': 2}]}
+    """
+    return {
+        table: [change(shapes[table], row) if isinstance(row, dict) else row for row in listed]
+        if table in shapes and isinstance(listed, list)
+        else listed
+        for table, listed in read.items()
+    }
 
 
 def shown_order(shapes: Mapping[str, Shape]) -> dict[str, Shape]:

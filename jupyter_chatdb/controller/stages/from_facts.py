@@ -23,7 +23,7 @@ from ...recording.prompt import facts_messages
 from ...recording.reading_errors import WithoutItsRows
 from ...recording.resolve import StoredRows
 from ...recording.scope import around, in_scope, parents
-from ...recording.shapes import Shape, describe, json_schema, shapes_of, shown_order
+from ...recording.shapes import Shape, describe, each_row, json_schema, shapes_of, shown_order
 from ...recording.stated import Stated, is_stated, says_a_date, stated_only
 from ...recording.unused import sql_values, unused_numbers
 from ...sql.rules import derived_columns
@@ -334,17 +334,9 @@ CHOICE_MAX_TOKENS = 40
 def _dates_as_said(shapes: dict[str, Shape], read: dict, text: str, today: dt.date) -> dict[str, object]:
     """The reading, with the dates it gives as a length of time from another counted by code (`lengths.py`),
     and its moments on the day the request says with their time of day (`moments.py`)."""
-    return {
-        table: [
-            timed_as_said(shapes[table], dated_by_length(shapes[table], row, text, today), text)
-            if isinstance(row, dict)
-            else row
-            for row in listed
-        ]
-        if table in shapes and isinstance(listed, list)
-        else listed
-        for table, listed in read.items()
-    }
+    return each_row(
+        shapes, read, lambda shape, row: timed_as_said(shape, dated_by_length(shape, row, text, today), text)
+    )
 
 
 def _days_in_order(
@@ -355,28 +347,22 @@ def _days_in_order(
     doubts: list[str] = []
     if not SLASHED.search(text):
         return read, doubts
-    ordered: dict[str, object] = {}
-    for table, listed in read.items():
-        shape = shapes.get(table)
-        if shape is None or not isinstance(listed, list):
-            ordered[table] = listed
-            continue
-        rows = []
-        for row in listed:
-            row = dict(row) if isinstance(row, dict) else row
-            for field in shape.fields if isinstance(row, dict) else ():
-                value = row.get(field.name)
-                if field.reference is not None or not field.type.upper().startswith(("DATE", "TIMESTAMP")):
-                    continue
-                if (day := leading_day(value)) is None:
-                    continue
-                settled, doubt = ordered_day(text, day, stored.span(shape.table, field.column))
-                row[field.name] = settled.isoformat() + str(value).strip()[10:]
-                if doubt:
-                    doubts.append(f"{table}.{field.column}: {doubt}")
-            rows.append(row)
-        ordered[table] = rows
-    return ordered, doubts
+
+    def ordered(shape: Shape, row: dict) -> dict:
+        row = dict(row)
+        for field in shape.fields:
+            value = row.get(field.name)
+            if field.reference is not None or not field.type.upper().startswith(("DATE", "TIMESTAMP")):
+                continue
+            if (day := leading_day(value)) is None:
+                continue
+            settled, doubt = ordered_day(text, day, stored.span(shape.table, field.column))
+            row[field.name] = settled.isoformat() + str(value).strip()[10:]
+            if doubt:
+                doubts.append(f"{shape.table}.{field.column}: {doubt}")
+        return row
+
+    return each_row(shapes, read, ordered), doubts
 
 
 def _dated_the_day_said(shapes: dict[str, Shape], table: str, row: dict, read: dict[str, list], text: str) -> dict:
