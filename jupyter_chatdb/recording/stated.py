@@ -67,6 +67,7 @@ def stated_only(
     found = Stated({}, [], set())
     for table, listed in rows.items():
         found.rows[table] = []
+        alone = not any(isinstance(other, list) and other for name, other in rows.items() if name != table)
         for index, row in enumerate(listed if isinstance(listed, list) else [listed]):
             if not isinstance(row, dict):
                 continue
@@ -91,7 +92,6 @@ def stated_only(
                 and ((table, name) in optional or ((table, index) in named and (table, name) not in naming))
                 for name in stated
             )
-            alone = not any(isinstance(other, list) and other for name, other in rows.items() if name != table)
             if change and len(unsaid) == 1 and not sets_more and alone:
                 stated[unsaid[0]] = row[unsaid[0]]  # the one listed value a change sets: the change it makes,
                 found.guessed.append(f"{table}.{unsaid[0]} = {row[unsaid[0]]!r}")  # but not one it says: it waits

@@ -62,9 +62,10 @@ def write_from_facts(ctx: Context) -> Iterator[Event]:
         read = yield from _read(ctx, shapes, required)
         if isinstance(read, _Written) and ctx.does in ("change", "remove") and _adds(read.writes):
             read = _NotWritten("it was read as new rows, where the request changes rows already kept")
-        if isinstance(read, _Written) and not required and (header := _without_its_lines(ctx, shapes, read)):
+        left = _unused(ctx, read) if isinstance(read, _Written) and not required else []
+        if isinstance(read, _Written) and left and (header := _without_its_lines(shapes, read)):
             again = yield from _read(ctx, *_with_its_rows(shapes, header))
-            if isinstance(again, _Written) and len(_unused(ctx, again)) < len(_unused(ctx, read)):
+            if isinstance(again, _Written) and len(_unused(ctx, again)) < len(left):
                 read = again  # the lines it left out the first time, where they hold the numbers it gives
         if isinstance(read, _Written):
             ctx.steps = [PlannedStep(write.goal, write.sql, write.binds) for write in read.writes]
@@ -91,13 +92,10 @@ def _unused(ctx: Context, read: _Written) -> list[str]:
     return unused_numbers(ctx.request.text, written)
 
 
-def _without_its_lines(ctx: Context, shapes: dict[str, Shape], read: _Written) -> str:
-    """A table `read` writes whose lines it does not, where the request gives numbers nothing written
-    holds (a visit written without the treatments and fees it lists): to read once more for its lines;
-    "" when there is none."""
+def _without_its_lines(shapes: dict[str, Shape], read: _Written) -> str:
+    """A table `read` writes whose lines it does not (a visit written without the treatments and fees
+    the request lists): to read once more for its lines; "" when there is none."""
     written = [table for table, _ in read.counts]
-    if not _unused(ctx, read):
-        return ""
     return next((t for t in written if set(facts.children(shapes, t, shapes)) - set(written)), "")
 
 
