@@ -9,8 +9,9 @@ from importlib import import_module
 
 from .base import Trade
 
-TUNE = ("library", "clinic")
-REPORT = ("toolhire", "school", "warehouse", "workshop", "pottery")
+TUNE = ("library", "clinic", "workshop", "apiary")  # workshop: its report failures were read in issue 51, session 6;
+# apiary: the product's worked examples are a beekeeper's, so it is tuned on, never reported
+REPORT = ("toolhire", "school", "warehouse", "pottery", "drycleaner")
 TRADES = (*TUNE, *REPORT)
 
 

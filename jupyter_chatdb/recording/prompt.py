@@ -16,7 +16,8 @@ Example tables:
 riders: rider_name (names the row, text), phone (text)
 runs: rider (the name of a riders row), picked_up_on (date), dropped_on (date), fee (number), \
 vehicle (one of: bike, cargo bike, van)
-run_stops: postcode (text), parcels (integer), charge (number); each belongs to the runs row added with it
+run_stops: postcode (text), parcels (integer), charge (number); each belongs to the runs row given with it \
+(new, or kept and named by its values)
 Request: New rider Mo Tran (07700 900111) took a run on 3 June 2024 on his e-cargo bike, fee 14.50: 2 parcels \
 to E1 6AN at 3.20 each, 1 parcel to N1 9GU at 4.00.
 {"riders": [{"rider_name": "Mo Tran", "phone": "07700 900111"}], "runs": [{"rider": "Mo Tran", "picked_up_on": \
@@ -26,7 +27,10 @@ Request: drop-off
 rider: Mo Tran
 picked up: 2024-06-03
 delivered: 5 June 2024
-{"runs": [{"rider": "Mo Tran", "picked_up_on": "2024-06-03", "dropped_on": "2024-06-05"}]}"""
+{"runs": [{"rider": "Mo Tran", "picked_up_on": "2024-06-03", "dropped_on": "2024-06-05"}]}
+Request: one more stop on Mo Tran's run of 3 June 2024: 1 parcel to E2 7AB at 3.20
+{"runs": [{"rider": "Mo Tran", "picked_up_on": "2024-06-03"}], "run_stops": [{"postcode": "E2 7AB", "parcels": 1, \
+"charge": 3.2}]}"""
 
 
 def facts_messages(fields: str, request: str, today: str) -> list[Message]:

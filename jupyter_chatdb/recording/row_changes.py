@@ -39,6 +39,7 @@ from .named_rows import NamedRow
 from .picks import mapped
 from .reading_errors import NotExpressible
 from .resolve import StoredRows, squeezed
+from .settings_kept import kept_settings
 from .shapes import Field, Reference, Shape, json_type
 from .stated import is_stated, says_date
 
@@ -312,8 +313,11 @@ def change_write(
     if not settings:
         raise NotExpressible("it says no column to change")
     writer.current = stored.one_row(shape.table, where, writer.params) if matched == 1 else None
+    kept, left_out = kept_settings(settings, shape, writer.current, text, today, writer.unlike_kept)
+    settings = tuple(kept)
     assignments = [writer.assignment(setting, which) for setting in settings]
     goal = f"change {', '.join(s.column for s in settings)} of {matched} {shape.table} row{'s' if matched != 1 else ''}"
+    goal += "".join(f"; {note}" for note in left_out)
     sql = f"UPDATE {table} SET {', '.join(assignments)} WHERE {where}"
     return ChangeWrite(goal, sql, replace(reading, which=which, settings=settings), where, writer.params, writer.doubts)
 

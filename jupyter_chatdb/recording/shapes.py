@@ -93,7 +93,7 @@ def shapes_of(session: Session, catalog: Catalog, derived: Mapping[str, Sequence
     listed = check_lists(session)
     stored = [t for t in catalog.tables.values() if not t.is_frame and "." not in t.name]
     referenced = {key.table for t in stored for key in t.foreign_keys if key.table != t.name}
-    names = {t.name: _natural_key(t, info, unique, listed, t.name in referenced) for t in stored}
+    names = {t.name: _natural_key(t, stored, info, unique, listed, t.name in referenced) for t in stored}
     picked = {t.name: _picked_among(session, t, names[t.name], info, unique) for t in stored}
     made: dict[str, Shape] = {}
     for table in _parents_first(stored):
@@ -128,6 +128,8 @@ def shapes_of(session: Session, catalog: Catalog, derived: Mapping[str, Sequence
         )
     return made
 
+
+DAY_TYPES = ("DATE", "TIMESTAMP", "TIMESTAMP WITH TIME ZONE")  # the types of a day or a moment
 
 # the grammar's bound on a table's rows, so a small model caught in a loop (the same row again and again)
 # stops within the reading's tokens
@@ -221,7 +223,7 @@ def describe(shapes: Mapping[str, Shape]) -> str:
     for shape in shapes.values():
         fields = ", ".join(f"{f.name} ({_field_kind(f, shape)})" for f in shape.fields)
         belongs = "".join(
-            f"; each belongs to the {f.reference.table} row added with it"
+            f"; each belongs to the {f.reference.table} row given with it (new, or kept and named by its values)"
             for f in shape.required_references
             if f.reference is not None
         )
@@ -259,6 +261,7 @@ def _from_sequence(default: object) -> bool:
 
 def _natural_key(
     table: Table,
+    stored: Sequence[Table],
     info: Mapping[tuple[str, str], tuple],
     unique: set[tuple[str, str]],
     listed: Mapping[tuple[str, str], tuple[str, ...]],
@@ -266,9 +269,12 @@ def _natural_key(
 ) -> str:
     """The text column that names a row: a unique one, else, in a table other tables refer to (a party, a
     thing), the first required one that refers to no other table and is no CHECK-listed kind (a person's
-    name, not the code of the paddock a grazing is in, nor the way a fee was paid). A row of a table
-    nobody refers to (a session) is named by no text of its own: its required text is data."""
-    referring = {c for key in table.foreign_keys for c in key.columns} | {c for t, c in listed if t == table.name}
+    name, not the code of the paddock a grazing is in, declared or named like another table's key, nor the way
+    a fee was paid). A row of a table nobody refers to (a session), or of one that ties two other tables'
+    rows together on a day (a job booked for a bike with a mechanic), is named by no text of its own: its
+    required text is data (the kind of work)."""
+    references = {c for key in table.foreign_keys for c in key.columns} | set(_named_like_a_key(table, stored, {}))
+    referring = references | {c for t, c in listed if t == table.name}
     text = [
         c.name for c in table.columns if str(info.get((table.name, c.name), ("",))[0]).upper().startswith(TEXT_TYPES)
     ]
@@ -276,7 +282,11 @@ def _natural_key(
         if (table.name, column) in unique:
             return column
     required = [c for c in text if not info.get((table.name, c), ("", True))[1] and c not in referring]
-    return required[0] if required and referenced else ""
+    dated = any(
+        not info.get((table.name, c.name), ("", True))[1] and str(info[(table.name, c.name)][0]).upper() in DAY_TYPES
+        for c in table.columns
+    )
+    return required[0] if required and referenced and not (dated and len(references) > 1) else ""
 
 
 def _labels(table: str, stored: Sequence[Table], unique: set[tuple[str, str]], natural: str) -> tuple[str, ...]:

@@ -1,0 +1,172 @@
+"""The settings of a change that the request does not make, left out before it is written.
+
+A small model reading "10 April 2024 | finished | FR-7" sets the state to the entry "finished" stands
+for, and also writes the day into the row's booking day and "finished" into its description. Each
+setting here is left out only where another one stays, and the card says why:
+
+- the one day the request gives, written over a kept day of a column the request does not name: it is
+  the day the record is dated (a day filled into an empty column, or one the request names, stays);
+- words written verbatim into a plain text column the request does not name, beside a listed entry
+  the request does not say: they are the words that entry was read from;
+- a column emptied that the request names neither by its name nor by its value ("email: none any more"
+  empties no phone; "no longer fragile" empties the note that says so), and a
+  column read twice, emptied and set to a value of none of its column's form ("none any more" for an
+  e-mail address): it is emptied once.
+"""
+
+from __future__ import annotations
+
+import datetime as dt
+from collections.abc import Callable, Mapping, Sequence
+from typing import TYPE_CHECKING
+
+from ..language.words import letter_words
+from .forms import said_as_nothing
+from .moments import days_said
+from .shapes import Field, Shape
+from .stated import is_stated
+
+if TYPE_CHECKING:
+    from .row_changes import Setting
+
+
+def kept_settings(
+    settings: Sequence[Setting],
+    shape: Shape,
+    current: Mapping[str, object] | None,
+    text: str,
+    today: dt.date,
+    unlike_its_form: Callable[[str, str], Sequence[str]],
+) -> tuple[list[Setting], list[str]]:
+    """`settings` without those the request does not make, and a note for each left out. `current`: the
+    one row changed, as kept (column -> value); `unlike_its_form(column, value)`: what every kept value of
+    its column has that a value lacks (`forms.unlike_kept`).
+
+    >>> from jupyter_chatdb.recording.row_changes import Setting
+    >>> jobs = Shape("jobs", (Field("booked_for", "booked_for", "DATE", True), Field("work", "work", "VARCHAR", True),
+    ...     Field("stage", "stage", "VARCHAR", False, allowed=("queued", "ready"))), "", "")
+    >>> read = [Setting("stage", "to", "ready"), Setting("booked_for", "to", "2024-04-10"), Setting("work", "to", "finished")]
+    >>> kept, notes = kept_settings(read, jobs, {"booked_for": dt.date(2024, 3, 31)}, "10 April 2024 | finished | FR-7",
+    ...     dt.date(2024, 5, 1), lambda column, value: ())
+    >>> [s.column for s in kept]
+    ['stage']
+    >>> notes
+    ['10 April 2024 read as the day of the record, not a new booked_for', "'finished' read as the stage, not as work"]
+    """
+    kept = _one_per_column(settings, unlike_its_form)
+    notes: list[str] = []
+    for reason in (_the_records_day, _words_of_an_entry, _emptied_unnamed):
+        for setting in list(kept):
+            note = reason(setting, kept, shape, current, text, today)
+            if note and len(kept) > 1:
+                kept.remove(setting)
+                notes.append(note)
+    return kept, notes
+
+
+def _one_per_column(settings: Sequence[Setting], unlike_its_form: Callable[[str, str], Sequence[str]]) -> list[Setting]:
+    """One setting a column: a column emptied and also set to words for nothing, or to a value of none of
+    its column's form, is emptied once; any other column read twice is left as read (the write fails)."""
+    emptied = {s.column.lower() for s in settings if s.how == "clear"}
+
+    def also_emptied(s: Setting) -> bool:
+        return (
+            s.how == "to"
+            and s.column.lower() in emptied
+            and (said_as_nothing(s.value) or bool(unlike_its_form(s.column, s.value)))
+        )
+
+    kept: list[Setting] = []
+    for setting in settings:
+        twice = setting.how == "clear" and any(
+            k.how == "clear" and k.column.lower() == setting.column.lower() for k in kept
+        )
+        if not also_emptied(setting) and not twice:
+            kept.append(setting)
+    return kept
+
+
+def _the_records_day(
+    setting: Setting,
+    kept: Sequence[Setting],
+    shape: Shape,
+    current: Mapping[str, object] | None,
+    text: str,
+    today: dt.date,
+) -> str:
+    field = shape.field(setting.column)
+    if field is None or setting.how != "to" or not _is_temporal(field) or current is None:
+        return ""
+    if current.get(field.column) is None or _named(field.column, text):
+        return ""
+    day = _day_of(setting.value)
+    if day is None or days_said(text) != {day}:
+        return ""
+    return f"{day.day} {day:%B %Y} read as the day of the record, not a new {field.column}"
+
+
+def _words_of_an_entry(
+    setting: Setting,
+    kept: Sequence[Setting],
+    shape: Shape,
+    current: Mapping[str, object] | None,
+    text: str,
+    today: dt.date,
+) -> str:
+    field = shape.field(setting.column)
+    if field is None or setting.how != "to" or not _is_plain_text(field) or _named(field.column, text):
+        return ""
+    value = setting.value.strip()
+    if not value or value != value.lower() or any(c.isdigit() for c in value) or not is_stated(value, text, today):
+        return ""
+    for other in kept:
+        listed = shape.field(other.column)
+        if other is setting or listed is None or not listed.allowed or other.how != "to":
+            continue
+        if not is_stated(other.value, text, today):
+            return f"{value!r} read as the {listed.column}, not as {field.column}"
+    return ""
+
+
+def _emptied_unnamed(
+    setting: Setting,
+    kept: Sequence[Setting],
+    shape: Shape,
+    current: Mapping[str, object] | None,
+    text: str,
+    today: dt.date,
+) -> str:
+    field = shape.field(setting.column)
+    if field is None or setting.how != "clear" or _named(field.column, text):
+        return ""
+    now = current.get(field.column) if current is not None else None
+    if now is not None and is_stated(str(now), text, today):  # "no longer fragile": named by its value
+        return ""
+    return f"the request names neither {field.column} nor its value: it is not emptied"
+
+
+def _named(column: str, text: str) -> bool:
+    """Whether `text` uses a word of `column`'s name (its first five letters): its first word of three
+    letters or more, or another of four or more (the "for" of booked_for is no name of it).
+
+    >>> _named("due_on", "SG-31 now due on 25 March"), _named("booked_for", "paid for the work on 10 April")
+    (True, False)
+    """
+    said = {w[:5] for w in letter_words(text)}
+    own = letter_words(column)
+    return any(w[:5] in said for i, w in enumerate(own) if len(w) >= (3 if i == 0 else 4))
+
+
+def _day_of(value: str) -> dt.date | None:
+    try:
+        return dt.date.fromisoformat(value.strip()[:10])
+    except ValueError:
+        return None
+
+
+def _is_temporal(field: Field) -> bool:
+    return field.type.upper().startswith(("DATE", "TIMESTAMP"))
+
+
+def _is_plain_text(field: Field) -> bool:
+    return field.reference is None and not field.allowed and field.type.upper().startswith(("VARCHAR", "TEXT"))

@@ -1,0 +1,57 @@
+"""Which text names a row: a lesson booked for a boat with an instructor on a day is named by no text of
+its own (its topic is data). So a payment for a kept lesson names the lesson by what it holds (its boat),
+not by a name; real DuckDB, scripted model."""
+
+from __future__ import annotations
+
+from jupyter_chatdb import ChatDB
+from jupyter_chatdb.recording.shapes import shapes_of
+from jupyter_chatdb.sql.catalog import Catalog
+
+SAILING = """
+CREATE TABLE boats (hull_code VARCHAR PRIMARY KEY, berth VARCHAR NOT NULL);
+CREATE TABLE instructors (instr_code VARCHAR PRIMARY KEY, instr_name VARCHAR NOT NULL UNIQUE);
+CREATE SEQUENCE lesson_seq START 1;
+CREATE TABLE lessons (
+    lesson_no INTEGER PRIMARY KEY DEFAULT nextval('lesson_seq'),
+    hull_code VARCHAR NOT NULL REFERENCES boats (hull_code),
+    instr_code VARCHAR NOT NULL,
+    sail_day DATE NOT NULL,
+    topic VARCHAR NOT NULL
+);
+CREATE SEQUENCE fee_seq START 1;
+CREATE TABLE lesson_fees (
+    fee_id INTEGER PRIMARY KEY DEFAULT nextval('fee_seq'),
+    lesson_no INTEGER NOT NULL REFERENCES lessons (lesson_no),
+    paid_on DATE NOT NULL,
+    amount DECIMAL(8, 2) NOT NULL
+);
+INSERT INTO boats VALUES ('HX-4', 'north pontoon'), ('HX-9', 'slipway');
+INSERT INTO instructors VALUES ('JAM', 'Jo Amara'), ('PEL', 'Pia Ellis');
+INSERT INTO lessons (hull_code, instr_code, sail_day, topic) VALUES
+    ('HX-4', 'JAM', DATE '2025-06-02', 'reefing'), ('HX-9', 'PEL', DATE '2025-06-03', 'capsize drill');
+"""
+
+
+def test_a_row_tying_two_tables_together_on_a_day_is_named_by_no_text_of_its_own(scripted):
+    db = ChatDB(model=scripted, schema=SAILING, summarize=False)
+    shapes = shapes_of(db.session, Catalog.read(db.session, samples=0))
+    # not the instructor's code (named like the instructors' key), nor the topic (data of a booking)
+    assert shapes["lessons"].natural_key == ""
+    # so a fee belongs to a lesson of this request, named there by what it holds
+    assert [f.column for f in shapes["lesson_fees"].required_references] == ["lesson_no"]
+    assert shapes["instructors"].natural_key == "instr_code"
+    db.close()
+
+
+def test_a_payment_for_a_kept_lesson_named_by_its_boat_is_added_to_that_lesson(scripted):
+    db = ChatDB(model=scripted, schema=SAILING, summarize=False, strategy="facts")
+    reading = {"lessons": [{"hull_code": "HX-9"}], "lesson_fees": [{"paid_on": "2025-06-05", "amount": 48}]}
+    scripted.push({"route": "write"}, reading)
+    reply = db.ask("Paid 48 on 5 June 2025 for the lesson on HX-9", allow_writes=True)
+    assert not reply.pending and reply.sql[0].startswith("SELECT")
+    assert db.session.rows("SELECT lesson_no, paid_on::VARCHAR, amount::DOUBLE FROM lesson_fees") == [
+        (2, "2025-06-05", 48.0)
+    ]
+    assert db.session.rows("SELECT count(*) FROM lessons") == [(2,)]
+    db.close()

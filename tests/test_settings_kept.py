@@ -1,0 +1,95 @@
+"""Settings of a change that the request does not make are left out, and the card says why (issue 51):
+the day a record is dated is no new booking day, the words a listed state was read from are no new
+description, a column the request does not name is not emptied, and a column read as emptied and as
+words for nothing is emptied once. Real DuckDB, the scripted model, the default strategy."""
+
+from __future__ import annotations
+
+import pytest
+
+from jupyter_chatdb import ChatDB
+from jupyter_chatdb.llm import ScriptedBackend
+
+SIGNS = """
+CREATE TABLE patrons (patron VARCHAR PRIMARY KEY, mobile VARCHAR, email VARCHAR);
+INSERT INTO patrons VALUES ('Lio Brandt', '0711 220 330', 'lio@brandt.example'), ('Ama Osei', NULL, 'ama@osei.example'),
+    ('Per Holm', '0722 410 510', 'per@holm.example');
+CREATE TABLE sign_jobs (
+    sign_code VARCHAR PRIMARY KEY,
+    patron VARCHAR NOT NULL REFERENCES patrons (patron),
+    due_on DATE NOT NULL,
+    brief VARCHAR NOT NULL,
+    finished_on DATE,
+    state VARCHAR NOT NULL DEFAULT 'drawn' CHECK (state IN ('drawn', 'gilded', 'varnished', 'fitted'))
+);
+INSERT INTO sign_jobs VALUES ('SG-31', 'Lio Brandt', DATE '2025-03-20', 'gold leaf fascia', NULL, 'drawn'),
+    ('SG-32', 'Ama Osei', DATE '2025-03-28', 'hanging board', NULL, 'gilded');
+"""
+
+
+@pytest.fixture
+def model() -> ScriptedBackend:
+    return ScriptedBackend()
+
+
+@pytest.fixture
+def signs(model: ScriptedBackend):
+    chatdb = ChatDB(model=model, schema=SIGNS, summarize=False)
+    yield chatdb
+    chatdb.close()
+
+
+def change(table: str, which: list[tuple[str, str]], *settings: tuple[str, str, str]) -> dict:
+    return {
+        "does": "change",
+        "table": table,
+        "which": [{"column": c, "value": v} for c, v in which],
+        "set": [{"column": c, "how": how, "value": v} for c, how, v in settings],
+    }
+
+
+def test_the_day_a_record_is_dated_and_the_words_of_its_state_are_not_written_over_the_row(signs, model):
+    reading = change(
+        "sign_jobs", [("sign_code", "SG-31")], ("state", "to", "varnished"), ("due_on", "to", "2025-03-14"),
+        ("brief", "to", "clear coat on"),
+    )  # fmt: skip
+    model.push({"route": "write"}, reading)
+    reply = signs.ask("14 March 2025 | clear coat on | SG-31", allow_writes=True)
+    assert not reply.pending and reply.sql[0].startswith('UPDATE "sign_jobs" SET "state"')
+    assert signs.session.rows("SELECT sign_code, due_on::VARCHAR, brief, state FROM sign_jobs ORDER BY 1") == [
+        ("SG-31", "2025-03-20", "gold leaf fascia", "varnished"),
+        ("SG-32", "2025-03-28", "hanging board", "gilded"),
+    ]
+    goal = reply.plan[0].goal
+    assert "14 March 2025 read as the day of the record, not a new due_on" in goal
+    assert "'clear coat on' read as the state, not as brief" in goal
+
+
+def test_a_day_the_request_names_its_column_for_or_fills_in_is_written(signs, model):
+    reading = change(
+        "sign_jobs", [("sign_code", "SG-32")], ("state", "to", "fitted"), ("finished_on", "to", "2025-03-26")
+    )
+    model.push({"route": "write"}, reading)
+    signs.ask("26 March 2025 | fitted and done | SG-32", allow_writes=True)  # finished_on was empty
+    reading = change("sign_jobs", [("sign_code", "SG-31")], ("state", "to", "gilded"), ("due_on", "to", "2025-03-25"))
+    model.push({"route": "write"}, reading)
+    signs.ask("SG-31 is gilded, and now due on 25 March 2025", allow_writes=True)  # "due" names due_on
+    assert signs.session.rows("SELECT sign_code, due_on::VARCHAR, finished_on::VARCHAR, state FROM sign_jobs") == [
+        ("SG-31", "2025-03-25", None, "gilded"),
+        ("SG-32", "2025-03-28", "2025-03-26", "fitted"),
+    ]
+
+
+def test_a_column_emptied_twice_or_unnamed_is_emptied_once_or_not_at_all(signs, model):
+    reading = change(
+        "patrons", [("patron", "Lio Brandt")], ("email", "clear", ""), ("mobile", "clear", ""),
+        ("email", "to", "none any more"),
+    )  # fmt: skip
+    model.push(reading)  # key: value lines are a write without a routing call
+    reply = signs.ask("contact change\npatron: Lio Brandt\nemail: none any more", allow_writes=True)
+    assert (
+        not reply.pending and "the request names neither mobile nor its value: it is not emptied" in reply.plan[0].goal
+    )
+    assert signs.session.rows("SELECT mobile, email FROM patrons WHERE patron = 'Lio Brandt'") == [
+        ("0711 220 330", None)
+    ]
