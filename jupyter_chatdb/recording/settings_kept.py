@@ -1,7 +1,7 @@
 """The settings of a change that the request does not make, left out before it is written.
 
-A small model reading "10 April 2024 | finished | FR-7" sets the state to the entry "finished" stands
-for, and also writes the day into the row's booking day and "finished" into its description. Each
+A small model reading "10 April 2024 | finished | SG-7" sets the state to the entry "finished" stands
+for, and also writes the day into the row's planned day and "finished" into its description. Each
 setting here is left out only where another one stays, and the card says why:
 
 - the one day the request gives, written over a kept day of a column the request does not name: it is
@@ -43,15 +43,15 @@ def kept_settings(
     its column has that a value lacks (`forms.unlike_kept`).
 
     >>> from jupyter_chatdb.recording.row_changes import Setting
-    >>> jobs = Shape("jobs", (Field("booked_for", "booked_for", "DATE", True), Field("work", "work", "VARCHAR", True),
+    >>> jobs = Shape("jobs", (Field("planned_for", "planned_for", "DATE", True), Field("work", "work", "VARCHAR", True),
     ...     Field("stage", "stage", "VARCHAR", False, allowed=("queued", "ready"))), "", "")
-    >>> read = [Setting("stage", "to", "ready"), Setting("booked_for", "to", "2024-04-10"), Setting("work", "to", "finished")]
-    >>> kept, notes = kept_settings(read, jobs, {"booked_for": dt.date(2024, 3, 31)}, "10 April 2024 | finished | FR-7",
+    >>> read = [Setting("stage", "to", "ready"), Setting("planned_for", "to", "2024-04-10"), Setting("work", "to", "finished")]
+    >>> kept, notes = kept_settings(read, jobs, {"planned_for": dt.date(2024, 3, 31)}, "10 April 2024 | finished | SG-7",
     ...     dt.date(2024, 5, 1), lambda column, value: ())
     >>> [s.column for s in kept]
     ['stage']
     >>> notes
-    ['10 April 2024 read as the day of the record, not a new booked_for', "'finished' read as the stage, not as work"]
+    ['10 April 2024 read as the day of the record, not a new planned_for', "'finished' read as the stage, not as work"]
     """
     kept = _one_per_column(settings, unlike_its_form)
     notes: list[str] = []
@@ -147,9 +147,9 @@ def _emptied_unnamed(
 
 def _named(column: str, text: str) -> bool:
     """Whether `text` uses a word of `column`'s name (its first five letters): its first word of three
-    letters or more, or another of four or more (the "for" of booked_for is no name of it).
+    letters or more, or another of four or more (the "for" of planned_for is no name of it).
 
-    >>> _named("due_on", "SG-31 now due on 25 March"), _named("booked_for", "paid for the work on 10 April")
+    >>> _named("ready_by", "SG-31 is now ready by 25 March"), _named("planned_for", "paid for the work on 10 April")
     (True, False)
     """
     said = {w[:5] for w in letter_words(text)}
