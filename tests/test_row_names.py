@@ -1,6 +1,7 @@
 """Which text names a row: a lesson booked for a boat with an instructor on a day is named by no text of
 its own (its topic is data). So a payment for a kept lesson names the lesson by what it holds (its boat),
-not by a name; real DuckDB, scripted model."""
+not by a name, and a change may name its rows by what a row they refer to holds ("the lesson on Ria's
+boat"); real DuckDB, scripted model."""
 
 from __future__ import annotations
 
@@ -9,7 +10,10 @@ from jupyter_chatdb.recording.shapes import shapes_of
 from jupyter_chatdb.sql.catalog import Catalog
 
 SAILING = """
-CREATE TABLE boats (hull_code VARCHAR PRIMARY KEY, berth VARCHAR NOT NULL);
+CREATE SEQUENCE owner_seq START 1;
+CREATE TABLE owners (owner_id INTEGER PRIMARY KEY DEFAULT nextval('owner_seq'), owner_name VARCHAR NOT NULL UNIQUE);
+CREATE TABLE boats (hull_code VARCHAR PRIMARY KEY, berth VARCHAR NOT NULL,
+                    owner_id INTEGER NOT NULL REFERENCES owners (owner_id));
 CREATE TABLE instructors (instr_code VARCHAR PRIMARY KEY, instr_name VARCHAR NOT NULL UNIQUE);
 CREATE SEQUENCE lesson_seq START 1;
 CREATE TABLE lessons (
@@ -26,10 +30,12 @@ CREATE TABLE lesson_fees (
     paid_on DATE NOT NULL,
     amount DECIMAL(8, 2) NOT NULL
 );
-INSERT INTO boats VALUES ('HX-4', 'north pontoon'), ('HX-9', 'slipway');
+INSERT INTO owners (owner_name) VALUES ('Ria Sand'), ('Oskar Lund');
+INSERT INTO boats VALUES ('HX-4', 'north pontoon', 1), ('HX-9', 'slipway', 2), ('HX-11', 'slipway', 2);
 INSERT INTO instructors VALUES ('JAM', 'Jo Amara'), ('PEL', 'Pia Ellis');
 INSERT INTO lessons (hull_code, instr_code, sail_day, topic) VALUES
-    ('HX-4', 'JAM', DATE '2025-06-02', 'reefing'), ('HX-9', 'PEL', DATE '2025-06-03', 'capsize drill');
+    ('HX-4', 'JAM', DATE '2025-06-02', 'reefing'), ('HX-9', 'PEL', DATE '2025-06-03', 'capsize drill'),
+    ('HX-11', 'PEL', DATE '2025-06-04', 'reefing');
 """
 
 
@@ -53,5 +59,28 @@ def test_a_payment_for_a_kept_lesson_named_by_its_boat_is_added_to_that_lesson(s
     assert db.session.rows("SELECT lesson_no, paid_on::VARCHAR, amount::DOUBLE FROM lesson_fees") == [
         (2, "2025-06-05", 48.0)
     ]
-    assert db.session.rows("SELECT count(*) FROM lessons") == [(2,)]
+    assert db.session.rows("SELECT count(*) FROM lessons") == [(3,)]
+    db.close()
+
+
+def change(which: list[tuple[str, str]], *settings: dict) -> dict:
+    picks = [{"column": c, "value": v} for c, v in which]
+    return {"does": "change", "table": "lessons", "which": picks, "set": list(settings)}
+
+
+def test_a_change_names_its_row_by_what_the_row_it_refers_to_holds(scripted):
+    db = ChatDB(model=scripted, schema=SAILING, summarize=False)
+    knots = {"column": "topic", "how": "to", "value": "knots"}
+    scripted.push({"route": "write"}, change([("owner_name", "Ria Sand")], knots))
+    reply = db.ask("Ria Sand's lesson is on knots now", allow_writes=True)
+    assert not reply.pending and '"hull_code" IN (SELECT "hull_code" FROM "boats"' in reply.sql[0]
+    assert db.session.rows("SELECT lesson_no, topic FROM lessons ORDER BY 1") == [
+        (1, "knots"),
+        (2, "capsize drill"),
+        (3, "reefing"),
+    ]
+    # Oskar Lund's boats have two lessons: the change waits, saying so
+    scripted.push({"route": "write"}, change([("owner_name", "Oskar Lund")], knots))
+    reply = db.ask("Oskar Lund's lesson is on knots now", allow_writes=True)
+    assert reply.pending and db.session.rows("SELECT count(*) FROM lessons WHERE topic = 'knots'") == [(1,)]
     db.close()

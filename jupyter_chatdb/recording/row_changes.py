@@ -38,6 +38,7 @@ from .moments import day_or_none, days_said, moments_said
 from .named_rows import NamedRow
 from .picks import mapped
 from .reading_errors import NotExpressible
+from .related import path_to, through
 from .resolve import StoredRows, squeezed
 from .settings_kept import kept_settings
 from .shapes import Field, Reference, Shape, json_type
@@ -281,8 +282,8 @@ def change_write(
     shape = shapes.get(reading.table)
     if shape is None:
         raise NotExpressible(f"it names no table it may change ({reading.table!r})")
-    writer = _Writer(shape, stored, text, today, named)
-    scratch = partial(_Writer, shape, stored, text, today, named)
+    writer = _Writer(shape, stored, text, today, named, shapes)
+    scratch = partial(_Writer, shape, stored, text, today, named, shapes)
     which, settings = _naming_picks(reading, scratch)
     which = _narrowed(which, scratch)
     where = writer.where(which, "the rows to change" if reading.does == "change" else "the rows to remove")
@@ -437,6 +438,7 @@ class _Writer:
     text: str
     today: dt.date
     named: Sequence[NamedRow] = ()  # the kept rows the request names by a code said in words
+    shapes: Mapping[str, Shape] = field(default_factory=dict)  # the tables in scope, for rows named by others
     params: dict[str, object] = field(default_factory=dict)
     doubts: list[str] = field(default_factory=list)
     current: Mapping[str, object] | None = None  # the one row changed, as kept
@@ -456,6 +458,9 @@ class _Writer:
         """What a row the pick names holds: its column the stored value meant, or for a date or a moment
         the one the value says (a day alone for a moment: any time that day)."""
         field_ = self.field(pick.column)
+        if field_ is None and (related := path_to(self.shapes, self.shape.table, pick.column)) is not None:
+            hops, _ = related  # "the job on Ana's bike": a column of a row it refers to, through its references
+            return through(hops, replace(self, shape=self.shapes[hops[-1].to], params=self.params).condition(pick))
         if field_ is not None and field_.reference is None and _is_temporal(field_):
             return self.on_day_or_moment(field_.column, field_.type.upper(), pick.value)
         column, stored = self.found(pick)

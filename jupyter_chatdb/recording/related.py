@@ -1,0 +1,73 @@
+"""Rows named by what a row they refer to holds: "the job on Ana's bike" names a job by its bike's owner.
+
+A change's reading may name its rows by a column of another table ("cyclist": "Ana Roe" for a job); the
+rows meant are those whose chain of references reaches a row holding that value. The chain is the one
+shortest path of references from the table to a table with that column, of at most `MAX_HOPS` steps;
+where two paths of that length reach such a column, the pick names nothing (it is not guessed).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from dataclasses import dataclass
+
+from ..sql.names import quote_identifier, quote_table
+from .shapes import Field, Shape
+
+MAX_HOPS = 3
+
+
+@dataclass(frozen=True)
+class Hop:
+    """One reference followed: `column` of `table` holds `key` of `to`."""
+
+    table: str
+    column: str
+    to: str
+    key: str
+
+
+def path_to(shapes: Mapping[str, Shape], table: str, column: str) -> tuple[tuple[Hop, ...], Field] | None:
+    """The one shortest chain of references from `table` to a table with a field called `column` (by its
+    name or its column), and that field; None where there is none, or two of the same length.
+
+    >>> from jupyter_chatdb.recording.shapes import Reference
+    >>> owners = Shape("owners", (Field("owner_name", "owner_name", "VARCHAR", True),), "owner_name", "owner_id")
+    >>> boats = Shape("boats", (Field("owner", "owner_id", "INTEGER", True, Reference("owners", "owner_id", "owner_name")),
+    ...     Field("hull", "hull", "VARCHAR", True)), "hull", "")
+    >>> trips = Shape("trips", (Field("hull", "hull", "VARCHAR", True, Reference("boats", "hull", "hull")),), "", "trip_id")
+    >>> hops, field = path_to({"owners": owners, "boats": boats, "trips": trips}, "trips", "owner_name")
+    >>> [(h.table, h.column, h.to) for h in hops], field.column
+    ([('trips', 'hull', 'boats'), ('boats', 'owner_id', 'owners')], 'owner_name')
+    """
+    edges = {
+        name: [
+            Hop(name, f.column, f.reference.table, f.reference.key)
+            for f in (*shape.fields, *shape.required_references)
+            if f.reference is not None and f.reference.table in shapes and f.reference.table != name
+        ]
+        for name, shape in shapes.items()
+    }
+    paths: list[tuple[Hop, ...]] = [()]
+    for _ in range(MAX_HOPS):
+        paths = [(*path, hop) for path in paths for hop in edges.get(path[-1].to if path else table, ())]
+        paths = [path for path in paths if path[-1].to != table and len({h.to for h in path}) == len(path)]
+        found = [(path, field) for path in paths if (field := shapes[path[-1].to].field(column)) is not None]
+        if found:
+            return found[0] if len(found) == 1 else None
+    return None
+
+
+def through(hops: tuple[Hop, ...], condition: str) -> str:
+    """The condition on the first table's rows whose chain of references `hops` reaches a row meeting
+    `condition` (a condition on the last table's rows).
+
+    >>> print(through((Hop("trips", "hull", "boats", "hull"),), '"owner_id" = $c1'))
+    "hull" IN (SELECT "hull" FROM "boats" WHERE "owner_id" = $c1)
+    """
+    for hop in reversed(hops):
+        condition = (
+            f"{quote_identifier(hop.column)} IN (SELECT {quote_identifier(hop.key)}"
+            f" FROM {quote_table(hop.to)} WHERE {condition})"
+        )
+    return condition
