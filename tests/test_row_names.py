@@ -84,3 +84,15 @@ def test_a_change_names_its_row_by_what_the_row_it_refers_to_holds(scripted):
     reply = db.ask("Oskar Lund's lesson is on knots now", allow_writes=True)
     assert reply.pending and db.session.rows("SELECT count(*) FROM lessons WHERE topic = 'knots'") == [(1,)]
     db.close()
+
+
+def test_a_made_up_key_is_left_out_and_the_rows_are_named_by_the_kept_rows_the_request_names(scripted):
+    """'lesson_no 4471' is said nowhere and names no lesson: the lesson is Ria Sand's, through her boat."""
+    db = ChatDB(model=scripted, schema=SAILING, summarize=False)
+    scripted.push(
+        {"route": "write"}, change([("lesson_no", "4471")], {"column": "topic", "how": "to", "value": "knots"})
+    )
+    reply = db.ask("2025-06-01 | topic | Ria Sand's lesson | knots", allow_writes=True)
+    assert not reply.pending and "4471" not in reply.sql[0]
+    assert db.session.rows("SELECT lesson_no FROM lessons WHERE topic = 'knots'") == [(1,)]
+    db.close()

@@ -284,6 +284,7 @@ def change_write(
         raise NotExpressible(f"it names no table it may change ({reading.table!r})")
     writer = _Writer(shape, stored, text, today, named, shapes)
     scratch = partial(_Writer, shape, stored, text, today, named, shapes)
+    reading = replace(reading, which=_said_or_related(reading.which, scratch))
     which, settings = _naming_picks(reading, scratch)
     which = _narrowed(which, scratch)
     where = writer.where(which, "the rows to change" if reading.does == "change" else "the rows to remove")
@@ -355,6 +356,24 @@ def move_between_named(shapes: Mapping[str, Shape], named: Sequence[NamedRow], s
                         Reading("change", name, (Pick(row.column, str(row.value)),), (Setting(field_.name, "to", to),))
                     )
     return found[0] if len(found) == 1 else None
+
+
+def _said_or_related(which: Sequence[Pick], scratch: Callable[[], _Writer]) -> tuple[Pick, ...]:
+    """The picks naming the rows, without those no row meets whose value the request does not say (a key a
+    small model made up: "job_no 12345"); where none is left, the kept rows the request names of tables
+    the rows refer to, through their references ("the quote for Ana's bike": the jobs of Ana's bikes),
+    where together they meet some row."""
+    writer = scratch()
+    kept = tuple(p for p in which if is_stated(p.value, writer.text, writer.today) or _meets(scratch(), [p]))
+    if kept:
+        return kept
+    own = writer.shape.table.lower()
+    related = tuple(
+        Pick(n.column, str(n.value))
+        for n in writer.named
+        if n.table.lower() != own and path_to(writer.shapes, writer.shape.table, n.column) is not None
+    )
+    return related if related and _meets(scratch(), related) else tuple(which)
 
 
 def _naming_picks(reading: Reading, scratch: Callable[[], _Writer]) -> tuple[tuple[Pick, ...], tuple[Setting, ...]]:
