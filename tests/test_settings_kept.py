@@ -93,3 +93,13 @@ def test_a_column_emptied_twice_or_unnamed_is_emptied_once_or_not_at_all(signs, 
     assert signs.session.rows("SELECT mobile, email FROM patrons WHERE patron = 'Lio Brandt'") == [
         ("0711 220 330", None)
     ]
+
+
+def test_a_column_the_table_does_not_have_is_left_out_of_a_change_that_sets_others(signs, model):
+    reading = change(
+        "sign_jobs", [("sign_code", "SG-32")], ("state", "to", "varnished"), ("lent_on", "to", "2025-03-22")
+    )
+    model.push({"route": "write"}, reading)
+    reply = signs.ask("SG-32 varnished on 22 March 2025", allow_writes=True)
+    assert not reply.pending and "sign_jobs has no column 'lent_on'" in reply.plan[0].goal
+    assert signs.session.rows("SELECT state FROM sign_jobs WHERE sign_code = 'SG-32'") == [("varnished",)]

@@ -1,6 +1,6 @@
-"""Rows named by what a row they refer to holds: "the job on Ana's bike" names a job by its bike's owner.
+"""Rows named by what a row they refer to holds: "the lesson on Ria's boat" names a lesson by its boat's owner.
 
-A change's reading may name its rows by a column of another table ("cyclist": "Ana Roe" for a job); the
+A change's reading may name its rows by a column of another table ("owner_name": "Ria Sand" for a lesson); the
 rows meant are those whose chain of references reaches a row holding that value. The chain is the one
 shortest path of references from the table to a table with that column, of at most `MAX_HOPS` steps;
 where two paths of that length reach such a column, the pick names nothing (it is not guessed).

@@ -360,8 +360,8 @@ def move_between_named(shapes: Mapping[str, Shape], named: Sequence[NamedRow], s
 
 def _said_or_related(which: Sequence[Pick], scratch: Callable[[], _Writer]) -> tuple[Pick, ...]:
     """The picks naming the rows, without those no row meets whose value the request does not say (a key a
-    small model made up: "job_no 12345"); where none is left, the kept rows the request names of tables
-    the rows refer to, through their references ("the quote for Ana's bike": the jobs of Ana's bikes),
+    small model made up: "lesson_no 4471"); where none is left, the kept rows the request names of tables
+    the rows refer to, through their references ("the topic of Ria's lesson": the lessons on Ria's boats),
     where together they meet some row."""
     writer = scratch()
     kept = tuple(p for p in which if is_stated(p.value, writer.text, writer.today) or _meets(scratch(), [p]))
@@ -478,7 +478,7 @@ class _Writer:
         the one the value says (a day alone for a moment: any time that day)."""
         field_ = self.field(pick.column)
         if field_ is None and (related := path_to(self.shapes, self.shape.table, pick.column)) is not None:
-            hops, _ = related  # "the job on Ana's bike": a column of a row it refers to, through its references
+            hops, _ = related  # "the lesson on Ria's boat": a column of a row it refers to, through its references
             return through(hops, replace(self, shape=self.shapes[hops[-1].to], params=self.params).condition(pick))
         if field_ is not None and field_.reference is None and _is_temporal(field_):
             return self.on_day_or_moment(field_.column, field_.type.upper(), pick.value)

@@ -1,17 +1,18 @@
 """The settings of a change that the request does not make, left out before it is written.
 
-A small model reading "10 April 2024 | finished | SG-7" sets the state to the entry "finished" stands
-for, and also writes the day into the row's planned day and "finished" into its description. Each
+A small model reading "10 April 2024 | done | SG-7" sets the state to the entry "done" stands for, and
+also writes the day into the row's planned day and "done" into its brief. Each
 setting here is left out only where another one stays, and the card says why:
 
+- a column the table does not have;
 - the one day the request gives, written over a kept day of a column the request does not name: it is
   the day the record is dated (a day filled into an empty column, or one the request names, stays);
 - words written verbatim into a plain text column the request does not name, beside a listed entry
   the request does not say: they are the words that entry was read from;
 - a column emptied that the request names neither by its name nor by its value ("email: none any more"
-  empties no phone; "no longer fragile" empties the note that says so), and a
-  column read twice, emptied and set to a value of none of its column's form ("none any more" for an
-  e-mail address): it is emptied once.
+  empties no phone; "no longer fragile" empties the note that says so);
+- a column read twice, emptied and set to words for nothing or to a value of none of its column's form
+  ("none any more" for an e-mail address): it is emptied once.
 """
 
 from __future__ import annotations
@@ -43,19 +44,19 @@ def kept_settings(
     its column has that a value lacks (`forms.unlike_kept`).
 
     >>> from jupyter_chatdb.recording.row_changes import Setting
-    >>> jobs = Shape("jobs", (Field("planned_for", "planned_for", "DATE", True), Field("work", "work", "VARCHAR", True),
-    ...     Field("stage", "stage", "VARCHAR", False, allowed=("queued", "ready"))), "", "")
-    >>> read = [Setting("stage", "to", "ready"), Setting("planned_for", "to", "2024-04-10"), Setting("work", "to", "finished")]
-    >>> kept, notes = kept_settings(read, jobs, {"planned_for": dt.date(2024, 3, 31)}, "10 April 2024 | finished | SG-7",
+    >>> jobs = Shape("jobs", (Field("planned_for", "planned_for", "DATE", True), Field("brief", "brief", "VARCHAR", True),
+    ...     Field("state", "state", "VARCHAR", False, allowed=("drawn", "fitted"))), "", "")
+    >>> read = [Setting("state", "to", "fitted"), Setting("planned_for", "to", "2024-04-10"), Setting("brief", "to", "done")]
+    >>> kept, notes = kept_settings(read, jobs, {"planned_for": dt.date(2024, 3, 31)}, "10 April 2024 | done | SG-7",
     ...     dt.date(2024, 5, 1), lambda column, value: ())
     >>> [s.column for s in kept]
-    ['stage']
+    ['state']
     >>> notes
-    ['10 April 2024 read as the day of the record, not a new planned_for', "'finished' read as the stage, not as work"]
+    ['10 April 2024 read as the day of the record, not a new planned_for', "'done' read as the state, not as brief"]
     """
     kept = _one_per_column(settings, unlike_its_form)
     notes: list[str] = []
-    for reason in (_the_records_day, _words_of_an_entry, _emptied_unnamed):
+    for reason in (_no_such_column, _the_records_day, _words_of_an_entry, _emptied_unnamed):
         for setting in list(kept):
             note = reason(setting, kept, shape, current, text, today)
             if note and len(kept) > 1:
@@ -84,6 +85,19 @@ def _one_per_column(settings: Sequence[Setting], unlike_its_form: Callable[[str,
         if not also_emptied(setting) and not twice:
             kept.append(setting)
     return kept
+
+
+def _no_such_column(
+    setting: Setting,
+    kept: Sequence[Setting],
+    shape: Shape,
+    current: Mapping[str, object] | None,
+    text: str,
+    today: dt.date,
+) -> str:
+    if shape.field(setting.column) is not None or setting.column.lower() in {c.lower() for c in shape.unique}:
+        return ""
+    return f"{shape.table} has no column {setting.column!r}"
 
 
 def _the_records_day(
@@ -149,7 +163,7 @@ def _named(column: str, text: str) -> bool:
     """Whether `text` uses a word of `column`'s name (its first five letters): its first word of three
     letters or more, or another of four or more (the "for" of planned_for is no name of it).
 
-    >>> _named("ready_by", "SG-31 is now ready by 25 March"), _named("planned_for", "paid for the work on 10 April")
+    >>> _named("ready_by", "SG-31 is now ready by 25 March"), _named("planned_for", "paid for the sign on 10 April")
     (True, False)
     """
     said = {w[:5] for w in letter_words(text)}

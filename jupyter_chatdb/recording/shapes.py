@@ -271,8 +271,8 @@ def _natural_key(
     thing), the first required one that refers to no other table and is no CHECK-listed kind (a person's
     name, not the code of the paddock a grazing is in, declared or named like another table's key, nor the way
     a fee was paid). A row of a table nobody refers to (a session), or of one that ties two other tables'
-    rows together on a day (a job booked for a bike with a mechanic), is named by no text of its own: its
-    required text is data (the kind of work)."""
+    rows together on a day (a lesson booked on a boat with an instructor), is named by no text of its own: its
+    required text is data (the lesson's topic)."""
     references = {c for key in table.foreign_keys for c in key.columns} | set(_named_like_a_key(table, stored, {}))
     referring = references | {c for t, c in listed if t == table.name}
     text = [
