@@ -5,7 +5,11 @@ boat"); real DuckDB, scripted model."""
 
 from __future__ import annotations
 
+import pytest
+
 from jupyter_chatdb import ChatDB
+from jupyter_chatdb.controller.events import FactsNotUsed
+from jupyter_chatdb.errors import ModelOutputError
 from jupyter_chatdb.recording.shapes import shapes_of
 from jupyter_chatdb.sql.catalog import Catalog
 
@@ -95,4 +99,29 @@ def test_a_made_up_key_is_left_out_and_the_rows_are_named_by_the_kept_rows_the_r
     reply = db.ask("2025-06-01 | topic | Ria Sand's lesson | knots", allow_writes=True)
     assert not reply.pending and "4471" not in reply.sql[0]
     assert db.session.rows("SELECT lesson_no FROM lessons WHERE topic = 'knots'") == [(1,)]
+    db.close()
+
+
+def test_a_payment_read_without_its_lesson_belongs_to_the_one_lesson_the_kept_rows_it_names_point_to(scripted):
+    """The reading gives the fee alone: Ria Sand's one lesson (through her boat) is the one it is for; of
+    Oskar Lund's two, the one on the day the request gives."""
+    db = ChatDB(model=scripted, schema=SAILING, summarize=False, strategy="facts")
+    scripted.push({"route": "write"}, {"lesson_fees": [{"paid_on": "2025-06-06", "amount": 40}]})
+    db.ask("Ria Sand paid 40 on 6 June 2025 for her lesson", allow_writes=True)
+    scripted.push({"route": "write"}, {"lesson_fees": [{"paid_on": "2025-06-07", "amount": 30}]})
+    db.ask("Oskar Lund paid 30 on 7 June 2025 for the lesson of 4 June 2025", allow_writes=True)
+    assert db.session.rows("SELECT lesson_no, amount::DOUBLE FROM lesson_fees ORDER BY fee_id") == [
+        (1, 40.0),
+        (3, 30.0),
+    ]
+    # no day to tell Oskar's two lessons apart: nothing is written by code (the plan is asked for)
+    fee = {"lesson_fees": [{"paid_on": "2025-06-07", "amount": 30}]}
+    scripted.push({"route": "write"}, fee, {"steps": []}, {"steps": []})
+    seen: list = []
+    with pytest.raises(ModelOutputError):
+        db.ask("Oskar Lund paid another 30 on 7 June 2025 for his lesson", allow_writes=True, on_event=seen.append)
+    assert [e.reason for e in seen if isinstance(e, FactsNotUsed)] == [
+        "a lesson_fees row, and no lessons row added with it"
+    ]
+    assert db.session.rows("SELECT count(*) FROM lesson_fees") == [(2,)]
     db.close()

@@ -28,12 +28,15 @@ request names (`scope.py`), and held to what it says after (`stated.py`, `agreem
 from __future__ import annotations
 
 import json
-from collections.abc import Mapping
+from collections.abc import Mapping, Sequence
 
 from ..language.words import words
 from ..sql.names import quote_identifier, quote_table
 from .changes import Changes, Write, bind_name
+from .moments import days_said
+from .named_rows import NamedRow
 from .reading_errors import NotExpressible, WithoutItsRows
+from .related import path_to, through
 from .resolve import StoredRows, squeezed
 from .shapes import CLEARED, Field, Shape, json_type
 
@@ -45,16 +48,19 @@ def statements(
     set_aside: list[str] | None = None,
     text: str = "",
     read_for_lines: bool = False,
+    named: Sequence[NamedRow] = (),
 ) -> tuple[list[Write], dict[str, object]]:
     """The statements that write `rows` (table -> list of {field: value}), and the values they bind.
     `stored`: lookups of the rows kept now, to name a stored row as the request does and to change one it
     names rather than add one (without it, every row is added); `set_aside` gets the values read that
     are not written (one no kept row a change names agrees with); `text`: the request; `read_for_lines`:
-    the rows were read again for a header's lines (`WithoutItsRows`), which are not asked for twice."""
+    the rows were read again for a header's lines (`WithoutItsRows`), which are not asked for twice;
+    `named`: the kept rows the request names, to find the kept row a new row belongs to where the reading
+    gives none."""
     given = {t: listed for t, v in rows.items() if t in shapes and (listed := _rows(v))}
     if not given:
         raise NotExpressible("the model found no rows to add")
-    writer = _Writer(shapes, stored, text)
+    writer = _Writer(shapes, stored, text, named)
     for table in [t for t in shapes if t in given]:  # parents first
         shape, has_children = shapes[table], bool(children(shapes, table, given))
         # a row that says only part of what another says is that row again (a header stated once per line)
@@ -75,10 +81,17 @@ def statements(
 
 
 class _Writer(Changes):
-    def __init__(self, shapes: Mapping[str, Shape], stored: StoredRows | None = None, text: str = "") -> None:
+    def __init__(
+        self,
+        shapes: Mapping[str, Shape],
+        stored: StoredRows | None = None,
+        text: str = "",
+        named: Sequence[NamedRow] = (),
+    ) -> None:
         self.shapes = shapes
         self.stored = stored
         self.text = text
+        self.named_rows = named  # the kept rows the request names
         self.writes: list[Write] = []
         self.params: dict[str, object] = {}
         self.added: dict[str, str] = {}  # table -> the parameter bound to the key of its row added here
@@ -115,7 +128,7 @@ class _Writer(Changes):
         pairs += [(column, expression) for column, (expression, _) in taken.items()]
         for field in shape.required_references:
             assert field.reference is not None
-            parameter = self.added.get(field.reference.table)
+            parameter = self.added.get(field.reference.table) or self.kept_parent(field.reference.table)
             if parameter is None and field.required:
                 raise NotExpressible(f"a {shape.table} row, and no {field.reference.table} row added with it")
             if parameter is not None:
@@ -136,6 +149,43 @@ class _Writer(Changes):
             self.added[shape.table] = bind
         else:
             self.writes.append(Write(goal, f"INSERT INTO {target} ({listed}) SELECT {selected}"))
+
+    def kept_parent(self, table: str) -> str | None:
+        """The parameter bound to the key of the one kept row of `table` that the kept rows the request names
+        point to, through the references of `table` (a payment "for the work on SG-31": the one job on
+        that sign), narrowed where need be by a day the request gives that the row holds; None where they
+        point to no one row."""
+        parent = self.shapes.get(table)
+        if parent is None or self.stored is None or not parent.returned_key:
+            return None
+        conditions = []
+        for row in self.named_rows:
+            own = parent.field(row.column) if row.table.lower() == table.lower() else None
+            related = None if own else path_to(self.shapes, table, row.column)
+            if own is None and related is None:
+                continue
+            name = f"p{len(self.params) + 1}"
+            self.params[name] = row.value
+            column = own.column if own is not None else related[1].column if related is not None else row.column
+            condition = f"{quote_identifier(column)} = ${name}"
+            conditions.append(through(related[0], condition) if related is not None else condition)
+        if not conditions:
+            return None
+        where = " AND ".join(conditions)
+        days = sorted(days_said(self.text))
+        if days and self.stored.count(table, where, self.params) > 1:
+            listed = []
+            for day in days:
+                name = f"p{len(self.params) + 1}"
+                self.params[name] = day
+                listed.append(f"${name}")
+            dated = [f.column for f in parent.fields if f.type.upper() == "DATE" and f.reference is None]
+            on_a_day = [f"{where} AND {quote_identifier(column)} IN ({', '.join(listed)})" for column in dated]
+            where = next((w for w in on_a_day if self.stored.count(table, w, self.params) == 1), where)
+        if self.stored.count(table, where, self.params) != 1:
+            return None
+        self.bind_one(parent, where)
+        return self.added[table]
 
     def named_as_stored(self, shape: Shape, row: Mapping[str, object]) -> dict[str, object]:
         """`row` with each reference, and each value of a naming column, as the kept row it names is named

@@ -22,7 +22,7 @@ from dataclasses import replace
 
 from ...language.words import stem, stems, words
 from ...recording.change_choices import CHOICE_MAX_TOKENS, choice_messages, choice_schema, chosen, options_for
-from ...recording.named_rows import NamedRow, codes_said
+from ...recording.named_rows import NamedRow
 from ...recording.reading_errors import NotExpressible
 from ...recording.resolve import StoredRows
 from ...recording.row_changes import (
@@ -47,7 +47,7 @@ from ..events import ChangeRead, Event, FactsNotUsed
 from ..kinds import Route
 from ..planned_steps import PlannedStep
 from ..stage import stage
-from .ground_values import mentioned
+from .rows_named import rows_named
 
 CHANGE_MAX_TOKENS = 200
 
@@ -62,7 +62,7 @@ def read_change(ctx: Context) -> Iterator[Event]:
     rules = ctx.services.rules
     shapes = shapes_of(ctx.session, ctx.catalog, derived_columns(rules) if rules is not None else {})
     shapes = in_scope({name: shape for name, shape in shapes.items() if shape.fields}, ctx.named_tables())
-    named = _rows_named(ctx, shapes) if shapes else []
+    named = rows_named(ctx, shapes) if shapes else []
     shapes = _tables_of_named_rows(ctx, shapes, named) if shapes else {}
     if not shapes:
         return
@@ -160,15 +160,6 @@ def _asked_again(
     except (NotBorneOut, Unanswerable, NotExpressible):  # the first reading stands
         return write, ""
     return again, picked.text
-
-
-def _rows_named(ctx: Context, shapes: dict[str, Shape]) -> list[NamedRow]:
-    """The kept rows the request names by a stored value ("Calder") or a code said in words ("glasshouse 12"
-    for 'G-012'), for the model to read the request by."""
-    names = {shape.table: name for name, shape in shapes.items()}
-    by_value = [NamedRow(names.get(m.table, m.table), m.column, m.value, m.value) for m in mentioned(ctx, list(shapes))]
-    by_code = codes_said(ctx.request.text, shapes, StoredRows(ctx.session))
-    return [*by_value, *(n for n in by_code if n.value not in {m.value for m in by_value})]
 
 
 def _tables_of_named_rows(ctx: Context, shapes: dict[str, Shape], named: list[NamedRow]) -> dict[str, Shape]:

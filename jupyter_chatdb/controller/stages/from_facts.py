@@ -33,6 +33,7 @@ from ..events import Event, FactsExtracted, FactsNotUsed
 from ..kinds import Route
 from ..planned_steps import PlannedStep
 from ..stage import stage
+from .rows_named import rows_named
 
 FACTS_MAX_TOKENS = 500
 
@@ -191,7 +192,8 @@ def _read(
     set_aside: list[str] = []
     try:
         rows = one_row_per_item(shapes, rows, text, stored, today)
-        writes, params = facts.statements(shapes, rows, stored, set_aside, text, bool(required))
+        named = rows_named(ctx, shapes)
+        writes, params = facts.statements(shapes, rows, stored, set_aside, text, bool(required), named)
     except WithoutItsRows as reason:
         again = reason.table if not required else ""  # a header read for its rows is read once only
         return _NotWritten(str(reason), unstated, made_up & set(shapes), gave, again)
