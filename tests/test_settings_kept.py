@@ -8,6 +8,7 @@ from __future__ import annotations
 import pytest
 
 from jupyter_chatdb import ChatDB
+from jupyter_chatdb.controller.events import ApprovalNeeded
 from jupyter_chatdb.llm import ScriptedBackend
 
 SIGNS = """
@@ -53,8 +54,10 @@ def test_the_day_a_record_is_dated_and_the_words_of_its_state_are_not_written_ov
         "sign_jobs", [("sign_code", "SG-31")], ("state", "to", "varnished"), ("due_on", "to", "2025-03-14"),
         ("brief", "to", "clear coat on"),
     )  # fmt: skip
-    model.push({"route": "write"}, reading)
+    # 'varnished' is not said in words: asked once more among the states, and confirmed
+    model.push({"route": "write"}, reading, {"option": "set state to 'varnished'"})
     reply = signs.ask("14 March 2025 | clear coat on | SG-31", allow_writes=True)
+    assert "Options: set state to 'fitted' | set state to 'varnished'" in str(model.calls[-1].messages)
     assert not reply.pending and reply.sql[0].startswith('UPDATE "sign_jobs" SET "state"')
     assert signs.session.rows("SELECT sign_code, due_on::VARCHAR, brief, state FROM sign_jobs ORDER BY 1") == [
         ("SG-31", "2025-03-20", "gold leaf fascia", "varnished"),
@@ -103,3 +106,17 @@ def test_a_column_the_table_does_not_have_is_left_out_of_a_change_that_sets_othe
     reply = signs.ask("SG-32 varnished on 22 March 2025", allow_writes=True)
     assert not reply.pending and "sign_jobs has no column 'lent_on'" in reply.plan[0].goal
     assert signs.session.rows("SELECT state FROM sign_jobs WHERE sign_code = 'SG-32'") == [("varnished",)]
+
+
+def test_a_state_the_request_does_not_say_read_two_ways_waits_showing_both(signs, model):
+    reading = change("sign_jobs", [("sign_code", "SG-31")], ("state", "to", "fitted"))
+    model.push({"route": "write"}, reading, {"option": "set state to 'gilded'"})
+    seen: list = []
+    reply = signs.ask("14 March 2025 | all done | SG-31", allow_writes=True, on_event=seen.append)
+    assert reply.pending and signs.session.rows("SELECT state FROM sign_jobs WHERE sign_code = 'SG-31'") == [("drawn",)]
+    reason = next(e for e in seen if isinstance(e, ApprovalNeeded)).reason
+    assert "the request does not say which state: read as 'fitted', then as 'gilded'" in reason
+    # a state said in words is not asked again
+    model.push({"route": "write"}, change("sign_jobs", [("sign_code", "SG-32")], ("state", "to", "varnished")))
+    reply = signs.ask("SG-32 varnished", allow_writes=True)
+    assert not reply.pending and "Options:" not in str(model.calls[-1].messages)

@@ -1,7 +1,8 @@
 """A narrower second question about a change the model read, where one reading is easily mistaken for
 another on the same rows: a removal of rows whose table lists the states a row may be in (a kite torn beyond
-repair may be set 'retired' rather than deleted), and a value read for a CHECK-listed column that is none of
-its entries ("thrown on the heap"). The readings to choose among are put to the model as options, with the
+repair may be set 'retired' rather than deleted), a value read for a CHECK-listed column that is none of
+its entries ("thrown on the heap"), and an entry the request does not say in words, asked once more to
+confirm it ("torn sail" read as 'grounded'). The readings to choose among are put to the model as options, with the
 kept row, and it picks one in a short constrained call. Each option is a `Reading`, so the one chosen is
 checked and written as any reading is: nothing here writes or widens the rows a change touches (every
 option keeps the rows the first reading named).
@@ -16,7 +17,7 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, replace
 
 from ..llm.base import JSONSchema, Message
-from .picks import mapped
+from .picks import entry_said, mapped
 from .row_changes import Reading, Setting
 from .shapes import Field, Shape
 
@@ -60,6 +61,23 @@ def options_for(reading: Reading, shape: Shape, row: Mapping[str, object] | None
     if reading.does == "change" and len(unlisted) == 1:
         return _listed_options(reading, *unlisted[0])
     return []
+
+
+def confirming_options(reading: Reading, shape: Shape, text: str) -> list[Option]:
+    """For a change setting one CHECK-listed column to an entry the request does not say in words ("SG-7 |
+    done" read as 'fitted'): every entry, the last listed first (a small model leans to what it read
+    first), to ask once more; none where there is nothing to confirm. A different pick is a doubt, not a
+    reading (the write waits, showing both)."""
+    unsaid = [
+        (s, f)
+        for s in reading.settings
+        if s.how == "to" and (f := shape.field(s.column)) and f.allowed and f.reference is None
+        and s.value in f.allowed and not entry_said(s.value, text)
+    ]  # fmt: skip
+    if reading.does != "change" or len(unsaid) != 1:
+        return []
+    setting, field_ = unsaid[0]
+    return _listed_options(reading, setting, replace(field_, allowed=tuple(reversed(field_.allowed))))
 
 
 def _removal_options(reading: Reading, shape: Shape, row: Mapping[str, object] | None) -> list[Option]:

@@ -20,9 +20,9 @@ import re
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
 
-from ..language.words import stem, stems, words
 from ..sql.names import quote_identifier, quote_table
 from .kept import column_said
+from .picks import entry_said
 from .reading_errors import NotExpressible, WithoutItsRows
 from .resolve import StoredRows
 from .shapes import Field, Shape
@@ -140,8 +140,9 @@ class Changes:
         differs. A listed entry the request does not say in words (a state a small model filled in) names
         no row."""
         given = [f for f in shape.fields if f.column in values]
-        said = stems(self.text)
-        naming = [f for f in given if f.reference is not None or not f.allowed or _said(values[f.column], said)]
+        naming = [
+            f for f in given if f.reference is not None or not f.allowed or entry_said(values[f.column], self.text)
+        ]
         named = []
         for changed in given:
             identifying = [f for f in naming if f is not changed]
@@ -269,13 +270,3 @@ def bind_name(table: str, key: str) -> str:
     'bale_runs_run_id'
     """
     return re.sub(r"\W", "_", f"{table}_{key}")
-
-
-def _said(entry: object, said: set[str]) -> bool:
-    """Whether each word of a listed entry is among the request's (`said`, stemmed).
-
-    >>> _said("varnish_dry", stems("SG-7: the varnish is dry")), _said("fitted", stems("SG-7 | done"))
-    (True, False)
-    """
-    entry_words = [stem(word) for word in words(str(entry)).split()]
-    return bool(entry_words) and all(word in said for word in entry_words)

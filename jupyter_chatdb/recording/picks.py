@@ -60,6 +60,17 @@ def mapped(said: object, allowed: Sequence[str]) -> str | None:
     return numbered[0] if len(numbered) == 1 else None  # "3" for the one listed code numbered 3: 'R3'
 
 
+def entry_said(entry: object, text: str) -> bool:
+    """Whether the request says a listed entry in words: each of its words, in any form.
+
+    >>> entry_said("varnish_dry", "SG-7: the varnish is dry"), entry_said("fitted", "SG-7 | done")
+    (True, False)
+    """
+    said = {stem(word) for word in lower_words(text)}
+    entry_words = [stem(word) for word in _words(str(entry))]
+    return bool(entry_words) and all(word in said for word in entry_words)
+
+
 def _numbers(text: str) -> list[int]:
     return [int(n) for n in DIGIT_RUN.findall(text)]
 

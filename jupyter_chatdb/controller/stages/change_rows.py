@@ -21,7 +21,14 @@ from collections.abc import Generator, Iterator, Sequence
 from dataclasses import replace
 
 from ...language.words import stem, stems, words
-from ...recording.change_choices import CHOICE_MAX_TOKENS, choice_messages, choice_schema, chosen, options_for
+from ...recording.change_choices import (
+    CHOICE_MAX_TOKENS,
+    choice_messages,
+    choice_schema,
+    chosen,
+    confirming_options,
+    options_for,
+)
 from ...recording.named_rows import NamedRow
 from ...recording.reading_errors import NotExpressible
 from ...recording.resolve import StoredRows
@@ -145,6 +152,9 @@ def _asked_again(
     stored = StoredRows(ctx.session)
     row = stored.one_row(shape.table, write.where, write.params)
     options = options_for(write.reading, shape, row)
+    confirming = len(options) < 2
+    if confirming:
+        options = confirming_options(write.reading, shape, ctx.request.text)
     if len(options) < 2:
         return write, ""
     messages = choice_messages(ctx.request.text, shape, row, options)
@@ -155,6 +165,12 @@ def _asked_again(
         picked = None
     if picked is None or picked.reading == write.reading:
         return write, ""
+    if confirming:  # an entry the request does not say, read two ways: the user says which
+        first, then = next(
+            (a, b) for a, b in zip(write.reading.settings, picked.reading.settings, strict=True) if a != b
+        )
+        doubt = f"the request does not say which {first.column}: read as '{first.value}', then as '{then.value}'"
+        return replace(write, doubts=[*write.doubts, doubt]), ""
     try:
         again = change_write(picked.reading, shapes, stored, ctx.request.text, dt.date.today(), named)
     except (NotBorneOut, Unanswerable, NotExpressible):  # the first reading stands
