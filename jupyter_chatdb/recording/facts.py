@@ -158,34 +158,33 @@ class _Writer(Changes):
         parent = self.shapes.get(table)
         if parent is None or self.stored is None or not parent.returned_key:
             return None
+        kept = dict(self.params)
         conditions = []
         for row in self.named_rows:
             own = parent.field(row.column) if row.table.lower() == table.lower() else None
-            related = None if own else path_to(self.shapes, table, row.column)
-            if own is None and related is None:
-                continue
-            name = f"p{len(self.params) + 1}"
-            self.params[name] = row.value
-            column = own.column if own is not None else related[1].column if related is not None else row.column
-            condition = f"{quote_identifier(column)} = ${name}"
-            conditions.append(through(related[0], condition) if related is not None else condition)
-        if not conditions:
-            return None
+            related = None if own is not None else path_to(self.shapes, table, row.column)
+            if own is not None:
+                conditions.append(f"{quote_identifier(own.column)} = {self.bound(row.value)}")
+            elif related is not None:
+                hops, far = related
+                conditions.append(through(hops, f"{quote_identifier(far.column)} = {self.bound(row.value)}"))
         where = " AND ".join(conditions)
-        days = sorted(days_said(self.text))
-        if days and self.stored.count(table, where, self.params) > 1:
-            listed = []
-            for day in days:
-                name = f"p{len(self.params) + 1}"
-                self.params[name] = day
-                listed.append(f"${name}")
+        days = ", ".join(self.bound(day) for day in sorted(days_said(self.text)))
+        if where and days and self.stored.count(table, where, self.params) > 1:
             dated = [f.column for f in parent.fields if f.type.upper() == "DATE" and f.reference is None]
-            on_a_day = [f"{where} AND {quote_identifier(column)} IN ({', '.join(listed)})" for column in dated]
+            on_a_day = [f"{where} AND {quote_identifier(column)} IN ({days})" for column in dated]
             where = next((w for w in on_a_day if self.stored.count(table, w, self.params) == 1), where)
-        if self.stored.count(table, where, self.params) != 1:
+        if not where or self.stored.count(table, where, self.params) != 1:
+            self.params = kept  # the values bound for a lookup that names no one row
             return None
         self.bind_one(parent, where)
         return self.added[table]
+
+    def bound(self, value: object) -> str:
+        """A bound parameter holding `value`, as it is."""
+        name = f"p{len(self.params) + 1}"
+        self.params[name] = value
+        return f"${name}"
 
     def named_as_stored(self, shape: Shape, row: Mapping[str, object]) -> dict[str, object]:
         """`row` with each reference, and each value of a naming column, as the kept row it names is named
