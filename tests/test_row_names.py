@@ -125,3 +125,14 @@ def test_a_payment_read_without_its_lesson_belongs_to_the_one_lesson_the_kept_ro
     ]
     assert db.session.rows("SELECT count(*) FROM lesson_fees") == [(2,)]
     db.close()
+
+
+def test_a_change_that_sets_nothing_on_rows_that_are_not_kept_is_a_new_row(scripted):
+    """Read as a change of fee 12 (no such fee) with nothing to set: a new fee, not a question."""
+    db = ChatDB(model=scripted, schema=SAILING, summarize=False)
+    nothing = {"does": "change", "table": "lesson_fees", "which": [{"column": "fee_id", "value": "12"}], "set": []}
+    scripted.push({"route": "write"}, nothing, {"lesson_fees": [{"paid_on": "2025-06-06", "amount": 40}]})
+    reply = db.ask("Ria Sand's lesson fee: 40, paid 6 June 2025", allow_writes=True)
+    assert not reply.pending
+    assert db.session.rows("SELECT lesson_no, amount::DOUBLE FROM lesson_fees") == [(1, 40.0)]
+    db.close()

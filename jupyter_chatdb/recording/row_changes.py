@@ -240,6 +240,15 @@ def is_a_new_row(reading: Reading, shapes: Mapping[str, Shape]) -> bool:
     return len(needed) >= MIN_NEEDED and not lacks(shapes, reading.table, given)
 
 
+def names_no_kept_row(reading: Reading, shapes: Mapping[str, Shape], stored: StoredRows, text: str) -> bool:
+    """Whether each value a reading names rows by is held by no kept row (a value some row holds may name
+    the rows beside a new value misplaced among the names: `_naming_picks`)."""
+    shape = shapes.get(reading.table)
+    if shape is None or not reading.which:
+        return False
+    return not any(_meets(_Writer(shape, stored, text, dt.date.today(), shapes=shapes), [p]) for p in reading.which)
+
+
 MIN_NEEDED = 2  # values a new row must need for a change naming them all to be one (a table with none needs none)
 
 

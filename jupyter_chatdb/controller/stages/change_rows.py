@@ -43,6 +43,7 @@ from ...recording.row_changes import (
     change_write,
     is_a_new_row,
     move_between_named,
+    names_no_kept_row,
     parse_reading,
 )
 from ...recording.scope import in_scope
@@ -83,6 +84,9 @@ def read_change(ctx: Context) -> Iterator[Event]:
     stored = StoredRows(ctx.session)
     if reading is not None and is_a_new_row(reading, shapes) and not _names_one_kept_row(stored, reading, shapes):
         reading = replace(reading, does="add")  # the values of a new row, read as the rows it changes
+    elif reading is not None and reading.does == "change" and not reading.settings:
+        if names_no_kept_row(reading, shapes, stored, text):  # nothing to set on rows that are not kept
+            reading = replace(reading, does="add")
     if reading is None or reading.does == "add":
         ctx.adds_to = reading.table if reading is not None and reading.table in shapes else ""
         return
