@@ -108,6 +108,23 @@ def test_a_listed_value_the_model_picks_one_way_and_then_another_waits_with_both
     assert "'by the month' was read as 'standing order', and as 'cash' asked again" in approval_reason(seen)
 
 
+def test_a_listed_value_the_request_does_not_say_is_asked_again_and_waits_where_picked_otherwise(society, scripted):
+    """'by bank' read as the listed 'standing order' (no word of it said): asked again, the list each way
+    round; picked so both times, it is written, else the payment waits with both readings."""
+    dues = {"holder": "Pia Lund", "paid_on": "2025-04-03", "amount": 40, "method": "standing order"}
+    scripted.push({"route": "write"}, {"dues": [dues]}, {"value": "standing order"}, {"value": "standing order"})
+    written = society.ask("Pia Lund paid 40 of dues on 3 April 2025 by bank", allow_writes=True)
+    assert not written.pending and rows(society, "SELECT method FROM dues") == [("standing order",)]
+    assert scripted.calls[-1].json_schema["properties"]["value"]["enum"] == ["standing order", "cheque", "cash"]
+    scripted.push(
+        {"route": "write"}, {"dues": [{**dues, "paid_on": "2025-05-03"}]}, {"value": "cash"}, {"value": "cash"}
+    )
+    seen: list[Event] = []
+    held = society.ask("Pia Lund paid 40 of dues on 3 May 2025 by bank", allow_writes=True, on_event=seen.append)
+    assert held.pending and rows(society, "SELECT count(*) FROM dues") == [(1,)]
+    assert "dues.method: read as 'standing order', and as 'cash' asked again" in approval_reason(seen)
+
+
 def test_a_value_unlike_every_one_its_column_keeps_waits_and_one_said_as_nothing_is_empty(society, scripted):
     society.session.rows("UPDATE holders SET phone = '0770 ' || holder_id")
     society.session.rows("INSERT INTO holders (holder_name, phone) VALUES ('Una Roe', '0113 9')")

@@ -65,9 +65,11 @@ def entry_said(entry: object, text: str) -> bool:
 
     >>> entry_said("varnish_dry", "SG-7: the varnish is dry"), entry_said("fitted", "SG-7 | done")
     (True, False)
+    >>> entry_said("raised bed", "laid out as raised beds")
+    True
     """
-    said = {stem(word) for word in lower_words(text)}
-    entry_words = [stem(word) for word in _words(str(entry))]
+    said = set(_words(text))
+    entry_words = _words(str(entry))
     return bool(entry_words) and all(word in said for word in entry_words)
 
 

@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import datetime as dt
 import json
-from collections.abc import Generator, Iterator
+from collections.abc import Generator, Iterator, Mapping
 from dataclasses import dataclass
 
 from ...language.dates import SLASHED
@@ -18,7 +18,7 @@ from ...recording.labelled_lines import filled_from_lines
 from ...recording.lengths import dated_by_length
 from ...recording.lists import one_row_per_item
 from ...recording.moments import days_said, timed_as_said
-from ...recording.picks import mapped
+from ...recording.picks import entry_said, mapped
 from ...recording.prompt import facts_messages
 from ...recording.reading_errors import WithoutItsRows
 from ...recording.resolve import StoredRows
@@ -161,7 +161,7 @@ def _read(
         return _NotWritten("the model's rows were not JSON")
     cut = ("what the reading held after its last complete row (it was cut off)",) if was_cut else ()
     read = as_nothing(shapes, filled_from_lines(shapes, read if isinstance(read, dict) else {}, text))
-    said, unsure = yield from _listed_values(ctx, shapes, read, today)
+    said, unsure, chosen = yield from _listed_values(ctx, shapes, read, today)
     stored = StoredRows(ctx.session)
     try:
         read, two_ways = _days_in_order(shapes, _dates_as_said(shapes, read, text, today), text, stored)
@@ -202,7 +202,8 @@ def _read(
     counts = tuple((table, len(listed)) for table, listed in rows.items() if listed)
     written = {table for table, _ in counts}
     guessed = tuple(g for g in stated.guessed if g.split(".")[0] in written)
-    doubts = (*two_ways, *unsure, *unlike_their_column(shapes, rows, stored))
+    asked = yield from _entries_asked_again(ctx, shapes, rows, chosen)
+    doubts = (*two_ways, *unsure, *asked, *unlike_their_column(shapes, rows, stored))
     return _Written(writes, params, counts, (*unstated, *set_aside), tuple(agreement.set_from_lines), guessed, doubts)
 
 
@@ -269,10 +270,11 @@ CHOICES = 3  # model calls at most, per request, to map read words to a listed v
 
 def _listed_values(
     ctx: Context, shapes: dict[str, Shape], read: dict, today: dt.date
-) -> Generator[Event, None, tuple[set[tuple[str, int, str]], list[str]]]:
+) -> Generator[Event, None, tuple[set[tuple[str, int, str]], list[str], set[tuple[str, str, str]]]]:
     """Each value read for a field the schema lists, as the listed value it means (`picks.mapped`), else as
     the model chooses among the list (up to `CHOICES` words, `_chosen`), else left out. Returns the (table,
-    index, field) of those read from words the request says, and the choices the model made two ways."""
+    index, field) of those read from words the request says, the choices the model made two ways, and the
+    (table, field, value) it chose."""
     calls, said, unsure = 0, set(), []
     chosen: dict[tuple[str, str, str], str | None] = {}  # words mapped once, however many rows repeat them
     for table, listed in read.items():
@@ -304,7 +306,41 @@ def _listed_values(
                 row[field.name] = value
                 if is_stated(words, ctx.request.text, today):
                     said.add((table, index, field.name))
-    return said, unsure
+    return said, unsure, {(table, name, value) for (table, name, _), value in chosen.items() if value is not None}
+
+
+def _entries_asked_again(
+    ctx: Context, shapes: dict[str, Shape], rows: Mapping[str, object], chosen: set[tuple[str, str, str]]
+) -> Generator[Event, None, list[str]]:
+    """The doubts about the CHECK-listed entries a new row gets that the request does not say in words ("by
+    bank transfer" read as 'banknotes'), and the model gave rather than chose (`chosen`): each is asked
+    once more (twice: the list each way round, up to `CHOICES` entries), and a different pick is a guess.
+    A kept row's change holds only entries it says (`stated_only`)."""
+    doubts: list[str] = []
+    asked: set[tuple[str, str, str]] = set(chosen)
+    for table, listed in rows.items():
+        shape = shapes.get(table)
+        if shape is None or not isinstance(listed, list):
+            continue
+        for row in listed:
+            if not isinstance(row, dict) or facts.lacks(shapes, table, row):
+                continue
+            for field in shape.fields:
+                value = row.get(field.name)
+                if not field.allowed or field.reference is not None or not isinstance(value, str):
+                    continue
+                if value not in field.allowed or entry_said(value, ctx.request.text):
+                    continue
+                if (table, field.name, value) in asked:
+                    continue
+                if len(asked) - len(chosen) == CHOICES:
+                    return doubts
+                asked.add((table, field.name, value))
+                first, again = yield from _chosen(ctx, table, field.column, value, list(field.allowed), True)
+                if first != value or again != value:
+                    picks = " and ".join(dict.fromkeys(repr(p) for p in (first, again)))
+                    doubts.append(f"{table}.{field.column}: read as {value!r}, and as {picks} asked again")
+    return doubts
 
 
 def _chosen(
