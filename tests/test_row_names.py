@@ -136,3 +136,27 @@ def test_a_change_that_sets_nothing_on_rows_that_are_not_kept_is_a_new_row(scrip
     assert not reply.pending
     assert db.session.rows("SELECT lesson_no, amount::DOUBLE FROM lesson_fees") == [(1, 40.0)]
     db.close()
+
+
+def test_a_reference_said_as_its_number_is_the_one_code_numbered_so(scripted):
+    db = ChatDB(model=scripted, schema=SAILING, summarize=False)
+    scripted.push(
+        {"route": "write"}, change([("owner_name", "Ria Sand")], {"column": "hull_code", "how": "to", "value": "9"})
+    )
+    reply = db.ask("Ria Sand's lesson moves to boat 9", allow_writes=True)
+    assert not reply.pending and db.session.rows("SELECT hull_code FROM lessons WHERE lesson_no = 1") == [("HX-9",)]
+    db.close()
+
+
+def test_a_change_naming_no_row_that_sets_all_a_new_row_needs_is_that_new_row(scripted):
+    db = ChatDB(model=scripted, schema=SAILING, summarize=False)
+    settings = [
+        {"column": "paid_on", "how": "to", "value": "2025-06-06"},
+        {"column": "amount", "how": "to", "value": "40"},
+    ]
+    reading = {"does": "change", "table": "lesson_fees", "which": [], "set": settings}
+    scripted.push({"route": "write"}, reading, {"lesson_fees": [{"paid_on": "2025-06-06", "amount": 40}]})
+    reply = db.ask("Ria Sand paid 40 on 6 June 2025 for her lesson", allow_writes=True)
+    assert not reply.pending and reply.sql[-1].startswith('INSERT INTO "lesson_fees"')
+    assert db.session.rows("SELECT lesson_no, amount::DOUBLE FROM lesson_fees") == [(1, 40.0)]
+    db.close()

@@ -120,3 +120,18 @@ def test_a_state_the_request_does_not_say_read_two_ways_waits_showing_both(signs
     model.push({"route": "write"}, change("sign_jobs", [("sign_code", "SG-32")], ("state", "to", "varnished")))
     reply = signs.ask("SG-32 varnished", allow_writes=True)
     assert not reply.pending and "Options:" not in str(model.calls[-1].messages)
+
+
+def test_a_state_set_beside_what_the_request_says_may_be_left_as_it_is_when_asked_again(signs, model):
+    """'fitted on 26 March' says the day, not a state the list holds in its words: asked again, the model
+    leaves the state as it is, and only the day is written."""
+    reading = change(
+        "sign_jobs", [("sign_code", "SG-32")], ("state", "to", "drawn"), ("finished_on", "to", "2025-03-26")
+    )
+    model.push({"route": "write"}, reading, {"option": "leave state as it is"})
+    reply = signs.ask("SG-32 finished on 26 March 2025", allow_writes=True)
+    assert "| leave state as it is" in str(model.calls[-1].messages)
+    assert not reply.pending and "state" not in reply.sql[0].split("WHERE")[0]
+    assert signs.session.rows("SELECT state, finished_on::VARCHAR FROM sign_jobs WHERE sign_code = 'SG-32'") == [
+        ("gilded", "2025-03-26")
+    ]

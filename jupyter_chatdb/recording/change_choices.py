@@ -66,8 +66,9 @@ def options_for(reading: Reading, shape: Shape, row: Mapping[str, object] | None
 def confirming_options(reading: Reading, shape: Shape, text: str) -> list[Option]:
     """For a change setting one CHECK-listed column to an entry the request does not say in words ("SG-7 |
     done" read as 'fitted'): every entry, the last listed first (a small model leans to what it read
-    first), to ask once more; none where there is nothing to confirm. A different pick is a doubt, not a
-    reading (the write waits, showing both)."""
+    first), and where it sets other columns too, leaving that one as it is; none where there is nothing
+    to confirm. A different entry picked is a doubt, not a reading (the write waits, showing both); leaving
+    it is taken (a write only ever narrower)."""
     unsaid = [
         (s, f)
         for s in reading.settings
@@ -77,7 +78,11 @@ def confirming_options(reading: Reading, shape: Shape, text: str) -> list[Option
     if reading.does != "change" or len(unsaid) != 1:
         return []
     setting, field_ = unsaid[0]
-    return _listed_options(reading, setting, replace(field_, allowed=tuple(reversed(field_.allowed))))
+    options = _listed_options(reading, setting, replace(field_, allowed=tuple(reversed(field_.allowed))))
+    others = tuple(s for s in reading.settings if s is not setting)
+    if others:  # it may set no state at all ("hanging on rack 4" says nothing of one)
+        options.append(Option(f"leave {setting.column} as it is", replace(reading, settings=others)))
+    return options
 
 
 def _removal_options(reading: Reading, shape: Shape, row: Mapping[str, object] | None) -> list[Option]:

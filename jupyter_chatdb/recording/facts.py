@@ -159,21 +159,28 @@ class _Writer(Changes):
         if parent is None or self.stored is None or not parent.returned_key:
             return None
         kept = dict(self.params)
-        conditions = []
+        names: list[str] = []
+        kinds: list[str] = []  # a listed kind ("gilding") only narrows what the names leave
         for row in self.named_rows:
             own = parent.field(row.column) if row.table.lower() == table.lower() else None
             related = None if own is not None else path_to(self.shapes, table, row.column)
             if own is not None:
-                conditions.append(f"{quote_identifier(own.column)} = {self.bound(row.value)}")
+                field, condition = own, f"{quote_identifier(own.column)} = {self.bound(row.value)}"
             elif related is not None:
-                hops, far = related
-                conditions.append(through(hops, f"{quote_identifier(far.column)} = {self.bound(row.value)}"))
-        where = " AND ".join(conditions)
+                hops, field = related
+                condition = through(hops, f"{quote_identifier(field.column)} = {self.bound(row.value)}")
+            else:
+                continue
+            (kinds if field.allowed and field.reference is None else names).append(condition)
+        where = " AND ".join(names)
         days = ", ".join(self.bound(day) for day in sorted(days_said(self.text)))
-        if where and days and self.stored.count(table, where, self.params) > 1:
-            dated = [f.column for f in parent.fields if f.type.upper() == "DATE" and f.reference is None]
-            on_a_day = [f"{where} AND {quote_identifier(column)} IN ({days})" for column in dated]
-            where = next((w for w in on_a_day if self.stored.count(table, w, self.params) == 1), where)
+        dated = [f.column for f in parent.fields if f.type.upper() == "DATE" and f.reference is None]
+        narrower = [*kinds, *(f"{quote_identifier(column)} IN ({days})" for column in dated if days)]
+        for condition in narrower if where else ():
+            if self.stored.count(table, where, self.params) < 2:
+                break
+            if self.stored.count(table, f"{where} AND {condition}", self.params):
+                where = f"{where} AND {condition}"
         if not where or self.stored.count(table, where, self.params) != 1:
             self.params = kept  # the values bound for a lookup that names no one row
             return None

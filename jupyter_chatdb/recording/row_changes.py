@@ -210,8 +210,9 @@ def is_a_new_row(reading: Reading, shapes: Mapping[str, Shape]) -> bool:
     """Whether a change the model read gives a new row's values: it sets nothing, and the values it names
     rows by are every one a new row of its table needs (a payment's payer, day, amount and method); or it
     names the row by its name and sets the rest to values given ("Eda Voss joined ...", where no row is
-    Eda Voss: `read_change` asks the data). A change that only misplaced its new value ("Bolt is blue now"
-    with the colour among the names) names too little for either.
+    Eda Voss: `read_change` asks the data); or it names no row and sets every value a new row needs. A
+    change that only misplaced its new value ("Bolt is blue now" with the colour among the names) names
+    too little for any.
 
     >>> from jupyter_chatdb.recording.shapes import Field
     >>> fields = (Field("name", "name", "VARCHAR", True), Field("colour", "colour", "VARCHAR", True))
@@ -223,10 +224,15 @@ def is_a_new_row(reading: Reading, shapes: Mapping[str, Shape]) -> bool:
     >>> is_a_new_row(Reading("change", "kites", row.which[:1], (Setting("colour", "to", "red"),
     ...     Setting("span_m", "to", "2.5"))), named)
     True
+    >>> is_a_new_row(Reading("change", "kites", (), tuple(Setting(p.column, "to", p.value) for p in row.which)), kites)
+    True
     """
     shape = shapes.get(reading.table)
-    if reading.does != "change" or shape is None or not reading.which:
+    if reading.does != "change" or shape is None:
         return False
+    if not reading.which:  # no row named, every value a new row needs set "to" one (a payment's day, amount, way)
+        given = {f.name: s.value for s in reading.settings if s.how == "to" and (f := shape.field(s.column))}
+        return bool(reading.settings) and len(given) >= MIN_NEEDED and not lacks(shapes, reading.table, given)
     values = [(p.column, p.value) for p in reading.which]
     if reading.settings:
         by_name = any(
@@ -374,7 +380,7 @@ def _said_or_related(which: Sequence[Pick], scratch: Callable[[], _Writer]) -> t
     where together they meet some row."""
     writer = scratch()
     kept = tuple(p for p in which if is_stated(p.value, writer.text, writer.today) or _meets(scratch(), [p]))
-    if kept:
+    if kept or not which:  # no name read at all: none is made up here
         return kept
     own = writer.shape.table.lower()
     related = tuple(
@@ -641,6 +647,8 @@ class _Writer:
         reference = field_.reference
         if reference is not None and reference.name:
             key = self.referenced_key(reference, said)
+            if key is None and field_.allowed and (listed := mapped(said, field_.allowed)) is not None:
+                key = self.referenced_key(reference, listed)  # "4" for the one rack numbered 4
             if key is None:
                 self.doubts.append(f"{field_.name}: no {reference.table} row is {said!r}")
                 return f"CAST({self.bind(said)} AS {field_.type})"

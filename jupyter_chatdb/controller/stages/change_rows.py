@@ -169,7 +169,8 @@ def _asked_again(
         picked = None
     if picked is None or picked.reading == write.reading:
         return write, ""
-    if confirming:  # an entry the request does not say, read two ways: the user says which
+    if confirming and len(picked.reading.settings) == len(write.reading.settings):
+        # an entry the request does not say, read two ways: the user says which
         first, then = next(
             (a, b) for a, b in zip(write.reading.settings, picked.reading.settings, strict=True) if a != b
         )
