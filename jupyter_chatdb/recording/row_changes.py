@@ -210,7 +210,7 @@ def is_a_new_row(reading: Reading, shapes: Mapping[str, Shape]) -> bool:
     """Whether a change the model read gives a new row's values: it sets nothing, and the values it names
     rows by are every one a new row of its table needs (a payment's payer, day, amount and method); or it
     names the row by its name and sets the rest to values given ("Eda Voss joined ...", where no row is
-    Eda Voss: `read_change` asks the data); or it names no row and sets every value a new row needs. A
+    Eda Voss: `read_change` asks the data); or it sets every value a new row needs, whatever it names. A
     change that only misplaced its new value ("Bolt is blue now" with the colour among the names) names
     too little for any.
 
@@ -224,15 +224,19 @@ def is_a_new_row(reading: Reading, shapes: Mapping[str, Shape]) -> bool:
     >>> is_a_new_row(Reading("change", "kites", row.which[:1], (Setting("colour", "to", "red"),
     ...     Setting("span_m", "to", "2.5"))), named)
     True
-    >>> is_a_new_row(Reading("change", "kites", (), tuple(Setting(p.column, "to", p.value) for p in row.which)), kites)
-    True
+    >>> every = tuple(Setting(p.column, "to", p.value) for p in row.which)
+    >>> jos = (Pick("name", "Jo's kite"),)
+    >>> is_a_new_row(Reading("change", "kites", (), every), kites), is_a_new_row(Reading("change", "kites", jos, every), kites)
+    (True, True)
     """
     shape = shapes.get(reading.table)
     if reading.does != "change" or shape is None:
         return False
-    if not reading.which:  # no row named, every value a new row needs set "to" one (a payment's day, amount, way)
-        given = {f.name: s.value for s in reading.settings if s.how == "to" and (f := shape.field(s.column))}
-        return bool(reading.settings) and len(given) >= MIN_NEEDED and not lacks(shapes, reading.table, given)
+    settings = {f.name: s.value for s in reading.settings if s.how == "to" and (f := shape.field(s.column))}
+    if len(settings) == len(reading.settings) >= MIN_NEEDED and not lacks(shapes, reading.table, settings):
+        return True  # every value a new row needs set "to" one (a payment's day, amount and way), whatever names it
+    if not reading.which:
+        return False
     values = [(p.column, p.value) for p in reading.which]
     if reading.settings:
         by_name = any(

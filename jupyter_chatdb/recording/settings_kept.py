@@ -114,7 +114,7 @@ def _the_records_day(
     if current.get(field.column) is None or _named(field.column, text):
         return ""
     day = _day_of(setting.value)
-    if day is None or days_said(text) != {day}:
+    if day is None or days_said(text) != {day}:  # the one day the request gives, as ISO or in its own words
         return ""
     return f"{day.day} {day:%B %Y} read as the day of the record, not a new {field.column}"
 
@@ -172,10 +172,16 @@ def _named(column: str, text: str) -> bool:
 
 
 def _day_of(value: str) -> dt.date | None:
+    """The one day a value gives, ISO or in words.
+
+    >>> _day_of("2024-04-17"), _day_of("April 17, 2024"), _day_of("soon")
+    (datetime.date(2024, 4, 17), datetime.date(2024, 4, 17), None)
+    """
     try:
         return dt.date.fromisoformat(value.strip()[:10])
     except ValueError:
-        return None
+        days = days_said(value)
+        return next(iter(days)) if len(days) == 1 else None
 
 
 def _is_temporal(field: Field) -> bool:
