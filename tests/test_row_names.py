@@ -34,12 +34,17 @@ CREATE TABLE lesson_fees (
     paid_on DATE NOT NULL,
     amount DECIMAL(8, 2) NOT NULL
 );
+CREATE TABLE stores (item_code VARCHAR PRIMARY KEY, in_store INTEGER NOT NULL);
+CREATE TABLE issued (lesson_no INTEGER NOT NULL REFERENCES lessons (lesson_no),
+                     item_code VARCHAR NOT NULL REFERENCES stores (item_code), qty INTEGER NOT NULL);
 INSERT INTO owners (owner_name) VALUES ('Ria Sand'), ('Oskar Lund');
 INSERT INTO boats VALUES ('HX-4', 'north pontoon', 1), ('HX-9', 'slipway', 2), ('HX-11', 'slipway', 2);
 INSERT INTO instructors VALUES ('JAM', 'Jo Amara'), ('PEL', 'Pia Ellis');
 INSERT INTO lessons (hull_code, instr_code, sail_day, topic) VALUES
     ('HX-4', 'JAM', DATE '2025-06-02', 'reefing'), ('HX-9', 'PEL', DATE '2025-06-03', 'capsize drill'),
     ('HX-11', 'PEL', DATE '2025-06-04', 'reefing');
+INSERT INTO stores VALUES ('RP-2', 10), ('LJ-5', 4);
+INSERT INTO issued VALUES (3, 'RP-2', 2);
 """
 
 
@@ -159,4 +164,24 @@ def test_a_change_naming_no_row_that_sets_all_a_new_row_needs_is_that_new_row(sc
     reply = db.ask("Ria Sand paid 40 on 6 June 2025 for her lesson", allow_writes=True)
     assert not reply.pending and reply.sql[-1].startswith('INSERT INTO "lesson_fees"')
     assert db.session.rows("SELECT lesson_no, amount::DOUBLE FROM lesson_fees") == [(1, 40.0)]
+    db.close()
+
+
+def test_a_number_added_to_lines_named_only_by_their_item_is_asked_again_with_the_item_itself(scripted):
+    """'RP-2 | 6 more in' read as the issued lines of RP-2: asked again, the store's own count is picked."""
+    db = ChatDB(model=scripted, schema=SAILING, summarize=False)
+    reading = {
+        "does": "change",
+        "table": "issued",
+        "which": [{"column": "item_code", "value": "RP-2"}],
+        "set": [{"column": "qty", "how": "add", "value": "6"}],
+    }
+    scripted.push({"route": "write"}, reading, {"option": "add 6 to stores in_store"})
+    reply = db.ask("2025-06-05 | delivery | RP-2 | 6 more in", allow_writes=True)
+    assert "Options: add 6 to issued qty | add 6 to stores in_store" in str(scripted.calls[-1].messages)
+    assert not reply.pending and db.session.rows("SELECT item_code, in_store FROM stores ORDER BY 1") == [
+        ("LJ-5", 4),
+        ("RP-2", 16),
+    ]
+    assert db.session.rows("SELECT qty FROM issued") == [(2,)]
     db.close()

@@ -1,11 +1,12 @@
 """A narrower second question about a change the model read, where one reading is easily mistaken for
 another on the same rows: a removal of rows whose table lists the states a row may be in (a kite torn beyond
 repair may be set 'retired' rather than deleted), a value read for a CHECK-listed column that is none of
-its entries ("thrown on the heap"), and an entry the request does not say in words, asked once more to
-confirm it ("torn sail" read as 'grounded'). The readings to choose among are put to the model as options, with the
-kept row, and it picks one in a short constrained call. Each option is a `Reading`, so the one chosen is
-checked and written as any reading is: nothing here writes or widens the rows a change touches (every
-option keeps the rows the first reading named).
+its entries ("thrown on the heap"), a number added to rows named only by the row they refer to (the
+lines of a part, or the part itself), and an entry the request does not say in words, asked once more to
+confirm it ("torn sail" read as 'grounded'). The readings to choose among are put to the model as
+options, with the kept row, and it picks one in a short constrained call. Each option is a `Reading`, so
+the one chosen is checked and written as any reading is: nothing here writes or widens the rows a change
+touches (every option keeps the rows the first reading named, or the one row they all refer to).
 
 A number asked again the same way (the new value, or an amount to add or take off) was tried and left
 out: on the fruit shop it turned "set the price to 0.80" into taking 0.80 off, and it fixed no tune
@@ -18,8 +19,8 @@ from dataclasses import dataclass, replace
 
 from ..llm.base import JSONSchema, Message
 from .picks import entry_said, mapped
-from .row_changes import Reading, Setting
-from .shapes import Field, Shape
+from .row_changes import Pick, Reading, Setting
+from .shapes import Field, Shape, json_type
 
 CHOICE_MAX_TOKENS = 48
 MAX_OPTIONS = 9
@@ -61,6 +62,34 @@ def options_for(reading: Reading, shape: Shape, row: Mapping[str, object] | None
     if reading.does == "change" and len(unlisted) == 1:
         return _listed_options(reading, *unlisted[0])
     return []
+
+
+def thing_options(reading: Reading, shape: Shape, shapes: Mapping[str, Shape]) -> list[Option]:
+    """For a number added to or taken off rows named only by the one row of another table they refer to
+    ("P-7 | 6 more in" read as the lines of part P-7): the first reading, and the same number added to or
+    taken off each number column of that row itself (the part's stock); none otherwise."""
+    if reading.does != "change" or not reading.which or not reading.settings:
+        return []
+    if any(s.how not in ("add", "subtract") for s in reading.settings) or len(reading.settings) != 1:
+        return []
+    references = [f.reference for p in reading.which if (f := shape.field(p.column)) is not None]
+    if len(references) != len(reading.which) or any(r is None for r in references):
+        return []
+    tables = {r.table for r in references if r is not None}
+    other = shapes.get(next(iter(tables))) if len(tables) == 1 else None
+    if other is None or other.table == shape.table:
+        return []
+    which = tuple(Pick(r.name or r.key, p.value) for r, p in zip(references, reading.which, strict=True) if r)
+    (setting,) = reading.settings
+    numbers = [f for f in other.fields if f.reference is None and json_type(f) in ("integer", "number")]
+    if not numbers:
+        return []
+    verb, joined = ("add", "to") if setting.how == "add" else ("take", "off")
+    options = [Option(f"{verb} {setting.value} {joined} {shape.table} {setting.column}", reading)]
+    for f in numbers:
+        moved = Reading("change", other.table, which, (replace(setting, column=f.column),))
+        options.append(Option(f"{verb} {setting.value} {joined} {other.table} {f.column}", moved))
+    return options[:MAX_OPTIONS]
 
 
 def confirming_options(reading: Reading, shape: Shape, text: str) -> list[Option]:

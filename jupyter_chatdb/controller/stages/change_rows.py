@@ -28,6 +28,7 @@ from ...recording.change_choices import (
     chosen,
     confirming_options,
     options_for,
+    thing_options,
 )
 from ...recording.named_rows import NamedRow
 from ...recording.reading_errors import NotExpressible
@@ -155,7 +156,7 @@ def _asked_again(
     shape = shapes[write.reading.table]
     stored = StoredRows(ctx.session)
     row = stored.one_row(shape.table, write.where, write.params)
-    options = options_for(write.reading, shape, row)
+    options = options_for(write.reading, shape, row) or thing_options(write.reading, shape, shapes)
     confirming = len(options) < 2
     if confirming:
         options = confirming_options(write.reading, shape, ctx.request.text)
