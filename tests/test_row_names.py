@@ -185,3 +185,20 @@ def test_a_number_added_to_lines_named_only_by_their_item_is_asked_again_with_th
     ]
     assert db.session.rows("SELECT qty FROM issued") == [(2,)]
     db.close()
+
+
+def test_lines_dated_only_by_their_header_belong_to_the_kept_header_of_that_day_or_to_none(scripted):
+    """An item issued at Ria's lesson of 2 June belongs to that lesson; one said for a day no lesson of
+    hers is on belongs to a lesson not kept: code writes nothing (the plan is asked for)."""
+    db = ChatDB(model=scripted, schema=SAILING, summarize=False, strategy="facts")
+    scripted.push({"route": "write"}, {"issued": [{"item_code": "LJ-5", "qty": 1}]})
+    db.ask("Ria Sand's lesson of 2 June 2025 took 1 LJ-5", allow_writes=True)
+    assert db.session.rows("SELECT lesson_no, item_code, qty FROM issued ORDER BY lesson_no") == [
+        (1, "LJ-5", 1),
+        (3, "RP-2", 2),
+    ]
+    scripted.push({"route": "write"}, {"issued": [{"item_code": "LJ-5", "qty": 1}]}, {"steps": []}, {"steps": []})
+    with pytest.raises(ModelOutputError):
+        db.ask("Ria Sand's lesson of 9 June 2025 took 1 LJ-5", allow_writes=True)
+    assert db.session.rows("SELECT count(*) FROM issued") == [(2,)]
+    db.close()

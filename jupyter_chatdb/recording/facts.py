@@ -33,6 +33,7 @@ from collections.abc import Mapping, Sequence
 from ..language.words import words
 from ..sql.names import quote_identifier, quote_table
 from .changes import Changes, Write, bind_name
+from .day_order import leading_day
 from .moments import days_said
 from .named_rows import NamedRow
 from .reading_errors import NotExpressible, WithoutItsRows
@@ -128,7 +129,7 @@ class _Writer(Changes):
         pairs += [(column, expression) for column, (expression, _) in taken.items()]
         for field in shape.required_references:
             assert field.reference is not None
-            parameter = self.added.get(field.reference.table) or self.kept_parent(field.reference.table)
+            parameter = self.added.get(field.reference.table) or self.kept_parent(field.reference.table, values)
             if parameter is None and field.required:
                 raise NotExpressible(f"a {shape.table} row, and no {field.reference.table} row added with it")
             if parameter is not None:
@@ -150,11 +151,12 @@ class _Writer(Changes):
         else:
             self.writes.append(Write(goal, f"INSERT INTO {target} ({listed}) SELECT {selected}"))
 
-    def kept_parent(self, table: str) -> str | None:
+    def kept_parent(self, table: str, values: Mapping[str, object]) -> str | None:
         """The parameter bound to the key of the one kept row of `table` that the kept rows the request names
         point to, through the references of `table` (a payment "for the work on SG-31": the one job on
-        that sign), narrowed where need be by a day the request gives that the row holds; None where they
-        point to no one row."""
+        that sign), narrowed where need be by a listed kind the request names; None where they point to
+        no one row. A day the request gives that the new row (`values`: column -> value) does not hold is
+        the kept row's: it must hold it (lines dated only by their header belong to a new header)."""
         parent = self.shapes.get(table)
         if parent is None or self.stored is None or not parent.returned_key:
             return None
@@ -173,10 +175,13 @@ class _Writer(Changes):
                 continue
             (kinds if field.allowed and field.reference is None else names).append(condition)
         where = " AND ".join(names)
-        days = ", ".join(self.bound(day) for day in sorted(days_said(self.text)))
+        own_days = {leading_day(value) for value in values.values()}
+        days = ", ".join(self.bound(day) for day in sorted(days_said(self.text) - own_days))
         dated = [f.column for f in parent.fields if f.type.upper() == "DATE" and f.reference is None]
-        narrower = [*kinds, *(f"{quote_identifier(column)} IN ({days})" for column in dated if days)]
-        for condition in narrower if where else ():
+        if where and days:  # the day left must be the kept row's ("FR-7 (booked for 31 March)")
+            on_its_day = " OR ".join(f"{quote_identifier(column)} IN ({days})" for column in dated) or "FALSE"
+            where = f"{where} AND ({on_its_day})"
+        for condition in kinds if where else ():
             if self.stored.count(table, where, self.params) < 2:
                 break
             if self.stored.count(table, f"{where} AND {condition}", self.params):
