@@ -162,3 +162,15 @@ def test_a_delivery_stated_once_per_line_is_one_delivery(yard, scripted):
     delivery = {"stable": "Calder", "delivered_on": "2024-05-01"}
     writes, _ = facts.statements(shapes, {**ROWS, "deliveries": [delivery, dict(delivery)]})
     assert [w.goal for w in writes].count("add the deliveries row") == 1
+
+
+def test_a_day_said_once_is_written_into_one_date_field_not_two(yard, scripted):
+    """The delivery's day copied into its 'undone' day too: said once, it is the delivery's day alone."""
+    reading = {
+        "deliveries": [{"stable": "Calder", "delivered_on": "2024-05-01", "undone_on": "2024-05-01"}],
+        "delivery_lines": [{"hay": "timothy", "bales": 2, "bale_cost": 4}],
+    }
+    scripted.push({"route": "write"}, reading)
+    reply = yard.ask("On 2024-05-01 Calder took 2 bales of timothy at 4.", allow_writes=True)
+    assert not reply.pending
+    assert table(yard, "SELECT delivered_on::VARCHAR, undone_on FROM deliveries") == [("2024-05-01", None)]

@@ -15,6 +15,7 @@ import re
 from collections.abc import Mapping
 
 from ..language.dates import DATES, SLASHED, TIMES, day_of
+from .kept import column_said
 from .shapes import Shape
 
 NEAR = 40  # characters between a day and a time said together, at most
@@ -150,5 +151,38 @@ def _moment(value: object) -> dt.datetime | None:
         return None
     try:
         return dt.datetime.fromisoformat(value.strip().replace("T", " "))
+    except ValueError:
+        return None
+
+
+def one_day_once(shape: Shape, row: Mapping[str, object], text: str) -> dict[str, object]:
+    """`row` without a day the request says once that it gives to more date fields than that: the day stays
+    in the fields that need a value or whose column the request names, and leaves the others ("came by on
+    2 January" is a sale's day, and no return on that day).
+
+    >>> from jupyter_chatdb.recording.shapes import Field
+    >>> hires = Shape("hires", (Field("out_on", "out_on", "DATE", True), Field("back_on", "back_on", "DATE", False)), "", "")
+    >>> one_day_once(hires, {"out_on": "2025-01-02", "back_on": "2025-01-02"}, "Jo hired a kayak on 2025-01-02")
+    {'out_on': '2025-01-02'}
+    >>> one_day_once(hires, {"out_on": "2025-01-02", "back_on": "2025-01-02"}, "Jo hired a kayak on 2025-01-02, back 2025-01-02")
+    {'out_on': '2025-01-02', 'back_on': '2025-01-02'}
+    """
+    said = [day for m in DATES.finditer(text) if (day := day_of(m))]
+    dated = [f for f in shape.fields if f.type.upper() in ("DATE", "TIMESTAMP") and f.reference is None]
+    kept = dict(row)
+    for day in set(said):
+        holding = [f for f in dated if _day_in(row.get(f.name)) == day]
+        if len(holding) <= said.count(day):
+            continue
+        first = sorted(holding, key=lambda f: (not f.required, not column_said(f.column, text)))
+        for field in first[said.count(day) :]:
+            if not field.required and not column_said(field.column, text):
+                del kept[field.name]
+    return kept
+
+
+def _day_in(value: object) -> dt.date | None:
+    try:
+        return dt.date.fromisoformat(str(value).strip()[:10]) if value is not None else None
     except ValueError:
         return None

@@ -17,7 +17,7 @@ from ...recording.kept import as_changes, without_copies
 from ...recording.labelled_lines import filled_from_lines
 from ...recording.lengths import dated_by_length
 from ...recording.lists import one_row_per_item
-from ...recording.moments import days_said, timed_as_said
+from ...recording.moments import days_said, one_day_once, timed_as_said
 from ...recording.picks import entry_said, mapped
 from ...recording.prompt import facts_messages
 from ...recording.reading_errors import WithoutItsRows
@@ -369,9 +369,14 @@ CHOICE_MAX_TOKENS = 40
 
 def _dates_as_said(shapes: dict[str, Shape], read: dict, text: str, today: dt.date) -> dict[str, object]:
     """The reading, with the dates it gives as a length of time from another counted by code (`lengths.py`),
-    and its moments on the day the request says with their time of day (`moments.py`)."""
+    its moments on the day the request says with their time of day, and a day said once in one date field
+    of a row, not several (`moments.py`)."""
     return each_row(
-        shapes, read, lambda shape, row: timed_as_said(shape, dated_by_length(shape, row, text, today), text)
+        shapes,
+        read,
+        lambda shape, row: one_day_once(
+            shape, timed_as_said(shape, dated_by_length(shape, row, text, today), text), text
+        ),
     )
 
 
