@@ -2,7 +2,7 @@
 another on the same rows: a removal of rows whose table lists the states a row may be in (a kite torn beyond
 repair may be set 'retired' rather than deleted), a value read for a CHECK-listed column that is none of
 its entries ("thrown on the heap"), a number added to rows named only by the row they refer to (the
-lines of a part, or the part itself), and an entry the request does not say in words, asked once more to
+lines of an item, or the item itself), and an entry the request does not say in words, asked once more to
 confirm it ("torn sail" read as 'grounded'). The readings to choose among are put to the model as
 options, with the kept row, and it picks one in a short constrained call. Each option is a `Reading`, so
 the one chosen is checked and written as any reading is: nothing here writes or widens the rows a change
@@ -66,8 +66,9 @@ def options_for(reading: Reading, shape: Shape, row: Mapping[str, object] | None
 
 def thing_options(reading: Reading, shape: Shape, shapes: Mapping[str, Shape]) -> list[Option]:
     """For a number added to or taken off rows named only by the one row of another table they refer to
-    ("P-7 | 6 more in" read as the lines of part P-7): the first reading, and the same number added to or
-    taken off each number column of that row itself (the part's stock); none otherwise."""
+    ("RP-2 | 6 more in" read as the lines issued of item RP-2): the first reading, and the same number
+    added to or taken off each number column of that row itself (the item's count in store); none
+    otherwise."""
     if reading.does != "change" or not reading.which or not reading.settings:
         return []
     if any(s.how not in ("add", "subtract") for s in reading.settings) or len(reading.settings) != 1:
