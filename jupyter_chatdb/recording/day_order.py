@@ -46,20 +46,6 @@ def ordered_day(text: str, read: dt.date, kept: tuple[dt.date, dt.date] | None) 
     return read, f"{said!r} reads as {_said(read)} or {_said(other)}"
 
 
-def leading_day(value: object) -> dt.date | None:
-    """The day an ISO date or moment (as text) begins with; None if it does not.
-
-    >>> leading_day("2024-03-09T10:30"), leading_day("9 March"), leading_day(None)
-    (datetime.date(2024, 3, 9), None, None)
-    """
-    if not isinstance(value, str):
-        return None
-    try:
-        return dt.date.fromisoformat(value.strip()[:10])
-    except ValueError:
-        return None
-
-
 def _readings(first: str, second: str, year: str) -> dict[bool | None, dt.date]:
     """The days a slashed day can be: day first (True) and month first (False), where each is a day; one
     day either way, under None (no order told).

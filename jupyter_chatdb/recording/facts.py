@@ -33,8 +33,7 @@ from collections.abc import Mapping, Sequence
 from ..language.words import words
 from ..sql.names import quote_identifier, quote_table
 from .changes import Changes, Write, bind_name
-from .day_order import leading_day
-from .moments import days_said
+from .moments import days_said, leading_day
 from .named_rows import NamedRow
 from .reading_errors import NotExpressible, WithoutItsRows
 from .related import path_to, through

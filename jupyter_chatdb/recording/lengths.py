@@ -14,7 +14,7 @@ from collections.abc import Mapping
 
 from ..language.cues import LATENESS
 from ..language.spoken import durations
-from .day_order import leading_day
+from .moments import leading_day
 from .shapes import Shape
 from .stated import says_date
 

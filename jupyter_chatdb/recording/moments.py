@@ -171,7 +171,7 @@ def one_day_once(shape: Shape, row: Mapping[str, object], text: str) -> dict[str
     dated = [f for f in shape.fields if f.type.upper() in ("DATE", "TIMESTAMP") and f.reference is None]
     kept = dict(row)
     for day in set(said):
-        holding = [f for f in dated if _day_in(row.get(f.name)) == day]
+        holding = [f for f in dated if leading_day(row.get(f.name)) == day]
         if len(holding) <= said.count(day):
             continue
         first = sorted(holding, key=lambda f: (not f.required, not column_said(f.column, text)))
@@ -181,8 +181,15 @@ def one_day_once(shape: Shape, row: Mapping[str, object], text: str) -> dict[str
     return kept
 
 
-def _day_in(value: object) -> dt.date | None:
+def leading_day(value: object) -> dt.date | None:
+    """The day an ISO date or moment (as text) begins with; None if it does not.
+
+    >>> leading_day("2024-03-09T10:30"), leading_day("9 March"), leading_day(None)
+    (datetime.date(2024, 3, 9), None, None)
+    """
+    if not isinstance(value, str):
+        return None
     try:
-        return dt.date.fromisoformat(str(value).strip()[:10]) if value is not None else None
+        return dt.date.fromisoformat(value.strip()[:10])
     except ValueError:
         return None

@@ -41,7 +41,7 @@ from .reading_errors import NotExpressible
 from .related import path_to, through
 from .resolve import StoredRows, squeezed
 from .settings_kept import kept_settings
-from .shapes import Field, Reference, Shape, json_type
+from .shapes import Field, Reference, Shape, is_temporal, json_type
 from .stated import is_stated, says_date
 
 DOES = ("add", "change", "remove")
@@ -499,7 +499,7 @@ class _Writer:
         if field_ is None and (related := path_to(self.shapes, self.shape.table, pick.column)) is not None:
             hops, _ = related  # "the lesson on Ria's boat": a column of a row it refers to, through its references
             return through(hops, replace(self, shape=self.shapes[hops[-1].to], params=self.params).condition(pick))
-        if field_ is not None and field_.reference is None and _is_temporal(field_):
+        if field_ is not None and field_.reference is None and is_temporal(field_):
             return self.on_day_or_moment(field_.column, field_.type.upper(), pick.value)
         column, stored = self.found(pick)
         return f"{quote_identifier(column)} = {self.bind(stored)}"
@@ -543,7 +543,7 @@ class _Writer:
             said = self.referenced_key(field_.reference, setting.value) if setting.how == "to" else None
             if said is None or said == self.current_key(field_):  # the row it refers to now, or a copy: the other
                 return f"{column} = {self.bind(moved[0])}"
-        plain = field_.reference is None and not field_.allowed and not _is_temporal(field_) and not _is_numeric(field_)
+        plain = field_.reference is None and not field_.allowed and not is_temporal(field_) and not _is_numeric(field_)
         if setting.how == "to" and plain and (other := self.other_row_named(setting.value, which, field_.column)):
             if _says_more_than_a_copy(setting.value, other, field_, self.shape):  # "call Ann Roe back"
                 self.doubts.append(f"{field_.column}: {setting.value!r} read as the {field_.column} of {other.value}")
@@ -559,7 +559,7 @@ class _Writer:
             if self.stored.count(self.shape.table, source, self.params) != 1:
                 raise Unanswerable(f"the row to copy {field_.column} from is not one row of {self.shape.table}")
             return f"{column} = (SELECT {column} FROM {quote_table(self.shape.table)} WHERE {source})"
-        if setting.how in ("add", "subtract") and _is_temporal(field_):
+        if setting.how in ("add", "subtract") and is_temporal(field_):
             return f"{column} = {self.moved_day(field_, setting)}"
         if setting.how in ("add", "subtract"):
             number = _number(setting.value)
@@ -593,7 +593,7 @@ class _Writer:
         columns = dict.fromkeys([*(p.column for p in which), self.shape.natural_key])
         for name in (c for c in columns if c):
             field_ = self.field(name)
-            if field_ is None or field_.reference is not None or _is_temporal(field_):
+            if field_ is None or field_.reference is not None or is_temporal(field_):
                 continue
             other: object = None
             if _is_numeric(field_):  # "same as entry 3": the one row numbered so
@@ -646,7 +646,7 @@ class _Writer:
 
     def value(self, field_: Field, said: str) -> str:
         """A value the request gives for `field_`, typed by its column; a doubt noted where it is none."""
-        if _is_temporal(field_) and field_.reference is None:
+        if is_temporal(field_) and field_.reference is None:
             return self.day_or_moment(field_, said)
         reference = field_.reference
         if reference is not None and reference.name:
@@ -758,10 +758,6 @@ def _listed_values_said(shape: Shape, text: str, which: Sequence[Pick]) -> list[
         and (entry_stems := {stem(word) for word in words(entry).split()})
         and entry_stems <= said
     ]
-
-
-def _is_temporal(field_: Field) -> bool:
-    return field_.type.upper().startswith(("DATE", "TIMESTAMP"))
 
 
 def _columns(shape: Shape) -> list[str]:

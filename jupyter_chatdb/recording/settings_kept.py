@@ -19,12 +19,13 @@ from __future__ import annotations
 
 import datetime as dt
 from collections.abc import Callable, Mapping, Sequence
+from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
 from ..language.words import letter_words
 from .forms import said_as_nothing
-from .moments import days_said
-from .shapes import Field, Shape
+from .moments import days_said, leading_day
+from .shapes import Field, Shape, is_temporal
 from .stated import is_stated
 
 if TYPE_CHECKING:
@@ -55,10 +56,11 @@ def kept_settings(
     ['10 April 2024 read as the day of the record, not a new planned_for', "'done' read as the state, not as brief"]
     """
     kept = _one_per_column(settings, unlike_its_form)
+    change = _Change(shape, current, text, today)
     notes: list[str] = []
     for reason in (_no_such_column, _the_records_day, _words_of_an_entry, _emptied_unnamed):
         for setting in list(kept):
-            note = reason(setting, kept, shape, current, text, today)
+            note = reason(setting, kept, change)
             if note and len(kept) > 1:
                 kept.remove(setting)
                 notes.append(note)
@@ -87,74 +89,60 @@ def _one_per_column(settings: Sequence[Setting], unlike_its_form: Callable[[str,
     return kept
 
 
-def _no_such_column(
-    setting: Setting,
-    kept: Sequence[Setting],
-    shape: Shape,
-    current: Mapping[str, object] | None,
-    text: str,
-    today: dt.date,
-) -> str:
+@dataclass(frozen=True)
+class _Change:
+    """What a reason reads a setting against: the change's table, the one row it changes as kept (column
+    -> value; None where it changes several), the request and today."""
+
+    shape: Shape
+    current: Mapping[str, object] | None
+    text: str
+    today: dt.date
+
+
+def _no_such_column(setting: Setting, kept: Sequence[Setting], change: _Change) -> str:
+    shape = change.shape
     if shape.field(setting.column) is not None or setting.column.lower() in {c.lower() for c in shape.unique}:
         return ""
     return f"{shape.table} has no column {setting.column!r}"
 
 
-def _the_records_day(
-    setting: Setting,
-    kept: Sequence[Setting],
-    shape: Shape,
-    current: Mapping[str, object] | None,
-    text: str,
-    today: dt.date,
-) -> str:
-    field = shape.field(setting.column)
-    if field is None or setting.how != "to" or not _is_temporal(field) or current is None:
+def _the_records_day(setting: Setting, kept: Sequence[Setting], change: _Change) -> str:
+    field = change.shape.field(setting.column)
+    if field is None or setting.how != "to" or not is_temporal(field) or change.current is None:
         return ""
-    if current.get(field.column) is None or _named(field.column, text):
+    if change.current.get(field.column) is None or _named(field.column, change.text):
         return ""
     day = _day_of(setting.value)
-    if day is None or days_said(text) != {day}:  # the one day the request gives, as ISO or in its own words
+    if day is None or days_said(change.text) != {day}:  # the one day the request gives, as ISO or in its own words
         return ""
     return f"{day.day} {day:%B %Y} read as the day of the record, not a new {field.column}"
 
 
-def _words_of_an_entry(
-    setting: Setting,
-    kept: Sequence[Setting],
-    shape: Shape,
-    current: Mapping[str, object] | None,
-    text: str,
-    today: dt.date,
-) -> str:
-    field = shape.field(setting.column)
-    if field is None or setting.how != "to" or not _is_plain_text(field) or _named(field.column, text):
+def _words_of_an_entry(setting: Setting, kept: Sequence[Setting], change: _Change) -> str:
+    field = change.shape.field(setting.column)
+    if field is None or setting.how != "to" or not _is_plain_text(field) or _named(field.column, change.text):
         return ""
     value = setting.value.strip()
-    if not value or value != value.lower() or any(c.isdigit() for c in value) or not is_stated(value, text, today):
+    if not value or value != value.lower() or any(c.isdigit() for c in value):
+        return ""
+    if not is_stated(value, change.text, change.today):
         return ""
     for other in kept:
-        listed = shape.field(other.column)
+        listed = change.shape.field(other.column)
         if other is setting or listed is None or not listed.allowed or other.how != "to":
             continue
-        if not is_stated(other.value, text, today):
+        if not is_stated(other.value, change.text, change.today):
             return f"{value!r} read as the {listed.column}, not as {field.column}"
     return ""
 
 
-def _emptied_unnamed(
-    setting: Setting,
-    kept: Sequence[Setting],
-    shape: Shape,
-    current: Mapping[str, object] | None,
-    text: str,
-    today: dt.date,
-) -> str:
-    field = shape.field(setting.column)
-    if field is None or setting.how != "clear" or _named(field.column, text):
+def _emptied_unnamed(setting: Setting, kept: Sequence[Setting], change: _Change) -> str:
+    field = change.shape.field(setting.column)
+    if field is None or setting.how != "clear" or _named(field.column, change.text):
         return ""
-    now = current.get(field.column) if current is not None else None
-    if now is not None and is_stated(str(now), text, today):  # "no longer fragile": named by its value
+    now = change.current.get(field.column) if change.current is not None else None
+    if now is not None and is_stated(str(now), change.text, change.today):  # "no longer fragile": named by its value
         return ""
     return f"the request names neither {field.column} nor its value: it is not emptied"
 
@@ -177,15 +165,10 @@ def _day_of(value: str) -> dt.date | None:
     >>> _day_of("2024-04-17"), _day_of("April 17, 2024"), _day_of("soon")
     (datetime.date(2024, 4, 17), datetime.date(2024, 4, 17), None)
     """
-    try:
-        return dt.date.fromisoformat(value.strip()[:10])
-    except ValueError:
-        days = days_said(value)
-        return next(iter(days)) if len(days) == 1 else None
-
-
-def _is_temporal(field: Field) -> bool:
-    return field.type.upper().startswith(("DATE", "TIMESTAMP"))
+    day = leading_day(value)
+    if day is None and len(days := days_said(value)) == 1:
+        day = next(iter(days))
+    return day
 
 
 def _is_plain_text(field: Field) -> bool:

@@ -243,6 +243,11 @@ def _field_kind(field: Field, shape: Shape) -> str:
     return f"names the row, {kind}" if field.column == shape.natural_key else kind
 
 
+def is_temporal(field: Field) -> bool:
+    """Whether a field holds a day or a moment (DATE, TIMESTAMP and its kinds)."""
+    return field.type.upper().startswith(("DATE", "TIMESTAMP"))
+
+
 def json_type(field: Field) -> str:
     kind = field.type.upper()
     if field.reference is None and kind.startswith(INTEGER_TYPES):

@@ -11,13 +11,13 @@ from dataclasses import dataclass
 from ...language.dates import SLASHED
 from ...recording import facts
 from ...recording.agreement import agreed
-from ...recording.day_order import leading_day, ordered_day
+from ...recording.day_order import ordered_day
 from ...recording.forms import as_nothing, unlike_their_column
 from ...recording.kept import as_changes, without_copies
 from ...recording.labelled_lines import filled_from_lines
 from ...recording.lengths import dated_by_length
 from ...recording.lists import one_row_per_item
-from ...recording.moments import days_said, one_day_once, timed_as_said
+from ...recording.moments import days_said, leading_day, one_day_once, timed_as_said
 from ...recording.picks import entry_said, mapped
 from ...recording.prompt import facts_messages
 from ...recording.reading_errors import WithoutItsRows
