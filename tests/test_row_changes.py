@@ -612,3 +612,133 @@ def test_a_change_naming_every_value_of_a_new_row_and_setting_none_adds_it_read_
     offered = set(model.calls[-1].json_schema["properties"])
     assert "fees" in offered and "lamps" not in offered
     chatdb.close()
+
+
+def test_the_new_value_read_among_the_names_wins_over_the_same_column_read_from_the_records_day(model: ScriptedBackend):
+    """'jetty: North' and the record's day both read as the jetty, among the names: the one whose leaving
+    out names one row is set; the day, which no jetty holds, is not."""
+    chatdb = ChatDB(model=model, schema=HIRES, summarize=False)
+    which = [("boat", "Kestrel"), ("starts_at", "2024-06-03 09:00"), ("jetty", "North"), ("jetty", "7 June 2024")]
+    model.push(change("hires", which))
+    reply = chatdb.ask(
+        "hire change\nboat: Kestrel\nwhen: 2024-06-03 09:00\nnew jetty: North\ndate: 7 June 2024", allow_writes=True
+    )
+    assert not reply.pending
+    assert rows(chatdb, "SELECT day(starts_at), jetty FROM hires ORDER BY 1") == [
+        (3, "North"),
+        (4, "South"),
+        (5, "North"),
+    ]
+    chatdb.close()
+
+
+def test_a_day_written_into_a_column_that_keeps_no_day_waits(dock: ChatDB, model: ScriptedBackend):
+    """The record's day read as a bin's new shelf: no shelf kept is a day, so the write waits, saying so."""
+    dock.session.run("INSERT INTO bins VALUES ('Elm', 'Middle')")  # three shelves kept: enough to say their form
+    model.push(
+        {"route": "write"},
+        change("bins", [("label", "Alder")], {"column": "shelf", "how": "to", "value": "May 13, 2024"}),
+    )
+    events: list[Event] = []
+    reply = dock.ask("Alder goes on Birch's shelf (May 13, 2024)", allow_writes=True, on_event=events.append)
+    assert reply.pending and "shelf: 'May 13, 2024' is a day, as no shelf kept is" in approval_reason(events)
+    assert rows(dock, "SELECT shelf FROM bins WHERE label = 'Alder'") == [("Top",)]
+
+
+def test_a_change_of_one_kept_row_that_sets_nothing_it_has_is_asked_among_its_states(model: ScriptedBackend):
+    """'went to the market stall' read with only a column the trays lack: the model picks among the states
+    the tray is not in (or leaving it); an entry the request does not say is confirmed once more."""
+    chatdb = ChatDB(model=model, schema=TRAYS, summarize=False)
+    stall = {"column": "sold_at", "how": "to", "value": "market stall"}
+    model.push(
+        {"route": "write"},
+        change("trays", [("tray_code", "T-041")], stall),
+        asked_again("set state to 'sold'"),
+        asked_again("set state to 'sold'"),
+    )
+    reply = chatdb.ask("2024-06-11 tray 41 went to the market stall", allow_writes=True)
+    first = model.calls[2].json_schema["properties"]["option"]["enum"]
+    assert first == ["leave the trays row as it is", "set state to 'composted'", "set state to 'sold'"]
+    assert not reply.pending and rows(chatdb, "SELECT tray_code, state FROM trays ORDER BY 1") == [
+        ("P-014", "growing"),
+        ("T-014", "growing"),
+        ("T-041", "sold"),
+    ]
+    chatdb.close()
+
+
+def test_a_planned_change_setting_a_value_the_request_does_not_give_waits(dock: ChatDB, model: ScriptedBackend):
+    """Code cannot write the reading (no column said), and the plan sets the zone the request gives and a
+    note it does not: the write waits, naming the note; approved, it runs as planned."""
+    model.push(
+        {"route": "write"},
+        change("ledger", [("entry_no", "4")]),
+        {"ledger": []},
+        {
+            "steps": [
+                {
+                    "goal": "move",
+                    "sql": "UPDATE ledger SET zone = 'Harbour', note = 'urgent' WHERE entry_no = 4",
+                    "binds": [],
+                }
+            ]
+        },
+    )
+    events: list[Event] = []
+    reply = dock.ask("Entry 4 moves to Harbour", allow_writes=True, on_event=events.append)
+    reason = approval_reason(events)
+    assert reply.pending and "ledger.note is set to 'urgent', which the request does not give" in reason
+    assert "zone" not in reason and rows(dock, "SELECT zone, note FROM ledger WHERE entry_no = 4") == [
+        ("Uplands", None)
+    ]
+    dock.apply(reply)
+    assert rows(dock, "SELECT zone, note FROM ledger WHERE entry_no = 4") == [("Harbour", "urgent")]
+
+
+ORDERS = """
+CREATE SEQUENCE order_seq START 1;
+CREATE TABLE buyers (buyer VARCHAR PRIMARY KEY);
+INSERT INTO buyers VALUES ('Ada Stone'), ('Bo Lind');
+CREATE TABLE orders (order_no INTEGER PRIMARY KEY DEFAULT nextval('order_seq'),
+                     buyer VARCHAR NOT NULL REFERENCES buyers (buyer), ordered_on DATE NOT NULL,
+                     stage VARCHAR NOT NULL DEFAULT 'open' CHECK (stage IN ('open', 'wrapped', 'sent')));
+INSERT INTO orders (buyer, ordered_on) VALUES ('Ada Stone', DATE '2024-05-15'), ('Bo Lind', DATE '2024-05-15');
+"""
+
+
+def test_a_new_rows_values_that_are_one_kept_row_of_a_table_with_states_are_asked_about_first(model: ScriptedBackend):
+    """Ada's order of 15 May read as an order's own values: it is a kept order, so the model is asked
+    among its states (or leaving it); left as it is, the values are read as a new order."""
+    chatdb = ChatDB(model=model, schema=ORDERS, summarize=False)
+    named = [("buyer", "Ada Stone"), ("ordered_on", "2024-05-15"), ("wrapped_on", "2024-05-20")]
+    model.push({"route": "write"}, change("orders", named), asked_again("set stage to 'wrapped'"))
+    reply = chatdb.ask("Ada Stone's order of 15 May 2024 is gift-wrapped now (2024-05-20)", allow_writes=True)
+    assert not reply.pending
+    assert rows(chatdb, "SELECT order_no, stage FROM orders ORDER BY 1") == [(1, "wrapped"), (2, "open")]
+    again = [("buyer", "Bo Lind"), ("ordered_on", "2024-05-15")]
+    model.push(
+        {"route": "write"},
+        change("orders", again),
+        asked_again("leave the orders row as it is"),
+        {"orders": [{"buyer": "Bo Lind", "ordered_on": "2024-05-15"}]},
+    )
+    reply = chatdb.ask("Bo Lind placed a second order on 15 May 2024", allow_writes=True)
+    assert rows(chatdb, "SELECT buyer, stage FROM orders ORDER BY order_no") == [
+        ("Ada Stone", "wrapped"),
+        ("Bo Lind", "open"),
+        ("Bo Lind", "open"),
+    ]
+    chatdb.close()
+
+
+def test_a_number_added_to_a_column_the_request_does_not_name_is_asked_among_the_number_columns(model: ScriptedBackend):
+    """'bottles | +6' read as adding 6 to the rack's depth: the request names the bottles, not the depth, so
+    the model picks among the rack's numbers (the first reading last), and the one picked is written."""
+    racks = "CREATE TABLE racks (rack_code VARCHAR PRIMARY KEY, depth_cm INTEGER, bottles INTEGER);"
+    chatdb = ChatDB(model=model, schema=racks + "INSERT INTO racks VALUES ('R-7', 40, 12);", summarize=False)
+    added = {"column": "depth_cm", "how": "add", "value": "6"}
+    model.push({"route": "write"}, change("racks", [("rack_code", "R-7")], added), asked_again("add 6 to bottles"))
+    reply = chatdb.ask("2024-06-07 | filled | R-7 bottles | +6", allow_writes=True)
+    assert model.calls[-1].json_schema["properties"]["option"]["enum"] == ["add 6 to bottles", "add 6 to depth_cm"]
+    assert not reply.pending and rows(chatdb, "SELECT depth_cm, bottles FROM racks") == [(40, 18)]
+    chatdb.close()

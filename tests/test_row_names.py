@@ -107,6 +107,21 @@ def test_a_made_up_key_is_left_out_and_the_rows_are_named_by_the_kept_rows_the_r
     db.close()
 
 
+def test_a_name_read_as_a_key_names_its_row_by_the_column_that_holds_it(scripted):
+    """'instr_code: Pia Ellis' names no instructor by code; the one column holding that name names her."""
+    db = ChatDB(model=scripted, schema=SAILING, summarize=False)
+    spelt = {"column": "instr_name", "how": "to", "value": "Pia Ellis-Berg"}
+    reading = {"does": "change", "table": "instructors", "which": [{"column": "instr_code", "value": "Pia Ellis"}]}
+    scripted.push({"route": "write"}, {**reading, "set": [spelt]})
+    reply = db.ask("Pia Ellis is Pia Ellis-Berg now", allow_writes=True)
+    assert not reply.pending and '"instr_name" = ' in reply.sql[0]
+    assert db.session.rows("SELECT instr_code, instr_name FROM instructors ORDER BY 1") == [
+        ("JAM", "Jo Amara"),
+        ("PEL", "Pia Ellis-Berg"),
+    ]
+    db.close()
+
+
 def test_a_payment_read_without_its_lesson_belongs_to_the_one_lesson_the_kept_rows_it_names_point_to(scripted):
     """The reading gives the fee alone: Ria Sand's one lesson (through her boat) is the one it is for; of
     Oskar Lund's two, the one on the day the request gives."""

@@ -20,6 +20,7 @@ from .stages.second_look import second_look
 from .stages.table_choice import consider_tables, flatten_joins, flatten_joins_on_repair, leave_out_copies, pick_tables
 from .stages.thinking import post_think, recall
 from .stages.tools import refuse_unsafe, use_tools
+from .stages.unstated import hold_unstated_settings
 from .stages.unwritten import hold_unwritten_numbers
 
 # plain language to SQL steps: the chain-of-memory controller; a question about the database itself is
@@ -40,6 +41,7 @@ ASK: tuple[Stage, ...] = (
     vote,
     run_steps,
     hold_unwritten_numbers,  # a record written in part waits (`stages/unwritten.py`)
+    hold_unstated_settings,  # a change the model wrote setting a value the request does not give waits
     finish,
     answer,
     fall_back,

@@ -18,6 +18,7 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, replace
 
 from ..llm.base import JSONSchema, Message
+from .kept import column_said
 from .picks import entry_said, mapped
 from .row_changes import Pick, Reading, Setting
 from .shapes import Field, Shape, json_type
@@ -93,6 +94,31 @@ def thing_options(reading: Reading, shape: Shape, shapes: Mapping[str, Shape]) -
     return options[:MAX_OPTIONS]
 
 
+def column_options(reading: Reading, shape: Shape, text: str) -> list[Option]:
+    """For a number added to or taken off a column the request does not name, where it names another
+    number column of the same table ("JR-7 jars | +6" read as adding 6 to the jar's grams): the same
+    number added to or taken off each number column, the first reading last (a small model leans to
+    what it read first); none otherwise."""
+    if reading.does != "change" or len(reading.settings) != 1:
+        return []
+    (setting,) = reading.settings
+    numbers = [f for f in shape.fields if f.reference is None and json_type(f) in ("integer", "number")]
+    read = shape.field(setting.column)
+    if setting.how not in ("add", "subtract") or read is None or read not in numbers or column_said(read.column, text):
+        return []
+    if not any(column_said(f.column, text) for f in numbers if f is not read):
+        return []
+    verb, joined = ("add", "to") if setting.how == "add" else ("take", "off")
+    ordered = [f for f in numbers if f is not read] + [read]
+    return [
+        Option(
+            f"{verb} {setting.value} {joined} {f.column}",
+            replace(reading, settings=(replace(setting, column=f.column),)),
+        )
+        for f in ordered
+    ][:MAX_OPTIONS]
+
+
 def confirming_options(reading: Reading, shape: Shape, text: str) -> list[Option]:
     """For a change setting one CHECK-listed column to an entry the request does not say in words ("SG-7 |
     done" read as 'fitted'): every entry, the last listed first (a small model leans to what it read
@@ -113,6 +139,31 @@ def confirming_options(reading: Reading, shape: Shape, text: str) -> list[Option
     if others:  # it may set no state at all ("hanging on rack 4" says nothing of one)
         options.append(Option(f"leave {setting.column} as it is", replace(reading, settings=others)))
     return options
+
+
+def state_options(reading: Reading, shape: Shape, row: Mapping[str, object]) -> list[Option]:
+    """For a change of one kept row that sets nothing the table has ("Ann's order of 15 May is boxed up"
+    read with no column to set): each entry of the table's CHECK-listed columns the row is not in, the
+    last listed first, and leaving the row as it is (the first option: the reading as the model gave
+    it, which code cannot write); none where the table lists no states."""
+    states = [
+        (f.column, entry)
+        for f in shape.fields
+        if f.allowed and f.reference is None
+        for entry in reversed(f.allowed)
+        if row.get(f.column) != entry
+    ]
+    if reading.does != "change" or not states:
+        return []
+    kept = Option(f"leave the {shape.table} row as it is", reading)
+    others = [
+        Option(
+            f"set {column} to '{entry}'",
+            Reading("change", reading.table, reading.which, (Setting(column, "to", entry),)),
+        )
+        for column, entry in states
+    ]
+    return [kept, *others][:MAX_OPTIONS]
 
 
 def _removal_options(reading: Reading, shape: Shape, row: Mapping[str, object] | None) -> list[Option]:

@@ -185,16 +185,22 @@ class Changes:
 
     def update_one(self, shape: Shape, where: str, assignments: str, columns: str, has_children: bool) -> None:
         """Set `assignments` on the one kept row `where` holds for (checked to be one), and bind its key for
-        rows belonging to it."""
+        rows belonging to it: found first, then updated by it, since DuckDB refuses an UPDATE ... RETURNING
+        on a table other tables reference ("key is still referenced")."""
         target, key = quote_table(shape.table), quote_identifier(shape.returned_key)
         goal = f"set {columns} on the {shape.table} row it names"
-        sql = f"UPDATE {target} SET {assignments} WHERE {key} = (SELECT min({key}) FROM {target} WHERE {where})"
         if has_children:
-            bind = bind_name(shape.table, shape.returned_key)
-            self.writes.append(Write(goal, f"{sql} RETURNING {key} AS {quote_identifier(bind)}", (bind,)))
-            self.added[shape.table] = bind
+            self.bind_one(shape, where)
+            self.writes.append(
+                Write(goal, f"UPDATE {target} SET {assignments} WHERE {key} = ${self.added[shape.table]}")
+            )
         else:
-            self.writes.append(Write(goal, sql))
+            self.writes.append(
+                Write(
+                    goal,
+                    f"UPDATE {target} SET {assignments} WHERE {key} = (SELECT min({key}) FROM {target} WHERE {where})",
+                )
+            )
 
     def bind_one(self, shape: Shape, where: str) -> None:
         """Bind the key of the one kept row `where` holds for, for the rows belonging to it; nothing changes."""

@@ -12,6 +12,7 @@ from __future__ import annotations
 import re
 from collections.abc import Callable, Mapping, Sequence
 
+from ..language.dates import DATES, SLASHED
 from ..sql.catalog import TEXT_TYPES
 from .resolve import StoredRows
 from .shapes import Field, Shape, each_row
@@ -27,12 +28,21 @@ def _holds(test: Callable[[str], bool]) -> Callable[[str], bool]:
     return lambda value: any(test(c) for c in value)
 
 
+def _not_a_day(value: str) -> bool:
+    """Whether `value` is something other than a day written out ("May 13, 2024", "13/05/2024")."""
+    stripped = value.strip().rstrip(".")
+    return DATES.fullmatch(stripped) is None and SLASHED.fullmatch(stripped) is None
+
+
+NOT_A_DAY = "not a day"
 # (what a value has, whether a kept value shows it, whether the value read has it): "Kite 7" beside
-# "Kite 3" says nothing of a new kite's name, "0770 12" beside "0771 98" says a phone holds digits
+# "Kite 3" says nothing of a new kite's name, "0770 12" beside "0771 98" says a phone holds digits, and
+# no phone kept is a day
 MARKS: tuple[tuple[str, Callable[[str], bool], Callable[[str], bool]], ...] = (
     ("a digit", _mostly_digits, _holds(str.isdigit)),
     ("a letter", _holds(str.isalpha), _holds(str.isalpha)),
     ("'@'", _holds("@".__eq__), _holds("@".__eq__)),
+    (NOT_A_DAY, _not_a_day, _not_a_day),
 )
 LEAST_KEPT = 3  # kept values it takes to say what a column's values look like
 NOTHING = re.compile(r"^\s*(?:none|n/?a|nil|nothing|-+|\u2014)\s*\.?\s*$", re.IGNORECASE)  # a hint: it only empties
@@ -49,6 +59,8 @@ def unlike_kept(kept: Sequence[str], said: str, least: int = LEAST_KEPT) -> tupl
     (('a letter',), ("'@'",))
     >>> unlike_kept(["Kite 1", "Kite 2", "Kite 3"], "Osprey"), unlike_kept(["F-012", "N-104", "F-007"], "Osprey")
     ((), ('a digit',))
+    >>> unlike_kept(phones, "May 13, 2024")
+    ('not a day',)
     """
     if len(kept) < least:
         return ()
@@ -58,9 +70,11 @@ def unlike_kept(kept: Sequence[str], said: str, least: int = LEAST_KEPT) -> tupl
 def lacking(marks: Sequence[str], column: str) -> str:
     """The words saying a value lacks `marks`, as every kept value of `column` has them.
 
-    >>> lacking(("a digit",), "phone")
-    'has no digit, as every phone kept has'
+    >>> lacking(("a digit",), "phone"), lacking((NOT_A_DAY,), "phone")
+    ('has no digit, as every phone kept has', 'is a day, as no phone kept is')
     """
+    if NOT_A_DAY in marks:
+        return f"is a day, as no {column} kept is"
     return f"has no {' or '.join(m.removeprefix('a ') for m in marks)}, as every {column} kept has"
 
 

@@ -259,6 +259,16 @@ def names_no_kept_row(reading: Reading, shapes: Mapping[str, Shape], stored: Sto
     return not any(_meets(_Writer(shape, stored, text, dt.date.today(), shapes=shapes), [p]) for p in reading.which)
 
 
+def rows_met(reading: Reading, shapes: Mapping[str, Shape], stored: StoredRows, text: str) -> int:
+    """The kept rows meeting every value the reading names rows by that is a column of its table (0 where
+    one cannot be looked up)."""
+    shape = shapes.get(reading.table)
+    known = [p for p in reading.which if shape is not None and shape.field(p.column) is not None]
+    if shape is None or not known:
+        return 0
+    return _meets(_Writer(shape, stored, text, dt.date.today(), shapes=shapes), known)
+
+
 MIN_NEEDED = 2  # values a new row must need for a change naming them all to be one (a table with none needs none)
 
 
@@ -303,7 +313,7 @@ def change_write(
         raise NotExpressible(f"it names no table it may change ({reading.table!r})")
     writer = _Writer(shape, stored, text, today, named, shapes)
     scratch = partial(_Writer, shape, stored, text, today, named, shapes)
-    reading = replace(reading, which=_said_or_related(reading.which, scratch))
+    reading = replace(reading, which=_said_or_related(_in_their_columns(reading.which, writer), scratch))
     which, settings = _naming_picks(reading, scratch)
     which = _narrowed(which, scratch)
     where = writer.where(which, "the rows to change" if reading.does == "change" else "the rows to remove")
@@ -377,6 +387,33 @@ def move_between_named(shapes: Mapping[str, Shape], named: Sequence[NamedRow], s
     return found[0] if len(found) == 1 else None
 
 
+def _in_their_columns(which: Sequence[Pick], writer: _Writer) -> tuple[Pick, ...]:
+    """The picks, each whose value no row holds in the column it names (nor nearly) but some row holds in
+    exactly one other text column of the table given that column ("member_no: Ann Roe": the row named Ann
+    Roe), where no other pick names rows by that column. The data settles it; a value held nowhere, or
+    in several columns, stays as read."""
+    text_columns = [
+        f.column for f in writer.shape.fields if f.reference is None and f.type.upper().startswith(TEXT_TYPES)
+    ]
+    aimed = []
+    for pick in which:
+        field_ = writer.field(pick.column)
+        if field_ is not None and field_.reference is None and not is_temporal(field_):
+            own = writer.stored.find(writer.shape.table, [field_.column], pick.value, field_.column)
+            if own is None:
+                holding = [
+                    column
+                    for column in text_columns
+                    if column != field_.column
+                    and writer.stored.named_exactly(writer.shape.table, [column], pick.value, column) is not None
+                ]
+                others = {p.column.lower() for p in which if p is not pick}
+                if len(holding) == 1 and holding[0].lower() not in others:  # a column named twice is a new value
+                    pick = replace(pick, column=holding[0])
+        aimed.append(pick)
+    return tuple(aimed)
+
+
 def _said_or_related(which: Sequence[Pick], scratch: Callable[[], _Writer]) -> tuple[Pick, ...]:
     """The picks naming the rows, without those no row meets whose value the request does not say (a key a
     small model made up: "lesson_no 4471"); where none is left, the kept rows the request names of tables
@@ -414,16 +451,24 @@ def _naming_picks(reading: Reading, scratch: Callable[[], _Writer]) -> tuple[tup
         kept.append(pick)
     if not kept:
         return reading.which, reading.settings
-    if not unmet and not reading.settings and len(kept) >= 2 and _meets(scratch(), kept) == 0:
+    if not reading.settings and len(kept) >= 2 and _meets(scratch(), kept) == 0:
         # each is met, but no row meets them all: the one whose leaving out names one row is the new value
-        # ("hire: Kestrel, 3 June 09:00, new jetty: North", read with North among the names)
+        # ("hire: Kestrel, 3 June 09:00, new jetty: North", read with North among the names); a value met
+        # nowhere read for its column as well is not ("queen year: 2024" read again from the record's day)
         lone = [p for p in kept if _meets(scratch(), _narrowed([q for q in kept if q is not p], scratch)) == 1]
         if len(lone) > 1:  # the row left must be one of the kept rows the request names ("Mo's lesson")
             lone = [p for p in lone if _agrees([q for q in kept if q is not p], scratch)]
         if len(lone) == 1:
-            kept, unmet = [p for p in kept if p is not lone[0]], lone
-    promoted = tuple(Setting(p.column, "to", p.value) for p in unmet if p.column.lower() not in changed)
-    return tuple(kept), reading.settings or promoted
+            column = lone[0].column.lower()
+            kept, unmet = (
+                [p for p in kept if p is not lone[0]],
+                [*lone, *(p for p in unmet if p.column.lower() != column)],
+            )
+    promoted: dict[str, Setting] = {}
+    for pick in unmet:
+        if pick.column.lower() not in changed:
+            promoted.setdefault(pick.column.lower(), Setting(pick.column, "to", pick.value))
+    return tuple(kept), reading.settings or tuple(promoted.values())
 
 
 def _narrowed(picks: Sequence[Pick], scratch: Callable[[], _Writer]) -> tuple[Pick, ...]:

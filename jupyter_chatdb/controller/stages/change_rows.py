@@ -26,18 +26,23 @@ from ...recording.change_choices import (
     choice_messages,
     choice_schema,
     chosen,
+    column_options,
     confirming_options,
     options_for,
+    state_options,
     thing_options,
 )
 from ...recording.named_rows import NamedRow
+from ...recording.owning_table import on_the_table_it_names
 from ...recording.reading_errors import NotExpressible
+from ...recording.related import path_to
 from ...recording.resolve import StoredRows
 from ...recording.row_changes import (
     WHOLE_NUMBER,
     ChangeWrite,
     NotBorneOut,
     Reading,
+    Setting,
     Unanswerable,
     change_messages,
     change_schema,
@@ -46,6 +51,7 @@ from ...recording.row_changes import (
     move_between_named,
     names_no_kept_row,
     parse_reading,
+    rows_met,
 )
 from ...recording.scope import in_scope
 from ...recording.shapes import INTEGER_TYPES, Shape, shapes_of
@@ -83,7 +89,8 @@ def read_change(ctx: Context) -> Iterator[Event]:
     except json.JSONDecodeError:
         reading = None
     stored = StoredRows(ctx.session)
-    if reading is not None and is_a_new_row(reading, shapes) and not _names_one_kept_row(stored, reading, shapes):
+    new_row = reading is not None and is_a_new_row(reading, shapes) and not _names_one_kept_row(stored, reading, shapes)
+    if reading is not None and new_row and not _a_kept_row_with_states(stored, reading, shapes, text):
         reading = replace(reading, does="add")  # the values of a new row, read as the rows it changes
     elif reading is not None and reading.does == "change" and not reading.settings:
         if names_no_kept_row(reading, shapes, stored, text):  # nothing to set on rows that are not kept
@@ -91,8 +98,11 @@ def read_change(ctx: Context) -> Iterator[Event]:
     if reading is None or reading.does == "add":
         ctx.adds_to = reading.table if reading is not None and reading.table in shapes else ""
         return
+    reading, left_behind = on_the_table_it_names(reading, shapes, stored)
+    stated_as = ""  # the state the model picked for a change that set nothing
     try:
         write = change_write(reading, shapes, stored, text, dt.date.today(), named)
+        write = replace(write, goal="; ".join([write.goal, *left_behind]))
     except (NotBorneOut, Unanswerable) as failed:
         moved = _moved_between_named_rows(ctx, reading, shapes, named)
         if moved is not None:  # the data reads the one move the request names: as read from the data
@@ -109,11 +119,18 @@ def read_change(ctx: Context) -> Iterator[Event]:
             yield FactsNotUsed(f"the {reading.does} was not written: {failed}")
             return
     except NotExpressible as error:  # a change code cannot write: the plan writes it, never as new rows
-        ctx.does = reading.does
-        yield ChangeRead(reading.does, reading.table)
-        yield FactsNotUsed(f"the {reading.does} is not code's to write ({error})")
-        return
+        stated = yield from _a_state_instead(ctx, reading, shapes, named)
+        if stated is None and new_row:  # the kept row stays as it is: the values of a new row, as read
+            ctx.adds_to = reading.table
+            return
+        if stated is None:
+            ctx.does = reading.does
+            yield ChangeRead(reading.does, reading.table)
+            yield FactsNotUsed(f"the {reading.does} is not code's to write ({error})")
+            return
+        write, stated_as = stated
     write, picked = yield from _asked_again(ctx, write, shapes, named)
+    picked = picked or stated_as
     ctx.does = write.reading.does
     ctx.steps = [PlannedStep(write.goal, write.sql)]
     ctx.params.update(write.params)
@@ -121,15 +138,21 @@ def read_change(ctx: Context) -> Iterator[Event]:
     yield ChangeRead(write.reading.does, write.reading.table, write.sql, tuple(write.doubts), picked)
 
 
-def _names_one_kept_row(stored: StoredRows, reading: Reading, shapes: dict[str, Shape]) -> bool:
-    """Whether the reading names a kept row of its table by a column that names one row (its name)."""
+def _a_kept_row_with_states(stored: StoredRows, reading: Reading, shapes: dict[str, Shape], text: str) -> bool:
+    """Whether the values a new row's reading gives are those of one kept row of a table with CHECK-listed
+    states ("Ann's order of 15 May is boxed up", read as the order's own values): a change of its state,
+    asked (`_a_state_instead`), rather than a second row."""
     shape = shapes[reading.table]
-    naming = {c.lower(): c for c in (shape.natural_key, *shape.unique) if c}
-    return any(
-        stored.named_exactly(shape.table, (naming[p.column.lower()],), p.value, naming[p.column.lower()]) is not None
-        for p in reading.which
-        if p.column.lower() in naming
-    )
+    listed = any(f.allowed and f.reference is None for f in shape.fields)
+    return listed and not reading.settings and rows_met(reading, shapes, stored, text) == 1
+
+
+def _names_one_kept_row(stored: StoredRows, reading: Reading, shapes: dict[str, Shape]) -> bool:
+    """Whether the reading names a kept row of its table by a column that names one row (its name or its
+    code), whichever of them the model put the value under."""
+    shape = shapes[reading.table]
+    naming = [c for c in dict.fromkeys((shape.natural_key, *shape.unique)) if c]
+    return any(stored.named_exactly(shape.table, (c,), p.value, c) is not None for p in reading.which for c in naming)
 
 
 def _moved_between_named_rows(
@@ -147,6 +170,51 @@ def _moved_between_named_rows(
         return None
 
 
+def _a_state_instead(
+    ctx: Context, reading: Reading, shapes: dict[str, Shape], named: Sequence[NamedRow]
+) -> Generator[Event, None, tuple[ChangeWrite, str] | None]:
+    """For a change of one kept row that sets no column its table has ("the order of 15 May is boxed up"),
+    the state the model picks among the table's CHECK-listed entries (`change_choices.state_options`),
+    with the option picked; None where it leaves the row as it is, or there is nothing to pick."""
+    shape = shapes.get(reading.table)
+    if shape is None or reading.does != "change" or any(shape.field(s.column) for s in reading.settings):
+        return None
+    listed = next((f for f in shape.fields if f.allowed and f.reference is None), None)
+    if listed is None:
+        return None
+    which = tuple(p for p in reading.which if shape.field(p.column) or path_to(shapes, shape.table, p.column))
+    bare = Reading("change", reading.table, which, ())
+    stored, text, today = StoredRows(ctx.session), ctx.request.text, dt.date.today()
+    try:  # the row its names name, and that it is one
+        probe = change_write(
+            replace(bare, settings=(Setting(listed.column, "to", listed.allowed[0]),)),
+            shapes,
+            stored,
+            text,
+            today,
+            named,
+        )
+    except (NotBorneOut, Unanswerable, NotExpressible):
+        return None
+    row = stored.one_row(shape.table, probe.where, probe.params) if not probe.doubts else None
+    options = state_options(bare, shape, row) if row is not None else []
+    if len(options) < 2:
+        return None
+    completion = yield from ctx.calls(
+        "choice", choice_messages(text, shape, row, options), choice_schema(options), CHOICE_MAX_TOKENS
+    )
+    try:
+        picked = chosen(json.loads(completion.text), options)
+    except json.JSONDecodeError:
+        picked = None
+    if picked is None or picked.reading == bare:
+        return None
+    try:
+        return change_write(picked.reading, shapes, stored, text, today, named), picked.text
+    except (NotBorneOut, Unanswerable, NotExpressible):
+        return None
+
+
 def _asked_again(
     ctx: Context, write: ChangeWrite, shapes: dict[str, Shape], named: Sequence[NamedRow]
 ) -> Generator[Event, None, tuple[ChangeWrite, str]]:
@@ -156,7 +224,11 @@ def _asked_again(
     shape = shapes[write.reading.table]
     stored = StoredRows(ctx.session)
     row = stored.one_row(shape.table, write.where, write.params)
-    options = options_for(write.reading, shape, row) or thing_options(write.reading, shape, shapes)
+    options = (
+        options_for(write.reading, shape, row)
+        or thing_options(write.reading, shape, shapes)
+        or column_options(write.reading, shape, ctx.request.text)
+    )
     confirming = len(options) < 2
     if confirming:
         options = confirming_options(write.reading, shape, ctx.request.text)

@@ -1,0 +1,110 @@
+"""The table a change belongs to, where the model read it on a table that only refers to the row it names.
+
+A small model reading "12 May | moved | SG-7 | to North jetty" may pick a table that holds the code SG-7
+as a reference (the log of SG-7's outings) rather than the table SG-7 is a row of (the boats), and then
+put the new value in a reference column of the wrong kind (North jetty into the outing's skipper). The
+data settles it: where every pick names the rows by one reference column, and each setting's value is no
+row of the table its column refers to, but is a row of a table the referenced row has exactly one
+reference to (a jetty), or names another row of the referenced table ("the skipper of SG-9"), the change
+is to the referenced row: that reference set to the value, or copied from the row named. Otherwise the
+reading stands as the model gave it.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping, Sequence
+
+from .resolve import StoredRows
+from .row_changes import Pick, Reading, Setting
+from .shapes import Field, Shape, is_temporal
+
+
+def on_the_table_it_names(
+    reading: Reading, shapes: Mapping[str, Shape], stored: StoredRows
+) -> tuple[Reading, list[str]]:
+    """`reading`, moved to the table of the row its picks name through a reference where its settings
+    fit that row and not the table read, with a note for each day left behind (the record's day read
+    into the table read's date); as it is otherwise, with no notes."""
+    shape = shapes.get(reading.table)
+    if reading.does != "change" or shape is None or not reading.which or not reading.settings:
+        return reading, []
+    if len({p.column.lower() for p in reading.which}) != 1:
+        return reading, []
+    via = shape.field(reading.which[0].column)
+    if via is None or via.reference is None or not via.reference.name:
+        return reading, []
+    owner = next((s for s in shapes.values() if s.table.lower() == via.reference.table.lower()), None)
+    if owner is None:
+        return reading, []
+    naming = via.reference.name
+    if any(stored.find(owner.table, (naming,), p.value, naming) is None for p in reading.which):
+        return reading, []
+    days = [s for s in reading.settings if _a_day_of_its_own(s, shape, owner)]
+    moved = [
+        _on_the_owner(s, shape, owner, naming, reading.which, shapes, stored) for s in reading.settings if s not in days
+    ]
+    if not moved or any(m is None for m in moved):
+        return reading, []
+    which = tuple(Pick(naming, p.value) for p in reading.which)
+    notes = [f"{s.value} read as the day of the record, not a {shape.table} {s.column}" for s in days]
+    return Reading("change", owner.table, which, tuple(m for m in moved if m is not None)), notes
+
+
+def _a_day_of_its_own(setting: Setting, shape: Shape, owner: Shape) -> bool:
+    """Whether the setting gives a day to a date of the table read that the owner has no column for."""
+    field = shape.field(setting.column)
+    return (
+        field is not None
+        and field.reference is None
+        and is_temporal(field)
+        and setting.how == "to"
+        and owner.field(setting.column) is None
+    )
+
+
+def _on_the_owner(
+    setting: Setting,
+    shape: Shape,
+    owner: Shape,
+    naming: str,
+    which: Sequence[Pick],
+    shapes: Mapping[str, Shape],
+    stored: StoredRows,
+) -> Setting | None:
+    """The setting as one of the owner's, where it fits no row of the table read: its value a row of a
+    table the owner refers to once (set), or another owner row named within it (copied from there)."""
+    if setting.how != "to" or not setting.value:
+        return None
+    read = shape.field(setting.column)
+    if read is not None and (read.reference is None or _row_of(read, setting.value, stored) is not None):
+        return None  # a value the table read may hold
+    for table in _tables_holding(setting.value, shapes, stored):
+        refers = [f for f in owner.fields if f.reference is not None and f.reference.table.lower() == table.lower()]
+        if len(refers) == 1:
+            return Setting(refers[0].name, "to", setting.value)
+    if read is None or read.reference is None:
+        return None
+    same = [f for f in owner.fields if f.reference is not None and f.reference.table == read.reference.table]
+    other = stored.named_in(owner.table, (naming,), setting.value, naming)
+    if len(same) == 1 and other is not None and all(str(other) != p.value for p in which):
+        return Setting(same[0].name, "copy", source=(Pick(naming, str(other)),))
+    return None
+
+
+def _row_of(field: Field, said: str, stored: StoredRows) -> object | None:
+    assert field.reference is not None
+    reference = field.reference
+    return stored.find(reference.table, reference.labels or (reference.name,), said, reference.key)
+
+
+def _tables_holding(said: str, shapes: Mapping[str, Shape], stored: StoredRows) -> Sequence[str]:
+    """The tables one of whose rows `said` names exactly, by a column naming one row (its code, its name)."""
+    return [
+        s.table
+        for s in shapes.values()
+        if any(
+            stored.named_exactly(s.table, (column,), said, column) is not None
+            for column in dict.fromkeys((s.natural_key, *s.unique))
+            if column
+        )
+    ]
