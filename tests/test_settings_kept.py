@@ -135,3 +135,14 @@ def test_a_state_set_beside_what_the_request_says_may_be_left_as_it_is_when_aske
     assert signs.session.rows("SELECT state, finished_on::VARCHAR FROM sign_jobs WHERE sign_code = 'SG-32'") == [
         ("gilded", "2025-03-26")
     ]
+
+
+def test_the_records_day_read_as_the_one_change_waits_rather_than_moving_the_rows_day(signs, model):
+    """'to the wall of SG-32' read as only a new due day, the record's own: nothing else would be written,
+    so it is not left out, but the write waits, saying why."""
+    model.push({"route": "write"}, change("sign_jobs", [("sign_code", "SG-31")], ("due_on", "to", "2025-03-14")))
+    events: list = []
+    reply = signs.ask("14 March 2025 | hung | SG-31 | beside SG-32", allow_writes=True, on_event=events.append)
+    reason = next(e for e in events if isinstance(e, ApprovalNeeded)).reason
+    assert reply.pending and "14 March 2025 read as the day of the record, not a new due_on" in reason
+    assert signs.session.rows("SELECT due_on::VARCHAR FROM sign_jobs WHERE sign_code = 'SG-31'") == [("2025-03-20",)]

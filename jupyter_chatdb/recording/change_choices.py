@@ -96,7 +96,7 @@ def thing_options(reading: Reading, shape: Shape, shapes: Mapping[str, Shape]) -
 
 def column_options(reading: Reading, shape: Shape, text: str) -> list[Option]:
     """For a number added to or taken off a column the request does not name, where it names another
-    number column of the same table ("JR-7 jars | +6" read as adding 6 to the jar's grams): the same
+    number column of the same table ("R-7 bottles | +6" read as adding 6 to the rack's depth): the same
     number added to or taken off each number column, the first reading last (a small model leans to
     what it read first); none otherwise."""
     if reading.does != "change" or len(reading.settings) != 1:
@@ -142,7 +142,7 @@ def confirming_options(reading: Reading, shape: Shape, text: str) -> list[Option
 
 
 def state_options(reading: Reading, shape: Shape, row: Mapping[str, object]) -> list[Option]:
-    """For a change of one kept row that sets nothing the table has ("Ann's order of 15 May is boxed up"
+    """For a change of one kept row that sets nothing the table has ("Ada's order of 15 May is gift-wrapped"
     read with no column to set): each entry of the table's CHECK-listed columns the row is not in, the
     last listed first, and leaving the row as it is (the first option: the reading as the model gave
     it, which code cannot write); none where the table lists no states."""

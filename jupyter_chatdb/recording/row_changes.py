@@ -40,7 +40,7 @@ from .picks import mapped
 from .reading_errors import NotExpressible
 from .related import path_to, through
 from .resolve import StoredRows, squeezed
-from .settings_kept import kept_settings
+from .settings_kept import doubts_of_the_one_left, kept_settings
 from .shapes import Field, Reference, Shape, is_temporal, json_type
 from .stated import is_stated, says_date
 
@@ -345,6 +345,7 @@ def change_write(
         raise NotExpressible("it says no column to change")
     writer.current = stored.one_row(shape.table, where, writer.params) if matched == 1 else None
     kept, left_out = kept_settings(settings, shape, writer.current, text, today, writer.unlike_kept)
+    writer.doubts += doubts_of_the_one_left(kept, shape, writer.current, text, today)
     settings = tuple(kept)
     assignments = [writer.assignment(setting, which) for setting in settings]
     goal = f"change {', '.join(s.column for s in settings)} of {matched} {shape.table} row{'s' if matched != 1 else ''}"
@@ -389,7 +390,7 @@ def move_between_named(shapes: Mapping[str, Shape], named: Sequence[NamedRow], s
 
 def _in_their_columns(which: Sequence[Pick], writer: _Writer) -> tuple[Pick, ...]:
     """The picks, each whose value no row holds in the column it names (nor nearly) but some row holds in
-    exactly one other text column of the table given that column ("member_no: Ann Roe": the row named Ann
+    exactly one other text column of the table given that column ("keeper_no: Ann Roe": the row named Ann
     Roe), where no other pick names rows by that column. The data settles it; a value held nowhere, or
     in several columns, stays as read."""
     text_columns = [
@@ -454,7 +455,7 @@ def _naming_picks(reading: Reading, scratch: Callable[[], _Writer]) -> tuple[tup
     if not reading.settings and len(kept) >= 2 and _meets(scratch(), kept) == 0:
         # each is met, but no row meets them all: the one whose leaving out names one row is the new value
         # ("hire: Kestrel, 3 June 09:00, new jetty: North", read with North among the names); a value met
-        # nowhere read for its column as well is not ("queen year: 2024" read again from the record's day)
+        # nowhere read for its column as well is not ("coats: 3" read again from the record's day)
         lone = [p for p in kept if _meets(scratch(), _narrowed([q for q in kept if q is not p], scratch)) == 1]
         if len(lone) > 1:  # the row left must be one of the kept rows the request names ("Mo's lesson")
             lone = [p for p in lone if _agrees([q for q in kept if q is not p], scratch)]

@@ -67,6 +67,26 @@ def kept_settings(
     return kept, notes
 
 
+def doubts_of_the_one_left(
+    kept: Sequence[Setting], shape: Shape, current: Mapping[str, object] | None, text: str, today: dt.date
+) -> list[str]:
+    """Why the one setting `kept_settings` left may not be meant, where a reason that leaves a setting out
+    beside others holds for it (the record's day over a kept day, a column emptied the request does not
+    name): it is not left out, since nothing would be written, but the write waits, saying why.
+
+    >>> from jupyter_chatdb.recording.row_changes import Setting
+    >>> signs = Shape("signs", (Field("hung_on", "hung_on", "DATE", True),), "", "")
+    >>> doubts_of_the_one_left([Setting("hung_on", "to", "2024-05-30")], signs, {"hung_on": dt.date(2021, 4, 1)},
+    ...     "May 30, 2024 | moved | SG-3 | to the wall of SG-5", dt.date(2024, 6, 1))
+    ['the one change read may not be meant: 30 May 2024 read as the day of the record, not a new hung_on']
+    """
+    if len(kept) != 1:
+        return []
+    change = _Change(shape, current, text, today)
+    notes = (reason(kept[0], kept, change) for reason in (_the_records_day, _emptied_unnamed))
+    return [f"the one change read may not be meant: {note}" for note in notes if note]
+
+
 def _one_per_column(settings: Sequence[Setting], unlike_its_form: Callable[[str, str], Sequence[str]]) -> list[Setting]:
     """One setting a column: a column emptied and also set to words for nothing, or to a value of none of
     its column's form, is emptied once; any other column read twice is left as read (the write fails)."""

@@ -140,7 +140,7 @@ def read_change(ctx: Context) -> Iterator[Event]:
 
 def _a_kept_row_with_states(stored: StoredRows, reading: Reading, shapes: dict[str, Shape], text: str) -> bool:
     """Whether the values a new row's reading gives are those of one kept row of a table with CHECK-listed
-    states ("Ann's order of 15 May is boxed up", read as the order's own values): a change of its state,
+    states ("Ada's order of 15 May is gift-wrapped", read as the order's own values): a change of its state,
     asked (`_a_state_instead`), rather than a second row."""
     shape = shapes[reading.table]
     listed = any(f.allowed and f.reference is None for f in shape.fields)
@@ -173,7 +173,7 @@ def _moved_between_named_rows(
 def _a_state_instead(
     ctx: Context, reading: Reading, shapes: dict[str, Shape], named: Sequence[NamedRow]
 ) -> Generator[Event, None, tuple[ChangeWrite, str] | None]:
-    """For a change of one kept row that sets no column its table has ("the order of 15 May is boxed up"),
+    """For a change of one kept row that sets no column its table has ("the order of 15 May is gift-wrapped"),
     the state the model picks among the table's CHECK-listed entries (`change_choices.state_options`),
     with the option picked; None where it leaves the row as it is, or there is nothing to pick."""
     shape = shapes.get(reading.table)

@@ -1,5 +1,5 @@
 """A change the model wrote itself (a plan's UPDATE) that sets a value the request does not give waits,
-saying which: a small model planning "requeened HV-3 in 2024" may also mark the colony queenless. Code's
+saying which: a small model planning "SG-7 gilded on 3 May" may also mark the sign fitted. Code's
 own changes bind their values and note their doubts where they are read (`recording/row_changes.py`);
 this looks only at the values a statement spells out. Run after the steps, before `finish`, on the
 chain's strategies (not on the one-round baseline, which is measured as the model writes)."""
@@ -40,8 +40,8 @@ def hold_unstated_settings(ctx: Context) -> Iterator[Event]:
 def literal_settings(sql: str) -> list[tuple[str, str, object]]:
     """The (table, column, value) an UPDATE sets to a value spelled out in it (numbers as numbers).
 
-    >>> literal_settings("UPDATE hives SET state = 'weak', frames = CAST(8 AS INT), note = $p1, seen = NULL WHERE code = 'H-1'")
-    [('hives', 'state', 'weak'), ('hives', 'frames', 8)]
+    >>> literal_settings("UPDATE signs SET state = 'gilded', coats = CAST(3 AS INT), note = $p1, hung_on = NULL")
+    [('signs', 'state', 'gilded'), ('signs', 'coats', 3)]
     """
     try:
         tree = sqlglot.parse_one(sql, read="duckdb")
