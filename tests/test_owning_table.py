@@ -71,3 +71,29 @@ def test_a_value_the_table_read_may_hold_stays_on_it(scripted):
     assert db.session.rows("SELECT relief FROM outings ORDER BY out_on") == [("SK-3",), ("SK-2",)]
     assert db.session.rows("SELECT skipper_code FROM yachts WHERE sail_no = 'SG-7'") == [("SK-1",)]
     db.close()
+
+
+def test_a_change_of_the_row_given_as_the_new_value_is_the_named_rows_reference_to_it(scripted):
+    """'new skipper: Tam Ord' read as setting Tam Ord's own name to itself (it changes nothing): the data
+    reads the one yacht the request names, set to refer to Tam Ord."""
+    db = ChatDB(model=scripted, schema=YACHTS, summarize=False)
+    same = {"column": "skipper_name", "how": "to", "value": "Tam Ord"}
+    reading = {"does": "change", "table": "skippers", "which": [{"column": "skipper_name", "value": "Tam Ord"}]}
+    scripted.push({**reading, "set": [same]})  # key: value lines: no route asked
+    reply = db.ask("skipper change\nyacht: SG-7\nnew skipper: Tam Ord", allow_writes=True)
+    assert not reply.pending and "read from the rows the request names" in reply.steps[0].goal
+    assert db.session.rows("SELECT sail_no, skipper_code FROM yachts ORDER BY 1") == [
+        ("SG-7", "SK-2"),
+        ("SG-9", "SK-2"),
+    ]
+    db.close()
+
+
+def test_a_change_that_changes_nothing_waits_saying_so(scripted):
+    db = ChatDB(model=scripted, schema=YACHTS, summarize=False)
+    same = {"column": "skipper_name", "how": "to", "value": "Tam Ord"}
+    reading = {"does": "change", "table": "skippers", "which": [{"column": "skipper_name", "value": "Tam Ord"}]}
+    scripted.push({"route": "write"}, {**reading, "set": [same]})
+    reply = db.ask("Tam Ord is still called Tam Ord", allow_writes=True)
+    assert reply.pending and "it changes nothing: the skippers row already holds what it sets" in reply.answer
+    db.close()

@@ -742,3 +742,26 @@ def test_a_number_added_to_a_column_the_request_does_not_name_is_asked_among_the
     assert model.calls[-1].json_schema["properties"]["option"]["enum"] == ["add 6 to bottles", "add 6 to depth_cm"]
     assert not reply.pending and rows(chatdb, "SELECT depth_cm, bottles FROM racks") == [(40, 18)]
     chatdb.close()
+
+
+def test_a_change_that_set_nothing_is_asked_between_the_values_found_among_its_names_and_the_states(
+    model: ScriptedBackend,
+):
+    """'T-041 | mouldy' read with a crop of 'mould' among the names and nothing set: the model picks
+    between that crop and the states the tray is not in."""
+    chatdb = ChatDB(model=model, schema=TRAYS, summarize=False)
+    model.push(
+        {"route": "write"},
+        change("trays", [("tray_code", "T-041"), ("crop", "mould")]),
+        asked_again("set state to 'composted'"),
+    )
+    reply = chatdb.ask("2024-06-12 | T-041 | mould all over, binned", allow_writes=True)
+    assert model.calls[-1].json_schema["properties"]["option"]["enum"] == [
+        "set crop to 'mould'",
+        "set state to 'composted'",
+        "set state to 'sold'",
+    ]
+    assert not reply.pending and rows(chatdb, "SELECT crop, state FROM trays WHERE tray_code = 'T-041'") == [
+        ("mint", "composted")
+    ]
+    chatdb.close()

@@ -166,6 +166,32 @@ def state_options(reading: Reading, shape: Shape, row: Mapping[str, object]) -> 
     return [kept, *others][:MAX_OPTIONS]
 
 
+def promoted_options(reading: Reading, shape: Shape, row: Mapping[str, object] | None) -> list[Option]:
+    """For a change that set nothing, whose new values were found among the names it read ("HV-8 | no
+    queen" read with a queen year of 0 among the names): the reading as found, and each entry of the
+    table's CHECK-listed columns it does not set that the row is not in, the last listed first; none
+    where the table lists no states."""
+    set_columns = {s.column.lower() for s in reading.settings}
+    states = [
+        (f.column, entry)
+        for f in shape.fields
+        if f.allowed and f.reference is None and f.column.lower() not in set_columns
+        for entry in reversed(f.allowed)
+        if row is None or row.get(f.column) != entry
+    ]
+    if reading.does != "change" or not states or not reading.settings:
+        return []
+    found = "; ".join(f"set {s.column} to '{s.value}'" for s in reading.settings)
+    others = [
+        Option(
+            f"set {column} to '{entry}'",
+            Reading("change", reading.table, reading.which, (Setting(column, "to", entry),)),
+        )
+        for column, entry in states
+    ]
+    return [Option(found, reading), *others][:MAX_OPTIONS]
+
+
 def _removal_options(reading: Reading, shape: Shape, row: Mapping[str, object] | None) -> list[Option]:
     states = [
         (f.column, entry)

@@ -14,6 +14,7 @@ from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
 
+from .named_rows import NamedRow
 from .resolve import StoredRows
 from .row_changes import Pick, Reading, Setting
 from .shapes import Field, Shape, is_temporal
@@ -108,3 +109,42 @@ def _tables_holding(said: str, shapes: Mapping[str, Shape], stored: StoredRows) 
             if column
         )
     ]
+
+
+def refer_named_row(
+    reading: Reading, shapes: Mapping[str, Shape], named: Sequence[NamedRow], stored: StoredRows
+) -> Reading | None:
+    """Where the model read a change of the row the request gives as a new value ("hive H-21 | new keeper:
+    Ann Roe" read as a change of Ann Roe's own row), the change of the one kept row of another table the
+    request names by its name or code, whose one reference to the reading's table is set to that row;
+    None unless the data reads exactly one such row, referring now to another."""
+    shape = shapes.get(reading.table)
+    if reading.does != "change" or shape is None or len(reading.which) != 1:
+        return None
+    (pick,) = reading.which
+    naming = [c for c in dict.fromkeys((shape.natural_key, *shape.unique)) if c]
+    key = next((k for c in naming if (k := stored.named_exactly(shape.table, (c,), pick.value, c)) is not None), None)
+    if key is None:
+        return None
+    found = []
+    for row in named:
+        other = shapes.get(row.table)
+        if other is None or other.table == shape.table or row.column not in (other.natural_key, *other.unique):
+            continue
+        refers = [
+            f for f in other.fields if f.reference is not None and f.reference.table.lower() == shape.table.lower()
+        ]
+        if len(refers) != 1 or refers[0].reference is None:
+            continue
+        now = stored.values_of(other.table, row.column, row.value, [refers[0].column])
+        target = stored.find(shape.table, naming, pick.value, refers[0].reference.key)
+        if now is not None and target is not None and now[refers[0].column] != target:
+            found.append(
+                Reading(
+                    "change",
+                    other.table,
+                    (Pick(row.column, str(row.value)),),
+                    (Setting(refers[0].name, "to", pick.value),),
+                )
+            )
+    return found[0] if len(found) == 1 else None

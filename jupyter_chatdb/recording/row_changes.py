@@ -348,6 +348,9 @@ def change_write(
     writer.doubts += doubts_of_the_one_left(kept, shape, writer.current, text, today)
     settings = tuple(kept)
     assignments = [writer.assignment(setting, which) for setting in settings]
+    same = " AND ".join(f"{a.split(' = ', 1)[0]} IS NOT DISTINCT FROM ({a.split(' = ', 1)[1]})" for a in assignments)
+    if assignments and stored.count(shape.table, f"({where}) AND NOT ({same})", writer.params) == 0:
+        writer.doubts.append(f"it changes nothing: the {shape.table} row already holds what it sets")
     goal = f"change {', '.join(s.column for s in settings)} of {matched} {shape.table} row{'s' if matched != 1 else ''}"
     goal += "".join(f"; {note}" for note in left_out)
     sql = f"UPDATE {table} SET {', '.join(assignments)} WHERE {where}"

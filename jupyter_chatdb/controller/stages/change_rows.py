@@ -29,11 +29,12 @@ from ...recording.change_choices import (
     column_options,
     confirming_options,
     options_for,
+    promoted_options,
     state_options,
     thing_options,
 )
 from ...recording.named_rows import NamedRow
-from ...recording.owning_table import on_the_table_it_names
+from ...recording.owning_table import on_the_table_it_names, refer_named_row
 from ...recording.reading_errors import NotExpressible
 from ...recording.related import path_to
 from ...recording.resolve import StoredRows
@@ -103,6 +104,8 @@ def read_change(ctx: Context) -> Iterator[Event]:
     try:
         write = change_write(reading, shapes, stored, text, dt.date.today(), named)
         write = replace(write, goal="; ".join([write.goal, *left_behind]))
+        if write.doubts and (settled := _read_from_the_data(ctx, reading, shapes, named)) is not None:
+            write = settled  # a doubtful reading, where the data reads the change the request names
     except (NotBorneOut, Unanswerable) as failed:
         moved = _moved_between_named_rows(ctx, reading, shapes, named)
         if moved is not None:  # the data reads the one move the request names: as read from the data
@@ -129,7 +132,7 @@ def read_change(ctx: Context) -> Iterator[Event]:
             yield FactsNotUsed(f"the {reading.does} is not code's to write ({error})")
             return
         write, stated_as = stated
-    write, picked = yield from _asked_again(ctx, write, shapes, named)
+    write, picked = yield from _asked_again(ctx, write, shapes, named, set_nothing=not reading.settings)
     picked = picked or stated_as
     ctx.does = write.reading.does
     ctx.steps = [PlannedStep(write.goal, write.sql)]
@@ -153,6 +156,25 @@ def _names_one_kept_row(stored: StoredRows, reading: Reading, shapes: dict[str, 
     shape = shapes[reading.table]
     naming = [c for c in dict.fromkeys((shape.natural_key, *shape.unique)) if c]
     return any(stored.named_exactly(shape.table, (c,), p.value, c) is not None for p in reading.which for c in naming)
+
+
+def _read_from_the_data(
+    ctx: Context, reading: Reading, shapes: dict[str, Shape], named: Sequence[NamedRow]
+) -> ChangeWrite | None:
+    """The change the data reads where the model's is doubtful, written without doubts: the one move
+    between two named rows (`move_between_named`), or the one named row set to refer to the row the model
+    changed (`owning_table.refer_named_row`: "H-21 | new keeper: Ann Roe"); None otherwise."""
+    stored, text, today = StoredRows(ctx.session), ctx.request.text, dt.date.today()
+    for found in (move_between_named(shapes, named, stored), refer_named_row(reading, shapes, named, stored)):
+        if found is None or found.does != "change":
+            continue
+        try:
+            write = change_write(found, shapes, stored, text, today, named)
+        except (NotBorneOut, Unanswerable, NotExpressible):
+            continue
+        if not write.doubts:
+            return replace(write, goal=f"{write.goal}; read from the rows the request names")
+    return None
 
 
 def _moved_between_named_rows(
@@ -216,11 +238,12 @@ def _a_state_instead(
 
 
 def _asked_again(
-    ctx: Context, write: ChangeWrite, shapes: dict[str, Shape], named: Sequence[NamedRow]
+    ctx: Context, write: ChangeWrite, shapes: dict[str, Shape], named: Sequence[NamedRow], set_nothing: bool = False
 ) -> Generator[Event, None, tuple[ChangeWrite, str]]:
     """The write, or the one the model picks among the readings easily mistaken for it on the same rows
-    (`recording/change_choices.py`: a removal or a state, a listed value for words none of the list),
-    with the option picked where it differs."""
+    (`recording/change_choices.py`: a removal or a state, a listed value for words none of the list, a
+    number for another number column, or, where the model set nothing, a state beside the new values
+    found among its names), with the option picked where it differs."""
     shape = shapes[write.reading.table]
     stored = StoredRows(ctx.session)
     row = stored.one_row(shape.table, write.where, write.params)
@@ -228,6 +251,7 @@ def _asked_again(
         options_for(write.reading, shape, row)
         or thing_options(write.reading, shape, shapes)
         or column_options(write.reading, shape, ctx.request.text)
+        or (promoted_options(write.reading, shape, row) if set_nothing else [])
     )
     confirming = len(options) < 2
     if confirming:
