@@ -765,3 +765,23 @@ def test_a_change_that_set_nothing_is_asked_between_the_values_found_among_its_n
         ("mint", "composted")
     ]
     chatdb.close()
+
+
+def test_a_value_naming_another_row_that_its_column_cannot_hold_is_asked_as_a_copy_from_that_row(
+    model: ScriptedBackend,
+):
+    """'to the plot of B-5' read as B-5 for the day the bed was sown: no day, but a bed; the model picks
+    the column copied from it (the one read last among the options)."""
+    beds = "CREATE TABLE beds (bed_code VARCHAR PRIMARY KEY, sown_on DATE, plot VARCHAR);"
+    kept = "INSERT INTO beds VALUES ('B-2', DATE '2024-04-01', 'north'), ('B-5', DATE '2024-04-09', 'orchard');"
+    chatdb = ChatDB(model=model, schema=beds + kept, summarize=False)
+    sown = {"column": "sown_on", "how": "to", "value": "B-5"}
+    model.push({"route": "write"}, change("beds", [("bed_code", "B-2")], sown), asked_again("copy plot from B-5"))
+    reply = chatdb.ask("2024-05-02 | moved | B-2 | to the plot of B-5", allow_writes=True)
+    options = model.calls[-1].json_schema["properties"]["option"]["enum"]
+    assert options == ["copy plot from B-5", "copy sown_on from B-5"]
+    assert not reply.pending and rows(chatdb, "SELECT bed_code, sown_on::VARCHAR, plot FROM beds ORDER BY 1") == [
+        ("B-2", "2024-04-01", "orchard"),
+        ("B-5", "2024-04-09", "orchard"),
+    ]
+    chatdb.close()

@@ -192,6 +192,25 @@ def promoted_options(reading: Reading, shape: Shape, row: Mapping[str, object] |
     return [Option(found, reading), *others][:MAX_OPTIONS]
 
 
+def copy_options(reading: Reading, shape: Shape, other: Pick) -> list[Option]:
+    """For a change setting a column to words that name another kept row of the same table, which the
+    column cannot hold ("H-9 | moved | to the site of H-3" read as H-3 for the day it was sited): a copy
+    of each of that table's columns from the row named, the column read last; none where it sets
+    anything else."""
+    if reading.does != "change" or len(reading.settings) != 1 or reading.settings[0].how != "to":
+        return []
+    read = reading.settings[0].column.lower()
+    own = {c.lower() for c in (shape.natural_key, *shape.unique) if c}
+    columns = [f.column for f in shape.fields if f.column.lower() not in own and f.column.lower() != read]
+    columns += [f.column for f in shape.fields if f.column.lower() == read]
+    return [
+        Option(
+            f"copy {column} from {other.value}", replace(reading, settings=(Setting(column, "copy", source=(other,)),))
+        )
+        for column in columns
+    ][:MAX_OPTIONS]
+
+
 def _removal_options(reading: Reading, shape: Shape, row: Mapping[str, object] | None) -> list[Option]:
     states = [
         (f.column, entry)

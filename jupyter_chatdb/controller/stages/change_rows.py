@@ -28,6 +28,7 @@ from ...recording.change_choices import (
     chosen,
     column_options,
     confirming_options,
+    copy_options,
     options_for,
     promoted_options,
     state_options,
@@ -42,6 +43,7 @@ from ...recording.row_changes import (
     WHOLE_NUMBER,
     ChangeWrite,
     NotBorneOut,
+    Pick,
     Reading,
     Setting,
     Unanswerable,
@@ -122,7 +124,9 @@ def read_change(ctx: Context) -> Iterator[Event]:
             yield FactsNotUsed(f"the {reading.does} was not written: {failed}")
             return
     except NotExpressible as error:  # a change code cannot write: the plan writes it, never as new rows
-        stated = yield from _a_state_instead(ctx, reading, shapes, named)
+        stated = (yield from _a_copy_instead(ctx, reading, shapes, named)) or (
+            yield from _a_state_instead(ctx, reading, shapes, named)
+        )
         if stated is None and new_row:  # the kept row stays as it is: the values of a new row, as read
             ctx.adds_to = reading.table
             return
@@ -188,6 +192,43 @@ def _moved_between_named_rows(
         return None
     try:
         return change_write(moved, shapes, stored, ctx.request.text, dt.date.today(), named)
+    except (NotBorneOut, Unanswerable, NotExpressible):
+        return None
+
+
+def _a_copy_instead(
+    ctx: Context, reading: Reading, shapes: dict[str, Shape], named: Sequence[NamedRow]
+) -> Generator[Event, None, tuple[ChangeWrite, str] | None]:
+    """For a change code cannot write whose one value names another kept row of its table (a hive moved
+    "to the site of H-3"), the column the model picks to copy from that row (`change_choices.copy_options`),
+    with the option picked; None where the value names no other row or the pick cannot be written."""
+    shape = shapes.get(reading.table)
+    if shape is None or reading.does != "change" or len(reading.settings) != 1:
+        return None
+    stored, text, today = StoredRows(ctx.session), ctx.request.text, dt.date.today()
+    value = reading.settings[0].value
+    naming = [c for c in dict.fromkeys((shape.natural_key, *shape.unique)) if c]
+    column = next((c for c in naming if stored.named_exactly(shape.table, (c,), value, c) is not None), None)
+    if column is None or any(p.value == value for p in reading.which):
+        return None
+    options = copy_options(reading, shape, Pick(column, value))
+    try:  # the row its names name, and that it is one
+        probe = change_write(options[0].reading, shapes, stored, text, today, named) if options else None
+    except (NotBorneOut, Unanswerable, NotExpressible):
+        return None
+    row = stored.one_row(shape.table, probe.where, probe.params) if probe is not None else None
+    if row is None or len(options) < 2:
+        return None
+    messages = choice_messages(text, shape, row, options)
+    completion = yield from ctx.calls("choice", messages, choice_schema(options), CHOICE_MAX_TOKENS)
+    try:
+        picked = chosen(json.loads(completion.text), options)
+    except json.JSONDecodeError:
+        picked = None
+    if picked is None:
+        return None
+    try:
+        return change_write(picked.reading, shapes, stored, text, today, named), picked.text
     except (NotBorneOut, Unanswerable, NotExpressible):
         return None
 
