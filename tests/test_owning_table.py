@@ -97,3 +97,18 @@ def test_a_change_that_changes_nothing_waits_saying_so(scripted):
     reply = db.ask("Tam Ord is still called Tam Ord", allow_writes=True)
     assert reply.pending and "it changes nothing: the skippers row already holds what it sets" in reply.answer
     db.close()
+
+
+def test_a_copy_from_rows_named_only_by_the_row_they_refer_to_is_a_copy_between_those_rows(scripted):
+    """'SG-7 is skippered by whoever skippers SG-9' read as copying an outing's relief from SG-9's outings
+    (none to copy from): the yacht copies the skipper of the yacht SG-9."""
+    db = ChatDB(model=scripted, schema=YACHTS, summarize=False)
+    copied = {"column": "relief", "how": "copy", "value": "", "from": [{"column": "sail_no", "value": "SG-9"}]}
+    scripted.push({"route": "write"}, outing_change(copied))
+    reply = db.ask("From 2025-05-20 SG-7 is skippered by whoever skippers SG-9", allow_writes=True)
+    assert not reply.pending
+    assert db.session.rows("SELECT sail_no, skipper_code FROM yachts ORDER BY 1") == [
+        ("SG-7", "SK-2"),
+        ("SG-9", "SK-2"),
+    ]
+    db.close()

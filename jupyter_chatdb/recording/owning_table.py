@@ -14,6 +14,7 @@ from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
 
+from ..sql.names import quote_identifier
 from .named_rows import NamedRow
 from .resolve import StoredRows
 from .row_changes import Pick, Reading, Setting
@@ -73,10 +74,23 @@ def _on_the_owner(
     stored: StoredRows,
 ) -> Setting | None:
     """The setting as one of the owner's, where it fits no row of the table read: its value a row of a
-    table the owner refers to once (set), or another owner row named within it (copied from there)."""
+    table the owner refers to once (set), or another owner row named within it, or a copy from rows
+    named only by the owner row they refer to (copied from that owner row)."""
+    read = shape.field(setting.column)
+    if setting.how == "copy" and read is not None and read.reference is not None and setting.source:
+        via = {p.column.lower() for p in which}
+        same = [f for f in owner.fields if f.reference is not None and f.reference.table == read.reference.table]
+        columns = [f.column for p in setting.source if (f := shape.field(p.column)) is not None]
+        if len(columns) != len(setting.source):
+            return None
+        holds = " AND ".join(f"{quote_identifier(column)} = ?" for column in columns)
+        if stored.count(shape.table, holds, {}, [p.value for p in setting.source]) == 1:
+            return None  # one row of the table read to copy from: the reading may mean it
+        if len(same) == 1 and all(p.column.lower() in via for p in setting.source):
+            return Setting(same[0].name, "copy", source=tuple(Pick(naming, p.value) for p in setting.source))
+        return None
     if setting.how != "to" or not setting.value:
         return None
-    read = shape.field(setting.column)
     if read is not None and (read.reference is None or _row_of(read, setting.value, stored) is not None):
         return None  # a value the table read may hold
     for table in _tables_holding(setting.value, shapes, stored):
