@@ -858,3 +858,10 @@ def test_a_day_in_figures_that_reads_two_ways_is_the_one_near_the_days_kept_else
     written = society.ask("Pia Lund paid 40 of dues on 04/03/2025 in cash", allow_writes=True)
     assert not written.pending
     assert rows(society, "SELECT paid_on::VARCHAR FROM dues WHERE holder_id = 2") == [("2025-03-04",)]
+
+
+def test_a_name_said_with_its_possessive_names_the_row(society):
+    stored = StoredRows(society.session)
+    assert stored.find("holders", ["holder_name"], "Ivo Marsh's", "holder_id") == 1
+    assert stored.find("holders", ["holder_name"], "Pia Lund\u2019s", "holder_id") == 2
+    assert stored.find("holders", ["holder_name"], "Una Roe's", "holder_id") is None

@@ -26,6 +26,9 @@ MAX_ROWS = 20_000  # the rows read for a lookup by name, at most
 MAX_CODES = 200  # the codes read for the numbers a request says, at most
 
 
+POSSESSIVE = re.compile(r"['\u2019]s?$")  # the "'s" of "Ann Roe's", or the "'" of "Jess'"
+
+
 class StoredRows:
     """Lookups of stored rows by name, on one session's tables as they are now. A lookup the database
     cannot run (a value that is no date for a date column) means the reading is not code's to write."""
@@ -45,6 +48,10 @@ class StoredRows:
             return None
         text = str(said).strip()
         rows = self._naming_rows(table, columns, wanted)
+        if (owner := POSSESSIVE.sub("", text)) != text and not any(
+            v is not None and _same_squeezed(text, str(v)) for row in rows for v in row[1:]
+        ):
+            text = owner  # "Leopold Ashby's" names Leopold Ashby, where no row is named with the "'s"
         for matches in (_same, _same_squeezed, _code_said_in_words):
             found = {row[0] for row in rows if any(v is not None and matches(text, str(v)) for v in row[1:])}
             if len(found) == 1:
