@@ -17,35 +17,19 @@ from __future__ import annotations
 
 import datetime as dt
 import json
-from collections.abc import Generator, Iterator, Sequence
+from collections.abc import Iterator, Sequence
 from dataclasses import replace
 
 from ...language.words import stem, stems, words
-from ...recording.change_choices import (
-    CHOICE_MAX_TOKENS,
-    choice_messages,
-    choice_schema,
-    chosen,
-    column_options,
-    confirming_options,
-    copy_options,
-    options_for,
-    promoted_options,
-    state_options,
-    thing_options,
-)
 from ...recording.named_rows import NamedRow
 from ...recording.owning_table import on_the_table_it_names, refer_named_row
 from ...recording.reading_errors import NotExpressible
-from ...recording.related import path_to
 from ...recording.resolve import StoredRows
 from ...recording.row_changes import (
     WHOLE_NUMBER,
     ChangeWrite,
     NotBorneOut,
-    Pick,
     Reading,
-    Setting,
     Unanswerable,
     change_messages,
     change_schema,
@@ -65,6 +49,7 @@ from ..events import ChangeRead, Event, FactsNotUsed
 from ..kinds import Route
 from ..planned_steps import PlannedStep
 from ..stage import stage
+from .change_asked import a_copy_instead, a_state_instead, asked_again
 from .rows_named import rows_named
 
 CHANGE_MAX_TOKENS = 200
@@ -124,8 +109,8 @@ def read_change(ctx: Context) -> Iterator[Event]:
             yield FactsNotUsed(f"the {reading.does} was not written: {failed}")
             return
     except NotExpressible as error:  # a change code cannot write: the plan writes it, never as new rows
-        stated = (yield from _a_copy_instead(ctx, reading, shapes, named)) or (
-            yield from _a_state_instead(ctx, reading, shapes, named)
+        stated = (yield from a_copy_instead(ctx, reading, shapes, named)) or (
+            yield from a_state_instead(ctx, reading, shapes, named)
         )
         if stated is None and new_row:  # the kept row stays as it is: the values of a new row, as read
             ctx.adds_to = reading.table
@@ -136,7 +121,7 @@ def read_change(ctx: Context) -> Iterator[Event]:
             yield FactsNotUsed(f"the {reading.does} is not code's to write ({error})")
             return
         write, stated_as = stated
-    write, picked = yield from _asked_again(ctx, write, shapes, named, set_nothing=not reading.settings)
+    write, picked = yield from asked_again(ctx, write, shapes, named, set_nothing=not reading.settings)
     picked = picked or stated_as
     ctx.does = write.reading.does
     ctx.steps = [PlannedStep(write.goal, write.sql)]
@@ -194,131 +179,6 @@ def _moved_between_named_rows(
         return change_write(moved, shapes, stored, ctx.request.text, dt.date.today(), named)
     except (NotBorneOut, Unanswerable, NotExpressible):
         return None
-
-
-def _a_copy_instead(
-    ctx: Context, reading: Reading, shapes: dict[str, Shape], named: Sequence[NamedRow]
-) -> Generator[Event, None, tuple[ChangeWrite, str] | None]:
-    """For a change code cannot write whose one value names another kept row of its table (a hive moved
-    "to the site of H-3"), the column the model picks to copy from that row (`change_choices.copy_options`),
-    with the option picked; None where the value names no other row or the pick cannot be written."""
-    shape = shapes.get(reading.table)
-    if shape is None or reading.does != "change" or len(reading.settings) != 1:
-        return None
-    stored, text, today = StoredRows(ctx.session), ctx.request.text, dt.date.today()
-    value = reading.settings[0].value
-    naming = [c for c in dict.fromkeys((shape.natural_key, *shape.unique)) if c]
-    column = next((c for c in naming if stored.named_exactly(shape.table, (c,), value, c) is not None), None)
-    if column is None or any(p.value == value for p in reading.which):
-        return None
-    options = copy_options(reading, shape, Pick(column, value))
-    try:  # the row its names name, and that it is one
-        probe = change_write(options[0].reading, shapes, stored, text, today, named) if options else None
-    except (NotBorneOut, Unanswerable, NotExpressible):
-        return None
-    row = stored.one_row(shape.table, probe.where, probe.params) if probe is not None else None
-    if row is None or len(options) < 2:
-        return None
-    messages = choice_messages(text, shape, row, options)
-    completion = yield from ctx.calls("choice", messages, choice_schema(options), CHOICE_MAX_TOKENS)
-    try:
-        picked = chosen(json.loads(completion.text), options)
-    except json.JSONDecodeError:
-        picked = None
-    if picked is None:
-        return None
-    try:
-        return change_write(picked.reading, shapes, stored, text, today, named), picked.text
-    except (NotBorneOut, Unanswerable, NotExpressible):
-        return None
-
-
-def _a_state_instead(
-    ctx: Context, reading: Reading, shapes: dict[str, Shape], named: Sequence[NamedRow]
-) -> Generator[Event, None, tuple[ChangeWrite, str] | None]:
-    """For a change of one kept row that sets no column its table has ("the order of 15 May is gift-wrapped"),
-    the state the model picks among the table's CHECK-listed entries (`change_choices.state_options`),
-    with the option picked; None where it leaves the row as it is, or there is nothing to pick."""
-    shape = shapes.get(reading.table)
-    if shape is None or reading.does != "change" or any(shape.field(s.column) for s in reading.settings):
-        return None
-    listed = next((f for f in shape.fields if f.allowed and f.reference is None), None)
-    if listed is None:
-        return None
-    which = tuple(p for p in reading.which if shape.field(p.column) or path_to(shapes, shape.table, p.column))
-    bare = Reading("change", reading.table, which, ())
-    stored, text, today = StoredRows(ctx.session), ctx.request.text, dt.date.today()
-    try:  # the row its names name, and that it is one
-        probe = change_write(
-            replace(bare, settings=(Setting(listed.column, "to", listed.allowed[0]),)),
-            shapes,
-            stored,
-            text,
-            today,
-            named,
-        )
-    except (NotBorneOut, Unanswerable, NotExpressible):
-        return None
-    row = stored.one_row(shape.table, probe.where, probe.params) if not probe.doubts else None
-    options = state_options(bare, shape, row) if row is not None else []
-    if len(options) < 2:
-        return None
-    completion = yield from ctx.calls(
-        "choice", choice_messages(text, shape, row, options), choice_schema(options), CHOICE_MAX_TOKENS
-    )
-    try:
-        picked = chosen(json.loads(completion.text), options)
-    except json.JSONDecodeError:
-        picked = None
-    if picked is None or picked.reading == bare:
-        return None
-    try:
-        return change_write(picked.reading, shapes, stored, text, today, named), picked.text
-    except (NotBorneOut, Unanswerable, NotExpressible):
-        return None
-
-
-def _asked_again(
-    ctx: Context, write: ChangeWrite, shapes: dict[str, Shape], named: Sequence[NamedRow], set_nothing: bool = False
-) -> Generator[Event, None, tuple[ChangeWrite, str]]:
-    """The write, or the one the model picks among the readings easily mistaken for it on the same rows
-    (`recording/change_choices.py`: a removal or a state, a listed value for words none of the list, a
-    number for another number column, or, where the model set nothing, a state beside the new values
-    found among its names), with the option picked where it differs."""
-    shape = shapes[write.reading.table]
-    stored = StoredRows(ctx.session)
-    row = stored.one_row(shape.table, write.where, write.params)
-    options = (
-        options_for(write.reading, shape, row)
-        or thing_options(write.reading, shape, shapes)
-        or column_options(write.reading, shape, ctx.request.text)
-        or (promoted_options(write.reading, shape, row) if set_nothing else [])
-    )
-    confirming = len(options) < 2
-    if confirming:
-        options = confirming_options(write.reading, shape, ctx.request.text)
-    if len(options) < 2:
-        return write, ""
-    messages = choice_messages(ctx.request.text, shape, row, options)
-    completion = yield from ctx.calls("choice", messages, choice_schema(options), CHOICE_MAX_TOKENS)
-    try:
-        picked = chosen(json.loads(completion.text), options)
-    except json.JSONDecodeError:
-        picked = None
-    if picked is None or picked.reading == write.reading:
-        return write, ""
-    if confirming and len(picked.reading.settings) == len(write.reading.settings):
-        # an entry the request does not say, read two ways: the user says which
-        first, then = next(
-            (a, b) for a, b in zip(write.reading.settings, picked.reading.settings, strict=True) if a != b
-        )
-        doubt = f"the request does not say which {first.column}: read as '{first.value}', then as '{then.value}'"
-        return replace(write, doubts=[*write.doubts, doubt]), ""
-    try:
-        again = change_write(picked.reading, shapes, stored, ctx.request.text, dt.date.today(), named)
-    except (NotBorneOut, Unanswerable, NotExpressible):  # the first reading stands
-        return write, ""
-    return again, picked.text
 
 
 def _tables_of_named_rows(ctx: Context, shapes: dict[str, Shape], named: list[NamedRow]) -> dict[str, Shape]:

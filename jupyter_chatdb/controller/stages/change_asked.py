@@ -1,0 +1,160 @@
+"""Second questions about a change the model read (`read_change`): where one reading is easily mistaken
+for another on the same rows, or code cannot write the first, the model picks among readings shown with
+the kept row, in one short constrained call (`recording/change_choices.py` makes the options). Each pick
+is a `Reading`, written and checked as any reading is."""
+
+from __future__ import annotations
+
+import datetime as dt
+import json
+from collections.abc import Generator, Sequence
+from dataclasses import replace
+
+from ...recording.change_choices import (
+    CHOICE_MAX_TOKENS,
+    Option,
+    choice_messages,
+    choice_schema,
+    chosen,
+    column_options,
+    confirming_options,
+    copy_options,
+    options_for,
+    promoted_options,
+    state_options,
+    thing_options,
+)
+from ...recording.named_rows import NamedRow
+from ...recording.reading_errors import NotExpressible
+from ...recording.related import path_to
+from ...recording.resolve import StoredRows
+from ...recording.row_changes import (
+    ChangeWrite,
+    NotBorneOut,
+    Pick,
+    Reading,
+    Setting,
+    Unanswerable,
+    change_write,
+)
+from ...recording.shapes import Shape
+from ..context import Context
+from ..events import Event
+
+_CANNOT = (NotBorneOut, Unanswerable, NotExpressible)
+
+
+def asked_again(
+    ctx: Context, write: ChangeWrite, shapes: dict[str, Shape], named: Sequence[NamedRow], set_nothing: bool = False
+) -> Generator[Event, None, tuple[ChangeWrite, str]]:
+    """The write, or the one the model picks among the readings easily mistaken for it on the same rows
+    (a removal or a state, a listed value for words none of the list, a number for another number
+    column, or, where the model set nothing, a state beside the new values found among its names), with
+    the option picked where it differs."""
+    shape = shapes[write.reading.table]
+    stored = StoredRows(ctx.session)
+    row = stored.one_row(shape.table, write.where, write.params)
+    options = (
+        options_for(write.reading, shape, row)
+        or thing_options(write.reading, shape, shapes)
+        or column_options(write.reading, shape, ctx.request.text)
+        or (promoted_options(write.reading, shape, row) if set_nothing else [])
+    )
+    confirming = len(options) < 2
+    if confirming:
+        options = confirming_options(write.reading, shape, ctx.request.text)
+    if len(options) < 2:
+        return write, ""
+    picked = yield from _picked(ctx, shape, row, options)
+    if picked is None or picked.reading == write.reading:
+        return write, ""
+    if confirming and len(picked.reading.settings) == len(write.reading.settings):
+        # an entry the request does not say, read two ways: the user says which
+        first, then = next(
+            (a, b) for a, b in zip(write.reading.settings, picked.reading.settings, strict=True) if a != b
+        )
+        doubt = f"the request does not say which {first.column}: read as '{first.value}', then as '{then.value}'"
+        return replace(write, doubts=[*write.doubts, doubt]), ""
+    again = _written(ctx, picked, shapes, named)
+    return again if again is not None else (write, "")  # one that cannot be written: the first reading stands
+
+
+def a_copy_instead(
+    ctx: Context, reading: Reading, shapes: dict[str, Shape], named: Sequence[NamedRow]
+) -> Generator[Event, None, tuple[ChangeWrite, str] | None]:
+    """For a change code cannot write whose one value names another kept row of its table (a bed moved
+    "to the plot of B-5"), the column the model picks to copy from that row (`copy_options`), with the
+    option picked; None where the value names no other row or the pick cannot be written."""
+    shape = shapes.get(reading.table)
+    if shape is None or reading.does != "change" or len(reading.settings) != 1:
+        return None
+    stored = StoredRows(ctx.session)
+    value = reading.settings[0].value
+    naming = [c for c in dict.fromkeys((shape.natural_key, *shape.unique)) if c]
+    column = next((c for c in naming if stored.named_exactly(shape.table, (c,), value, c) is not None), None)
+    if column is None or any(p.value == value for p in reading.which):
+        return None
+    options = copy_options(reading, shape, Pick(column, value))
+    row = _the_one_row(ctx, options[0].reading, shapes, named) if len(options) >= 2 else None
+    if row is None:
+        return None
+    picked = yield from _picked(ctx, shape, row, options)
+    return _written(ctx, picked, shapes, named) if picked is not None else None
+
+
+def a_state_instead(
+    ctx: Context, reading: Reading, shapes: dict[str, Shape], named: Sequence[NamedRow]
+) -> Generator[Event, None, tuple[ChangeWrite, str] | None]:
+    """For a change of one kept row that sets no column its table has ("the order of 15 May is
+    gift-wrapped"), the state the model picks among the table's CHECK-listed entries (`state_options`),
+    with the option picked; None where it leaves the row as it is, or there is nothing to pick."""
+    shape = shapes.get(reading.table)
+    if shape is None or reading.does != "change" or any(shape.field(s.column) for s in reading.settings):
+        return None
+    listed = next((f for f in shape.fields if f.allowed and f.reference is None), None)
+    if listed is None:
+        return None
+    which = tuple(p for p in reading.which if shape.field(p.column) or path_to(shapes, shape.table, p.column))
+    bare = Reading("change", reading.table, which, ())
+    probe = replace(bare, settings=(Setting(listed.column, "to", listed.allowed[0]),))
+    row = _the_one_row(ctx, probe, shapes, named)
+    options = state_options(bare, shape, row) if row is not None else []
+    if row is None or len(options) < 2:
+        return None
+    picked = yield from _picked(ctx, shape, row, options)
+    return _written(ctx, picked, shapes, named) if picked is not None and picked.reading != bare else None
+
+
+def _the_one_row(
+    ctx: Context, reading: Reading, shapes: dict[str, Shape], named: Sequence[NamedRow]
+) -> dict[str, object] | None:
+    """The one kept row `reading` names, as kept; None where it names none or several, or cannot be read."""
+    stored = StoredRows(ctx.session)
+    try:
+        probe = change_write(reading, shapes, stored, ctx.request.text, dt.date.today(), named)
+    except _CANNOT:
+        return None
+    return stored.one_row(shapes[reading.table].table, probe.where, probe.params)
+
+
+def _picked(
+    ctx: Context, shape: Shape, row: dict[str, object] | None, options: Sequence[Option]
+) -> Generator[Event, None, Option | None]:
+    """The option the model picks, shown the request and the kept row; None where its reply names none."""
+    messages = choice_messages(ctx.request.text, shape, row, options)
+    completion = yield from ctx.calls("choice", messages, choice_schema(options), CHOICE_MAX_TOKENS)
+    try:
+        return chosen(json.loads(completion.text), options)
+    except json.JSONDecodeError:
+        return None
+
+
+def _written(
+    ctx: Context, picked: Option, shapes: dict[str, Shape], named: Sequence[NamedRow]
+) -> tuple[ChangeWrite, str] | None:
+    """The picked reading written, with the option's words; None where it cannot be."""
+    try:
+        write = change_write(picked.reading, shapes, StoredRows(ctx.session), ctx.request.text, dt.date.today(), named)
+    except _CANNOT:
+        return None
+    return write, picked.text
