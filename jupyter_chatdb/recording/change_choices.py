@@ -167,8 +167,8 @@ def state_options(reading: Reading, shape: Shape, row: Mapping[str, object]) -> 
 
 
 def promoted_options(reading: Reading, shape: Shape, row: Mapping[str, object] | None) -> list[Option]:
-    """For a change that set nothing, whose new values were found among the names it read ("HV-8 | no
-    queen" read with a queen year of 0 among the names): the reading as found, and each entry of the
+    """For a change that set nothing, whose new values were found among the names it read ("T-41 |
+    mould all over" read with a crop of 'mould' among the names): the reading as found, and each entry of the
     table's CHECK-listed columns it does not set that the row is not in, the last listed first; none
     where the table lists no states."""
     set_columns = {s.column.lower() for s in reading.settings}
@@ -194,7 +194,7 @@ def promoted_options(reading: Reading, shape: Shape, row: Mapping[str, object] |
 
 def copy_options(reading: Reading, shape: Shape, other: Pick) -> list[Option]:
     """For a change setting a column to words that name another kept row of the same table, which the
-    column cannot hold ("H-9 | moved | to the site of H-3" read as H-3 for the day it was sited): a copy
+    column cannot hold ("B-2 | moved | to the plot of B-5" read as B-5 for the day it was sown): a copy
     of each of that table's columns from the row named, the column read last; none where it sets
     anything else."""
     if reading.does != "change" or len(reading.settings) != 1 or reading.settings[0].how != "to":

@@ -128,7 +128,7 @@ def _tables_holding(said: str, shapes: Mapping[str, Shape], stored: StoredRows) 
 def refer_named_row(
     reading: Reading, shapes: Mapping[str, Shape], named: Sequence[NamedRow], stored: StoredRows
 ) -> Reading | None:
-    """Where the model read a change of the row the request gives as a new value ("hive H-21 | new keeper:
+    """Where the model read a change of the row the request gives as a new value ("yacht SG-7 | new skipper:
     Ann Roe" read as a change of Ann Roe's own row), the change of the one kept row of another table the
     request names by its name or code, whose one reference to the reading's table is set to that row;
     None unless the data reads exactly one such row, referring now to another."""

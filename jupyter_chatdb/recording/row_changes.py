@@ -347,9 +347,10 @@ def change_write(
     kept, left_out = kept_settings(settings, shape, writer.current, text, today, writer.unlike_kept)
     writer.doubts += doubts_of_the_one_left(kept, shape, writer.current, text, today)
     settings = tuple(kept)
-    assignments = [writer.assignment(setting, which) for setting in settings]
-    same = " AND ".join(f"{a.split(' = ', 1)[0]} IS NOT DISTINCT FROM ({a.split(' = ', 1)[1]})" for a in assignments)
-    if assignments and stored.count(shape.table, f"({where}) AND NOT ({same})", writer.params) == 0:
+    assigned = [writer.assigned(setting, which) for setting in settings]
+    assignments = [f"{column} = {value}" for column, value in assigned]
+    same = " AND ".join(f"{column} IS NOT DISTINCT FROM ({value})" for column, value in assigned)
+    if assigned and stored.count(shape.table, f"({where}) AND NOT ({same})", writer.params) == 0:
         writer.doubts.append(f"it changes nothing: the {shape.table} row already holds what it sets")
     goal = f"change {', '.join(s.column for s in settings)} of {matched} {shape.table} row{'s' if matched != 1 else ''}"
     goal += "".join(f"; {note}" for note in left_out)
@@ -393,7 +394,7 @@ def move_between_named(shapes: Mapping[str, Shape], named: Sequence[NamedRow], s
 
 def _in_their_columns(which: Sequence[Pick], writer: _Writer) -> tuple[Pick, ...]:
     """The picks, each whose value no row holds in the column it names (nor nearly) but some row holds in
-    exactly one other text column of the table given that column ("keeper_no: Ann Roe": the row named Ann
+    exactly one other text column of the table given that column ("skipper_no: Ann Roe": the row named Ann
     Roe), where no other pick names rows by that column. The data settles it; a value held nowhere, or
     in several columns, stays as read."""
     text_columns = [
@@ -583,7 +584,8 @@ class _Writer:
             raise Unanswerable(f"no row of {self.shape.table} has {column} {pick.value!r}")
         return column, value
 
-    def assignment(self, setting: Setting, which: Sequence[Pick] = ()) -> str:
+    def assigned(self, setting: Setting, which: Sequence[Pick] = ()) -> tuple[str, str]:
+        """The column a setting sets, quoted, and the SQL of the value it gets."""
         field_ = self.field(setting.column)
         if field_ is None:
             raise NotExpressible(f"{self.shape.table} has no column {setting.column!r} it may change")
@@ -591,7 +593,7 @@ class _Writer:
         if field_.reference is not None and setting.how in ("to", "copy") and (moved := self.other_named(field_)):
             said = self.referenced_key(field_.reference, setting.value) if setting.how == "to" else None
             if said is None or said == self.current_key(field_):  # the row it refers to now, or a copy: the other
-                return f"{column} = {self.bind(moved[0])}"
+                return column, self.bind(moved[0])
         plain = field_.reference is None and not field_.allowed and not is_temporal(field_) and not _is_numeric(field_)
         if setting.how == "to" and plain and (other := self.other_row_named(setting.value, which, field_.column)):
             if _says_more_than_a_copy(setting.value, other, field_, self.shape):  # "call Ann Roe back"
@@ -600,23 +602,23 @@ class _Writer:
         if setting.how == "clear":
             if not field_.nullable:
                 raise NotExpressible(f"{self.shape.table}.{field_.column} cannot be empty")
-            return f"{column} = NULL"
+            return column, "NULL"
         if setting.how == "copy":
             source = " AND ".join(map(self.condition, setting.source))
             if not source:
                 raise NotExpressible(f"it copies {field_.column} from no row it names")
             if self.stored.count(self.shape.table, source, self.params) != 1:
                 raise Unanswerable(f"the row to copy {field_.column} from is not one row of {self.shape.table}")
-            return f"{column} = (SELECT {column} FROM {quote_table(self.shape.table)} WHERE {source})"
+            return column, f"(SELECT {column} FROM {quote_table(self.shape.table)} WHERE {source})"
         if setting.how in ("add", "subtract") and is_temporal(field_):
-            return f"{column} = {self.moved_day(field_, setting)}"
+            return column, self.moved_day(field_, setting)
         if setting.how in ("add", "subtract"):
             number = _number(setting.value)
             if number is None or not is_stated(number, self.text, self.today):
                 self.doubts.append(f"{field_.column}: {setting.value!r} is no number the request gives")
             sign = "+" if setting.how == "add" else "-"
-            return f"{column} = {column} {sign} {self.bind(number if number is not None else setting.value)}"
-        return f"{column} = {self.value(field_, setting.value)}"
+            return column, f"{column} {sign} {self.bind(number if number is not None else setting.value)}"
+        return column, self.value(field_, setting.value)
 
     def other_named(self, field_: Field) -> tuple[object] | None:
         """For a reference of the one row changed, where the request names two rows of the referenced table

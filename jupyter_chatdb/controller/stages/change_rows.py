@@ -133,7 +133,7 @@ def read_change(ctx: Context) -> Iterator[Event]:
 def _a_kept_row_with_states(stored: StoredRows, reading: Reading, shapes: dict[str, Shape], text: str) -> bool:
     """Whether the values a new row's reading gives are those of one kept row of a table with CHECK-listed
     states ("Ada's order of 15 May is gift-wrapped", read as the order's own values): a change of its state,
-    asked (`_a_state_instead`), rather than a second row."""
+    asked (`change_asked.a_state_instead`), rather than a second row."""
     shape = shapes[reading.table]
     listed = any(f.allowed and f.reference is None for f in shape.fields)
     return listed and not reading.settings and rows_met(reading, shapes, stored, text) == 1
@@ -152,7 +152,7 @@ def _read_from_the_data(
 ) -> ChangeWrite | None:
     """The change the data reads where the model's is doubtful, written without doubts: the one move
     between two named rows (`move_between_named`), or the one named row set to refer to the row the model
-    changed (`owning_table.refer_named_row`: "H-21 | new keeper: Ann Roe"); None otherwise."""
+    changed (`owning_table.refer_named_row`: "yacht SG-7 | new skipper: Tam Ord"); None otherwise."""
     stored, text, today = StoredRows(ctx.session), ctx.request.text, dt.date.today()
     for found in (move_between_named(shapes, named, stored), refer_named_row(reading, shapes, named, stored)):
         if found is None or found.does != "change":
