@@ -6,8 +6,10 @@ put the new value in a reference column of the wrong kind (North jetty into the 
 data settles it: where every pick names the rows by one reference column, and each setting's value is no
 row of the table its column refers to, but is a row of a table the referenced row has exactly one
 reference to (a jetty), or names another row of the referenced table ("the skipper of SG-9"), the change
-is to the referenced row: that reference set to the value, or copied from the row named. Otherwise the
-reading stands as the model gave it.
+is to the referenced row: that reference set to the value, or copied from the row named. A copy from rows
+named only by the row they refer to, that are not one row of the table read, is a copy between the rows
+referred to. Otherwise the reading stands as the model gave it. `refer_named_row` reads the other way
+round: a change of the row given as the new value, as the named row set to refer to it.
 """
 
 from __future__ import annotations
@@ -48,7 +50,7 @@ def on_the_table_it_names(
     if not moved or any(m is None for m in moved):
         return reading, []
     which = tuple(Pick(naming, p.value) for p in reading.which)
-    notes = [f"{s.value} read as the day of the record, not a {shape.table} {s.column}" for s in days]
+    notes = [f"{s.value} read as the day of the record, not a new {shape.table}.{s.column}" for s in days]
     return Reading("change", owner.table, which, tuple(m for m in moved if m is not None)), notes
 
 
@@ -73,24 +75,47 @@ def _on_the_owner(
     shapes: Mapping[str, Shape],
     stored: StoredRows,
 ) -> Setting | None:
-    """The setting as one of the owner's, where it fits no row of the table read: its value a row of a
-    table the owner refers to once (set), or another owner row named within it, or a copy from rows
-    named only by the owner row they refer to (copied from that owner row)."""
+    """The setting as one of the owner's, where it fits no row of the table read; None where it may."""
+    if setting.how == "copy":
+        return _copied_on_the_owner(setting, shape, owner, naming, which, stored)
+    if setting.how == "to" and setting.value:
+        return _set_on_the_owner(setting, shape, owner, naming, which, shapes, stored)
+    return None
+
+
+def _copied_on_the_owner(
+    setting: Setting, shape: Shape, owner: Shape, naming: str, which: Sequence[Pick], stored: StoredRows
+) -> Setting | None:
+    """A reference copied from rows named only by the owner row they refer to, where they are not one row
+    of the table read ("SG-7 is skippered by whoever skippers SG-9"): copied from that owner row."""
     read = shape.field(setting.column)
-    if setting.how == "copy" and read is not None and read.reference is not None and setting.source:
-        via = {p.column.lower() for p in which}
-        same = [f for f in owner.fields if f.reference is not None and f.reference.table == read.reference.table]
-        columns = [f.column for p in setting.source if (f := shape.field(p.column)) is not None]
-        if len(columns) != len(setting.source):
-            return None
-        holds = " AND ".join(f"{quote_identifier(column)} = ?" for column in columns)
-        if stored.count(shape.table, holds, {}, [p.value for p in setting.source]) == 1:
-            return None  # one row of the table read to copy from: the reading may mean it
-        if len(same) == 1 and all(p.column.lower() in via for p in setting.source):
-            return Setting(same[0].name, "copy", source=tuple(Pick(naming, p.value) for p in setting.source))
+    if read is None or read.reference is None or not setting.source:
         return None
-    if setting.how != "to" or not setting.value:
+    columns = [f.column for p in setting.source if (f := shape.field(p.column)) is not None]
+    if len(columns) != len(setting.source):
         return None
+    holds = " AND ".join(f"{quote_identifier(column)} = ?" for column in columns)
+    if stored.count(shape.table, holds, {}, [p.value for p in setting.source]) == 1:
+        return None  # one row of the table read to copy from: the reading may mean it
+    via = {p.column.lower() for p in which}
+    same = [f for f in owner.fields if f.reference is not None and f.reference.table == read.reference.table]
+    if len(same) != 1 or any(p.column.lower() not in via for p in setting.source):
+        return None
+    return Setting(same[0].name, "copy", source=tuple(Pick(naming, p.value) for p in setting.source))
+
+
+def _set_on_the_owner(
+    setting: Setting,
+    shape: Shape,
+    owner: Shape,
+    naming: str,
+    which: Sequence[Pick],
+    shapes: Mapping[str, Shape],
+    stored: StoredRows,
+) -> Setting | None:
+    """A value no row of the kind its column refers to: a row of a table the owner refers to once (set
+    to it), or words naming another owner row (that row's reference of the same kind, copied)."""
+    read = shape.field(setting.column)
     if read is not None and (read.reference is None or _row_of(read, setting.value, stored) is not None):
         return None  # a value the table read may hold
     for table in _tables_holding(setting.value, shapes, stored):
