@@ -647,21 +647,23 @@ def test_a_day_written_into_a_column_that_keeps_no_day_waits(dock: ChatDB, model
 
 def test_a_change_of_one_kept_row_that_sets_nothing_it_has_is_asked_among_its_states(model: ScriptedBackend):
     """'went to the market stall' read with only a column the trays lack: the model picks among the states
-    the tray is not in (or leaving it); an entry the request does not say is confirmed once more."""
+    the tray is not in (or leaving it). An entry the request does not say is a guess: the write waits,
+    showing it; one it says ("sold at the stall") is written."""
     chatdb = ChatDB(model=model, schema=TRAYS, summarize=False)
     stall = {"column": "sold_at", "how": "to", "value": "market stall"}
-    model.push(
-        {"route": "write"},
-        change("trays", [("tray_code", "T-041")], stall),
-        asked_again("set state to 'sold'"),
-        asked_again("set state to 'sold'"),
-    )
-    reply = chatdb.ask("2024-06-11 tray 41 went to the market stall", allow_writes=True)
+    model.push({"route": "write"}, change("trays", [("tray_code", "T-041")], stall), asked_again("set state to 'sold'"))
+    events: list[Event] = []
+    reply = chatdb.ask("2024-06-11 tray 41 went to the market stall", allow_writes=True, on_event=events.append)
     first = model.calls[2].json_schema["properties"]["option"]["enum"]
     assert first == ["leave the trays row as it is", "set state to 'composted'", "set state to 'sold'"]
+    reason = approval_reason(events)
+    assert reply.pending and "state: 'sold' was picked among its entries, and the request does not say it" in reason
+    chatdb.apply(reply)
+    model.push({"route": "write"}, change("trays", [("tray_code", "T-014")], stall), asked_again("set state to 'sold'"))
+    reply = chatdb.ask("2024-06-12 tray 14 sold at the market stall", allow_writes=True)
     assert not reply.pending and rows(chatdb, "SELECT tray_code, state FROM trays ORDER BY 1") == [
         ("P-014", "growing"),
-        ("T-014", "growing"),
+        ("T-014", "sold"),
         ("T-041", "sold"),
     ]
     chatdb.close()
@@ -748,7 +750,7 @@ def test_a_change_that_set_nothing_is_asked_between_the_values_found_among_its_n
     model: ScriptedBackend,
 ):
     """'T-041 | mouldy' read with a crop of 'mould' among the names and nothing set: the model picks
-    between that crop and the states the tray is not in."""
+    between that crop and the states the tray is not in; a state the request does not say waits."""
     chatdb = ChatDB(model=model, schema=TRAYS, summarize=False)
     model.push(
         {"route": "write"},
@@ -761,9 +763,9 @@ def test_a_change_that_set_nothing_is_asked_between_the_values_found_among_its_n
         "set state to 'composted'",
         "set state to 'sold'",
     ]
-    assert not reply.pending and rows(chatdb, "SELECT crop, state FROM trays WHERE tray_code = 'T-041'") == [
-        ("mint", "composted")
-    ]
+    assert reply.pending and "state: 'composted' was picked among its entries" in reply.answer
+    chatdb.apply(reply)
+    assert rows(chatdb, "SELECT crop, state FROM trays WHERE tray_code = 'T-041'") == [("mint", "composted")]
     chatdb.close()
 
 

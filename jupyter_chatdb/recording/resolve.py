@@ -51,7 +51,7 @@ class StoredRows:
         if (owner := POSSESSIVE.sub("", text)) != text and not any(
             v is not None and _same_squeezed(text, str(v)) for row in rows for v in row[1:]
         ):
-            text = owner  # "Leopold Ashby's" names Leopold Ashby, where no row is named with the "'s"
+            text = owner  # "Ann Roe's" names Ann Roe, where no row is named with the "'s"
         for matches in (_same, _same_squeezed, _code_said_in_words):
             found = {row[0] for row in rows if any(v is not None and matches(text, str(v)) for v in row[1:])}
             if len(found) == 1:

@@ -25,6 +25,7 @@ from ...recording.change_choices import (
     thing_options,
 )
 from ...recording.named_rows import NamedRow
+from ...recording.picks import entry_said
 from ...recording.reading_errors import NotExpressible
 from ...recording.related import path_to
 from ...recording.resolve import StoredRows
@@ -58,9 +59,13 @@ def asked_again(
         options_for(write.reading, shape, row)
         or thing_options(write.reading, shape, shapes)
         or column_options(write.reading, shape, ctx.request.text)
-        or (promoted_options(write.reading, shape, row) if set_nothing else [])
     )
+    guessed = not options and set_nothing  # a state beside values found among the names: a guess if picked
+    if guessed:
+        options = promoted_options(write.reading, shape, row)
     confirming = len(options) < 2
+    if confirming and write.doubts:  # it waits already: a second question would not make it surer
+        return write, ""
     if confirming:
         options = confirming_options(write.reading, shape, ctx.request.text)
     if len(options) < 2:
@@ -76,6 +81,8 @@ def asked_again(
         doubt = f"the request does not say which {first.column}: read as '{first.value}', then as '{then.value}'"
         return replace(write, doubts=[*write.doubts, doubt]), ""
     again = _written(ctx, picked, shapes, named)
+    if guessed:  # a state the model picked where its reading set none
+        again = _with_unsaid_entries(again, shape, ctx.request.text)
     return again if again is not None else (write, "")  # one that cannot be written: the first reading stands
 
 
@@ -122,7 +129,25 @@ def a_state_instead(
     if row is None or len(options) < 2:
         return None
     picked = yield from _picked(ctx, shape, row, options)
-    return _written(ctx, picked, shapes, named) if picked is not None and picked.reading != bare else None
+    if picked is None or picked.reading == bare:
+        return None
+    return _with_unsaid_entries(_written(ctx, picked, shapes, named), shape, ctx.request.text)
+
+
+def _with_unsaid_entries(
+    written: tuple[ChangeWrite, str] | None, shape: Shape, text: str
+) -> tuple[ChangeWrite, str] | None:
+    """The written pick, doubtful for each listed entry it sets that the request does not say in words: a
+    state the model picked where its reading set none is a guess, so the write waits, showing it."""
+    if written is None:
+        return None
+    write, picked = written
+    unsaid = [
+        f"{s.column}: '{s.value}' was picked among its entries, and the request does not say it"
+        for s in write.reading.settings
+        if s.how == "to" and (f := shape.field(s.column)) is not None and f.allowed and not entry_said(s.value, text)
+    ]
+    return (replace(write, doubts=[*write.doubts, *unsaid]), picked) if unsaid else written
 
 
 def _the_one_row(
