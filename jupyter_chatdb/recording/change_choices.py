@@ -14,7 +14,7 @@ record (docs/benchmarks.md, issue 51, fourth session)."""
 
 from __future__ import annotations
 
-from collections.abc import Mapping, Sequence
+from collections.abc import Collection, Mapping, Sequence
 from dataclasses import dataclass, replace
 
 from ..llm.base import JSONSchema, Message
@@ -146,24 +146,10 @@ def state_options(reading: Reading, shape: Shape, row: Mapping[str, object]) -> 
     read with no column to set): each entry of the table's CHECK-listed columns the row is not in, the
     last listed first, and leaving the row as it is (the first option: the reading as the model gave
     it, which code cannot write); none where the table lists no states."""
-    states = [
-        (f.column, entry)
-        for f in shape.fields
-        if f.allowed and f.reference is None
-        for entry in reversed(f.allowed)
-        if row.get(f.column) != entry
-    ]
+    states = _states(reading, shape, row, last_first=True)
     if reading.does != "change" or not states:
         return []
-    kept = Option(f"leave the {shape.table} row as it is", reading)
-    others = [
-        Option(
-            f"set {column} to '{entry}'",
-            Reading("change", reading.table, reading.which, (Setting(column, "to", entry),)),
-        )
-        for column, entry in states
-    ]
-    return [kept, *others][:MAX_OPTIONS]
+    return [Option(f"leave the {shape.table} row as it is", reading), *states][:MAX_OPTIONS]
 
 
 def promoted_options(reading: Reading, shape: Shape, row: Mapping[str, object] | None) -> list[Option]:
@@ -172,24 +158,11 @@ def promoted_options(reading: Reading, shape: Shape, row: Mapping[str, object] |
     table's CHECK-listed columns it does not set that the row is not in, the last listed first; none
     where the table lists no states."""
     set_columns = {s.column.lower() for s in reading.settings}
-    states = [
-        (f.column, entry)
-        for f in shape.fields
-        if f.allowed and f.reference is None and f.column.lower() not in set_columns
-        for entry in reversed(f.allowed)
-        if row is None or row.get(f.column) != entry
-    ]
+    states = _states(reading, shape, row, last_first=True, leaving=set_columns)
     if reading.does != "change" or not states or not reading.settings:
         return []
     found = "; ".join(f"set {s.column} to '{s.value}'" for s in reading.settings)
-    others = [
-        Option(
-            f"set {column} to '{entry}'",
-            Reading("change", reading.table, reading.which, (Setting(column, "to", entry),)),
-        )
-        for column, entry in states
-    ]
-    return [Option(found, reading), *others][:MAX_OPTIONS]
+    return [Option(found, reading), *states][:MAX_OPTIONS]
 
 
 def copy_options(reading: Reading, shape: Shape, other: Pick) -> list[Option]:
@@ -200,7 +173,7 @@ def copy_options(reading: Reading, shape: Shape, other: Pick) -> list[Option]:
     if reading.does != "change" or len(reading.settings) != 1 or reading.settings[0].how != "to":
         return []
     read = reading.settings[0].column.lower()
-    own = {c.lower() for c in (shape.natural_key, *shape.unique) if c}
+    own = {c.lower() for c in shape.naming}
     columns = [f.column for f in shape.fields if f.column.lower() not in own and f.column.lower() != read]
     columns += [f.column for f in shape.fields if f.column.lower() == read]
     return [
@@ -212,24 +185,33 @@ def copy_options(reading: Reading, shape: Shape, other: Pick) -> list[Option]:
 
 
 def _removal_options(reading: Reading, shape: Shape, row: Mapping[str, object] | None) -> list[Option]:
-    states = [
-        (f.column, entry)
-        for f in shape.fields
-        if f.allowed and f.reference is None
-        for entry in f.allowed
-        if row is None or row.get(f.column) != entry
-    ]
+    states = _states(reading, shape, row, last_first=False)
     if not states:
         return []
     first = Option(f"remove the {shape.table} row" + ("" if row is not None else "s"), reading)
-    others = [
+    return [first, *states][:MAX_OPTIONS]
+
+
+def _states(
+    reading: Reading,
+    shape: Shape,
+    row: Mapping[str, object] | None,
+    last_first: bool,
+    leaving: Collection[str] = (),
+) -> list[Option]:
+    """Setting each entry of the table's CHECK-listed columns (but those in `leaving`) that the row is not
+    in (any, where `row` is None) on the rows the reading names; each list the last entry first with
+    `last_first` (a small model leans to what it reads first)."""
+    return [
         Option(
-            f"set {column} to '{entry}'",
-            Reading("change", reading.table, reading.which, (Setting(column, "to", entry),)),
+            f"set {f.column} to '{entry}'",
+            Reading("change", reading.table, reading.which, (Setting(f.column, "to", entry),)),
         )
-        for column, entry in states
+        for f in shape.fields
+        if f.allowed and f.reference is None and f.column.lower() not in leaving
+        for entry in (reversed(f.allowed) if last_first else f.allowed)
+        if row is None or row.get(f.column) != entry
     ]
-    return [first, *others][:MAX_OPTIONS]
 
 
 def _listed_options(reading: Reading, setting: Setting, field_: Field) -> list[Option]:

@@ -83,7 +83,7 @@ def _from_its_letters(said: str, code: str) -> str:
 
 def _code_columns(shape: Shape) -> list[str]:
     text_columns = {f.column for f in shape.fields if f.reference is None and f.type.upper().startswith("VARCHAR")}
-    return [c for c in dict.fromkeys([shape.natural_key, *shape.unique]) if c and c in text_columns]
+    return [c for c in shape.naming if c in text_columns]
 
 
 def _one_number(code: str) -> int | None:

@@ -98,7 +98,7 @@ def _copied_on_the_owner(
     if stored.count(shape.table, holds, {}, [p.value for p in setting.source]) == 1:
         return None  # one row of the table read to copy from: the reading may mean it
     via = {p.column.lower() for p in which}
-    same = [f for f in owner.fields if f.reference is not None and f.reference.table == read.reference.table]
+    same = _references_to(owner, read.reference.table)
     if len(same) != 1 or any(p.column.lower() not in via for p in setting.source):
         return None
     return Setting(same[0].name, "copy", source=tuple(Pick(naming, p.value) for p in setting.source))
@@ -119,16 +119,21 @@ def _set_on_the_owner(
     if read is not None and (read.reference is None or _row_of(read, setting.value, stored) is not None):
         return None  # a value the table read may hold
     for table in _tables_holding(setting.value, shapes, stored):
-        refers = [f for f in owner.fields if f.reference is not None and f.reference.table.lower() == table.lower()]
+        refers = _references_to(owner, table)
         if len(refers) == 1:
             return Setting(refers[0].name, "to", setting.value)
     if read is None or read.reference is None:
         return None
-    same = [f for f in owner.fields if f.reference is not None and f.reference.table == read.reference.table]
+    same = _references_to(owner, read.reference.table)
     other = stored.named_in(owner.table, (naming,), setting.value, naming)
     if len(same) == 1 and other is not None and all(str(other) != p.value for p in which):
         return Setting(same[0].name, "copy", source=(Pick(naming, str(other)),))
     return None
+
+
+def _references_to(shape: Shape, table: str) -> list[Field]:
+    """The fields of `shape` that refer to rows of `table`."""
+    return [f for f in shape.fields if f.reference is not None and f.reference.table.lower() == table.lower()]
 
 
 def _row_of(field: Field, said: str, stored: StoredRows) -> object | None:
@@ -142,11 +147,7 @@ def _tables_holding(said: str, shapes: Mapping[str, Shape], stored: StoredRows) 
     return [
         s.table
         for s in shapes.values()
-        if any(
-            stored.named_exactly(s.table, (column,), said, column) is not None
-            for column in dict.fromkeys((s.natural_key, *s.unique))
-            if column
-        )
+        if any(stored.named_exactly(s.table, (column,), said, column) is not None for column in s.naming)
     ]
 
 
@@ -161,22 +162,18 @@ def refer_named_row(
     if reading.does != "change" or shape is None or len(reading.which) != 1:
         return None
     (pick,) = reading.which
-    naming = [c for c in dict.fromkeys((shape.natural_key, *shape.unique)) if c]
-    key = next((k for c in naming if (k := stored.named_exactly(shape.table, (c,), pick.value, c)) is not None), None)
-    if key is None:
+    if all(stored.named_exactly(shape.table, (c,), pick.value, c) is None for c in shape.naming):
         return None
     found = []
     for row in named:
         other = shapes.get(row.table)
-        if other is None or other.table == shape.table or row.column not in (other.natural_key, *other.unique):
+        if other is None or other.table == shape.table or row.column not in other.naming:
             continue
-        refers = [
-            f for f in other.fields if f.reference is not None and f.reference.table.lower() == shape.table.lower()
-        ]
+        refers = _references_to(other, shape.table)
         if len(refers) != 1 or refers[0].reference is None:
             continue
         now = stored.values_of(other.table, row.column, row.value, [refers[0].column])
-        target = stored.find(shape.table, naming, pick.value, refers[0].reference.key)
+        target = stored.find(shape.table, shape.naming, pick.value, refers[0].reference.key)
         if now is not None and target is not None and now[refers[0].column] != target:
             found.append(
                 Reading(

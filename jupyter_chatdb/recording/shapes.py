@@ -67,6 +67,11 @@ class Shape:
     required_references: tuple[Field, ...] = ()  # references to rows of this request, never filled in
     unique: tuple[str, ...] = ()  # columns a UNIQUE or PRIMARY KEY holds to name at most one row
 
+    @property
+    def naming(self) -> list[str]:
+        """The columns each of which names one row: its natural key, then its unique columns."""
+        return [c for c in dict.fromkeys((self.natural_key, *self.unique)) if c]
+
     def field(self, name: str) -> Field | None:
         """The field the model or a reading calls `name`: by its name or its column, case aside."""
         lowered = name.lower()

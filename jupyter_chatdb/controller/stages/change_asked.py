@@ -97,8 +97,7 @@ def a_copy_instead(
         return None
     stored = StoredRows(ctx.session)
     value = reading.settings[0].value
-    naming = [c for c in dict.fromkeys((shape.natural_key, *shape.unique)) if c]
-    column = next((c for c in naming if stored.named_exactly(shape.table, (c,), value, c) is not None), None)
+    column = next((c for c in shape.naming if stored.named_exactly(shape.table, (c,), value, c) is not None), None)
     if column is None or any(p.value == value for p in reading.which):
         return None
     options = copy_options(reading, shape, Pick(column, value))

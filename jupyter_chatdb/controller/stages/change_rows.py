@@ -143,8 +143,9 @@ def _names_one_kept_row(stored: StoredRows, reading: Reading, shapes: dict[str, 
     """Whether the reading names a kept row of its table by a column that names one row (its name or its
     code), whichever of them the model put the value under."""
     shape = shapes[reading.table]
-    naming = [c for c in dict.fromkeys((shape.natural_key, *shape.unique)) if c]
-    return any(stored.named_exactly(shape.table, (c,), p.value, c) is not None for p in reading.which for c in naming)
+    return any(
+        stored.named_exactly(shape.table, (c,), p.value, c) is not None for p in reading.which for c in shape.naming
+    )
 
 
 def _read_from_the_data(
