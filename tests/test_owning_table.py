@@ -5,6 +5,11 @@ the table read (`recording/owning_table.py`). Real DuckDB, scripted model, on an
 from __future__ import annotations
 
 from jupyter_chatdb import ChatDB
+from jupyter_chatdb.recording.owning_table import linked
+from jupyter_chatdb.recording.resolve import StoredRows
+from jupyter_chatdb.recording.row_changes import parse_reading
+from jupyter_chatdb.recording.shapes import shapes_of
+from jupyter_chatdb.sql.catalog import Catalog
 
 YACHTS = """
 CREATE TABLE skippers (skipper_code VARCHAR PRIMARY KEY, skipper_name VARCHAR NOT NULL UNIQUE);
@@ -111,4 +116,58 @@ def test_a_copy_from_rows_named_only_by_the_row_they_refer_to_is_a_copy_between_
         ("SG-7", "SK-2"),
         ("SG-9", "SK-2"),
     ]
+    db.close()
+
+
+TUNINGS = """
+CREATE TABLE pianos (piano_tag VARCHAR PRIMARY KEY, maker VARCHAR NOT NULL);
+CREATE TABLE tuners (tuner_code VARCHAR PRIMARY KEY, tuner_name VARCHAR NOT NULL UNIQUE);
+CREATE TABLE tunings (tuning_no INTEGER PRIMARY KEY, piano_tag VARCHAR NOT NULL REFERENCES pianos (piano_tag),
+                      tuner_code VARCHAR NOT NULL, due_on DATE NOT NULL);
+INSERT INTO pianos (piano_tag, maker) VALUES ('PN-4', 'Aldor'), ('PN-6', 'Brant');
+INSERT INTO tuners VALUES ('TU-1', 'Mia Holt'), ('TU-2', 'Ivo Lehto');
+INSERT INTO tunings VALUES (1, 'PN-4', 'TU-1', DATE '2025-03-10'), (2, 'PN-6', 'TU-1', DATE '2025-03-12');
+"""
+
+
+def test_a_change_naming_a_row_of_another_table_is_the_change_of_the_row_joining_the_two_named(scripted):
+    """'PN-4 | now Ivo Lehto' read as tuner PN-4 renamed: PN-4 is a piano and Ivo Lehto a tuner, and the
+    tunings alone join the two: PN-4's tuning gets Ivo Lehto. Where the piano has a tuner of its own, that
+    may be meant as well, and the reading is left as the model gave it."""
+    renamed = {
+        "does": "change",
+        "table": "tuners",
+        "which": [{"column": "tuner_code", "value": "PN-4"}],
+        "set": [{"column": "tuner_name", "how": "to", "value": "Ivo Lehto"}],
+    }
+    db = ChatDB(model=scripted, schema=TUNINGS, summarize=False)
+    scripted.push({"route": "write"}, renamed)
+    reply = db.ask("2025-03-02 | tuner change | PN-4 | now Ivo Lehto", allow_writes=True)
+    assert not reply.pending
+    assert db.session.rows("SELECT tuning_no, tuner_code FROM tunings ORDER BY 1") == [(1, "TU-2"), (2, "TU-1")]
+    assert db.session.rows("SELECT * FROM tuners ORDER BY 1") == [("TU-1", "Mia Holt"), ("TU-2", "Ivo Lehto")]
+    db.close()
+    own = TUNINGS.replace("maker VARCHAR NOT NULL", "maker VARCHAR NOT NULL, tuner_code VARCHAR")
+    db = ChatDB(model=scripted, schema=own, summarize=False)
+    shapes = shapes_of(db.session, Catalog.read(db.session, samples=0))
+    reading = parse_reading(renamed)
+    assert reading is not None and linked(reading, shapes, StoredRows(db.session)) is None
+    db.close()
+
+
+def test_a_change_of_the_row_given_as_the_new_value_is_the_joining_rows_reference_to_it(scripted):
+    """'piano: PN-4 / tuner: TU-2' read as tuner TU-2 renamed to words the request does not give: the
+    piano has no tuner of its own, so PN-4's tuning is set to TU-2."""
+    db = ChatDB(model=scripted, schema=TUNINGS, summarize=False)
+    renamed = {
+        "does": "change",
+        "table": "tuners",
+        "which": [{"column": "tuner_code", "value": "TU-2"}],
+        "set": [{"column": "tuner_name", "how": "to", "value": "new tuner name"}],
+    }
+    scripted.push(renamed)  # key: value lines: no routing call
+    reply = db.ask("tuner change\npiano: PN-4\ntuner: TU-2\ndate: 2 March 2025", allow_writes=True)
+    assert not reply.pending
+    assert db.session.rows("SELECT tuning_no, tuner_code FROM tunings ORDER BY 1") == [(1, "TU-2"), (2, "TU-1")]
+    assert db.session.rows("SELECT * FROM tuners ORDER BY 1") == [("TU-1", "Mia Holt"), ("TU-2", "Ivo Lehto")]
     db.close()

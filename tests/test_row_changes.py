@@ -10,6 +10,7 @@ import pytest
 from jupyter_chatdb import ChatDB
 from jupyter_chatdb.controller.events import ApprovalNeeded, ChangeRead, Event
 from jupyter_chatdb.llm import ScriptedBackend
+from jupyter_chatdb.llm.scripted import ScriptExhausted
 from tests.conftest import ADDS
 
 SCHEMA = """
@@ -786,4 +787,66 @@ def test_a_value_naming_another_row_that_its_column_cannot_hold_is_asked_as_a_co
         ("B-2", "2024-04-01", "orchard"),
         ("B-5", "2024-04-09", "orchard"),
     ]
+    chatdb.close()
+
+
+HIRES = """
+CREATE SEQUENCE hire_seq START 1;
+CREATE TABLE boats (boat VARCHAR PRIMARY KEY, mooring VARCHAR);
+INSERT INTO boats VALUES ('Heron', 'M-3'), ('Tern', 'M-5');
+CREATE TABLE hires (hire_no INTEGER PRIMARY KEY DEFAULT nextval('hire_seq'),
+                    boat VARCHAR NOT NULL REFERENCES boats (boat), hired_on DATE NOT NULL,
+                    hirer VARCHAR NOT NULL, note VARCHAR,
+                    state VARCHAR NOT NULL DEFAULT 'booked' CHECK (state IN ('booked', 'out', 'back')));
+INSERT INTO hires (boat, hired_on, hirer, note) VALUES ('Heron', DATE '2024-06-03', 'Ola Berg', 'life jackets'),
+                                                     ('Tern', DATE '2024-06-03', 'Kai Moe', NULL);
+"""
+
+
+def test_a_kept_row_changed_in_columns_the_change_read_does_not_set_waits(model: ScriptedBackend):
+    """The change read (a state no list holds, a required day cleared) cannot be written; the values read
+    then change the kept hire's note, which the change read does not set: two readings that disagree on
+    what changes, so the write waits, saying so. Where they agree on the column, it is written."""
+    chatdb = ChatDB(model=model, schema=HIRES, summarize=False)
+    cancelled = {"column": "state", "how": "to", "value": "cancelled"}
+    no_day = {"column": "hired_on", "how": "clear", "value": ""}
+    model.push(
+        {"route": "write"},
+        change("hires", [("boat", "Heron")], cancelled, no_day),
+        {"hires": [{"boat": "Heron", "hired_on": "2024-06-03", "note": "customer rang to call it off"}]},
+    )
+    events: list[Event] = []
+    text = "2024-06-02 | called off | Heron (hire of 3 June 2024) | customer rang to call it off"
+    reply = chatdb.ask(text, allow_writes=True, on_event=events.append)
+    reason = approval_reason(events)
+    assert reply.pending and "read as setting hires.state, hires.hired_on, but the values read set hires.note" in reason
+    assert rows(chatdb, "SELECT note FROM hires ORDER BY hire_no") == [("life jackets",), (None,)]
+    noted = {"column": "note", "how": "to", "value": "oars missing"}
+    model.push(
+        {"route": "write"},
+        change("hires", [("boat", "Tern")], noted, no_day),
+        {"hires": [{"boat": "Tern", "hired_on": "2024-06-03", "note": "oars missing"}]},
+    )
+    reply = chatdb.ask("Tern's hire of 3 June 2024: note oars missing", allow_writes=True)
+    assert not reply.pending and rows(chatdb, "SELECT note FROM hires ORDER BY hire_no") == [
+        ("life jackets",),
+        ("oars missing",),
+    ]
+    chatdb.close()
+
+
+def test_a_removal_the_data_refuses_is_asked_as_clearing_a_value_the_request_names(model: ScriptedBackend):
+    """'Heron | mooring given up, delete it' read as removing the boat, which its hires refer to: the model
+    picks between keeping the boat and clearing the mooring the request names, and the mooring is cleared.
+    A request that names no value of the boat is read for rows at once, with no question."""
+    chatdb = ChatDB(model=model, schema=HIRES, summarize=False)
+    model.push({"route": "write"}, removal("boats", [("boat", "Heron")]), asked_again("clear mooring"))
+    reply = chatdb.ask("2024-06-05 | Heron | mooring given up, delete it", allow_writes=True)
+    assert model.calls[-1].json_schema["properties"]["option"]["enum"] == ["keep the boats row", "clear mooring"]
+    assert not reply.pending and rows(chatdb, "SELECT * FROM boats ORDER BY 1") == [("Heron", None), ("Tern", "M-5")]
+    model.push({"route": "write"}, removal("boats", [("boat", "Tern")]))
+    with pytest.raises(ScriptExhausted):  # the next call reads the request for rows
+        chatdb.ask("2024-06-06 | Tern | sold, delete it", allow_writes=True)
+    assert "boats" in model.calls[-1].json_schema["properties"]
+    assert rows(chatdb, "SELECT * FROM boats ORDER BY 1") == [("Heron", None), ("Tern", "M-5")]
     chatdb.close()

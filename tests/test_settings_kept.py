@@ -146,3 +146,17 @@ def test_the_records_day_read_as_the_one_change_waits_rather_than_moving_the_row
     reason = next(e for e in events if isinstance(e, ApprovalNeeded)).reason
     assert reply.pending and "14 March 2025 read as the day of the record, not a new due_on" in reason
     assert signs.session.rows("SELECT due_on::VARCHAR FROM sign_jobs WHERE sign_code = 'SG-31'") == [("2025-03-20",)]
+
+
+def test_a_state_read_two_ways_beside_a_day_the_request_says_is_left_and_the_day_written(signs, model):
+    """'finished on 26 March' read with a state, and another state asked again: the request does not say
+    which, so the state is left as it is, saying so, and the day it does say is written."""
+    reading = change(
+        "sign_jobs", [("sign_code", "SG-32")], ("state", "to", "drawn"), ("finished_on", "to", "2025-03-26")
+    )
+    model.push({"route": "write"}, reading, {"option": "set state to 'varnished'"})
+    reply = signs.ask("SG-32 finished on 26 March 2025", allow_writes=True)
+    assert not reply.pending and "state left as it is: the request does not say which state" in reply.plan[0].goal
+    assert signs.session.rows("SELECT state, finished_on::VARCHAR FROM sign_jobs WHERE sign_code = 'SG-32'") == [
+        ("gilded", "2025-03-26")
+    ]

@@ -123,6 +123,7 @@ class Context:
     views: dict[str, str] = field(default_factory=dict)  # views shown beside them: name -> SELECT (`flat_views`)
     repair_views: dict[str, str] = field(default_factory=dict)  # views offered with the first repair instead
     does: str = ""  # what a write does to rows, as the model read it: add, change or remove (`read_change`)
+    changes_read: tuple[str, ...] = ()  # "table.column" each setting of the change the model read sets
     adds_to: str = ""  # the table a write was read as adding rows to (`read_change`), its rows read by it
     held: list[str] = field(default_factory=list)  # why a write waits for approval even where writes are allowed
     steps: list[PlannedStep] = field(default_factory=list)  # the plan

@@ -40,6 +40,10 @@ Request: please delete kite 9, it was entered twice
 Row: kites kite_id 9, name 'Aria', state 'ready'
 Options: remove the kites row | set state to 'grounded' | set state to 'retired'
 {"option": "remove the kites row"}
+Request: 2024-06-10 | Wisp | owner gave it up, delete the owner
+Row: kites kite_id 3, name 'Wisp', owner 'Jo Hale', state 'ready'
+Options: keep the kites row | clear owner
+{"option": "clear owner"}
 Request: kite 4 stays on the ground for a week
 Row: kites kite_id 4, name 'Vega', state 'ready'
 Options: set state to 'ready' | set state to 'grounded' | set state to 'retired'
@@ -150,6 +154,27 @@ def state_options(reading: Reading, shape: Shape, row: Mapping[str, object]) -> 
     if reading.does != "change" or not states:
         return []
     return [Option(f"leave the {shape.table} row as it is", reading), *states][:MAX_OPTIONS]
+
+
+def kept_row_options(reading: Reading, shape: Shape, row: Mapping[str, object], text: str) -> list[Option]:
+    """For a removal of a kept row that other rows refer to, so that it cannot go ("contact | Ana Roe |
+    e-mail withdrawn, delete it"): keeping the row (the first option: the reading as the model gave it,
+    which the data refuses), clearing each value the row holds whose column the request names and may be
+    empty, and setting each CHECK-listed entry the row is not in that the request says in words; none
+    where the request names neither."""
+    if reading.does != "remove":
+        return []
+    own = {c.lower() for c in shape.naming}
+    cleared = [
+        Option(f"clear {f.column}", Reading("change", reading.table, reading.which, (Setting(f.column, "clear"),)))
+        for f in shape.fields
+        if f.nullable and f.reference is None and f.column.lower() not in own
+        and row.get(f.column) is not None and column_said(f.column, text)
+    ]  # fmt: skip
+    said = [o for o in _states(reading, shape, row, last_first=False) if entry_said(o.reading.settings[0].value, text)]
+    if not cleared and not said:
+        return []
+    return [Option(f"keep the {shape.table} row", reading), *cleared, *said][:MAX_OPTIONS]
 
 
 def promoted_options(reading: Reading, shape: Shape, row: Mapping[str, object] | None) -> list[Option]:

@@ -33,6 +33,7 @@ class Write:
     goal: str
     sql: str  # with $parameters
     binds: tuple[str, ...] = ()  # the key it returns, bound for later statements
+    sets: tuple[str, ...] = ()  # "table.column" for each column it sets on a kept row
 
 
 class Changes:
@@ -75,6 +76,7 @@ class Changes:
             Write(
                 f"set {', '.join(f.column for f in changed)} on {shape.table} {values[naming]!r}",
                 f"UPDATE {target} SET {assignments} WHERE {quote_identifier(naming)} = {named}",
+                sets=tuple(f"{shape.table}.{f.column}" for f in changed),
             )
         )
         return True
@@ -132,7 +134,7 @@ class Changes:
         if changed.type.upper() == "DATE" and not column_said(changed.column, self.text):
             return self._dated_where_empty(shape, changed, values, where, has_children)
         assignment = f"{quote_identifier(changed.column)} = {self.expression(changed, values[changed.column])}"
-        self.update_one(shape, where, assignment, changed.column, has_children)
+        self.update_one(shape, where, assignment, [changed.column], has_children)
         return True
 
     def differing(self, shape: Shape, values: Mapping[str, object]) -> list[tuple[Field, list[Field]]]:
@@ -168,7 +170,7 @@ class Changes:
             return False
         target = empty[0]
         assignment = f"{quote_identifier(target.column)} = {self.value(target, values[read.column])}"
-        self.update_one(shape, f"{where} AND {_empty(target)}", assignment, target.column, has_children)
+        self.update_one(shape, f"{where} AND {_empty(target)}", assignment, [target.column], has_children)
         return True
 
     def condition(self, fields: Sequence[Field], values: Mapping[str, object]) -> str:
@@ -183,24 +185,21 @@ class Changes:
     def expression(self, field: Field, value: object) -> str:
         return self.reference(field, value, add=False) if field.reference else self.value(field, value)
 
-    def update_one(self, shape: Shape, where: str, assignments: str, columns: str, has_children: bool) -> None:
+    def update_one(
+        self, shape: Shape, where: str, assignments: str, columns: Sequence[str], has_children: bool
+    ) -> None:
         """Set `assignments` on the one kept row `where` holds for (checked to be one), and bind its key for
         rows belonging to it: found first, then updated by it, since DuckDB refuses an UPDATE ... RETURNING
         on a table other tables reference ("key is still referenced")."""
         target, key = quote_table(shape.table), quote_identifier(shape.returned_key)
-        goal = f"set {columns} on the {shape.table} row it names"
+        goal = f"set {', '.join(columns)} on the {shape.table} row it names"
+        sets = tuple(f"{shape.table}.{column}" for column in columns)
         if has_children:
             self.bind_one(shape, where)
-            self.writes.append(
-                Write(goal, f"UPDATE {target} SET {assignments} WHERE {key} = ${self.added[shape.table]}")
-            )
+            one = f"${self.added[shape.table]}"
         else:
-            self.writes.append(
-                Write(
-                    goal,
-                    f"UPDATE {target} SET {assignments} WHERE {key} = (SELECT min({key}) FROM {target} WHERE {where})",
-                )
-            )
+            one = f"(SELECT min({key}) FROM {target} WHERE {where})"
+        self.writes.append(Write(goal, f"UPDATE {target} SET {assignments} WHERE {key} = {one}", sets=sets))
 
     def bind_one(self, shape: Shape, where: str) -> None:
         """Bind the key of the one kept row `where` holds for, for the rows belonging to it; nothing changes."""
@@ -241,7 +240,7 @@ class Changes:
                     raise NotExpressible(f"the {shape.table} row to change: its values name {what}, not one")
                 found = " AND ".join([self.condition(identifying, values), *empty])
         assignments = ", ".join(f"{quote_identifier(f.column)} = {self.value(f, values[f.column])}" for f in changed)
-        self.update_one(shape, found, assignments, ", ".join(f.column for f in changed), has_children)
+        self.update_one(shape, found, assignments, [f.column for f in changed], has_children)
 
     def all_but_one(
         self, shape: Shape, identifying: list[Field], values: Mapping[str, object], empty: list[str]

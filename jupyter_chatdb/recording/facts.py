@@ -267,6 +267,7 @@ class _Writer(Changes):
                 Write(
                     f"set what the request says of {shape.table} {name!r}",
                     f"UPDATE {target} SET {assignments} WHERE {key} = {named}",
+                    sets=tuple(f"{shape.table}.{column}" for column, _ in changed),
                 )
             )
 

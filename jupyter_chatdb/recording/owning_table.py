@@ -9,7 +9,10 @@ reference to (a jetty), or names another row of the referenced table ("the skipp
 is to the referenced row: that reference set to the value, or copied from the row named. A copy from rows
 named only by the row they refer to, that are not one row of the table read, is a copy between the rows
 referred to. Otherwise the reading stands as the model gave it. `refer_named_row` reads the other way
-round: a change of the row given as the new value, as the named row set to refer to it.
+round: a change of the row given as the new value, as the named row set to refer to it. `linked` reads
+a change whose named row is no row of the table read ("FR-50 | now with Ann Roe" read as a change of the
+mechanics, FR-50 a bike) as a change of the row that joins the two rows named: the bike's repair job set
+to Ann Roe.
 """
 
 from __future__ import annotations
@@ -156,7 +159,8 @@ def refer_named_row(
 ) -> Reading | None:
     """Where the model read a change of the row the request gives as a new value ("yacht SG-7 | new skipper:
     Ann Roe" read as a change of Ann Roe's own row), the change of the one kept row of another table the
-    request names by its name or code, whose one reference to the reading's table is set to that row;
+    request names by its name or code, whose one reference to the reading's table is set to that row (or,
+    where it has none, the rows of the one table joining the two: a bike's repair job given a mechanic);
     None unless the data reads exactly one such row, referring now to another."""
     shape = shapes.get(reading.table)
     if reading.does != "change" or shape is None or len(reading.which) != 1:
@@ -170,6 +174,9 @@ def refer_named_row(
         if other is None or other.table == shape.table or row.column not in other.naming:
             continue
         refers = _references_to(other, shape.table)
+        if not refers:  # the rows joining the named row to the reading's table: a bike's repair job
+            found += _joined(other, shape, row, pick, shapes)
+            continue
         if len(refers) != 1 or refers[0].reference is None:
             continue
         now = stored.values_of(other.table, row.column, row.value, [refers[0].column])
@@ -184,3 +191,52 @@ def refer_named_row(
                 )
             )
     return found[0] if len(found) == 1 else None
+
+
+def _joined(other: Shape, shape: Shape, row: NamedRow, pick: Pick, shapes: Mapping[str, Shape]) -> list[Reading]:
+    """The change of the rows of the one table that refers once to `other` (the named row's table) and
+    once to `shape`, picked by the named row and set to refer to `pick`'s row; none where no one table
+    joins them."""
+    joining = [
+        s
+        for s in shapes.values()
+        if len(_references_to(s, other.table)) == 1 and len(_references_to(s, shape.table)) == 1
+    ]
+    if len(joining) != 1:
+        return []
+    link = joining[0]
+    by, to = _references_to(link, other.table)[0], _references_to(link, shape.table)[0]
+    return [Reading("change", link.table, (Pick(by.name, str(row.value)),), (Setting(to.name, "to", pick.value),))]
+
+
+def linked(reading: Reading, shapes: Mapping[str, Shape], stored: StoredRows) -> Reading | None:
+    """Where the one row a change names is no row of the table read, but one row of another table, and
+    the one value it sets is one row of a third ("FR-50 | now Ann Roe", read as the mechanics' row
+    FR-50 renamed Ann Roe): the change of the row that joins them, the one table that refers once to
+    each, its reference to the named row's table picking the rows, its reference to the value's set to
+    it; None unless the data reads exactly that, and the named row has no reference of its own to the
+    value's table."""
+    shape = shapes.get(reading.table)
+    if reading.does != "change" or shape is None or len(reading.which) != 1 or len(reading.settings) != 1:
+        return None
+    (pick,), (setting,) = reading.which, reading.settings
+    if setting.how != "to" or not setting.value or _holding(shape, pick.value, stored):
+        return None
+    named = [s for s in shapes.values() if _holding(s, pick.value, stored)]
+    values = [s for s in shapes.values() if _holding(s, setting.value, stored)]
+    if len(named) != 1 or len(values) != 1 or named[0].table == values[0].table:
+        return None
+    owner, kind = named[0].table, values[0].table
+    if _references_to(named[0], kind):
+        return None  # the named row's own reference to that kind may be meant as well
+    joining = [s for s in shapes.values() if len(_references_to(s, owner)) == 1 and len(_references_to(s, kind)) == 1]
+    if len(joining) != 1:
+        return None
+    link = joining[0]
+    by, to = _references_to(link, owner)[0], _references_to(link, kind)[0]
+    return Reading("change", link.table, (Pick(by.name, pick.value),), (Setting(to.name, "to", setting.value),))
+
+
+def _holding(shape: Shape, said: str, stored: StoredRows) -> bool:
+    """Whether `said` names exactly one row of the table, by a column that names one row."""
+    return any(stored.named_exactly(shape.table, (column,), said, column) is not None for column in shape.naming)

@@ -86,6 +86,9 @@ Request: 2024-06-04 repaint: kite 7, red -> green
 Request: Aria has no owner any more; its span grew by 0.5
 {"does": "change", "table": "kites", "which": [{"column": "name", "value": "Aria"}], "set": [{"column": \
 "owner", "how": "clear", "value": ""}, {"column": "span_m", "how": "add", "value": "0.5"}]}
+Request: Bolt: span logged 0.3 too long, fix it
+{"does": "change", "table": "kites", "which": [{"column": "name", "value": "Bolt"}], "set": [{"column": \
+"span_m", "how": "subtract", "value": "0.3"}]}
 Request: Jo Hale flew Aria on 5 June 2024 for an hour
 {"does": "add", "table": "flights", "which": [], "set": []}
 Request: delete kite 9

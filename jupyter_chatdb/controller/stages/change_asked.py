@@ -19,6 +19,7 @@ from ...recording.change_choices import (
     column_options,
     confirming_options,
     copy_options,
+    kept_row_options,
     options_for,
     promoted_options,
     state_options,
@@ -74,11 +75,16 @@ def asked_again(
     if picked is None or picked.reading == write.reading:
         return write, ""
     if confirming and len(picked.reading.settings) == len(write.reading.settings):
-        # an entry the request does not say, read two ways: the user says which
+        # an entry the request does not say, read two ways: left as it is where the request says the rest
+        # the write sets, else the user says which
         first, then = next(
             (a, b) for a, b in zip(write.reading.settings, picked.reading.settings, strict=True) if a != b
         )
         doubt = f"the request does not say which {first.column}: read as '{first.value}', then as '{then.value}'"
+        rest = tuple(s for s in write.reading.settings if s != first)
+        narrower = _written(ctx, Option("", replace(write.reading, settings=rest)), shapes, named) if rest else None
+        if narrower is not None and not narrower[0].doubts:  # the rest, which the request says, is written
+            return replace(narrower[0], goal=f"{narrower[0].goal}; {first.column} left as it is: {doubt}"), ""
         return replace(write, doubts=[*write.doubts, doubt]), ""
     again = _written(ctx, picked, shapes, named)
     if guessed:  # a state the model picked where its reading set none
@@ -131,6 +137,31 @@ def a_state_instead(
     if picked is None or picked.reading == bare:
         return None
     return _with_unsaid_entries(_written(ctx, picked, shapes, named), shape, ctx.request.text)
+
+
+def a_kept_row_instead(
+    ctx: Context, reading: Reading, shapes: dict[str, Shape], named: Sequence[NamedRow]
+) -> Generator[Event, None, tuple[ChangeWrite, str] | None]:
+    """For a removal of a kept row that other rows refer to, what the model picks among keeping it, clearing
+    one of its values whose column the request names, or setting a state the request says
+    (`kept_row_options`: "e-mail withdrawn, delete it" clears the e-mail), with the option picked; None
+    where it keeps the row, or there is nothing to pick."""
+    shape = shapes.get(reading.table)
+    if shape is None or reading.does != "remove":
+        return None
+    probe = next((f for f in shape.fields if f.nullable and f.reference is None), None)
+    if probe is None:
+        return None
+    row = _the_one_row(
+        ctx, Reading("change", reading.table, reading.which, (Setting(probe.column, "clear"),)), shapes, named
+    )
+    options = kept_row_options(reading, shape, row, ctx.request.text) if row is not None else []
+    if len(options) < 2:
+        return None
+    picked = yield from _picked(ctx, shape, row, options)
+    if picked is None or picked.reading == reading:
+        return None
+    return _written(ctx, picked, shapes, named)
 
 
 def _with_unsaid_entries(

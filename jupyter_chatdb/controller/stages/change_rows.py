@@ -22,7 +22,7 @@ from dataclasses import replace
 
 from ...language.words import stem, stems, words
 from ...recording.named_rows import NamedRow
-from ...recording.owning_table import on_the_table_it_names, refer_named_row
+from ...recording.owning_table import linked, on_the_table_it_names, refer_named_row
 from ...recording.reading_errors import NotExpressible
 from ...recording.resolve import StoredRows
 from ...recording.row_changes import (
@@ -49,7 +49,7 @@ from ..events import ChangeRead, Event, FactsNotUsed
 from ..kinds import Route
 from ..planned_steps import PlannedStep
 from ..stage import stage
-from .change_asked import a_copy_instead, a_state_instead, asked_again
+from .change_asked import a_copy_instead, a_kept_row_instead, a_state_instead, asked_again
 from .rows_named import rows_named
 
 CHANGE_MAX_TOKENS = 200
@@ -77,6 +77,8 @@ def read_change(ctx: Context) -> Iterator[Event]:
     except json.JSONDecodeError:
         reading = None
     stored = StoredRows(ctx.session)
+    if reading is not None:  # rows of two other tables named: the change of the row joining them
+        reading = linked(reading, shapes, stored) or reading
     new_row = reading is not None and is_a_new_row(reading, shapes) and not _names_one_kept_row(stored, reading, shapes)
     if reading is not None and new_row and not _a_kept_row_with_states(stored, reading, shapes, text):
         reading = replace(reading, does="add")  # the values of a new row, read as the rows it changes
@@ -87,6 +89,7 @@ def read_change(ctx: Context) -> Iterator[Event]:
         ctx.adds_to = reading.table if reading is not None and reading.table in shapes else ""
         return
     reading, left_behind = on_the_table_it_names(reading, shapes, stored)
+    ctx.changes_read = tuple(f"{shapes[reading.table].table}.{s.column}" for s in reading.settings)
     stated_as = ""  # the state the model picked for a change that set nothing
     try:
         write = change_write(reading, shapes, stored, text, dt.date.today(), named)
@@ -98,9 +101,12 @@ def read_change(ctx: Context) -> Iterator[Event]:
         if moved is not None:  # the data reads the one move the request names: as read from the data
             write = moved
         elif isinstance(failed, NotBorneOut):  # each thing named is kept, but the data bears no change out
-            yield ChangeRead(reading.does, reading.table)  # the reading, the request is read as adding rows
-            yield FactsNotUsed(f"not read as a {reading.does}: {failed}")
-            return
+            kept = yield from a_kept_row_instead(ctx, reading, shapes, named)
+            if kept is None:
+                yield ChangeRead(reading.does, reading.table)  # the reading, the request is read as adding rows
+                yield FactsNotUsed(f"not read as a {reading.does}: {failed}")
+                return
+            write, stated_as = kept  # a removal the data refuses: a value of the row cleared, or its state
         else:  # rows the reading names are not kept: a small model may have read an event as a change, or
             # the user names a row that is not there; the reading of rows or the plan goes on, and whatever
             # it writes waits, with the question

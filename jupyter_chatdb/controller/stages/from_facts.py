@@ -73,6 +73,7 @@ def write_from_facts(ctx: Context) -> Iterator[Event]:
             ctx.params.update(read.params)
             ctx.held += [f"{guess}: the request does not say it; check it before approving" for guess in read.guessed]
             ctx.held += [f"{doubt}; check it before approving" for doubt in read.doubts]
+            ctx.held += _sets_other_columns(ctx, read.writes)
             yield FactsExtracted(read.counts, read.unstated, read.from_lines)
             return
         failed = read
@@ -98,6 +99,21 @@ def _without_its_lines(shapes: dict[str, Shape], read: _Written) -> str:
     the request lists): to read once more for its lines; "" when there is none."""
     written = [table for table, _ in read.counts]
     return next((t for t in written if set(facts.children(shapes, t, shapes)) - set(written)), "")
+
+
+def _sets_other_columns(ctx: Context, writes: list[facts.Write]) -> list[str]:
+    """Why the write waits where it changes kept rows in columns none of which the change the model read
+    sets ("booking called off" written into a job's notes, where the change read set its stage): two
+    readings of one request that disagree on what it changes; none where they agree or there is no such
+    reading."""
+    sets = {column.lower(): column for write in writes for column in write.sets}
+    read = {column.lower() for column in ctx.changes_read}
+    if ctx.does != "change" or not read or not sets or read & set(sets):
+        return []
+    return [
+        f"the change was read as setting {', '.join(ctx.changes_read)}, but the values read set"
+        f" {', '.join(sets.values())} instead; check it before approving"
+    ]
 
 
 def _adds(writes: list[facts.Write]) -> bool:
