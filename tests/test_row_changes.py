@@ -11,6 +11,10 @@ from jupyter_chatdb import ChatDB
 from jupyter_chatdb.controller.events import ApprovalNeeded, ChangeRead, Event
 from jupyter_chatdb.llm import ScriptedBackend
 from jupyter_chatdb.llm.scripted import ScriptExhausted
+from jupyter_chatdb.recording.owning_table import on_the_table_it_sets
+from jupyter_chatdb.recording.row_changes import parse_reading
+from jupyter_chatdb.recording.shapes import shapes_of
+from jupyter_chatdb.sql.catalog import Catalog
 from tests.conftest import ADDS
 
 SCHEMA = """
@@ -790,7 +794,7 @@ def test_a_value_naming_another_row_that_its_column_cannot_hold_is_asked_as_a_co
     chatdb.close()
 
 
-HIRES = """
+BOAT_HIRES = """
 CREATE SEQUENCE hire_seq START 1;
 CREATE TABLE boats (boat VARCHAR PRIMARY KEY, mooring VARCHAR);
 INSERT INTO boats VALUES ('Heron', 'M-3'), ('Tern', 'M-5');
@@ -807,7 +811,7 @@ def test_a_kept_row_changed_in_columns_the_change_read_does_not_set_waits(model:
     """The change read (a state no list holds, a required day cleared) cannot be written; the values read
     then change the kept hire's note, which the change read does not set: two readings that disagree on
     what changes, so the write waits, saying so. Where they agree on the column, it is written."""
-    chatdb = ChatDB(model=model, schema=HIRES, summarize=False)
+    chatdb = ChatDB(model=model, schema=BOAT_HIRES, summarize=False)
     cancelled = {"column": "state", "how": "to", "value": "cancelled"}
     no_day = {"column": "hired_on", "how": "clear", "value": ""}
     model.push(
@@ -839,7 +843,7 @@ def test_a_removal_the_data_refuses_is_asked_as_clearing_a_value_the_request_nam
     """'Heron | mooring given up, delete it' read as removing the boat, which its hires refer to: the model
     picks between keeping the boat and clearing the mooring the request names, and the mooring is cleared.
     A request that names no value of the boat is read for rows at once, with no question."""
-    chatdb = ChatDB(model=model, schema=HIRES, summarize=False)
+    chatdb = ChatDB(model=model, schema=BOAT_HIRES, summarize=False)
     model.push({"route": "write"}, removal("boats", [("boat", "Heron")]), asked_again("clear mooring"))
     reply = chatdb.ask("2024-06-05 | Heron | mooring given up, delete it", allow_writes=True)
     assert model.calls[-1].json_schema["properties"]["option"]["enum"] == ["keep the boats row", "clear mooring"]
@@ -849,4 +853,38 @@ def test_a_removal_the_data_refuses_is_asked_as_clearing_a_value_the_request_nam
         chatdb.ask("2024-06-06 | Tern | sold, delete it", allow_writes=True)
     assert "boats" in model.calls[-1].json_schema["properties"]
     assert rows(chatdb, "SELECT * FROM boats ORDER BY 1") == [("Heron", None), ("Tern", "M-5")]
+    chatdb.close()
+
+
+def test_a_change_setting_only_columns_its_table_lacks_is_the_referring_rows_change(model: ScriptedBackend):
+    """'Heron is out on the water' read as the boat's state: the boats have no state, their hires do, so
+    Heron's hire is set out. A column no table referring to the boat has leaves the reading as it was."""
+    chatdb = ChatDB(model=model, schema=BOAT_HIRES, summarize=False)
+    model.push(
+        {"route": "write"}, change("boats", [("boat", "Heron")], {"column": "state", "how": "to", "value": "out"})
+    )
+    reply = chatdb.ask("2024-06-03 Heron is out on the water", allow_writes=True)
+    assert not reply.pending and reply.sql[0].startswith('UPDATE "hires"')
+    assert rows(chatdb, "SELECT boat, state FROM hires ORDER BY hire_no") == [("Heron", "out"), ("Tern", "booked")]
+    shapes = shapes_of(chatdb.session, Catalog.read(chatdb.session, samples=0))
+    painted = parse_reading(change("boats", [("boat", "Tern")], {"column": "hull", "how": "to", "value": "red"}))
+    assert painted is not None and on_the_table_it_sets(painted, shapes) is None
+    chatdb.close()
+
+
+def test_a_change_naming_a_row_and_setting_nothing_is_asked_among_the_states_said_of_its_referring_rows(
+    model: ScriptedBackend,
+):
+    """'Tern is back at the quay' read as naming the boat and setting nothing: the boats list no states,
+    but their hires do, and the request says one: the model is asked between leaving the boat and
+    setting its hire back, and the hire is set."""
+    chatdb = ChatDB(model=model, schema=BOAT_HIRES, summarize=False)
+    model.push({"route": "write"}, change("boats", [("boat", "Tern")]), asked_again("set hires state to 'back'"))
+    reply = chatdb.ask("2024-06-04 Tern is back at the quay", allow_writes=True)
+    assert model.calls[-1].json_schema["properties"]["option"]["enum"] == [
+        "leave the boats row as it is",
+        "set hires state to 'back'",
+    ]
+    assert not reply.pending
+    assert rows(chatdb, "SELECT boat, state FROM hires ORDER BY hire_no") == [("Heron", "booked"), ("Tern", "back")]
     chatdb.close()

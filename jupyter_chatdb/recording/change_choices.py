@@ -20,6 +20,7 @@ from dataclasses import dataclass, replace
 from ..llm.base import JSONSchema, Message
 from .kept import column_said
 from .picks import entry_said, mapped
+from .related import path_to
 from .row_changes import Pick, Reading, Setting
 from .shapes import Field, Shape, json_type
 
@@ -175,6 +176,37 @@ def kept_row_options(reading: Reading, shape: Shape, row: Mapping[str, object], 
     if not cleared and not said:
         return []
     return [Option(f"keep the {shape.table} row", reading), *cleared, *said][:MAX_OPTIONS]
+
+
+def referring_options(reading: Reading, shape: Shape, shapes: Mapping[str, Shape], text: str) -> list[Option]:
+    """For a change of a kept row that sets nothing its table has: each CHECK-listed entry the request says
+    in words of the one table that refers to the row's table and lists entries ("Ria's dinghy is out on
+    the water": the dinghy's hire set 'out'), on its rows named through the row (`related.path_to`);
+    none where no one such table is, or the request says none of its entries."""
+    if reading.does != "change" or reading.settings or not reading.which:
+        return []
+    referring = [
+        (name, other)
+        for name, other in shapes.items()
+        if other.table != shape.table
+        and sum(f.reference is not None and f.reference.table.lower() == shape.table.lower() for f in other.fields) == 1
+        and any(f.allowed and f.reference is None for f in other.fields)
+    ]
+    if len(referring) != 1:
+        return []
+    name, other = referring[0]
+    if any(other.field(p.column) is None and path_to(shapes, name, p.column) is None for p in reading.which):
+        return []
+    return [
+        Option(
+            f"set {name} {f.column} to '{entry}'",
+            Reading("change", name, reading.which, (Setting(f.column, "to", entry),)),
+        )
+        for f in other.fields
+        if f.allowed and f.reference is None
+        for entry in f.allowed
+        if entry_said(entry, text)
+    ]
 
 
 def promoted_options(reading: Reading, shape: Shape, row: Mapping[str, object] | None) -> list[Option]:

@@ -12,7 +12,9 @@ referred to. Otherwise the reading stands as the model gave it. `refer_named_row
 round: a change of the row given as the new value, as the named row set to refer to it. `linked` reads
 a change whose named row is no row of the table read ("FR-50 | now with Ann Roe" read as a change of the
 mechanics, FR-50 a bike) as a change of the row that joins the two rows named: the bike's repair job set
-to Ann Roe.
+to Ann Roe. `on_the_table_it_sets` reads a change that sets only columns the table read lacks ("Ria's
+dinghy | on the water" read as the dinghy's state) as a change of the one table referring to it that has
+them (the dinghy's hire).
 """
 
 from __future__ import annotations
@@ -21,6 +23,7 @@ from collections.abc import Mapping, Sequence
 
 from ..sql.names import quote_identifier
 from .named_rows import NamedRow
+from .related import path_to
 from .resolve import StoredRows
 from .row_changes import Pick, Reading, Setting
 from .shapes import Field, Shape, is_temporal
@@ -240,3 +243,29 @@ def linked(reading: Reading, shapes: Mapping[str, Shape], stored: StoredRows) ->
 def _holding(shape: Shape, said: str, stored: StoredRows) -> bool:
     """Whether `said` names exactly one row of the table, by a column that names one row."""
     return any(stored.named_exactly(shape.table, (column,), said, column) is not None for column in shape.naming)
+
+
+def on_the_table_it_sets(reading: Reading, shapes: Mapping[str, Shape]) -> Reading | None:
+    """Where every column a change sets is one the table read lacks, and exactly one table that refers to
+    it has them all ("Ria's dinghy is out on the water" read as the dinghy's state, which its hires
+    keep), the change of that table's rows, named as the model named the row they refer to (through it,
+    `related.path_to`); None otherwise."""
+    shape = shapes.get(reading.table)
+    if reading.does != "change" or shape is None or not reading.settings or not reading.which:
+        return None
+    if any(shape.field(s.column) is not None for s in reading.settings):
+        return None
+    holding = [
+        name
+        for name, other in shapes.items()
+        if other.table != shape.table
+        and _references_to(other, shape.table)
+        and all(other.field(s.column) is not None for s in reading.settings)
+    ]
+    if len(holding) != 1:
+        return None
+    (name,) = holding
+    other = shapes[name]
+    if any(other.field(p.column) is None and path_to(shapes, name, p.column) is None for p in reading.which):
+        return None
+    return Reading("change", name, reading.which, reading.settings)

@@ -12,6 +12,7 @@ from dataclasses import replace
 
 from ...recording.change_choices import (
     CHOICE_MAX_TOKENS,
+    MAX_OPTIONS,
     Option,
     choice_messages,
     choice_schema,
@@ -22,6 +23,7 @@ from ...recording.change_choices import (
     kept_row_options,
     options_for,
     promoted_options,
+    referring_options,
     state_options,
     thing_options,
 )
@@ -118,25 +120,35 @@ def a_state_instead(
     ctx: Context, reading: Reading, shapes: dict[str, Shape], named: Sequence[NamedRow]
 ) -> Generator[Event, None, tuple[ChangeWrite, str] | None]:
     """For a change of one kept row that sets no column its table has ("the order of 15 May is
-    gift-wrapped"), the state the model picks among the table's CHECK-listed entries (`state_options`),
-    with the option picked; None where it leaves the row as it is, or there is nothing to pick."""
+    gift-wrapped"), the state the model picks among the table's CHECK-listed entries (`state_options`)
+    and those the request says of the one table referring to it (`referring_options`: "Ria's dinghy is
+    out"), with the option picked; None where it leaves the row as it is, or there is nothing to pick."""
     shape = shapes.get(reading.table)
     if shape is None or reading.does != "change" or any(shape.field(s.column) for s in reading.settings):
         return None
-    listed = next((f for f in shape.fields if f.allowed and f.reference is None), None)
-    if listed is None:
-        return None
     which = tuple(p for p in reading.which if shape.field(p.column) or path_to(shapes, shape.table, p.column))
     bare = Reading("change", reading.table, which, ())
-    probe = replace(bare, settings=(Setting(listed.column, "to", listed.allowed[0]),))
-    row = _the_one_row(ctx, probe, shapes, named)
-    options = state_options(bare, shape, row) if row is not None else []
-    if row is None or len(options) < 2:
+    referring = referring_options(bare, shape, shapes, ctx.request.text)
+    listed = next((f for f in shape.fields if f.allowed and f.reference is None), None)
+    emptied = next((f for f in shape.fields if f.nullable and f.reference is None), None)
+    if listed is not None:
+        probe = Setting(listed.column, "to", listed.allowed[0])
+    elif emptied is not None and referring:
+        probe = Setting(emptied.column, "clear")
+    else:
+        return None
+    row = _the_one_row(ctx, replace(bare, settings=(probe,)), shapes, named)
+    if row is None:
+        return None
+    own = state_options(bare, shape, row) if listed is not None else []  # leaving it first, then its states
+    leave = own[:1] or [Option(f"leave the {shape.table} row as it is", bare)]
+    options = [*leave, *referring, *own[1:]][:MAX_OPTIONS] if referring or own else []  # said ones first
+    if len(options) < 2:
         return None
     picked = yield from _picked(ctx, shape, row, options)
     if picked is None or picked.reading == bare:
         return None
-    return _with_unsaid_entries(_written(ctx, picked, shapes, named), shape, ctx.request.text)
+    return _with_unsaid_entries(_written(ctx, picked, shapes, named), shapes[picked.reading.table], ctx.request.text)
 
 
 def a_kept_row_instead(

@@ -22,7 +22,7 @@ from dataclasses import replace
 
 from ...language.words import stem, stems, words
 from ...recording.named_rows import NamedRow
-from ...recording.owning_table import linked, on_the_table_it_names, refer_named_row
+from ...recording.owning_table import linked, on_the_table_it_names, on_the_table_it_sets, refer_named_row
 from ...recording.reading_errors import NotExpressible
 from ...recording.resolve import StoredRows
 from ...recording.row_changes import (
@@ -66,6 +66,7 @@ def read_change(ctx: Context) -> Iterator[Event]:
     shapes = shapes_of(ctx.session, ctx.catalog, derived_columns(rules) if rules is not None else {})
     shapes = in_scope({name: shape for name, shape in shapes.items() if shape.fields}, ctx.named_tables())
     named = rows_named(ctx, shapes) if shapes else []
+    wide = shapes  # every table in scope: where the reading's table refers the change to another
     shapes = _tables_of_named_rows(ctx, shapes, named) if shapes else {}
     if not shapes:
         return
@@ -77,8 +78,10 @@ def read_change(ctx: Context) -> Iterator[Event]:
     except json.JSONDecodeError:
         reading = None
     stored = StoredRows(ctx.session)
-    if reading is not None:  # rows of two other tables named: the change of the row joining them
-        reading = linked(reading, shapes, stored) or reading
+    if reading is not None:  # the change of the row joining two rows named, or of the table having its columns
+        moved = linked(reading, shapes, stored) or on_the_table_it_sets(reading, wide)
+        if moved is not None:
+            reading, shapes = moved, wide
     new_row = reading is not None and is_a_new_row(reading, shapes) and not _names_one_kept_row(stored, reading, shapes)
     if reading is not None and new_row and not _a_kept_row_with_states(stored, reading, shapes, text):
         reading = replace(reading, does="add")  # the values of a new row, read as the rows it changes
@@ -116,7 +119,7 @@ def read_change(ctx: Context) -> Iterator[Event]:
             return
     except NotExpressible as error:  # a change code cannot write: the plan writes it, never as new rows
         stated = (yield from a_copy_instead(ctx, reading, shapes, named)) or (
-            yield from a_state_instead(ctx, reading, shapes, named)
+            yield from a_state_instead(ctx, reading, wide, named)
         )
         if stated is None and new_row:  # the kept row stays as it is: the values of a new row, as read
             ctx.adds_to = reading.table
@@ -127,6 +130,7 @@ def read_change(ctx: Context) -> Iterator[Event]:
             yield FactsNotUsed(f"the {reading.does} is not code's to write ({error})")
             return
         write, stated_as = stated
+        shapes = shapes if write.reading.table in shapes else wide  # a state of the rows referring to it
     write, picked = yield from asked_again(ctx, write, shapes, named, set_nothing=not reading.settings)
     picked = picked or stated_as
     ctx.does = write.reading.does
