@@ -888,3 +888,30 @@ def test_a_change_naming_a_row_and_setting_nothing_is_asked_among_the_states_sai
     assert not reply.pending
     assert rows(chatdb, "SELECT boat, state FROM hires ORDER BY hire_no") == [("Heron", "booked"), ("Tern", "back")]
     chatdb.close()
+
+
+KAYAKS = """
+CREATE TABLE owners (owner_name VARCHAR PRIMARY KEY);
+CREATE TABLE kayaks (kayak_code VARCHAR PRIMARY KEY, owner_name VARCHAR NOT NULL REFERENCES owners (owner_name),
+                     kind VARCHAR NOT NULL CHECK (kind IN ('sea', 'river')));
+CREATE TABLE repairs (repair_no INTEGER PRIMARY KEY, kayak_code VARCHAR NOT NULL REFERENCES kayaks (kayak_code),
+                      state VARCHAR NOT NULL CHECK (state IN ('waiting', 'done')));
+INSERT INTO owners VALUES ('Ola Berg'), ('Kai Moe');
+INSERT INTO kayaks VALUES ('KY-1', 'Ola Berg', 'sea'), ('KY-2', 'Ola Berg', 'river'), ('KY-3', 'Kai Moe', 'river');
+INSERT INTO repairs VALUES (1, 'KY-1', 'waiting'), (2, 'KY-2', 'waiting'), (3, 'KY-3', 'waiting');
+"""
+
+
+def test_a_row_described_by_the_row_it_refers_to_and_a_listed_value_is_that_row(model: ScriptedBackend):
+    """'Ola Berg's sea kayak' under the kayak code: the one kayak of the owner named, of the kind said; Kai
+    Moe's kayak is his one kayak. Ola Berg's two kayaks are not one, and nothing is written for them."""
+    chatdb = ChatDB(model=model, schema=KAYAKS, summarize=False)
+    done = {"column": "state", "how": "to", "value": "done"}
+    for said in ("Ola Berg's sea kayak", "Kai Moe's kayak"):
+        model.push({"route": "write"}, change("repairs", [("kayak_code", said)], done))
+        assert not chatdb.ask(f"2024-07-01 | repair done | {said}", allow_writes=True).pending
+    model.push({"route": "write"}, change("repairs", [("kayak_code", "Ola Berg's kayak")], done))
+    with pytest.raises(ScriptExhausted):  # no one kayak: read for rows next, and nothing is written
+        chatdb.ask("2024-07-01 | repair done | Ola Berg's kayak", allow_writes=True)
+    assert rows(chatdb, "SELECT repair_no, state FROM repairs ORDER BY 1") == [(1, "done"), (2, "waiting"), (3, "done")]
+    chatdb.close()

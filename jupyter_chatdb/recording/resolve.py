@@ -140,6 +140,15 @@ class StoredRows:
             raise NotExpressible(f"a value read does not fit its column ({str(error).splitlines()[0]})") from None
         return int(counted)  # type: ignore[call-overload]
 
+    def the_one(self, table: str, holding: Mapping[str, object], wanted: str) -> object | None:
+        """Column `wanted` of the one row of `table` whose columns hold the values `holding` gives; None
+        where none or several do."""
+        where = " AND ".join(f"{quote_identifier(column)} = ?" for column in holding) or "TRUE"
+        rows = self._rows(
+            f"SELECT {quote_identifier(wanted)} FROM {quote_table(table)} WHERE {where} LIMIT 2", list(holding.values())
+        )
+        return rows[0][0] if len(rows) == 1 else None
+
     def one_row(self, table: str, where: str, params: Mapping[str, object]) -> dict[str, object] | None:
         """The one row of `table` that `where` holds for, column -> value (None when none or several)."""
         used = {name: value for name, value in params.items() if re.search(rf"\${name}\b", where)}

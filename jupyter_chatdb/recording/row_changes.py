@@ -36,7 +36,7 @@ from .facts import lacks
 from .forms import lacking, unlike_kept
 from .moments import day_or_none, days_said, moments_said
 from .named_rows import NamedRow
-from .picks import mapped
+from .picks import entry_said, mapped
 from .reading_errors import NotExpressible
 from .related import path_to, through
 from .resolve import StoredRows, squeezed
@@ -738,8 +738,31 @@ class _Writer:
         part = re.compile(rf"(?<!\w){re.escape(said)}(?!\w)", re.IGNORECASE)
         within = [n for n in self.named if n.table.lower() == reference.table.lower() and part.search(n.said)]
         if len(within) != 1:
-            return None
+            return self.described_key(reference, said)
         return self.stored.find(reference.table, (within[0].column,), within[0].value, reference.key)
+
+    def described_key(self, reference: Reference, said: str) -> object | None:
+        """The key of the one referenced row `said` describes by the rows it refers to and the listed
+        values it says ("Dov Lamm's cargo bike": the one bike whose owner it names, of the type it says, or
+        of any type where the words map to none); None otherwise."""
+        target = next((s for s in self.shapes.values() if s.table.lower() == reference.table.lower()), None)
+        if target is None:
+            return None
+        owners: dict[str, object] = {}
+        for f in target.fields:
+            if f.reference is not None and f.reference.name:
+                found = self.stored.all_named_in(
+                    f.reference.table, f.reference.labels or (f.reference.name,), said, f.reference.key
+                )
+                if len(found) == 1:
+                    owners[f.column] = found.pop()
+        if not owners:
+            return None  # no row it refers to is named: nothing describes the row
+        for f in target.fields:
+            entries = [e for e in f.allowed if entry_said(e, said)] if f.reference is None else []
+            if len(entries) == 1:
+                owners[f.column] = entries[0]
+        return self.stored.the_one(target.table, owners, reference.key)
 
     def day_or_moment(self, field_: Field, said: str) -> str:
         """A date or moment the request gives in any form ("19 March 2024", "2024-03-19 10:30")."""
