@@ -126,9 +126,9 @@ def column_options(reading: Reading, shape: Shape, text: str) -> list[Option]:
 
 def confirming_options(reading: Reading, shape: Shape, text: str) -> list[Option]:
     """For a change setting one CHECK-listed column to an entry the request does not say in words ("SG-7 |
-    done" read as 'fitted'): every entry, the last listed first (a small model leans to what it read
-    first), and where it sets other columns too, leaving that one as it is; none where there is nothing
-    to confirm. A different entry picked is a doubt, not a reading (the write waits, showing both); leaving
+    done" read as 'fitted'): every entry, the last listed first and the one read last (a small model
+    leans to the first option it is shown, which must not confirm a reading by its place), and where it
+    sets other columns too, leaving that one as it is; none where there is nothing to confirm. A different entry picked is a doubt, not a reading (the write waits, showing both); leaving
     it is taken (a write only ever narrower)."""
     unsaid = [
         (s, f)
@@ -139,7 +139,8 @@ def confirming_options(reading: Reading, shape: Shape, text: str) -> list[Option
     if reading.does != "change" or len(unsaid) != 1:
         return []
     setting, field_ = unsaid[0]
-    options = _listed_options(reading, setting, replace(field_, allowed=tuple(reversed(field_.allowed))))
+    others = tuple(e for e in reversed(field_.allowed) if e != setting.value)
+    options = _listed_options(reading, setting, replace(field_, allowed=(*others, setting.value)))
     others = tuple(s for s in reading.settings if s is not setting)
     if others:  # it may set no state at all ("hanging on rack 4" says nothing of one)
         options.append(Option(f"leave {setting.column} as it is", replace(reading, settings=others)))
