@@ -128,8 +128,9 @@ def confirming_options(reading: Reading, shape: Shape, text: str) -> list[Option
     """For a change setting one CHECK-listed column to an entry the request does not say in words ("SG-7 |
     done" read as 'fitted'): every entry, the last listed first and the one read last (a small model
     leans to the first option it is shown, which must not confirm a reading by its place), and where it
-    sets other columns too, leaving that one as it is; none where there is nothing to confirm. A different entry picked is a doubt, not a reading (the write waits, showing both); leaving
-    it is taken (a write only ever narrower)."""
+    sets other columns too, leaving that one as it is; none where there is nothing to confirm. A different
+    entry picked is a doubt, not a reading (the write waits, showing both); leaving it is taken (a write
+    only ever narrower)."""
     unsaid = [
         (s, f)
         for s in reading.settings
