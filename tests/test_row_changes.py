@@ -915,3 +915,16 @@ def test_a_row_described_by_the_row_it_refers_to_and_a_listed_value_is_that_row(
         chatdb.ask("2024-07-01 | repair done | Ola Berg's kayak", allow_writes=True)
     assert rows(chatdb, "SELECT repair_no, state FROM repairs ORDER BY 1") == [(1, "done"), (2, "waiting"), (3, "done")]
     chatdb.close()
+
+
+def test_a_value_asked_again_is_never_the_one_the_row_holds(model: ScriptedBackend):
+    """'returned' is none of the hire states: asked among them, the state Tern's hire is in already is no
+    option, since setting it would change nothing."""
+    chatdb = ChatDB(model=model, schema=BOAT_HIRES, summarize=False)
+    returned = {"column": "state", "how": "to", "value": "returned"}
+    model.push({"route": "write"}, change("hires", [("boat", "Tern")], returned), asked_again("set state to 'back'"))
+    reply = chatdb.ask("2024-06-04 | Tern | returned to the quay", allow_writes=True)
+    assert model.calls[-1].json_schema["properties"]["option"]["enum"] == ["set state to 'out'", "set state to 'back'"]
+    assert not reply.pending
+    assert rows(chatdb, "SELECT boat, state FROM hires ORDER BY hire_no") == [("Heron", "booked"), ("Tern", "back")]
+    chatdb.close()

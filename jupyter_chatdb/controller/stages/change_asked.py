@@ -7,7 +7,7 @@ from __future__ import annotations
 
 import datetime as dt
 import json
-from collections.abc import Generator, Sequence
+from collections.abc import Generator, Mapping, Sequence
 from dataclasses import replace
 
 from ...recording.change_choices import (
@@ -71,6 +71,7 @@ def asked_again(
         return write, ""
     if confirming:
         options = confirming_options(write.reading, shape, ctx.request.text)
+    options = [o for o in options if row is None or not _holds_already(o.reading, row)]
     if len(options) < 2:
         return write, ""
     picked = yield from _picked(ctx, shape, row, options)
@@ -92,6 +93,11 @@ def asked_again(
     if guessed:  # a state the model picked where its reading set none
         again = _with_unsaid_entries(again, shape, ctx.request.text)
     return again if again is not None else (write, "")  # one that cannot be written: the first reading stands
+
+
+def _holds_already(reading: Reading, row: Mapping[str, object]) -> bool:
+    """Whether the kept row already holds every value `reading` sets: no change, so no option."""
+    return bool(reading.settings) and all(s.how == "to" and str(row.get(s.column)) == s.value for s in reading.settings)
 
 
 def a_copy_instead(
