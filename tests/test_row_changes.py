@@ -451,7 +451,7 @@ def test_a_value_read_for_a_listed_column_that_is_none_of_its_entries_is_asked_a
     )
     reply = chatdb.ask("2024-06-10 tray 41 was thrown on the heap", allow_writes=True)
     options = model.calls[-1].json_schema["properties"]["option"]["enum"]
-    assert options == ["set state to 'growing'", "set state to 'sold'", "set state to 'composted'"]
+    assert options == ["set state to 'sold'", "set state to 'composted'"]  # not the 'growing' it is in
     assert not reply.pending and rows(chatdb, "SELECT state FROM trays WHERE tray_code = 'T-041'") == [("composted",)]
     chatdb.close()
 
@@ -927,4 +927,22 @@ def test_a_value_asked_again_is_never_the_one_the_row_holds(model: ScriptedBacke
     assert model.calls[-1].json_schema["properties"]["option"]["enum"] == ["set state to 'out'", "set state to 'back'"]
     assert not reply.pending
     assert rows(chatdb, "SELECT boat, state FROM hires ORDER BY hire_no") == [("Heron", "booked"), ("Tern", "back")]
+    chatdb.close()
+
+
+def test_a_state_confirmed_as_a_removal_waits_showing_the_removal(model: ScriptedBackend):
+    """'Tern's hire is called off' read as the state 'back', which the request does not say: asked again,
+    with the state read last, the model picks removing the hire. The two readings disagree: the removal
+    waits, saying both; approved, it runs as shown."""
+    chatdb = ChatDB(model=model, schema=BOAT_HIRES, summarize=False)
+    back = {"column": "state", "how": "to", "value": "back"}
+    model.push({"route": "write"}, change("hires", [("boat", "Tern")], back), asked_again("remove the hires row"))
+    events: list[Event] = []
+    reply = chatdb.ask("2024-06-02 Tern's hire is called off", allow_writes=True, on_event=events.append)
+    options = model.calls[-1].json_schema["properties"]["option"]["enum"]
+    assert options == ["set state to 'out'", "remove the hires row", "set state to 'back'"]
+    assert reply.pending and "read as setting state to 'back', then as removing the row" in approval_reason(events)
+    assert reply.sql[0].startswith('DELETE FROM "hires"') and rows(chatdb, "SELECT count(*) FROM hires") == [(2,)]
+    chatdb.apply(reply)
+    assert rows(chatdb, "SELECT boat FROM hires") == [("Heron",)]
     chatdb.close()

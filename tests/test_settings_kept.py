@@ -57,8 +57,11 @@ def test_the_day_a_record_is_dated_and_the_words_of_its_state_are_not_written_ov
     # 'varnished' is not said in words: asked once more among the states, and confirmed
     model.push({"route": "write"}, reading, {"option": "set state to 'varnished'"})
     reply = signs.ask("14 March 2025 | clear coat on | SG-31", allow_writes=True)
-    # the entry read is shown last, so that a small model's lean to the first option cannot confirm it
-    shown = "Options: set state to 'fitted' | set state to 'gilded' | set state to 'drawn' | set state to 'varnished'"
+    # the entry read is shown last, so that a small model's lean to the first option cannot confirm it; the
+    # state the sign is in is no option, and a state may have been meant as a removal
+    shown = (
+        "Options: set state to 'fitted' | set state to 'gilded' | remove the sign_jobs row | set state to 'varnished'"
+    )
     assert shown in str(model.calls[-1].messages)
     assert not reply.pending and reply.sql[0].startswith('UPDATE "sign_jobs" SET "state"')
     assert signs.session.rows("SELECT sign_code, due_on::VARCHAR, brief, state FROM sign_jobs ORDER BY 1") == [

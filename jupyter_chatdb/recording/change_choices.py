@@ -126,11 +126,11 @@ def column_options(reading: Reading, shape: Shape, text: str) -> list[Option]:
 
 def confirming_options(reading: Reading, shape: Shape, text: str) -> list[Option]:
     """For a change setting one CHECK-listed column to an entry the request does not say in words ("SG-7 |
-    done" read as 'fitted'): every entry, the last listed first and the one read last (a small model
-    leans to the first option it is shown, which must not confirm a reading by its place), and where it
-    sets other columns too, leaving that one as it is; none where there is nothing to confirm. A different
-    entry picked is a doubt, not a reading (the write waits, showing both); leaving it is taken (a write
-    only ever narrower)."""
+    done" read as 'fitted'): every other entry, the last listed first, removing the row, where it sets
+    other columns too leaving that one as it is, and the entry read last (a small model leans to the
+    first option it is shown, which must not confirm a reading by its place); none where there is
+    nothing to confirm. A different entry, or the removal, picked is a doubt, not a reading (the write
+    waits, showing both); leaving it is taken (a write only ever narrower)."""
     unsaid = [
         (s, f)
         for s in reading.settings
@@ -141,11 +141,13 @@ def confirming_options(reading: Reading, shape: Shape, text: str) -> list[Option
         return []
     setting, field_ = unsaid[0]
     others = tuple(e for e in reversed(field_.allowed) if e != setting.value)
-    options = _listed_options(reading, setting, replace(field_, allowed=(*others, setting.value)))
-    others = tuple(s for s in reading.settings if s is not setting)
-    if others:  # it may set no state at all ("hanging on rack 4" says nothing of one)
-        options.append(Option(f"leave {setting.column} as it is", replace(reading, settings=others)))
-    return options
+    options = _listed_options(reading, setting, replace(field_, allowed=others))
+    removed = Reading("remove", reading.table, reading.which, ())
+    options.append(Option(f"remove the {shape.table} row", removed))  # "called off" may be read as a state
+    rest = tuple(s for s in reading.settings if s is not setting)
+    if rest:  # it may set no state at all ("hanging on rack 4" says nothing of one)
+        options.append(Option(f"leave {setting.column} as it is", replace(reading, settings=rest)))
+    return [*options, *_listed_options(reading, setting, replace(field_, allowed=(setting.value,)))]
 
 
 def state_options(reading: Reading, shape: Shape, row: Mapping[str, object]) -> list[Option]:

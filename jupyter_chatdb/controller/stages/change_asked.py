@@ -77,6 +77,12 @@ def asked_again(
     picked = yield from _picked(ctx, shape, row, options)
     if picked is None or picked.reading == write.reading:
         return write, ""
+    if confirming and picked.reading.does == "remove":  # a state read, then a removal: the user says which
+        removal = _written(ctx, picked, shapes, named)
+        setting = next(s for s in write.reading.settings if s not in picked.reading.settings)
+        doubt = f"read as setting {setting.column} to '{setting.value}', then as removing the row"
+        shown = removal[0] if removal is not None else write
+        return replace(shown, doubts=[*shown.doubts, doubt]), ""
     if confirming and len(picked.reading.settings) == len(write.reading.settings):
         # an entry the request does not say, read two ways: left as it is where the request says the rest
         # the write sets, else the user says which
