@@ -79,9 +79,9 @@ def read_change(ctx: Context) -> Iterator[Event]:
         reading = None
     stored = StoredRows(ctx.session)
     if reading is not None:  # the change of the row joining two rows named, or of the table having its columns
-        moved = linked(reading, shapes, stored) or on_the_table_it_sets(reading, wide)
-        if moved is not None:
-            reading, shapes = moved, wide
+        elsewhere = linked(reading, shapes, stored) or on_the_table_it_sets(reading, wide)
+        if elsewhere is not None:
+            reading, shapes = elsewhere, wide
     new_row = reading is not None and is_a_new_row(reading, shapes) and not _names_one_kept_row(stored, reading, shapes)
     if reading is not None and new_row and not _a_kept_row_with_states(stored, reading, shapes, text):
         reading = replace(reading, does="add")  # the values of a new row, read as the rows it changes
