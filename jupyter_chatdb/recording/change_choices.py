@@ -143,7 +143,7 @@ def confirming_options(reading: Reading, shape: Shape, text: str) -> list[Option
     others = tuple(e for e in reversed(field_.allowed) if e != setting.value)
     options = _listed_options(reading, setting, replace(field_, allowed=others))
     removed = Reading("remove", reading.table, reading.which, ())
-    options.append(Option(f"remove the {shape.table} row", removed))  # "called off" may be read as a state
+    options.append(Option(f"remove the {shape.table} row", removed))  # a row given up may be read as a state
     rest = tuple(s for s in reading.settings if s is not setting)
     if rest:  # it may set no state at all ("hanging on rack 4" says nothing of one)
         options.append(Option(f"leave {setting.column} as it is", replace(reading, settings=rest)))
@@ -163,7 +163,7 @@ def state_options(reading: Reading, shape: Shape, row: Mapping[str, object]) -> 
 
 def kept_row_options(reading: Reading, shape: Shape, row: Mapping[str, object], text: str) -> list[Option]:
     """For a removal of a kept row that other rows refer to, so that it cannot go ("contact | Ana Roe |
-    e-mail withdrawn, delete it"): keeping the row (the first option: the reading as the model gave it,
+    mooring given up, delete it"): keeping the row (the first option: the reading as the model gave it,
     which the data refuses), clearing each value the row holds whose column the request names and may be
     empty, and setting each CHECK-listed entry the row is not in that the request says in words; none
     where the request names neither."""

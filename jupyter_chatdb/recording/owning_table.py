@@ -10,9 +10,9 @@ is to the referenced row: that reference set to the value, or copied from the ro
 named only by the row they refer to, that are not one row of the table read, is a copy between the rows
 referred to. Otherwise the reading stands as the model gave it. `refer_named_row` reads the other way
 round: a change of the row given as the new value, as the named row set to refer to it. `linked` reads
-a change whose named row is no row of the table read ("FR-50 | now with Ann Roe" read as a change of the
-mechanics, FR-50 a bike) as a change of the row that joins the two rows named: the bike's repair job set
-to Ann Roe. `on_the_table_it_sets` reads a change that sets only columns the table read lacks ("Ria's
+a change whose named row is no row of the table read ("PN-4 | now Ivo Lehto" read as a change of the
+tuners, PN-4 a piano) as a change of the row that joins the two rows named: the piano's tuning set to
+Ivo Lehto. `on_the_table_it_sets` reads a change that sets only columns the table read lacks ("Ria's
 dinghy | on the water" read as the dinghy's state) as a change of the one table referring to it that has
 them (the dinghy's hire).
 """
@@ -163,7 +163,7 @@ def refer_named_row(
     """Where the model read a change of the row the request gives as a new value ("yacht SG-7 | new skipper:
     Ann Roe" read as a change of Ann Roe's own row), the change of the one kept row of another table the
     request names by its name or code, whose one reference to the reading's table is set to that row (or,
-    where it has none, the rows of the one table joining the two: a bike's repair job given a mechanic);
+    where it has none, the rows of the one table joining the two: a piano's tuning given a tuner);
     None unless the data reads exactly one such row, referring now to another."""
     shape = shapes.get(reading.table)
     if reading.does != "change" or shape is None or len(reading.which) != 1:
@@ -177,7 +177,7 @@ def refer_named_row(
         if other is None or other.table == shape.table or row.column not in other.naming:
             continue
         refers = _references_to(other, shape.table)
-        if not refers:  # the rows joining the named row to the reading's table: a bike's repair job
+        if not refers:  # the rows joining the named row to the reading's table: a piano's tuning
             found += _joined(other, shape, row, pick, shapes)
             continue
         if len(refers) != 1 or refers[0].reference is None:
@@ -214,8 +214,8 @@ def _joined(other: Shape, shape: Shape, row: NamedRow, pick: Pick, shapes: Mappi
 
 def linked(reading: Reading, shapes: Mapping[str, Shape], stored: StoredRows) -> Reading | None:
     """Where the one row a change names is no row of the table read, but one row of another table, and
-    the one value it sets is one row of a third ("FR-50 | now Ann Roe", read as the mechanics' row
-    FR-50 renamed Ann Roe): the change of the row that joins them, the one table that refers once to
+    the one value it sets is one row of a third ("PN-4 | now Ivo Lehto", read as the tuners' row PN-4
+    renamed Ivo Lehto): the change of the row that joins them, the one table that refers once to
     each, its reference to the named row's table picking the rows, its reference to the value's set to
     it; None unless the data reads exactly that, and the named row has no reference of its own to the
     value's table."""

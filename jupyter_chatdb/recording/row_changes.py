@@ -743,8 +743,8 @@ class _Writer:
 
     def described_key(self, reference: Reference, said: str) -> object | None:
         """The key of the one referenced row `said` describes by the rows it refers to and the listed
-        values it says ("Dov Lamm's cargo bike": the one bike whose owner it names, of the type it says, or
-        of any type where the words map to none); None otherwise."""
+        values it says ("Ola Berg's sea kayak": the one kayak whose owner it names, of the kind it says, or
+        of any kind where the words map to none); None otherwise."""
         target = next((s for s in self.shapes.values() if s.table.lower() == reference.table.lower()), None)
         if target is None:
             return None

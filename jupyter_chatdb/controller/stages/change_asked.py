@@ -168,7 +168,7 @@ def a_kept_row_instead(
 ) -> Generator[Event, None, tuple[ChangeWrite, str] | None]:
     """For a removal of a kept row that other rows refer to, what the model picks among keeping it, clearing
     one of its values whose column the request names, or setting a state the request says
-    (`kept_row_options`: "e-mail withdrawn, delete it" clears the e-mail), with the option picked; None
+    (`kept_row_options`: "mooring given up, delete it" clears the boat's mooring), with the option picked; None
     where it keeps the row, or there is nothing to pick."""
     shape = shapes.get(reading.table)
     if shape is None or reading.does != "remove":

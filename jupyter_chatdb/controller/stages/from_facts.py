@@ -103,7 +103,7 @@ def _without_its_lines(shapes: dict[str, Shape], read: _Written) -> str:
 
 def _sets_other_columns(ctx: Context, writes: list[facts.Write]) -> list[str]:
     """Why the write waits where it changes kept rows in columns none of which the change the model read
-    sets ("booking called off" written into a job's notes, where the change read set its stage): two
+    sets (a hirer's words written into a hire's note, where the change read set its state): two
     readings of one request that disagree on what it changes; none where they agree or there is no such
     reading."""
     sets = {column.lower(): column for write in writes for column in write.sets}
