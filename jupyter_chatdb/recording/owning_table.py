@@ -200,16 +200,21 @@ def _joined(other: Shape, shape: Shape, row: NamedRow, pick: Pick, shapes: Mappi
     """The change of the rows of the one table that refers once to `other` (the named row's table) and
     once to `shape`, picked by the named row and set to refer to `pick`'s row; none where no one table
     joins them."""
-    joining = [
-        s
-        for s in shapes.values()
-        if len(_references_to(s, other.table)) == 1 and len(_references_to(s, shape.table)) == 1
-    ]
-    if len(joining) != 1:
+    joined = _joining(shapes, other.table, shape.table)
+    if joined is None:
         return []
+    link, by, to = joined
+    return [Reading("change", link, (Pick(by.name, str(row.value)),), (Setting(to.name, "to", pick.value),))]
+
+
+def _joining(shapes: Mapping[str, Shape], one: str, other: str) -> tuple[str, Field, Field] | None:
+    """The one table that refers once to `one` and once to `other`, with those two references; None where
+    no one table does."""
+    joining = [s for s in shapes.values() if len(_references_to(s, one)) == 1 and len(_references_to(s, other)) == 1]
+    if len(joining) != 1:
+        return None
     link = joining[0]
-    by, to = _references_to(link, other.table)[0], _references_to(link, shape.table)[0]
-    return [Reading("change", link.table, (Pick(by.name, str(row.value)),), (Setting(to.name, "to", pick.value),))]
+    return link.table, _references_to(link, one)[0], _references_to(link, other)[0]
 
 
 def linked(reading: Reading, shapes: Mapping[str, Shape], stored: StoredRows) -> Reading | None:
@@ -232,12 +237,11 @@ def linked(reading: Reading, shapes: Mapping[str, Shape], stored: StoredRows) ->
     owner, kind = named[0].table, values[0].table
     if _references_to(named[0], kind):
         return None  # the named row's own reference to that kind may be meant as well
-    joining = [s for s in shapes.values() if len(_references_to(s, owner)) == 1 and len(_references_to(s, kind)) == 1]
-    if len(joining) != 1:
+    joined = _joining(shapes, owner, kind)
+    if joined is None:
         return None
-    link = joining[0]
-    by, to = _references_to(link, owner)[0], _references_to(link, kind)[0]
-    return Reading("change", link.table, (Pick(by.name, pick.value),), (Setting(to.name, "to", setting.value),))
+    link, by, to = joined
+    return Reading("change", link, (Pick(by.name, pick.value),), (Setting(to.name, "to", setting.value),))
 
 
 def _holding(shape: Shape, said: str, stored: StoredRows) -> bool:
