@@ -748,21 +748,21 @@ class _Writer:
         target = next((s for s in self.shapes.values() if s.table.lower() == reference.table.lower()), None)
         if target is None:
             return None
-        owners: dict[str, object] = {}
+        holding: dict[str, object] = {}
         for f in target.fields:
             if f.reference is not None and f.reference.name:
                 found = self.stored.all_named_in(
                     f.reference.table, f.reference.labels or (f.reference.name,), said, f.reference.key
                 )
                 if len(found) == 1:
-                    owners[f.column] = found.pop()
-        if not owners:
+                    holding[f.column] = found.pop()
+        if not holding:
             return None  # no row it refers to is named: nothing describes the row
         for f in target.fields:
             entries = [e for e in f.allowed if entry_said(e, said)] if f.reference is None else []
             if len(entries) == 1:
-                owners[f.column] = entries[0]
-        return self.stored.the_one(target.table, owners, reference.key)
+                holding[f.column] = entries[0]
+        return self.stored.the_one(target.table, holding, reference.key)
 
     def day_or_moment(self, field_: Field, said: str) -> str:
         """A date or moment the request gives in any form ("19 March 2024", "2024-03-19 10:30")."""
