@@ -130,16 +130,21 @@ INSERT INTO tunings VALUES (1, 'PN-4', 'TU-1', DATE '2025-03-10'), (2, 'PN-6', '
 """
 
 
+def tuner_renamed(code: str, name: str) -> dict:
+    """The reading a small model gives: the tuner coded `code` renamed `name`."""
+    return {
+        "does": "change",
+        "table": "tuners",
+        "which": [{"column": "tuner_code", "value": code}],
+        "set": [{"column": "tuner_name", "how": "to", "value": name}],
+    }
+
+
 def test_a_change_naming_a_row_of_another_table_is_the_change_of_the_row_joining_the_two_named(scripted):
     """'PN-4 | now Ivo Lehto' read as tuner PN-4 renamed: PN-4 is a piano and Ivo Lehto a tuner, and the
     tunings alone join the two: PN-4's tuning gets Ivo Lehto. Where the piano has a tuner of its own, that
     may be meant as well, and the reading is left as the model gave it."""
-    renamed = {
-        "does": "change",
-        "table": "tuners",
-        "which": [{"column": "tuner_code", "value": "PN-4"}],
-        "set": [{"column": "tuner_name", "how": "to", "value": "Ivo Lehto"}],
-    }
+    renamed = tuner_renamed("PN-4", "Ivo Lehto")
     db = ChatDB(model=scripted, schema=TUNINGS, summarize=False)
     scripted.push({"route": "write"}, renamed)
     reply = db.ask("2025-03-02 | tuner change | PN-4 | now Ivo Lehto", allow_writes=True)
@@ -159,12 +164,7 @@ def test_a_change_of_the_row_given_as_the_new_value_is_the_joining_rows_referenc
     """'piano: PN-4 / tuner: TU-2' read as tuner TU-2 renamed to words the request does not give: the
     piano has no tuner of its own, so PN-4's tuning is set to TU-2."""
     db = ChatDB(model=scripted, schema=TUNINGS, summarize=False)
-    renamed = {
-        "does": "change",
-        "table": "tuners",
-        "which": [{"column": "tuner_code", "value": "TU-2"}],
-        "set": [{"column": "tuner_name", "how": "to", "value": "new tuner name"}],
-    }
+    renamed = tuner_renamed("TU-2", "new tuner name")
     scripted.push(renamed)  # key: value lines: no routing call
     reply = db.ask("tuner change\npiano: PN-4\ntuner: TU-2\ndate: 2 March 2025", allow_writes=True)
     assert not reply.pending

@@ -20,7 +20,7 @@ from dataclasses import dataclass, replace
 from ..llm.base import JSONSchema, Message
 from .kept import column_said
 from .picks import entry_said, mapped
-from .related import path_to
+from .related import reachable
 from .row_changes import Pick, Reading, Setting
 from .shapes import Field, Shape, json_type
 
@@ -193,13 +193,13 @@ def referring_options(reading: Reading, shape: Shape, shapes: Mapping[str, Shape
         (name, other)
         for name, other in shapes.items()
         if other.table != shape.table
-        and sum(f.reference is not None and f.reference.table.lower() == shape.table.lower() for f in other.fields) == 1
+        and len(other.references_to(shape.table)) == 1
         and any(f.allowed and f.reference is None for f in other.fields)
     ]
     if len(referring) != 1:
         return []
     name, other = referring[0]
-    if any(other.field(p.column) is None and path_to(shapes, name, p.column) is None for p in reading.which):
+    if not all(reachable(shapes, name, p.column) for p in reading.which):
         return []
     return [
         Option(

@@ -23,7 +23,7 @@ from collections.abc import Mapping, Sequence
 
 from ..sql.names import quote_identifier
 from .named_rows import NamedRow
-from .related import path_to
+from .related import reachable
 from .resolve import StoredRows
 from .row_changes import Pick, Reading, Setting
 from .shapes import Field, Shape, is_temporal
@@ -104,7 +104,7 @@ def _copied_on_the_owner(
     if stored.count(shape.table, holds, {}, [p.value for p in setting.source]) == 1:
         return None  # one row of the table read to copy from: the reading may mean it
     via = {p.column.lower() for p in which}
-    same = _references_to(owner, read.reference.table)
+    same = owner.references_to(read.reference.table)
     if len(same) != 1 or any(p.column.lower() not in via for p in setting.source):
         return None
     return Setting(same[0].name, "copy", source=tuple(Pick(naming, p.value) for p in setting.source))
@@ -125,21 +125,16 @@ def _set_on_the_owner(
     if read is not None and (read.reference is None or _row_of(read, setting.value, stored) is not None):
         return None  # a value the table read may hold
     for table in _tables_holding(setting.value, shapes, stored):
-        refers = _references_to(owner, table)
+        refers = owner.references_to(table)
         if len(refers) == 1:
             return Setting(refers[0].name, "to", setting.value)
     if read is None or read.reference is None:
         return None
-    same = _references_to(owner, read.reference.table)
+    same = owner.references_to(read.reference.table)
     other = stored.named_in(owner.table, (naming,), setting.value, naming)
     if len(same) == 1 and other is not None and all(str(other) != p.value for p in which):
         return Setting(same[0].name, "copy", source=(Pick(naming, str(other)),))
     return None
-
-
-def _references_to(shape: Shape, table: str) -> list[Field]:
-    """The fields of `shape` that refer to rows of `table`."""
-    return [f for f in shape.fields if f.reference is not None and f.reference.table.lower() == table.lower()]
 
 
 def _row_of(field: Field, said: str, stored: StoredRows) -> object | None:
@@ -150,11 +145,7 @@ def _row_of(field: Field, said: str, stored: StoredRows) -> object | None:
 
 def _tables_holding(said: str, shapes: Mapping[str, Shape], stored: StoredRows) -> Sequence[str]:
     """The tables one of whose rows `said` names exactly, by a column naming one row (its code, its name)."""
-    return [
-        s.table
-        for s in shapes.values()
-        if any(stored.named_exactly(s.table, (column,), said, column) is not None for column in s.naming)
-    ]
+    return [s.table for s in shapes.values() if _holding(s, said, stored)]
 
 
 def refer_named_row(
@@ -176,7 +167,7 @@ def refer_named_row(
         other = shapes.get(row.table)
         if other is None or other.table == shape.table or row.column not in other.naming:
             continue
-        refers = _references_to(other, shape.table)
+        refers = other.references_to(shape.table)
         if not refers:  # the rows joining the named row to the reading's table: a piano's tuning
             found += _joined(other, shape, row, pick, shapes)
             continue
@@ -210,11 +201,11 @@ def _joined(other: Shape, shape: Shape, row: NamedRow, pick: Pick, shapes: Mappi
 def _joining(shapes: Mapping[str, Shape], one: str, other: str) -> tuple[str, Field, Field] | None:
     """The one table that refers once to `one` and once to `other`, with those two references; None where
     no one table does."""
-    joining = [s for s in shapes.values() if len(_references_to(s, one)) == 1 and len(_references_to(s, other)) == 1]
+    joining = [s for s in shapes.values() if len(s.references_to(one)) == 1 and len(s.references_to(other)) == 1]
     if len(joining) != 1:
         return None
     link = joining[0]
-    return link.table, _references_to(link, one)[0], _references_to(link, other)[0]
+    return link.table, link.references_to(one)[0], link.references_to(other)[0]
 
 
 def linked(reading: Reading, shapes: Mapping[str, Shape], stored: StoredRows) -> Reading | None:
@@ -235,7 +226,7 @@ def linked(reading: Reading, shapes: Mapping[str, Shape], stored: StoredRows) ->
     if len(named) != 1 or len(values) != 1 or named[0].table == values[0].table:
         return None
     owner, kind = named[0].table, values[0].table
-    if _references_to(named[0], kind):
+    if named[0].references_to(kind):
         return None  # the named row's own reference to that kind may be meant as well
     joined = _joining(shapes, owner, kind)
     if joined is None:
@@ -263,13 +254,12 @@ def on_the_table_it_sets(reading: Reading, shapes: Mapping[str, Shape]) -> Readi
         name
         for name, other in shapes.items()
         if other.table != shape.table
-        and _references_to(other, shape.table)
+        and other.references_to(shape.table)
         and all(other.field(s.column) is not None for s in reading.settings)
     ]
     if len(holding) != 1:
         return None
     (name,) = holding
-    other = shapes[name]
-    if any(other.field(p.column) is None and path_to(shapes, name, p.column) is None for p in reading.which):
+    if not all(reachable(shapes, name, p.column) for p in reading.which):
         return None
     return Reading("change", name, reading.which, reading.settings)

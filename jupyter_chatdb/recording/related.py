@@ -27,6 +27,13 @@ class Hop:
     key: str
 
 
+def reachable(shapes: Mapping[str, Shape], table: str, column: str) -> bool:
+    """Whether rows of `table` may be named by `column`: a column of their own, or one of a row they refer
+    to (`path_to`)."""
+    shape = shapes.get(table)
+    return shape is not None and (shape.field(column) is not None or path_to(shapes, table, column) is not None)
+
+
 def path_to(shapes: Mapping[str, Shape], table: str, column: str) -> tuple[tuple[Hop, ...], Field] | None:
     """The one shortest chain of references from `table` to a table with a field called `column` (by its
     name or its column), and that field; None where there is none, or two of the same length.

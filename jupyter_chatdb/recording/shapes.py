@@ -77,6 +77,10 @@ class Shape:
         lowered = name.lower()
         return next((f for f in self.fields if lowered in (f.name.lower(), f.column.lower())), None)
 
+    def references_to(self, table: str) -> list[Field]:
+        """The fields that refer to rows of `table`."""
+        return [f for f in self.fields if f.reference is not None and f.reference.table.lower() == table.lower()]
+
 
 def shapes_of(session: Session, catalog: Catalog, derived: Mapping[str, Sequence[str]] = {}) -> dict[str, Shape]:
     """The shape of each stored table, parents first. `derived`: table -> the columns rules keep true."""

@@ -30,7 +30,7 @@ from ...recording.change_choices import (
 from ...recording.named_rows import NamedRow
 from ...recording.picks import entry_said
 from ...recording.reading_errors import NotExpressible
-from ...recording.related import path_to
+from ...recording.related import reachable
 from ...recording.resolve import StoredRows
 from ...recording.row_changes import (
     ChangeWrite,
@@ -138,7 +138,7 @@ def a_state_instead(
     shape = shapes.get(reading.table)
     if shape is None or reading.does != "change" or any(shape.field(s.column) for s in reading.settings):
         return None
-    which = tuple(p for p in reading.which if shape.field(p.column) or path_to(shapes, shape.table, p.column))
+    which = tuple(p for p in reading.which if reachable(shapes, reading.table, p.column))
     bare = Reading("change", reading.table, which, ())
     referring = referring_options(bare, shape, shapes, ctx.request.text)
     listed = next((f for f in shape.fields if f.allowed and f.reference is None), None)
