@@ -442,8 +442,8 @@ def test_a_removal_asked_again_among_the_rows_states_sets_the_state_picked(model
 
 
 def test_a_value_read_for_a_listed_column_that_is_none_of_its_entries_is_asked_among_them(model: ScriptedBackend):
-    """'thrown on the heap' is no state a tray may have: the model picks among the entries, and the state
-    picked is written, not the words."""
+    """'thrown on the heap' is no state a tray may have: the model picks among the entries, closest in
+    meaning first, and the state picked is written, not the words."""
     chatdb = ChatDB(model=model, schema=TRAYS, summarize=False)
     heap = {"column": "state", "how": "to", "value": "thrown on the heap"}
     model.push(
@@ -451,7 +451,7 @@ def test_a_value_read_for_a_listed_column_that_is_none_of_its_entries_is_asked_a
     )
     reply = chatdb.ask("2024-06-10 tray 41 was thrown on the heap", allow_writes=True)
     options = model.calls[-1].json_schema["properties"]["option"]["enum"]
-    assert options == ["set state to 'sold'", "set state to 'composted'"]  # not the 'growing' it is in
+    assert options == ["set state to 'composted'", "set state to 'sold'"]  # not the 'growing' it is in
     assert not reply.pending and rows(chatdb, "SELECT state FROM trays WHERE tray_code = 'T-041'") == [("composted",)]
     chatdb.close()
 
@@ -924,7 +924,7 @@ def test_a_value_asked_again_is_never_the_one_the_row_holds(model: ScriptedBacke
     returned = {"column": "state", "how": "to", "value": "returned"}
     model.push({"route": "write"}, change("hires", [("boat", "Tern")], returned), asked_again("set state to 'back'"))
     reply = chatdb.ask("2024-06-04 | Tern | returned to the quay", allow_writes=True)
-    assert model.calls[-1].json_schema["properties"]["option"]["enum"] == ["set state to 'out'", "set state to 'back'"]
+    assert model.calls[-1].json_schema["properties"]["option"]["enum"] == ["set state to 'back'", "set state to 'out'"]
     assert not reply.pending
     assert rows(chatdb, "SELECT boat, state FROM hires ORDER BY hire_no") == [("Heron", "booked"), ("Tern", "back")]
     chatdb.close()

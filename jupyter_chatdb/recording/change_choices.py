@@ -14,9 +14,10 @@ record (docs/benchmarks.md, issue 51, fourth session)."""
 
 from __future__ import annotations
 
-from collections.abc import Collection, Mapping, Sequence
+from collections.abc import Callable, Collection, Mapping, Sequence
 from dataclasses import dataclass, replace
 
+from ..language.words import words
 from ..llm.base import JSONSchema, Message
 from .kept import column_said
 from .picks import entry_said, mapped
@@ -25,6 +26,7 @@ from .row_changes import Pick, Reading, Setting
 from .shapes import Field, Shape, json_type
 
 CHOICE_MAX_TOKENS = 48
+CLEARLY_CLOSER = 0.08  # how much closer in meaning an entry must be than another to count as the closer one
 MAX_OPTIONS = 9
 MAX_SHOWN_COLUMNS = 10
 
@@ -51,23 +53,45 @@ Options: set state to 'ready' | set state to 'grounded' | set state to 'retired'
 {"option": "set state to 'grounded'"}"""
 
 
+# how close in meaning some words are to each of several texts (cosine of their embeddings), when an
+# embedder is at hand
+Closeness = Callable[[str, Sequence[str]], Sequence[float]]
+
+
 @dataclass(frozen=True)
 class Option:
     text: str  # as the model is shown it
     reading: Reading
 
 
-def options_for(reading: Reading, shape: Shape, row: Mapping[str, object] | None) -> list[Option]:
+def options_for(
+    reading: Reading, shape: Shape, row: Mapping[str, object] | None, closeness: Closeness | None = None
+) -> list[Option]:
     """The readings to choose among, or none where there is nothing to ask: a removal of rows of a table
-    with CHECK-listed states, or a value read for a CHECK-listed column that is none of its entries
-    (`row`: the one kept row the reading names, None where it names several). The first reading is the
-    first option, where it can be written."""
+    with CHECK-listed states, or a value read for a CHECK-listed column that is none of its entries, those
+    closest in meaning to the words read first where `closeness` tells (`row`: the one kept row the
+    reading names, None where it names several). The first reading is the first option, where it can be
+    written."""
     if reading.does == "remove":
         return _removal_options(reading, shape, row)
+    unlisted = unlisted_value(reading, shape)
+    return _listed_options(reading, *unlisted, closeness) if unlisted is not None else []
+
+
+def unlisted_value(reading: Reading, shape: Shape) -> tuple[Setting, Field] | None:
+    """The one setting of a change whose value is none of its CHECK-listed column's entries, with its field."""
     unlisted = [(s, f) for s in reading.settings if (f := shape.field(s.column)) and _is_unlisted(s, f)]
-    if reading.does == "change" and len(unlisted) == 1:
-        return _listed_options(reading, *unlisted[0])
-    return []
+    return unlisted[0] if reading.does == "change" and len(unlisted) == 1 else None
+
+
+def closest_entry(said: str, entries: Sequence[str], closeness: Closeness) -> str | None:
+    """The entry clearly closest in meaning to the words `said` (`CLEARLY_CLOSER` ahead of every other),
+    or None."""
+    if len(entries) < 2:
+        return None
+    scores = closeness(said, [words(e) for e in entries])
+    first, second = sorted(range(len(entries)), key=lambda i: -scores[i])[:2]
+    return entries[first] if scores[first] - scores[second] >= CLEARLY_CLOSER else None
 
 
 def thing_options(reading: Reading, shape: Shape, shapes: Mapping[str, Shape]) -> list[Option]:
@@ -275,15 +299,22 @@ def _states(
     ]
 
 
-def _listed_options(reading: Reading, setting: Setting, field_: Field) -> list[Option]:
-    """A value read for a CHECK-listed column that is none of its entries ("thrown on the heap"): the entries
-    (the first reading, which cannot be written, is none of the options)."""
+def _listed_options(
+    reading: Reading, setting: Setting, field_: Field, closeness: Closeness | None = None
+) -> list[Option]:
+    """A value read for a CHECK-listed column that is none of its entries ("thrown on the heap"): the entries,
+    closest in meaning to the words read first where `closeness` tells (the first reading, which cannot be
+    written, is none of the options)."""
+    entries = list(field_.allowed)
+    if closeness is not None and len(entries) > 1:
+        scores = closeness(setting.value, [words(e) for e in entries])
+        entries = [entries[i] for i in sorted(range(len(entries)), key=lambda i: -scores[i])]
     return [
         Option(
             f"set {setting.column} to '{entry}'",
             replace(reading, settings=tuple(replace(s, value=entry) if s is setting else s for s in reading.settings)),
         )
-        for entry in field_.allowed
+        for entry in entries
     ][:MAX_OPTIONS]
 
 

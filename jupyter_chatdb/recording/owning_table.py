@@ -263,3 +263,41 @@ def on_the_table_it_sets(reading: Reading, shapes: Mapping[str, Shape]) -> Readi
     if not all(reachable(shapes, name, p.column) for p in reading.which):
         return None
     return Reading("change", name, reading.which, reading.settings)
+
+
+def on_the_table_named(reading: Reading, shapes: Mapping[str, Shape], named: Sequence[NamedRow]) -> Reading | None:
+    """Where every column a change sets is one the table read lacks, and exactly one table has them all,
+    the change of that table's rows the request names: by their own code, or by the rows they refer to
+    ("Ola Berg's sea kayak | repair cost up by 10" read on the payments: the repair of the kayak
+    described); None where the request names none of them, or names one column two ways."""
+    shape = shapes.get(reading.table)
+    if reading.does != "change" or shape is None or not reading.settings:
+        return None
+    if any(shape.field(s.column) is not None for s in reading.settings):
+        return None
+    holding = [
+        name
+        for name, other in shapes.items()
+        if other.table != shape.table and all(other.field(s.column) is not None for s in reading.settings)
+    ]
+    if len(holding) != 1:
+        return None
+    (name,) = holding
+    target = shapes[name]
+    picks: dict[str, str] = {}
+    for row in named:
+        table = shapes[row.table].table if row.table in shapes else row.table
+        if table.lower() == target.table.lower():
+            columns = [row.column] if row.column in target.naming else []
+        else:
+            columns = [
+                f.column
+                for f in target.references_to(table)
+                if f.reference is not None and f.reference.key.lower() == row.column.lower()
+            ]
+        for column in columns:
+            if picks.setdefault(column, str(row.value)) != str(row.value):
+                return None  # two rows named for one column: the request does not say which
+    if not picks:
+        return None
+    return Reading("change", name, tuple(Pick(c, v) for c, v in picks.items()), reading.settings)

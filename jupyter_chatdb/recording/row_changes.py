@@ -32,11 +32,12 @@ from ..language.words import stem, stems, words
 from ..llm.base import JSONSchema, Message
 from ..sql.catalog import TEXT_TYPES
 from ..sql.names import quote_identifier, quote_table
+from .described import described
 from .facts import lacks
 from .forms import lacking, unlike_kept
 from .moments import day_or_none, days_said, moments_said
 from .named_rows import NamedRow
-from .picks import entry_said, mapped
+from .picks import mapped
 from .reading_errors import NotExpressible
 from .related import path_to, through
 from .resolve import StoredRows, squeezed
@@ -742,27 +743,9 @@ class _Writer:
         return self.stored.find(reference.table, (within[0].column,), within[0].value, reference.key)
 
     def described_key(self, reference: Reference, said: str) -> object | None:
-        """The key of the one referenced row `said` describes by the rows it refers to and the listed
-        values it says ("Ola Berg's sea kayak": the one kayak whose owner it names, of the kind it says, or
-        of any kind where the words map to none); None otherwise."""
+        """The key of the one referenced row `said` describes (`described`): "Ola Berg's sea kayak"."""
         target = next((s for s in self.shapes.values() if s.table.lower() == reference.table.lower()), None)
-        if target is None:
-            return None
-        holding: dict[str, object] = {}
-        for f in target.fields:
-            if f.reference is not None and f.reference.name:
-                found = self.stored.all_named_in(
-                    f.reference.table, f.reference.labels or (f.reference.name,), said, f.reference.key
-                )
-                if len(found) == 1:
-                    holding[f.column] = found.pop()
-        if not holding:
-            return None  # no row it refers to is named: nothing describes the row
-        for f in target.fields:
-            entries = [e for e in f.allowed if entry_said(e, said)] if f.reference is None else []
-            if len(entries) == 1:
-                holding[f.column] = entries[0]
-        return self.stored.the_one(target.table, holding, reference.key)
+        return None if target is None else described(target, said, self.stored, reference.key)
 
     def day_or_moment(self, field_: Field, said: str) -> str:
         """A date or moment the request gives in any form ("19 March 2024", "2024-03-19 10:30")."""

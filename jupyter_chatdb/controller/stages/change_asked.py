@@ -10,13 +10,16 @@ import json
 from collections.abc import Generator, Mapping, Sequence
 from dataclasses import replace
 
+from ...errors import ModelUnavailable
 from ...recording.change_choices import (
     CHOICE_MAX_TOKENS,
     MAX_OPTIONS,
+    Closeness,
     Option,
     choice_messages,
     choice_schema,
     chosen,
+    closest_entry,
     column_options,
     confirming_options,
     copy_options,
@@ -26,6 +29,7 @@ from ...recording.change_choices import (
     referring_options,
     state_options,
     thing_options,
+    unlisted_value,
 )
 from ...recording.named_rows import NamedRow
 from ...recording.picks import entry_said
@@ -58,8 +62,9 @@ def asked_again(
     shape = shapes[write.reading.table]
     stored = StoredRows(ctx.session)
     row = stored.one_row(shape.table, write.where, write.params)
+    closeness = _closeness(ctx)
     options = (
-        options_for(write.reading, shape, row)
+        options_for(write.reading, shape, row, closeness)
         or thing_options(write.reading, shape, shapes)
         or column_options(write.reading, shape, ctx.request.text)
     )
@@ -95,6 +100,20 @@ def asked_again(
         if narrower is not None and not narrower[0].doubts:  # the rest, which the request says, is written
             return replace(narrower[0], goal=f"{narrower[0].goal}; {first.column} left as it is: {doubt}"), ""
         return replace(write, doubts=[*write.doubts, doubt]), ""
+    unlisted = unlisted_value(write.reading, shape)
+    if unlisted is not None and closeness is not None and picked in options:
+        setting, field_ = unlisted
+        closest = closest_entry(
+            setting.value, [e for e in field_.allowed if any(e in o.text for o in options)], closeness
+        )
+        if closest is not None and not any(s.value == closest for s in picked.reading.settings):
+            doubt = (
+                f"{setting.column}: '{setting.value}' is none of its entries; picked as {picked.text!r}, though"
+                f" '{closest}' is closest in meaning"
+            )
+            again = _written(ctx, picked, shapes, named)
+            shown = again[0] if again is not None else write
+            return replace(shown, doubts=[*shown.doubts, doubt]), ""
     again = _written(ctx, picked, shapes, named)
     if guessed:  # a state the model picked where its reading set none
         again = _with_unsaid_entries(again, shape, ctx.request.text)
@@ -237,3 +256,20 @@ def _written(
     except _CANNOT:
         return None
     return write, picked.text
+
+
+def _closeness(ctx: Context) -> Closeness | None:
+    """How close in meaning words are to each of several texts, by the session's embedder; None without one.
+    An embedder that cannot be loaded tells nothing: every text is as close as the others."""
+    embedder = ctx.services.values.embedder
+    if embedder is None:
+        return None
+
+    def closeness(said: str, texts: Sequence[str]) -> list[float]:
+        try:
+            vectors = embedder.embed([said, *texts])
+        except ModelUnavailable:
+            return [0.0] * len(texts)
+        return [float(vector @ vectors[0]) for vector in vectors[1:]]
+
+    return closeness

@@ -22,7 +22,13 @@ from dataclasses import replace
 
 from ...language.words import stem, stems, words
 from ...recording.named_rows import NamedRow
-from ...recording.owning_table import linked, on_the_table_it_names, on_the_table_it_sets, refer_named_row
+from ...recording.owning_table import (
+    linked,
+    on_the_table_it_names,
+    on_the_table_it_sets,
+    on_the_table_named,
+    refer_named_row,
+)
 from ...recording.reading_errors import NotExpressible
 from ...recording.resolve import StoredRows
 from ...recording.row_changes import (
@@ -79,7 +85,11 @@ def read_change(ctx: Context) -> Iterator[Event]:
         reading = None
     stored = StoredRows(ctx.session)
     if reading is not None:  # the change of the row joining two rows named, or of the table having its columns
-        elsewhere = linked(reading, shapes, stored) or on_the_table_it_sets(reading, wide)
+        elsewhere = (
+            linked(reading, shapes, stored)
+            or on_the_table_it_sets(reading, wide)
+            or on_the_table_named(reading, wide, named)
+        )
         if elsewhere is not None:
             reading, shapes = elsewhere, wide
     new_row = reading is not None and is_a_new_row(reading, shapes) and not _names_one_kept_row(stored, reading, shapes)

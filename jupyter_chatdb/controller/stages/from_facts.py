@@ -21,6 +21,7 @@ from ...recording.moments import days_said, leading_day, one_day_once, timed_as_
 from ...recording.picks import entry_said, mapped
 from ...recording.prompt import facts_messages
 from ...recording.reading_errors import WithoutItsRows
+from ...recording.references_named import unnamed_references
 from ...recording.resolve import StoredRows
 from ...recording.scope import around, in_scope, parents
 from ...recording.shapes import Shape, describe, each_row, json_schema, shapes_of, shown_order
@@ -219,7 +220,8 @@ def _read(
     written = {table for table, _ in counts}
     guessed = tuple(g for g in stated.guessed if g.split(".")[0] in written)
     asked = yield from _entries_asked_again(ctx, shapes, rows, chosen)
-    doubts = (*two_ways, *unsure, *asked, *unlike_their_column(shapes, rows, stored))
+    unnamed = unnamed_references(shapes, rows, text, stored, named, today)
+    doubts = (*two_ways, *unsure, *asked, *unlike_their_column(shapes, rows, stored), *unnamed)
     return _Written(writes, params, counts, (*unstated, *set_aside), tuple(agreement.set_from_lines), guessed, doubts)
 
 

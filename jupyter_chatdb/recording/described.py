@@ -1,0 +1,65 @@
+"""Kept rows a request describes rather than names: by a row they refer to and the listed values it says
+("Ola Berg's sea kayak": the one kayak whose owner is Ola Berg, of the kind `sea`, or of any kind where
+the words map to no entry). A description that fits several rows, or none, names nothing.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Mapping
+
+from ..language.words import stem, words
+from .named_rows import CLAUSE_END, NamedRow
+from .picks import entry_said
+from .resolve import StoredRows
+from .shapes import Shape
+
+MAX_BEFORE = 5  # words before the table's noun that may describe the row ("Ola Berg's old sea kayak")
+WORD = re.compile(r"[^\W_]+(?:['’][^\W_]+)*")
+
+
+def described(target: Shape, said: str, stored: StoredRows, wanted: str) -> object | None:
+    """Column `wanted` of the one row of `target` that `said` describes by the one row each of its
+    references names and the listed values it says; None where it names no referenced row, or the words
+    fit no one row."""
+    holding: dict[str, object] = {}
+    for f in target.fields:
+        if f.reference is not None and f.reference.name:
+            found = stored.all_named_in(
+                f.reference.table, f.reference.labels or (f.reference.name,), said, f.reference.key
+            )
+            if len(found) == 1:
+                holding[f.column] = found.pop()
+    if not holding:
+        return None  # no row it refers to is named: nothing describes the row
+    for f in target.fields:
+        entries = [e for e in f.allowed if entry_said(e, said)] if f.reference is None else []
+        if len(entries) == 1:
+            holding[f.column] = entries[0]
+    return stored.the_one(target.table, holding, wanted)
+
+
+def rows_described(text: str, shapes: Mapping[str, Shape], stored: StoredRows) -> list[NamedRow]:
+    """The rows of `shapes`' tables that `text` describes just before the table's noun, in one clause
+    ("Took Ola Berg's sea kayak out": the kayaks row, said "Ola Berg's sea kayak"), each by its key.
+
+    The shortest words before the noun that describe one row count; a row said twice counts once."""
+    found: list[NamedRow] = []
+    for name, shape in shapes.items():
+        key = shape.naming[0] if shape.naming else shape.returned_key
+        if not key or not any(f.reference is not None and f.reference.name for f in shape.fields):
+            continue
+        noun = stem(words(shape.table).split()[-1])
+        for clause in CLAUSE_END.split(text):
+            said_words = WORD.findall(clause)
+            for end, word in enumerate(said_words):
+                if stem(word) != noun:
+                    continue
+                for start in range(end - 1, max(end - MAX_BEFORE, 0) - 1, -1):
+                    said = " ".join(said_words[start : end + 1])
+                    value = described(shape, said, stored, key)
+                    if value is not None:
+                        if all(n.value != value or n.table != name for n in found):
+                            found.append(NamedRow(name, key, value, said))
+                        break
+    return found

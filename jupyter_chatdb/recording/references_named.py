@@ -1,0 +1,74 @@
+"""A new row's reference to a kept row the request does not name waits.
+
+A small model asked for a new row whose table refers to kept rows (a repair's bike, its mechanic) fills a
+reference it was not given with a row of the list it was shown, often the first. The row exists, so the
+write would run and look right. A reference value counts as the request's when the request says it, says
+a name or code of the row it refers to, or names that row some other way (`rows_named`: by a code said in
+words, or described by its owner: "Ola Berg's sea kayak"); any other is a doubt, and the write waits.
+"""
+
+from __future__ import annotations
+
+import datetime as dt
+import re
+from collections.abc import Mapping, Sequence
+
+from .named_rows import NamedRow
+from .resolve import StoredRows
+from .shapes import CLEARED, Shape
+from .stated import is_stated
+
+LONG_WORD = re.compile(r"[^\W\d_]{4,}")  # a name's word said alone that names its row ("Calder" of 'Calder Farm')
+
+
+def unnamed_references(
+    shapes: Mapping[str, Shape],
+    rows: Mapping[str, Sequence[Mapping[str, object]]],
+    text: str,
+    stored: StoredRows,
+    named: Sequence[NamedRow],
+    today: dt.date,
+) -> list[str]:
+    """ "table.column = value: ..." for each reference of `rows` (table -> new rows, field -> value) to a
+    kept row that `text` does not name."""
+    doubts: list[str] = []
+    for table, listed in rows.items():
+        shape = shapes.get(table)
+        if shape is None:
+            continue
+        for row in listed:
+            for f in shape.fields:
+                value, reference = row.get(f.name), f.reference
+                if reference is None or value is None or value is CLEARED or f in shape.required_references:
+                    continue
+                if is_stated(value, text, today):
+                    continue
+                labels = reference.labels or (reference.name,)
+                key = stored.find(reference.table, labels, value, reference.key)
+                if key is None or _named(stored, reference.table, labels, reference.key, key, text, named):
+                    continue  # a value that names no kept row is the statement's to refuse
+                doubts.append(f"{shape.table}.{f.column} = {value!r}: the request names no such {reference.table} row")
+    return doubts
+
+
+def _named(
+    stored: StoredRows,
+    table: str,
+    labels: Sequence[str],
+    wanted: str,
+    key: object,
+    text: str,
+    named: Sequence[NamedRow],
+) -> bool:
+    """Whether `text` names the row of `table` whose `wanted` is `key`: by a name or code it holds (or a
+    long word of one), or as one of the rows `named`."""
+    if key in stored.all_named_in(table, labels, text, wanted):
+        return True
+    said = {w.lower() for w in LONG_WORD.findall(text)}
+    for column in labels:
+        held = stored.the_one(table, {wanted: key}, column)
+        if held is not None and said & {w.lower() for w in LONG_WORD.findall(str(held))}:
+            return True
+    return any(
+        n.table.lower() == table.lower() and stored.find(table, (n.column,), n.value, wanted) == key for n in named
+    )
