@@ -54,5 +54,8 @@ def test_the_entries_are_offered_closest_first_and_a_pick_against_the_closest_wa
     assert reply.pending and "'under_repair' is closest in meaning" in reply.answer
     scripted.push({"route": "write"}, FIXED, {"option": "set state to 'under_repair'"})
     assert not chatdb.ask("Skua | being fixed in the yard", allow_writes=True).pending
-    assert chatdb.session.rows("SELECT ferry, state FROM ferries ORDER BY 1") == [("Auk", "sailing"), ("Skua", "under_repair")]
+    assert chatdb.session.rows("SELECT ferry, state FROM ferries ORDER BY 1") == [
+        ("Auk", "sailing"),
+        ("Skua", "under_repair"),
+    ]
     chatdb.close()

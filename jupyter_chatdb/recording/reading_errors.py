@@ -12,3 +12,8 @@ class WithoutItsRows(NotExpressible):
     def __init__(self, table: str) -> None:
         super().__init__(f"a {table} row without rows of its own, and not a change this can write")
         self.table = table
+
+
+class Refused(NotExpressible):
+    """The database refuses the statement a change was read as (a value its CHECK does not allow, a type it
+    cannot hold), tried and rolled back before anything runs: the reading is not one to write."""

@@ -36,6 +36,21 @@ class StoredRows:
     def __init__(self, session: Session) -> None:
         self.session = session
 
+    def refusal(self, sql: str, params: Mapping[str, object]) -> str | None:
+        """Why the database refuses the write `sql` (a constraint it breaks, a value its column cannot
+        hold), tried in a transaction that is rolled back; None where it takes it, or where a transaction
+        is open already (then nothing is tried)."""
+        if self.session.in_transaction:
+            return None
+        self.session.begin()
+        try:
+            self.session.run(sql, params)
+        except QueryFailed as failed:
+            return str(failed).splitlines()[0]
+        finally:
+            self.session.rollback()
+        return None
+
     def _rows(self, sql: str, params: list[object] | None = None) -> list[tuple]:
         try:
             return self.session.rows(sql, params)

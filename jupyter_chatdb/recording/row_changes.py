@@ -38,7 +38,7 @@ from .forms import lacking, unlike_kept
 from .moments import day_or_none, days_said, moments_said
 from .named_rows import NamedRow
 from .picks import mapped
-from .reading_errors import NotExpressible
+from .reading_errors import NotExpressible, Refused
 from .related import path_to, through
 from .resolve import StoredRows, squeezed
 from .settings_kept import doubts_of_the_one_left, kept_settings
@@ -359,6 +359,8 @@ def change_write(
     goal = f"change {', '.join(s.column for s in settings)} of {matched} {shape.table} row{'s' if matched != 1 else ''}"
     goal += "".join(f"; {note}" for note in left_out)
     sql = f"UPDATE {table} SET {', '.join(assignments)} WHERE {where}"
+    if (refused := stored.refusal(sql, writer.params)) is not None:
+        raise Refused(f"the database refuses it: {refused}")
     return ChangeWrite(goal, sql, replace(reading, which=which, settings=settings), where, writer.params, writer.doubts)
 
 

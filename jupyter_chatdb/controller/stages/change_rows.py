@@ -29,7 +29,7 @@ from ...recording.owning_table import (
     on_the_table_named,
     refer_named_row,
 )
-from ...recording.reading_errors import NotExpressible
+from ...recording.reading_errors import NotExpressible, Refused
 from ...recording.resolve import StoredRows
 from ...recording.row_changes import (
     WHOLE_NUMBER,
@@ -128,8 +128,10 @@ def read_change(ctx: Context) -> Iterator[Event]:
             yield FactsNotUsed(f"the {reading.does} was not written: {failed}")
             return
     except NotExpressible as error:  # a change code cannot write: the plan writes it, never as new rows
+        # values the database refuses are no change the request makes: a state is asked for as if it set none
+        unset = replace(reading, settings=()) if isinstance(error, Refused) else reading
         stated = (yield from a_copy_instead(ctx, reading, shapes, named)) or (
-            yield from a_state_instead(ctx, reading, wide, named)
+            yield from a_state_instead(ctx, unset, wide, named)
         )
         if stated is None and new_row:  # the kept row stays as it is: the values of a new row, as read
             ctx.adds_to = reading.table
