@@ -26,7 +26,6 @@ from .row_changes import Pick, Reading, Setting
 from .shapes import Field, Shape, json_type
 
 CHOICE_MAX_TOKENS = 48
-CLEARLY_CLOSER = 0.08  # how much closer in meaning an entry must be than another to count as the closer one
 MAX_OPTIONS = 9
 MAX_SHOWN_COLUMNS = 10
 
@@ -74,24 +73,10 @@ def options_for(
     written."""
     if reading.does == "remove":
         return _removal_options(reading, shape, row)
-    unlisted = unlisted_value(reading, shape)
-    return _listed_options(reading, *unlisted, closeness) if unlisted is not None else []
-
-
-def unlisted_value(reading: Reading, shape: Shape) -> tuple[Setting, Field] | None:
-    """The one setting of a change whose value is none of its CHECK-listed column's entries, with its field."""
     unlisted = [(s, f) for s in reading.settings if (f := shape.field(s.column)) and _is_unlisted(s, f)]
-    return unlisted[0] if reading.does == "change" and len(unlisted) == 1 else None
-
-
-def closest_entry(said: str, entries: Sequence[str], closeness: Closeness) -> str | None:
-    """The entry clearly closest in meaning to the words `said` (`CLEARLY_CLOSER` ahead of every other),
-    or None."""
-    if len(entries) < 2:
-        return None
-    scores = closeness(said, [words(e) for e in entries])
-    first, second = sorted(range(len(entries)), key=lambda i: -scores[i])[:2]
-    return entries[first] if scores[first] - scores[second] >= CLEARLY_CLOSER else None
+    if reading.does == "change" and len(unlisted) == 1:
+        return _listed_options(reading, *unlisted[0], closeness)
+    return []
 
 
 def thing_options(reading: Reading, shape: Shape, shapes: Mapping[str, Shape]) -> list[Option]:

@@ -359,7 +359,8 @@ def change_write(
     goal = f"change {', '.join(s.column for s in settings)} of {matched} {shape.table} row{'s' if matched != 1 else ''}"
     goal += "".join(f"; {note}" for note in left_out)
     sql = f"UPDATE {table} SET {', '.join(assignments)} WHERE {where}"
-    if (refused := stored.refusal(sql, writer.params)) is not None:
+    # tried where nothing is in doubt: a doubtful write is asked again (an entry for words none of the list) or waits
+    if not writer.doubts and (refused := stored.refusal(sql, writer.params)) is not None:
         raise Refused(f"the database refuses it: {refused}")
     return ChangeWrite(goal, sql, replace(reading, which=which, settings=settings), where, writer.params, writer.doubts)
 

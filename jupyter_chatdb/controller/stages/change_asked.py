@@ -19,7 +19,6 @@ from ...recording.change_choices import (
     choice_messages,
     choice_schema,
     chosen,
-    closest_entry,
     column_options,
     confirming_options,
     copy_options,
@@ -29,7 +28,6 @@ from ...recording.change_choices import (
     referring_options,
     state_options,
     thing_options,
-    unlisted_value,
 )
 from ...recording.named_rows import NamedRow
 from ...recording.picks import entry_said
@@ -100,20 +98,6 @@ def asked_again(
         if narrower is not None and not narrower[0].doubts:  # the rest, which the request says, is written
             return replace(narrower[0], goal=f"{narrower[0].goal}; {first.column} left as it is: {doubt}"), ""
         return replace(write, doubts=[*write.doubts, doubt]), ""
-    unlisted = unlisted_value(write.reading, shape)
-    if unlisted is not None and closeness is not None and picked in options:
-        setting, field_ = unlisted
-        closest = closest_entry(
-            setting.value, [e for e in field_.allowed if any(e in o.text for o in options)], closeness
-        )
-        if closest is not None and not any(s.value == closest for s in picked.reading.settings):
-            doubt = (
-                f"{setting.column}: '{setting.value}' is none of its entries; picked as {picked.text!r}, though"
-                f" '{closest}' is closest in meaning"
-            )
-            again = _written(ctx, picked, shapes, named)
-            shown = again[0] if again is not None else write
-            return replace(shown, doubts=[*shown.doubts, doubt]), ""
     again = _written(ctx, picked, shapes, named)
     if guessed:  # a state the model picked where its reading set none
         again = _with_unsaid_entries(again, shape, ctx.request.text)
