@@ -22,14 +22,7 @@ def described(target: Shape, said: str, stored: StoredRows, wanted: str) -> obje
     """Column `wanted` of the one row of `target` that `said` describes by the one row each of its
     references names and the listed values it says; None where it names no referenced row, or the words
     fit no one row."""
-    holding: dict[str, object] = {}
-    for f in target.fields:
-        if f.reference is not None and f.reference.name:
-            found = stored.all_named_in(
-                f.reference.table, f.reference.labels or (f.reference.name,), said, f.reference.key
-            )
-            if len(found) == 1:
-                holding[f.column] = found.pop()
+    holding = {column: found.pop() for column, found in _referred(target, said, stored).items() if len(found) == 1}
     if not holding:
         return None  # no row it refers to is named: nothing describes the row
     for f in target.fields:
@@ -37,6 +30,18 @@ def described(target: Shape, said: str, stored: StoredRows, wanted: str) -> obje
         if len(entries) == 1:
             holding[f.column] = entries[0]
     return stored.the_one(target.table, holding, wanted)
+
+
+def _referred(target: Shape, said: str, stored: StoredRows) -> dict[str, set[object]]:
+    """Each reference column of `target` (to a table whose rows have a name or code) -> the keys of the
+    rows `said` names of the table it refers to."""
+    return {
+        f.column: stored.all_named_in(
+            f.reference.table, f.reference.labels or (f.reference.name,), said, f.reference.key
+        )
+        for f in target.fields
+        if f.reference is not None and f.reference.name
+    }
 
 
 def rows_described(text: str, shapes: Mapping[str, Shape], stored: StoredRows) -> list[NamedRow]:
@@ -53,9 +58,12 @@ def rows_described(text: str, shapes: Mapping[str, Shape], stored: StoredRows) -
         for clause in CLAUSE_END.split(text):
             said_words = WORD.findall(clause)
             for end, word in enumerate(said_words):
-                if stem(word) != noun:
-                    continue
-                for start in range(end - 1, max(end - MAX_BEFORE, 0) - 1, -1):
+                first = max(end - MAX_BEFORE, 0)
+                if stem(word) != noun or not any(
+                    _referred(shape, " ".join(said_words[first : end + 1]), stored).values()
+                ):
+                    continue  # not the noun, or no row named before it (nor, then, in fewer words)
+                for start in range(end - 1, first - 1, -1):
                     said = " ".join(said_words[start : end + 1])
                     value = described(shape, said, stored, key)
                     if value is not None:

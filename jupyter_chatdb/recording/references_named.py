@@ -29,8 +29,8 @@ def unnamed_references(
     named: Sequence[NamedRow],
     today: dt.date,
 ) -> list[str]:
-    """ "table.column = value: ..." for each reference of `rows` (table -> new rows, field -> value) to a
-    kept row that `text` does not name."""
+    """Why each reference of `rows` (table -> new rows, field -> value) to a kept row that `text` does not
+    name is in doubt: "table.column = value: the request names no such ... row"."""
     doubts: list[str] = []
     for table, listed in rows.items():
         shape = shapes.get(table)
