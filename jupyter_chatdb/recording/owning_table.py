@@ -245,22 +245,8 @@ def on_the_table_it_sets(reading: Reading, shapes: Mapping[str, Shape]) -> Readi
     it has them all ("Ria's dinghy is out on the water" read as the dinghy's state, which its hires
     keep), the change of that table's rows, named as the model named the row they refer to (through it,
     `related.path_to`); None otherwise."""
-    shape = shapes.get(reading.table)
-    if reading.does != "change" or shape is None or not reading.settings or not reading.which:
-        return None
-    if any(shape.field(s.column) is not None for s in reading.settings):
-        return None
-    holding = [
-        name
-        for name, other in shapes.items()
-        if other.table != shape.table
-        and other.references_to(shape.table)
-        and all(other.field(s.column) is not None for s in reading.settings)
-    ]
-    if len(holding) != 1:
-        return None
-    (name,) = holding
-    if not all(reachable(shapes, name, p.column) for p in reading.which):
+    name = _the_one_table_setting(reading, shapes, referring=True) if reading.which else None
+    if name is None or not all(reachable(shapes, name, p.column) for p in reading.which):
         return None
     return Reading("change", name, reading.which, reading.settings)
 
@@ -270,19 +256,9 @@ def on_the_table_named(reading: Reading, shapes: Mapping[str, Shape], named: Seq
     the change of that table's rows the request names: by their own code, or by the rows they refer to
     ("Ola Berg's sea kayak | repair cost up by 10" read on the payments: the repair of the kayak
     described); None where the request names none of them, or names one column two ways."""
-    shape = shapes.get(reading.table)
-    if reading.does != "change" or shape is None or not reading.settings:
+    name = _the_one_table_setting(reading, shapes, referring=False)
+    if name is None:
         return None
-    if any(shape.field(s.column) is not None for s in reading.settings):
-        return None
-    holding = [
-        name
-        for name, other in shapes.items()
-        if other.table != shape.table and all(other.field(s.column) is not None for s in reading.settings)
-    ]
-    if len(holding) != 1:
-        return None
-    (name,) = holding
     target = shapes[name]
     picks: dict[str, str] = {}
     for row in named:
@@ -301,3 +277,21 @@ def on_the_table_named(reading: Reading, shapes: Mapping[str, Shape], named: Seq
     if not picks:
         return None
     return Reading("change", name, tuple(Pick(c, v) for c, v in picks.items()), reading.settings)
+
+
+def _the_one_table_setting(reading: Reading, shapes: Mapping[str, Shape], referring: bool) -> str | None:
+    """For a change every column of which the table read lacks, the one other table (one referring to the
+    table read, with `referring`) that has them all; None otherwise."""
+    shape = shapes.get(reading.table)
+    if reading.does != "change" or shape is None or not reading.settings:
+        return None
+    if any(shape.field(s.column) is not None for s in reading.settings):
+        return None
+    holding = [
+        name
+        for name, other in shapes.items()
+        if other.table != shape.table
+        and (not referring or other.references_to(shape.table))
+        and all(other.field(s.column) is not None for s in reading.settings)
+    ]
+    return holding[0] if len(holding) == 1 else None
