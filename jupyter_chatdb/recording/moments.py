@@ -71,11 +71,20 @@ def days_said(text: str) -> set[dt.date]:
     >>> sorted(days_said("2025-06-16 back, due 3 July 2025; paid 27/06/2025, not 05/04/2025"))
     [datetime.date(2025, 6, 16), datetime.date(2025, 6, 27), datetime.date(2025, 7, 3)]
     """
-    days = {day for m in DATES.finditer(text) if (day := day_of(m))}
+    return set(each_day_said(text))
+
+
+def each_day_said(text: str) -> list[dt.date]:
+    """The days `text` gives in full (as `days_said`), once per time it says each, in no set order.
+
+    >>> each_day_said("lent 2025-06-16 to 27/06/2025, booked 16 June 2025")
+    [datetime.date(2025, 6, 16), datetime.date(2025, 6, 16), datetime.date(2025, 6, 27)]
+    """
+    days = [day for m in DATES.finditer(text) if (day := day_of(m))]
     for first, second, year in SLASHED.findall(text):
         readings = {day_or_none(int(year), int(b), int(a)) for a, b in ((first, second), (second, first))} - {None}
         if len(readings) == 1:
-            days |= readings  # type: ignore[arg-type]
+            days += readings  # type: ignore[arg-type]
     return days
 
 
@@ -166,8 +175,10 @@ def one_day_once(shape: Shape, row: Mapping[str, object], text: str) -> dict[str
     {'out_on': '2025-01-02'}
     >>> one_day_once(hires, {"out_on": "2025-01-02", "back_on": "2025-01-02"}, "Jo hired a kayak on 2025-01-02, back 2025-01-02")
     {'out_on': '2025-01-02', 'back_on': '2025-01-02'}
+    >>> one_day_once(hires, {"out_on": "2025-01-19", "back_on": "2025-01-19"}, "Jo: kayak 30/12/2024 to 19/01/2025")
+    {'out_on': '2025-01-19'}
     """
-    said = [day for m in DATES.finditer(text) if (day := day_of(m))]
+    said = each_day_said(text)
     dated = [f for f in shape.fields if f.type.upper() in ("DATE", "TIMESTAMP") and f.reference is None]
     kept = dict(row)
     for day in set(said):

@@ -48,6 +48,7 @@ from ...recording.row_changes import (
 )
 from ...recording.scope import in_scope
 from ...recording.shapes import INTEGER_TYPES, Shape, shapes_of
+from ...recording.undated import an_undated_new_row
 from ...sql.names import quote_identifier, quote_table
 from ...sql.rules import derived_columns
 from ..context import Context
@@ -92,7 +93,11 @@ def read_change(ctx: Context) -> Iterator[Event]:
         )
         if elsewhere is not None:
             reading, shapes = elsewhere, wide
-    new_row = reading is not None and is_a_new_row(reading, shapes) and not _names_one_kept_row(stored, reading, shapes)
+    new_row = (
+        reading is not None
+        and (is_a_new_row(reading, shapes) or an_undated_new_row(reading, shapes, stored, text))
+        and not _names_one_kept_row(stored, reading, shapes)
+    )
     if reading is not None and new_row and not _a_kept_row_with_states(stored, reading, shapes, text):
         reading = replace(reading, does="add")  # the values of a new row, read as the rows it changes
     elif reading is not None and reading.does == "change" and not reading.settings:

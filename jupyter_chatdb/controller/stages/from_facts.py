@@ -17,7 +17,9 @@ from ...recording.kept import as_changes, without_copies
 from ...recording.labelled_lines import filled_from_lines
 from ...recording.lengths import dated_by_length
 from ...recording.lists import one_row_per_item
-from ...recording.moments import days_said, leading_day, one_day_once, timed_as_said
+from ...recording.moments import leading_day, one_day_once, timed_as_said
+from ...recording.named_reference import referring_to_the_one_named
+from ...recording.named_rows import NamedRow
 from ...recording.picks import entry_said, mapped
 from ...recording.prompt import facts_messages
 from ...recording.reading_errors import WithoutItsRows
@@ -26,6 +28,7 @@ from ...recording.resolve import StoredRows
 from ...recording.scope import around, in_scope, parents
 from ...recording.shapes import Shape, describe, each_row, json_schema, shapes_of, shown_order
 from ...recording.stated import Stated, is_stated, says_a_date, stated_only
+from ...recording.undated import dated_the_one_day
 from ...recording.unused import sql_values, unused_numbers
 from ...sql.rules import derived_columns
 from .. import prompts
@@ -167,12 +170,15 @@ def _read(
     ctx: Context, shapes: dict[str, Shape], required: tuple[str, ...] = ()
 ) -> Generator[Event, None, _Written | _NotWritten]:
     """One constrained call for the rows the request states, kept to what it says, and their statements;
-    `required`: tables it must give a row for."""
+    `required`: tables it must give a row for, read again for a header's rows. A first reading of a request
+    read as adding rows to a table (`ctx.adds_to`) must give one of its rows: a small model otherwise fills
+    the table beside it (a new hive's words read as an inspection of it)."""
     today = dt.date.today()
     shown = shown_order(shapes)
     text = ctx.request.text
     messages = facts_messages(describe(shown), text, "" if says_a_date(text) else today.isoformat())
-    completion = yield from ctx.calls("extract", messages, json_schema(shown, required), FACTS_MAX_TOKENS)
+    wanted = required or ((ctx.adds_to,) if ctx.adds_to in shapes else ())
+    completion = yield from ctx.calls("extract", messages, json_schema(shown, wanted), FACTS_MAX_TOKENS)
     read, was_cut = rows_read(completion.text)
     if read is None:
         return _NotWritten("the model's rows were not JSON")
@@ -200,7 +206,8 @@ def _read(
     became = _now_changes(shapes, stated, changes, stored)
     if became:  # rows that, without what the request does not say, change a kept row: read as changes
         stated = stated_only(uncopied, text, today, picks, changes | became, said, optional, kept.changes, naming)
-    rows, unstated = _without_made_up_rows(shapes, stated, kept.changes, stored, text)
+    named = rows_named(ctx, shapes)
+    rows, unstated = _without_made_up_rows(shapes, stated, kept.changes, stored, text, named)
     unstated = (*kept.left_out, *copies, *unstated)
     made_up = frozenset(table for table, listed in stated.rows.items() if listed and not rows.get(table))
     gave = frozenset(table for table, listed in stated.rows.items() if listed and table in shapes)
@@ -209,7 +216,6 @@ def _read(
     set_aside: list[str] = []
     try:
         rows = one_row_per_item(shapes, rows, text, stored, today)
-        named = rows_named(ctx, shapes)
         writes, params = facts.statements(shapes, rows, stored, set_aside, text, bool(required), named)
     except WithoutItsRows as reason:
         again = reason.table if not required else ""  # a header read for its rows is read once only
@@ -424,39 +430,46 @@ def _days_in_order(
     return each_row(shapes, read, ordered), doubts
 
 
-def _dated_the_day_said(shapes: dict[str, Shape], table: str, row: dict, read: dict[str, list], text: str) -> dict:
-    """`row`, where it belongs to a row read beside it (a line of it) and lacks only dates, with them set to
-    the one day `text` gives."""
-    shape = shapes[table]
-    missing = facts.lacks(shapes, table, row)
-    dates = {f.name for f in shape.fields if f.type.upper() == "DATE"}
-    belongs = any(f.reference is not None and read.get(f.reference.table) for f in shape.required_references)
-    if not missing or not belongs or not set(missing) <= dates:
+def _dated_the_day_said(
+    shapes: dict[str, Shape], table: str, row: dict, read: dict[str, list], text: str, stored: StoredRows, new: bool
+) -> dict:
+    """`row`, where it belongs to a row read beside it (a line of it) or is `new` (a row that changes no
+    kept row), and lacks only dates, with them set to the one day `text` gives (`undated.py`)."""
+    belongs = any(f.reference is not None and read.get(f.reference.table) for f in shapes[table].required_references)
+    if not belongs and not new:
         return row
-    days = days_said(text)
-    if len(days) != 1:
-        return row
-    day = next(iter(days)).isoformat()
-    return {**row, **{name: day for name in missing}}
+    return dated_the_one_day(shapes, table, row, text, stored) or row
 
 
 def _without_made_up_rows(
-    shapes: dict[str, Shape], stated: Stated, named: set[tuple[str, int]], stored: StoredRows, text: str
+    shapes: dict[str, Shape],
+    stated: Stated,
+    named: set[tuple[str, int]],
+    stored: StoredRows,
+    text: str,
+    kept_named: list[NamedRow],
 ) -> tuple[dict[str, list], tuple[str, ...]]:
     """The rows read, less those that lost a value the request does not say and so lack one their table
     needs (a hay price change the model made up beside an order), and those of which the request says
     nothing (a tail of the listed colour beside a new kite), but for those that name a kept row
     (`named`, or by all their values but one: changes to it) and those other rows read belong to; and what
-    was left out, for the user. A row that belongs to a row read beside it and lacks only dates is dated
-    the one day the request gives (a charge made on the day of the change)."""
+    was left out, for the user. A new row (one that changes no kept row) lacking references is given the one
+    kept row of each that the request names (`kept_named`, `named_reference.py`); a new row, or one that
+    belongs to a row read beside it, that lacks only dates is dated the one day the request gives (a charge
+    made on the day of the change)."""
     rows: dict[str, list] = {}
     dropped = []
     for table, listed in stated.rows.items():
         rows[table] = []
         owns_rows = table in shapes and bool(facts.children(shapes, table, stated.rows))
         for index, given in enumerate(listed):
-            row = _dated_the_day_said(shapes, table, given, stated.rows, text) if table in shapes else given
             made_up = table in shapes and (table, index) not in named
+            new = made_up and not facts.changes_a_kept_row(shapes, table, given, stored)
+            if new:
+                given = referring_to_the_one_named(shapes, table, given, kept_named) or given
+            row = (
+                _dated_the_day_said(shapes, table, given, stated.rows, text, stored, new) if table in shapes else given
+            )
             if made_up and not owns_rows and (table, index) in stated.unsaid:
                 dropped.append(f"a {table} row the request says nothing of")
             elif (

@@ -1,0 +1,120 @@
+"""A new row read without its day (`recording/undated.py`): the one day the request gives dates it, whether
+the model read the record as adding a row or as changing the row its other values name; and without the
+kept row it refers to (`recording/named_reference.py`): the one the request names. Real DuckDB, the
+scripted model, an invented boatyard's hull surveys."""
+
+from __future__ import annotations
+
+from jupyter_chatdb import ChatDB
+from jupyter_chatdb.llm import ScriptedBackend
+
+BOATYARD = """
+CREATE TABLE boats (boat_code VARCHAR PRIMARY KEY, owner VARCHAR NOT NULL);
+CREATE TABLE surveyors (surveyor_no INTEGER PRIMARY KEY, surveyor_name VARCHAR NOT NULL UNIQUE);
+CREATE SEQUENCE survey_seq;
+CREATE TABLE hull_surveys (
+    survey_no INTEGER PRIMARY KEY DEFAULT nextval('survey_seq'),
+    boat_code VARCHAR NOT NULL REFERENCES boats (boat_code),
+    surveyed_on DATE NOT NULL,
+    surveyor_no INTEGER NOT NULL REFERENCES surveyors (surveyor_no),
+    blisters INTEGER NOT NULL,
+    remarks VARCHAR
+);
+INSERT INTO boats VALUES ('BT-4', 'Ines Mora'), ('BT-7', 'Kai Dunn');
+INSERT INTO surveyors VALUES (1, 'Mia Lund'), (2, 'Oskar Berg');
+INSERT INTO hull_surveys (boat_code, surveyed_on, surveyor_no, blisters, remarks)
+    VALUES ('BT-4', DATE '2025-02-01', 1, 5, 'fine');
+"""
+SURVEYS = "SELECT boat_code, surveyed_on::VARCHAR, surveyor_no, blisters, remarks FROM hull_surveys ORDER BY survey_no"
+KEPT = ("BT-4", "2025-02-01", 1, 5, "fine")
+
+
+def test_a_log_line_read_as_a_change_of_the_row_its_values_name_is_a_new_row(scripted: ScriptedBackend):
+    """The model read the survey's values as naming a survey whose remark it sets, and left its day out: no
+    kept survey has them, and with the one day the line gives they are a whole new survey. The day reads two
+    ways; the days kept settle it (12 March, near the survey of 1 February, not 3 December)."""
+    chatdb = ChatDB(model=scripted, schema=BOATYARD, summarize=False)
+    change = {
+        "does": "change",
+        "table": "hull_surveys",
+        "which": [
+            {"column": "boat_code", "value": "BT-4"},
+            {"column": "surveyor_no", "value": "Oskar Berg"},
+            {"column": "blisters", "value": "3"},
+        ],
+        "set": [{"column": "remarks", "how": "to", "value": "antifouling worn"}],
+    }
+    read = {
+        "hull_surveys": [
+            {"boat_code": "BT-4", "surveyor_no": "Oskar Berg", "blisters": 3, "remarks": "antifouling worn"}
+        ]
+    }
+    scripted.push({"route": "write"}, change, read)
+    reply = chatdb.ask(
+        "12/03/2025 | hull survey | BT-4 | Oskar Berg | 3 blisters | antifouling worn", allow_writes=True
+    )
+    assert not reply.pending and scripted.remaining == 0
+    assert chatdb.session.rows(SURVEYS) == [KEPT, ("BT-4", "2025-03-12", 2, 3, "antifouling worn")]
+    chatdb.close()
+
+
+def test_a_row_read_as_added_without_its_day_is_dated_the_day_a_line_gives(scripted: ScriptedBackend):
+    """`date: ...` names no column: the row read as added lacks only its day, the one the request gives
+    (`key: value` lines with writes allowed are a write without a route call)."""
+    chatdb = ChatDB(model=scripted, schema=BOATYARD, summarize=False)
+    scripted.push(
+        {"does": "add", "table": "hull_surveys", "which": [], "set": []},
+        {"hull_surveys": [{"boat_code": "BT-7", "surveyor_no": "Mia Lund", "blisters": 0}]},
+    )
+    text = "hull survey\nboat: BT-7\nsurveyor: Mia Lund\nblisters: 0\ndate: 2025-03-14"
+    reply = chatdb.ask(text, allow_writes=True)
+    assert not reply.pending and scripted.remaining == 0
+    assert chatdb.session.rows(SURVEYS) == [KEPT, ("BT-7", "2025-03-14", 1, 0, None)]
+    chatdb.close()
+
+
+def test_a_change_naming_a_kept_row_stays_a_change(scripted: ScriptedBackend):
+    """Values that name the kept survey (its boat and blisters) are a change of it, whatever day the request
+    gives besides: its remark is set, and no row is added."""
+    chatdb = ChatDB(model=scripted, schema=BOATYARD, summarize=False)
+    change = {
+        "does": "change",
+        "table": "hull_surveys",
+        "which": [{"column": "boat_code", "value": "BT-4"}, {"column": "blisters", "value": "5"}],
+        "set": [{"column": "remarks", "how": "to", "value": "keel worn"}],
+    }
+    scripted.push({"route": "write"}, change)
+    reply = chatdb.ask(
+        "BT-4 | the survey that found 5 blisters | remark: keel worn (noted 20/03/2025)", allow_writes=True
+    )
+    assert not reply.pending and all(sql.lstrip().upper().startswith("UPDATE") for sql in reply.sql)
+    assert chatdb.session.rows(SURVEYS) == [("BT-4", "2025-02-01", 1, 5, "keel worn")]
+    chatdb.close()
+
+
+def test_a_new_row_without_its_reference_refers_to_the_one_row_the_request_names(scripted: ScriptedBackend):
+    """The surveyor is said by name, and the reading leaves the reference out: the one surveyor named."""
+    chatdb = ChatDB(model=scripted, schema=BOATYARD, summarize=False)
+    scripted.push(
+        {"route": "write"},
+        {"does": "add", "table": "hull_surveys", "which": [], "set": []},
+        {"hull_surveys": [{"boat_code": "BT-7", "surveyed_on": "2025-04-02", "blisters": 1}]},
+    )
+    reply = chatdb.ask("Oskar Berg surveyed BT-7 on 2 April 2025 and found 1 blister", allow_writes=True)
+    assert not reply.pending and scripted.remaining == 0
+    assert chatdb.session.rows(SURVEYS) == [KEPT, ("BT-7", "2025-04-02", 2, 1, None)]
+    chatdb.close()
+
+
+def test_two_rows_named_that_the_reference_could_be_leave_it_out(scripted: ScriptedBackend):
+    """Two surveyors named, the reading gives neither: no surveyor is picked for it, and nothing is added."""
+    chatdb = ChatDB(model=scripted, schema=BOATYARD, summarize=False)
+    scripted.push(
+        {"route": "write"},
+        {"does": "add", "table": "hull_surveys", "which": [], "set": []},
+        {"hull_surveys": [{"boat_code": "BT-7", "surveyed_on": "2025-04-02", "blisters": 1}]},
+        {"steps": [{"goal": "nothing to add", "sql": "SELECT count(*) FROM hull_surveys"}]},
+    )
+    chatdb.ask("Oskar Berg surveyed BT-7 on 2 April 2025 with Mia Lund: 1 blister", allow_writes=True)
+    assert chatdb.session.rows(SURVEYS) == [KEPT]
+    chatdb.close()
