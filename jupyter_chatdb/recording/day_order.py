@@ -2,9 +2,10 @@
 
 A small model reads such a day one way or the other, as it comes. Where the request gives another day
 with slashes that reads only one way ("24/03/2024": the day first), that is the order; else the reading
-nearer the days its column keeps (a log goes on from its newest) is the day; else (none kept, or both
-as near: a birthday among decades of them) the model's reading stands, and the write waits, saying both
-(`ordered_day`).
+nearer the days its column keeps (a log goes on from its newest) is the day; where it keeps none, the
+reading within a month of the other days the request gives, when the other is not (lent on 6 April, due
+back 08/04); else (both as near: a birthday among decades of them) the model's reading stands, and the
+write waits, saying both (`ordered_day`).
 """
 
 from __future__ import annotations
@@ -12,7 +13,9 @@ from __future__ import annotations
 import datetime as dt
 
 from ..language.dates import SLASHED
-from .moments import day_or_none
+from .moments import day_or_none, days_said
+
+NEAR_DAYS = 31  # a day read two ways, within this of the request's other days where the column keeps none
 
 
 def ordered_day(text: str, read: dt.date, kept: tuple[dt.date, dt.date] | None) -> tuple[dt.date, str]:
@@ -29,6 +32,10 @@ def ordered_day(text: str, read: dt.date, kept: tuple[dt.date, dt.date] | None) 
     (datetime.date(2024, 9, 3), "'09/03/2024' reads as 3 September 2024 or 9 March 2024")
     >>> ordered_day("paid 2024-09-03", dt.date(2024, 9, 3), None)
     (datetime.date(2024, 9, 3), '')
+    >>> ordered_day("lent April 6, 2024, due 08/04/2024", dt.date(2024, 8, 4), None)
+    (datetime.date(2024, 4, 8), '')
+    >>> ordered_day("born 09/03/1990, joined 2024-05-01", dt.date(1990, 9, 3), None)[1]
+    "'09/03/1990' reads as 3 September 1990 or 9 March 1990"
     """
     pairs = [(m.group(0), _readings(*m.groups())) for m in SLASHED.finditer(text)]
     two_ways = [(said, found) for said, found in pairs if len(found) == 2 and read in found.values()]
@@ -41,6 +48,10 @@ def ordered_day(text: str, read: dt.date, kept: tuple[dt.date, dt.date] | None) 
     if kept is not None:
         away = sorted((_distance(day, kept), day) for day in readings.values())
         if away[0][0] < away[1][0]:
+            return away[0][1], ""
+    elif others := days_said(text):
+        away = sorted((_distance(day, (min(others), max(others))), day) for day in readings.values())
+        if away[0][0] <= NEAR_DAYS < away[1][0]:
             return away[0][1], ""
     other = next(day for day in readings.values() if day != read)
     return read, f"{said!r} reads as {_said(read)} or {_said(other)}"

@@ -11,6 +11,7 @@ from collections.abc import Mapping
 from dataclasses import dataclass
 
 from ..language.dates import DATES, DAY_MONTH_YEAR, MONTH_THEN_DAY, SLASHED
+from ..language.words import stem, words
 from .resolve import StoredRows, code_fit
 from .shapes import Shape
 
@@ -32,12 +33,14 @@ def codes_said(text: str, shapes: Mapping[str, Shape], stored: StoredRows) -> li
     the request says in words.
 
     The words before each number, back to the clause's start and at most `WINDOW_WORDS`, are matched
-    against the codes holding that number."""
+    against the codes holding that number; where they spell no code's letters, the word just before it
+    may be its table's noun (`_by_their_noun`)."""
     spans = _spans_before_numbers(text)
     if not spans:
         return []
     numbers = sorted({number for number, _ in spans})
     named: list[NamedRow] = []
+    fitted: list[tuple[int, str]] = []  # the numbers said whose words spell some code's letters
     for shape in shapes.values():
         for column in _code_columns(shape):
             codes = stored.codes_holding(shape.table, column, numbers)
@@ -45,8 +48,31 @@ def codes_said(text: str, shapes: Mapping[str, Shape], stored: StoredRows) -> li
                 scored = [(code_fit(said, code), code) for code in codes if _one_number(code) == number]
                 best = max((score for score, _ in scored), default=0)
                 winners = [code for score, code in scored if score == best]
+                if best and (number, said) not in fitted:
+                    fitted.append((number, said))
                 if best and len(winners) == 1 and not any(n.value == winners[0] for n in named):
                     named.append(NamedRow(shape.table, column, winners[0], _from_its_letters(said, winners[0])))
+    return [*named, *_by_their_noun([span for span in spans if span not in fitted], shapes, stored)]
+
+
+def _by_their_noun(spans: list[tuple[int, str]], shapes: Mapping[str, Shape], stored: StoredRows) -> list[NamedRow]:
+    """The rows said as their table's noun and a number ("courtesy bike 1" for the loaner bike 'LB-1'), where
+    the code's letters are not the words said: for each number said right after a word whose stem is the
+    last word of a table's name, the one code of such tables holding that one number; none where there
+    are several."""
+    named: list[NamedRow] = []
+    for number, said in spans:
+        noun = stem(said.split()[-2]) if len(said.split()) > 1 else ""
+        found = [
+            NamedRow(shape.table, column, code, " ".join(said.split()[-2:]))
+            for shape in shapes.values()
+            if noun and stem(words(shape.table).split()[-1]) == noun
+            for column in _code_columns(shape)
+            for code in stored.codes_holding(shape.table, column, [number])
+            if _one_number(code) == number
+        ]
+        if len(found) == 1:
+            named += found
     return named
 
 
