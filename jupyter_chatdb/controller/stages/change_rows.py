@@ -105,6 +105,7 @@ def read_change(ctx: Context) -> Iterator[Event]:
             reading = replace(reading, does="add")
     if reading is None or reading.does == "add":
         ctx.adds_to = reading.table if reading is not None and reading.table in shapes else ""
+        ctx.new_row_read = _values_read(reading, shapes) if ctx.adds_to else ()
         return
     reading, left_behind = on_the_table_it_names(reading, shapes, stored)
     ctx.changes_read = tuple(f"{shapes[reading.table].table}.{s.column}" for s in reading.settings)
@@ -155,6 +156,16 @@ def read_change(ctx: Context) -> Iterator[Event]:
     ctx.params.update(write.params)
     ctx.held += [f"{doubt}; check it before approving" for doubt in write.doubts]
     yield ChangeRead(write.reading.does, write.reading.table, write.sql, tuple(write.doubts), picked)
+
+
+def _values_read(reading: Reading, shapes: dict[str, Shape]) -> tuple[tuple[str, object], ...]:
+    """The values a reading of a new row gives (those it names rows by, and those it sets "to"), by the
+    fields of its table: a second reading of the new row, where the rows read cannot be written."""
+    shape = shapes[reading.table]
+    given = [(p.column, p.value) for p in reading.which] + [
+        (s.column, s.value) for s in reading.settings if s.how == "to"
+    ]
+    return tuple((f.name, value) for column, value in given if (f := shape.field(column)) is not None)
 
 
 def _a_kept_row_with_states(stored: StoredRows, reading: Reading, shapes: dict[str, Shape], text: str) -> bool:

@@ -51,7 +51,10 @@ def write_from_facts(ctx: Context) -> Iterator[Event]:
     of it was made up (rows of a table the request says nothing of), it is read once more, offered only the
     tables it read that were not made up (and those they name); a header read without its lines, once
     more for them, and so is one written without its lines where the request gives numbers that nothing
-    written holds."""
+    written holds. Where none can be written, the values the change reading gave a new row
+    (`ctx.new_row_read`) are written instead where they can be, kept to what the request says as any
+    reading is (its references swapped: a new hive's keeper read as its yard's code).
+    """
     if ctx.route != Route.WRITE or ctx.steps or ctx.request.approved:
         return
     rules = ctx.services.rules
@@ -73,11 +76,7 @@ def write_from_facts(ctx: Context) -> Iterator[Event]:
             if isinstance(again, _Written) and len(_unused(ctx, again)) < len(left):
                 read = again  # the lines it left out the first time, where they hold the numbers it gives
         if isinstance(read, _Written):
-            ctx.steps = [PlannedStep(write.goal, write.sql, write.binds) for write in read.writes]
-            ctx.params.update(read.params)
-            ctx.held += [f"{guess}: the request does not say it; check it before approving" for guess in read.guessed]
-            ctx.held += [f"{doubt}; check it before approving" for doubt in read.doubts]
-            ctx.held += _sets_other_columns(ctx, read.writes)
+            _take(ctx, read)
             yield FactsExtracted(read.counts, read.unstated, read.from_lines)
             return
         failed = read
@@ -89,7 +88,22 @@ def write_from_facts(ctx: Context) -> Iterator[Event]:
         shapes = _read_again_by(shapes, failed.read - failed.made_up)
         if not shapes:
             break
+    if ctx.new_row_read and ctx.adds_to in shapes:  # the change reading's values of the new row, read again by code
+        again = yield from _written(ctx, shapes, {ctx.adds_to: [dict(ctx.new_row_read)]})
+        if isinstance(again, _Written):
+            _take(ctx, again)
+            yield FactsExtracted(again.counts, again.unstated, again.from_lines)
+            return
     yield FactsNotUsed(failed.reason, failed.unstated)
+
+
+def _take(ctx: Context, read: _Written) -> None:
+    """The writes of `read` as the plan, with the reasons it waits."""
+    ctx.steps = [PlannedStep(write.goal, write.sql, write.binds) for write in read.writes]
+    ctx.params.update(read.params)
+    ctx.held += [f"{guess}: the request does not say it; check it before approving" for guess in read.guessed]
+    ctx.held += [f"{doubt}; check it before approving" for doubt in read.doubts]
+    ctx.held += _sets_other_columns(ctx, read.writes)
 
 
 def _unused(ctx: Context, read: _Written) -> list[str]:
@@ -182,6 +196,16 @@ def _read(
     read, was_cut = rows_read(completion.text)
     if read is None:
         return _NotWritten("the model's rows were not JSON")
+    return (yield from _written(ctx, shapes, read, was_cut, required))
+
+
+def _written(
+    ctx: Context, shapes: dict[str, Shape], read: object, was_cut: bool = False, required: tuple[str, ...] = ()
+) -> Generator[Event, None, _Written | _NotWritten]:
+    """The rows `read` (table -> rows, as the model gave them), kept to what the request says, and their
+    statements; `was_cut`: the reading ran out of tokens."""
+    today = dt.date.today()
+    text = ctx.request.text
     cut = ("what the reading held after its last complete row (it was cut off)",) if was_cut else ()
     read = as_nothing(shapes, filled_from_lines(shapes, read if isinstance(read, dict) else {}, text))
     said, unsure, chosen = yield from _listed_values(ctx, shapes, read, today)

@@ -1,7 +1,8 @@
-"""A new row read without its day (`recording/undated.py`): the one day the request gives dates it, whether
-the model read the record as adding a row or as changing the row its other values name; and without the
-kept row it refers to (`recording/named_reference.py`): the one the request names. Real DuckDB, the
-scripted model, an invented boatyard's hull surveys."""
+"""New rows the model reads short of what the request settles. Without its day (`recording/undated.py`): the
+one day the request gives dates it, whether the model read the record as adding a row or as changing the
+row its other values name. Without the kept row it refers to (`recording/named_reference.py`): the one the
+request names. Read so that it cannot be written (cut off): the values the change reading gave the new row
+are. Real DuckDB, the scripted model, an invented boatyard's hull surveys."""
 
 from __future__ import annotations
 
@@ -10,7 +11,12 @@ from jupyter_chatdb.llm import ScriptedBackend
 
 BOATYARD = """
 CREATE TABLE boats (boat_code VARCHAR PRIMARY KEY, owner VARCHAR NOT NULL);
-CREATE TABLE surveyors (surveyor_no INTEGER PRIMARY KEY, surveyor_name VARCHAR NOT NULL UNIQUE);
+CREATE SEQUENCE surveyor_seq;
+CREATE TABLE surveyors (
+    surveyor_no INTEGER PRIMARY KEY DEFAULT nextval('surveyor_seq'),
+    surveyor_name VARCHAR NOT NULL UNIQUE,
+    licence VARCHAR NOT NULL
+);
 CREATE SEQUENCE survey_seq;
 CREATE TABLE hull_surveys (
     survey_no INTEGER PRIMARY KEY DEFAULT nextval('survey_seq'),
@@ -21,12 +27,13 @@ CREATE TABLE hull_surveys (
     remarks VARCHAR
 );
 INSERT INTO boats VALUES ('BT-4', 'Ines Mora'), ('BT-7', 'Kai Dunn');
-INSERT INTO surveyors VALUES (1, 'Mia Lund'), (2, 'Oskar Berg');
+INSERT INTO surveyors (surveyor_name, licence) VALUES ('Mia Lund', 'SL-40'), ('Oskar Berg', 'SL-41');
 INSERT INTO hull_surveys (boat_code, surveyed_on, surveyor_no, blisters, remarks)
     VALUES ('BT-4', DATE '2025-02-01', 1, 5, 'fine');
 """
 SURVEYS = "SELECT boat_code, surveyed_on::VARCHAR, surveyor_no, blisters, remarks FROM hull_surveys ORDER BY survey_no"
 KEPT = ("BT-4", "2025-02-01", 1, 5, "fine")
+CUT = '{"hull_surveys": [{"boat_code": "BT-7", "surveyor_no": "Mia'  # a reading that ran out of tokens
 
 
 def test_a_log_line_read_as_a_change_of_the_row_its_values_name_is_a_new_row(scripted: ScriptedBackend):
@@ -117,4 +124,44 @@ def test_two_rows_named_that_the_reference_could_be_leave_it_out(scripted: Scrip
     )
     chatdb.ask("Oskar Berg surveyed BT-7 on 2 April 2025 with Mia Lund: 1 blister", allow_writes=True)
     assert chatdb.session.rows(SURVEYS) == [KEPT]
+    chatdb.close()
+
+
+def test_rows_read_that_cannot_be_written_give_way_to_the_new_row_the_change_reading_gave(scripted: ScriptedBackend):
+    """The rows read were cut off before their first row ended: the change reading's values of the new
+    survey are written instead, kept to what the request says, with no plan asked for."""
+    chatdb = ChatDB(model=scripted, schema=BOATYARD, summarize=False)
+    change = {
+        "does": "add",
+        "table": "hull_surveys",
+        "which": [
+            {"column": "boat_code", "value": "BT-7"},
+            {"column": "surveyor_no", "value": "Mia Lund"},
+            {"column": "surveyed_on", "value": "2025-04-03"},
+        ],
+        "set": [{"column": "blisters", "how": "to", "value": "2"}],
+    }
+    scripted.push({"route": "write"}, change, CUT)
+    reply = chatdb.ask("2025-04-03 | hull survey | BT-7 | Mia Lund | 2 blisters", allow_writes=True)
+    assert not reply.pending and scripted.remaining == 0
+    assert chatdb.session.rows(SURVEYS) == [KEPT, ("BT-7", "2025-04-03", 1, 2, None)]
+    chatdb.close()
+
+
+def test_values_of_the_change_reading_the_request_does_not_say_are_not_written(scripted: ScriptedBackend):
+    """The change reading's remark is none of the request's words: left out, as from any reading."""
+    chatdb = ChatDB(model=scripted, schema=BOATYARD, summarize=False)
+    change = {
+        "does": "add",
+        "table": "hull_surveys",
+        "which": [{"column": "boat_code", "value": "BT-7"}, {"column": "surveyor_no", "value": "Mia Lund"}],
+        "set": [
+            {"column": "blisters", "how": "to", "value": "2"},
+            {"column": "remarks", "how": "to", "value": "hull sound"},
+        ],
+    }
+    scripted.push({"route": "write"}, change, CUT)
+    reply = chatdb.ask("2025-04-03 | hull survey | BT-7 | Mia Lund | 2 blisters", allow_writes=True)
+    assert not reply.pending and scripted.remaining == 0
+    assert chatdb.session.rows(SURVEYS) == [KEPT, ("BT-7", "2025-04-03", 1, 2, None)]
     chatdb.close()
