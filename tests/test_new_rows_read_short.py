@@ -24,7 +24,8 @@ CREATE TABLE hull_surveys (
     surveyed_on DATE NOT NULL,
     surveyor_no INTEGER NOT NULL REFERENCES surveyors (surveyor_no),
     blisters INTEGER NOT NULL,
-    remarks VARCHAR
+    remarks VARCHAR,
+    verdict VARCHAR NOT NULL DEFAULT 'awaiting_review' CHECK (verdict IN ('awaiting_review', 'passed', 'failed'))
 );
 INSERT INTO boats VALUES ('BT-4', 'Ines Mora'), ('BT-7', 'Kai Dunn');
 INSERT INTO surveyors (surveyor_name, licence) VALUES ('Mia Lund', 'SL-40'), ('Oskar Berg', 'SL-41');
@@ -164,4 +165,33 @@ def test_values_of_the_change_reading_the_request_does_not_say_are_not_written(s
     reply = chatdb.ask("2025-04-03 | hull survey | BT-7 | Mia Lund | 2 blisters", allow_writes=True)
     assert not reply.pending and scripted.remaining == 0
     assert chatdb.session.rows(SURVEYS) == [KEPT, ("BT-7", "2025-04-03", 1, 2, None)]
+    chatdb.close()
+
+
+def test_a_listed_value_a_new_row_gets_that_is_its_column_default_is_not_asked_again(scripted: ScriptedBackend):
+    """The reading gives the survey the verdict its column holds unless told otherwise: no doubt, no second
+    question, where any other unsaid entry is asked again."""
+    chatdb = ChatDB(model=scripted, schema=BOATYARD, summarize=False)
+    scripted.push(
+        {"route": "write"},
+        {"does": "add", "table": "hull_surveys", "which": [], "set": []},
+        {
+            "hull_surveys": [
+                {
+                    "boat_code": "BT-7",
+                    "surveyor_no": "Mia Lund",
+                    "surveyed_on": "2025-04-02",
+                    "blisters": 1,
+                    "verdict": "awaiting_review",
+                }
+            ]
+        },
+    )
+    text = "Mia Lund surveyed BT-7 on 2 April 2025: 1 blister, the report awaits her signature"
+    reply = chatdb.ask(text, allow_writes=True)
+    assert not reply.pending and scripted.remaining == 0
+    assert chatdb.session.rows("SELECT boat_code, blisters, verdict FROM hull_surveys ORDER BY survey_no") == [
+        ("BT-4", 5, "awaiting_review"),
+        ("BT-7", 1, "awaiting_review"),
+    ]
     chatdb.close()

@@ -54,6 +54,7 @@ class Field:
     counter: bool = False  # has a default the database starts it at (a stock count starting at 0)
     allowed: tuple[str, ...] = ()  # the values it may hold (a CHECK list, a small table's names); () any
     nullable: bool = True  # may be empty (NULL)
+    default: str | None = None  # the text its column's DEFAULT gives, where that is a quoted literal
 
 
 @dataclass(frozen=True)
@@ -128,7 +129,10 @@ def shapes_of(session: Session, catalog: Catalog, derived: Mapping[str, Sequence
                 allowed = allowed or picked.get(target[0], ())
             name = _reference_name(column.name, [c.name for c in table.columns]) if reference else column.name
             counter = default is not None
-            fields.append(Field(name, column.name, data_type, required, reference, counter, allowed, bool(nullable)))
+            given = _quoted(default)
+            fields.append(
+                Field(name, column.name, data_type, required, reference, counter, allowed, bool(nullable), given)
+            )
         key = table.primary_key[0] if len(table.primary_key) == 1 else ""
         generated = bool(key) and _from_sequence(info.get((table.name, key), ("", True, None))[2])
         own = tuple(c.name for c in table.columns if (table.name, c.name) in unique)  # each names one row
@@ -266,6 +270,18 @@ def json_type(field: Field) -> str:
     if kind == "BOOLEAN":
         return "boolean"
     return "string"
+
+
+def _quoted(default: object) -> str | None:
+    """The text a column's DEFAULT gives where it is a quoted literal ("'shelved'"); None otherwise.
+
+    >>> _quoted("'on_shelf'"), _quoted("0"), _quoted(None), _quoted("'it''s'")
+    ('on_shelf', None, None, "it's")
+    """
+    text = str(default).strip() if default is not None else ""
+    if len(text) < 2 or text[0] != "'" or text[-1] != "'" or "'" in text[1:-1].replace("''", ""):
+        return None
+    return text[1:-1].replace("''", "'")
 
 
 def _from_sequence(default: object) -> bool:

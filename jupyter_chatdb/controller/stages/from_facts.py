@@ -361,9 +361,10 @@ def _entries_asked_again(
     ctx: Context, shapes: dict[str, Shape], rows: Mapping[str, object], chosen: set[tuple[str, str, str]]
 ) -> Generator[Event, None, list[str]]:
     """The doubts about the CHECK-listed entries a new row gets that the request does not say in words ("by
-    bank transfer" read as 'banknotes'), and the model gave rather than chose (`chosen`): each is asked
-    once more (twice: the list each way round, up to `CHOICES` entries), and a different pick is a guess.
-    A kept row's change holds only entries it says (`stated_only`)."""
+    bank transfer" read as 'banknotes'), and the model gave rather than chose (`chosen`), but for its
+    column's DEFAULT (what the row holds unless told otherwise): each is asked once more (twice: the list
+    each way round, up to `CHOICES` entries), and a different pick is a guess. A kept row's change holds
+    only entries it says (`stated_only`)."""
     doubts: list[str] = []
     asked: set[tuple[str, str, str]] = set(chosen)
     for table, listed in rows.items():
@@ -377,8 +378,8 @@ def _entries_asked_again(
                 value = row.get(field.name)
                 if not field.allowed or field.reference is not None or not isinstance(value, str):
                     continue
-                if value not in field.allowed or entry_said(value, ctx.request.text):
-                    continue
+                if value not in field.allowed or value == field.default or entry_said(value, ctx.request.text):
+                    continue  # a value the column holds unless told otherwise is no guess
                 if (table, field.name, value) in asked:
                     continue
                 if len(asked) - len(chosen) == CHOICES:
