@@ -195,3 +195,21 @@ def test_a_listed_value_a_new_row_gets_that_is_its_column_default_is_not_asked_a
         ("BT-7", 1, "awaiting_review"),
     ]
     chatdb.close()
+
+
+def test_a_change_reading_that_names_and_sets_nothing_leaves_the_rows_read_to_add(scripted: ScriptedBackend):
+    """ "change" with no row named and nothing set says nothing of kept rows: the new survey read is added."""
+    chatdb = ChatDB(model=scripted, schema=BOATYARD, summarize=False)
+    scripted.push(
+        {"route": "write"},
+        {"does": "change", "table": "hull_surveys", "which": [], "set": []},
+        {
+            "hull_surveys": [
+                {"boat_code": "BT-7", "surveyor_no": "Mia Lund", "surveyed_on": "2025-04-02", "blisters": 1}
+            ]
+        },
+    )
+    reply = chatdb.ask("Mia Lund surveyed BT-7 on 2 April 2025 and found 1 blister", allow_writes=True)
+    assert not reply.pending and scripted.remaining == 0
+    assert chatdb.session.rows(SURVEYS) == [KEPT, ("BT-7", "2025-04-02", 1, 1, None)]
+    chatdb.close()

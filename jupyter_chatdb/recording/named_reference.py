@@ -20,7 +20,7 @@ def referring_to_the_one_named(
     shapes: Mapping[str, Shape], table: str, row: Mapping[str, object], named: Sequence[NamedRow]
 ) -> dict | None:
     """`row` of `table` given, for each reference it lacks, the one kept row of the referenced table the
-    request names (`named`) that it does not refer to already; None where it lacks anything but references
+    request names (`named`, by its key or a label) that it does not refer to already; None where it lacks anything but references
     and dates, or no reference, or the request names no such row or several.
 
     >>> from jupyter_chatdb.recording.shapes import Field, Reference
@@ -54,7 +54,7 @@ def referring_to_the_one_named(
             str(n.value)
             for n in named
             if n.table.lower() == reference.table.lower()
-            and n.column.lower() == reference.name.lower()
+            and n.column.lower() in {c.lower() for c in (reference.name, *reference.labels)}
             and str(n.value) not in held
         }
         if len(candidates) != 1:

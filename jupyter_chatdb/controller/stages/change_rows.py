@@ -101,7 +101,7 @@ def read_change(ctx: Context) -> Iterator[Event]:
     if reading is not None and new_row and not _a_kept_row_with_states(stored, reading, shapes, text):
         reading = replace(reading, does="add")  # the values of a new row, read as the rows it changes
     elif reading is not None and reading.does == "change" and not reading.settings:
-        if names_no_kept_row(reading, shapes, stored, text):  # nothing to set on rows that are not kept
+        if not reading.which or names_no_kept_row(reading, shapes, stored, text):  # nothing to set, on no kept row
             reading = replace(reading, does="add")
     if reading is None or reading.does == "add":
         ctx.adds_to = reading.table if reading is not None and reading.table in shapes else ""
