@@ -213,3 +213,27 @@ def test_a_change_reading_that_names_and_sets_nothing_leaves_the_rows_read_to_ad
     assert not reply.pending and scripted.remaining == 0
     assert chatdb.session.rows(SURVEYS) == [KEPT, ("BT-7", "2025-04-02", 1, 1, None)]
     chatdb.close()
+
+
+def test_rows_read_for_a_new_row_the_change_reading_gave_values_must_hold_one(scripted: ScriptedBackend):
+    """Read as adding a survey with its values, the rows read must give a survey (the reading's grammar
+    requires one); read as adding without values (a kept header's lines are read so too), they need not."""
+    chatdb = ChatDB(model=scripted, schema=BOATYARD, summarize=False)
+    row = {
+        "hull_surveys": [{"boat_code": "BT-7", "surveyor_no": "Mia Lund", "surveyed_on": "2025-04-02", "blisters": 1}]
+    }
+    with_values = {
+        "does": "add",
+        "table": "hull_surveys",
+        "which": [{"column": "boat_code", "value": "BT-7"}],
+        "set": [{"column": "blisters", "how": "to", "value": "1"}],
+    }
+    without = {"does": "add", "table": "hull_surveys", "which": [], "set": []}
+    required = []
+    for change in (with_values, without):
+        scripted.push({"route": "write"}, change, row)
+        chatdb.ask("Mia Lund surveyed BT-7 on 2 April 2025 and found 1 blister", allow_writes=True)
+        extract = next(c for c in scripted.calls[::-1] if "hull_surveys" in (c.json_schema or {}).get("properties", {}))
+        required.append(extract.json_schema.get("required", []))
+    assert required == [["hull_surveys"], []]
+    chatdb.close()

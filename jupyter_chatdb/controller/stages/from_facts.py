@@ -185,13 +185,14 @@ def _read(
 ) -> Generator[Event, None, _Written | _NotWritten]:
     """One constrained call for the rows the request states, kept to what it says, and their statements;
     `required`: tables it must give a row for, read again for a header's rows. A first reading of a request
-    read as adding rows to a table (`ctx.adds_to`) must give one of its rows: a small model otherwise fills
-    the table beside it (a new hive's words read as an inspection of it)."""
+    read as adding a row to a table, with its values (`ctx.adds_to`, `ctx.new_row_read`), must give one of
+    its rows: a small model otherwise fills the table beside it (a new hive's words read as an inspection of
+    it). Read as adding to a table without values, it need not: lines of a kept header are read so too."""
     today = dt.date.today()
     shown = shown_order(shapes)
     text = ctx.request.text
     messages = facts_messages(describe(shown), text, "" if says_a_date(text) else today.isoformat())
-    wanted = required or ((ctx.adds_to,) if ctx.adds_to in shapes else ())
+    wanted = required or ((ctx.adds_to,) if ctx.adds_to in shapes and ctx.new_row_read else ())
     completion = yield from ctx.calls("extract", messages, json_schema(shown, wanted), FACTS_MAX_TOKENS)
     read, was_cut = rows_read(completion.text)
     if read is None:
