@@ -125,7 +125,7 @@ class Context:
     does: str = ""  # what a write does to rows, as the model read it: add, change or remove (`read_change`)
     changes_read: tuple[str, ...] = ()  # "table.column" each setting of the change the model read sets
     adds_to: str = ""  # the table a write was read as adding rows to (`read_change`), its rows read by it
-    new_row_read: tuple[tuple[str, object], ...] = ()  # (column, value) the change reading gave a new row of `adds_to`
+    new_row_read: tuple[tuple[str, object], ...] = ()  # (field, value) the change reading gave a new row of `adds_to`
     held: list[str] = field(default_factory=list)  # why a write waits for approval even where writes are allowed
     steps: list[PlannedStep] = field(default_factory=list)  # the plan
     params: dict[str, object] = field(default_factory=dict)  # values bound to the plan's $parameters
