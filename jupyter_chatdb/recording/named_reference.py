@@ -1,7 +1,7 @@
 """A new row read without the kept row the request names for it.
 
-A small model reading a record leaves out a reference whose field it cannot tell by its name: the member
-who inspected (`inspector_no`, a reference to members) where the request says "Ada Brook looked at ...".
+A small model reading a record leaves out a reference whose field it cannot tell by its name: the tuner
+who did the work (`tuner_no`, a reference to tuners) where the request says "Ida Roos tuned PN-4 ...".
 Where a new row lacks only references (and dates, left to `undated.py`), and for each the request names
 exactly one kept row of the table referred to that the row does not refer to already, the row refers to it
 (`referring_to_the_one_named`).

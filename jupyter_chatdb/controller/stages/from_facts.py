@@ -53,7 +53,7 @@ def write_from_facts(ctx: Context) -> Iterator[Event]:
     more for them, and so is one written without its lines where the request gives numbers that nothing
     written holds. Where none can be written, the values the change reading gave a new row
     (`ctx.new_row_read`) are written instead where they can be, kept to what the request says as any
-    reading is (its references swapped: a new hive's keeper read as its yard's code).
+    reading is (its references swapped: a new kayak's owner read as its rack's code).
     """
     if ctx.route != Route.WRITE or ctx.steps or ctx.request.approved:
         return
@@ -186,7 +186,7 @@ def _read(
     """One constrained call for the rows the request states, kept to what it says, and their statements;
     `required`: tables it must give a row for, read again for a header's rows. A first reading of a request
     read as adding a row to a table, with its values (`ctx.adds_to`, `ctx.new_row_read`), must give one of
-    its rows: a small model otherwise fills the table beside it (a new hive's words read as an inspection of
+    its rows: a small model otherwise fills the table beside it (a new kayak's words read as a hire of
     it). Read as adding to a table without values, it need not: lines of a kept header are read so too."""
     today = dt.date.today()
     shown = shown_order(shapes)
