@@ -105,7 +105,7 @@ def read_change(ctx: Context) -> Iterator[Event]:
             reading = replace(reading, does="add")
     if reading is None or reading.does == "add":
         ctx.adds_to = reading.table if reading is not None and reading.table in shapes else ""
-        ctx.new_row_read = _values_read(reading, shapes) if ctx.adds_to else ()
+        ctx.new_row_read = _values_read(reading, shapes) if reading is not None and ctx.adds_to else ()
         return
     reading, left_behind = on_the_table_it_names(reading, shapes, stored)
     ctx.changes_read = tuple(f"{shapes[reading.table].table}.{s.column}" for s in reading.settings)
