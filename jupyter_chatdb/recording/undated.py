@@ -76,10 +76,20 @@ def an_undated_new_row(reading: Reading, shapes: Mapping[str, Shape], stored: St
     shape = shapes.get(reading.table)
     if reading.does != "change" or shape is None or not reading.which:
         return False
-    if sum(f.required for f in shape.fields) < MIN_NEEDED or any(s.how != "to" for s in reading.settings):
+    if sum(f.required for f in shape.fields) < MIN_NEEDED:
         return False
-    values = [(p.column, p.value) for p in reading.which] + [(s.column, s.value) for s in reading.settings]
-    row = {field.name: value for column, value in values if (field := shape.field(column)) is not None}
-    if len(row) != len(values) or dated_the_one_day(shapes, reading.table, row, text, stored) is None:
+    given = values_given(reading, shape)
+    row = dict(given)
+    if len(given) != len(reading.which) + len(reading.settings) or len(row) != len(given):
+        return False  # a setting other than "to", a column not its table's, or one field twice
+    if dated_the_one_day(shapes, reading.table, row, text, stored) is None:
         return False
     return rows_met(reading, shapes, stored, text) == 0
+
+
+def values_given(reading: Reading, shape: Shape) -> tuple[tuple[str, object], ...]:
+    """The (field, value) a reading gives a row of `shape`: the values it names rows by, and those it sets
+    "to"; a column the table lacks left out."""
+    given = [(p.column, p.value) for p in reading.which]
+    given += [(s.column, s.value) for s in reading.settings if s.how == "to"]
+    return tuple((field.name, value) for column, value in given if (field := shape.field(column)) is not None)

@@ -48,7 +48,7 @@ from ...recording.row_changes import (
 )
 from ...recording.scope import in_scope
 from ...recording.shapes import INTEGER_TYPES, Shape, shapes_of
-from ...recording.undated import an_undated_new_row
+from ...recording.undated import an_undated_new_row, values_given
 from ...sql.names import quote_identifier, quote_table
 from ...sql.rules import derived_columns
 from ..context import Context
@@ -105,7 +105,7 @@ def read_change(ctx: Context) -> Iterator[Event]:
             reading = replace(reading, does="add")
     if reading is None or reading.does == "add":
         ctx.adds_to = reading.table if reading is not None and reading.table in shapes else ""
-        ctx.new_row_read = _values_read(reading, shapes) if reading is not None and ctx.adds_to else ()
+        ctx.new_row_read = values_given(reading, shapes[ctx.adds_to]) if reading is not None and ctx.adds_to else ()
         return
     reading, left_behind = on_the_table_it_names(reading, shapes, stored)
     ctx.changes_read = tuple(f"{shapes[reading.table].table}.{s.column}" for s in reading.settings)
@@ -156,16 +156,6 @@ def read_change(ctx: Context) -> Iterator[Event]:
     ctx.params.update(write.params)
     ctx.held += [f"{doubt}; check it before approving" for doubt in write.doubts]
     yield ChangeRead(write.reading.does, write.reading.table, write.sql, tuple(write.doubts), picked)
-
-
-def _values_read(reading: Reading, shapes: dict[str, Shape]) -> tuple[tuple[str, object], ...]:
-    """The values a reading of a new row gives (those it names rows by, and those it sets "to"), by the
-    fields of its table: a second reading of the new row, where the rows read cannot be written."""
-    shape = shapes[reading.table]
-    given = [(p.column, p.value) for p in reading.which] + [
-        (s.column, s.value) for s in reading.settings if s.how == "to"
-    ]
-    return tuple((f.name, value) for column, value in given if (f := shape.field(column)) is not None)
 
 
 def _a_kept_row_with_states(stored: StoredRows, reading: Reading, shapes: dict[str, Shape], text: str) -> bool:

@@ -490,7 +490,8 @@ def _without_made_up_rows(
         owns_rows = table in shapes and bool(facts.children(shapes, table, stated.rows))
         for index, given in enumerate(listed):
             made_up = table in shapes and (table, index) not in named
-            new = made_up and not facts.changes_a_kept_row(shapes, table, given, stored)
+            lacking = made_up and bool(facts.lacks(shapes, table, given))  # what the two fill-ins act on
+            new = lacking and not facts.changes_a_kept_row(shapes, table, given, stored)
             if new:
                 given = referring_to_the_one_named(shapes, table, given, kept_named) or given
             row = (
