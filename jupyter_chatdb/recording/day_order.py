@@ -3,8 +3,8 @@
 A small model reads such a day one way or the other, as it comes. Where the request gives another day
 with slashes that reads only one way ("24/03/2024": the day first), that is the order; else the reading
 nearer the days its column keeps (a log goes on from its newest) is the day; where it keeps none, the
-reading within a month of the other days the request gives, when the other is not (lent on 6 April, due
-back 08/04); else (both as near: a birthday among decades of them) the model's reading stands, and the
+reading within a month of the other days the request gives, when the other is not (hired on 20 June,
+back 02/07); else (both as near: a birthday among decades of them) the model's reading stands, and the
 write waits, saying both (`ordered_day`).
 """
 
@@ -32,8 +32,8 @@ def ordered_day(text: str, read: dt.date, kept: tuple[dt.date, dt.date] | None) 
     (datetime.date(2024, 9, 3), "'09/03/2024' reads as 3 September 2024 or 9 March 2024")
     >>> ordered_day("paid 2024-09-03", dt.date(2024, 9, 3), None)
     (datetime.date(2024, 9, 3), '')
-    >>> ordered_day("lent April 6, 2024, due 08/04/2024", dt.date(2024, 8, 4), None)
-    (datetime.date(2024, 4, 8), '')
+    >>> ordered_day("hired June 20, 2024, back 02/07/2024", dt.date(2024, 2, 7), None)
+    (datetime.date(2024, 7, 2), '')
     >>> ordered_day("born 09/03/1990, joined 2024-05-01", dt.date(1990, 9, 3), None)[1]
     "'09/03/1990' reads as 3 September 1990 or 9 March 1990"
     """

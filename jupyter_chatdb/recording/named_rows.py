@@ -56,7 +56,7 @@ def codes_said(text: str, shapes: Mapping[str, Shape], stored: StoredRows) -> li
 
 
 def _by_their_noun(spans: list[tuple[int, str]], shapes: Mapping[str, Shape], stored: StoredRows) -> list[NamedRow]:
-    """The rows said as their table's noun and a number ("courtesy bike 1" for the loaner bike 'LB-1'), where
+    """The rows said as their table's noun and a number ("courtesy kayak 2" for the loaner kayak 'L-2'), where
     the code's letters are not the words said: for each number said right after a word whose stem is the
     last word of a table's name, the one code of such tables holding that one number; none where there
     are several."""
