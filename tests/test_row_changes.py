@@ -270,6 +270,30 @@ def test_the_new_value_written_as_a_name_of_the_row_is_left_out_of_its_names(doc
     assert not reply.pending and rows(dock, "SELECT zone FROM ledger WHERE entry_no = 4") == [("Harbour",)]
 
 
+def test_the_value_set_read_among_the_names_too_names_no_row(dock: ChatDB, model: ScriptedBackend):
+    """"Birch is on the low shelf now" read with shelf Low both among the names and as the value set: a row
+    already on Low is no change (Cedar is), so the label alone names the row."""
+    to_low = {"column": "shelf", "how": "to", "value": "Low"}
+    model.push({"route": "write"}, change("bins", [("label", "Birch"), ("shelf", "Low")], to_low))
+    reply = dock.ask("Birch is on the low shelf now", allow_writes=True)
+    assert not reply.pending
+    assert rows(dock, "SELECT label, shelf FROM bins ORDER BY label") == [
+        ("Alder", "Top"),
+        ("Birch", "Low"),
+        ("Cedar", "Low"),
+    ]
+
+
+def test_a_change_setting_only_columns_its_table_lacks_is_read_for_its_names(dock: ChatDB, model: ScriptedBackend):
+    """The new shelf read among the names and a column no bin has set: the names read alone, the shelf
+    whose leaving out names one row is the value set."""
+    unknown = {"column": "moved_on", "how": "to", "value": "2024-05-27"}
+    model.push({"route": "write"}, change("bins", [("label", "Cedar"), ("shelf", "Top")], unknown))
+    reply = dock.ask("Cedar has gone up to the top shelf (2024-05-27)", allow_writes=True)
+    assert not reply.pending
+    assert rows(dock, "SELECT shelf FROM bins WHERE label = 'Cedar'") == [("Top",)]
+
+
 def test_a_date_moved_by_the_length_the_request_gives(dock: ChatDB, model: ScriptedBackend):
     """The model adds a day it worked out ("May 8, 2024") to the date: the request gives one length, a
     week, and that is what moves it."""

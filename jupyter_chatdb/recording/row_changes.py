@@ -318,6 +318,8 @@ def change_write(
     writer = _Writer(shape, stored, text, today, named, shapes)
     scratch = partial(_Writer, shape, stored, text, today, named, shapes)
     reading = replace(reading, which=_said_or_related(_in_their_columns(reading.which, writer), scratch))
+    if not any(writer.field(s.column) for s in reading.settings):  # "set jars_ready" on orders: read for its names
+        reading = replace(reading, settings=())
     which, settings = _naming_picks(reading, scratch)
     which = _narrowed(which, scratch)
     where = writer.where(which, "the rows to change" if reading.does == "change" else "the rows to remove")
@@ -447,10 +449,16 @@ def _said_or_related(which: Sequence[Pick], scratch: Callable[[], _Writer]) -> t
 def _naming_picks(reading: Reading, scratch: Callable[[], _Writer]) -> tuple[tuple[Pick, ...], tuple[Setting, ...]]:
     """The picks that name the rows, and the settings: a pick no row meets, where others are left to name
     the rows, is the new value a small model wrote among the names ("phone: same as Ann"): left out of
-    them, and the setting of its column where the reading sets none."""
+    them, and the setting of its column where the reading sets none. A pick of the very value its column
+    is set to is left out of them too."""
     changed = {s.column.lower() for s in reading.settings}
+    setting_to = {(s.column.lower(), s.value.lower()) for s in reading.settings if s.how == "to"}
     kept, unmet = [], []
     for pick in reading.which:
+        if len(reading.which) > 1 and (pick.column.lower(), pick.value.lower()) in setting_to:
+            # "hive 7 is queenless" read with the state queenless among the names: rows holding it already
+            # are no change, so the value set names no row
+            continue
         if len(reading.which) > 1 and (pick.column.lower() in changed or not reading.settings):
             writer = scratch()
             try:
