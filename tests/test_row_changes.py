@@ -668,10 +668,30 @@ def test_a_day_written_into_a_column_that_keeps_no_day_waits(dock: ChatDB, model
         {"route": "write"},
         change("bins", [("label", "Alder")], {"column": "shelf", "how": "to", "value": "May 13, 2024"}),
     )
+    model.push(asked_again("set shelf to 'May 13, 2024'"))  # a copy from Birch offered; the model keeps its reading
     events: list[Event] = []
     reply = dock.ask("Alder goes on Birch's shelf (May 13, 2024)", allow_writes=True, on_event=events.append)
     assert reply.pending and "shelf: 'May 13, 2024' is a day, as no shelf kept is" in approval_reason(events)
-    assert rows(dock, "SELECT shelf FROM bins WHERE label = 'Alder'") == [("Top",)]
+    assert rows(dock, "SELECT shelf FROM bins WHERE label = 'Alder'") == [("Top",)] and model.remaining == 0
+
+
+def test_a_doubtful_value_is_asked_again_as_a_copy_from_the_other_row_named(dock: ChatDB, model: ScriptedBackend):
+    """The record's day read as Cedar's new shelf, where the request names Birch too: the model is asked
+    whether the shelf is copied from Birch, and the copy it picks is written from Birch's row."""
+    dock.session.run("INSERT INTO bins VALUES ('Elm', 'Middle')")
+    model.push(
+        {"route": "write"},
+        change("bins", [("label", "Cedar")], {"column": "shelf", "how": "to", "value": "May 13, 2024"}),
+        asked_again("copy shelf from Birch"),
+    )
+    reply = dock.ask("Cedar goes on Birch's shelf (May 13, 2024)", allow_writes=True)
+    assert not reply.pending and "SELECT" in reply.sql[0]
+    assert rows(dock, "SELECT label, shelf FROM bins ORDER BY label") == [
+        ("Alder", "Top"),
+        ("Birch", "Top"),
+        ("Cedar", "Top"),
+        ("Elm", "Middle"),
+    ]
 
 
 def test_a_change_of_one_kept_row_that_sets_nothing_it_has_is_asked_among_its_states(model: ScriptedBackend):

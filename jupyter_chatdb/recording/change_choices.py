@@ -161,10 +161,12 @@ def confirming_options(reading: Reading, shape: Shape, text: str) -> list[Option
 
 def state_options(reading: Reading, shape: Shape, row: Mapping[str, object]) -> list[Option]:
     """For a change of one kept row that sets nothing the table has ("Ada's order of 15 May is gift-wrapped"
-    read with no column to set): each entry of the table's CHECK-listed columns the row is not in, the
-    last listed first, and leaving the row as it is (the first option: the reading as the model gave
-    it, which code cannot write); none where the table lists no states."""
-    states = _states(reading, shape, row, last_first=True)
+    read with no column to set): each entry of the table's CHECK-listed columns the row is not in (but
+    of those the reading names it by), the last listed first, and leaving the row as it is (the first
+    option: the reading as the model gave it, which code cannot write); none where the table lists no
+    states."""
+    naming = {p.column.lower() for p in reading.which}  # the smoker named among the loans is no state of one
+    states = _states(reading, shape, row, last_first=True, leaving=naming)
     if reading.does != "change" or not states:
         return []
     return [Option(f"leave the {shape.table} row as it is", reading), *states][:MAX_OPTIONS]

@@ -131,6 +131,42 @@ def a_copy_instead(
     return _written(ctx, picked, shapes, named) if picked is not None else None
 
 
+def a_copy_from_the_other_named(
+    ctx: Context, write: ChangeWrite, shapes: dict[str, Shape], named: Sequence[NamedRow]
+) -> Generator[Event, None, tuple[ChangeWrite, str] | None]:
+    """For a doubtful change setting one column of one kept row ("ring Bo Lund's number from now on, they
+    share a phone" read with the record's day for the phone), where the request names one other kept row
+    of the same table: the reading as read, or that column copied from that row, as the model picks; None
+    where it keeps its reading or there is nothing to ask."""
+    reading = write.reading
+    shape = shapes.get(reading.table)
+    if shape is None or reading.does != "change" or len(reading.settings) != 1 or reading.settings[0].how != "to":
+        return None
+    stored = StoredRows(ctx.session)
+    own = {p.value.lower() for p in reading.which}
+    others = {  # kept rows of the table named by a value one row holds, other than the one changed
+        (n.column, str(n.value))
+        for n in named
+        if n.table.lower() in (reading.table.lower(), shape.table.lower())
+        and str(n.value).lower() not in own
+        and stored.named_exactly(shape.table, (n.column,), n.value, n.column) is not None
+    }
+    row = stored.one_row(shape.table, write.where, write.params)
+    setting = reading.settings[0]
+    if len(others) != 1 or row is None or any(v.lower() in setting.value.lower() for _, v in others):
+        return None  # a value naming the other row is read as its copy already (`row_changes`)
+    column, value = others.pop()
+    copied = replace(reading, settings=(Setting(setting.column, "copy", source=(Pick(column, value),)),))
+    options = [
+        Option(f"set {setting.column} to '{setting.value}'", reading),
+        Option(f"copy {setting.column} from {value}", copied),
+    ]
+    picked = yield from _picked(ctx, shape, row, options)
+    if picked is None or picked.reading == reading:
+        return None
+    return _written(ctx, picked, shapes, named)
+
+
 def a_state_instead(
     ctx: Context, reading: Reading, shapes: dict[str, Shape], named: Sequence[NamedRow]
 ) -> Generator[Event, None, tuple[ChangeWrite, str] | None]:

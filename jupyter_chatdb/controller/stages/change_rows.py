@@ -56,7 +56,7 @@ from ..events import ChangeRead, Event, FactsNotUsed
 from ..kinds import Route
 from ..planned_steps import PlannedStep
 from ..stage import stage
-from .change_asked import a_copy_instead, a_kept_row_instead, a_state_instead, asked_again
+from .change_asked import a_copy_from_the_other_named, a_copy_instead, a_kept_row_instead, a_state_instead, asked_again
 from .rows_named import rows_named
 
 CHANGE_MAX_TOKENS = 200
@@ -149,7 +149,12 @@ def read_change(ctx: Context) -> Iterator[Event]:
             return
         write, stated_as = stated
         shapes = shapes if write.reading.table in shapes else wide  # a state of the rows referring to it
-    write, picked = yield from asked_again(ctx, write, shapes, named, set_nothing=not reading.settings)
+    set_nothing = not reading.settings
+    if write.doubts and not stated_as:  # a doubtful value, where the request names another row to copy it from
+        copied = yield from a_copy_from_the_other_named(ctx, write, shapes, named)
+        if copied is not None:
+            (write, stated_as), set_nothing = copied, False  # picked among the copies: not asked again
+    write, picked = yield from asked_again(ctx, write, shapes, named, set_nothing=set_nothing)
     picked = picked or stated_as
     ctx.does = write.reading.does
     ctx.steps = [PlannedStep(write.goal, write.sql)]
