@@ -294,6 +294,16 @@ def test_a_change_setting_only_columns_its_table_lacks_is_read_for_its_names(doc
     assert rows(dock, "SELECT shelf FROM bins WHERE label = 'Cedar'") == [("Top",)]
 
 
+def test_a_number_said_only_as_part_of_a_day_names_no_row(dock: ChatDB, model: ScriptedBackend):
+    """"4" read as the entry from "4 May 2024": entry 4 is kept, but the request says 4 only as the day, so
+    the zone alone names the row whose crates change; and 4 is no number the request gives."""
+    to_12 = {"column": "crates", "how": "to", "value": "12"}
+    model.push({"route": "write"}, change("ledger", [("entry_no", "4"), ("zone", "Harbour")], to_12))
+    reply = dock.ask("crates of the Harbour entry: 12 now (4 May 2024)", allow_writes=True)
+    assert not reply.pending
+    assert rows(dock, "SELECT entry_no, crates FROM ledger ORDER BY 1") == [(3, 12), (4, 7)]
+
+
 def test_a_date_moved_by_the_length_the_request_gives(dock: ChatDB, model: ScriptedBackend):
     """The model adds a day it worked out ("May 8, 2024") to the date: the request gives one length, a
     week, and that is what moves it."""

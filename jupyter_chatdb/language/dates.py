@@ -35,6 +35,12 @@ TIMES = re.compile(
 # date the request gives
 NUMBERED_DAY = re.compile(r"\b\d{4}-\d{1,2}-\d{1,2}\b|\b\d{1,2}[/.]\d{1,2}[/.]\d{4}\b")
 MONTH_THEN_DAY = re.compile(rf"\b(?:{MONTH_NAME})\.?\s+\d{{1,2}}(?:st|nd|rd|th)?\b", re.IGNORECASE)
+# a day said with its month's name, its year or not ("31 March", "May 4th, 2024"): its numbers are a day's
+DAY_IN_WORDS = re.compile(
+    rf"\b\d{{1,2}}(?:st|nd|rd|th)?\s+(?:of\s+)?(?:{MONTH_NAME})\b\.?(?:,?\s*\d{{4}}\b)?"
+    rf"|\b(?:{MONTH_NAME})\.?\s+\d{{1,2}}(?:st|nd|rd|th)?\b(?:,?\s*\d{{4}}\b)?",
+    re.IGNORECASE,
+)
 DAY_MONTH_YEAR = re.compile(rf"\b\d{{1,2}}(?:st|nd|rd|th)?\s+(?:of\s+)?(?:{MONTH_NAME})\b\.?\s*\d{{4}}", re.IGNORECASE)
 
 

@@ -43,7 +43,7 @@ from .related import path_to, through
 from .resolve import StoredRows, squeezed
 from .settings_kept import doubts_of_the_one_left, kept_settings
 from .shapes import Field, Reference, Shape, is_temporal, json_type
-from .stated import is_stated, says_date
+from .stated import is_stated, said_only_in_a_day, says_date
 
 DOES = ("add", "change", "remove")
 HOW = ("to", "clear", "copy", "add", "subtract")
@@ -318,7 +318,7 @@ def change_write(
     writer = _Writer(shape, stored, text, today, named, shapes)
     scratch = partial(_Writer, shape, stored, text, today, named, shapes)
     reading = replace(reading, which=_said_or_related(_in_their_columns(reading.which, writer), scratch))
-    if not any(writer.field(s.column) for s in reading.settings):  # "set jars_ready" on orders: read for its names
+    if not any(writer.field(s.column) for s in reading.settings):  # "set the rack" on an order: read for its names
         reading = replace(reading, settings=())
     which, settings = _naming_picks(reading, scratch)
     which = _narrowed(which, scratch)
@@ -430,11 +430,17 @@ def _in_their_columns(which: Sequence[Pick], writer: _Writer) -> tuple[Pick, ...
 
 def _said_or_related(which: Sequence[Pick], scratch: Callable[[], _Writer]) -> tuple[Pick, ...]:
     """The picks naming the rows, without those no row meets whose value the request does not say (a key a
-    small model made up: "lesson_no 4471"); where none is left, the kept rows the request names of tables
-    the rows refer to, through their references ("the topic of Ria's lesson": the lessons on Ria's boats),
-    where together they meet some row."""
+    small model made up: "lesson_no 4471") and those it says only as part of a day ("job 15" from
+    "15 May"); where none is left, the kept rows the request names of tables the rows refer to, through
+    their references ("the topic of Ria's lesson": the lessons on Ria's boats), where together they meet
+    some row."""
     writer = scratch()
-    kept = tuple(p for p in which if is_stated(p.value, writer.text, writer.today) or _meets(scratch(), [p]))
+    kept = tuple(
+        p
+        for p in which
+        if (is_stated(p.value, writer.text, writer.today) or _meets(scratch(), [p]))
+        and not said_only_in_a_day(p.value, writer.text)  # "job 15" from "15 May"
+    )
     if kept or not which:  # no name read at all: none is made up here
         return kept
     own = writer.shape.table.lower()

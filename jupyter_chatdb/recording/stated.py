@@ -21,7 +21,7 @@ import re
 from collections.abc import Collection, Mapping
 from dataclasses import dataclass, field
 
-from ..language.dates import DAY_MONTH_YEAR, MONTH_THEN_DAY, MONTHS, NUMBERED_DAY
+from ..language.dates import DAY_IN_WORDS, DAY_MONTH_YEAR, MONTH_THEN_DAY, MONTHS, NUMBERED_DAY
 from ..language.numbers import STATED_NUMBER
 from ..language.spoken import durations, spelled_numbers
 from ..language.words import any_words
@@ -128,6 +128,20 @@ def is_stated(value: object, text: str, today: dt.date) -> bool:
     return says_date(text, day, today)
 
 
+def said_only_in_a_day(value: object, text: str) -> bool:
+    """Whether `value` is a number `text` says only as the day or year of a day ("15" in "seen on 15 May"):
+    no name of a row a small model may read from it ("job 15").
+
+    >>> said_only_in_a_day("15", "job seen on 15 May"), said_only_in_a_day("15", "job 15 seen on 15 May")
+    (True, False)
+    """
+    said = str(value).strip()
+    if not said.isdigit():
+        return False
+    number = str(int(said))
+    return number in {n.lstrip("0") or "0" for n in FIGURES.findall(text)} and number not in _numbers(text)
+
+
 def _picked(
     picks: Mapping[tuple[str, str], bool], table: str, field: str, value: object, text: str, change: bool = False
 ) -> bool:
@@ -150,9 +164,17 @@ def _picked(
     return any(w[:4] == s[:4] for w in any_words(value) if len(w) >= 3 for s in said if len(s) >= 3)
 
 
+FIGURES = re.compile(r"\d+")  # any run of figures: a number said anywhere, in a day too
+
+
 def _numbers(text: str) -> list[str]:
-    """The numbers `text` states, in figures or in words, and lengths of time as days ("a week": 7)."""
-    figures = [n.replace(",", "") for n in STATED_NUMBER.findall(text)]
+    """The numbers `text` states, in figures or in words, and lengths of time as days ("a week": 7); not
+    the day or year of a day said with its month's name ("31 March 2024" states no 31).
+
+    >>> _numbers("reading group on 31 March 2024, 3 more; May 4th: 12 jars")
+    ['3', '12']
+    """
+    figures = [n.replace(",", "") for n in STATED_NUMBER.findall(DAY_IN_WORDS.sub(" ", text))]
     lengths = [str(d.days) for d in durations(text) if d.days] + [str(d.minutes) for d in durations(text) if d.minutes]
     return figures + [f"{n:g}" for n in spelled_numbers(text)] + lengths
 

@@ -44,6 +44,7 @@ from ...recording.row_changes import (
     change_write,
 )
 from ...recording.shapes import Shape
+from ...sql.catalog import TEXT_TYPES
 from ..context import Context
 from ..events import Event
 
@@ -142,6 +143,14 @@ def a_copy_from_the_other_named(
     shape = shapes.get(reading.table)
     if shape is None or reading.does != "change" or len(reading.settings) != 1 or reading.settings[0].how != "to":
         return None
+    field_ = shape.field(reading.settings[0].column)
+    if (
+        field_ is None
+        or field_.reference is not None
+        or field_.allowed
+        or not field_.type.upper().startswith(TEXT_TYPES)
+    ):
+        return None  # a plain text (a phone, a shelf): a day, a number or an entry is read for itself
     stored = StoredRows(ctx.session)
     own = {p.value.lower() for p in reading.which}
     others = {  # kept rows of the table named by a value one row holds, other than the one changed
