@@ -171,3 +171,17 @@ def test_a_change_of_the_row_given_as_the_new_value_is_the_joining_rows_referenc
     assert db.session.rows("SELECT tuning_no, tuner_code FROM tunings ORDER BY 1") == [(1, "TU-2"), (2, "TU-1")]
     assert db.session.rows("SELECT * FROM tuners ORDER BY 1") == [("TU-1", "Mia Holt"), ("TU-2", "Ivo Lehto")]
     db.close()
+
+
+def test_a_row_named_by_its_code_and_set_nothing_beside_a_row_of_another_table_is_the_joining_rows_change(
+    scripted,
+):
+    """'PN-4 goes to TU-2' read as a change of tuner TU-2 setting nothing: the tunings alone join the piano
+    and the tuner, so PN-4's tuning is given TU-2."""
+    db = ChatDB(model=scripted, schema=TUNINGS, summarize=False)
+    unset = {"does": "change", "table": "tuners", "which": [{"column": "tuner_code", "value": "TU-2"}], "set": []}
+    scripted.push(unset)  # key: value lines: no routing call
+    reply = db.ask("tuning\npiano: PN-4\ntuner: TU-2\ndate: 2 March 2025", allow_writes=True)
+    assert not reply.pending
+    assert db.session.rows("SELECT tuning_no, tuner_code FROM tunings ORDER BY 1") == [(1, "TU-2"), (2, "TU-1")]
+    db.close()

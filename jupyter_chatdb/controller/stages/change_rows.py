@@ -110,6 +110,7 @@ def read_change(ctx: Context) -> Iterator[Event]:
     reading, left_behind = on_the_table_it_names(reading, shapes, stored)
     ctx.changes_read = tuple(f"{shapes[reading.table].table}.{s.column}" for s in reading.settings)
     stated_as = ""  # the state the model picked for a change that set nothing
+    referred = None  # the change of the row joining two named rows, where the model's set nothing
     try:
         write = change_write(reading, shapes, stored, text, dt.date.today(), named)
         write = replace(write, goal="; ".join([write.goal, *left_behind]))
@@ -136,8 +137,13 @@ def read_change(ctx: Context) -> Iterator[Event]:
     except NotExpressible as error:  # a change code cannot write: the plan writes it, never as new rows
         # values the database refuses are no change the request makes: a state is asked for as if it set none
         unset = replace(reading, settings=()) if isinstance(error, Refused) else reading
-        stated = (yield from a_copy_instead(ctx, reading, shapes, named)) or (
-            yield from a_state_instead(ctx, unset, wide, named)
+        # a row named by its code that sets nothing, beside a row of another table: the row joining them
+        referred = _read_from_the_data(ctx, reading, wide, named) if not reading.settings else None
+        stated = (
+            (referred, "")
+            if referred is not None
+            else (yield from a_copy_instead(ctx, reading, shapes, named))
+            or (yield from a_state_instead(ctx, unset, wide, named))
         )
         if stated is None and new_row:  # the kept row stays as it is: the values of a new row, as read
             ctx.adds_to = reading.table
@@ -149,7 +155,7 @@ def read_change(ctx: Context) -> Iterator[Event]:
             return
         write, stated_as = stated
         shapes = shapes if write.reading.table in shapes else wide  # a state of the rows referring to it
-    set_nothing = not reading.settings
+    set_nothing = not reading.settings and referred is None  # a change the data reads: no state to guess
     if write.doubts and not stated_as:  # a doubtful value, where the request names another row to copy it from
         copied = yield from a_copy_from_the_other_named(ctx, write, shapes, named)
         if copied is not None:
