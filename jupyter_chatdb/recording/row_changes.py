@@ -43,7 +43,7 @@ from .related import path_to, through
 from .resolve import StoredRows, squeezed
 from .settings_kept import doubts_of_the_one_left, kept_settings
 from .shapes import Field, Reference, Shape, is_temporal, json_type
-from .stated import is_stated, said_only_in_a_day, says_date
+from .stated import is_stated, said_only_as_part, says_date
 
 DOES = ("add", "change", "remove")
 HOW = ("to", "clear", "copy", "add", "subtract")
@@ -439,7 +439,7 @@ def _said_or_related(which: Sequence[Pick], scratch: Callable[[], _Writer]) -> t
         p
         for p in which
         if (is_stated(p.value, writer.text, writer.today) or _meets(scratch(), [p]))
-        and not said_only_in_a_day(p.value, writer.text)  # "job 15" from "15 May"
+        and not said_only_as_part(p.value, writer.text)  # "job 15" from "15 May"
     )
     if kept or not which:  # no name read at all: none is made up here
         return kept

@@ -128,11 +128,12 @@ def is_stated(value: object, text: str, today: dt.date) -> bool:
     return says_date(text, day, today)
 
 
-def said_only_in_a_day(value: object, text: str) -> bool:
-    """Whether `value` is a number `text` says only as the day or year of a day ("15" in "seen on 15 May"):
-    no name of a row a small model may read from it ("job 15").
+def said_only_as_part(value: object, text: str) -> bool:
+    """Whether `value` is a number `text` says only as part of something else: the day or year of a day
+    ("15" in "seen on 15 May", "2024-05-15"), a time or a longer figure. No name of a row a small model may
+    read from it ("job 15").
 
-    >>> said_only_in_a_day("15", "job seen on 15 May"), said_only_in_a_day("15", "job 15 seen on 15 May")
+    >>> said_only_as_part("15", "job seen on 15 May"), said_only_as_part("15", "job 15 seen on 15 May")
     (True, False)
     """
     said = str(value).strip()
