@@ -237,3 +237,28 @@ def test_rows_read_for_a_new_row_the_change_reading_gave_values_must_hold_one(sc
         required.append(extract.json_schema.get("required", []))
     assert required == [["hull_surveys"], []]
     chatdb.close()
+
+
+def test_a_change_naming_a_row_by_what_it_refers_to_and_setting_every_other_value_is_a_new_row(
+    scripted: ScriptedBackend,
+):
+    """A second survey of BT-4 read as a change of BT-4's kept survey, named only by the boat, setting each
+    other value a survey needs: a new survey, not the kept one rewritten."""
+    chatdb = ChatDB(model=scripted, schema=BOATYARD, summarize=False)
+    settings = [("surveyor_no", "Oskar Berg"), ("blisters", "2"), ("surveyed_on", "2025-03-20")]
+    change = {
+        "does": "change",
+        "table": "hull_surveys",
+        "which": [{"column": "boat_code", "value": "BT-4"}],
+        "set": [{"column": c, "how": "to", "value": v} for c, v in settings],
+    }
+    read = {
+        "hull_surveys": [{"boat_code": "BT-4", "surveyor_no": "Oskar Berg", "blisters": 2, "surveyed_on": "2025-03-20"}]
+    }
+    scripted.push(change, read)
+    reply = chatdb.ask(
+        "hull survey\nboat: BT-4\nsurveyor: Oskar Berg\nblisters: 2\ndate: 2025-03-20", allow_writes=True
+    )
+    assert not reply.pending and scripted.remaining == 0
+    assert chatdb.session.rows(SURVEYS) == [KEPT, ("BT-4", "2025-03-20", 2, 2, None)]
+    chatdb.close()

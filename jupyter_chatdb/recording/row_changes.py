@@ -242,6 +242,21 @@ def is_a_new_row(reading: Reading, shapes: Mapping[str, Shape]) -> bool:
     if not reading.which:
         return False
     values = [(p.column, p.value) for p in reading.which]
+    own = {c.lower() for c in (shape.natural_key, shape.returned_key, *shape.unique) if c}
+    needed = [f for f in shape.fields if f.required]
+    named_by_others = own and not own & _columns_of(shape, values)
+    if (
+        named_by_others
+        and len(needed) >= MIN_NEEDED
+        and reading.settings
+        and all(s.how == "to" for s in reading.settings)
+    ):
+        # named by what it refers to, not by its own key, with every other value set: a new row of that
+        # member ("payment / member: Ann Roe / amount: 17.60 / paid: cash"), not a change of Ann's kept one
+        every = values + [(s.column, s.value) for s in reading.settings]
+        given = {field_.name: value for column, value in every if (field_ := shape.field(column)) is not None}
+        if len(reading.settings) >= MIN_NEEDED - 1 and not lacks(shapes, reading.table, given):
+            return True
     if reading.settings:
         by_name = any(
             p.column.lower() in (shape.natural_key.lower(), *map(str.lower, shape.unique)) for p in reading.which
@@ -250,8 +265,12 @@ def is_a_new_row(reading: Reading, shapes: Mapping[str, Shape]) -> bool:
             return False
         values += [(s.column, s.value) for s in reading.settings if s.how == "to"]
     given = {field_.name: value for column, value in values if (field_ := shape.field(column)) is not None}
-    needed = [f for f in shape.fields if f.required]
     return len(needed) >= MIN_NEEDED and not lacks(shapes, reading.table, given)
+
+
+def _columns_of(shape: Shape, values: Sequence[tuple[str, str]]) -> set[str]:
+    """The lower-case columns of `shape` that `values` (column as read, value) are given for."""
+    return {field_.column.lower() for column, _ in values if (field_ := shape.field(column)) is not None}
 
 
 def names_no_kept_row(reading: Reading, shapes: Mapping[str, Shape], stored: StoredRows, text: str) -> bool:
