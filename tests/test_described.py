@@ -97,6 +97,26 @@ def test_a_new_rows_reference_to_a_row_the_request_does_not_name_waits(scripted:
     chatdb.close()
 
 
+def test_a_new_rows_reference_given_as_the_description_of_a_kept_row_is_that_rows_key(scripted: ScriptedBackend):
+    """The model copies the request's description into the new repair's kayak: the one kayak it describes
+    is the one referred to, whether kayaks are few enough to be listed or not."""
+    chatdb = ChatDB(model=scripted, schema=KAYAKS, summarize=False)
+    adds = {"does": "add", "table": "repairs", "which": [], "set": []}
+    read = {"repairs": [{"kayak_code": "Ola Berg's river kayak", "state": "waiting"}]}
+    scripted.push(adds, read)
+    reply = chatdb.ask("new repair\nkayak: Ola Berg's river kayak\nstate: waiting", allow_writes=True)
+    assert not reply.pending and scripted.remaining == 0
+    assert chatdb.session.rows("SELECT kayak_code, state FROM repairs WHERE repair_no > 3") == [("KY-2", "waiting")]
+    chatdb.close()
+    many = KAYAKS + "".join(f"INSERT INTO kayaks VALUES ('KY-{n}', 'Kai Moe', 'sea');\n" for n in range(4, 16))
+    chatdb = ChatDB(model=scripted, schema=many, summarize=False)  # too many kayaks to list: found by code
+    scripted.push(adds, read)
+    reply = chatdb.ask("new repair\nkayak: Ola Berg's river kayak\nstate: waiting", allow_writes=True)
+    assert not reply.pending and scripted.remaining == 0
+    assert chatdb.session.rows("SELECT kayak_code, state FROM repairs WHERE repair_no > 3") == [("KY-2", "waiting")]
+    chatdb.close()
+
+
 def test_a_change_read_on_a_table_lacking_its_columns_is_the_change_of_the_row_described(scripted: ScriptedBackend):
     """'Ola Berg's sea kayak | cost up by 10' read on the payments, which have no cost: the one table with
     a cost is the repairs, and the request names its row by the kayak described."""

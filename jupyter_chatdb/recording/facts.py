@@ -33,6 +33,7 @@ from collections.abc import Mapping, Sequence
 from ..language.words import words
 from ..sql.names import quote_identifier, quote_table
 from .changes import Changes, Write, bind_name
+from .described import described
 from .moments import days_said, leading_day
 from .named_rows import NamedRow
 from .reading_errors import NotExpressible, WithoutItsRows
@@ -199,9 +200,10 @@ class _Writer(Changes):
 
     def named_as_stored(self, shape: Shape, row: Mapping[str, object]) -> dict[str, object]:
         """`row` with each reference, and each value of a naming column, as the kept row it names is named
-        ("glasshouse 12" -> 'G-012'; "birchwood" -> 'Birchwood'; a name given with its code, "Copper Beech G-012",
-        -> 'Copper Beech'); a new row's code as kept ones are written. A reference naming no kept row, to a table
-        that needs more than a name to add one, and not added by this request, is not written by code."""
+        ("glasshouse 12" -> 'G-012'; "birchwood" -> 'Birchwood'; a name given with its code, "Copper Beech
+        G-012", -> 'Copper Beech'; a row described by the row it refers to, `described`); a new row's code
+        as kept ones are written. A reference naming no kept row, to a table that needs more than a name
+        to add one, and not added by this request, is not written by code."""
         named = dict(row)
         if self.stored is None:
             return named
@@ -214,6 +216,9 @@ class _Writer(Changes):
                 found = self.composed.get((reference.table, str(value))) or self.stored.find(
                     reference.table, reference.labels or (reference.name,), value, reference.name
                 )
+                target = next((s for s in self.shapes.values() if s.table.lower() == reference.table.lower()), None)
+                if found is None and target is not None:  # "Ola Berg's sea kayak": the one row it describes
+                    found = described(target, str(value), self.stored, reference.name)
                 if found is None and self.needs_more_than_a_name(reference.table, value):
                     raise NotExpressible(f"no {reference.table} row is named {value!r}")
             elif field.column in shape.unique:

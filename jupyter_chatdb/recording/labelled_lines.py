@@ -4,7 +4,9 @@ A record written as labelled lines says plainly which value is which, yet a smal
 leave a field out, most often one whose value it would have to write in another form (a code said in
 words). Where the reading has one row of a table and leaves out a field that a line of the request is
 labelled with (its name's words, in any order of case and spacing), the row takes that line's value
-(`filled_from_lines`), in the field's type; the model's own values are never replaced.
+(`filled_from_lines`), in the field's type. The model's own values are not replaced, but for a day: a
+record with several days ("booked for: 26 April", "taken on: 2024-04-20") is read with one for another
+now and then, and the line labelled with the field's name says which is its.
 """
 
 from __future__ import annotations
@@ -28,6 +30,9 @@ def filled_from_lines(shapes: Mapping[str, Shape], read: Mapping[str, object], t
     >>> text = "new kite\\nKite code: kite 11\\nbought: May 1, 2025"
     >>> filled_from_lines({"kites": kites}, {"kites": [{"bought_on": "2025-05-01"}]}, text)
     {'kites': [{'bought_on': '2025-05-01', 'kite_code': 'kite 11'}]}
+    >>> text = "new kite\\nkite code: K-2\\nbought on: May 1, 2025\\ndate: 2025-05-04"
+    >>> filled_from_lines({"kites": kites}, {"kites": [{"kite_code": "K-2", "bought_on": "2025-05-04"}]}, text)
+    {'kites': [{'kite_code': 'K-2', 'bought_on': '2025-05-01'}]}
     """
     labelled = {tuple(stem_sequence(m.group("key"))): m.group("value") for m in LINE.finditer(text)}
     if not labelled:
@@ -41,7 +46,9 @@ def filled_from_lines(shapes: Mapping[str, Shape], read: Mapping[str, object], t
         row = dict(listed[0])
         for field in shape.fields:
             said = labelled.get(tuple(stem_sequence(words(field.name))))
-            if row.get(field.name) is None and said is not None and (value := _typed(field, said)) is not None:
+            if said is None or (value := _typed(field, said)) is None:
+                continue
+            if row.get(field.name) is None or field.type.upper() == "DATE":  # its own line says which day
                 row[field.name] = value
         filled[table] = [row]
     return filled

@@ -255,7 +255,7 @@ def is_a_new_row(reading: Reading, shapes: Mapping[str, Shape]) -> bool:
         # member ("payment / member: Ann Roe / amount: 17.60 / paid: cash"), not a change of Ann's kept one
         every = values + [(s.column, s.value) for s in reading.settings]
         given = {field_.name: value for column, value in every if (field_ := shape.field(column)) is not None}
-        if len(reading.settings) >= MIN_NEEDED - 1 and not lacks(shapes, reading.table, given):
+        if len(reading.settings) >= MIN_NEEDED and not lacks(shapes, reading.table, given):
             return True
     if reading.settings:
         by_name = any(

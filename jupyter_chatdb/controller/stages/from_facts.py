@@ -12,6 +12,7 @@ from ...language.dates import SLASHED
 from ...recording import facts
 from ...recording.agreement import agreed
 from ...recording.day_order import ordered_day
+from ...recording.described import described
 from ...recording.forms import as_nothing, unlike_their_column
 from ...recording.kept import as_changes, without_copies
 from ...recording.labelled_lines import filled_from_lines
@@ -26,7 +27,7 @@ from ...recording.reading_errors import WithoutItsRows
 from ...recording.references_named import unnamed_references
 from ...recording.resolve import StoredRows
 from ...recording.scope import around, in_scope, parents
-from ...recording.shapes import Shape, describe, each_row, json_schema, shapes_of, shown_order
+from ...recording.shapes import Field, Shape, describe, each_row, json_schema, shapes_of, shown_order
 from ...recording.stated import Stated, is_stated, says_a_date, stated_only
 from ...recording.undated import dated_the_one_day
 from ...recording.unused import sql_values, unused_numbers
@@ -336,6 +337,8 @@ def _listed_values(
             for field in (f for f in shape.fields if f.allowed and row.get(f.name) is not None):
                 words = row[field.name]
                 value = words if words in field.allowed else mapped(words, field.allowed)
+                if value is None and field.reference is not None:  # "Ola Berg's river kayak": the one it describes
+                    value = _described_entry(ctx, shapes, field, words)
                 asked = (table, field.name, str(words))
                 if value is None and asked in chosen:
                     value = chosen[asked]
@@ -356,6 +359,17 @@ def _listed_values(
                 if is_stated(words, ctx.request.text, today):
                     said.add((table, index, field.name))
     return said, unsure, {(table, name, value) for (table, name, _), value in chosen.items() if value is not None}
+
+
+def _described_entry(ctx: Context, shapes: dict[str, Shape], field: Field, words: object) -> str | None:
+    """The listed row of the table `field` refers to that `words` describe by a row it refers to
+    (`described`); None where they describe none, or one not listed."""
+    reference = field.reference
+    target = next((s for s in shapes.values() if reference and s.table.lower() == reference.table.lower()), None)
+    if reference is None or target is None or not isinstance(words, str):
+        return None
+    found = described(target, words, StoredRows(ctx.session), reference.name)
+    return str(found) if found is not None and str(found) in field.allowed else None
 
 
 def _entries_asked_again(
