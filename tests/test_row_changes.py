@@ -271,7 +271,7 @@ def test_the_new_value_written_as_a_name_of_the_row_is_left_out_of_its_names(doc
 
 
 def test_the_value_set_read_among_the_names_too_names_no_row(dock: ChatDB, model: ScriptedBackend):
-    """"Birch is on the low shelf now" read with shelf Low both among the names and as the value set: a row
+    """ "Birch is on the low shelf now" read with shelf Low both among the names and as the value set: a row
     already on Low is no change (Cedar is), so the label alone names the row."""
     to_low = {"column": "shelf", "how": "to", "value": "Low"}
     model.push({"route": "write"}, change("bins", [("label", "Birch"), ("shelf", "Low")], to_low))
@@ -295,7 +295,7 @@ def test_a_change_setting_only_columns_its_table_lacks_is_read_for_its_names(doc
 
 
 def test_a_number_said_only_as_part_of_a_day_names_no_row(dock: ChatDB, model: ScriptedBackend):
-    """"4" read as the entry from "4 May 2024": entry 4 is kept, but the request says 4 only as the day, so
+    """ "4" read as the entry from "4 May 2024": entry 4 is kept, but the request says 4 only as the day, so
     the zone alone names the row whose crates change; and 4 is no number the request gives."""
     to_12 = {"column": "crates", "how": "to", "value": "12"}
     model.push({"route": "write"}, change("ledger", [("entry_no", "4"), ("zone", "Harbour")], to_12))
