@@ -214,7 +214,9 @@ def is_a_new_row(reading: Reading, shapes: Mapping[str, Shape]) -> bool:
     """Whether a change the model read gives a new row's values: it sets nothing, and the values it names
     rows by are every one a new row of its table needs (a payment's payer, day, amount and method); or it
     names the row by its name and sets the rest to values given ("Eda Voss joined ...", where no row is
-    Eda Voss: `read_change` asks the data); or it sets every value a new row needs, whatever it names. A
+    Eda Voss: `read_change` asks the data); or it names the row only by what it refers to, not by its own
+    key, and sets two or more values, every other one a new row needs (a kept member's new payment); or it
+    sets every value a new row needs, whatever it names. A
     change that only misplaced its new value ("Bolt is blue now" with the colour among the names) names
     too little for any.
 
