@@ -32,6 +32,13 @@ def described(target: Shape, said: str, stored: StoredRows, wanted: str) -> obje
     return stored.the_one(target.table, holding, wanted)
 
 
+def described_in(shapes: Mapping[str, Shape], table: str, said: str, stored: StoredRows, wanted: str) -> object | None:
+    """`described`, for the rows of `table` (its name in the database, any case) among `shapes`; None
+    where `shapes` has no such table."""
+    target = next((s for s in shapes.values() if s.table.lower() == table.lower()), None)
+    return None if target is None else described(target, said, stored, wanted)
+
+
 def _referred(target: Shape, said: str, stored: StoredRows) -> dict[str, set[object]]:
     """Each reference column of `target` (to a table whose rows have a name or code) -> the keys of the
     rows `said` names of the table it refers to."""

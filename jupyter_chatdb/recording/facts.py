@@ -33,7 +33,7 @@ from collections.abc import Mapping, Sequence
 from ..language.words import words
 from ..sql.names import quote_identifier, quote_table
 from .changes import Changes, Write, bind_name
-from .described import described
+from .described import described_in
 from .moments import days_said, leading_day
 from .named_rows import NamedRow
 from .reading_errors import NotExpressible, WithoutItsRows
@@ -216,9 +216,8 @@ class _Writer(Changes):
                 found = self.composed.get((reference.table, str(value))) or self.stored.find(
                     reference.table, reference.labels or (reference.name,), value, reference.name
                 )
-                target = next((s for s in self.shapes.values() if s.table.lower() == reference.table.lower()), None)
-                if found is None and target is not None:  # "Ola Berg's sea kayak": the one row it describes
-                    found = described(target, str(value), self.stored, reference.name)
+                if found is None:  # "Ola Berg's sea kayak": the one row it describes
+                    found = described_in(self.shapes, reference.table, str(value), self.stored, reference.name)
                 if found is None and self.needs_more_than_a_name(reference.table, value):
                     raise NotExpressible(f"no {reference.table} row is named {value!r}")
             elif field.column in shape.unique:

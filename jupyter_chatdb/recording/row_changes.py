@@ -32,7 +32,7 @@ from ..language.words import stem, stems, words
 from ..llm.base import JSONSchema, Message
 from ..sql.catalog import TEXT_TYPES
 from ..sql.names import quote_identifier, quote_table
-from .described import described
+from .described import described_in
 from .facts import lacks
 from .forms import lacking, unlike_kept
 from .moments import day_or_none, days_said, moments_said
@@ -782,8 +782,7 @@ class _Writer:
 
     def described_key(self, reference: Reference, said: str) -> object | None:
         """The key of the one referenced row `said` describes (`described`): "Ola Berg's sea kayak"."""
-        target = next((s for s in self.shapes.values() if s.table.lower() == reference.table.lower()), None)
-        return None if target is None else described(target, said, self.stored, reference.key)
+        return described_in(self.shapes, reference.table, said, self.stored, reference.key)
 
     def day_or_moment(self, field_: Field, said: str) -> str:
         """A date or moment the request gives in any form ("19 March 2024", "2024-03-19 10:30")."""

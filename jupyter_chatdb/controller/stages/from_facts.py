@@ -12,7 +12,7 @@ from ...language.dates import SLASHED
 from ...recording import facts
 from ...recording.agreement import agreed
 from ...recording.day_order import ordered_day
-from ...recording.described import described
+from ...recording.described import described_in
 from ...recording.forms import as_nothing, unlike_their_column
 from ...recording.kept import as_changes, without_copies
 from ...recording.labelled_lines import filled_from_lines
@@ -365,10 +365,9 @@ def _described_entry(ctx: Context, shapes: dict[str, Shape], field: Field, words
     """The listed row of the table `field` refers to that `words` describe by a row it refers to
     (`described`); None where they describe none, or one not listed."""
     reference = field.reference
-    target = next((s for s in shapes.values() if reference and s.table.lower() == reference.table.lower()), None)
-    if reference is None or target is None or not isinstance(words, str):
+    if reference is None or not isinstance(words, str):
         return None
-    found = described(target, words, StoredRows(ctx.session), reference.name)
+    found = described_in(shapes, reference.table, words, StoredRows(ctx.session), reference.name)
     return str(found) if found is not None and str(found) in field.allowed else None
 
 
