@@ -80,10 +80,13 @@ class OpenAIBackend:
 
     def _structured(self, messages: list[Message], schema: JSONSchema) -> dict[str, Any]:
         if self.structured_output == "json_schema":
+            # OpenAI's strict mode takes an object at the root; a choice of objects (one per table) is
+            # followed by servers that constrain decoding (vLLM, llama.cpp) and is a guide to the others
+            strict = schema.get("type") == "object"
             return {
                 "response_format": {
                     "type": "json_schema",
-                    "json_schema": {"name": "reply", "schema": schema, "strict": True},
+                    "json_schema": {"name": "reply", "schema": schema, "strict": strict},
                 }
             }
         hint: Message = {"role": "system", "content": f"Reply with JSON matching this schema: {schema}"}

@@ -29,9 +29,10 @@ from functools import partial
 from ..language.dates import SLASHED
 from ..language.spoken import durations, spelled_numbers
 from ..language.words import stem, stems, words
-from ..llm.base import JSONSchema, Message
+from ..llm.base import Message
 from ..sql.catalog import TEXT_TYPES
 from ..sql.names import quote_identifier, quote_table
+from .change_reply import DOES, HOW
 from .described import described_in
 from .facts import lacks
 from .forms import lacking, unlike_kept
@@ -45,11 +46,7 @@ from .settings_kept import doubts_of_the_one_left, kept_settings
 from .shapes import Field, Reference, Shape, is_temporal, json_type
 from .stated import is_stated, said_only_as_part, says_date
 
-DOES = ("add", "change", "remove")
-HOW = ("to", "clear", "copy", "add", "subtract")
 KEPT_ONLY = ("clear", "copy", "add", "subtract")  # ways only a kept row's value changes
-MAX_PICKS = 4  # column values that name the rows a change is for
-MAX_SETS = 6
 MAX_NAMED = 8  # kept rows listed for the model, at most
 WHOLE_NUMBER = re.compile(r"(?<![\w.])\d{1,9}(?![\w.])")  # "entry 4", not "4.5" or "B4"
 COPY_WORDS = frozenset({"same", "as", "like", "of", "the", "a", "its", "their", "match", "one", "that", "to"})
@@ -98,39 +95,6 @@ Kept rows named: kites tag 'KT-012' (said: box kite no. 12)
 Request: 2024-06-09 torn sail, box kite no. 12 stays on the ground
 {"does": "change", "table": "kites", "which": [{"column": "tag", "value": "KT-012"}], "set": [{"column": \
 "state", "how": "to", "value": "grounded"}]}"""
-
-
-def change_schema(shapes: Mapping[str, Shape]) -> JSONSchema:
-    """The reply's JSON schema: the tables and their columns as enums."""
-    columns = sorted({name for shape in shapes.values() for name in _columns(shape)})
-    pick: JSONSchema = {
-        "type": "object",
-        "properties": {"column": {"type": "string", "enum": columns}, "value": {"type": "string"}},
-        "required": ["column", "value"],
-        "additionalProperties": False,
-    }
-    setting: JSONSchema = {
-        "type": "object",
-        "properties": {
-            "column": {"type": "string", "enum": columns},
-            "how": {"type": "string", "enum": list(HOW)},
-            "value": {"type": "string"},
-            "from": {"type": "array", "items": pick, "maxItems": MAX_PICKS},
-        },
-        "required": ["column", "how", "value"],
-        "additionalProperties": False,
-    }
-    return {
-        "type": "object",
-        "properties": {
-            "does": {"type": "string", "enum": list(DOES)},
-            "table": {"type": "string", "enum": sorted(shapes)},
-            "which": {"type": "array", "items": pick, "maxItems": MAX_PICKS},
-            "set": {"type": "array", "items": setting, "maxItems": MAX_SETS},
-        },
-        "required": ["does", "table", "which", "set"],
-        "additionalProperties": False,
-    }
 
 
 def change_messages(shapes: Mapping[str, Shape], request: str, named: Sequence[NamedRow] = ()) -> list[Message]:
@@ -855,10 +819,6 @@ def _listed_values_said(shape: Shape, text: str, which: Sequence[Pick]) -> list[
         and (entry_stems := {stem(word) for word in words(entry).split()})
         and entry_stems <= said
     ]
-
-
-def _columns(shape: Shape) -> list[str]:
-    return list(dict.fromkeys([*(f.name for f in shape.fields), *shape.unique]))
 
 
 def _described(shape: Shape) -> list[str]:

@@ -21,6 +21,7 @@ from collections.abc import Iterator, Sequence
 from dataclasses import replace
 
 from ...language.words import stem, stems, words
+from ...recording.change_reply import change_schema
 from ...recording.named_rows import NamedRow
 from ...recording.owning_table import (
     linked,
@@ -38,7 +39,6 @@ from ...recording.row_changes import (
     Reading,
     Unanswerable,
     change_messages,
-    change_schema,
     change_write,
     is_a_new_row,
     move_between_named,
