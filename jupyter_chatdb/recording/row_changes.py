@@ -40,7 +40,6 @@ from .moments import day_or_none, days_said, moments_said
 from .named_rows import NamedRow
 from .picks import mapped
 from .reading_errors import NotExpressible, Refused
-from .referring_rows import ReferringRow
 from .related import path_to, through
 from .resolve import StoredRows, squeezed
 from .settings_kept import doubts_of_the_one_left, kept_settings
@@ -64,9 +63,8 @@ deletes rows already kept.
 "copy" to take the value another row has, that row named in "from" by its column values; "add" or \
 "subtract" a number the request gives to or from the kept one.
 
-The kept rows the request names are listed after the tables, each with the words that name it, and \
-then rows referring to them as they are kept: a change may be to one of those; name rows by the values \
-listed.
+The kept rows the request names are listed after the tables, each with the words that name it; name \
+rows by the values listed.
 
 Example tables:
 kites: kite_id (integer), tag (text), name (text), colour (one of: red, blue, green), state (one of: \
@@ -96,30 +94,17 @@ Request: delete kite 9
 Kept rows named: kites tag 'KT-012' (said: box kite no. 12)
 Request: 2024-06-09 torn sail, box kite no. 12 stays on the ground
 {"does": "change", "table": "kites", "which": [{"column": "tag", "value": "KT-012"}], "set": [{"column": \
-"state", "how": "to", "value": "grounded"}]}
-Kept rows named: kites name 'Bolt'
-Rows referring to them: flights (kite 'Bolt', pilot 'Jo Hale', flown_on 2024-06-03, minutes 40)
-Request: Bolt's flight of 3 June: flown by Ana Pike, not Jo
-{"does": "change", "table": "flights", "which": [{"column": "kite", "value": "Bolt"}, {"column": "flown_on", \
-"value": "2024-06-03"}], "set": [{"column": "pilot", "how": "to", "value": "Ana Pike"}]}"""
+"state", "how": "to", "value": "grounded"}]}"""
 
 
-def change_messages(
-    shapes: Mapping[str, Shape],
-    request: str,
-    named: Sequence[NamedRow] = (),
-    referring: Sequence[ReferringRow] = (),
-) -> list[Message]:
-    """The change call's messages: the tables, the kept rows the request names (`named_rows`) and those
-    referring to them (`referring_rows`), the request."""
+def change_messages(shapes: Mapping[str, Shape], request: str, named: Sequence[NamedRow] = ()) -> list[Message]:
+    """The change call's messages: the tables, the kept rows the request names (`named_rows`), the request."""
     tables = "\n".join(f"{name}: {', '.join(_described(shape))}" for name, shape in shapes.items())
     rows = "; ".join(
         f"{n.table} {n.column} {_quoted(n.value)}" + (f" (said: {n.said})" if str(n.value) != n.said else "")
         for n in named[:MAX_NAMED]
     )
     listed = f"\nKept rows named: {rows}" if rows else ""
-    if rows and referring:
-        listed += f"\nRows referring to them: {'; '.join(r.shown() for r in referring)}"
     return [
         {"role": "system", "content": INSTRUCTIONS},
         {"role": "user", "content": f"Tables:\n{tables}{listed}\nRequest: {request}"},

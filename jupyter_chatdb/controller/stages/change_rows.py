@@ -31,7 +31,6 @@ from ...recording.owning_table import (
     refer_named_row,
 )
 from ...recording.reading_errors import NotExpressible, Refused
-from ...recording.referring_rows import referring_rows
 from ...recording.resolve import StoredRows
 from ...recording.row_changes import (
     WHOLE_NUMBER,
@@ -79,8 +78,7 @@ def read_change(ctx: Context) -> Iterator[Event]:
     if not shapes:
         return
     text = ctx.request.text
-    shown = [n for n in named if n.table in shapes]
-    messages = change_messages(shapes, text, shown, referring_rows(ctx.session, shapes, shown))
+    messages = change_messages(shapes, text, [n for n in named if n.table in shapes])
     completion = yield from ctx.calls("change", messages, change_schema(shapes), CHANGE_MAX_TOKENS)
     try:
         reading = parse_reading(json.loads(completion.text))
