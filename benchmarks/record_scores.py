@@ -218,6 +218,13 @@ def print_records(label: str, rows: list[dict]) -> None:
             print("    waiting for approval 0")
         print("    by wording: " + ", ".join(f"{w} {_share(group)}" for w, group in _groups(mine, "wording")))
         print("    by kind: " + ", ".join(f"{k} {_count(group)}" for k, group in _groups(mine, "kind")))
+        if way.endswith("+taught"):  # the procedure run: the record's own kind's, another's, or none
+            own = [r for r in mine if r.get("own_procedure")]
+            other = [r for r in mine if r.get("procedure") and not r.get("own_procedure")]
+            print(
+                f"    procedure run: its own kind's {len(own)} (exact {_count(own)}), another kind's {len(other)}, "
+                f"none {len(mine) - len(own) - len(other)}"
+            )
         _print_costs(mine)
 
 

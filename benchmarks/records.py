@@ -9,6 +9,11 @@ Per trade, with the embedded model:
   class (`Record.does`: "new", or a change that sets, clears, copies from another row, adds to a number,
   removes), and per record the junk rows an applied write left, a change written as an INSERT, the reason
   an approval card gave, and the model calls and seconds per purpose (`record_scores.py`).
+- taught: as a user who keeps the first record of each kind as a procedure once it is right (the card's
+  Keep as procedure: `generalize` over its gold statements, as over an approved write), then records the
+  rest: each later record of every kind (every `--stride`-th, from `--offset`) from the exact state before
+  it, by the system with every kind's procedure kept ("<system>+taught") and by the system cold, without
+  procedures, in the same run; per row, the procedure used and whether it is the record's own kind.
 - cumulative: every record asked in order on one database, as a user keeps a log, by the system; the
   trade's state checks (`Trade.checks`) against the exact state every 10 records and at the end.
 - questions: each question on the exact final state, by the raw model (one shot, Qwen's own text-to-SQL
@@ -22,6 +27,7 @@ reading cannot take fails at once) and without the baseline: its figures are nev
     python benchmarks/records.py --trades library,clinic --stride 3
     python benchmarks/records.py --trades toolhire --parts questions
     python benchmarks/records.py --trades school --parts cumulative
+    python benchmarks/records.py --trades library,clinic --parts taught --stride 3
     python benchmarks/records.py --summary benchmarks/out/records.jsonl
     python benchmarks/records.py --trades toolhire,school,warehouse --parts records --spread --stride 8 --list
     python benchmarks/records.py --trades library,clinic --stride 4 --reading-only --no-baseline
@@ -34,7 +40,7 @@ import json
 import sys
 import time
 from collections import defaultdict
-from collections.abc import Iterator
+from collections.abc import Iterator, Sequence
 from pathlib import Path
 
 import duckdb
@@ -47,9 +53,11 @@ from trades import TRADES, TUNE, build
 from trades.base import Record, Trade, fills_empty, inserts_into, load, snapshot, state_checks
 
 from jupyter_chatdb import ChatDB, ChatDBError
-from jupyter_chatdb.controller.events import Event, FactsExtracted, FactsNotUsed, ModelText
+from jupyter_chatdb.controller.events import Event, FactsExtracted, FactsNotUsed, ModelText, ProcedureUsed
 from jupyter_chatdb.controller.native_sql import STOP, reply_sql
 from jupyter_chatdb.errors import ModelOutputError
+from jupyter_chatdb.kernel_memory.generalize import generalize
+from jupyter_chatdb.kernel_memory.procedures import Procedure, ProcedureError
 from jupyter_chatdb.llm import select_backend
 from jupyter_chatdb.llm.base import LLM
 from jupyter_chatdb.llm.minilm import LazyMiniLMEmbedder
@@ -113,6 +121,16 @@ def main() -> int:
                     for way in (args.system, *args.baseline.split(","))[: 1 if args.no_baseline else None]:
                         row = attempt_record(trade, number, way, model, embedder)
                         keep(row, row["record"], row["outcome"])
+            if "taught" in parts:
+                first, procedures = taught_procedures(trade)
+                later = [n for n in range(len(trade.records)) if n not in first.values()]
+                for number in later[args.offset :: args.stride][: args.records or None]:
+                    if args.only and trade.records[number].id not in args.only.split(","):
+                        continue
+                    for kept in (procedures, ())[: 1 if args.no_baseline else None]:
+                        row = attempt_record(trade, number, args.system, model, embedder, kept)
+                        row["way"] = f"{args.system}+taught" if kept else args.system
+                        keep(row, trade.records[number].id, row["outcome"])
             if "cumulative" in parts:
                 for row in cumulative(trade, args.system, model, embedder, args.records):
                     keep(row, f"after {row['after']}", f"{row['checks_right']}/{row['checks']} checks")
@@ -162,10 +180,33 @@ def expected_after(trade: Trade, upto: int) -> dict[str, list[tuple]]:
         con.close()
 
 
-def attempt_record(trade: Trade, number: int, way: str, model: LLM, embedder: object) -> dict[str, object]:
-    """Record `trade.records[number]` one way from the exact state before it."""
+def taught_procedures(trade: Trade) -> tuple[dict[str, int], list[Procedure]]:
+    """Each record kind's first record, and the procedures kept from them as a user keeps an approved
+    write (`ChatDB.learn`: the values its text says become parameters), named by the kind."""
+    first: dict[str, int] = {}
+    for number, record in enumerate(trade.records):
+        first.setdefault(record.kind, number)
+    procedures = []
+    for kind, number in first.items():
+        record = trade.records[number]
+        steps = [(f"step {n}", sql, ()) for n, sql in enumerate(record.gold, start=1)]
+        try:
+            learned = generalize(record.text, steps)
+            procedures.append(Procedure.learned(kind.replace("_", " "), record.text, learned, f"record {record.id}"))
+        except ProcedureError:  # nothing to keep: its kind is recorded cold
+            continue
+    return first, procedures
+
+
+def attempt_record(
+    trade: Trade, number: int, way: str, model: LLM, embedder: object, procedures: Sequence[Procedure] = ()
+) -> dict[str, object]:
+    """Record `trade.records[number]` one way from the exact state before it, with `procedures` kept."""
     record: Record = trade.records[number]
     db = database(trade, number, model, embedder, way)
+    for procedure in procedures:
+        db.procedures.keep(procedure)
+    used: list[str] = []  # the procedure run, by name
     before = snapshot(db.session.rows, trade)
     into_empty = any(not db.session.rows(f'SELECT count(*) FROM "{t}"')[0][0] for t in inserts_into(record.gold))
     started = time.perf_counter()
@@ -185,6 +226,8 @@ def attempt_record(trade: Trade, number: int, way: str, model: LLM, embedder: ob
             readings.append(f"not used: {event.reason}")
         elif isinstance(event, FactsExtracted):
             readings.append(f"read: {event.rows}" + (f"; left out {event.unstated}" if event.unstated else ""))
+        elif isinstance(event, ProcedureUsed):
+            used.append(event.name)
 
     try:
         reply = db.ask(record.text, allow_writes=True, on_event=seen)
@@ -226,6 +269,8 @@ def attempt_record(trade: Trade, number: int, way: str, model: LLM, embedder: ob
         "readings": readings,
         "extract": "".join(extract)[:600],
         "change": "".join(change)[:600],
+        "procedure": used[-1] if used else "",
+        "own_procedure": bool(used) and used[-1] == record.kind.replace("_", " "),
     }
 
 
@@ -364,7 +409,7 @@ def parse_args() -> argparse.Namespace:
     parser.add_argument(
         "--parts",
         default="records,questions",
-        help="some of records (each from the exact state), cumulative, questions",
+        help="some of records (each from the exact state), taught, cumulative, questions",
     )
     parser.add_argument("--system", default="native", help="the ChatDB strategy measured")
     parser.add_argument(

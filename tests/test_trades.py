@@ -104,3 +104,54 @@ def test_a_change_written_as_an_insert_is_scored_as_junk_and_an_insert(capsys):
     assert "waiting for approval 1 (25.0%), 1 with a reason" in out and "'it changes every row of members' x1" in out
     assert "by wording:" in out and "per record, by purpose: sql 1.00 calls" in out
     assert "tune trades together (library, clinic)" in out
+
+
+class _Clerk:
+    """A model that knows one record's answer: a write, its own kind's procedure, the values its gold
+    statements hold (a fake for the taught part's bookkeeping; what the embedded model does is measured)."""
+
+    name = "clerk"
+
+    def __init__(self, kind: str, values: dict) -> None:
+        self.kind, self.values, self.purposes = kind, values, []
+
+    def complete(self, messages, *, json_schema=None, **kwargs):
+        import json
+
+        from jupyter_chatdb.llm.base import Completion, Usage
+
+        properties = (json_schema or {}).get("properties", {})
+        if "route" in properties:
+            reply: dict = {"route": "write"}
+        elif properties and all(p.get("type") == "boolean" for p in properties.values()):
+            reply = {name: name == self.kind for name in properties}  # a yes to its own kind only
+        elif "procedure" in properties:
+            reply = {"procedure": self.kind}
+        else:
+            reply = self.values
+        self.purposes.append(sorted(properties))
+        return Completion(json.dumps(reply), Usage(1, 1, 1))
+
+
+def test_the_taught_part_keeps_each_kinds_first_record_and_scores_the_procedure_run(capsys):
+    import records
+
+    trade = trades.build("library")
+    first, procedures = records.taught_procedures(trade)
+    assert len(procedures) == len(first) == len({r.kind for r in trade.records})
+    event = next(p for p in procedures if p.name == "event")
+    assert [p.name for p in event.parameters] == ["attendees", "held_on", "branch_name"]
+    taught = trade.records[first["event"]].facts
+    number = next(  # a later event of the activity the procedure was kept with (it holds it as written)
+        i
+        for i, r in enumerate(trade.records)
+        if r.kind == "event" and i != first["event"] and r.facts["activity"] == taught["activity"]
+    )
+    facts = trade.records[number].facts
+    values = {"attendees": facts["attendees"], "held_on": facts["date"], "branch_name": facts["branch"]}
+    row = records.attempt_record(trade, number, "native", _Clerk("event", values), _HashEmbedder(), procedures)
+    assert (row["outcome"], row["procedure"], row["own_procedure"]) == ("exact", "event", True)
+    cold = records.attempt_record(trade, number, "one-round", _Clerk("event", {"sql": "SELECT 1"}), _HashEmbedder())
+    assert cold["procedure"] == "" and not cold["own_procedure"]
+    records.summarize([{**row, "way": "native+taught"}])
+    assert "procedure run: its own kind's 1 (exact 1/1), another kind's 0, none 0" in capsys.readouterr().out
