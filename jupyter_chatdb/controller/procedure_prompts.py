@@ -73,3 +73,25 @@ def fill_messages(name: str, example_request: str, example: Mapping[str, object]
             {"role": "assistant", "content": json.dumps(example, default=str)},
         ]
     return [*messages, {"role": "user", "content": f"Request: {request}"}]
+
+
+ENTRY_INSTRUCTIONS = """\
+A request gives words for a column that holds one entry of a list. Say which entry the request means, or \
+"none" when it means none of them. Reply with JSON."""
+NO_ENTRY = "none"
+
+
+def entry_messages(request: str, column: str, entries: Sequence[str], said: str) -> list[Message]:
+    """The messages that ask which of a listed column's `entries` the words `said` for it mean."""
+    listed = ", ".join(entries)
+    content = f"Column: {column} (one of: {listed})\nRequest: {request}\nWords for {column}: {said}"
+    return [{"role": "system", "content": ENTRY_INSTRUCTIONS}, {"role": "user", "content": content}]
+
+
+def entry_schema(entries: Sequence[str]) -> JSONSchema:
+    return {
+        "type": "object",
+        "properties": {"entry": {"enum": [*entries, NO_ENTRY]}},
+        "required": ["entry"],
+        "additionalProperties": False,
+    }

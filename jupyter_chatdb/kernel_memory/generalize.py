@@ -21,6 +21,7 @@ from dataclasses import dataclass
 
 from sqlglot import exp
 
+from ..language.dates import days_said
 from ..sql.trees import DIALECT
 from .procedure_sql import outside, parse_statements, written_or_compared
 
@@ -109,14 +110,22 @@ def generalize(
 
 
 class _Said:
-    """What a request says: its words, and its numbers."""
+    """What a request says: its words, its numbers, and its days in any form ("31 March 2024")."""
 
     def __init__(self, request: str) -> None:
         self.text = " ".join(re.findall(r"\w+", request.casefold()))
         self.numbers = {float(n) for n in re.findall(r"(?<![\w.])\d+(?:\.\d+)?", request.replace(",", ""))}
+        self.days = {day.isoformat() for day in days_said(request)}
 
     def says(self, literal: exp.Literal) -> bool:
+        """
+        >>> said = _Said("event: reading group, 31 March 2024, 11 came")
+        >>> [said.says(exp.Literal.string(v)) for v in ("2024-03-31", "reading group", "2024-03-30")]
+        [True, True, False]
+        """
         if literal.is_string:
+            if literal.this in self.days:
+                return True
             words = " ".join(re.findall(r"\w+", literal.this.casefold()))
             return bool(words) and re.search(rf"\b{re.escape(words)}\b", self.text) is not None
         try:

@@ -52,16 +52,27 @@ def parameter_targets(
     {'n': ('shelves', 'n'), 'shelf': ('shelves', 'code'), 'part': ('parts', 'code')}
     >>> parameter_targets("SELECT * FROM parts, shelves WHERE code = $code AND bay = $bay", {"shelves": ["code"]})
     {'code': ('shelves', 'code'), 'bay': (None, 'bay')}
+    >>> parameter_targets("INSERT INTO lots VALUES ($crop, CAST($day AS DATE), 3 * $kg)", {"lots": ["crop", "day", "kg"]})
+    {'crop': ('lots', 'crop'), 'day': ('lots', 'day')}
     """
     known = {table.lower(): list(names) for table, names in (columns or {}).items()}
     found: dict[str, tuple[str | None, str]] = {}
     for tree in parse_statements(sql):
         select = tree.expression if isinstance(tree, exp.Insert) else None
         table = target_table(tree) if isinstance(tree, exp.Insert) else None
-        if isinstance(select, exp.Select) and isinstance(tree.this, exp.Table) and table in known:
-            for column, node in zip(known[table], select.expressions):
-                if isinstance(node, exp.Placeholder) and node.name:
-                    found.setdefault(node.name, (table, column))
+        if isinstance(tree.this, exp.Table) and table in known:  # no column list: the table's own, in order
+            rows = (
+                select.expressions
+                if isinstance(select, exp.Values)
+                else [select]
+                if isinstance(select, exp.Select)
+                else []
+            )
+            for row in rows:
+                for column, node in zip(known[table], row.expressions):
+                    placeholder = node if isinstance(node, exp.Placeholder) else node.find(exp.Placeholder)
+                    if placeholder is not None and placeholder.name and outside(placeholder)[0] is node:
+                        found.setdefault(placeholder.name, (table, column))
         for node in tree.find_all(exp.Placeholder):
             column, said_by = written_or_compared(node)
             if node.name and column != "value":

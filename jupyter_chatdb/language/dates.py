@@ -1,8 +1,8 @@
 """Dates and times of day as requests write them: month and weekday names, and one pattern per form.
 
 `DATES` reads a day in full (ISO, "3 April 2024", "April 3, 2024") and `day_of` turns a match into the
-day; `SLASHED` reads "27/03/2024", whose order of day and month is decided where it is used; `TIMES`
-reads a time of day. The engine reads a column's days apart (`sql/value_types.py`).
+day; `SLASHED` reads "27/03/2024", whose order of day and month is decided where it is used (`days_said`
+takes it where only one order makes a day); `TIMES` reads a time of day. The engine reads a column's days apart (`sql/value_types.py`).
 """
 
 from __future__ import annotations
@@ -67,3 +67,34 @@ def month_number(name: str) -> int:
     (9, 5)
     """
     return next(i for i, month in enumerate(MONTHS, 1) if month.startswith(name.lower().rstrip(".")[:3]))
+
+
+def days_said(text: str) -> set[dt.date]:
+    """The days `text` gives in full: ISO, "3 April 2024", "April 3, 2024", and "27/03/2024" where only one
+    order of day and month makes a day.
+
+    >>> sorted(days_said("2025-06-16 back, due 3 July 2025; paid 27/06/2025, not 05/04/2025"))
+    [datetime.date(2025, 6, 16), datetime.date(2025, 6, 27), datetime.date(2025, 7, 3)]
+    """
+    return set(each_day_said(text))
+
+
+def each_day_said(text: str) -> list[dt.date]:
+    """The days `text` gives in full (as `days_said`), once per time it says each, in no set order.
+
+    >>> each_day_said("lent 2025-06-16 to 27/06/2025, booked 16 June 2025")
+    [datetime.date(2025, 6, 16), datetime.date(2025, 6, 16), datetime.date(2025, 6, 27)]
+    """
+    days = [day for m in DATES.finditer(text) if (day := day_of(m))]
+    for first, second, year in SLASHED.findall(text):
+        readings = {day_or_none(int(year), int(b), int(a)) for a, b in ((first, second), (second, first))} - {None}
+        if len(readings) == 1:
+            days += readings  # type: ignore[arg-type]
+    return days
+
+
+def day_or_none(year: int, month: int, day: int) -> dt.date | None:
+    try:
+        return dt.date(year, month, day)
+    except ValueError:
+        return None

@@ -12,8 +12,7 @@ from __future__ import annotations
 
 import datetime as dt
 
-from ..language.dates import SLASHED
-from .moments import day_or_none, days_said
+from ..language.dates import SLASHED, day_or_none, days_said
 
 NEAR_DAYS = 31  # a day read two ways, within this of the request's other days where the column keeps none
 

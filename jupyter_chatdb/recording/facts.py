@@ -30,11 +30,12 @@ from __future__ import annotations
 import json
 from collections.abc import Mapping, Sequence
 
+from ..language.dates import days_said
 from ..language.words import words
 from ..sql.names import quote_identifier, quote_table
 from .changes import Changes, Write, bind_name
 from .described import described_in
-from .moments import days_said, leading_day
+from .moments import leading_day
 from .named_rows import NamedRow
 from .reading_errors import NotExpressible, WithoutItsRows
 from .related import path_to, through

@@ -14,7 +14,7 @@ import datetime as dt
 import re
 from collections.abc import Mapping
 
-from ..language.dates import DATES, SLASHED, TIMES, day_of
+from ..language.dates import DATES, SLASHED, TIMES, day_of, day_or_none, each_day_said
 from .kept import column_said
 from .shapes import Shape
 
@@ -62,37 +62,6 @@ def moments_said(text: str, day_first: bool | None = None) -> list[dt.datetime]:
         if near:
             found.append(dt.datetime.combine(min(near, key=lambda pair: pair[0])[1], time))
     return found
-
-
-def days_said(text: str) -> set[dt.date]:
-    """The days `text` gives in full: ISO, "3 April 2024", "April 3, 2024", and "27/03/2024" where only one
-    order of day and month makes a day.
-
-    >>> sorted(days_said("2025-06-16 back, due 3 July 2025; paid 27/06/2025, not 05/04/2025"))
-    [datetime.date(2025, 6, 16), datetime.date(2025, 6, 27), datetime.date(2025, 7, 3)]
-    """
-    return set(each_day_said(text))
-
-
-def each_day_said(text: str) -> list[dt.date]:
-    """The days `text` gives in full (as `days_said`), once per time it says each, in no set order.
-
-    >>> each_day_said("lent 2025-06-16 to 27/06/2025, booked 16 June 2025")
-    [datetime.date(2025, 6, 16), datetime.date(2025, 6, 16), datetime.date(2025, 6, 27)]
-    """
-    days = [day for m in DATES.finditer(text) if (day := day_of(m))]
-    for first, second, year in SLASHED.findall(text):
-        readings = {day_or_none(int(year), int(b), int(a)) for a, b in ((first, second), (second, first))} - {None}
-        if len(readings) == 1:
-            days += readings  # type: ignore[arg-type]
-    return days
-
-
-def day_or_none(year: int, month: int, day: int) -> dt.date | None:
-    try:
-        return dt.date(year, month, day)
-    except ValueError:
-        return None
 
 
 def timed_as_said(shape: Shape, row: Mapping[str, object], text: str) -> dict[str, object]:

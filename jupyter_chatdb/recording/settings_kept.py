@@ -22,9 +22,10 @@ from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
+from ..language.dates import days_said
 from ..language.words import letter_words
 from .forms import said_as_nothing
-from .moments import days_said, leading_day
+from .moments import leading_day
 from .shapes import Field, Shape, is_temporal
 from .stated import is_stated
 

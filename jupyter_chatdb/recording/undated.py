@@ -15,10 +15,10 @@ from __future__ import annotations
 import datetime as dt
 from collections.abc import Mapping
 
-from ..language.dates import DATES, SLASHED
+from ..language.dates import DATES, SLASHED, day_or_none, each_day_said
 from .day_order import ordered_day
 from .facts import lacks
-from .moments import day_or_none, each_day_said, leading_day
+from .moments import leading_day
 from .resolve import StoredRows
 from .row_changes import MIN_NEEDED, Reading, rows_met
 from .shapes import Shape

@@ -1,5 +1,8 @@
 """Procedural memory in a request: a write of a kind the user approved or taught before runs that
-procedure; the model only chooses it and reads its values in the request (short constrained calls).
+procedure; the model only chooses it and reads its values in the request (short constrained calls), each
+read by the column it lands in (`procedure_values`: a listed entry, a day, a number in words); words for a
+listed column that are none of its entries are read once more among them, and a pick makes the write wait
+for approval, saying what was read as what.
 
 Three checks keep a small model's choice honest: procedures that touch none of the tables the request
 names its things by, while others do, are not offered (a rider who "bought" hay is no stable's
@@ -19,6 +22,7 @@ from ..context import Context
 from ..events import Event, ProcedureNotUsed, ProcedureUsed
 from ..kinds import Route
 from ..planned_steps import PlannedStep
+from ..procedure_values import Unlisted, read_by_columns, with_entry
 from ..stage import stage
 from .run import rows_changed
 
@@ -27,6 +31,8 @@ PICK_MAX_TOKENS = 24
 FILL_TOKENS_PER_ITEM = 40
 FILL_MAX_TOKENS = 400
 TRIED = 2  # procedures chosen for one request that are filled and tried, the closest first
+ENTRIES_ASKED = 2  # words for listed columns read once more among the entries, per procedure filled
+ENTRY_MAX_TOKENS = 24
 
 
 @stage
@@ -85,10 +91,27 @@ def _first_applying(ctx: Context, matches: list[Match]) -> Generator[Event, None
         completion = yield from ctx.calls("fill", messages, procedure.values_schema(), budget)
         try:
             filled = json.loads(completion.text)
-            values = procedure.checked_values(filled if isinstance(filled, dict) else {})
-        except (json.JSONDecodeError, ProcedureError) as error:
-            reason = str(error) if isinstance(error, ProcedureError) else "the model's values were not JSON"
+        except json.JSONDecodeError:
+            yield ProcedureNotUsed(procedure.name, "the model's values were not JSON")
+            continue
+        given = filled if isinstance(filled, dict) else {}
+        read, unlisted = read_by_columns(procedure, given, ctx.session, ctx.catalog)
+        doubts = []
+        for words in unlisted[:ENTRIES_ASKED]:  # read once more among the entries: a pick waits, saying so
+            entry = yield from _entry_meant(ctx, words)
+            if entry is None:
+                break
+            with_entry(read, words, entry)
+            doubts.append(f"{words.column}: {words.said!r} read as {entry!r}")
+        if len(doubts) < len(unlisted):
+            missed = unlisted[len(doubts)]
+            reason = f"{missed.column}: {missed.said!r} is none of {', '.join(missed.entries)}"
             yield ProcedureNotUsed(procedure.name, reason)
+            continue
+        try:
+            values = procedure.checked_values(read)
+        except ProcedureError as error:
+            yield ProcedureNotUsed(procedure.name, str(error))
             continue
         steps, bound = procedure.expanded(values)
         planned = [PlannedStep(step.goal, step.sql, step.binds) for step in steps]
@@ -98,9 +121,20 @@ def _first_applying(ctx: Context, matches: list[Match]) -> Generator[Event, None
             outcome = "idle"
             continue
         ctx.steps, ctx.params, ctx.procedure = planned, bound, procedure.name
+        ctx.held += [f"{doubt}; check it before approving" for doubt in doubts]
         yield ProcedureUsed(procedure.name, procedure.source, tuple(values.items()), match.similarity)
         return "used"
     return outcome
+
+
+def _entry_meant(ctx: Context, words: Unlisted) -> Generator[Event, None, str | None]:
+    """The entry of a listed column the model reads `words` as, asked once among the entries; None for
+    none of them."""
+    messages = procedure_prompts.entry_messages(ctx.request.text, words.column, words.entries, words.said)
+    schema = procedure_prompts.entry_schema(words.entries)
+    completion = yield from ctx.calls("choice", messages, schema, ENTRY_MAX_TOKENS)
+    entry = _json_object(completion.text).get("entry")
+    return entry if isinstance(entry, str) and entry in words.entries else None
 
 
 def listed(matches: list[Match]) -> list[tuple[str, str, str]]:

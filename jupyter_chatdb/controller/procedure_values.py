@@ -1,0 +1,98 @@
+"""A procedure's values read by the schema, before they are bound (issue 52): each parameter is typed by
+the column it lands in (written to or compared with, `INSERT ... SELECT` included: `parameter_targets`),
+read from the live catalog, not from what the procedure was kept with.
+
+- a CHECK-listed column takes one of its entries: the words the model copied from the request are mapped
+  onto the list (`picks.mapped`: "a reading group" -> 'reading group'); words that map to none are
+  returned apart (`Unlisted`), for the model to read once more among the entries;
+- a date column takes a day said in any form ("31 March 2024" -> '2024-03-31');
+- a number column takes a number said in words ("three" -> 3).
+
+A value already of its column's form is left as it is.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from dataclasses import dataclass
+
+from ..kernel_memory.generalize import ITEMS
+from ..kernel_memory.procedure_sql import parameter_targets
+from ..kernel_memory.procedures import Procedure
+from ..language.dates import days_said
+from ..language.spoken import spelled_numbers
+from ..recording.picks import mapped
+from ..sql.catalog import Catalog
+from ..sql.check_lists import check_lists
+from ..sql.session import Session
+
+DAY_TYPES = ("DATE", "TIMESTAMP")
+NUMBER_TYPES = ("INT", "BIGINT", "SMALLINT", "TINYINT", "HUGEINT", "DECIMAL", "DOUBLE", "FLOAT", "REAL", "NUMERIC")
+
+
+@dataclass(frozen=True)
+class Unlisted:
+    """Words filled for a CHECK-listed column that map to none of its entries."""
+
+    parameter: str
+    item: int | None  # the item it is of (None: a scalar)
+    column: str
+    said: str
+    entries: tuple[str, ...]
+
+
+def read_by_columns(
+    procedure: Procedure, values: Mapping[str, object], session: Session, catalog: Catalog
+) -> tuple[dict[str, object], list[Unlisted]]:
+    """`values` as filled, each read by its parameter's column, and the words for a listed column that map
+    to none of its entries (left as filled)."""
+    columns = {name: [c.name for c in table.columns] for name, table in catalog.tables.items()}
+    targets: dict[str, tuple[str, str]] = {}
+    for step in procedure.steps:
+        for name, (table, column) in parameter_targets(step.sql, columns).items():
+            if table is not None:
+                targets.setdefault(name, (table.lower(), column.lower()))
+    types = {
+        (name.lower(), c.name.lower()): c.type.upper() for name, table in catalog.tables.items() for c in table.columns
+    }
+    listed = {(table.lower(), column.lower()): entries for (table, column), entries in check_lists(session).items()}
+    unlisted: list[Unlisted] = []
+
+    def read(name: str, value: object, item: int | None = None) -> object:
+        target = targets.get(name)
+        if target is None or not isinstance(value, str) or not value.strip():
+            return value
+        entries = listed.get(target)
+        if entries:
+            entry = mapped(value, entries)
+            if entry is None:
+                unlisted.append(Unlisted(name, item, target[1], value, entries))
+            return value if entry is None else entry
+        kind = types.get(target, "")
+        if kind.startswith(DAY_TYPES):
+            days = days_said(value)
+            return days.pop().isoformat() if len(days) == 1 and kind == "DATE" else value
+        if kind.startswith(NUMBER_TYPES):
+            spelled = spelled_numbers(value)
+            if len(spelled) == 1 and not any(ch.isdigit() for ch in value):
+                return int(spelled[0]) if spelled[0].is_integer() else spelled[0]
+        return value
+
+    read_values = {name: read(name, value) for name, value in values.items() if name != ITEMS}
+    items = values.get(ITEMS)
+    if isinstance(items, list):
+        read_values[ITEMS] = [
+            {name: read(name, value, number) for name, value in item.items()} if isinstance(item, Mapping) else item
+            for number, item in enumerate(items)
+        ]
+    return read_values, unlisted
+
+
+def with_entry(values: dict[str, object], unlisted: Unlisted, entry: str) -> None:
+    """Set the value `unlisted` was read from to `entry`, in place."""
+    if unlisted.item is None:
+        values[unlisted.parameter] = entry
+    else:
+        items = values[ITEMS]
+        assert isinstance(items, list)
+        items[unlisted.item][unlisted.parameter] = entry

