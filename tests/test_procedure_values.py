@@ -19,6 +19,8 @@ CREATE TABLE kayaks (kayak VARCHAR PRIMARY KEY);
 CREATE TABLE hires (kayak VARCHAR NOT NULL REFERENCES kayaks (kayak),
     plan VARCHAR NOT NULL CHECK (plan IN ('hour', 'half day', 'full day')), hired_on DATE NOT NULL, paddlers INTEGER);
 INSERT INTO kayaks VALUES ('Otter'), ('Heron');
+CREATE TABLE racks (rack_code VARCHAR PRIMARY KEY, kayak VARCHAR REFERENCES kayaks (kayak));
+INSERT INTO racks VALUES ('R-07', NULL), ('R-12', NULL);
 """
 HIRE = "INSERT INTO hires VALUES ($kayak, $plan, CAST($hired_on AS DATE), $paddlers)"
 TAUGHT = "Otter out for an hour on 2024-06-02 with 2 paddlers"
@@ -73,6 +75,16 @@ def test_words_meaning_no_entry_leave_the_procedure_unused_with_the_reason(marin
     unused = [e.reason for e in events if isinstance(e, ProcedureNotUsed)]
     assert unused == ["plan: 'overnight' is none of hour, half day, full day"]
     assert marina.session.rows("SELECT count(*) FROM hires") == [(0,)]
+
+
+def test_a_value_naming_a_kept_row_is_that_rows_value_as_kept(marina: ChatDB, scripted):
+    marina.teach("rack a kayak", "UPDATE racks SET kayak = $kayak WHERE rack_code = $rack_code", ["Otter on rack R-12"])
+    scripted.push(
+        {"route": "write"}, {"rack a kayak": True, "kayak hire": False}, {"kayak": "Heron", "rack_code": "rack 7"}
+    )
+    reply = marina.ask("Heron goes on rack 7", allow_writes=True)
+    assert not reply.pending and reply.procedure == "rack a kayak"
+    assert marina.session.rows("SELECT rack_code, kayak FROM racks ORDER BY 1") == [("R-07", "Heron"), ("R-12", None)]
 
 
 def test_a_day_said_in_words_is_a_value_of_the_write_kept_not_part_of_its_sql():

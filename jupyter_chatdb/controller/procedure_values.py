@@ -6,7 +6,9 @@ read from the live catalog, not from what the procedure was kept with.
   onto the list (`picks.mapped`: "a reading group" -> 'reading group'); words that map to none are
   returned apart (`Unlisted`), for the model to read once more among the entries;
 - a date column takes a day said in any form ("31 March 2024" -> '2024-03-31');
-- a number column takes a number said in words ("three" -> 3).
+- a number column takes a number said in words ("three" -> 3);
+- a value compared with a text column names a kept row: it is that row's value as kept, where the words
+  name one ("glasshouse 12" -> 'G-012', "ann roe" -> 'Ann Roe': `StoredRows.find`).
 
 A value already of its column's form is left as it is.
 """
@@ -17,12 +19,14 @@ from collections.abc import Mapping
 from dataclasses import dataclass
 
 from ..kernel_memory.generalize import ITEMS
-from ..kernel_memory.procedure_sql import parameter_targets
+from ..kernel_memory.procedure_sql import compared_parameters, parameter_targets
 from ..kernel_memory.procedures import Procedure
 from ..language.dates import days_said
 from ..language.spoken import spelled_numbers
 from ..recording.picks import mapped
-from ..sql.catalog import Catalog
+from ..recording.reading_errors import NotExpressible
+from ..recording.resolve import StoredRows
+from ..sql.catalog import TEXT_TYPES, Catalog
 from ..sql.check_lists import check_lists
 from ..sql.session import Session
 
@@ -48,6 +52,8 @@ def read_by_columns(
     to none of its entries (left as filled)."""
     columns = {name: [c.name for c in table.columns] for name, table in catalog.tables.items()}
     targets: dict[str, tuple[str, str]] = {}
+    compared = set().union(*(compared_parameters(step.sql) for step in procedure.steps if step.sql))
+    stored = StoredRows(session)
     for step in procedure.steps:
         for name, (table, column) in parameter_targets(step.sql, columns).items():
             if table is not None:
@@ -76,6 +82,12 @@ def read_by_columns(
             spelled = spelled_numbers(value)
             if len(spelled) == 1 and not any(ch.isdigit() for ch in value):
                 return int(spelled[0]) if spelled[0].is_integer() else spelled[0]
+        if name in compared and kind.startswith(TEXT_TYPES):
+            try:
+                kept = stored.find(target[0], [target[1]], value, target[1])
+            except NotExpressible:
+                kept = None
+            return kept if isinstance(kept, str) else value
         return value
 
     read_values = {name: read(name, value) for name, value in values.items() if name != ITEMS}

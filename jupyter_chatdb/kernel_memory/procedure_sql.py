@@ -80,6 +80,20 @@ def parameter_targets(
     return found
 
 
+def compared_parameters(sql: str) -> set[str]:
+    """The $parameters of `sql` compared with a column (naming kept rows), not only written to one.
+
+    >>> sorted(compared_parameters("INSERT INTO loans SELECT id, $day FROM members WHERE name = $member"))
+    ['member']
+    """
+    return {
+        node.name
+        for tree in parse_statements(sql)
+        for node in tree.find_all(exp.Placeholder)
+        if node.name and isinstance(written_or_compared(node)[1], exp.Column)
+    }
+
+
 def parameter_types(statements: Sequence[str], catalog: Catalog) -> dict[str, str]:
     """$parameter -> "number" where it is written to or compared with a numeric column of `catalog`: the
     column of the table the statement says, through its aliases, not another table's column of that name.

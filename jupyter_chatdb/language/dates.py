@@ -2,7 +2,8 @@
 
 `DATES` reads a day in full (ISO, "3 April 2024", "April 3, 2024") and `day_of` turns a match into the
 day; `SLASHED` reads "27/03/2024", whose order of day and month is decided where it is used (`days_said`
-takes it where only one order makes a day); `TIMES` reads a time of day. The engine reads a column's days apart (`sql/value_types.py`).
+takes it where only one order makes a day); `TIMES` reads a time of day. The engine reads a column's days
+apart (`sql/value_types.py`).
 """
 
 from __future__ import annotations
