@@ -262,3 +262,23 @@ def test_a_change_naming_a_row_by_what_it_refers_to_and_setting_every_other_valu
     assert not reply.pending and scripted.remaining == 0
     assert chatdb.session.rows(SURVEYS) == [KEPT, ("BT-4", "2025-03-20", 2, 2, None)]
     chatdb.close()
+
+
+def test_a_change_setting_one_column_twice_on_a_row_named_by_what_it_refers_to_stays_a_change(
+    scripted: ScriptedBackend,
+):
+    """BT-4's kept survey of 1 February named by the boat, its day and its surveyor, its blisters set
+    twice: one value given beside the names, not two. The kept survey changes; no second survey is added."""
+    chatdb = ChatDB(model=scripted, schema=BOATYARD, summarize=False)
+    which = [("boat_code", "BT-4"), ("surveyed_on", "2025-02-01"), ("surveyor_no", "Mia Lund")]
+    change = {
+        "does": "change",
+        "table": "hull_surveys",
+        "which": [{"column": c, "value": v} for c, v in which],
+        "set": [{"column": "blisters", "how": "to", "value": "3"}, {"column": "blisters", "how": "to", "value": "3"}],
+    }
+    scripted.push({"route": "write"}, change)
+    reply = chatdb.ask("BT-4's survey by Mia Lund of 1 February 2025 counted 3 blisters", allow_writes=True)
+    assert not reply.pending and reply.sql[0].startswith('UPDATE "hull_surveys"')
+    assert chatdb.session.rows(SURVEYS) == [("BT-4", "2025-02-01", 1, 3, "fine")]
+    chatdb.close()

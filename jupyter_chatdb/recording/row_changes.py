@@ -149,6 +149,9 @@ def parse_reading(reply: object) -> Reading | None:
     >>> parse_reading({"does": "add", "table": "kites", "which": [{"column": "name", "value": "Bolt"}],
     ...                "set": [{"column": "span_m", "how": "add", "value": "0.5"}]}).does
     'change'
+    >>> len(parse_reading({"does": "change", "table": "kites", "which": [],
+    ...                    "set": [{"column": "colour", "how": "to", "value": "red"}] * 2}).settings)
+    1
     """
     if not isinstance(reply, dict) or reply.get("does") not in DOES or not isinstance(reply.get("table"), str):
         return None
@@ -163,9 +166,11 @@ def parse_reading(reply: object) -> Reading | None:
 
     listed = reply.get("set")
     settings = tuple(
-        Setting(str(s["column"]), str(s.get("how")), str(s.get("value") or "").strip(), picks(s.get("from")))
-        for s in (listed if isinstance(listed, list) else [])
-        if isinstance(s, dict) and "column" in s and s.get("how") in HOW
+        dict.fromkeys(  # a setting said twice is one
+            Setting(str(s["column"]), str(s.get("how")), str(s.get("value") or "").strip(), picks(s.get("from")))
+            for s in (listed if isinstance(listed, list) else [])
+            if isinstance(s, dict) and "column" in s and s.get("how") in HOW
+        )
     )
     which = picks(reply.get("which"))
     does = str(reply["does"])
@@ -221,7 +226,8 @@ def is_a_new_row(reading: Reading, shapes: Mapping[str, Shape]) -> bool:
         # member ("payment / member: Ann Roe / amount: 17.60 / paid: cash"), not a change of Ann's kept one
         every = values + [(s.column, s.value) for s in reading.settings]
         given = {field_.name: value for column, value in every if (field_ := shape.field(column)) is not None}
-        if len(reading.settings) >= MIN_NEEDED and not lacks(shapes, reading.table, given):
+        set_columns = {s.column.lower() for s in reading.settings}  # a column set twice is one value given
+        if len(set_columns) >= MIN_NEEDED and not lacks(shapes, reading.table, given):
             return True
     if reading.settings:
         by_name = any(
