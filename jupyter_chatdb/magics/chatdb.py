@@ -21,7 +21,7 @@ from ..controller.kinds import Route
 from ..errors import ChatDBError, RequestStopped
 from ..kernel_memory.thoughts import ThoughtMemory
 from ..sql.session import Binding
-from .books import teach
+from .books import described, teach
 from .cell_words import expand_variables, question, split_words
 from .line_commands import COMMANDS, status
 from .live import LiveOutputs
@@ -247,6 +247,7 @@ class ChatDBMagics(Magics):
         (and, for a request in words, `asked`, memory keeps the edit as a correction)."""
         self._wait_for_approval(view, engine, reply)
         view.actions.approve = lambda: self.approve(view)
+        view.actions.keep = lambda name: self.approve_and_keep(view, name)
         view.actions.reject = lambda: self.reject(view)
         view.actions.rerun = lambda index, sql: self._rerun(engine, view, index, sql, allow_writes, asked)
 
@@ -271,6 +272,18 @@ class ChatDBMagics(Magics):
             raise
         view.finished(applied)
         self.last_applied = (engine, applied)
+        return applied
+
+    def approve_and_keep(self, view: View, name: str) -> Reply:
+        """Apply the write waiting in `view`, then keep it as procedure `name` (the Keep as procedure button)."""
+        if view.pending is None:
+            raise ChatDBError("No write is waiting for approval.")
+        engine = view.pending[0]
+        applied = self.approve(view)
+        try:
+            view.kept(f"Kept as procedure {name!r}: {described(engine.learn(applied, name))}.")
+        except ChatDBError as error:  # applied all the same: only the keeping failed
+            view.kept(f"Applied, not kept as a procedure: {error}")
         return applied
 
     def reject(self, view: View | None) -> None:

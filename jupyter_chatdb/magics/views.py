@@ -76,6 +76,11 @@ class View:
         self.state.approving()
         self.refresh()
 
+    def kept(self, note: str) -> None:
+        """What keeping the approved writes as a procedure came to, said on the card."""
+        self.state.kept(note)
+        self.refresh(final=True)
+
     def rejected(self) -> None:
         self.state.rejected()
         self.refresh(final=True)

@@ -76,10 +76,17 @@ function render({ model, el }) {
       });
       bar.append(stop);
     } else if (phase === "pending") {
-      bar.append(
-        button("Approve", "chatdb-approve", () => model.send({ action: "approve" })),
-        button("Reject", "chatdb-reject", () => model.send({ action: "reject" })),
-      );
+      bar.append(button("Approve", "chatdb-approve", () => model.send({ action: "approve" })));
+      const keepName = model.get("keep_name");
+      if (keepName) {
+        // one click applies the write and keeps it as a procedure, under the name in the box
+        const name = Object.assign(document.createElement("input"), { value: keepName, className: "chatdb-keep-name" });
+        name.setAttribute("aria-label", "procedure name");
+        const keep = button("Keep as procedure", "chatdb-keep", () => model.send({ action: "keep", name: name.value }));
+        keep.title = "Apply the write and keep it as a procedure for later requests like this one";
+        bar.append(keep, name);
+      }
+      bar.append(button("Reject", "chatdb-reject", () => model.send({ action: "reject" })));
     }
   }
 
@@ -111,6 +118,7 @@ function render({ model, el }) {
   model.on("change:html", draw);
   model.on("change:phase", draw);
   model.on("change:busy", drawBar);
+  model.on("change:keep_name", drawBar);
   const timer = setInterval(tick, 250);
   return () => clearInterval(timer);
 }

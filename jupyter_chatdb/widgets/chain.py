@@ -1,8 +1,8 @@
 """The live chain view: one widget whose synced traits are rendered from `ChainState`.
 
 The browser side (chain.js) only draws what the traits say and sends the user's clicks back
-(approve, reject, re-run an edited step); the Stop button asks the Jupyter server to interrupt the
-kernel, which the controller turns into a rollback. Button clicks reach the kernel once the cell
+(approve, approve and keep as a procedure, reject, re-run an edited step); the Stop button asks the
+Jupyter server to interrupt the kernel, which the controller turns into a rollback. Button clicks reach the kernel once the cell
 has finished, which is exactly when a pending write waits for approval.
 """
 
@@ -30,6 +30,7 @@ class Actions:
     """What the view's buttons do; the magic wires them to the engine."""
 
     approve: Callable[[], object] | None = None
+    keep: Callable[[str], object] | None = None  # approve, then keep the writes as the procedure named so
     reject: Callable[[], object] | None = None
     rerun: Callable[[int, str], object] | None = None  # step index, edited SQL
 
@@ -43,6 +44,7 @@ class ChainView(anywidget.AnyWidget):
     steps = List(Dict()).tag(sync=True)  # [{"index", "sql"}] for the Edit and Copy buttons
     kernel_id = Unicode("").tag(sync=True)  # for the Stop button's interrupt request
     busy = Unicode("").tag(sync=True)  # what a clicked button is doing ("Applying ...")
+    keep_name = Unicode("").tag(sync=True)  # a pending write's proposed procedure name ("": none offered)
 
     def __init__(self, state: ChainState, actions: Actions | None = None, kernel_id: str = "", **kwargs) -> None:
         super().__init__(kernel_id=kernel_id, **kwargs)
@@ -62,6 +64,7 @@ class ChainView(anywidget.AnyWidget):
         with self.hold_sync():
             self.html = chain_html(self.state)
             self.phase = self.state.phase
+            self.keep_name = self.state.keep_name
             self.steps = [{"index": card.index, "sql": card.sql} for card in self.state.cards.values()]
 
     def _on_message(self, _widget: object, content: dict, _buffers: object) -> None:
@@ -69,6 +72,9 @@ class ChainView(anywidget.AnyWidget):
         handler: Callable[[], object] | None
         if action == "approve":
             handler = self.actions.approve
+        elif action == "keep" and self.actions.keep is not None:
+            keep, name = self.actions.keep, str(content.get("name", "")).strip() or self.state.keep_name
+            handler = lambda: keep(name)  # noqa: E731
         elif action == "reject":
             handler = self.actions.reject
         elif action == "rerun" and self.actions.rerun is not None:
@@ -78,7 +84,7 @@ class ChainView(anywidget.AnyWidget):
             handler = None
         if handler is None or action is None:
             return
-        self.busy = {"approve": "Applying...", "reject": "", "rerun": "Running..."}[action]
+        self.busy = {"approve": "Applying...", "keep": "Applying...", "reject": "", "rerun": "Running..."}[action]
         try:
             handler()
         except ChatDBError:

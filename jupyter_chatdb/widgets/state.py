@@ -3,9 +3,11 @@
 from __future__ import annotations
 
 import time
+from collections.abc import Sequence
 from dataclasses import dataclass, field
 
 import pandas as pd
+from sqlglot import exp
 
 from ..controller.events import (
     Answered,
@@ -40,8 +42,11 @@ from ..controller.events import (
     TablesSelected,
     ValueCorrected,
 )
+from ..controller.planned_steps import PlannedStep
+from ..kernel_memory.procedure_sql import parse_statements
 from ..llm.base import Usage
 from ..sql.journal import TableChange
+from ..sql.trees import target_table
 
 # what a model call of each purpose is doing, for the progress line
 ACTIVITIES = {
@@ -104,6 +109,7 @@ class ChainState:
     corrections: list[ValueCorrected] = field(default_factory=list)  # literals replaced by stored values
     selection: TablesSelected | None = None  # the tables chosen for the planning prompt, with many tables
     procedure: str = ""  # the procedure run instead of a plan, with its values; or why a matching one was not
+    keep_name: str = ""  # a pending write's name as a procedure, proposed to keep it with its approval
     changes: tuple[TableChange, ...] = ()  # rows the writes changed, or would change when pending
     committed: bool = False  # the writes were saved: a failure after that takes nothing back
     activity: str = ""  # what the model is doing now, in words ("Writing SQL")
@@ -229,6 +235,8 @@ class ChainState:
             self.phase = "pending" if reply.pending else "done"
         if reply.seen and reply.request_id is not None and not reply.procedure and reply.rule is None:
             self.note = f"{self.note or ''} {KEEP_HINT}".strip()
+        if reply.pending and not reply.procedure and reply.rule is None and reply.plan:
+            self.keep_name = proposed_name(reply.plan)
         if reply.pending:  # tried and rolled back: nothing is changed until approved
             for card in self.cards.values():
                 if card.status == "done" and card.rows_affected is not None:
@@ -271,6 +279,12 @@ class ChainState:
 
     def approving(self) -> None:
         self.phase, self.note, self.committed = "running", "Approved: applying the writes.", False
+        self.keep_name = ""
+
+    def kept(self, said: str) -> None:
+        """The applied writes were kept as a procedure with their approval (or could not be): `said`, in
+        place of the hint to keep them."""
+        self.note = f"{(self.note or '').replace(KEEP_HINT, '').strip()} {said}".strip()
 
     def rerun(self, index: int, reply: Reply) -> None:
         """Step `index` was edited and run again as one statement; its card shows the new outcome."""
@@ -313,6 +327,22 @@ class ChainState:
         state.changes = reply.changes
         state._answered(reply)
         return state
+
+
+def proposed_name(plan: Sequence[PlannedStep]) -> str:
+    """A name for a write kept as a procedure, from what its statements do ("add hires", "change racks").
+
+    >>> proposed_name([PlannedStep("", "INSERT INTO hires VALUES (1)"), PlannedStep("", 'UPDATE "racks" SET n = 1')])
+    'add hires and change racks'
+    """
+    doing: dict[type, str] = {exp.Insert: "add", exp.Update: "change", exp.Delete: "remove from"}
+    said = [
+        f"{verb} {target_table(tree)}"
+        for step in plan
+        for tree in parse_statements(step.sql)
+        if (verb := doing.get(type(tree))) and target_table(tree)
+    ]
+    return " and ".join(dict.fromkeys(said)) or "record this"
 
 
 def procedure_text(event: ProcedureUsed) -> str:
