@@ -4,7 +4,8 @@ The kernel uses a scripted model, so the test is about what the user sees and cl
 and result table appear, Approve applies a pending write, Stop stops a slow model, a failed request is
 fixed through Edit and Run, a result gets its chart, a definition in memory reaches only the question
 that uses its word, a sentence that mispairs a table's figures is not shown, a change with a value the
-request does not say waits with the value marked and is approved with one click, and after save, kernel
+request does not say waits with the value marked and is approved with one click, a waiting write is kept
+as a procedure with one click and a later record of its kind in other words runs it, and after save, kernel
 restart and reopen every output still reads (no "model not found"); the saved notebook exports to HTML
 with the steps in it. Screenshots are left in tests/artifacts/.
 """
@@ -86,6 +87,15 @@ get_ipython().magics_manager.registry["ChatDBMagics"].engine = ChatDB(model=mode
     "CREATE TABLE bins (label VARCHAR, shelf VARCHAR);"
     "INSERT INTO bins VALUES ('Alder', 'Top'), ('Birch', 'Top'), ('Cedar', 'Low');"
 ))"""
+KEEP_SETUP = """\
+%config ChatDB.memory = False
+model = ScriptedBackend([
+    {"route": "write"}, plan("INSERT INTO hires (boat, hirer, hours) VALUES ('Heron', 'Jo Hale', 2)"),
+    {"route": "write"}, {"add hires": True}, {"boat": "Otter", "hirer": "Ana Pike", "hours": 3},
+])
+get_ipython().magics_manager.registry["ChatDBMagics"].engine = ChatDB(
+    model=model, schema="CREATE TABLE hires (boat VARCHAR, hirer VARCHAR, hours INTEGER);", without=("write_from_facts",)
+)"""
 CELLS = [
     SETUP,
     "%%chatdb\nHow many units did each region sell?",
@@ -101,6 +111,10 @@ CELLS = [
     CHANGE_SETUP,
     "%%chatdb --write\nSet the Birch bin's shelf to the bottom one",
     "%%chatdb --sql\nSELECT shelf FROM bins WHERE label = 'Birch'",
+    KEEP_SETUP,
+    "%%chatdb\nHeron was hired by Jo Hale for 2 hours",
+    "%%chatdb --write\nhire | Otter | Ana Pike | 3 hours",
+    "%%chatdb --sql\nSELECT boat, hirer, hours FROM hires ORDER BY boat",
 ]
 
 
@@ -182,6 +196,7 @@ def test_cards_results_and_approval_in_jupyterlab(lab: tuple[str, Path]) -> None
             _fix_a_failure_through_edit(page, expect)
             _memory_and_sentences(page, expect)
             _a_held_change(page, expect)
+            _keep_as_procedure(page, expect)
         finally:
             page.screenshot(path=str(ARTIFACTS / "chain_view.png"), full_page=True)
         _save(page)
@@ -278,6 +293,23 @@ def _a_held_change(page: Any, expect: Any) -> None:
     expect(_output(page, 13).locator("table.dataframe td")).to_have_text("Low")
 
 
+def _keep_as_procedure(page: Any, expect: Any) -> None:
+    """One click on Keep as procedure applies a waiting write and keeps it, under the name proposed; a
+    later record of that kind in another wording (a log line) runs the procedure."""
+    for index in (14, 15):
+        _run_cell(page, index)
+    first = _output(page, 15)
+    expect(first.locator('.chatdb-chain[data-phase="pending"]')).to_be_visible()
+    expect(first.locator("input.chatdb-keep-name")).to_have_value("add hires")
+    first.get_by_role("button", name="Keep as procedure").click()
+    expect(first.locator('.chatdb-chain[data-phase="done"]')).to_be_visible()
+    expect(first).to_contain_text("Kept as procedure 'add hires'")
+    for index in (16, 17):
+        _run_cell(page, index)
+    expect(_output(page, 16)).to_contain_text("Using procedure 'add hires'")
+    expect(_output(page, 17).locator("table.dataframe")).to_contain_text("Ana Pike")
+
+
 def _save(page: Any) -> None:
     page.evaluate("window.jupyterapp.commands.execute('docmanager:save')")
     page.wait_for_function("!window.jupyterapp.shell.currentWidget.context.model.dirty")
@@ -288,7 +320,7 @@ def _restart_and_reopen(page: Any, expect: Any) -> None:
     page.evaluate("window.jupyterapp.shell.currentWidget.sessionContext.session.kernel.restart()")
     page.reload()
     page.wait_for_selector(".jp-Notebook .jp-Cell")
-    expect(page.locator(".chatdb-chain")).to_have_count(10)
+    expect(page.locator(".chatdb-chain")).to_have_count(13)
     expect(page.locator(".jp-Notebook")).not_to_contain_text("Error displaying widget")
     expect(page.locator(".jp-Notebook")).not_to_contain_text("model not found")
     expect(_output(page, 1)).to_contain_text("North sold 17 units.")
