@@ -26,12 +26,12 @@ from ..language.spoken import spelled_numbers
 from ..recording.picks import mapped
 from ..recording.reading_errors import NotExpressible
 from ..recording.resolve import StoredRows
+from ..recording.shapes import INTEGER_TYPES, NUMBER_TYPES
 from ..sql.catalog import TEXT_TYPES, Catalog
 from ..sql.check_lists import check_lists
 from ..sql.session import Session
 
 DAY_TYPES = ("DATE", "TIMESTAMP")
-NUMBER_TYPES = ("INT", "BIGINT", "SMALLINT", "TINYINT", "HUGEINT", "DECIMAL", "DOUBLE", "FLOAT", "REAL", "NUMERIC")
 
 
 @dataclass(frozen=True)
@@ -78,7 +78,7 @@ def read_by_columns(
         if kind.startswith(DAY_TYPES):
             days = days_said(value)
             return days.pop().isoformat() if len(days) == 1 and kind == "DATE" else value
-        if kind.startswith(NUMBER_TYPES):
+        if kind.startswith((*INTEGER_TYPES, *NUMBER_TYPES)):  # an INTERVAL is no number
             spelled = spelled_numbers(value)
             if len(spelled) == 1 and not any(ch.isdigit() for ch in value):
                 return int(spelled[0]) if spelled[0].is_integer() else spelled[0]
