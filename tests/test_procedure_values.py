@@ -103,3 +103,12 @@ def test_a_day_said_in_words_is_a_value_of_the_write_kept_not_part_of_its_sql():
         == "INSERT INTO hires (kayak, plan, hired_on) VALUES ($kayak, $plan, CAST($hired_on AS DATE))"
     )
     assert learned.example == {"kayak": "Heron", "plan": "full day", "hired_on": "2024-06-05"}
+
+
+def test_a_code_said_in_words_is_a_value_of_the_write_kept():
+    learned = generalize(
+        "2024-06-02 moved: kayak on rack 7, Otter",
+        [("rack", "UPDATE racks SET kayak = 'Otter' WHERE rack_code = 'R-07'", ())],
+    )
+    assert learned.steps[0].sql == "UPDATE racks SET kayak = $kayak WHERE rack_code = $rack_code"
+    assert learned.example == {"kayak": "Otter", "rack_code": "R-07"}

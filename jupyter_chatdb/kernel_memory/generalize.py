@@ -21,6 +21,7 @@ from dataclasses import dataclass
 
 from sqlglot import exp
 
+from ..language.codes import code_fit
 from ..language.dates import days_said
 from ..sql.trees import DIALECT
 from .procedure_sql import outside, parse_statements, written_or_compared
@@ -29,6 +30,7 @@ ITEM_PREFIX = "item_"  # a parameter named so takes a value per item; its steps 
 ITEMS = "items"  # the list parameter of the values per item
 PARAMETER_NAME = re.compile(r"[a-z_][a-z0-9_]*")
 GENERIC_COLUMNS = frozenset({"name", "id", "title", "code", "label", "value"})
+CLAUSE = re.compile(r"[,;:|()\n]|->")  # where a code said in words ends ("game 36, Hillside -> Riverside")
 
 
 @dataclass(frozen=True)
@@ -110,21 +112,23 @@ def generalize(
 
 
 class _Said:
-    """What a request says: its words, its numbers, and its days in any form ("31 March 2024")."""
+    """What a request says: its words, its numbers, its days in any form ("31 March 2024") and codes said
+    in words within a clause ("game 36" for 'G-036')."""
 
     def __init__(self, request: str) -> None:
         self.text = " ".join(re.findall(r"\w+", request.casefold()))
         self.numbers = {float(n) for n in re.findall(r"(?<![\w.])\d+(?:\.\d+)?", request.replace(",", ""))}
         self.days = {day.isoformat() for day in days_said(request)}
+        self.clauses = [clause for clause in CLAUSE.split(request) if clause.strip()]
 
     def says(self, literal: exp.Literal) -> bool:
         """
-        >>> said = _Said("event: reading group, 31 March 2024, 11 came")
-        >>> [said.says(exp.Literal.string(v)) for v in ("2024-03-31", "reading group", "2024-03-30")]
-        [True, True, False]
+        >>> said = _Said("event: reading group, 31 March 2024, 11 came; moved: game 36")
+        >>> [said.says(exp.Literal.string(v)) for v in ("2024-03-31", "reading group", "2024-03-30", "G-036", "G-037")]
+        [True, True, False, True, False]
         """
         if literal.is_string:
-            if literal.this in self.days:
+            if literal.this in self.days or any(code_fit(clause, literal.this) for clause in self.clauses):
                 return True
             words = " ".join(re.findall(r"\w+", literal.this.casefold()))
             return bool(words) and re.search(rf"\b{re.escape(words)}\b", self.text) is not None

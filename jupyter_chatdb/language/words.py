@@ -11,7 +11,7 @@ default reading of a text; the other splitters here differ from it on purpose, e
 A few readings stay beside the grammar they feed, since they keep what only it needs: the words and
 commas of `grounding/concepts.py` (`_lowered`), the words as written with their dots and apostrophes of
 `grounding/selection.py` (`_phrases`), the words and opening quotes of `grounding/named_tables.py`
-(`_TOKEN`), and a code's letter and digit runs in `recording/resolve.py` (`code_fit`).
+(`_TOKEN`), and a code's letter and digit runs in `codes.py` (`code_fit`).
 """
 
 from __future__ import annotations

@@ -1,6 +1,6 @@
 """The kept rows a request names by a code said in words: "glasshouse 12" for the row coded 'G-012', "seed
 tray no. 14" for 'S-014'. A code is found only where its one number is a number the request says and
-the words just before that number spell its letters (`resolve.code_fit`); of several codes that fit, only
+the words just before that number spell its letters (`language.codes.code_fit`); of several codes that fit, only
 one that fits better than every other counts.
 """
 
@@ -10,9 +10,10 @@ import re
 from collections.abc import Mapping
 from dataclasses import dataclass
 
+from ..language.codes import code_fit
 from ..language.dates import DATES, DAY_MONTH_YEAR, MONTH_THEN_DAY, SLASHED
 from ..language.words import stem, words
-from .resolve import StoredRows, code_fit
+from .resolve import StoredRows
 from .shapes import Shape
 
 WINDOW_WORDS = 4  # the words before a number that may spell a code's letters

@@ -16,8 +16,7 @@ from collections.abc import Mapping, Sequence
 import duckdb
 
 from ..errors import QueryFailed
-from ..language.numbers import DIGIT_RUN
-from ..language.words import letter_words
+from ..language.codes import code_fit
 from ..sql.names import quote_identifier, quote_table
 from ..sql.session import Session
 from .reading_errors import NotExpressible
@@ -265,34 +264,6 @@ def compose_like(said: str, codes: list[str]) -> str | None:
         width = len(digits[0])
         forms.add(re.sub(r"\d+", numbers[0].zfill(width), code, count=1))
     return forms.pop() if len(forms) == 1 else None
-
-
-def code_fit(said: str, code: str) -> int:
-    """How well `code` (letters and numbers: 'G-012', 'C7') is what `said` spells out in words: 0 when it
-    is not; more when each of its letter runs is a whole word said, or begins the first word.
-
-    >>> code_fit("hot-glasshouse 12", "H-012"), code_fit("hot-glasshouse 12", "G-012"), code_fit("glasshouse 12", "G-012")
-    (2, 1, 2)
-    >>> code_fit("row C, bed 7", "C7"), code_fit("row C, bed 7", "R7"), code_fit("tunnel 56", "T-056")
-    (3, 2, 2)
-    >>> code_fit("tunnel 56", "T-057"), code_fit("tunnel 56", "56"), code_fit("Tamarisk", "T-056")
-    (0, 0, 0)
-    """
-    parts = re.findall(r"[a-z]+|\d+", code.lower())
-    letters = [p for p in parts if not p.isdigit()]
-    numbers = [int(p) for p in parts if p.isdigit()]
-    said_words = letter_words(said)
-    said_numbers = [int(n) for n in DIGIT_RUN.findall(said)]
-    if not letters or not numbers or numbers != said_numbers:
-        return 0
-    score, start = 3, 0
-    for run in letters:
-        at = next((i for i in range(start, len(said_words)) if said_words[i].startswith(run)), None)
-        if at is None:
-            return 0
-        kind = 3 if said_words[at] == run else 2 if at == 0 else 1
-        score, start = min(score, kind), at + 1
-    return score
 
 
 def _plain(value: object) -> object:
