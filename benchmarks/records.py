@@ -192,10 +192,15 @@ def taught_procedures(trade: Trade) -> tuple[dict[str, int], list[Procedure]]:
         steps = [(f"step {n}", sql, ()) for n, sql in enumerate(record.gold, start=1)]
         try:
             learned = generalize(record.text, steps)
-            procedures.append(Procedure.learned(kind.replace("_", " "), record.text, learned, f"record {record.id}"))
+            procedures.append(Procedure.learned(_procedure_name(kind), record.text, learned, f"record {record.id}"))
         except ProcedureError:  # nothing to keep: its kind is recorded cold
             continue
     return first, procedures
+
+
+def _procedure_name(kind: str) -> str:
+    """The name a kind's procedure is kept under, as a user would write it ("contact dropped")."""
+    return kind.replace("_", " ")
 
 
 def attempt_record(
@@ -270,7 +275,7 @@ def attempt_record(
         "extract": "".join(extract)[:600],
         "change": "".join(change)[:600],
         "procedure": used[-1] if used else "",
-        "own_procedure": bool(used) and used[-1] == record.kind.replace("_", " "),
+        "own_procedure": bool(used) and used[-1] == _procedure_name(record.kind),
     }
 
 

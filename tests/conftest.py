@@ -72,6 +72,16 @@ def plan(*steps: str | tuple[str, list[str]]) -> dict:
     return {"steps": planned}
 
 
+def change_reading(table: str, which: list[tuple[str, str]], *settings: tuple[str, str, str]) -> dict:
+    """A scripted reply of the change call: the rows named by (column, value), each setting (column, how, value)."""
+    return {
+        "does": "change",
+        "table": table,
+        "which": [{"column": c, "value": v} for c, v in which],
+        "set": [{"column": c, "how": how, "value": v} for c, how, v in settings],
+    }
+
+
 def native(sql: str) -> str:
     """A scripted reply of a read in the model's native form (the default strategy): SQL in a code block."""
     return f"```sql\n{sql};\n```"

@@ -16,6 +16,8 @@ from jupyter_chatdb.recording.change_reply import change_schema
 from jupyter_chatdb.recording.shapes import shapes_of
 from jupyter_chatdb.sql.catalog import Catalog
 
+from .conftest import change_reading
+
 jsonschema = pytest.importorskip("jsonschema")
 
 SCHEMA = """
@@ -39,37 +41,34 @@ def schema():
     chatdb.close()
 
 
-def reply(table: str, which: list[tuple[str, str]], *settings: tuple[str, str, str]) -> dict:
-    return {
-        "does": "change",
-        "table": table,
-        "which": [{"column": c, "value": v} for c, v in which],
-        "set": [{"column": c, "how": h, "value": v} for c, h, v in settings],
-    }
-
-
 def fits(schema: dict, answer: dict) -> bool:
     return jsonschema.Draft202012Validator(schema).is_valid(answer)
 
 
 def test_a_reading_sets_only_columns_of_the_table_it_picked(schema: dict):
-    assert fits(schema, reply("kites", [("tag", "KT-1")], ("span_m", "add", "0.5")))
-    assert not fits(schema, reply("flights", [("flight_no", "1")], ("span_m", "add", "0.5")))  # a kites column
-    assert not fits(schema, reply("kites", [("tag", "KT-1")], ("minutes", "to", "30")))  # a flights column
+    assert fits(schema, change_reading("kites", [("tag", "KT-1")], ("span_m", "add", "0.5")))
+    assert not fits(schema, change_reading("flights", [("flight_no", "1")], ("span_m", "add", "0.5")))  # a kites column
+    assert not fits(schema, change_reading("kites", [("tag", "KT-1")], ("minutes", "to", "30")))  # a flights column
 
 
 def test_a_listed_column_is_set_emptied_or_copied_in_the_requests_words(schema: dict):
-    assert fits(schema, reply("kites", [("tag", "KT-1")], ("state", "to", "grounded")))
-    assert fits(schema, reply("kites", [("tag", "KT-1")], ("state", "to", "on the ground")))  # mapped by code
-    assert fits(schema, reply("kites", [("tag", "KT-1")], ("colour", "clear", "")))
-    assert not fits(schema, reply("kites", [("tag", "KT-1")], ("state", "add", "ready")))  # an entry is no number
-    assert fits(schema, reply("kites", [("tag", "KT-1")], ("span_m", "add", "0.5")))
+    assert fits(schema, change_reading("kites", [("tag", "KT-1")], ("state", "to", "grounded")))
+    assert fits(schema, change_reading("kites", [("tag", "KT-1")], ("state", "to", "on the ground")))  # mapped by code
+    assert fits(schema, change_reading("kites", [("tag", "KT-1")], ("colour", "clear", "")))
+    assert not fits(
+        schema, change_reading("kites", [("tag", "KT-1")], ("state", "add", "ready"))
+    )  # an entry is no number
+    assert fits(schema, change_reading("kites", [("tag", "KT-1")], ("span_m", "add", "0.5")))
 
 
 def test_rows_may_be_named_by_a_column_of_a_row_they_refer_to(schema: dict):
     """A flight named by its kite's pilot ("Jo Hale's flight of 3 June"): a column two references away."""
-    assert fits(schema, reply("flights", [("pilot", "Jo Hale"), ("flown_on", "2024-06-03")], ("minutes", "to", "45")))
-    assert not fits(schema, reply("pilots", [("minutes", "40")], ("phone", "to", "555-0199")))  # pilots refer to none
+    assert fits(
+        schema, change_reading("flights", [("pilot", "Jo Hale"), ("flown_on", "2024-06-03")], ("minutes", "to", "45"))
+    )
+    assert not fits(
+        schema, change_reading("pilots", [("minutes", "40")], ("phone", "to", "555-0199"))
+    )  # pilots refer to none
 
 
 def test_the_embedded_models_grammar_is_built_from_the_choice_of_tables(schema: dict):

@@ -11,6 +11,8 @@ from jupyter_chatdb import ChatDB
 from jupyter_chatdb.controller.events import ApprovalNeeded
 from jupyter_chatdb.llm import ScriptedBackend
 
+from .conftest import change_reading
+
 SIGNS = """
 CREATE TABLE patrons (patron VARCHAR PRIMARY KEY, mobile VARCHAR, email VARCHAR);
 INSERT INTO patrons VALUES ('Lio Brandt', '0711 220 330', 'lio@brandt.example'), ('Ama Osei', NULL, 'ama@osei.example'),
@@ -40,17 +42,8 @@ def signs(model: ScriptedBackend):
     chatdb.close()
 
 
-def change(table: str, which: list[tuple[str, str]], *settings: tuple[str, str, str]) -> dict:
-    return {
-        "does": "change",
-        "table": table,
-        "which": [{"column": c, "value": v} for c, v in which],
-        "set": [{"column": c, "how": how, "value": v} for c, how, v in settings],
-    }
-
-
 def test_the_day_a_record_is_dated_and_the_words_of_its_state_are_not_written_over_the_row(signs, model):
-    reading = change(
+    reading = change_reading(
         "sign_jobs", [("sign_code", "SG-31")], ("state", "to", "varnished"), ("due_on", "to", "2025-03-14"),
         ("brief", "to", "clear coat on"),
     )  # fmt: skip
@@ -74,12 +67,14 @@ def test_the_day_a_record_is_dated_and_the_words_of_its_state_are_not_written_ov
 
 
 def test_a_day_the_request_names_its_column_for_or_fills_in_is_written(signs, model):
-    reading = change(
+    reading = change_reading(
         "sign_jobs", [("sign_code", "SG-32")], ("state", "to", "fitted"), ("finished_on", "to", "2025-03-26")
     )
     model.push({"route": "write"}, reading)
     signs.ask("26 March 2025 | fitted and done | SG-32", allow_writes=True)  # finished_on was empty
-    reading = change("sign_jobs", [("sign_code", "SG-31")], ("state", "to", "gilded"), ("due_on", "to", "2025-03-25"))
+    reading = change_reading(
+        "sign_jobs", [("sign_code", "SG-31")], ("state", "to", "gilded"), ("due_on", "to", "2025-03-25")
+    )
     model.push({"route": "write"}, reading)
     signs.ask("SG-31 is gilded, and now due on 25 March 2025", allow_writes=True)  # "due" names due_on
     assert signs.session.rows("SELECT sign_code, due_on::VARCHAR, finished_on::VARCHAR, state FROM sign_jobs") == [
@@ -89,7 +84,7 @@ def test_a_day_the_request_names_its_column_for_or_fills_in_is_written(signs, mo
 
 
 def test_a_column_emptied_twice_or_unnamed_is_emptied_once_or_not_at_all(signs, model):
-    reading = change(
+    reading = change_reading(
         "patrons", [("patron", "Lio Brandt")], ("email", "clear", ""), ("mobile", "clear", ""),
         ("email", "to", "none any more"),
     )  # fmt: skip
@@ -104,7 +99,7 @@ def test_a_column_emptied_twice_or_unnamed_is_emptied_once_or_not_at_all(signs, 
 
 
 def test_a_column_the_table_does_not_have_is_left_out_of_a_change_that_sets_others(signs, model):
-    reading = change(
+    reading = change_reading(
         "sign_jobs", [("sign_code", "SG-32")], ("state", "to", "varnished"), ("lent_on", "to", "2025-03-22")
     )
     model.push({"route": "write"}, reading)
@@ -114,7 +109,7 @@ def test_a_column_the_table_does_not_have_is_left_out_of_a_change_that_sets_othe
 
 
 def test_a_state_the_request_does_not_say_read_two_ways_waits_showing_both(signs, model):
-    reading = change("sign_jobs", [("sign_code", "SG-31")], ("state", "to", "fitted"))
+    reading = change_reading("sign_jobs", [("sign_code", "SG-31")], ("state", "to", "fitted"))
     model.push({"route": "write"}, reading, {"option": "set state to 'gilded'"})
     seen: list = []
     reply = signs.ask("14 March 2025 | all done | SG-31", allow_writes=True, on_event=seen.append)
@@ -122,7 +117,7 @@ def test_a_state_the_request_does_not_say_read_two_ways_waits_showing_both(signs
     reason = next(e for e in seen if isinstance(e, ApprovalNeeded)).reason
     assert "the request does not say which state: read as 'fitted', then as 'gilded'" in reason
     # a state said in words is not asked again
-    model.push({"route": "write"}, change("sign_jobs", [("sign_code", "SG-32")], ("state", "to", "varnished")))
+    model.push({"route": "write"}, change_reading("sign_jobs", [("sign_code", "SG-32")], ("state", "to", "varnished")))
     reply = signs.ask("SG-32 varnished", allow_writes=True)
     assert not reply.pending and "Options:" not in str(model.calls[-1].messages)
 
@@ -130,7 +125,7 @@ def test_a_state_the_request_does_not_say_read_two_ways_waits_showing_both(signs
 def test_a_state_set_beside_what_the_request_says_may_be_left_as_it_is_when_asked_again(signs, model):
     """'fitted on 26 March' says the day, not a state the list holds in its words: asked again, the model
     leaves the state as it is, and only the day is written."""
-    reading = change(
+    reading = change_reading(
         "sign_jobs", [("sign_code", "SG-32")], ("state", "to", "drawn"), ("finished_on", "to", "2025-03-26")
     )
     model.push({"route": "write"}, reading, {"option": "leave state as it is"})
@@ -145,7 +140,9 @@ def test_a_state_set_beside_what_the_request_says_may_be_left_as_it_is_when_aske
 def test_the_records_day_read_as_the_one_change_waits_rather_than_moving_the_rows_day(signs, model):
     """'to the wall of SG-32' read as only a new due day, the record's own: nothing else would be written,
     so it is not left out, but the write waits, saying why."""
-    model.push({"route": "write"}, change("sign_jobs", [("sign_code", "SG-31")], ("due_on", "to", "2025-03-14")))
+    model.push(
+        {"route": "write"}, change_reading("sign_jobs", [("sign_code", "SG-31")], ("due_on", "to", "2025-03-14"))
+    )
     events: list = []
     reply = signs.ask("14 March 2025 | hung | SG-31 | beside SG-32", allow_writes=True, on_event=events.append)
     reason = next(e for e in events if isinstance(e, ApprovalNeeded)).reason
@@ -156,7 +153,7 @@ def test_the_records_day_read_as_the_one_change_waits_rather_than_moving_the_row
 def test_a_state_read_two_ways_beside_a_day_the_request_says_is_left_and_the_day_written(signs, model):
     """'finished on 26 March' read with a state, and another state asked again: the request does not say
     which, so the state is left as it is, saying so, and the day it does say is written."""
-    reading = change(
+    reading = change_reading(
         "sign_jobs", [("sign_code", "SG-32")], ("state", "to", "drawn"), ("finished_on", "to", "2025-03-26")
     )
     model.push({"route": "write"}, reading, {"option": "set state to 'varnished'"})

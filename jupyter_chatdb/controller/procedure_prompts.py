@@ -51,12 +51,7 @@ def _procedures_and_request(request: str, procedures: Sequence[tuple[str, str, s
 
 
 def pick_schema(names: Sequence[str]) -> JSONSchema:
-    return {
-        "type": "object",
-        "properties": {"procedure": {"enum": [*names, NONE_PICKED]}},
-        "required": ["procedure"],
-        "additionalProperties": False,
-    }
+    return _one_of("procedure", [*names, NONE_PICKED])
 
 
 FILL_INSTRUCTIONS = """\
@@ -89,9 +84,14 @@ def entry_messages(request: str, column: str, entries: Sequence[str], said: str)
 
 
 def entry_schema(entries: Sequence[str]) -> JSONSchema:
+    return _one_of("entry", [*entries, NO_ENTRY])
+
+
+def _one_of(key: str, options: Sequence[str]) -> JSONSchema:
+    """A reply of one key whose value is one of `options`."""
     return {
         "type": "object",
-        "properties": {"entry": {"enum": [*entries, NO_ENTRY]}},
-        "required": ["entry"],
+        "properties": {key: {"enum": list(options)}},
+        "required": [key],
         "additionalProperties": False,
     }
