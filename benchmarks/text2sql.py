@@ -32,7 +32,7 @@ import sys
 import tempfile
 import time
 from collections import defaultdict
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from dataclasses import asdict, dataclass
 from pathlib import Path
 from typing import Any, TextIO
@@ -42,7 +42,7 @@ import sqlglot
 from spider import DATASET, gold_is_ordered, gold_result, read_sqlite, same
 
 from jupyter_chatdb import ChatDB, ChatDBError
-from jupyter_chatdb.controller.events import CandidatesVoted
+from jupyter_chatdb.controller.events import CandidatesVoted, Reply
 from jupyter_chatdb.controller.native_sql import STOP, reply_sql
 from jupyter_chatdb.controller.strategies import STRATEGIES
 from jupyter_chatdb.llm import select_backend
@@ -286,14 +286,23 @@ def ask_chatdb(chatdb: ChatDB, system: str, question: dict, path: Path) -> Answe
 
 
 def ask_chatdb_reply(
-    chatdb: ChatDB, system: str, number: int, db_id: str, question: str, gold: list[tuple], ordered: bool
+    chatdb: ChatDB,
+    system: str,
+    number: int,
+    db_id: str,
+    question: str,
+    gold: list[tuple],
+    ordered: bool,
+    on_reply: Callable[[Reply], object] | None = None,
 ) -> Answer:
-    """ChatDB's answer to one question, scored against the gold rows."""
+    """ChatDB's answer to one question, scored against the gold rows (`on_reply` sees the reply)."""
     started = time.perf_counter()
     sql, calls, executed, correct, error, cant_tell = "", 0, False, False, "", False
     voted: list[CandidatesVoted] = []
     try:
         reply = chatdb.ask(question, on_event=lambda e: voted.append(e) if isinstance(e, CandidatesVoted) else None)
+        if on_reply is not None:
+            on_reply(reply)
         sql = reply.sql[-1] if reply.sql else ""
         calls = reply.usage.calls
         executed = reply.result is not None

@@ -3,7 +3,8 @@
 The kernel uses a scripted model, so the test is about what the user sees and clicks: the step cards
 and result table appear, Approve applies a pending write, Stop stops a slow model, a failed request is
 fixed through Edit and Run, a result gets its chart, a definition in memory reaches only the question
-that uses its word, a sentence that mispairs a table's figures is not shown, a change with a value the
+that uses its word, a sentence that mispairs a table's figures is not shown and a read is marked right with
+one click, a change with a value the
 request does not say waits with the value marked and is approved with one click, a waiting write is kept
 as a procedure with one click and a later record of its kind in other words runs it, and after save, kernel
 restart and reopen every output still reads (no "model not found"); the saved notebook exports to HTML
@@ -275,6 +276,10 @@ def _memory_and_sentences(page: Any, expect: Any) -> None:
     expect(using.locator(".chatdb-recalled")).to_contain_text("A big sale is one with more than 8 units.")
     expect(grouped.locator("table.dataframe")).to_contain_text("South")
     expect(grouped).not_to_contain_text("North sold 4 units")  # the rows speak for themselves
+    expect(unrelated.locator(".chatdb-view")).to_have_count(0)  # static once a later cell ran
+    grouped.get_by_role("button", name="Mark right").click()  # the last read: live until the next cell
+    expect(grouped).to_contain_text("Kept as this question's verified SQL")
+    expect(grouped.locator(".chatdb-view")).to_have_count(0)  # nothing left to click: static
 
 
 def _a_held_change(page: Any, expect: Any) -> None:

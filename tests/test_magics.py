@@ -269,8 +269,8 @@ def test_line_commands(shell, scripted, capsys):
     shell.run_cell("%chatdb drop")
     assert (
         "UsageError: Unknown %chatdb command 'drop': use one of tables, "
-        "describe, attach, connect, disconnect, history, undo, restore, model, approve, reject, keep, procedures, rules, sql"
-        in capsys.readouterr().err
+        "describe, attach, connect, disconnect, history, undo, restore, model, approve, reject, keep, verify, "
+        "verified, procedures, rules, sql" in capsys.readouterr().err
     )
     shell.run_cell("%chatdb model local").raise_error()
     assert "Model for the next cells: qwen2.5-coder-1.5b-instruct-q4_k_m." in capsys.readouterr().out
@@ -471,3 +471,24 @@ def test_a_rule_cell_shows_the_drafted_sql_and_approving_keeps_the_rule(shell, s
     assert "Forgot rule 'bales'." in capsys.readouterr().out and len(engine.rules) == 0
     shell.run_cell("%%chatdb --rule x --sql\nUPDATE hay SET bales = 1")
     assert "Use one of --replay, --sql, --teach and --rule." in capsys.readouterr().err
+
+
+def test_a_read_is_marked_right_by_its_button_or_by_verify_and_listed(shell, scripted, capsys):
+    magics = shell.magics_manager.registry["ChatDBMagics"]
+    with pytest.raises(Exception, match="No read was answered yet"):
+        shell.run_cell("%chatdb verify").raise_error()
+    scripted.push(native("SELECT sum(units) AS units FROM sales"), {"answer": "21 units."})
+    shell.run_cell("%%chatdb\nHow many units were sold?").raise_error()
+    view = magics.last_view
+    assert view.state.verifiable
+    view.actions.verify()  # the Mark right button
+    assert not view.state.verifiable and "Kept as this question's verified SQL" in view.state.note
+    scripted.push(native("SELECT region FROM sales WHERE units > 5"), {"answer": "North."})
+    shell.run_cell("%%chatdb\nWhich regions sold more than 5 units at once?").raise_error()
+    shell.run_cell("%chatdb verify").raise_error()
+    assert "Kept as the verified SQL of 'Which regions sold more than 5 units at once?'" in capsys.readouterr().out
+    listed = shell.run_cell("%chatdb verified").result
+    assert listed["question"].tolist() == ["How many units were sold?", "Which regions sold more than 5 units at once?"]
+    assert listed["sql"].tolist()[0] == "SELECT SUM(units) AS units FROM sales"
+    shell.run_cell('%chatdb verified forget "How many units were sold?"').raise_error()
+    assert len(magics.engine.reads) == 1

@@ -126,18 +126,19 @@ def test_a_newer_definition_replaces_the_older_one(shell, scripted, capsys):
     assert triples["object"].tolist() == ["Big stock is above 15 kg.", "Big stock is above 25 kg."]
 
 
-def test_an_edited_step_is_kept_as_a_correction_and_recalled(shell, scripted, capsys):
+def test_an_edited_read_is_kept_as_a_verified_example_and_shown_with_the_next_like_it(shell, scripted, capsys):
     magics = shell.magics_manager.registry["ChatDBMagics"]
     scripted.push(native("SELECT kg FROM stock"))
     shell.run_cell("%%chatdb\nStock per fruit?").raise_error()
     magics.last_view.actions.rerun(1, "SELECT fruit, kg FROM stock ORDER BY fruit")
-    scripted.push(native("SELECT fruit, kg FROM stock"))
-    shell.run_cell("%%chatdb\nWhat is the stock per fruit now?").raise_error()
+    assert "Kept as this question's verified SQL" in magics.last_view.state.note
+    scripted.push(native("SELECT fruit, kg FROM stock ORDER BY fruit"))
+    shell.run_cell("%%chatdb\nStock per fruit now?").raise_error()
     prompt = scripted.calls[-1].messages[-1]["content"]
-    assert (
-        'Correction: For "Stock per fruit?" the user corrected the SQL to: SELECT fruit, kg FROM stock ORDER BY fruit'
-        in prompt
-    )
+    assert "-- Stock per fruit?\nSELECT fruit, kg FROM stock ORDER BY fruit;\n-- Stock per fruit now?" in prompt
+    assert "Correction:" not in prompt  # a read's correction is an example, not a thought besides
+    listed = shell.run_cell("%chatdb verified").result
+    assert listed[["question", "how"]].values.tolist() == [["Stock per fruit?", "corrected"]]
 
 
 def test_mem_commands(shell, scripted, capsys, tmp_path):

@@ -59,13 +59,18 @@ def test_events_drive_the_synced_traits(db, scripted):
     assert 'data-status="done"' in view.html and "<td>North</td>" in view.html
 
 
-def test_a_finished_request_is_static_html_with_provenance(kernel_shell, scripted):
+def test_a_finished_read_offers_mark_right_until_the_next_cell_then_is_static_html_with_provenance(
+    kernel_shell, scripted
+):
     shell, engine = kernel_shell
     engine.register("sales", pd.DataFrame({"units": [2, 3]}))
     scripted.push(native("SELECT sum(units) AS units FROM sales"), {"answer": "5 units."})
     with capture_output() as captured:
         shell.run_cell("%%chatdb\nHow many units?").raise_error()
-    assert WIDGET in captured.outputs[0].data  # live while it ran (the Stop button)
+        view = shell.magics_manager.registry["ChatDBMagics"].last_view
+        assert WIDGET in captured.outputs[-1].data and view.widget.verifiable  # the Mark right button
+        shell.run_cell("x = 1").raise_error()  # any later cell
+    assert view.widget.comm is None
     final = captured.outputs[-1]
     assert WIDGET not in final.data and "text/html" in final.data and "text/markdown" in final.data
     assert "<b>Answer:</b> 5 units." in final.data["text/html"]
@@ -79,7 +84,12 @@ def test_a_finished_request_is_static_html_with_provenance(kernel_shell, scripte
     scripted.push(native("SELECT sum(units) AS units FROM sales"), {"answer": "5 units."})
     with capture_output() as captured:
         shell.run_cell("%%chatdb\nHow many units?;").raise_error()  # no cell value: the card shows the result
-    assert "chatdb-result" in captured.outputs[-1].data["text/html"]
+        view = shell.magics_manager.registry["ChatDBMagics"].last_view
+        view.widget._on_message(view.widget, {"action": "verify"}, [])  # what the Mark right click sends
+    final = captured.outputs[-1]
+    assert "chatdb-result" in final.data["text/html"] and WIDGET not in final.data  # nothing left to click
+    assert "Kept as this question's verified SQL" in final.data["text/plain"]
+    assert [r.question for r in engine.reads] == ["How many units?"]
 
 
 def test_approve_button_applies_the_pending_write_and_the_output_turns_static(kernel_shell, scripted):

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import contextlib
 import copy
 import dataclasses
 import warnings
@@ -31,6 +32,7 @@ from ..kernel_memory.thoughts import (
     parse_thoughts,
     statement_messages,
 )
+from ..kernel_memory.verified_reads import VerifiedRead, VerifiedReadError, VerifiedReads
 from ..llm.base import LLM, Embedder
 from ..llm.minilm import LazyMiniLMEmbedder
 from ..llm.minilm import installed as minilm_installed
@@ -77,6 +79,7 @@ class ChatDB(DataMethods):
         embedder: Embedder | None = None,
         values_path: str | Path | None = None,
         procedures: ProcedureBook | None = None,
+        reads: VerifiedReads | None = None,
         engine: object | None = None,
     ) -> None:
         """`schema`: a .sql file or SQL text of CREATE statements, run when the database has no tables yet.
@@ -104,6 +107,8 @@ class ChatDB(DataMethods):
         the tables' descriptions, between sessions.
         `procedures`: where procedures learned from approved writes (`learn`) or taught (`teach`) are kept
         (default: in memory, for this session); a write request of a kind one was learned for runs it.
+        `reads`: where reads the user verified (`verify`) or corrected are kept (default: in memory, for this
+        session); a question close to one of them is asked with it as a worked example.
         `engine`: a remote engine whose tables are read there (`connect`).
         """
         if candidates < 1:
@@ -123,6 +128,9 @@ class ChatDB(DataMethods):
         self.procedures = procedures if procedures is not None else ProcedureBook(None, embedder)
         if self.procedures.embedder is None:
             self.procedures.embedder = embedder
+        self.reads = reads if reads is not None else VerifiedReads(None, embedder)
+        if self.reads.embedder is None:
+            self.reads.embedder = embedder
         self.rules = RuleBook(self.session)
         if schema is not None:
             bootstrap(self.session, schema)
@@ -173,6 +181,7 @@ class ChatDB(DataMethods):
             tables=self.table_index,
             strategy=self._stages,
             procedures=self.procedures,
+            reads=self.reads,
             rules=self.rules,
             fixups=fixup_rules.without(fixup_rules.RULES, self._without),
             correct_values=CORRECT_VALUES not in self._without,
@@ -306,8 +315,9 @@ class ChatDB(DataMethods):
         on_event: Callable[[Event], None] | None = None,
     ) -> Reply:
         """Run SQL written or edited by the user, through the same guard, transaction and journal.
-        `corrects`: the request whose step the user edited into `sql`; once it runs, the thought memory
-        keeps the correction and recalls it for requests like that one."""
+        `corrects`: the request whose step the user edited into `sql`; once it runs, a read is kept as
+        that question's verified SQL (`verify`), and the thought memory keeps a write's correction and
+        recalls it for requests like that one."""
         route = Route.WRITE if guard.check(sql, allow_writes=True).writes else Route.READ
         request = Request(
             sql,
@@ -318,9 +328,31 @@ class ChatDB(DataMethods):
             seen=True,
         )
         reply = collect(self._events(request), on_event)
-        if corrects.strip() and self.memory is not None and not reply.pending:
+        if not corrects.strip() or reply.pending:
+            return reply
+        if route == Route.READ:
+            with contextlib.suppress(VerifiedReadError):  # too long for an example: it ran all the same
+                self.reads.keep(corrects, sql, "corrected")
+        elif self.memory is not None:
             self.memory.remember(correction_thought(corrects, sql), source=f"edited SQL of: {corrects}")
         return reply
+
+    def verify(self, answered: Reply | str, sql: str = "") -> VerifiedRead:
+        """Keep a read as a verified example: `verify(reply)` marks an answered read right; `verify(question,
+        sql)` keeps the SQL that answers `question`. A later question close to it is asked with it shown
+        to the model (its reply's `examples` say so); `unverify(question)` forgets it."""
+        how = "given"
+        if isinstance(answered, Reply):
+            if answered.route != Route.READ or answered.changes or len(answered.sql) != 1:
+                raise ChatDBError("Only a read answered by one SQL statement can be marked right.")
+            answered, sql, how = answered.request, answered.sql[0], "marked right"
+        if not sql.strip():
+            raise ChatDBError("Give the SQL that answers the question: verify(question, sql).")
+        return self.reads.keep(answered, sql, how)
+
+    def unverify(self, question: str) -> None:
+        """Forget the verified read kept for `question`."""
+        self.reads.forget(question)
 
     @property
     def model_name(self) -> str:

@@ -1,5 +1,5 @@
 """What a notebook's ChatDBs share, side by side in one folder (`.chatdb/<notebook>.*`): the thought
-memory, the procedures and the value memory. The magics hold one of these and ask it for engines."""
+memory, the procedures, the verified reads and the value memory. The magics hold one of these and ask it for engines."""
 
 from __future__ import annotations
 
@@ -10,6 +10,7 @@ from ..errors import ChatDBError
 from ..kernel_memory.files import MemoryFiles
 from ..kernel_memory.procedures import ProcedureBook, ProcedureError
 from ..kernel_memory.thoughts import ThoughtMemory, open_memory
+from ..kernel_memory.verified_reads import VerifiedReadError, VerifiedReads
 from ..llm.base import LLM
 from .facade import ChatDB
 
@@ -23,6 +24,7 @@ class NotebookMemory:
         self.off: str | None = None  # why the thought memory could not be opened
         self._memory: ThoughtMemory | None = None
         self._procedures: ProcedureBook | None = None
+        self._reads: VerifiedReads | None = None
 
     def memory(self, namespace: Mapping[str, object], folder: Path | None) -> ThoughtMemory | None:
         """The notebook's thought memory (its name read from `namespace`; `folder` replaces `.chatdb`)."""
@@ -45,6 +47,17 @@ class NotebookMemory:
                 self._procedures = ProcedureBook(None)
         return self._procedures
 
+    def reads(self) -> VerifiedReads:
+        """The reads the notebook's user verified, kept beside its memory (in memory only when that is off)."""
+        if self._reads is None:
+            path = self._memory.store.path if self._memory is not None else None
+            try:
+                self._reads = VerifiedReads(None if path is None else MemoryFiles.of_thoughts(path).reads)
+            except VerifiedReadError as error:
+                self.say(f"{type(error).__name__}: {error} They are kept for this session only.")
+                self._reads = VerifiedReads(None)
+        return self._reads
+
     def chatdb(
         self, model: str | LLM | None, database: str, memory: ThoughtMemory | None, summarize: bool, strategy: str
     ) -> ChatDB:
@@ -57,6 +70,7 @@ class NotebookMemory:
             memory=memory,
             values_path=self._values_path(memory),
             procedures=self.procedures(),
+            reads=self.reads(),
         )
 
     @staticmethod
@@ -72,3 +86,6 @@ class NotebookMemory:
         if self._procedures is not None:
             self._procedures.close()
             self._procedures = None
+        if self._reads is not None:
+            self._reads.close()
+            self._reads = None

@@ -16,6 +16,7 @@ from ..grounding.selection import Considered, SchemaIndex
 from ..grounding.values import ValueIndex
 from ..kernel_memory.procedures import ProcedureBook
 from ..kernel_memory.thoughts import ThoughtMemory
+from ..kernel_memory.verified_reads import VerifiedReads
 from ..llm.base import LLM, Completion, JSONSchema, Message, Usage
 from ..options import Options
 from ..sql import guard
@@ -48,6 +49,7 @@ class Services:
     concepts: ConceptIndex = field(default_factory=ConceptIndex)  # what requests may ask about, for honesty
     copies: Copies = field(default_factory=Copies)  # frames that repeat another table's rows, kept per version
     procedures: ProcedureBook | None = None  # writes learned or taught, run for requests of their kind
+    reads: VerifiedReads | None = None  # reads the user verified, shown as examples with questions like them
     rules: RuleBook | None = None  # statements that keep derived data true, run at the end of writes
     fixups: tuple[FixupRule, ...] = RULES  # the tree rewrites a step's SQL goes through (`sql/fixup_rules.py`)
     # a step's literals grounded in stored values (`stages/ground_values.py`); off: run as the model wrote them
@@ -116,6 +118,7 @@ class Context:
     links: Links = field(default_factory=dict)
     route: Route = Route.READ  # without a route stage, what the user allowed (`Controller.run` sets it)
     notes: list[str] = field(default_factory=list)  # recalled thoughts
+    examples: tuple[str, ...] = ()  # the questions of the verified reads shown with the request
     recalled_aside: bool = False  # a thought came by a reference back, not by the request's own words
     doubtful: list[str] = field(default_factory=list)  # words of the request no name says (`check_concepts`)
     assumed: list[str] = field(default_factory=list)  # attributes no name says, read as a column by the model

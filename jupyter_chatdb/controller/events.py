@@ -56,6 +56,7 @@ class Reply:
     procedure: str = ""  # the procedure that was run instead of a plan
     seen: bool = False  # the user approved or wrote what ran (`ChatDB.learn` may keep it as a procedure)
     rule: Rule | None = None  # the rule this reply proposes: applying it keeps the rule
+    examples: tuple[str, ...] = ()  # the questions of the verified reads shown to the model as examples
 
 
 @dataclass(frozen=True)
@@ -179,6 +180,14 @@ class Replayed(Event):
 
     model: str  # the model that wrote the recorded plan
     same_result: bool | None  # None: there was no result to compare
+
+
+@dataclass(frozen=True)
+class ExamplesRecalled(Event):
+    """Reads the user verified, shown to the model as worked examples for this question: (question, SQL,
+    similarity of the new question to it)."""
+
+    examples: tuple[tuple[str, str, float], ...]
 
 
 @dataclass(frozen=True)

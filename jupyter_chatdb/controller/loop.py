@@ -17,6 +17,7 @@ from ..grounding.selection import SchemaIndex
 from ..grounding.values import ValueIndex
 from ..kernel_memory.procedures import ProcedureBook
 from ..kernel_memory.thoughts import ThoughtMemory
+from ..kernel_memory.verified_reads import VerifiedReads
 from ..llm.base import LLM, Embedder
 from ..sql.catalog import Catalog
 from ..sql.fixup_rules import RULES
@@ -48,6 +49,7 @@ class Controller:
         strategy: tuple[Stage, ...] = ASK,
         procedures: ProcedureBook | None = None,
         rules: RuleBook | None = None,
+        reads: VerifiedReads | None = None,
         fixups: tuple[FixupRule, ...] = RULES,
         correct_values: bool = True,
     ) -> None:
@@ -55,7 +57,8 @@ class Controller:
         `values` and `tables` are the data-value and schema-selection memories (default: new ones);
         `strategy` the stages a request runs (`strategies.without(ASK, "vote")` leaves one out);
         `procedures` the writes learned or taught, run for requests of their kind; `rules` the statements
-        that keep derived data true (default: those kept in the database); `fixups` the tree rewrites a
+        that keep derived data true (default: those kept in the database); `reads` the reads the user
+        verified, shown as examples with questions close to them; `fixups` the tree rewrites a
         step's SQL goes through (`sql/fixup_rules.py`: leaving one out switches it off); `correct_values`
         False leaves a step's literals as the model wrote them."""
         embedder = embedder or (memory.embedder if memory is not None else None)
@@ -68,6 +71,7 @@ class Controller:
             tables or SchemaIndex(embedder),
             memory,
             procedures=procedures,
+            reads=reads,
             rules=rules if rules is not None else RuleBook(session),
             fixups=fixups,
             correct_values=correct_values,

@@ -71,10 +71,15 @@ def _value(value: object) -> str:
 
 
 def sql_messages(
-    schema: str, question: str, notes: Sequence[str] = (), mentioned: Sequence[Mention] = ()
+    schema: str,
+    question: str,
+    notes: Sequence[str] = (),
+    mentioned: Sequence[Mention] = (),
+    examples: Sequence[tuple[str, str]] = (),
 ) -> list[Message]:
     """The tables and the instruction first (that prefix is the same for every question, so its state is
-    cached), then any notes and the stored values the question mentions, then the question.
+    cached), then the `examples` (question, SQL) the user verified on these tables, as questions answered
+    before, then any notes and the stored values the question mentions, then the question.
 
     >>> print(sql_messages("CREATE TABLE t (kind TEXT);", "How many pears?", (), [Mention("t", "kind", "pear")])[0]["content"])
     CREATE TABLE t (kind TEXT);
@@ -83,14 +88,28 @@ def sql_messages(
     -- Values in the tables that the question mentions: t.kind = 'pear'
     -- How many pears?
     <BLANKLINE>
+    >>> pears = ("How many pears?", "SELECT count(*) FROM t WHERE kind = 'pear'")
+    >>> print(sql_messages("CREATE TABLE t (kind TEXT);", "How many plums?", examples=[pears])[0]["content"])
+    CREATE TABLE t (kind TEXT);
+    <BLANKLINE>
+    -- Using valid SQLite, answer the following questions for the tables provided above.
+    -- How many pears?
+    SELECT count(*) FROM t WHERE kind = 'pear';
+    -- How many plums?
+    <BLANKLINE>
     """
+    answered = "".join(f"-- {_one_line(asked)}\n{sql.strip().rstrip(';')};\n" for asked, sql in examples)
     noted = "".join(f"-- Note: {note}\n" for note in notes)
     if mentioned:
         listed = ", ".join(
             f"{readable_table(m.table)}.{readable_identifier(m.column)} = {quote_string(m.value)}" for m in mentioned
         )
         noted += f"-- Values in the tables that the question mentions: {listed}\n"
-    return [{"role": "user", "content": f"{schema}\n\n{ASK}\n{noted}-- {question}\n"}]
+    return [{"role": "user", "content": f"{schema}\n\n{ASK}\n{answered}{noted}-- {question}\n"}]
+
+
+def _one_line(text: str) -> str:
+    return " ".join(text.split())
 
 
 REPAIR = "Write the corrected SQLite query for the same question."

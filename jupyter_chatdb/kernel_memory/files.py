@@ -40,6 +40,11 @@ class MemoryFiles:
         return self.folder / f"{self.notebook}.procedures.sqlite"
 
     @property
+    def reads(self) -> Path:
+        """Reads the user verified or corrected, kept as examples (SQLite)."""
+        return self.folder / f"{self.notebook}.reads.sqlite"
+
+    @property
     def values(self) -> Path:
         """The data-value memory's columns and vectors, and the tables' descriptions (SQLite)."""
         return self.folder / f"{self.notebook}.values.sqlite"

@@ -1,4 +1,5 @@
-"""`%chatdb procedures` and `%chatdb rules`: the notebook's procedures and rules, listed, shown and forgotten;
+"""`%chatdb procedures`, `%chatdb rules` and `%chatdb verified`: the notebook's procedures, rules and verified
+reads, listed, shown and forgotten;
 `%%chatdb --teach NAME`: a procedure taught as SQL."""
 
 from __future__ import annotations
@@ -9,7 +10,9 @@ import pandas as pd
 from IPython.core.error import UsageError
 
 from ..api import ChatDB
+from ..errors import ChatDBError
 from ..kernel_memory.procedures import Procedure, ProcedureBook
+from ..kernel_memory.verified_reads import VerifiedReads
 from ..sql.rules import Rule, RuleBook
 
 
@@ -35,6 +38,24 @@ def rules_command(book: RuleBook, words: list[str]) -> object:
         )
 
     return _book_command("rule", words, listed, lambda name: _shown_rule(book.get(name)), book.forget)
+
+
+def verified_command(reads: VerifiedReads, words: list[str]) -> object:
+    """`%chatdb verified [show|forget QUESTION]`: the verified reads as a table, one shown, or one forgotten."""
+
+    def listed() -> pd.DataFrame:
+        return pd.DataFrame(
+            [(r.question, r.how, ", ".join(r.tables), r.sql) for r in reads],
+            columns=["question", "how", "tables", "sql"],
+        )
+
+    def shown(question: str) -> str:
+        kept = {" ".join(r.question.split()): r for r in reads}.get(" ".join(question.split()))
+        if kept is None:
+            raise ChatDBError(f"No verified read is kept for {question!r}: %chatdb verified lists them.")
+        return f"{kept.question} ({kept.how})\n{kept.sql}"
+
+    return _book_command("verified read", words, listed, shown, reads.forget)
 
 
 def _book_command(

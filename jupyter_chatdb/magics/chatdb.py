@@ -28,6 +28,7 @@ from .live import LiveOutputs
 from .views import View, make_view, show_chart
 
 STOPPED = "Stopped: nothing was written."
+VERIFIED_NOTE = "Kept as this question's verified SQL: later questions like it are asked with it as an example."
 
 
 @magics_class
@@ -44,6 +45,7 @@ class ChatDBMagics(Magics):
         self.last_view: View | None = None  # the last cell's chain, for %chatdb sql N
         self.notebook = NotebookMemory(say=lambda line: print(line, file=sys.stderr))
         self.last_applied: tuple[ChatDB, Reply] | None = None  # the last write the user approved, to keep
+        self.last_read: tuple[View, ChatDB, Reply] | None = None  # the last read in words, to mark right
         self._skipped: dict[str, str] = {}  # DataFrames DuckDB could not read at the last cell, already warned of
         self.live = LiveOutputs(shell)  # widget outputs to make static when the next cell runs
 
@@ -159,6 +161,8 @@ class ChatDBMagics(Magics):
         %chatdb approve [--keep NAME]  apply the last write that is waiting for approval (and keep it as a procedure)
         %chatdb reject          drop it
         %chatdb keep NAME       keep the last write you approved as procedure NAME, for later requests like it
+        %chatdb verify          mark the last read right: later questions like it are asked with it as an example
+        %chatdb verified [forget "QUESTION"]  the reads marked right or corrected, or forget one
         %chatdb procedures [show NAME | forget NAME]  the procedures kept, one of them, or forget one
         %chatdb rules [show NAME | forget NAME]  the rules that keep derived data true, one of them, or forget one
         %chatdb sql [N]         a new cell below with step N's SQL of the last request (default: the last step)
@@ -205,6 +209,9 @@ class ChatDBMagics(Magics):
             view.failed(stopped, shown_below=True)
             raise RequestStopped(stopped) from None
         value = None if silenced or reply.result is None else reply.result
+        if asked and reply.route == Route.READ:  # a read in words may be marked right (its button, %chatdb verify)
+            view.actions.verify = lambda: self.verify(view, engine, reply)
+            self.last_read = (view, engine, reply)
         view.finished(reply, value_below=value is not None)
         charted = args.plot or (self.settings.plot and reply.route != Route.DATABASE)  # a profile is no chart's data
         if charted and not args.no_plot and reply.result is not None and not reply.pending:
@@ -286,6 +293,15 @@ class ChatDBMagics(Magics):
             view.kept(f"Applied, not kept as a procedure: {error}")
         return applied
 
+    def verify(self, view: View, engine: ChatDB, reply: Reply) -> None:
+        """Keep the read `view` shows as a verified example (the Mark right button, %chatdb verify)."""
+        try:
+            engine.verify(reply)
+        except ChatDBError as error:
+            view.verified(f"Not kept as a verified example: {error}")
+            raise
+        view.verified(VERIFIED_NOTE)
+
     def reject(self, view: View | None) -> None:
         if view is None or view.pending is None:
             raise ChatDBError("No write is waiting for approval.")
@@ -301,6 +317,8 @@ class ChatDBMagics(Magics):
             view.step_rerun_failed(index, sql, str(error))
             return
         view.step_rerun(index, reply)
+        if asked and reply.route == Route.READ:  # run_sql kept it as the question's verified SQL
+            view.verified(VERIFIED_NOTE)
         self._wait_for_approval(view, engine, reply)
         if reply.request_id is not None:
             self.last_applied = (engine, reply)
@@ -326,7 +344,7 @@ class ChatDBMagics(Magics):
         self._engines.clear()
         self.last_pending = self.last_view = None
         self.notebook.close()
-        self.last_applied = None
+        self.last_applied = self.last_read = None
 
 
 def _usage(doc: str | None) -> str:

@@ -10,7 +10,7 @@ import pandas as pd
 from IPython.core.error import UsageError
 
 from ..errors import ChatDBError
-from .books import described, procedures_command, rules_command
+from .books import described, procedures_command, rules_command, verified_command
 from .cell_words import keep_name, said_requests, whole_number
 from .views import with_selection
 
@@ -70,6 +70,20 @@ def keep(magics: ChatDBMagics, words: list[str]) -> None:
     engine, reply = magics.last_applied
     procedure = engine.learn(reply, words[0])
     print(f"Kept procedure {words[0]!r}: {described(procedure)}.")
+
+
+def verify(magics: ChatDBMagics, rest: list[str]) -> None:
+    if rest:
+        raise UsageError("Use %chatdb verify: it marks the last read right.")
+    if magics.last_read is None:
+        raise ChatDBError("No read was answered yet: ask a question in a %%chatdb cell, then mark it right.")
+    view, engine, reply = magics.last_read
+    magics.verify(view, engine, reply)
+    print(f"Kept as the verified SQL of {reply.request!r}.")
+
+
+def verified(magics: ChatDBMagics, words: list[str]) -> object:
+    return verified_command(magics.engine.reads, words)
 
 
 def procedures(magics: ChatDBMagics, words: list[str]) -> object:
@@ -163,6 +177,8 @@ COMMANDS: dict[str, Callable[[ChatDBMagics, list[str]], object]] = {
     "approve": approve,
     "reject": reject,
     "keep": keep,
+    "verify": verify,
+    "verified": verified,
     "procedures": procedures,
     "rules": rules,
     "sql": step_to_new_cell,

@@ -2,8 +2,8 @@
 
 JupyterLab shows a saved widget output as "Error displaying widget: model not found" once the kernel
 that owned the widget is gone, even when the output also holds static HTML. So a widget stays in an
-output only while the user may still click it: until its request is done, and at the latest until the
-next cell runs. Then its output is the static HTML, which reads the same after save, restart and
+output only while the user may still click it (Stop, Approve, Edit, Mark right), and at the latest until
+the next cell runs. Then its output is the static HTML, which reads the same after save, restart and
 reopen in JupyterLab, VS Code and nbconvert.
 """
 

@@ -85,6 +85,11 @@ class View:
         self.state.rejected()
         self.refresh(final=True)
 
+    def verified(self, note: str) -> None:
+        """What marking the read right came to, said on the card."""
+        self.state.verified(note)
+        self.refresh(final=True)
+
     def step_rerun(self, index: int, reply: Reply) -> None:
         self.state.rerun(index, reply)
         self.refresh(final=True)
@@ -111,7 +116,7 @@ class WidgetView(View):
 
     A saved widget output reads "model not found" in JupyterLab once its kernel is gone, so the
     output keeps the widget only while something is left to click: a running request (Stop), a write
-    waiting for approval, a failure to edit and run again. It then becomes static HTML (`settle`):
+    waiting for approval, a failure to edit and run again, a read to mark right. It then becomes static HTML (`settle`):
     when the request is done, and at the latest when the next cell runs. nbconvert, GitHub and
     viewers without a kernel read the static part, which is rewritten only when the chain ends.
     """
@@ -122,7 +127,8 @@ class WidgetView(View):
         self.settled = False
 
     def refresh(self, final: bool = False) -> None:
-        if self.settled or (final and self.state.phase in ("done", "rejected")):
+        clickable = self.state.phase == "done" and self.state.verifiable and self.actions.verify is not None
+        if self.settled or (final and self.state.phase in ("done", "rejected") and not clickable):
             self.settle()
             return
         self.widget.refresh()

@@ -87,6 +87,10 @@ function render({ model, el }) {
         bar.append(keep, name);
       }
       bar.append(button("Reject", "chatdb-reject", () => model.send({ action: "reject" })));
+    } else if (phase === "done" && model.get("verifiable")) {
+      const right = button("Mark right", "chatdb-verify", () => model.send({ action: "verify" }));
+      right.title = "Keep this question and its SQL as a verified example for later questions like it";
+      bar.append(right);
     }
   }
 
@@ -119,6 +123,7 @@ function render({ model, el }) {
   model.on("change:phase", draw);
   model.on("change:busy", drawBar);
   model.on("change:keep_name", drawBar);
+  model.on("change:verifiable", drawBar);
   const timer = setInterval(tick, 250);
   return () => clearInterval(timer);
 }

@@ -1,7 +1,7 @@
 """The live chain view: one widget whose synced traits are rendered from `ChainState`.
 
 The browser side (chain.js) only draws what the traits say and sends the user's clicks back
-(approve, approve and keep as a procedure, reject, re-run an edited step); the Stop button asks the
+(approve, approve and keep as a procedure, reject, re-run an edited step, mark a read right); the Stop button asks the
 Jupyter server to interrupt the kernel, which the controller turns into a rollback. Button clicks reach the kernel once the cell
 has finished, which is exactly when a pending write waits for approval.
 """
@@ -14,7 +14,7 @@ from dataclasses import dataclass
 from pathlib import Path
 
 import anywidget
-from traitlets import Dict, List, Unicode
+from traitlets import Bool, Dict, List, Unicode
 
 from ..controller.events import Event
 from ..errors import ChatDBError
@@ -33,6 +33,7 @@ class Actions:
     keep: Callable[[str], object] | None = None  # approve, then keep the writes as the procedure named so
     reject: Callable[[], object] | None = None
     rerun: Callable[[int, str], object] | None = None  # step index, edited SQL
+    verify: Callable[[], object] | None = None  # keep the read as a verified example
 
 
 class ChainView(anywidget.AnyWidget):
@@ -45,6 +46,7 @@ class ChainView(anywidget.AnyWidget):
     kernel_id = Unicode("").tag(sync=True)  # for the Stop button's interrupt request
     busy = Unicode("").tag(sync=True)  # what a clicked button is doing ("Applying ...")
     keep_name = Unicode("").tag(sync=True)  # a pending write's proposed procedure name ("": none offered)
+    verifiable = Bool(False).tag(sync=True)  # a read the user may mark right (the Mark right button)
 
     def __init__(self, state: ChainState, actions: Actions | None = None, kernel_id: str = "", **kwargs) -> None:
         super().__init__(kernel_id=kernel_id, **kwargs)
@@ -65,6 +67,7 @@ class ChainView(anywidget.AnyWidget):
             self.html = chain_html(self.state)
             self.phase = self.state.phase
             self.keep_name = self.state.keep_name
+            self.verifiable = self.state.verifiable and self.actions.verify is not None
             self.steps = [{"index": card.index, "sql": card.sql} for card in self.state.cards.values()]
 
     def _on_message(self, _widget: object, content: dict, _buffers: object) -> None:
@@ -77,6 +80,8 @@ class ChainView(anywidget.AnyWidget):
             handler = lambda: keep(name)  # noqa: E731
         elif action == "reject":
             handler = self.actions.reject
+        elif action == "verify":
+            handler = self.actions.verify
         elif action == "rerun" and self.actions.rerun is not None:
             rerun, index, sql = self.actions.rerun, int(content.get("index", 0)), str(content.get("sql", ""))
             handler = lambda: rerun(index, sql)  # noqa: E731
@@ -84,7 +89,13 @@ class ChainView(anywidget.AnyWidget):
             handler = None
         if handler is None or action is None:
             return
-        self.busy = {"approve": "Applying...", "keep": "Applying...", "reject": "", "rerun": "Running..."}[action]
+        self.busy = {
+            "approve": "Applying...",
+            "keep": "Applying...",
+            "reject": "",
+            "rerun": "Running...",
+            "verify": "",
+        }[action]
         try:
             handler()
         except ChatDBError:

@@ -53,6 +53,15 @@ def chain_html(state: ChainState) -> str:
         parts.append(f'<div class="chatdb-checked" style="color:{GRAY}"><ul style="margin:2px 0">{items}</ul></div>')
     if state.procedure:
         parts.append(f'<div class="chatdb-procedure" style="color:#1a73e8">{html.escape(state.procedure)}</div>')
+    if state.examples:
+        items = "".join(
+            f"<li>{html.escape(question)} <span style='color:#888'>{similarity:.2f}</span></li>"
+            for question, _, similarity in state.examples
+        )
+        parts.append(
+            f'<div class="chatdb-examples" style="color:{GRAY}">Asked with the verified '
+            f'{_examples_word(state)}:<ul style="margin:2px 0">{items}</ul></div>'
+        )
     if state.corrections:
         items = "".join(f"<li>{html.escape(correction_text(c))}</li>" for c in state.corrections)
         parts.append(
@@ -102,6 +111,8 @@ def chain_markdown(state: ChainState) -> str:
         lines += [*[f"- {text}" for text in state.checked], ""]
     if state.procedure:
         lines += [state.procedure, ""]
+    if state.examples:
+        lines += [f"Asked with the verified {_examples_word(state)}:", *[f"- {q}" for q, _, _ in state.examples], ""]
     if state.corrections:
         lines += ["Value corrections:", *[f"- {correction_text(c)}" for c in state.corrections], ""]
     for card in state.cards.values():
@@ -131,6 +142,7 @@ def chain_text(state: ChainState) -> str:
     lines += [f"Recalled: {text} (#{i})" for i, text, _ in state.recalled]
     lines += list(state.checked)
     lines += [state.procedure] if state.procedure else []
+    lines += [f"Asked with the verified example: {question}" for question, _, _ in state.examples]
     lines += [f"Value correction: {correction_text(c)}" for c in state.corrections]
     if state.verbose:
         lines += [f"  {decision}" for decision in state.decisions]
@@ -278,3 +290,7 @@ def _table_markdown(frame: pd.DataFrame) -> str:
 
 def _cell(value: object) -> str:
     return str(value).replace("|", "\\|").replace("\n", " ")
+
+
+def _examples_word(state: ChainState) -> str:
+    return "example" if len(state.examples) == 1 else "examples"

@@ -18,6 +18,7 @@ from ..controller.events import (
     Committed,
     ConceptsMissing,
     Event,
+    ExamplesRecalled,
     FactsExtracted,
     FactsNotUsed,
     FellBack,
@@ -42,6 +43,7 @@ from ..controller.events import (
     TablesSelected,
     ValueCorrected,
 )
+from ..controller.kinds import Route
 from ..controller.planned_steps import PlannedStep
 from ..kernel_memory.procedure_sql import parse_statements
 from ..llm.base import Usage
@@ -109,6 +111,8 @@ class ChainState:
     corrections: list[ValueCorrected] = field(default_factory=list)  # literals replaced by stored values
     selection: TablesSelected | None = None  # the tables chosen for the planning prompt, with many tables
     procedure: str = ""  # the procedure run instead of a plan, with its values; or why a matching one was not
+    examples: tuple[tuple[str, str, float], ...] = ()  # verified reads shown to the model: (question, SQL, similarity)
+    verifiable: bool = False  # a read answered by one statement: the user may mark it right
     keep_name: str = ""  # a pending write's name as a procedure, proposed to keep it with its approval
     changes: tuple[TableChange, ...] = ()  # rows the writes changed, or would change when pending
     committed: bool = False  # the writes were saved: a failure after that takes nothing back
@@ -197,6 +201,8 @@ class ChainState:
             self.decisions += unstated_text(event.unstated)
         elif isinstance(event, ProcedureNotUsed):
             self.procedure = f"Procedure {event.name!r} not used ({event.reason}); planned instead."
+        elif isinstance(event, ExamplesRecalled):
+            self.examples = event.examples
         elif isinstance(event, MemoryRecalled):
             self.recalled = event.thoughts
         elif isinstance(event, MemoryChecked):
@@ -237,6 +243,7 @@ class ChainState:
             self.note = f"{self.note or ''} {KEEP_HINT}".strip()
         if reply.pending and not reply.procedure and reply.rule is None and reply.plan:
             self.keep_name = proposed_name(reply.plan)
+        self.verifiable = reply.route == Route.READ and len(reply.sql) == 1 and not reply.changes and not reply.seen
         if reply.pending:  # tried and rolled back: nothing is changed until approved
             for card in self.cards.values():
                 if card.status == "done" and card.rows_affected is not None:
@@ -286,8 +293,14 @@ class ChainState:
         place of the hint to keep them."""
         self.note = f"{(self.note or '').replace(KEEP_HINT, '').strip()} {said}".strip()
 
+    def verified(self, said: str) -> None:
+        """The read was kept as a verified example (or could not be): `said`; it is not offered again."""
+        self.verifiable = False
+        self.note = f"{self.note or ''} {said}".strip()
+
     def rerun(self, index: int, reply: Reply) -> None:
         """Step `index` was edited and run again as one statement; its card shows the new outcome."""
+        self.verifiable = False  # what the user wrote is theirs: an edited read is kept as corrected
         if reply.steps:
             step = reply.steps[-1]
             self._finish(

@@ -124,6 +124,7 @@ def answer(ctx: Context) -> Iterator[Event]:
         procedure=ctx.procedure,
         seen=request.seen,
         rule=ctx.rule,
+        examples=ctx.examples,
     )
 
 

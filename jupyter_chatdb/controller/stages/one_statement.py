@@ -12,11 +12,12 @@ from __future__ import annotations
 from collections.abc import Generator, Iterator
 
 from ...errors import ChatDBError, ModelOutputError
+from ...kernel_memory.verified_reads import Recalled
 from ...sql import fixups
 from ...sql.trees import written
 from .. import native_sql, prompts, sql_prompt
 from ..context import Context
-from ..events import Event
+from ..events import Event, ExamplesRecalled
 from ..kinds import Form, Route
 from ..planned_steps import PlannedStep
 from ..stage import stage
@@ -32,9 +33,18 @@ def native_read(ctx: Context) -> Iterator[Event]:
     if ctx.route != Route.READ or ctx.steps:
         return
     _need_tables(ctx)
+    examples = verified_examples(ctx)
+    if examples:
+        yield ExamplesRecalled(tuple((e.read.question, e.read.sql, e.similarity) for e in examples))
     implied = ctx.services.keys.references(ctx.catalog, ctx.session)
     schema = native_sql.schema_text(ctx.catalog, ctx.session, ctx.shown, implied, ctx.views)
-    messages = native_sql.sql_messages(schema, ctx.request.text, ctx.notes, mentioned(ctx, ctx.shown))
+    messages = native_sql.sql_messages(
+        schema,
+        ctx.request.text,
+        ctx.notes,
+        mentioned(ctx, ctx.shown),
+        [(e.read.question, e.read.sql) for e in examples],
+    )
     completion = yield from ctx.calls("sql", messages, None, SQL_MAX_TOKENS, stop=native_sql.STOP)
     ctx.steps = [native_step(ctx, completion.text)]
     ctx.messages, ctx.plan_reply, ctx.form = messages, completion.text, Form.NATIVE
@@ -75,6 +85,20 @@ def repaired(ctx: Context, sql: str, problem: str) -> Generator[Event, None, lis
         step = _json_step(ctx, completion.text)
     ctx.plan_reply = completion.text
     return [step]
+
+
+def verified_examples(ctx: Context) -> list[Recalled]:
+    """The reads the user verified that are closest to the request, over tables the session holds; the
+    tables they read are shown to the model whatever schema selection chose."""
+    reads = ctx.services.reads
+    if reads is None or not ctx.request.use_memory or not len(reads):
+        return []
+    held = {name.lower(): name for name in ctx.catalog.tables}  # a statement names tables in lower case
+    examples = reads.closest(ctx.request.text, set(held))
+    if ctx.shown is not None:
+        ctx.shown = tuple(dict.fromkeys([*ctx.shown, *(held[t] for e in examples for t in e.read.tables)]))
+    ctx.examples = tuple(e.read.question for e in examples)
+    return examples
 
 
 def _need_tables(ctx: Context) -> None:
