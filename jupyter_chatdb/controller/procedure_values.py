@@ -10,11 +10,14 @@ read from the live catalog, not from what the procedure was kept with.
 - a value compared with a text column names a kept row: it is that row's value as kept, where the words
   name one ("glasshouse 12" -> 'G-012', "ann roe" -> 'Ann Roe': `StoredRows.find`).
 
-A value already of its column's form is left as it is.
+A value already of its column's form is left as it is. Then `unstated_texts` finds the filled texts for
+free-text columns that the request does not say in any form and the column does not hold already (a
+name that lost a letter, an address made up): read again once, then shown on the card, the write waiting.
 """
 
 from __future__ import annotations
 
+import datetime as dt
 from collections.abc import Mapping
 from dataclasses import dataclass
 
@@ -27,8 +30,10 @@ from ..recording.picks import mapped
 from ..recording.reading_errors import NotExpressible
 from ..recording.resolve import StoredRows
 from ..recording.shapes import INTEGER_TYPES, NUMBER_TYPES
+from ..recording.stated import is_stated
 from ..sql.catalog import TEXT_TYPES, Catalog
 from ..sql.check_lists import check_lists
+from ..sql.names import quote_identifier, quote_table
 from ..sql.session import Session
 
 DAY_TYPES = ("DATE", "TIMESTAMP")
@@ -50,18 +55,10 @@ def read_by_columns(
 ) -> tuple[dict[str, object], list[Unlisted]]:
     """`values` as filled, each read by its parameter's column, and the words for a listed column that map
     to none of its entries (left as filled)."""
-    columns = {name: [c.name for c in table.columns] for name, table in catalog.tables.items()}
-    targets: dict[str, tuple[str, str]] = {}
-    compared = set().union(*(compared_parameters(step.sql) for step in procedure.steps if step.sql))
+    targets, types = _targets(procedure, catalog), _types(catalog)
+    compared = _compared(procedure)
     stored = StoredRows(session)
-    for step in procedure.steps:
-        for name, (table, column) in parameter_targets(step.sql, columns).items():
-            if table is not None:
-                targets.setdefault(name, (table.lower(), column.lower()))
-    types = {
-        (name.lower(), c.name.lower()): c.type.upper() for name, table in catalog.tables.items() for c in table.columns
-    }
-    listed = {(table.lower(), column.lower()): entries for (table, column), entries in check_lists(session).items()}
+    listed = _listed(session)
     unlisted: list[Unlisted] = []
 
     def read(name: str, value: object, item: int | None = None) -> object:
@@ -100,7 +97,87 @@ def read_by_columns(
     return read_values, unlisted
 
 
-def with_entry(values: dict[str, object], unlisted: Unlisted, entry: str) -> None:
+@dataclass(frozen=True)
+class Unstated:
+    """A text filled for a free-text column that the request does not say and the column does not hold."""
+
+    parameter: str
+    item: int | None  # the item it is of (None: a scalar)
+    column: str
+    said: str
+
+
+def unstated_texts(
+    procedure: Procedure, values: Mapping[str, object], request: str, session: Session, catalog: Catalog
+) -> list[Unstated]:
+    """The texts of `values` (as read by their columns) for columns that list no entries and are compared
+    with nothing, that `request` says in no form (`is_stated`: case, spaces and punctuation aside) and
+    that no row of the column holds already."""
+    targets, types, compared, listed = (
+        _targets(procedure, catalog),
+        _types(catalog),
+        _compared(procedure),
+        _listed(session),
+    )
+    today = dt.date.today()
+    found: list[Unstated] = []
+
+    def check(name: str, value: object, item: int | None = None) -> None:
+        target = targets.get(name)
+        if target is None or name in compared or target in listed or not isinstance(value, str) or not value.strip():
+            return
+        if not types.get(target, "").startswith(TEXT_TYPES) or is_stated(value, request, today):
+            return
+        table = catalog.tables.get(_catalog_name(catalog, target[0]))
+        if table is None:
+            return
+        column = next((c.name for c in table.columns if c.name.lower() == target[1]), target[1])
+        held = session.rows(
+            f"SELECT 1 FROM {quote_table(table.name)} WHERE {quote_identifier(column)} = ? LIMIT 1", [value]
+        )
+        if not held:
+            found.append(Unstated(name, item, column, value))
+
+    for name, value in values.items():
+        if name != ITEMS:
+            check(name, value)
+    items = values.get(ITEMS)
+    for number, item in enumerate(items if isinstance(items, list) else []):
+        for name, value in item.items() if isinstance(item, Mapping) else ():
+            check(name, value, number)
+    return found
+
+
+def _targets(procedure: Procedure, catalog: Catalog) -> dict[str, tuple[str, str]]:
+    """Each parameter's (table, column) it is written to or compared with, in lower case."""
+    columns = {name: [c.name for c in table.columns] for name, table in catalog.tables.items()}
+    targets: dict[str, tuple[str, str]] = {}
+    for step in procedure.steps:
+        for name, (table, column) in parameter_targets(step.sql, columns).items():
+            if table is not None:
+                targets.setdefault(name, (table.lower(), column.lower()))
+    return targets
+
+
+def _types(catalog: Catalog) -> dict[tuple[str, str], str]:
+    return {
+        (name.lower(), c.name.lower()): c.type.upper() for name, table in catalog.tables.items() for c in table.columns
+    }
+
+
+def _compared(procedure: Procedure) -> set[str]:
+    return set().union(*(compared_parameters(step.sql) for step in procedure.steps if step.sql))
+
+
+def _listed(session: Session) -> dict[tuple[str, str], tuple[str, ...]]:
+    return {(table.lower(), column.lower()): entries for (table, column), entries in check_lists(session).items()}
+
+
+def _catalog_name(catalog: Catalog, lowered: str) -> str:
+    return next((name for name in catalog.tables if name.lower() == lowered), lowered)
+
+
+def with_entry(values: dict[str, object], unlisted: Unlisted | Unstated, entry: str) -> None:
     """Set the value `unlisted` was read from to `entry`, in place."""
     if unlisted.item is None:
         values[unlisted.parameter] = entry

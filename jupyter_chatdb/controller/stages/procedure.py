@@ -2,7 +2,8 @@
 procedure; the model only chooses it and reads its values in the request (short constrained calls), each
 read by the column it lands in (`procedure_values`: a listed entry, a day, a number in words); words for a
 listed column that are none of its entries are read once more among them, and a pick makes the write wait
-for approval, saying what was read as what.
+for approval, saying what was read as what; a filled text the request does not say (nor the column
+hold) is read once more, and still unsaid makes the write wait, saying so.
 
 Three checks keep a small model's choice honest: procedures that touch none of the tables the request
 names its things by, while others do, are not offered (a rider who "bought" hay is no stable's
@@ -11,18 +12,20 @@ that would change no row where it must, tried and rolled back, gives way to the 
 
 from __future__ import annotations
 
+import datetime as dt
 import json
 from collections.abc import Generator, Iterator
 
 from ...errors import ChatDBError
 from ...kernel_memory.procedures import CANDIDATES, Match, ProcedureError
+from ...recording.stated import is_stated
 from ...sql import guard
 from .. import procedure_prompts, prompts
 from ..context import Context
 from ..events import Event, ProcedureNotUsed, ProcedureUsed
 from ..kinds import Route
 from ..planned_steps import PlannedStep
-from ..procedure_values import Unlisted, read_by_columns, with_entry
+from ..procedure_values import Unlisted, Unstated, read_by_columns, unstated_texts, with_entry
 from ..stage import stage
 from .run import rows_changed
 
@@ -33,6 +36,8 @@ FILL_MAX_TOKENS = 400
 TRIED = 2  # procedures chosen for one request that are filled and tried, the closest first
 ENTRIES_ASKED = 2  # words for listed columns read once more among the entries, per procedure filled
 ENTRY_MAX_TOKENS = 24
+TEXTS_ASKED = 2  # filled texts the request does not say, read once more, per procedure filled
+WORDS_MAX_TOKENS = 48
 
 
 @stage
@@ -108,6 +113,12 @@ def _first_applying(ctx: Context, matches: list[Match]) -> Generator[Event, None
             reason = f"{missed.column}: {missed.said!r} is none of {', '.join(missed.entries)}"
             yield ProcedureNotUsed(procedure.name, reason)
             continue
+        for text in unstated_texts(procedure, read, ctx.request.text, ctx.session, ctx.catalog)[:TEXTS_ASKED]:
+            again = yield from _words_again(ctx, text)  # read once more; still unsaid: the write waits, saying so
+            if again:
+                with_entry(read, text, again)
+            else:
+                doubts.append(f"{text.column}: {text.said!r} is not in the request")
         try:
             values = procedure.checked_values(read)
         except ProcedureError as error:
@@ -135,6 +146,17 @@ def _entry_meant(ctx: Context, words: Unlisted) -> Generator[Event, None, str | 
     completion = yield from ctx.calls("choice", messages, schema, ENTRY_MAX_TOKENS)
     entry = _json_object(completion.text).get("entry")
     return entry if isinstance(entry, str) and entry in words.entries else None
+
+
+def _words_again(ctx: Context, text: Unstated) -> Generator[Event, None, str | None]:
+    """The request's own words for the column `text` was filled for, read once more; None when the model
+    reads none, or words the request does not say either."""
+    messages = procedure_prompts.words_messages(ctx.request.text, text.column, text.said)
+    completion = yield from ctx.calls("fill", messages, procedure_prompts.WORDS_SCHEMA, WORDS_MAX_TOKENS)
+    words = _json_object(completion.text).get("value")
+    if not isinstance(words, str) or not words.strip() or not is_stated(words, ctx.request.text, dt.date.today()):
+        return None
+    return words.strip()
 
 
 def listed(matches: list[Match]) -> list[tuple[str, str, str]]:
