@@ -21,6 +21,7 @@ one, how many answers differ from native's (the prompt is the same, so none shou
 from __future__ import annotations
 
 import argparse
+import hashlib
 import json
 import statistics
 import sys
@@ -28,6 +29,7 @@ from collections import defaultdict
 from collections.abc import Iterator
 from dataclasses import asdict, dataclass
 from pathlib import Path
+from typing import Any
 
 from spider import DATASET, gold_is_ordered, gold_result, read_sqlite
 from text2sql import HALVES, Answer, ask_chatdb_reply, ask_raw, raw_schema, report
@@ -35,7 +37,7 @@ from text2sql import HALVES, Answer, ask_chatdb_reply, ask_raw, raw_schema, repo
 from jupyter_chatdb import ChatDB, ChatDBError
 from jupyter_chatdb.kernel_memory import verified_reads
 from jupyter_chatdb.llm import select_backend
-from jupyter_chatdb.llm.base import LLM
+from jupyter_chatdb.llm.base import LLM, Completion, Message
 from jupyter_chatdb.sql import fixups
 from jupyter_chatdb.sql.trees import written
 
@@ -49,6 +51,7 @@ class Asked:
     closest: float = 0.0  # similarity of the closest verified read on its tables, shown or not
     kept: str = ""  # corrected session, a wrong answer: "kept", or why its gold SQL could not be kept
     after_correction: bool = False  # a correction was made earlier in this database's session
+    prompt: str = ""  # a digest of the first prompt the question was asked with (ChatDB's systems)
 
 
 def main() -> int:
@@ -91,7 +94,8 @@ def ask_all(system: str, model: LLM, questions: list[dict], path: Path) -> Itera
         for question in questions:
             yield Asked(ask_raw(model, schema, question, path, path))
         return
-    chatdb = ChatDB(model=model, summarize=False, strategy="native")
+    logged = PromptLog(model)
+    chatdb = ChatDB(model=logged, summarize=False, strategy="native")
     for name, frame in read_sqlite(path).items():
         chatdb.register(name, frame)
     corrected = False
@@ -99,13 +103,27 @@ def ask_all(system: str, model: LLM, questions: list[dict], path: Path) -> Itera
         for question in questions:
             tables = {str(name).lower() for name in chatdb.tables()["table"]}
             nearest = chatdb.reads.closest(question["question"], tables, k=1, least=0.0)
+            logged.first = ""
             answer, examples = ask(chatdb, system, question, path)
-            one = Asked(answer, examples, nearest[0].similarity if nearest else 0.0, after_correction=corrected)
+            closest = nearest[0].similarity if nearest else 0.0
+            one = Asked(answer, examples, closest, after_correction=corrected, prompt=logged.first)
             if system == "corrected" and not answer.correct:
                 one.kept, corrected = correct(chatdb, question), True
             yield one
     finally:
         chatdb.close()
+
+
+class PromptLog:
+    """The model, with a digest of the first prompt of each question kept (`first`, reset by the caller)."""
+
+    def __init__(self, model: LLM) -> None:
+        self.model, self.name, self.first = model, model.name, ""
+
+    def complete(self, messages: list[Message], **options: Any) -> Completion:
+        if not self.first:
+            self.first = hashlib.sha256(json.dumps(messages).encode()).hexdigest()[:16]
+        return self.model.complete(messages, **options)
 
 
 def ask(chatdb: ChatDB, system: str, question: dict, path: Path) -> tuple[Answer, int]:
@@ -157,8 +175,14 @@ def summarize(everything: list[Asked], title: str) -> None:
         figures = ", ".join(f"{system} {_accuracy(by_system[system], keys)}" for system in SYSTEMS)
         print(f"  on the {len(keys)} questions {label}: {figures}")
     alone = [k for k in groups["asked without one"] if k in by_system["native"]]
+    prompts = [k for k in alone if by_system["native"][k].prompt != sessions[k].prompt]
     changed = [k for k in alone if _differs(by_system["native"][k].answer, sessions[k].answer)]
-    print(f"  answers changed on the {len(alone)} questions without an example: {len(changed)} (SQL or outcome)")
+    print(
+        f"  on the {len(alone)} questions without an example: prompts differing from native's {len(prompts)}; "
+        f"answers differing {len(changed)} (SQL or outcome; the same prompt may decode otherwise once the "
+        f"prompt cache differs), right then wrong {sum(by_system['native'][k].answer.correct for k in changed)}, "
+        f"wrong then right {sum(sessions[k].answer.correct for k in changed)}"
+    )
     seconds = [o.answer.seconds for o in sessions.values() if o.examples]
     if seconds:
         print(f"  median seconds with an example: {statistics.median(seconds):.1f}")

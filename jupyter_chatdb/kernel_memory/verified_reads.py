@@ -27,7 +27,7 @@ from ..language.words import letter_words
 from ..llm.base import Embedder
 from ..sql import guard
 
-CLOSE_MIN = 0.8  # a verified question at least this close in meaning is shown with a new one
+CLOSE_MIN = 0.8  # a verified question at least this close in meaning is shown with a new one (tuned: below, examples cost)
 SHOWN = 2  # verified examples shown with one question at most
 MAX_SQL_CHARS = 4000  # a longer statement is not kept as an example (it would crowd the prompt)
 SCHEMA = """
