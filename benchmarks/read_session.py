@@ -39,6 +39,7 @@ from jupyter_chatdb.kernel_memory import verified_reads
 from jupyter_chatdb.llm import select_backend
 from jupyter_chatdb.llm.base import LLM, Completion, Message
 from jupyter_chatdb.sql import fixups
+from jupyter_chatdb.sql.catalog import Catalog
 from jupyter_chatdb.sql.trees import written
 
 SYSTEMS = ("raw", "native", "corrected")
@@ -101,8 +102,8 @@ def ask_all(system: str, model: LLM, questions: list[dict], path: Path) -> Itera
     corrected = False
     try:
         for question in questions:
-            tables = {str(name).lower() for name in chatdb.tables()["table"]}
-            nearest = chatdb.reads.closest(question["question"], tables, k=1, least=0.0)
+            schema = Catalog.read(chatdb.session).schema()
+            nearest = chatdb.reads.closest(question["question"], schema, k=1, least=0.0)
             logged.first = ""
             answer, examples = ask(chatdb, system, question, path)
             closest = nearest[0].similarity if nearest else 0.0

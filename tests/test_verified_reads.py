@@ -72,11 +72,13 @@ def test_the_closest_are_over_tables_held_close_enough_and_of_different_shapes()
     reads.keep("Count the red kites.", "SELECT count(*) FROM kites WHERE colour = 'blue'", "corrected")  # same shape
     reads.keep("How many red ferries are there?", "SELECT count(*) FROM ferries WHERE colour = 'red'", "corrected")
     reads.keep("Which kite is widest?", "SELECT kite FROM kites ORDER BY span_cm DESC LIMIT 1", "corrected")
-    recalled = reads.closest("How many blue kites are there?", {"kites"})
+    kites = {"kites": ["kite", "colour", "span_cm"]}
+    recalled = reads.closest("How many blue kites are there?", kites)
     assert [r.read.question for r in recalled] == ["How many red kites are there?"]  # ferries: a table not held
     assert recalled[0].similarity >= 0.8
-    assert reads.closest("List every colour of kite and its span.", {"kites"}) == []  # none close enough
-    assert len(reads.closest("How many blue kites are there?", {"kites"}, k=3, least=0.0)) == 2  # one per shape
+    assert reads.closest("List every colour of kite and its span.", kites) == []  # none close enough
+    assert len(reads.closest("How many blue kites are there?", kites, k=3, least=0.0)) == 2  # one per shape
+    assert reads.closest("How many blue kites are there?", {"kites": ["kite", "span_cm"]}) == []  # colour dropped
     assert sql_shape("SELECT a FROM t WHERE b = 1") != sql_shape("SELECT a FROM t WHERE b > 1")
 
 

@@ -11,8 +11,8 @@ read from the live catalog, not from what the procedure was kept with.
   name one ("glasshouse 12" -> 'G-012', "ann roe" -> 'Ann Roe': `StoredRows.find`).
 
 A value already of its column's form is left as it is. Then `unstated_texts` finds the filled texts for
-free-text columns that the request does not say in any form and the column does not hold already (a
-name that lost a letter, an address made up): read again once, then shown on the card, the write waiting.
+free-text columns that the request does not say in any form (a name that lost a letter, an address made
+up, the first request's value copied): read again once, then shown on the card, the write waiting.
 """
 
 from __future__ import annotations
@@ -24,6 +24,7 @@ from dataclasses import dataclass
 from ..kernel_memory.generalize import ITEMS
 from ..kernel_memory.procedure_sql import compared_parameters, parameter_targets
 from ..kernel_memory.procedures import Procedure
+from ..language.codes import code_fit
 from ..language.dates import days_said
 from ..language.spoken import spelled_numbers
 from ..recording.picks import mapped
@@ -33,7 +34,6 @@ from ..recording.shapes import INTEGER_TYPES, NUMBER_TYPES
 from ..recording.stated import is_stated
 from ..sql.catalog import TEXT_TYPES, Catalog
 from ..sql.check_lists import check_lists
-from ..sql.names import quote_identifier, quote_table
 from ..sql.session import Session
 
 DAY_TYPES = ("DATE", "TIMESTAMP")
@@ -111,8 +111,9 @@ def unstated_texts(
     procedure: Procedure, values: Mapping[str, object], request: str, session: Session, catalog: Catalog
 ) -> list[Unstated]:
     """The texts of `values` (as read by their columns) for columns that list no entries and are compared
-    with nothing, that `request` says in no form (`is_stated`: case, spaces and punctuation aside) and
-    that no row of the column holds already."""
+    with nothing, that `request` says in no form: not as written (`is_stated`: case, spaces and
+    punctuation aside), nor as a code said in words (`code_fit`: "kayak 7" for 'K-07'). A value the table
+    holds already is no exception: a small model copies the first request's values, which are kept."""
     targets, types, compared, listed = (
         _targets(procedure, catalog),
         _types(catalog),
@@ -128,15 +129,9 @@ def unstated_texts(
             return
         if not types.get(target, "").startswith(TEXT_TYPES) or is_stated(value, request, today):
             return
-        table = catalog.tables.get(_catalog_name(catalog, target[0]))
-        if table is None:
+        if code_fit(request, value):  # a code said in words ("kayak 7" for 'K-07')
             return
-        column = next((c.name for c in table.columns if c.name.lower() == target[1]), target[1])
-        held = session.rows(
-            f"SELECT 1 FROM {quote_table(table.name)} WHERE {quote_identifier(column)} = ? LIMIT 1", [value]
-        )
-        if not held:
-            found.append(Unstated(name, item, column, value))
+        found.append(Unstated(name, item, target[1], value))
 
     for name, value in values.items():
         if name != ITEMS:

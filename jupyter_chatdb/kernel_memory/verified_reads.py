@@ -13,7 +13,7 @@ import re
 import sqlite3
 import threading
 from collections import Counter
-from collections.abc import Iterator, Set
+from collections.abc import Iterator, Mapping, Sequence
 from dataclasses import dataclass
 from datetime import datetime, timezone
 from pathlib import Path
@@ -22,12 +22,14 @@ import numpy as np
 from sqlglot.errors import TokenError
 from sqlglot.tokens import Tokenizer, TokenType
 
-from ..errors import ChatDBError, NotAllowed
+from ..errors import ChatDBError, NotAllowed, SQLRefused
 from ..language.words import letter_words
 from ..llm.base import Embedder
 from ..sql import guard
 
-CLOSE_MIN = 0.8  # a verified question at least this close in meaning is shown with a new one (tuned: below, examples cost)
+CLOSE_MIN = (
+    0.8  # a verified question at least this close in meaning is shown with a new one (tuned: below, examples cost)
+)
 SHOWN = 2  # verified examples shown with one question at most
 MAX_SQL_CHARS = 4000  # a longer statement is not kept as an example (it would crowd the prompt)
 SCHEMA = """
@@ -108,11 +110,15 @@ class VerifiedReads:
     def __len__(self) -> int:
         return int(self._db.execute("SELECT count(*) FROM verified_reads").fetchone()[0])
 
-    def closest(self, question: str, tables: Set[str], k: int = SHOWN, least: float | None = None) -> list[Recalled]:
+    def closest(
+        self, question: str, schema: Mapping[str, Sequence[str]], k: int = SHOWN, least: float | None = None
+    ) -> list[Recalled]:
         """The verified reads closest to `question` in meaning (at least `least`, by default CLOSE_MIN),
-        each reading only tables of `tables` (the catalog's names), at most one per SQL shape, closest first."""
+        each naming only tables and columns of `schema` (table -> columns: the session's now), at most one
+        per SQL shape, closest first."""
         least = CLOSE_MIN if least is None else least
-        usable = [read for read in self if set(read.tables) <= tables]
+        held = {name.lower() for name in schema}
+        usable = [read for read in self if set(read.tables) <= held and _names_hold(read.sql, schema)]
         if not usable or not question.strip():
             return []
         similarities = self._similarities(question, [read.question for read in usable])
@@ -138,6 +144,15 @@ class VerifiedReads:
 
     def close(self) -> None:
         self._db.close()
+
+
+def _names_hold(sql: str, schema: Mapping[str, Sequence[str]]) -> bool:
+    """Whether `sql` still names only tables and columns of `schema` (a column dropped since: no example)."""
+    try:
+        guard.check(sql, {table: list(columns) for table, columns in schema.items()})
+    except SQLRefused:
+        return False
+    return True
 
 
 def word_similarity(a: str, b: str) -> float:

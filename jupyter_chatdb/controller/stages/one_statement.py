@@ -94,7 +94,7 @@ def verified_examples(ctx: Context) -> list[Recalled]:
     if reads is None or not ctx.request.use_memory or not len(reads):
         return []
     held = {name.lower(): name for name in ctx.catalog.tables}  # a statement names tables in lower case
-    examples = reads.closest(ctx.request.text, set(held))
+    examples = reads.closest(ctx.request.text, ctx.catalog.schema())
     if ctx.shown is not None:
         ctx.shown = tuple(dict.fromkeys([*ctx.shown, *(held[t] for e in examples for t in e.read.tables)]))
     ctx.examples = tuple(e.read.question for e in examples)
