@@ -181,8 +181,8 @@ def summarize(everything: list[Asked], title: str) -> None:
     print(
         f"  on the {len(alone)} questions without an example: prompts differing from native's {len(prompts)}; "
         f"answers differing {len(changed)} (SQL or outcome; the same prompt may decode otherwise once the "
-        f"prompt cache differs), right then wrong {sum(by_system['native'][k].answer.correct for k in changed)}, "
-        f"wrong then right {sum(sessions[k].answer.correct for k in changed)}"
+        f"prompt cache differs), of which native right {sum(by_system['native'][k].answer.correct for k in changed)}, "
+        f"corrected right {sum(sessions[k].answer.correct for k in changed)}"
     )
     seconds = [o.answer.seconds for o in sessions.values() if o.examples]
     if seconds:

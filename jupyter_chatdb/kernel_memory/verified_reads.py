@@ -84,7 +84,7 @@ class VerifiedReads:
             raise VerifiedReadError("There is no question to keep the SQL for.")
         if len(sql) > MAX_SQL_CHARS:
             raise VerifiedReadError(f"The SQL is longer than {MAX_SQL_CHARS} characters: too long for an example.")
-        try:  # SQL that does not parse, or names nothing that exists, raises saying so
+        try:  # SQL that does not parse raises, saying where
             statement = guard.check(sql, allow_writes=False).statements[0]
         except NotAllowed:
             raise VerifiedReadError("Only a read, one SELECT, is kept as a verified example.") from None
@@ -118,7 +118,7 @@ class VerifiedReads:
         per SQL shape, closest first."""
         least = CLOSE_MIN if least is None else least
         held = {name.lower() for name in schema}
-        usable = [read for read in self if set(read.tables) <= held and _names_hold(read.sql, schema)]
+        usable = [read for read in self if set(read.tables) <= held]
         if not usable or not question.strip():
             return []
         similarities = self._similarities(question, [read.question for read in usable])
@@ -128,7 +128,7 @@ class VerifiedReads:
         for read, similarity in ranked:
             if similarity < least or len(chosen) == k:
                 break
-            if (shape := sql_shape(read.sql)) not in shapes:
+            if (shape := sql_shape(read.sql)) not in shapes and _names_hold(read.sql, schema):
                 shapes.add(shape)
                 chosen.append(Recalled(read, round(float(similarity), 3)))
         return chosen
