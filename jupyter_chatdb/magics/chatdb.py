@@ -20,6 +20,7 @@ from ..controller.events import Reply
 from ..controller.kinds import Route
 from ..errors import ChatDBError, RequestStopped
 from ..kernel_memory.thoughts import ThoughtMemory
+from ..kernel_memory.verified_reads import MAX_SQL_CHARS
 from ..sql.session import Binding
 from .books import described, teach
 from .cell_words import expand_variables, question, split_words
@@ -317,7 +318,7 @@ class ChatDBMagics(Magics):
             view.step_rerun_failed(index, sql, str(error))
             return
         view.step_rerun(index, reply)
-        if asked and reply.route == Route.READ:  # run_sql kept it as the question's verified SQL
+        if asked and reply.route == Route.READ and len(sql.strip()) <= MAX_SQL_CHARS:  # run_sql kept it
             view.verified(VERIFIED_NOTE)
         self._wait_for_approval(view, engine, reply)
         if reply.request_id is not None:
