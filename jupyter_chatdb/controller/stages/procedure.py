@@ -2,8 +2,8 @@
 procedure; the model only chooses it and reads its values in the request (short constrained calls), each
 read by the column it lands in (`procedure_values`: a listed entry, a day, a number in words); words for a
 listed column that are none of its entries are read once more among them, and a pick makes the write wait
-for approval, saying what was read as what; a filled text the request does not say (nor the column
-hold) is read once more, and still unsaid makes the write wait, saying so.
+for approval, saying what was read as what; a filled text the request does not say (as written, or as a
+code in words) is read once more, and still unsaid makes the write wait, saying so.
 
 Three checks keep a small model's choice honest: procedures that touch none of the tables the request
 names its things by, while others do, are not offered (a rider who "bought" hay is no stable's
