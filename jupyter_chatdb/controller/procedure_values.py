@@ -99,7 +99,7 @@ def read_by_columns(
 
 @dataclass(frozen=True)
 class Unstated:
-    """A text filled for a free-text column that the request does not say and the column does not hold."""
+    """A text filled for a free-text column that the request does not say, as written or as a code in words."""
 
     parameter: str
     item: int | None  # the item it is of (None: a scalar)
