@@ -50,15 +50,41 @@ class Unlisted:
     entries: tuple[str, ...]
 
 
+@dataclass(frozen=True)
+class ParameterColumns:
+    """What the schema says of a procedure's parameters, read once per procedure filled: each one's (table,
+    column) in lower case, the columns' types and CHECK lists, and the parameters compared with a column."""
+
+    targets: dict[str, tuple[str, str]]
+    types: dict[tuple[str, str], str]
+    listed: dict[tuple[str, str], tuple[str, ...]]
+    compared: set[str]
+
+    @classmethod
+    def of(cls, procedure: Procedure, session: Session, catalog: Catalog) -> ParameterColumns:
+        columns = {name: [c.name for c in table.columns] for name, table in catalog.tables.items()}
+        targets: dict[str, tuple[str, str]] = {}
+        for step in procedure.steps:
+            for name, (table, column) in parameter_targets(step.sql, columns).items():
+                if table is not None:
+                    targets.setdefault(name, (table.lower(), column.lower()))
+        types = {
+            (name.lower(), c.name.lower()): c.type.upper()
+            for name, table in catalog.tables.items()
+            for c in table.columns
+        }
+        listed = {(table.lower(), column.lower()): entries for (table, column), entries in check_lists(session).items()}
+        compared = set().union(*(compared_parameters(step.sql) for step in procedure.steps if step.sql))
+        return cls(targets, types, listed, compared)
+
+
 def read_by_columns(
-    procedure: Procedure, values: Mapping[str, object], session: Session, catalog: Catalog
+    values: Mapping[str, object], columns: ParameterColumns, session: Session
 ) -> tuple[dict[str, object], list[Unlisted]]:
     """`values` as filled, each read by its parameter's column, and the words for a listed column that map
     to none of its entries (left as filled)."""
-    targets, types = _targets(procedure, catalog), _types(catalog)
-    compared = _compared(procedure)
+    targets, types, listed, compared = columns.targets, columns.types, columns.listed, columns.compared
     stored = StoredRows(session)
-    listed = _listed(session)
     unlisted: list[Unlisted] = []
 
     def read(name: str, value: object, item: int | None = None) -> object:
@@ -107,19 +133,12 @@ class Unstated:
     said: str
 
 
-def unstated_texts(
-    procedure: Procedure, values: Mapping[str, object], request: str, session: Session, catalog: Catalog
-) -> list[Unstated]:
+def unstated_texts(values: Mapping[str, object], request: str, columns: ParameterColumns) -> list[Unstated]:
     """The texts of `values` (as read by their columns) for columns that list no entries and are compared
     with nothing, that `request` says in no form: not as written (`is_stated`: case, spaces and
     punctuation aside), nor as a code said in words (`code_fit`: "kayak 7" for 'K-07'). A value the table
     holds already is no exception: a small model copies the first request's values, which are kept."""
-    targets, types, compared, listed = (
-        _targets(procedure, catalog),
-        _types(catalog),
-        _compared(procedure),
-        _listed(session),
-    )
+    targets, types, listed, compared = columns.targets, columns.types, columns.listed, columns.compared
     today = dt.date.today()
     found: list[Unstated] = []
 
@@ -141,35 +160,6 @@ def unstated_texts(
         for name, value in item.items() if isinstance(item, Mapping) else ():
             check(name, value, number)
     return found
-
-
-def _targets(procedure: Procedure, catalog: Catalog) -> dict[str, tuple[str, str]]:
-    """Each parameter's (table, column) it is written to or compared with, in lower case."""
-    columns = {name: [c.name for c in table.columns] for name, table in catalog.tables.items()}
-    targets: dict[str, tuple[str, str]] = {}
-    for step in procedure.steps:
-        for name, (table, column) in parameter_targets(step.sql, columns).items():
-            if table is not None:
-                targets.setdefault(name, (table.lower(), column.lower()))
-    return targets
-
-
-def _types(catalog: Catalog) -> dict[tuple[str, str], str]:
-    return {
-        (name.lower(), c.name.lower()): c.type.upper() for name, table in catalog.tables.items() for c in table.columns
-    }
-
-
-def _compared(procedure: Procedure) -> set[str]:
-    return set().union(*(compared_parameters(step.sql) for step in procedure.steps if step.sql))
-
-
-def _listed(session: Session) -> dict[tuple[str, str], tuple[str, ...]]:
-    return {(table.lower(), column.lower()): entries for (table, column), entries in check_lists(session).items()}
-
-
-def _catalog_name(catalog: Catalog, lowered: str) -> str:
-    return next((name for name in catalog.tables if name.lower() == lowered), lowered)
 
 
 def with_entry(values: dict[str, object], unlisted: Unlisted | Unstated, entry: str) -> None:

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import os
+import sqlite3
 from collections.abc import Mapping
 from dataclasses import dataclass
 from pathlib import Path
@@ -73,3 +74,12 @@ class MemoryFiles:
         '/m/nb.thoughts.ann'
         """
         return cls(thoughts.parent, thoughts.name.removesuffix(".memory.sqlite"))
+
+
+def connect(path: Path | None) -> sqlite3.Connection:
+    """A connection to the SQLite file at `path` (its folder made first), or to one in memory for None,
+    shared by threads and committing each statement; raises OSError or sqlite3.Error for the caller to say
+    what to do."""
+    if path is not None:
+        path.parent.mkdir(parents=True, exist_ok=True)
+    return sqlite3.connect(str(path) if path else ":memory:", check_same_thread=False, isolation_level=None)

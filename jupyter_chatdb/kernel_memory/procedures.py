@@ -26,6 +26,7 @@ import numpy as np
 
 from ..errors import ChatDBError
 from ..llm.base import Embedder, JSONSchema
+from .files import connect
 from .generalize import ITEM_PREFIX, ITEMS, Generalized, GeneralStep, Parameter
 from .procedure_sql import parameters_of, referenced_tables, renamed, written_tables
 
@@ -198,9 +199,7 @@ class ProcedureBook:
     def __init__(self, path: Path | None = None, embedder: Embedder | None = None) -> None:
         self.path, self.embedder = path, embedder
         try:
-            if path is not None:
-                path.parent.mkdir(parents=True, exist_ok=True)
-            self._db = sqlite3.connect(str(path) if path else ":memory:", check_same_thread=False, isolation_level=None)
+            self._db = connect(path)
             self._db.executescript(SCHEMA)
         except (OSError, sqlite3.Error) as error:
             raise ProcedureError(f"Procedures cannot be kept in {path} ({error}): make the folder writable.") from None

@@ -20,6 +20,7 @@ from pathlib import Path
 import numpy as np
 
 from ..errors import ChatDBError
+from .files import connect
 
 FORGOTTEN = -1  # superseded_by of a record the user forgot
 LARGEST = 2**63 - 1  # SQLite's largest integer: no record id is larger, and no count of records
@@ -86,9 +87,7 @@ class Store:
     def __init__(self, path: Path | None = None) -> None:
         self.path = path
         try:
-            if path is not None:
-                path.parent.mkdir(parents=True, exist_ok=True)
-            self._db = sqlite3.connect(str(path) if path else ":memory:", check_same_thread=False, isolation_level=None)
+            self._db = connect(path)
             if path is not None:
                 self._db.execute("PRAGMA journal_mode=WAL")
                 self._db.execute("PRAGMA synchronous=NORMAL")

@@ -26,6 +26,7 @@ from ..errors import ChatDBError, NotAllowed, SQLRefused
 from ..language.words import letter_words
 from ..llm.base import Embedder
 from ..sql import guard
+from .files import connect
 
 CLOSE_MIN = (
     0.8  # a verified question at least this close in meaning is shown with a new one (tuned: below, examples cost)
@@ -67,9 +68,7 @@ class VerifiedReads:
         questions are compared by meaning (without one, by their words)."""
         self.path, self.embedder = path, embedder
         try:
-            if path is not None:
-                path.parent.mkdir(parents=True, exist_ok=True)
-            self._db = sqlite3.connect(str(path) if path else ":memory:", check_same_thread=False, isolation_level=None)
+            self._db = connect(path)
             self._db.executescript(SCHEMA)
         except (OSError, sqlite3.Error) as error:
             raise VerifiedReadError(f"The verified reads cannot be kept at {path}: {error}.") from None

@@ -25,7 +25,7 @@ from ..context import Context
 from ..events import Event, ProcedureNotUsed, ProcedureUsed
 from ..kinds import Route
 from ..planned_steps import PlannedStep
-from ..procedure_values import Unlisted, Unstated, read_by_columns, unstated_texts, with_entry
+from ..procedure_values import ParameterColumns, Unlisted, Unstated, read_by_columns, unstated_texts, with_entry
 from ..stage import stage
 from .run import rows_changed
 
@@ -100,7 +100,8 @@ def _first_applying(ctx: Context, matches: list[Match]) -> Generator[Event, None
             yield ProcedureNotUsed(procedure.name, "the model's values were not JSON")
             continue
         given = filled if isinstance(filled, dict) else {}
-        read, unlisted = read_by_columns(procedure, given, ctx.session, ctx.catalog)
+        columns = ParameterColumns.of(procedure, ctx.session, ctx.catalog)
+        read, unlisted = read_by_columns(given, columns, ctx.session)
         doubts = []
         for words in unlisted[:ENTRIES_ASKED]:  # read once more among the entries: a pick waits, saying so
             entry = yield from _entry_meant(ctx, words)
@@ -113,7 +114,7 @@ def _first_applying(ctx: Context, matches: list[Match]) -> Generator[Event, None
             reason = f"{missed.column}: {missed.said!r} is none of {', '.join(missed.entries)}"
             yield ProcedureNotUsed(procedure.name, reason)
             continue
-        for text in unstated_texts(procedure, read, ctx.request.text, ctx.session, ctx.catalog)[:TEXTS_ASKED]:
+        for text in unstated_texts(read, ctx.request.text, columns)[:TEXTS_ASKED]:
             again = yield from _words_again(ctx, text)  # read once more; still unsaid: the write waits, saying so
             if again:
                 with_entry(read, text, again)
