@@ -11,7 +11,7 @@ from .base import Trade
 
 TUNE = ("library", "clinic", "workshop", "apiary")  # workshop: its report failures were read in issue 51, session 6;
 # apiary: the product's worked examples are a beekeeper's, so it is tuned on, never reported
-REPORT = ("toolhire", "school", "warehouse", "pottery", "drycleaner", "climbing")
+REPORT = ("toolhire", "school", "warehouse", "pottery", "drycleaner", "climbing", "ferry", "translation")
 TRADES = (*TUNE, *REPORT)
 
 
