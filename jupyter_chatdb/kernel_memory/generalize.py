@@ -21,8 +21,9 @@ from dataclasses import dataclass
 
 from sqlglot import exp
 
-from ..language.codes import code_fit
+from ..language.codes import said_in_a_clause
 from ..language.dates import days_said
+from ..language.moments import moments_said
 from ..sql.trees import DIALECT
 from .procedure_sql import outside, parse_statements, written_or_compared
 
@@ -30,7 +31,6 @@ ITEM_PREFIX = "item_"  # a parameter named so takes a value per item; its steps 
 ITEMS = "items"  # the list parameter of the values per item
 PARAMETER_NAME = re.compile(r"[a-z_][a-z0-9_]*")
 GENERIC_COLUMNS = frozenset({"name", "id", "title", "code", "label", "value"})
-CLAUSE = re.compile(r"[,;:|()\n]|->")  # where a code said in words ends ("game 36, Hillside -> Riverside")
 
 
 @dataclass(frozen=True)
@@ -112,23 +112,29 @@ def generalize(
 
 
 class _Said:
-    """What a request says: its words, its numbers, its days in any form ("31 March 2024") and codes said
-    in words within a clause ("game 36" for 'G-036')."""
+    """What a request says: its words, its numbers, its days in any form ("31 March 2024"), its moments (a
+    day and a time said together: "8 April 2024 11:45") and codes said in words within a clause ("game 36"
+    for 'G-036')."""
 
     def __init__(self, request: str) -> None:
         self.text = " ".join(re.findall(r"\w+", request.casefold()))
         self.numbers = {float(n) for n in re.findall(r"(?<![\w.])\d+(?:\.\d+)?", request.replace(",", ""))}
         self.days = {day.isoformat() for day in days_said(request)}
-        self.clauses = [clause for clause in CLAUSE.split(request) if clause.strip()]
+        self.moments = set(moments_said(request))
+        self.request = request
 
     def says(self, literal: exp.Literal) -> bool:
         """
         >>> said = _Said("event: reading group, 31 March 2024, 11 came; moved: game 36")
         >>> [said.says(exp.Literal.string(v)) for v in ("2024-03-31", "reading group", "2024-03-30", "G-036", "G-037")]
         [True, True, False, True, False]
+        >>> said = _Said("booking: Ann with Bo, room 1, 8 April 2024 11:45, 60 min")
+        >>> [said.says(exp.Literal.string(v)) for v in ("2024-04-08 11:45:00", "2024-04-08 11:00:00", "R1")]
+        [True, False, True]
         """
         if literal.is_string:
-            if literal.this in self.days or any(code_fit(clause, literal.this) for clause in self.clauses):
+            moment = _moment(literal.this)
+            if literal.this in self.days or moment in self.moments or said_in_a_clause(self.request, literal.this):
                 return True
             words = " ".join(re.findall(r"\w+", literal.this.casefold()))
             return bool(words) and re.search(rf"\b{re.escape(words)}\b", self.text) is not None
@@ -136,6 +142,13 @@ class _Said:
             return float(literal.this) in self.numbers
         except ValueError:
             return False
+
+
+def _moment(text: str) -> dt.datetime | None:
+    try:
+        return dt.datetime.fromisoformat(text.strip()) if ":" in text else None
+    except ValueError:
+        return None
 
 
 def _literals(tree: exp.Expr) -> list[exp.Literal]:

@@ -94,6 +94,22 @@ def compared_parameters(sql: str) -> set[str]:
     }
 
 
+def equated_parameters(sql: str) -> set[str]:
+    """The $parameters of `sql` a column must equal (`column = $name` outside a SET): a kept row named by them.
+
+    >>> sorted(equated_parameters("UPDATE loans SET due = $due WHERE item = $item AND due < CAST($day AS DATE)"))
+    ['item']
+    """
+    found = set()
+    for tree in parse_statements(sql):
+        for node in tree.find_all(exp.Placeholder):
+            _, parent = outside(node)
+            if node.name and isinstance(parent, exp.EQ) and not isinstance(parent.parent, exp.Update):
+                if any(isinstance(side, exp.Column) for side in (parent.left, parent.right)):
+                    found.add(node.name)
+    return found
+
+
 def parameter_types(statements: Sequence[str], catalog: Catalog) -> dict[str, str]:
     """$parameter -> "number" where it is written to or compared with a numeric column of `catalog`: the
     column of the table the statement says, through its aliases, not another table's column of that name.

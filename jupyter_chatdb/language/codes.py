@@ -10,6 +10,20 @@ import re
 from .numbers import DIGIT_RUN
 from .words import letter_words
 
+CLAUSE = re.compile(r"[,;:|()\n]|->")  # where a code said in words ends ("game 36, Hillside -> Riverside")
+LABEL = re.compile(r"([^\W\d_])\s*:[ \t]+")  # a label's colon ("room: 3"), not a time's ("09:15")
+
+
+def said_in_a_clause(text: str, code: str) -> bool:
+    """Whether one clause of `text` says `code` in words (`code_fit`): a request says many numbers, a clause
+    the code's own; a label is said with its value ("room: 3").
+
+    >>> said_in_a_clause("booking | room: 3 | at 09:00", "R3"), said_in_a_clause("room 3 on 7 May", "R3")
+    (True, False)
+    """
+    clauses = {*CLAUSE.split(text), *CLAUSE.split(LABEL.sub(r"\1 ", text))}
+    return any(code_fit(clause, code) for clause in clauses if clause.strip())
+
 
 def code_fit(said: str, code: str) -> int:
     """How well `code` (letters and numbers: 'G-012', 'C7') is what `said` spells out in words: 0 when it

@@ -27,6 +27,7 @@ from dataclasses import dataclass, field, replace
 from functools import partial
 
 from ..language.dates import SLASHED, day_or_none, days_said
+from ..language.moments import moments_said
 from ..language.spoken import durations, spelled_numbers
 from ..language.words import stem, stems, words
 from ..llm.base import Message
@@ -36,7 +37,6 @@ from .change_reply import DOES, HOW
 from .described import described_in
 from .facts import lacks
 from .forms import lacking, unlike_kept
-from .moments import moments_said
 from .named_rows import NamedRow
 from .picks import mapped
 from .reading_errors import NotExpressible, Refused

@@ -14,12 +14,15 @@ from __future__ import annotations
 
 import datetime as dt
 import json
+import re
 from collections.abc import Generator, Iterator
 
 from ...errors import ChatDBError
+from ...kernel_memory.procedure_sql import equated_parameters
 from ...kernel_memory.procedures import CANDIDATES, Match, ProcedureError
 from ...recording.stated import is_stated
 from ...sql import guard
+from ...sql.names import quote_identifier, quote_table
 from .. import procedure_prompts, prompts
 from ..context import Context
 from ..events import Event, ProcedureNotUsed, ProcedureUsed
@@ -38,6 +41,7 @@ ENTRIES_ASKED = 2  # words for listed columns read once more among the entries, 
 ENTRY_MAX_TOKENS = 24
 TEXTS_ASKED = 2  # filled texts the request does not say, read once more, per procedure filled
 WORDS_MAX_TOKENS = 48
+_PER_ITEM = re.compile(r"_\d+$")  # the number an item's parameter is renamed with ($item_kg_2)
 
 
 @stage
@@ -127,9 +131,9 @@ def _first_applying(ctx: Context, matches: list[Match]) -> Generator[Event, None
             continue
         steps, bound = procedure.expanded(values)
         planned = [PlannedStep(step.goal, step.sql, step.binds) for step in steps]
-        idle = _changing_no_row(ctx, planned, bound)
-        if idle is not None:
-            yield ProcedureNotUsed(procedure.name, f"its step {idle} would change no row here: another kind of change")
+        misfit = _misfit(ctx, planned, bound, columns)
+        if misfit is not None:
+            yield ProcedureNotUsed(procedure.name, f"{misfit}: another kind of change")
             outcome = "idle"
             continue
         ctx.steps, ctx.params, ctx.procedure = planned, bound, procedure.name
@@ -165,26 +169,49 @@ def listed(matches: list[Match]) -> list[tuple[str, str, str]]:
     return [(m.procedure.name, m.request, m.procedure.summary()) for m in matches]
 
 
-def _changing_no_row(ctx: Context, steps: list[PlannedStep], params: dict[str, object]) -> int | None:
-    """The first step that, run with `params` in a transaction rolled back, changes no row where a write
-    must (an UPDATE, DELETE or INSERT ... SELECT that is not conditional); None when each does. A step
-    that fails is left for the run to report."""
+def _misfit(ctx: Context, steps: list[PlannedStep], params: dict[str, object], columns: ParameterColumns) -> str | None:
+    """Why the procedure does not fit this request, its steps run with `params` in a transaction rolled
+    back: a value compared with a column that no row holds at that step (a request of another kind filled
+    in: a book's title read as a member's name), a step that fails, or one that changes no row where a
+    write must (an UPDATE, DELETE or INSERT ... SELECT that is not conditional). None when it fits."""
     if any(step.binds for step in steps):
         return None  # a step binding results for later ones: left for the run to judge
     schema = ctx.catalog.schema()
     session = ctx.session
+    number = 0
     session.begin()
     try:
         for number, step in enumerate(steps, start=1):
             for statement in guard.check(step.sql, schema, mode=guard.Mode.PREVIEW).statements:
-                result = session.run(statement.sql, {name: params[name] for name in statement.parameters})
-                changed = rows_changed(statement, result)
+                bound = {name: params[name] for name in statement.parameters}
+                if not statement.conditional and (missing := _naming_no_row(ctx, statement.sql, bound, columns)):
+                    return f"its step {number} compares {missing}, which no row holds here"
+                changed = rows_changed(statement, session.run(statement.sql, bound))
                 if changed == 0 and not statement.conditional:
-                    return number
-    except ChatDBError:
-        return None
+                    return f"its step {number} would change no row here"
+    except ChatDBError as error:
+        return f"its step {number} fails here ({str(error).splitlines()[0][:120]})"
     finally:
         session.rollback()
+    return None
+
+
+def _naming_no_row(ctx: Context, sql: str, params: dict[str, object], columns: ParameterColumns) -> str | None:
+    """The first "column 'value'" of `sql` where a column must equal a value of `params` that no row of its
+    table holds."""
+    for name in sorted(equated_parameters(sql) & params.keys()):
+        target = columns.targets.get(name) or columns.targets.get(_PER_ITEM.sub("", name))
+        value = params[name]
+        if target is None or value is None:
+            continue
+        table, column = target
+        probe = f"SELECT 1 FROM {quote_table(table)} WHERE {quote_identifier(column)} = $value LIMIT 1"
+        try:
+            held = ctx.session.run(probe, {"value": value}).row_count > 0
+        except ChatDBError:  # a value its column cannot hold ("Ann" for a number)
+            held = False
+        if not held:
+            return f"{column} {value!r}"
     return None
 
 

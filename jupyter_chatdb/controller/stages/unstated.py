@@ -2,7 +2,8 @@
 saying which: a small model planning "SG-7 gilded on 3 May" may also mark the sign fitted. Code's
 own changes bind their values and note their doubts where they are read (`recording/row_changes.py`);
 this looks only at the values a statement spells out. Run after the steps, before `finish`, on the
-chain's strategies (not on the one-round baseline, which is measured as the model writes)."""
+chain's strategies (not on the one-round baseline, which is measured as the model writes). A procedure's
+steps are the user's: the values it spells out are kept for every request of its kind."""
 
 from __future__ import annotations
 
@@ -25,6 +26,8 @@ def hold_unstated_settings(ctx: Context) -> Iterator[Event]:
     """Hold the write for approval where a statement that changed rows sets a column to a literal the
     request says in no form (its figures, its words, a day it names)."""
     if ctx.route != Route.WRITE or ctx.request.expected is not None or not ctx.session.in_transaction:
+        return
+    if ctx.procedure:
         return
     chain = ctx.running()
     today = dt.date.today()
