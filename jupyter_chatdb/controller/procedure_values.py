@@ -27,7 +27,7 @@ from ..kernel_memory.procedure_sql import compared_parameters, parameter_targets
 from ..kernel_memory.procedures import Procedure
 from ..language.codes import said_in_a_clause
 from ..language.dates import days_said
-from ..language.moments import moments_said
+from ..language.moments import day_first, moments_said, slashed_days
 from ..language.spoken import spelled_numbers
 from ..recording.picks import mapped
 from ..recording.reading_errors import NotExpressible
@@ -59,6 +59,7 @@ class ParameterColumns:
     types: dict[tuple[str, str], str]
     listed: dict[tuple[str, str], tuple[str, ...]]
     compared: set[str]
+    day_first: bool | None = None  # days with slashes put the day first ("09/04/2024"), as the procedure's request did
 
     @classmethod
     def of(cls, procedure: Procedure, session: Session, catalog: Catalog) -> ParameterColumns:
@@ -75,7 +76,7 @@ class ParameterColumns:
         }
         listed = {(table.lower(), column.lower()): entries for (table, column), entries in check_lists(session).items()}
         compared = set().union(*(compared_parameters(step.sql) for step in procedure.steps if step.sql))
-        return cls(targets, types, listed, compared)
+        return cls(targets, types, listed, compared, _day_first(procedure))
 
 
 def read_by_columns(
@@ -99,10 +100,12 @@ def read_by_columns(
             return value if entry is None else entry
         kind = types.get(target, "")
         if kind.startswith("TIMESTAMP"):  # a day and a time said together: "10 May 2024 09:15"
-            moments = moments_said(value)
+            moments = moments_said(value, columns.day_first)
             return moments[0].isoformat(sep=" ") if len(moments) == 1 else value
         if kind == "DATE":
-            days = days_said(value)
+            days = days_said(value) or (
+                slashed_days(value, columns.day_first) if columns.day_first is not None else set()
+            )
             return days.pop().isoformat() if len(days) == 1 else value
         if kind.startswith((*INTEGER_TYPES, *NUMBER_TYPES)):  # an INTERVAL is no number
             spelled = spelled_numbers(value)
@@ -124,6 +127,19 @@ def read_by_columns(
             for number, item in enumerate(items)
         ]
     return read_values, unlisted
+
+
+def _day_first(procedure: Procedure) -> bool | None:
+    """Whether the procedure's first request wrote days with slashes day first, as its kept values say."""
+    request = procedure.requests[0] if procedure.requests else ""
+    for value in procedure.example.values():
+        try:
+            day = dt.date.fromisoformat(str(value)[:10])
+        except ValueError:
+            continue
+        if (first := day_first(request, day)) is not None:
+            return first
+    return None
 
 
 @dataclass(frozen=True)

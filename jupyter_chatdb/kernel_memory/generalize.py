@@ -23,7 +23,7 @@ from sqlglot import exp
 
 from ..language.codes import said_in_a_clause
 from ..language.dates import days_said
-from ..language.moments import moments_said
+from ..language.moments import moments_said, slashed_days
 from ..language.spoken import durations_said
 from ..sql.trees import DIALECT
 from .procedure_sql import outside, parse_statements, written_or_compared
@@ -123,8 +123,9 @@ class _Said:
     def __init__(self, request: str) -> None:
         self.text = " ".join(re.findall(r"\w+", request.casefold()))
         self.numbers = {float(n) for n in re.findall(r"(?<![\w.])\d+(?:\.\d+)?", request.replace(",", ""))}
-        self.days = {day.isoformat() for day in days_said(request)}
-        self.moments = set(moments_said(request))
+        slashed = slashed_days(request, True) | slashed_days(request, False)  # the literal says which order
+        self.days = {day.isoformat() for day in days_said(request) | slashed}
+        self.moments = {*moments_said(request), *moments_said(request, True), *moments_said(request, False)}
         self.lengths = durations_said(request)
         self.request = request
 
@@ -133,9 +134,9 @@ class _Said:
         >>> said = _Said("event: reading group, 31 March 2024, 11 came; moved: game 36")
         >>> [said.says(exp.Literal.string(v)) for v in ("2024-03-31", "reading group", "2024-03-30", "G-036", "G-037")]
         [True, True, False, True, False]
-        >>> said = _Said("booking: Ann with Bo, room 1, 8 April 2024 11:45, 60 min")
-        >>> [said.says(exp.Literal.string(v)) for v in ("2024-04-08 11:45:00", "2024-04-08 11:00:00", "R1")]
-        [True, False, True]
+        >>> said = _Said("booking: Ann with Bo, room 1, 8 April 2024 11:45, 60 min; paid 09/04/2024")
+        >>> [said.says(exp.Literal.string(v)) for v in ("2024-04-08 11:45:00", "2024-04-08 11:00:00", "R1", "2024-04-09")]
+        [True, False, True, True]
         """
         if literal.is_string:
             moment = _moment(literal.this)

@@ -70,3 +70,33 @@ def _time(match: re.Match[str]) -> dt.time | None:
     if hour > 23 or int(minute or 0) > 59:
         return None
     return dt.time(hour, int(minute or 0))
+
+
+def day_first(text: str, read: dt.date) -> bool | None:
+    """Whether the days `text` gives with slashes put the day first, as one of them was read as `read`
+    ("02/06/2025" read as 2 June); None where no such day says.
+
+    >>> day_first("02/06/2025 slot", dt.date(2025, 6, 2)), day_first("06/02/2025 slot", dt.date(2025, 6, 2))
+    (True, False)
+    """
+    orders = set()
+    for first, second, year in SLASHED.findall(text):
+        if day_or_none(int(year), int(second), int(first)) == read:
+            orders.add(True)
+        if day_or_none(int(year), int(first), int(second)) == read:
+            orders.add(False)
+    return orders.pop() if len(orders) == 1 else None
+
+
+def slashed_days(text: str, first: bool) -> set[dt.date]:
+    """The days `text` writes with slashes, read day first (`first`) or month first.
+
+    >>> slashed_days("from 10/04/2024 to 13/04/2024", True), slashed_days("10/04/2024", False)
+    ({datetime.date(2024, 4, 10), datetime.date(2024, 4, 13)}, {datetime.date(2024, 10, 4)})
+    """
+    found = set()
+    for one, two, year in SLASHED.findall(text):
+        day = day_or_none(int(year), int(two), int(one)) if first else day_or_none(int(year), int(one), int(two))
+        if day is not None:
+            found.add(day)
+    return found

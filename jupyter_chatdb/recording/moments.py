@@ -13,8 +13,8 @@ from __future__ import annotations
 import datetime as dt
 from collections.abc import Mapping
 
-from ..language.dates import SLASHED, day_or_none, each_day_said
-from ..language.moments import moments_said
+from ..language.dates import each_day_said
+from ..language.moments import day_first, moments_said
 from .kept import column_said
 from .shapes import Shape
 
@@ -36,29 +36,13 @@ def timed_as_said(shape: Shape, row: Mapping[str, object], text: str) -> dict[st
         if not field.type.upper().startswith("TIMESTAMP"):
             continue
         read = _moment(row.get(field.name))
-        said = moments_said(text, _day_first(text, read.date())) if read is not None else []
+        said = moments_said(text, day_first(text, read.date())) if read is not None else []
         if read is None or read in said:
             continue
         same_time = {moment for moment in said if moment.time() == read.time()}
         if len(same_time) == 1:
             timed[field.name] = same_time.pop().isoformat(sep=" ")
     return timed
-
-
-def _day_first(text: str, read: dt.date) -> bool | None:
-    """Whether the days `text` gives with slashes put the day first, as the model read one of them as
-    `read` ("02/06/2025" read as 2 June); None where no such day says.
-
-    >>> _day_first("02/06/2025 slot", dt.date(2025, 6, 2)), _day_first("06/02/2025 slot", dt.date(2025, 6, 2))
-    (True, False)
-    """
-    orders = set()
-    for first, second, year in SLASHED.findall(text):
-        if day_or_none(int(year), int(second), int(first)) == read:
-            orders.add(True)
-        if day_or_none(int(year), int(first), int(second)) == read:
-            orders.add(False)
-    return orders.pop() if len(orders) == 1 else None
 
 
 def _moment(value: object) -> dt.datetime | None:
