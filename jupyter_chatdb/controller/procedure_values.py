@@ -19,11 +19,11 @@ up, the first request's value copied): read again once, then shown on the card, 
 from __future__ import annotations
 
 import datetime as dt
-from collections.abc import Mapping
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 
 from ..kernel_memory.generalize import ITEMS
-from ..kernel_memory.procedure_sql import compared_parameters, parameter_targets
+from ..kernel_memory.procedure_sql import compared_parameters, parameter_targets, parameters_of
 from ..kernel_memory.procedures import Procedure
 from ..language.codes import said_in_a_clause
 from ..language.dates import days_said
@@ -189,3 +189,22 @@ def with_entry(values: dict[str, object], unlisted: Unlisted | Unstated, entry: 
         items = values[ITEMS]
         assert isinstance(items, list)
         items[unlisted.item][unlisted.parameter] = entry
+
+
+def unsaid_steps(procedure: Procedure, values: Sequence[Mapping[str, object]], request: str) -> list[int]:
+    """The steps of `procedure` (by index) that `request` says none of the own values of: parameters no
+    other step uses, each filled with a value the request does not state in any of its readings `values`
+    (as read by the columns, as checked: "a fortnight" and 14) (a fine of 0 for a return in good time,
+    where the procedure was kept from a late one). Such a step is an optional part, left out; a step run
+    per item, binding results, or without values of its own is kept, and so is one step at least."""
+    today = dt.date.today()
+    used = [set(parameters_of(step.sql)) if step.sql else set() for step in procedure.steps]
+    left: list[int] = []
+    for index, step in enumerate(procedure.steps):
+        others = set().union(*(names for at, names in enumerate(used) if at != index))
+        own = used[index] - others
+        if step.per_item or step.binds or not own:
+            continue
+        if not any(is_stated(reading.get(name), request, today) for name in own for reading in values):
+            left.append(index)
+    return left if len(left) < len(procedure.steps) else []

@@ -363,6 +363,8 @@ def procedure_text(event: ProcedureUsed) -> str:
     >>> used = ProcedureUsed("feed", "request 3", (("supplier", "Calder"), ("items", [{"horse": "Tansy", "kg": 8}])), 0.9)
     >>> procedure_text(used).removesuffix(NOT_MEANT)
     "Using procedure 'feed' (learned from request 3): supplier 'Calder'; items: Tansy, 8. "
+    >>> procedure_text(ProcedureUsed("back", "taught", (("boat", "Heron"),), 0.8, ("step 1",))).removesuffix(NOT_MEANT)
+    "Using procedure 'back' (taught): boat 'Heron'. Left out, as the request gives none of its values: step 1. "
     """
     values = []
     for name, value in event.values:
@@ -372,7 +374,10 @@ def procedure_text(event: ProcedureUsed) -> str:
         else:
             values.append(f"{name} {value!r}")
     origin = "taught" if event.source == "taught" else f"learned from {event.source}"
-    return f"Using procedure {event.name!r} ({origin}): {'; '.join(values)}. {NOT_MEANT}"
+    left_out = (
+        f"Left out, as the request gives none of its values: {', '.join(event.left_out)}. " if event.left_out else ""
+    )
+    return f"Using procedure {event.name!r} ({origin}): {'; '.join(values)}. {left_out}{NOT_MEANT}"
 
 
 def memory_checked_text(event: MemoryChecked) -> tuple[str, ...]:

@@ -14,11 +14,11 @@ from __future__ import annotations
 
 import datetime as dt
 import json
-import re
 from collections.abc import Generator, Iterator
+from dataclasses import replace
 
 from ...errors import ChatDBError
-from ...kernel_memory.procedure_sql import equated_parameters
+from ...kernel_memory.procedure_sql import equated_parameters, parameter_targets
 from ...kernel_memory.procedures import CANDIDATES, Match, ProcedureError
 from ...recording.stated import is_stated
 from ...sql import guard
@@ -28,7 +28,15 @@ from ..context import Context
 from ..events import Event, ProcedureNotUsed, ProcedureUsed
 from ..kinds import Route
 from ..planned_steps import PlannedStep
-from ..procedure_values import ParameterColumns, Unlisted, Unstated, read_by_columns, unstated_texts, with_entry
+from ..procedure_values import (
+    ParameterColumns,
+    Unlisted,
+    Unstated,
+    read_by_columns,
+    unsaid_steps,
+    unstated_texts,
+    with_entry,
+)
 from ..stage import stage
 from .run import rows_changed
 
@@ -41,7 +49,6 @@ ENTRIES_ASKED = 2  # words for listed columns read once more among the entries, 
 ENTRY_MAX_TOKENS = 24
 TEXTS_ASKED = 2  # filled texts the request does not say, read once more, per procedure filled
 WORDS_MAX_TOKENS = 48
-_PER_ITEM = re.compile(r"_\d+$")  # the number an item's parameter is renamed with ($item_kg_2)
 
 
 @stage
@@ -129,16 +136,19 @@ def _first_applying(ctx: Context, matches: list[Match]) -> Generator[Event, None
         except ProcedureError as error:
             yield ProcedureNotUsed(procedure.name, str(error))
             continue
-        steps, bound = procedure.expanded(values)
+        left_out = unsaid_steps(procedure, (read, values), ctx.request.text)
+        run = replace(procedure, steps=tuple(s for at, s in enumerate(procedure.steps) if at not in left_out))
+        steps, bound = run.expanded(values)
         planned = [PlannedStep(step.goal, step.sql, step.binds) for step in steps]
-        misfit = _misfit(ctx, planned, bound, columns)
+        misfit = _misfit(ctx, planned, bound)
         if misfit is not None:
             yield ProcedureNotUsed(procedure.name, f"{misfit}: another kind of change")
             outcome = "idle"
             continue
         ctx.steps, ctx.params, ctx.procedure = planned, bound, procedure.name
         ctx.held += [f"{doubt}; check it before approving" for doubt in doubts]
-        yield ProcedureUsed(procedure.name, procedure.source, tuple(values.items()), match.similarity)
+        goals = tuple(procedure.steps[at].goal for at in left_out)
+        yield ProcedureUsed(procedure.name, procedure.source, tuple(values.items()), match.similarity, goals)
         return "used"
     return outcome
 
@@ -169,7 +179,7 @@ def listed(matches: list[Match]) -> list[tuple[str, str, str]]:
     return [(m.procedure.name, m.request, m.procedure.summary()) for m in matches]
 
 
-def _misfit(ctx: Context, steps: list[PlannedStep], params: dict[str, object], columns: ParameterColumns) -> str | None:
+def _misfit(ctx: Context, steps: list[PlannedStep], params: dict[str, object]) -> str | None:
     """Why the procedure does not fit this request, its steps run with `params` in a transaction rolled
     back: a value compared with a column that no row holds at that step (a request of another kind filled
     in: a book's title read as a member's name), a step that fails, or one that changes no row where a
@@ -184,7 +194,7 @@ def _misfit(ctx: Context, steps: list[PlannedStep], params: dict[str, object], c
         for number, step in enumerate(steps, start=1):
             for statement in guard.check(step.sql, schema, mode=guard.Mode.PREVIEW).statements:
                 bound = {name: params[name] for name in statement.parameters}
-                if not statement.conditional and (missing := _naming_no_row(ctx, statement.sql, bound, columns)):
+                if not statement.conditional and (missing := _naming_no_row(ctx, statement.sql, bound)):
                     return f"its step {number} compares {missing}, which no row holds here"
                 changed = rows_changed(statement, session.run(statement.sql, bound))
                 if changed == 0 and not statement.conditional:
@@ -196,15 +206,16 @@ def _misfit(ctx: Context, steps: list[PlannedStep], params: dict[str, object], c
     return None
 
 
-def _naming_no_row(ctx: Context, sql: str, params: dict[str, object], columns: ParameterColumns) -> str | None:
+def _naming_no_row(ctx: Context, sql: str, params: dict[str, object]) -> str | None:
     """The first "column 'value'" of `sql` where a column must equal a value of `params` that no row of its
     table holds."""
+    columns = {name: [c.name for c in table.columns] for name, table in ctx.catalog.tables.items()}
+    targets = parameter_targets(sql, columns)  # the column each is compared with in this statement
     for name in sorted(equated_parameters(sql) & params.keys()):
-        target = columns.targets.get(name) or columns.targets.get(_PER_ITEM.sub("", name))
+        table, column = targets.get(name, (None, ""))
         value = params[name]
-        if target is None or value is None:
+        if table is None or value is None:
             continue
-        table, column = target
         probe = f"SELECT 1 FROM {quote_table(table)} WHERE {quote_identifier(column)} = $value LIMIT 1"
         try:
             held = ctx.session.run(probe, {"value": value}).row_count > 0
