@@ -61,6 +61,8 @@ from jupyter_chatdb.kernel_memory.procedures import Procedure, ProcedureError
 from jupyter_chatdb.llm import select_backend
 from jupyter_chatdb.llm.base import LLM
 from jupyter_chatdb.llm.minilm import LazyMiniLMEmbedder
+from jupyter_chatdb.sql.check_lists import check_lists
+from jupyter_chatdb.sql.session import Session
 
 BASELINE = "one-round"
 
@@ -187,11 +189,15 @@ def taught_procedures(trade: Trade) -> tuple[dict[str, int], list[Procedure]]:
     for number, record in enumerate(trade.records):
         first.setdefault(record.kind, number)
     procedures = []
+    session = Session()
+    session.rows(trade.schema)
+    listed = check_lists(session)  # as `ChatDB.learn` reads them from the session
+    session.close()
     for kind, number in first.items():
         record = trade.records[number]
         steps = [(f"step {n}", sql, ()) for n, sql in enumerate(record.gold, start=1)]
         try:
-            learned = generalize(record.text, steps)
+            learned = generalize(record.text, steps, listed=listed)
             procedures.append(Procedure.learned(_procedure_name(kind), record.text, learned, f"record {record.id}"))
         except ProcedureError:  # nothing to keep: its kind is recorded cold
             continue

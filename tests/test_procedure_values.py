@@ -268,3 +268,19 @@ def test_a_step_whose_own_values_the_request_does_not_say_is_left_out(scripted, 
     used = next(e for e in events if isinstance(e, ProcedureUsed))
     assert used.left_out == (() if fees else ("step 1",))
     chatdb.close()
+
+
+def test_a_listed_entry_said_in_other_words_sharing_one_is_a_value_of_the_write_kept():
+    listed = {("hires", "plan"): ("hour", "half day", "full day")}
+    learned = generalize(
+        "Heron out for the whole day on 2024-06-05, 1 paddler",  # 'full day' said as "the whole day"
+        [("hire", "INSERT INTO hires (kayak, plan, hired_on) VALUES ('Heron', 'full day', DATE '2024-06-05')", ())],
+        listed=listed,
+    )
+    assert learned.example["plan"] == "full day"
+    kept = generalize(
+        "Heron out from dawn to dusk on 2024-06-05, 1 paddler",  # no word of it: the procedure's own
+        [("hire", "INSERT INTO hires (kayak, plan) VALUES ('Heron', 'full day')", ())],
+        listed=listed,
+    )
+    assert kept.steps[0].sql == "INSERT INTO hires (kayak, plan) VALUES ($kayak, 'full day')"

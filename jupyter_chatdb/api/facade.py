@@ -387,7 +387,7 @@ class ChatDB(DataMethods):
         """Keep the writes of an applied reply the user approved (or wrote) as procedure `name`: the values
         its request said become parameters, and statements repeated per item a list. A later write
         request close in meaning to it runs it, its values read by one short model call."""
-        return self.procedures.keep(procedure_desk.learned(reply, name))
+        return self.procedures.keep(procedure_desk.learned(reply, name, self.session))
 
     def teach(
         self, name: str, sql: str, requests: Sequence[str] = (), example: Mapping[str, object] | None = None

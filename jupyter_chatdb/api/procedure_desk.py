@@ -14,11 +14,13 @@ from ..kernel_memory.procedure_sql import parameter_types
 from ..kernel_memory.procedures import Procedure, ProcedureBook, ProcedureError
 from ..sql import guard
 from ..sql.catalog import Catalog
+from ..sql.check_lists import check_lists
 from ..sql.session import Session
 
 
-def learned(reply: Reply, name: str) -> Procedure:
-    """The writes of an applied reply the user approved (or wrote) as procedure `name`."""
+def learned(reply: Reply, name: str, session: Session) -> Procedure:
+    """The writes of an applied reply the user approved (or wrote) as procedure `name`, the session's CHECK
+    lists saying which entries it wrote are values of its request (`generalize`)."""
     if reply.rule is not None:
         raise ProcedureError("A rule is kept when it is approved; it is not a procedure.")
     if reply.request_id is None or not reply.seen or reply.pending:
@@ -28,7 +30,8 @@ def learned(reply: Reply, name: str) -> Procedure:
         )
     params = dict(reply.params)
     steps = [(s.goal, with_values(s.sql, params), s.binds) for s in reply.plan]
-    return Procedure.learned(name, reply.request, generalize(reply.request, steps), f"request {reply.request_id}")
+    general = generalize(reply.request, steps, listed=check_lists(session))
+    return Procedure.learned(name, reply.request, general, f"request {reply.request_id}")
 
 
 def taught(

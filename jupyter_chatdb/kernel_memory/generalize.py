@@ -25,7 +25,8 @@ from ..language.codes import said_in_a_clause
 from ..language.dates import days_said
 from ..language.moments import moments_said, slashed_days
 from ..language.spoken import durations_said
-from ..sql.trees import DIALECT
+from ..language.words import stems
+from ..sql.trees import DIALECT, target_table
 from .procedure_sql import outside, parse_statements, written_or_compared
 
 ITEM_PREFIX = "item_"  # a parameter named so takes a value per item; its steps run once for each
@@ -64,9 +65,15 @@ class Generalized:
 
 
 def generalize(
-    request: str, steps: Sequence[tuple[str, str, tuple[str, ...]]], today: dt.date | None = None
+    request: str,
+    steps: Sequence[tuple[str, str, tuple[str, ...]]],
+    today: dt.date | None = None,
+    listed: Mapping[tuple[str, str], Sequence[str]] | None = None,
 ) -> Generalized:
-    """The reusable form of the statements `steps` (goal, sql, binds) that carried out `request`.
+    """The reusable form of the statements `steps` (goal, sql, binds) that carried out `request`. `listed`:
+    the schema's CHECK lists ((table, column) in lower case -> entries): an entry written to its column
+    that the request says in other words sharing one ("kids' craft afternoon" for 'craft session') is a
+    value of the request; one it shares no word with ('lost' for "gone missing") is the procedure's own.
 
     >>> g = generalize("Calder sent 3 kg of kiwi and 5 kg of pear", [
     ...     ("lots", "INSERT INTO lots (supplier, crop, kg) VALUES ('Calder', 'kiwi', 3), ('Calder', 'pear', 5)", ())])
@@ -77,7 +84,10 @@ def generalize(
     split = [part for goal, sql, binds in steps for part in _one_row_each(goal, sql, binds)]
     said = _Said(request)
     trees = [parse_statements(sql) for _, sql, _ in split]
-    literals = [[node for tree in step for node in _literals(tree) if said.says(node)] for step in trees]
+    literals = [
+        [node for tree in step for node in _literals(tree) if said.says(node) or said.in_words(node, listed or {})]
+        for step in trees
+    ]
     runs = _repeated([_shape(step, found) for step, found in zip(trees, literals)])
     count = runs[0].count if runs else 1
     names = _Names()
@@ -127,6 +137,7 @@ class _Said:
         self.days = {day.isoformat() for day in days_said(request) | slashed}
         self.moments = {*moments_said(request), *moments_said(request, True), *moments_said(request, False)}
         self.lengths = durations_said(request)
+        self.stems = stems(request)
         self.request = request
 
     def says(self, literal: exp.Literal) -> bool:
@@ -148,6 +159,23 @@ class _Said:
             return float(literal.this) in self.numbers
         except ValueError:
             return False
+
+    def in_words(self, literal: exp.Literal, listed: Mapping[tuple[str, str], Sequence[str]]) -> bool:
+        """Whether `literal` is an entry of the list of the column it is written to, that the request says
+        in words sharing one with it.
+
+        >>> said = _Said("2024-03-04 event: kids' craft afternoon at Central")
+        >>> tree = parse_statements("INSERT INTO events (kind, state) VALUES ('craft session', 'lost')")[0]
+        >>> listed = {("events", "kind"): ("craft session", "talk"), ("events", "state"): ("held", "lost")}
+        >>> [said.in_words(node, listed) for node in _literals(tree)]
+        [True, False]
+        """
+        if not literal.is_string or not listed:
+            return False
+        column, said_by = written_or_compared(literal)
+        table = target_table(said_by) if isinstance(said_by, (exp.Insert, exp.Update)) else None
+        entries = listed.get((table or "", column.lower()), ())
+        return literal.this in entries and bool(stems(literal.this) & self.stems)
 
 
 def _moment(text: str) -> dt.datetime | None:
