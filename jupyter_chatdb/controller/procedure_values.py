@@ -19,7 +19,7 @@ up, the first request's value copied): read again once, then shown on the card, 
 from __future__ import annotations
 
 import datetime as dt
-from collections.abc import Mapping, Sequence
+from collections.abc import Mapping
 from dataclasses import dataclass
 
 from ..kernel_memory.generalize import ITEMS
@@ -191,12 +191,24 @@ def with_entry(values: dict[str, object], unlisted: Unlisted | Unstated, entry: 
         items[unlisted.item][unlisted.parameter] = entry
 
 
-def unsaid_steps(procedure: Procedure, values: Sequence[Mapping[str, object]], request: str) -> list[int]:
-    """The steps of `procedure` (by index) that `request` says none of the own values of: parameters no
-    other step uses, each filled with a value the request does not state in any of its readings `values`
-    (as read by the columns, as checked: "a fortnight" and 14) (a fine of 0 for a return in good time,
-    where the procedure was kept from a late one). Such a step is an optional part, left out; a step run
-    per item, binding results, or without values of its own is kept, and so is one step at least."""
+def unsaid_steps(procedure: Procedure, values: Mapping[str, object], request: str) -> list[int]:
+    """The steps of `procedure` (by index) that are optional parts `request` gives nothing for: each of
+    their own parameters (used by no other step) filled empty or zero, a value the request does not state
+    (a fine of 0 for a return in good time, where the procedure was kept from a late one). A step whose
+    own values were filled otherwise (copied from the first request, say) is kept, for the checks on what
+    the request says; so is a step run per item, binding results or without values of its own, and one
+    step at least.
+
+    >>> from jupyter_chatdb.kernel_memory.generalize import GeneralStep, Parameter
+    >>> fee = GeneralStep("fee", "INSERT INTO fees VALUES ($boat, $fee)")
+    >>> steps = (fee, GeneralStep("back", "UPDATE boats SET back = $day WHERE boat = $boat"))
+    >>> given = (Parameter("boat", "text"), Parameter("fee", "number"), Parameter("day", "text"))
+    >>> back = Procedure("back", steps, given, ())
+    >>> unsaid_steps(back, {"boat": "Otter", "fee": 0, "day": "2024-06-05"}, "Otter back on 2024-06-05, on time")
+    [0]
+    >>> unsaid_steps(back, {"boat": "Otter", "fee": 0, "day": "2024-06-05"}, "Otter back on 2024-06-05, fee 0")
+    []
+    """
     today = dt.date.today()
     used = [set(parameters_of(step.sql)) if step.sql else set() for step in procedure.steps]
     left: list[int] = []
@@ -205,6 +217,15 @@ def unsaid_steps(procedure: Procedure, values: Sequence[Mapping[str, object]], r
         own = used[index] - others
         if step.per_item or step.binds or not own:
             continue
-        if not any(is_stated(reading.get(name), request, today) for name in own for reading in values):
+        if all(_empty(values.get(name)) and not is_stated(values.get(name), request, today) for name in own):
             left.append(index)
     return left if len(left) < len(procedure.steps) else []
+
+
+def _empty(value: object) -> bool:
+    """A value filled for what the request does not give: nothing, an empty text, zero."""
+    if value is None or isinstance(value, bool):
+        return value is None
+    if isinstance(value, int | float):
+        return value == 0
+    return isinstance(value, str) and value.strip().lower() in ("", "0", "none", "null", "n/a")

@@ -11,6 +11,7 @@ Procedures are kept in a SQLite file beside the notebook's other memory, so they
 
 from __future__ import annotations
 
+import dataclasses
 import json
 import math
 import re
@@ -86,6 +87,20 @@ class Procedure:
             raise ProcedureError("Teach a procedure with at least one SQL statement.")
         types = types or {}
         return cls(name, tuple(steps), tuple(Parameter(p, types.get(p, "text")) for p in names), tuple(requests))
+
+    @property
+    def names(self) -> set[str]:
+        """Its parameters' names, and "items" where it has some."""
+        return {p.name for p in self.parameters} | ({ITEMS} if self.item_fields else set())
+
+    def without_steps(self, indices: Sequence[int]) -> Procedure:
+        """This procedure with the steps at `indices` left out, and the parameters only they used."""
+        if not indices:
+            return self
+        steps = tuple(step for at, step in enumerate(self.steps) if at not in indices)
+        used = set().union(*(parameters_of(step.sql) for step in steps if step.sql))
+        kept = tuple(p for p in self.parameters if p.name in used)
+        return dataclasses.replace(self, steps=steps, parameters=kept)
 
     def summary(self) -> str:
         """What it changes and what it is given, in words: for the model choosing among procedures.

@@ -15,7 +15,6 @@ from __future__ import annotations
 import datetime as dt
 import json
 from collections.abc import Generator, Iterator
-from dataclasses import replace
 
 from ...errors import ChatDBError
 from ...kernel_memory.procedure_sql import equated_parameters, parameter_targets
@@ -111,8 +110,10 @@ def _first_applying(ctx: Context, matches: list[Match]) -> Generator[Event, None
             yield ProcedureNotUsed(procedure.name, "the model's values were not JSON")
             continue
         given = filled if isinstance(filled, dict) else {}
-        columns = ParameterColumns.of(procedure, ctx.session, ctx.catalog)
-        read, unlisted = read_by_columns(given, columns, ctx.session)
+        left_out = unsaid_steps(procedure, given, ctx.request.text)  # optional parts the request gives nothing for
+        run = procedure.without_steps(left_out)
+        columns = ParameterColumns.of(run, ctx.session, ctx.catalog)
+        read, unlisted = read_by_columns({k: v for k, v in given.items() if k in run.names}, columns, ctx.session)
         doubts = []
         for words in unlisted[:ENTRIES_ASKED]:  # read once more among the entries: a pick waits, saying so
             entry = yield from _entry_meant(ctx, words)
@@ -132,12 +133,10 @@ def _first_applying(ctx: Context, matches: list[Match]) -> Generator[Event, None
             else:
                 doubts.append(f"{text.column}: {text.said!r} is not in the request")
         try:
-            values = procedure.checked_values(read)
+            values = run.checked_values(read)
         except ProcedureError as error:
             yield ProcedureNotUsed(procedure.name, str(error))
             continue
-        left_out = unsaid_steps(procedure, (read, values), ctx.request.text)
-        run = replace(procedure, steps=tuple(s for at, s in enumerate(procedure.steps) if at not in left_out))
         steps, bound = run.expanded(values)
         planned = [PlannedStep(step.goal, step.sql, step.binds) for step in steps]
         misfit = _misfit(ctx, planned, bound)
