@@ -190,9 +190,11 @@ def taught_procedures(trade: Trade) -> tuple[dict[str, int], list[Procedure]]:
         first.setdefault(record.kind, number)
     procedures = []
     session = Session()
-    session.rows(trade.schema)
-    listed = check_lists(session)  # as `ChatDB.learn` reads them from the session
-    session.close()
+    try:
+        session.rows(trade.schema)
+        listed = check_lists(session)  # as `ChatDB.learn` reads them from the session
+    finally:
+        session.close()
     for kind, number in first.items():
         record = trade.records[number]
         steps = [(f"step {n}", sql, ()) for n, sql in enumerate(record.gold, start=1)]

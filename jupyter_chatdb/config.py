@@ -73,8 +73,8 @@ class ChatDB(Configurable):
     ).tag(config=True)
     procedure_match = Float(
         Options.procedure_match,
-        help="A write request at least this close in meaning (0 to 1) to one a procedure was learned from is "
-        "offered that procedure (the model chooses); above 1 none is offered.",
+        help="A write request at least this close in meaning (0 to 1) to one a procedure was learned from, "
+        "to its name or to what it does is offered that procedure (the model chooses); above 1 none is offered.",
     ).tag(config=True)
     memory = Bool(
         True, help="Thought memory: recall earlier conclusions before planning and store new ones after each answer."

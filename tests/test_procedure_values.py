@@ -271,7 +271,7 @@ def test_a_step_whose_own_values_the_request_does_not_say_is_left_out(scripted, 
 
 
 def test_a_listed_entry_said_in_other_words_sharing_one_is_a_value_of_the_write_kept():
-    listed = {("hires", "plan"): ("hour", "half day", "full day")}
+    listed = {("Hires", "Plan"): ("hour", "half day", "full day")}  # as the catalog writes the names
     learned = generalize(
         "Heron out for the whole day on 2024-06-05, 1 paddler",  # 'full day' said as "the whole day"
         [("hire", "INSERT INTO hires (kayak, plan, hired_on) VALUES ('Heron', 'full day', DATE '2024-06-05')", ())],

@@ -100,6 +100,8 @@ def read_by_columns(
             return value if entry is None else entry
         kind = types.get(target, "")
         if kind.startswith("TIMESTAMP"):  # a day and a time said together: "10 May 2024 09:15"
+            if _iso_moment(value):
+                return value
             moments = moments_said(value, columns.day_first)
             return moments[0].isoformat(sep=" ") if len(moments) == 1 else value
         if kind == "DATE":
@@ -193,11 +195,11 @@ def with_entry(values: dict[str, object], unlisted: Unlisted | Unstated, entry: 
 
 def unsaid_steps(procedure: Procedure, values: Mapping[str, object], request: str) -> list[int]:
     """The steps of `procedure` (by index) that are optional parts `request` gives nothing for: each of
-    their own parameters (used by no other step) filled empty or zero, a value the request does not state
-    (a fine of 0 for a return in good time, where the procedure was kept from a late one). A step whose
-    own values were filled otherwise (copied from the first request, say) is kept, for the checks on what
-    the request says; so is a step run per item, binding results or without values of its own, and one
-    step at least.
+    their own parameters (used by no other step) filled as the number zero, which the request does not
+    state (a fine of 0 for a return in good time, where the procedure was kept from a late one). A step
+    whose own values were filled otherwise (an empty text, the first request's phone copied) or left out is
+    kept, for the checks on what the request says; so is a step run per item, binding results or without
+    values of its own, and one step at least.
 
     >>> from jupyter_chatdb.kernel_memory.generalize import GeneralStep, Parameter
     >>> fee = GeneralStep("fee", "INSERT INTO fees VALUES ($boat, $fee)")
@@ -208,6 +210,8 @@ def unsaid_steps(procedure: Procedure, values: Mapping[str, object], request: st
     [0]
     >>> unsaid_steps(back, {"boat": "Otter", "fee": 0, "day": "2024-06-05"}, "Otter back on 2024-06-05, fee 0")
     []
+    >>> unsaid_steps(back, {"boat": "Otter", "fee": "", "day": "2024-06-05"}, "Otter back on 2024-06-05")
+    []
     """
     today = dt.date.today()
     used = [set(parameters_of(step.sql)) if step.sql else set() for step in procedure.steps]
@@ -217,15 +221,19 @@ def unsaid_steps(procedure: Procedure, values: Mapping[str, object], request: st
         own = used[index] - others
         if step.per_item or step.binds or not own:
             continue
-        if all(_empty(values.get(name)) and not is_stated(values.get(name), request, today) for name in own):
+        if all(name in values and _zero(values[name]) and not is_stated(values[name], request, today) for name in own):
             left.append(index)
     return left if len(left) < len(procedure.steps) else []
 
 
-def _empty(value: object) -> bool:
-    """A value filled for what the request does not give: nothing, an empty text, zero."""
-    if value is None or isinstance(value, bool):
-        return value is None
-    if isinstance(value, int | float):
-        return value == 0
-    return isinstance(value, str) and value.strip().lower() in ("", "0", "none", "null", "n/a")
+def _zero(value: object) -> bool:
+    """A number filled as zero: what the model gives for an amount the request has none of."""
+    return not isinstance(value, bool) and isinstance(value, int | float) and value == 0
+
+
+def _iso_moment(value: str) -> bool:
+    try:
+        dt.datetime.fromisoformat(value.strip())
+    except ValueError:
+        return False
+    return ":" in value

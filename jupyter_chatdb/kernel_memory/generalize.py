@@ -25,7 +25,8 @@ from ..language.codes import said_in_a_clause
 from ..language.dates import days_said
 from ..language.moments import moments_said, slashed_days
 from ..language.spoken import durations_said
-from ..language.words import stems
+from ..language.stop_words import FUNCTION_WORDS
+from ..language.words import stem, stems
 from ..sql.trees import DIALECT, target_table
 from .procedure_sql import outside, parse_statements, written_or_compared
 
@@ -83,9 +84,10 @@ def generalize(
     """
     split = [part for goal, sql, binds in steps for part in _one_row_each(goal, sql, binds)]
     said = _Said(request)
+    lists = {(table.lower(), column.lower()): tuple(entries) for (table, column), entries in (listed or {}).items()}
     trees = [parse_statements(sql) for _, sql, _ in split]
     literals = [
-        [node for tree in step for node in _literals(tree) if said.says(node) or said.in_words(node, listed or {})]
+        [node for tree in step for node in _literals(tree) if said.says(node) or said.in_words(node, lists)]
         for step in trees
     ]
     runs = _repeated([_shape(step, found) for step, found in zip(trees, literals)])
@@ -175,7 +177,12 @@ class _Said:
         column, said_by = written_or_compared(literal)
         table = target_table(said_by) if isinstance(said_by, (exp.Insert, exp.Update)) else None
         entries = listed.get((table or "", column.lower()), ())
-        return literal.this in entries and bool(stems(literal.this) & self.stems)
+        return literal.this in entries and bool(_content_stems(literal.this) & self.stems)
+
+
+def _content_stems(text: str) -> set[str]:
+    """The stems of `text`'s words that say something: no function word ("on loan" is "loan")."""
+    return {stem(word) for word in re.findall(r"[^\W\d_]+", text.lower()) if word not in FUNCTION_WORDS}
 
 
 def _moment(text: str) -> dt.datetime | None:
@@ -190,7 +197,8 @@ def _days_after_as_said(tree: exp.Expr, said: _Said, names: _Names, example: dic
     loan due back "two weeks" from the day lent), written as that sum of two parameters, in place: the
     next request's own day and length ("a week") make its own due day, not the first one's."""
     for node in _literals(tree):
-        day = _iso_day(node.this) if node.is_string and not said.says(node) else None
+        written = isinstance(written_or_compared(node)[1], (exp.Insert, exp.Update))  # never a WHERE's bound
+        day = _iso_day(node.this) if written and node.is_string and not said.says(node) else None
         if day is None:
             continue
         sums = [

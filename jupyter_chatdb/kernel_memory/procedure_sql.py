@@ -94,19 +94,31 @@ def compared_parameters(sql: str) -> set[str]:
     }
 
 
-def equated_parameters(sql: str) -> set[str]:
-    """The $parameters of `sql` a column must equal (`column = $name` outside a SET): a kept row named by them.
+def equated_parameters(sql: str, columns: Mapping[str, Sequence[str]]) -> dict[str, tuple[str, str]]:
+    """The $parameters of `sql` a column must equal to name a kept row: `column = $name` in a WHERE, joined
+    by AND only (not under NOT, OR, EXISTS or CASE: a row that must not be held, or one of several), each
+    -> (table, column) of the column it equals, resolved through the statement's tables and aliases
+    (`columns`: table (lower case) -> its columns); a table the statement does not say is left out.
 
-    >>> sorted(equated_parameters("UPDATE loans SET due = $due WHERE item = $item AND due < CAST($day AS DATE)"))
-    ['item']
+    >>> cols = {"loans": ["item", "due"], "items": ["item", "title"], "bans": ["item"]}
+    >>> equated_parameters("UPDATE loans SET due = $d WHERE item = (SELECT item FROM items WHERE title = $t)", cols)
+    {'t': ('items', 'title')}
+    >>> equated_parameters("DELETE FROM loans WHERE item = $i AND NOT EXISTS (SELECT 1 FROM bans WHERE item = $b)", cols)
+    {'i': ('loans', 'item')}
     """
-    found = set()
+    known = {table.lower(): list(names) for table, names in columns.items()}
+    found: dict[str, tuple[str, str]] = {}
     for tree in parse_statements(sql):
         for node in tree.find_all(exp.Placeholder):
             _, parent = outside(node)
-            if node.name and isinstance(parent, exp.EQ) and not isinstance(parent.parent, exp.Update):
-                if any(isinstance(side, exp.Column) for side in (parent.left, parent.right)):
-                    found.add(node.name)
+            if not node.name or not isinstance(parent, exp.EQ) or node.find_ancestor(exp.Where) is None:
+                continue
+            column = parent.left if isinstance(parent.left, exp.Column) else parent.right
+            if not isinstance(column, exp.Column) or node.find_ancestor(exp.Not, exp.Or, exp.Exists, exp.Case):
+                continue
+            table = _table_of(column, column.name, known)
+            if table in known:
+                found.setdefault(node.name, (table, column.name))
     return found
 
 

@@ -1,7 +1,8 @@
 """Procedural memory: writes the user approved or taught, kept as named procedures with typed parameters.
 
 A later write request is matched to procedures by meaning (over the requests they were learned from,
-their names and numbers left out); the model chooses among the closest (or none, one short constrained
+their names and numbers left out, their own names, and what they do in words); the model chooses among
+the closest (or none, one short constrained
 call), then fills the chosen one's parameters (`values_schema`), and its
 statements run with those values bound, never spliced into the SQL. Statements marked per item run once
 for each item of the list parameter "items" (each crop of a delivery), the steps of one loop together.
@@ -221,7 +222,7 @@ class ProcedureBook:
         except (OSError, sqlite3.Error) as error:
             raise ProcedureError(f"Procedures cannot be kept in {path} ({error}): make the folder writable.") from None
         self._lock = threading.Lock()
-        self._vectors: dict[str, np.ndarray] = {}  # name -> its requests' embeddings
+        self._vectors: dict[str, np.ndarray] = {}  # name -> its forms' embeddings
 
     def keep(self, procedure: Procedure) -> Procedure:
         """Add `procedure`, replacing one of its name."""
@@ -258,8 +259,9 @@ class ProcedureBook:
     def candidates(
         self, request: str, minimum: float = MATCH_MIN, limit: int = CANDIDATES, named: Set[str] = frozenset()
     ) -> list[Match]:
-        """The procedures whose requests `request` is closest to in meaning (at least `minimum`), closest
-        first, at most `limit`: for the model to choose among, since wordings of one kind differ widely.
+        """The procedures whose forms (`_vectors_of`: requests, name, what they do) `request` is closest to
+        in meaning (at least `minimum`), closest first, at most `limit`: for the model to choose among, since
+        wordings of one kind differ widely.
         `named`: the tables the request names its things by (`grounding.named_tables`); of the close
         procedures, only those touching the most of them are offered."""
         procedures = list(self)
@@ -270,8 +272,9 @@ class ProcedureBook:
         for procedure in procedures:
             similarities = (self._vectors_of(procedure) @ wanted.T).max(axis=1)  # each of its requests' forms
             at = int(np.argmax(similarities))
-            request_at = min(at // KINDS_PER_REQUEST, len(procedure.requests) - 1)  # a form past them: the first
-            matches.append(Match(procedure, float(similarities[at]), procedure.requests[request_at]))
+            by_request = at // KINDS_PER_REQUEST  # its name or what it does, past the requests: its first request
+            request = procedure.requests[by_request] if by_request < len(procedure.requests) else procedure.requests[0]
+            matches.append(Match(procedure, float(similarities[at]), request))
         matches.sort(key=lambda match: -match.similarity)
         return fitting([match for match in matches if match.similarity >= minimum], named)[:limit]
 

@@ -8,7 +8,9 @@ code in words) is read once more, and still unsaid makes the write wait, saying 
 Three checks keep a small model's choice honest: procedures that touch none of the tables the request
 names its things by, while others do, are not offered (a rider who "bought" hay is no stable's
 delivery); after a no to each, the model is asked once more for one or none; and a chosen procedure
-that would change no row where it must, tried and rolled back, gives way to the next one chosen."""
+that, tried and rolled back, fails, changes no row where it must, or compares a column with a value no
+row holds (`_misfit`) gives way to the next one chosen. A step whose own values are all filled as zero
+and not said is an optional part, left out (`procedure_values.unsaid_steps`), and the card says so."""
 
 from __future__ import annotations
 
@@ -16,8 +18,8 @@ import datetime as dt
 import json
 from collections.abc import Generator, Iterator
 
-from ...errors import ChatDBError
-from ...kernel_memory.procedure_sql import equated_parameters, parameter_targets
+from ...errors import ChatDBError, QueryInterrupted, SQLRefused
+from ...kernel_memory.procedure_sql import equated_parameters
 from ...kernel_memory.procedures import CANDIDATES, Match, ProcedureError
 from ...recording.stated import is_stated
 from ...sql import guard
@@ -54,7 +56,7 @@ WORDS_MAX_TOKENS = 48
 def use_procedure(ctx: Context) -> Iterator[Event]:
     """For a write close in meaning to requests procedures were learned from: the model chooses among
     them (or none), then reads the chosen one's values; its steps are the plan. A chosen procedure that,
-    tried and rolled back, would change no row where it must (a refund of an order never made) is of
+    tried and rolled back, does not fit (`_misfit`: a refund of an order never made changes no row) is of
     another kind: the next one chosen is tried, and when each chosen one is of another kind, the model
     may pick one of the others offered. When none is left, or values cannot be read, the request is
     planned as usual."""
@@ -94,8 +96,8 @@ def _picked(ctx: Context, matches: list[Match]) -> Generator[Event, None, list[M
 
 
 def _first_applying(ctx: Context, matches: list[Match]) -> Generator[Event, None, str]:
-    """Fill each of `matches` in turn and make the first that changes rows where it must the plan:
-    "used", "idle" when each would change no row here, or "unread" when values could not be read."""
+    """Fill each of `matches` in turn and make the first that fits here (`_misfit`) the plan: "used",
+    "idle" when each does not fit here, or "unread" when values could not be read."""
     outcome = "unread"
     for match in matches:
         procedure = match.procedure
@@ -198,28 +200,32 @@ def _misfit(ctx: Context, steps: list[PlannedStep], params: dict[str, object]) -
                 changed = rows_changed(statement, session.run(statement.sql, bound))
                 if changed == 0 and not statement.conditional:
                     return f"its step {number} would change no row here"
+    except QueryInterrupted:
+        raise
+    except SQLRefused as error:  # the guard's: the schema changed since it was kept
+        return f"its step {number} no longer fits the tables ({(str(error).splitlines() or [''])[0][:120]})"
     except ChatDBError as error:
-        return f"its step {number} fails here ({str(error).splitlines()[0][:120]})"
+        return f"its step {number} fails here ({(str(error).splitlines() or [''])[0][:120]})"
     finally:
         session.rollback()
     return None
 
 
 def _naming_no_row(ctx: Context, sql: str, params: dict[str, object]) -> str | None:
-    """The first "column 'value'" of `sql` where a column must equal a value of `params` that no row of its
-    table holds."""
+    """The first "column 'value'" of `sql` where a column must equal a value of `params` to name a kept row
+    (`equated_parameters`) that no row of its table holds."""
     columns = {name: [c.name for c in table.columns] for name, table in ctx.catalog.tables.items()}
-    targets = parameter_targets(sql, columns)  # the column each is compared with in this statement
-    for name in sorted(equated_parameters(sql) & params.keys()):
-        table, column = targets.get(name, (None, ""))
-        value = params[name]
-        if table is None or value is None:
+    for name, (table, column) in sorted(equated_parameters(sql, columns).items()):
+        value = params.get(name)
+        if value is None:
             continue
         probe = f"SELECT 1 FROM {quote_table(table)} WHERE {quote_identifier(column)} = $value LIMIT 1"
         try:
             held = ctx.session.run(probe, {"value": value}).row_count > 0
-        except ChatDBError:  # a value its column cannot hold ("Ann" for a number)
-            held = False
+        except QueryInterrupted:
+            raise
+        except ChatDBError as error:  # a value its column cannot hold ("Ann" for a number) names no row
+            held = "conver" not in str(error).lower()
         if not held:
             return f"{column} {value!r}"
     return None
