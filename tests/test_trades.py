@@ -140,7 +140,8 @@ def test_the_taught_part_keeps_each_kinds_first_record_and_scores_the_procedure_
     first, procedures = records.taught_procedures(trade)
     assert len(procedures) == len(first) == len({r.kind for r in trade.records})
     event = next(p for p in procedures if p.name == "event")
-    assert [p.name for p in event.parameters] == ["attendees", "held_on", "branch_name"]
+    # the activity, a CHECK entry its request says in words sharing one ("craft"), is a value of the request
+    assert [p.name for p in event.parameters] == ["activity", "attendees", "held_on", "branch_name"]
     taught = trade.records[first["event"]].facts
     number = next(  # a later event of the activity the procedure was kept with (it holds it as written)
         i
@@ -148,8 +149,14 @@ def test_the_taught_part_keeps_each_kinds_first_record_and_scores_the_procedure_
         if r.kind == "event" and i != first["event"] and r.facts["activity"] == taught["activity"]
     )
     facts = trade.records[number].facts
-    values = {"attendees": facts["attendees"], "held_on": facts["date"], "branch_name": facts["branch"]}
-    row = records.attempt_record(trade, number, "native", _Clerk("event", values), _HashEmbedder(), procedures)
+    values = {
+        "activity": facts["activity"],
+        "attendees": facts["attendees"],
+        "held_on": facts["date"],
+        "branch_name": facts["branch"],
+    }
+    # the event's procedure alone is kept here: the hash embedder ranks procedures by chance, not by meaning
+    row = records.attempt_record(trade, number, "native", _Clerk("event", values), _HashEmbedder(), [event])
     assert (row["outcome"], row["procedure"], row["own_procedure"]) == ("exact", "event", True)
     cold = records.attempt_record(trade, number, "one-round", _Clerk("event", {"sql": "SELECT 1"}), _HashEmbedder())
     assert cold["procedure"] == "" and not cold["own_procedure"]

@@ -297,9 +297,9 @@ def does_in_words(procedure: Procedure) -> str:
     """What its statements do, the tables they write and what it is given, in lower-case words.
 
     >>> from jupyter_chatdb.kernel_memory.generalize import GeneralStep
-    >>> steps = (GeneralStep("", "UPDATE hires SET due_on = $due_on WHERE kayak_code = $kayak_code"),)
-    >>> does_in_words(Procedure("extend", steps, (Parameter("due_on", "text"), Parameter("kayak_code", "text")), ()))
-    'change hires due on kayak code'
+    >>> steps = (GeneralStep("", "UPDATE hires SET ashore_on = $ashore_on WHERE kayak_code = $kayak_code"),)
+    >>> does_in_words(Procedure("extend", steps, (Parameter("ashore_on", "text"), Parameter("kayak_code", "text")), ()))
+    'change hires ashore on kayak code'
     """
     trees = [tree for step in procedure.steps if step.sql for tree in parse_statements(step.sql)]
     writes = [tree for tree in trees if isinstance(tree, (exp.Insert, exp.Update, exp.Delete))]
