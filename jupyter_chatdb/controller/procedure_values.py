@@ -27,7 +27,7 @@ from ..kernel_memory.procedure_sql import compared_parameters, parameter_targets
 from ..kernel_memory.procedures import Procedure
 from ..language.codes import said_in_a_clause
 from ..language.dates import days_said
-from ..language.moments import day_first, moments_said, slashed_days
+from ..language.moments import day_first, iso_moment, moments_said, slashed_days
 from ..language.spoken import spelled_numbers
 from ..recording.picks import mapped
 from ..recording.reading_errors import NotExpressible
@@ -63,7 +63,7 @@ class ParameterColumns:
 
     @classmethod
     def of(cls, procedure: Procedure, session: Session, catalog: Catalog) -> ParameterColumns:
-        columns = {name: [c.name for c in table.columns] for name, table in catalog.tables.items()}
+        columns = catalog.schema()
         targets: dict[str, tuple[str, str]] = {}
         for step in procedure.steps:
             for name, (table, column) in parameter_targets(step.sql, columns).items():
@@ -100,7 +100,7 @@ def read_by_columns(
             return value if entry is None else entry
         kind = types.get(target, "")
         if kind.startswith("TIMESTAMP"):  # a day and a time said together: "10 May 2024 09:15"
-            if _iso_moment(value):
+            if iso_moment(value):
                 return value
             moments = moments_said(value, columns.day_first)
             return moments[0].isoformat(sep=" ") if len(moments) == 1 else value
@@ -229,11 +229,3 @@ def unsaid_steps(procedure: Procedure, values: Mapping[str, object], request: st
 def _zero(value: object) -> bool:
     """A number filled as zero: what the model gives for an amount the request has none of."""
     return not isinstance(value, bool) and isinstance(value, int | float) and value == 0
-
-
-def _iso_moment(value: str) -> bool:
-    try:
-        dt.datetime.fromisoformat(value.strip())
-    except ValueError:
-        return False
-    return ":" in value

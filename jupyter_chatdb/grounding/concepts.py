@@ -193,7 +193,7 @@ class ConceptIndex:
 def _stored_words(catalog: Catalog, values: ValueIndex, held: Sequence[ColumnValues]) -> StoredWords:
     """The catalog's names, and the stored values of its text columns `held` by the value memory."""
     return StoredWords(
-        {name: [c.name for c in table.columns] for name, table in catalog.tables.items()},
+        catalog.schema(),
         (v for c in held for v in c.values),
         values.embedder,
         lambda literal: (

@@ -23,7 +23,7 @@ from sqlglot import exp
 
 from ..language.codes import said_in_a_clause
 from ..language.dates import days_said
-from ..language.moments import moments_said, slashed_days
+from ..language.moments import iso_moment, moments_said, slashed_days
 from ..language.spoken import durations_said
 from ..language.stop_words import FUNCTION_WORDS
 from ..language.words import stem, stems
@@ -152,7 +152,7 @@ class _Said:
         [True, False, True, True]
         """
         if literal.is_string:
-            moment = _moment(literal.this)
+            moment = iso_moment(literal.this)
             if literal.this in self.days or moment in self.moments or said_in_a_clause(self.request, literal.this):
                 return True
             words = " ".join(re.findall(r"\w+", literal.this.casefold()))
@@ -183,13 +183,6 @@ class _Said:
 def _content_stems(text: str) -> set[str]:
     """The stems of `text`'s words that say something: no function word ("on loan" is "loan")."""
     return {stem(word) for word in re.findall(r"[^\W\d_]+", text.lower()) if word not in FUNCTION_WORDS}
-
-
-def _moment(text: str) -> dt.datetime | None:
-    try:
-        return dt.datetime.fromisoformat(text.strip()) if ":" in text else None
-    except ValueError:
-        return None
 
 
 def _days_after_as_said(tree: exp.Expr, said: _Said, names: _Names, example: dict[str, object]) -> None:

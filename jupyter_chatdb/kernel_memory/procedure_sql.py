@@ -137,7 +137,7 @@ def parameter_types(statements: Sequence[str], catalog: Catalog) -> dict[str, st
         for name, table in catalog.tables.items()
         for c in table.columns
     }
-    columns = {name: [c.name for c in table.columns] for name, table in catalog.tables.items()}
+    columns = catalog.schema()
     types: dict[str, str] = {}
     for statement in statements:
         for name, (table, column) in parameter_targets(statement, columns).items():

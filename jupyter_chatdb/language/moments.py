@@ -100,3 +100,15 @@ def slashed_days(text: str, first: bool) -> set[dt.date]:
         if day is not None:
             found.add(day)
     return found
+
+
+def iso_moment(text: str) -> dt.datetime | None:
+    """The moment `text` writes in ISO form with its time of day; None for anything else, a bare day too.
+
+    >>> iso_moment("2024-05-10 09:15:30"), iso_moment("2024-05-10"), iso_moment("10 May 2024 09:15")
+    (datetime.datetime(2024, 5, 10, 9, 15, 30), None, None)
+    """
+    try:
+        return dt.datetime.fromisoformat(text.strip()) if ":" in text else None
+    except ValueError:
+        return None

@@ -195,7 +195,7 @@ def _misfit(ctx: Context, steps: list[PlannedStep], params: dict[str, object]) -
         for number, step in enumerate(steps, start=1):
             for statement in guard.check(step.sql, schema, mode=guard.Mode.PREVIEW).statements:
                 bound = {name: params[name] for name in statement.parameters}
-                if not statement.conditional and (missing := _naming_no_row(ctx, statement.sql, bound)):
+                if not statement.conditional and (missing := _naming_no_row(ctx, statement.sql, bound, schema)):
                     return f"its step {number} compares {missing}, which no row holds here"
                 changed = rows_changed(statement, session.run(statement.sql, bound))
                 if changed == 0 and not statement.conditional:
@@ -211,11 +211,10 @@ def _misfit(ctx: Context, steps: list[PlannedStep], params: dict[str, object]) -
     return None
 
 
-def _naming_no_row(ctx: Context, sql: str, params: dict[str, object]) -> str | None:
+def _naming_no_row(ctx: Context, sql: str, params: dict[str, object], schema: dict[str, list[str]]) -> str | None:
     """The first "column 'value'" of `sql` where a column must equal a value of `params` to name a kept row
-    (`equated_parameters`) that no row of its table holds."""
-    columns = {name: [c.name for c in table.columns] for name, table in ctx.catalog.tables.items()}
-    for name, (table, column) in sorted(equated_parameters(sql, columns).items()):
+    (`equated_parameters`) that no row of its table (`schema`: table -> columns) holds."""
+    for name, (table, column) in sorted(equated_parameters(sql, schema).items()):
         value = params.get(name)
         if value is None:
             continue
