@@ -214,6 +214,10 @@ def print_records(label: str, rows: list[dict]) -> None:
                 f"    waiting for approval {len(waited)} ({_pct(len(waited), len(mine))}), {told} with a reason; most "
                 "common: " + "; ".join(f"{reason!r} x{n}" for reason, n in reasons.most_common(3))
             )
+            judged = [r for r in waited if r.get("if_approved")]
+            if judged:  # whether each hold kept a wrong write out or held a right one
+                held = Counter(str(r["if_approved"]).split(" (")[0] for r in judged)
+                print(f"    held writes, had they been approved as shown: {dict(held)} of {len(judged)}")
         else:
             print("    waiting for approval 0")
         print("    by wording: " + ", ".join(f"{w} {_share(group)}" for w, group in _groups(mine, "wording")))

@@ -52,7 +52,7 @@ from text2sql import RAW_MAX_TOKENS, SAMPLE_ROWS, raw_messages, table_text
 from trades import TRADES, TUNE, build
 from trades.base import Record, Trade, fills_empty, inserts_into, load, snapshot, state_checks
 
-from jupyter_chatdb import ChatDB, ChatDBError
+from jupyter_chatdb import ChatDB, ChatDBError, Reply
 from jupyter_chatdb.controller.events import Event, FactsExtracted, FactsNotUsed, ModelText, ProcedureUsed
 from jupyter_chatdb.controller.native_sql import STOP, reply_sql
 from jupyter_chatdb.errors import ModelOutputError
@@ -242,6 +242,7 @@ def attempt_record(
         elif isinstance(event, ProcedureUsed):
             used.append(event.name)
 
+    reply = None
     try:
         reply = db.ask(record.text, allow_writes=True, on_event=seen)
         state, calls, sql = ("pending" if reply.pending else "applied"), reply.usage.calls, list(reply.sql)
@@ -249,8 +250,9 @@ def attempt_record(
         state, error = "failed", str(failure)
     seconds = time.perf_counter() - started
     got = snapshot(db.session.rows, trade)
-    db.close()
     expected = expected_after(trade, number + 1)
+    held = _if_approved(db, reply, trade, expected, before) if state == "pending" and reply is not None else ""
+    db.close()
     differ = [table for table in trade.snapshot if got[table] != expected[table]]
     if state == "applied":
         outcome = "exact" if not differ else ("unchanged" if got == before else "inexact")
@@ -273,6 +275,7 @@ def attempt_record(
         else None,  # pending and failed apply nothing
         "insert_for_change": state == "applied" and does.startswith("change") and writes_insert(sql),
         "wait_reason": watch.reason if state == "pending" else "",
+        "if_approved": held,  # a held write, approved as shown: exact, inexact (junk rows) or failed
         "seconds": seconds,
         "calls": calls,
         "calls_by_purpose": watch.calls(),
@@ -285,6 +288,19 @@ def attempt_record(
         "procedure": used[-1] if used else "",
         "own_procedure": bool(used) and used[-1] == _procedure_name(record.kind),
     }
+
+
+def _if_approved(db: ChatDB, reply: Reply, trade: Trade, expected: dict, before: dict) -> str:
+    """What a held write would have done had the user approved it as shown (no model call): whether its
+    hold kept a wrong write out, or held a right one. Measured after the record's own outcome."""
+    try:
+        db.apply(reply)
+    except ChatDBError:
+        return "failed"
+    got = snapshot(db.session.rows, trade)
+    if all(got[table] == expected[table] for table in trade.snapshot):
+        return "exact"
+    return f"inexact ({junk_rows(got, expected, before)} junk rows)"
 
 
 def cumulative(trade: Trade, way: str, model: LLM, embedder: object, limit: int = 0) -> Iterator[dict[str, object]]:

@@ -162,3 +162,15 @@ def test_a_state_read_two_ways_beside_a_day_the_request_says_is_left_and_the_day
     assert signs.session.rows("SELECT state, finished_on::VARCHAR FROM sign_jobs WHERE sign_code = 'SG-32'") == [
         ("gilded", "2025-03-26")
     ]
+
+
+def test_a_column_set_to_what_the_row_holds_already_is_left_out_so_a_referred_key_is_not_rewritten(signs, model):
+    # a small model sets the key that names the row, too: rewriting a key other rows refer to fails in DuckDB
+    reading = change_reading(
+        "patrons", [("patron", "Lio Brandt")], ("patron", "to", "Lio Brandt"), ("mobile", "to", "0733 100 200")
+    )
+    model.push({"route": "write"}, reading)
+    reply = signs.ask("Lio Brandt has a new mobile: 0733 100 200", allow_writes=True)
+    assert not reply.pending and reply.sql[0].startswith('UPDATE "patrons" SET "mobile"')
+    assert "'Lio Brandt' is the patron the patrons row holds already" in reply.plan[0].goal
+    assert signs.session.rows("SELECT mobile FROM patrons WHERE patron = 'Lio Brandt'") == [("0733 100 200",)]

@@ -12,12 +12,15 @@ setting here is left out only where another one stays, and the card says why:
 - a column emptied that the request names neither by its name nor by its value ("email: none any more"
   empties no phone; "no longer fragile" empties the note that says so);
 - a column read twice, emptied and set to words for nothing or to a value of none of its column's form
-  ("none any more" for an e-mail address): it is emptied once.
+  ("none any more" for an e-mail address): it is emptied once;
+- a column set to the very value the row holds already (its code set to the code that names it): no
+  change, and the database may refuse to rewrite a key other rows refer to.
 """
 
 from __future__ import annotations
 
 import datetime as dt
+from decimal import Decimal
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
 from typing import TYPE_CHECKING
@@ -59,7 +62,7 @@ def kept_settings(
     kept = _one_per_column(settings, unlike_its_form)
     change = _Change(shape, current, text, today)
     notes: list[str] = []
-    for reason in (_no_such_column, _the_records_day, _words_of_an_entry, _emptied_unnamed):
+    for reason in (_no_such_column, _the_records_day, _words_of_an_entry, _emptied_unnamed, _held_already):
         for setting in list(kept):
             note = reason(setting, kept, change)
             if note and len(kept) > 1:
@@ -166,6 +169,45 @@ def _emptied_unnamed(setting: Setting, kept: Sequence[Setting], change: _Change)
     if now is not None and is_stated(str(now), change.text, change.today):  # "no longer fragile": named by its value
         return ""
     return f"the request names neither {field.column} nor its value: it is not emptied"
+
+
+def _held_already(setting: Setting, kept: Sequence[Setting], change: _Change) -> str:
+    """A value set "to" what the one changed row holds already, as the same text, number or day.
+
+    >>> from jupyter_chatdb.recording.row_changes import Setting
+    >>> kites = Shape("kites", (Field("tag", "tag", "VARCHAR", True), Field("span_m", "span_m", "DOUBLE", True)), "", "")
+    >>> row = _Change(kites, {"tag": "KT-7", "span_m": 2.5}, "KT-7 spans 2.5 m", dt.date(2024, 5, 1))
+    >>> _held_already(Setting("tag", "to", "kt-7"), [], row), _held_already(Setting("span_m", "to", "2.50"), [], row)
+    ("'kt-7' is the tag the kites row holds already", "'2.50' is the span_m the kites row holds already")
+    >>> _held_already(Setting("span_m", "to", "3"), [], row), _held_already(Setting("tag", "clear"), [], row)
+    ('', '')
+    """
+    field = change.shape.field(setting.column)
+    if field is None or setting.how != "to" or change.current is None:
+        return ""
+    held = change.current.get(field.column)
+    if held is None or not _same_value(setting.value, held):
+        return ""
+    return f"{setting.value!r} is the {field.column} the {change.shape.table} row holds already"
+
+
+def _same_value(said: str, held: object) -> bool:
+    """Whether a value read as text is the kept value `held`: the same text (case aside), number or day."""
+    if isinstance(held, bool):
+        return False
+    if isinstance(held, dt.datetime):  # a moment: the same one, said in ISO
+        try:
+            return dt.datetime.fromisoformat(said.strip()) == held
+        except ValueError:
+            return False
+    if isinstance(held, dt.date):
+        return _day_of(said) == held
+    if isinstance(held, int | float | Decimal):
+        try:
+            return float(said.replace(",", "")) == float(held)
+        except ValueError:
+            return False
+    return isinstance(held, str) and said.strip().casefold() == held.strip().casefold()
 
 
 def _named(column: str, text: str) -> bool:
