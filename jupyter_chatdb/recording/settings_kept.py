@@ -20,9 +20,9 @@ setting here is left out only where another one stays, and the card says why:
 from __future__ import annotations
 
 import datetime as dt
-from decimal import Decimal
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
+from decimal import Decimal
 from typing import TYPE_CHECKING
 
 from ..language.dates import days_said
