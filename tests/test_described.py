@@ -153,3 +153,32 @@ def test_a_change_on_the_table_having_its_columns_needs_one_row_named_per_column
     assert on_the_table_named(reading, shapes, two) is None
     assert on_the_table_named(reading, shapes, []) is None
     chatdb.close()
+
+
+FLASKS = """
+CREATE TABLE flasks (flask_code VARCHAR PRIMARY KEY, flask_name VARCHAR NOT NULL);
+CREATE TABLE flask_orders (buyer VARCHAR NOT NULL, flask_code VARCHAR NOT NULL REFERENCES flasks (flask_code),
+                           flasks INTEGER NOT NULL);
+INSERT INTO flasks VALUES ('FL-250', '250 ml steel flask'), ('FL-500', '500 ml steel flask'), ('FL-750', 'tall flask');
+"""
+
+
+def test_a_new_rows_reference_named_by_the_number_in_its_code_is_written(scripted: ScriptedBackend):
+    """ "250ml flasks" names the flask coded 'FL-250', whose number no other flask's code holds. A number
+    the request gives as a count ("flasks: 25") or in a day names none."""
+    chatdb = ChatDB(model=scripted, schema=FLASKS, summarize=False)
+    cases = [
+        ("order | Ana Puig | 250ml flasks: 3", "FL-250", 3, False),
+        ("order | Ana Puig | flasks: 25", "FL-500", 25, True),
+        ("order 2024-05-25 | Ana Puig | flasks: 2", "FL-250", 2, True),
+    ]
+    adds = {"does": "add", "table": "flask_orders", "which": [], "set": []}
+    for number, (request, flask, count, waits) in enumerate(cases):
+        row = {"buyer": "Ana Puig", "flask_code": flask, "flasks": count}
+        read = [adds] if number else []  # Ana Puig is kept after the first order: the change call is asked
+        scripted.push({"route": "write"}, *read, {"flask_orders": [row]})
+        reply = chatdb.ask(request, allow_writes=True)
+        assert reply.pending is waits, request
+    assert "flask_orders.flask_code = 'FL-250': the request names no such flasks row" in reply.answer
+    assert chatdb.session.rows("SELECT * FROM flask_orders") == [("Ana Puig", "FL-250", 3)]
+    chatdb.close()

@@ -3,8 +3,10 @@
 A small model asked for a new row whose table refers to kept rows (a repair's bike, its mechanic) fills a
 reference it was not given with a row of the list it was shown, often the first. The row exists, so the
 write would run and look right. A reference value counts as the request's when the request says it, says
-a name or code of the row it refers to, or names that row some other way (`rows_named`: by a code said in
-words, or described by its owner: "Ola Berg's sea kayak"); any other is a doubt, and the write waits.
+a name or code of the row it refers to, or the number of two figures or more in its code or name that no
+other row's holds ("the 250ml flasks" for 'FL-250'), or names that row some other way (`rows_named`: by a
+code said in words, or described by its owner: "Ola Berg's sea kayak"); any other is a doubt, and the write
+waits.
 """
 
 from __future__ import annotations
@@ -16,8 +18,9 @@ from collections.abc import Mapping, Sequence
 from .named_rows import NamedRow
 from .resolve import StoredRows
 from .shapes import CLEARED, Shape
-from .stated import is_stated
+from .stated import is_stated, said_only_as_part
 
+NUMBER_IN = re.compile(r"\d+")  # a run of figures, in a code ('FL-250') or said ("250ml")
 LONG_WORD = re.compile(r"[^\W\d_]{4,}")  # a name's word said alone that names its row ("Calder" of 'Calder Farm')
 
 
@@ -69,6 +72,20 @@ def _named(
         held = stored.the_one(table, {wanted: key}, column)
         if held is not None and said & {w.lower() for w in LONG_WORD.findall(str(held))}:
             return True
+    if any(_by_its_number(stored, table, column, wanted, key, text) for column in dict.fromkeys((wanted, *labels))):
+        return True
     return any(
         n.table.lower() == table.lower() and stored.find(table, (n.column,), n.value, wanted) == key for n in named
     )
+
+
+def _by_its_number(stored: StoredRows, table: str, column: str, wanted: str, key: object, text: str) -> bool:
+    """Whether `text` says the number (two figures or more, not a part of a day or a time) that the row's
+    `column` holds and no other row's does: "250ml flasks" for the flask coded 'FL-250'."""
+    held = key if column == wanted else stored.the_one(table, {wanted: key}, column)
+    own = NUMBER_IN.search(str(held)) if held is not None else None
+    if own is None or len(own.group().lstrip("0")) < 2:
+        return False
+    number = int(own.group())
+    said = {int(n) for n in NUMBER_IN.findall(text) if len(n.lstrip("0")) >= 2 and not said_only_as_part(n, text)}
+    return number in said and stored.codes_holding(table, column, [number]) == [str(held)]
