@@ -3,9 +3,10 @@
 A small model reading "attended: Ben (12:00); ultrasound £27, massage £50" may write the visit and leave
 its lines out. What it wrote is right, but the record is not all there, and an applied write says it is.
 Each number the request gives in figures (not a piece of a date, a time, a phone number or a code, nor one
-of five figures or more: a contact's number, which a reading may leave out without losing the record) should
-be a value written, or a number within one ("room 2" for 'R2'); one that is not makes the write wait,
-saying which (`unused_numbers`).
+of five figures or more: a contact's number, which a reading may leave out without losing the record), or
+in words from two on ("eleven jars"; not a length of time, nor a word of a name written: 'Seven Oaks'),
+should be a value written, or a number within one ("room 2" for 'R2'); one that is not makes the write
+wait, saying which (`unused_numbers`).
 """
 
 from __future__ import annotations
@@ -18,6 +19,7 @@ from sqlglot import exp
 
 from ..language.dates import DATES, SLASHED, TIMES
 from ..language.numbers import STATED_NUMBER
+from ..language.spoken import DURATION, SPELLED, spelled_numbers
 
 DIGITS = re.compile(r"\d+(?:\.\d+)?")
 # a length of days code counts from ("extend by 7 days"), or a number joined to a word ("over-65s", "3kg"):
@@ -36,14 +38,18 @@ def numbers_given(text: str) -> list[str]:
     ['27.50', '2']
     >>> numbers_given("extend by 7 days, 12 nights over; the over-65s rate; 3kg of plums; 4 crates; phone 67753, 2 kg")
     ['4', '2']
+    >>> numbers_given("eleven jars and twenty-two lids for one stall, back in two weeks")
+    ['eleven', 'twenty-two']
     """
     masked = text
-    for pattern in (DATES, SLASHED, TIMES, NOT_CHECKED):
+    for pattern in (DATES, SLASHED, TIMES, NOT_CHECKED, DURATION):
         for m in pattern.finditer(masked):
             if pattern is TIMES and m.group("minute") is None and m.group("half") is None:
                 continue  # a bare number, not a time
             masked = masked[: m.start()] + " " * (m.end() - m.start()) + masked[m.end() :]
-    return [n.rstrip(",") for n in STATED_NUMBER.findall(masked) if n.rstrip(",")]
+    in_figures = [(m.start(), m.group().rstrip(",")) for m in STATED_NUMBER.finditer(masked) if m.group().rstrip(",")]
+    in_words = [(m.start(), m.group()) for m in SPELLED.finditer(masked) if (_value(m.group()) or 0) >= MIN_IN_WORDS]
+    return [said for _, said in sorted(in_figures + in_words)]
 
 
 def unused_numbers(text: str, written: Iterable[object]) -> list[str]:
@@ -53,8 +59,11 @@ def unused_numbers(text: str, written: Iterable[object]) -> list[str]:
     ['50']
     >>> unused_numbers("phone 0770 900697, paid 1,200", ["0770 900697", 1200.0])
     []
+    >>> unused_numbers("eleven jars for Seven Oaks", [6, "Seven Oaks"]), unused_numbers("eleven jars", [11])
+    (['eleven'], [])
     """
     held: set[float] = set()
+    texts: list[str] = []
     for value in written:
         if isinstance(value, bool) or value is None:
             continue
@@ -62,7 +71,23 @@ def unused_numbers(text: str, written: Iterable[object]) -> list[str]:
             held.add(float(value))
         else:
             held |= {float(d) for d in DIGITS.findall(str(value))}
-    return [n for n in numbers_given(text) if float(n.replace(",", "")) not in held]
+            texts.append(str(value).lower())
+    return [
+        n
+        for n in numbers_given(text)
+        if _value(n) not in held and not (n[0].isalpha() and any(n.lower() in t for t in texts))  # 'Seven Oaks'
+    ]
+
+
+MIN_IN_WORDS = 2  # "one" is as often a word for a thing ("a new one") as a number
+
+
+def _value(said: str) -> float | None:
+    """The number written in figures or in words."""
+    if said[0].isalpha():
+        spelled = spelled_numbers(said)
+        return spelled[0] if spelled else None
+    return float(said.replace(",", ""))
 
 
 def sql_values(sql: str) -> list[object]:
