@@ -15,7 +15,7 @@ from ..stage import stage
 
 @stage
 def hold_unwritten_numbers(ctx: Context) -> Iterator[Event]:
-    """Hold the write for approval where the request gives a number in figures that no statement run
+    """Hold the write for approval where the request gives a number (in figures or words) that no statement run
     writes or names rows by, saying which."""
     if ctx.route != Route.WRITE or ctx.request.expected is not None or not ctx.session.in_transaction:
         return
