@@ -182,3 +182,21 @@ def test_a_new_rows_reference_named_by_the_number_in_its_code_is_written(scripte
     assert "flask_orders.flask_code = 'FL-250': the request names no such flasks row" in reply.answer
     assert chatdb.session.rows("SELECT * FROM flask_orders") == [("Ana Puig", "FL-250", 3)]
     chatdb.close()
+
+
+def test_a_reference_to_a_numbered_key_the_request_does_not_name_waits_and_nothing_fails(scripted: ScriptedBackend):
+    """A reference whose kept key is the whole number the request gives for something else ("12 flasks",
+    buyer 12) is no row the request names by its number: the write waits, and the check of codes is not
+    run on a number column (DuckDB cannot search it as text)."""
+    chatdb = ChatDB(
+        model=scripted,
+        schema="CREATE TABLE buyers (buyer_no INTEGER PRIMARY KEY, buyer_name VARCHAR NOT NULL);"
+        "CREATE TABLE orders (buyer_no INTEGER NOT NULL REFERENCES buyers (buyer_no), flasks INTEGER NOT NULL);"
+        "INSERT INTO buyers VALUES (12, 'Ana Puig'), (14, 'Rui Sato');",
+        summarize=False,
+    )
+    adds = {"does": "add", "table": "orders", "which": [], "set": []}  # "12" is a kept key: the change call
+    scripted.push({"route": "write"}, adds, {"orders": [{"buyer_no": "Ana Puig", "flasks": 12}]})
+    reply = chatdb.ask("order: 12 flasks for the corner stall", allow_writes=True)
+    assert reply.pending and "the request names no such buyers row" in reply.answer
+    chatdb.close()

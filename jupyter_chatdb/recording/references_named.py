@@ -16,6 +16,7 @@ import re
 from collections.abc import Mapping, Sequence
 
 from .named_rows import NamedRow
+from .reading_errors import NotExpressible
 from .resolve import StoredRows
 from .shapes import CLEARED, Shape
 from .stated import is_stated, said_only_as_part
@@ -83,9 +84,14 @@ def _by_its_number(stored: StoredRows, table: str, column: str, wanted: str, key
     """Whether `text` says the number (two figures or more, not a part of a day or a time) that the row's
     `column` holds and no other row's does: "250ml flasks" for the flask coded 'FL-250'."""
     held = key if column == wanted else stored.the_one(table, {wanted: key}, column)
-    own = NUMBER_IN.search(str(held)) if held is not None else None
+    own = NUMBER_IN.search(held) if isinstance(held, str) else None  # a code or a name: text holding a number
     if own is None or len(own.group().lstrip("0")) < 2:
         return False
     number = int(own.group())
     said = {int(n) for n in NUMBER_IN.findall(text) if len(n.lstrip("0")) >= 2 and not said_only_as_part(n, text)}
-    return number in said and stored.codes_holding(table, column, [number]) == [str(held)]
+    if number not in said:
+        return False
+    try:
+        return stored.codes_holding(table, column, [number]) == [held]
+    except NotExpressible:  # a column the database cannot search as text
+        return False
