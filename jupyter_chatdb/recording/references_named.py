@@ -15,13 +15,13 @@ import datetime as dt
 import re
 from collections.abc import Mapping, Sequence
 
+from ..language.numbers import DIGIT_RUN
 from .named_rows import NamedRow
 from .reading_errors import NotExpressible
 from .resolve import StoredRows
 from .shapes import CLEARED, Shape
 from .stated import is_stated, said_only_as_part
 
-NUMBER_IN = re.compile(r"\d+")  # a run of figures, in a code ('FL-250') or said ("250ml")
 LONG_WORD = re.compile(r"[^\W\d_]{4,}")  # a name's word said alone that names its row ("Calder" of 'Calder Farm')
 
 
@@ -84,11 +84,11 @@ def _by_its_number(stored: StoredRows, table: str, column: str, wanted: str, key
     """Whether `text` says the number (two figures or more, not a part of a day or a time) that the row's
     `column` holds and no other row's does: "250ml flasks" for the flask coded 'FL-250'."""
     held = key if column == wanted else stored.the_one(table, {wanted: key}, column)
-    own = NUMBER_IN.search(held) if isinstance(held, str) else None  # a code or a name: text holding a number
+    own = DIGIT_RUN.search(held) if isinstance(held, str) else None  # a code or a name: text holding a number
     if own is None or len(own.group().lstrip("0")) < 2:
         return False
     number = int(own.group())
-    said = {int(n) for n in NUMBER_IN.findall(text) if len(n.lstrip("0")) >= 2 and not said_only_as_part(n, text)}
+    said = {int(n) for n in DIGIT_RUN.findall(text) if len(n.lstrip("0")) >= 2 and not said_only_as_part(n, text)}
     if number not in said:
         return False
     try:
