@@ -251,7 +251,16 @@ class Signalling(Session):
         return super().rows(sql, params)
 
 
-def test_ctrl_c_during_an_undo_waits_until_it_has_committed():
+@pytest.fixture
+def python_handles_ctrl_c():
+    """As in a kernel: a suite started in the background (nohup, CI) inherits SIGINT ignored, and an ignored
+    Ctrl-C is never raised at all."""
+    previous = signal.signal(signal.SIGINT, signal.default_int_handler)
+    yield
+    signal.signal(signal.SIGINT, previous)
+
+
+def test_ctrl_c_during_an_undo_waits_until_it_has_committed(python_handles_ctrl_c):
     session = Signalling()
     session.rows(SCHEMA)
     journal = Journal(session)
