@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import pytest
 
+from jupyter_chatdb import ChatDB
 from jupyter_chatdb.controller.events import Answered, ConceptsMissing, MemoryStored, ValueCorrected
 from jupyter_chatdb.grounding.concepts import StoredWords, attribute_phrases, missing_concepts, named
 
@@ -36,10 +37,42 @@ def test_an_attribute_the_model_finds_a_column_for_is_answered(plain, scripted):
     assert reply.doubtful == ("no quantity column: read as sales.units",)  # not kept as a figure
 
 
-def test_a_name_nothing_stores_or_resembles_is_said(plain, scripted):
+def test_a_name_nothing_stores_or_resembles_is_said_when_the_model_reads_it_as_a_name(plain, scripted):
+    scripted.push({"means": "a name"})
     reply = plain.ask("How many units did Quellmire buy?")
     assert reply.missing == ("no stored value is or resembles 'Quellmire'",)
-    assert scripted.calls == []
+    assert len(scripted.calls) == 1 and "a name" in scripted.calls[0].json_schema["properties"]["means"]["enum"]
+
+
+def test_a_capitalised_phrase_the_model_reads_as_a_described_column_is_answered(scripted):
+    """Terse column names, described by the user: "the Free Meal Count" names `c14`, not a value."""
+    db = ChatDB(model=scripted, summarize=False)
+    db.session.run("CREATE TABLE schools (school VARCHAR, c14 INTEGER)")
+    db.session.run("INSERT INTO schools VALUES ('Hill Top', 40), ('Brookside', 12)")
+    db.describe("schools.c14", "pupils eligible for free meals")
+    scripted.push({"means": "schools.c14"}, native("SELECT sum(c14) AS meals FROM schools"))
+    reply = db.ask("What is the total Free Meal Count?")
+    assert reply.missing == () and reply.result["meals"].tolist() == [52]
+    assert "c14 [pupils eligible for free meals]" in scripted.calls[0].messages[-1]["content"]
+    assert "c14 INTEGER -- pupils eligible for free meals" in scripted.calls[1].messages[-1]["content"]
+    db.close()
+
+
+def test_a_name_the_value_memory_does_not_keep_is_found_in_the_data_without_a_call(scripted):
+    """The value memory keeps a column's most frequent values; a name among the rest, stored in capitals,
+    is the data's all the same."""
+    db = ChatDB(model=scripted, summarize=False)
+    db.values.max_values = 2
+    db.session.run("CREATE TABLE districts (district VARCHAR, pupils INTEGER)")
+    db.session.run(
+        "INSERT INTO districts VALUES ('ASH VALE', 1), ('ASH VALE', 2), ('BROOK END', 3), ('BROOK END', 4),"
+        " ('KILN MOOR UNIFIED', 5)"
+    )
+    scripted.push(native("SELECT pupils FROM districts WHERE district = 'KILN MOOR UNIFIED'"))
+    reply = db.ask("How many pupils are in the Kiln Moor Unified district?")
+    assert reply.missing == () and reply.result["pupils"].tolist() == [5]
+    assert len(scripted.calls) == 1  # the SQL: no call asked whether the name is one
+    db.close()
 
 
 def test_a_name_one_letter_off_a_stored_value_is_corrected_and_answered(plain, scripted):

@@ -8,6 +8,7 @@ from IPython.core.error import UsageError
 from IPython.core.interactiveshell import InteractiveShell
 
 from jupyter_chatdb import ChatDB
+from jupyter_chatdb.sql.catalog import Catalog
 
 from .conftest import PLAN_WRITES, native, plan
 from .openai_server import OpenAIServer
@@ -336,6 +337,10 @@ def test_tables_says_which_tables_the_last_request_chose_and_why(shell, scripted
         assert 'UsageError: Use %chatdb describe TABLE "what it holds"' in capsys.readouterr().err
         shell.run_cell('%chatdb describe gallery "Paintings"')
         assert "There is no table 'gallery': %chatdb tables lists them." in capsys.readouterr().out
+        shell.run_cell('%chatdb describe sales.units "Crates sold, 12 kg each"').raise_error()
+        assert "Described sales.units." in capsys.readouterr().out
+        session = shell.magics_manager.registry["ChatDBMagics"].engine.session
+        assert Catalog.read(session).meanings() == {"sales": {"units": "Crates sold, 12 kg each"}}
     finally:
         for name in extra:
             shell.user_ns.pop(name)

@@ -83,15 +83,24 @@ class DataMethods:
         tables["description"] = [self.table_index.notes.get(name, "") for name in tables["table"]]
         return tables
 
-    def describe(self, table: str, description: str) -> None:
-        """Say what `table` holds, in words: schema selection finds it by this too ("" removes it)."""
-        if table not in self.session.frames and table not in self.session.stored_tables() | set(
-            self.session.attached_tables()
-        ):
-            raise ChatDBError(f"There is no table {table!r}: %chatdb tables lists them.")
-        self.table_index.describe(table, description)
+    def describe(self, target: str, description: str) -> None:
+        """Say in words what a table holds (`target` a table: schema selection finds it by this too) or what
+        a column means (`target` "table.column": every prompt shows it beside the column, and a question
+        naming the meaning finds the column); "" removes it. Kept with the notebook's memory."""
+        tables = set(self.session.frames) | self.session.stored_tables() | set(self.session.attached_tables())
+        if self.session.remote is not None:
+            tables |= set(self.session.remote.columns)
+        if target in tables:
+            self.table_index.describe(target, description)
+            if self.values.saved is not None:
+                self.values.saved.save_note(target, description)
+            return
+        table, dot, column = target.rpartition(".")
+        if not dot or table not in tables:
+            raise ChatDBError(f"There is no table {target!r}: %chatdb tables lists them.")
+        table, column = self.session.describe(table, column, description)
         if self.values.saved is not None:
-            self.values.saved.save_note(table, description)
+            self.values.saved.save_column_note(table, column, description)
 
     def history(self) -> pd.DataFrame:
         """The applied write requests, oldest first, with their SQL and whether they were undone."""

@@ -125,6 +125,8 @@ class ChatDB(DataMethods):
         saved = self._saved_values(values_path)
         self.values = ValueIndex(self.session, embedder, saved=saved)
         self.table_index = SchemaIndex(embedder, notes=saved.notes() if saved is not None else None)
+        if saved is not None:
+            self.session.described.update(saved.column_notes())
         self.procedures = procedures if procedures is not None else ProcedureBook(None, embedder)
         if self.procedures.embedder is None:
             self.procedures.embedder = embedder

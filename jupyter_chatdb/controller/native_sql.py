@@ -39,13 +39,17 @@ def schema_text(
 
 
 def _table_text(table: Table, session: Session, implied: Sequence[Reference]) -> str:
+    """The CREATE TABLE, a column's meaning as a comment after it where one is known, and example rows."""
     lines = [f"  {readable_identifier(c.name)} {c.type}" for c in table.columns]
     lines += _keys(table, implied)
+    meanings = [c.meaning for c in table.columns] + [""] * (len(lines) - len(table.columns))
+    ended = [line + ("," if i < len(lines) - 1 else "") for i, line in enumerate(lines)]
+    ended = [f"{line} -- {meaning}" if meaning else line for line, meaning in zip(ended, meanings, strict=True)]
     rows = session.rows(f"SELECT * FROM {quote_table(table.name)} LIMIT {EXAMPLE_ROWS}")
     shown = "\n".join(" ".join(_value(v) for v in row) for row in rows)
     header = " ".join(c.name for c in table.columns)
     return (
-        f"CREATE TABLE {readable_table(table.name)} (\n" + ",\n".join(lines) + "\n);\n"
+        f"CREATE TABLE {readable_table(table.name)} (\n" + "\n".join(ended) + "\n);\n"
         f"/*\n{len(rows)} example rows:\nSELECT * FROM {readable_table(table.name)} LIMIT {EXAMPLE_ROWS};\n{header}\n{shown}\n*/"
     )
 

@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 import json
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 
 import pandas as pd
 
@@ -252,6 +252,24 @@ Request: Which riders have the longest stride? Word: stride
 
 NOTHING = "nothing"
 
+NAME_INSTRUCTIONS = """\
+You check how a request uses a capitalised word or phrase that no stored value holds. Given the database's \
+tables and the phrase, reply with the table or column it names when it names what is asked about (a measure, \
+an attribute, a kind of row), or "a name" when it names a thing, a place or a person the rows would hold.
+Reply with JSON {"means": ...}.
+
+Example tables:
+riders(rider_id, rider_name, born_on, town)
+fairs(fair_id, fair_name, shire, c4 [entry fee in pounds])
+Request: What is the highest Entry Fee of any fair? Phrase: Entry Fee
+{"means": "fairs.c4"}
+Request: How many riders live in Quellmire? Phrase: Quellmire
+{"means": "a name"}
+Request: When was the Harvest Gallop held? Phrase: Harvest Gallop
+{"means": "a name"}"""
+
+A_NAME = "a name"
+
 RULE_INSTRUCTIONS = """\
 You write one SQL UPDATE statement that makes a sentence about derived data true for every row: it sets \
 the column from the tables the value comes from (a correlated subquery per source, coalesce(..., 0) where \
@@ -277,17 +295,45 @@ def rule_messages(schema: str, sentence: str) -> list[Message]:
     ]
 
 
-def concept_messages(request: str, word: str, tables: dict[str, list[str]]) -> list[Message]:
-    listed = "\n".join(f"{name}({', '.join(columns)})" for name, columns in tables.items())
+def concept_messages(
+    request: str, word: str, tables: dict[str, list[str]], meanings: Mapping[str, Mapping[str, str]] | None = None
+) -> list[Message]:
+    """The call asking what an attribute the request names means; `meanings`: table -> column -> what the
+    column means, said beside it."""
     return [
         {"role": "system", "content": CONCEPT_INSTRUCTIONS},
-        {"role": "user", "content": f"Tables:\n{listed}\nRequest: {request} Word: {word}"},
+        {"role": "user", "content": f"Tables:\n{tables_listed(tables, meanings)}\nRequest: {request} Word: {word}"},
     ]
 
 
-def concept_schema(tables: dict[str, list[str]]) -> JSONSchema:
-    """The tables and columns (`table.column`) a word may mean, or nothing."""
-    options = [*tables, *(f"{name}.{column}" for name, columns in tables.items() for column in columns), NOTHING]
+def name_messages(
+    request: str, phrase: str, tables: dict[str, list[str]], meanings: Mapping[str, Mapping[str, str]] | None = None
+) -> list[Message]:
+    """The call asking whether a capitalised phrase no stored value holds names a column or a thing."""
+    return [
+        {"role": "system", "content": NAME_INSTRUCTIONS},
+        {"role": "user", "content": f"Tables:\n{tables_listed(tables, meanings)}\nRequest: {request} Phrase: {phrase}"},
+    ]
+
+
+def tables_listed(tables: dict[str, list[str]], meanings: Mapping[str, Mapping[str, str]] | None = None) -> str:
+    """One line per table, a column's meaning after it where one is known.
+
+    >>> print(tables_listed({"wards": ["ward", "c7"]}, {"wards": {"c7": "beds free"}}))
+    wards(ward, c7 [beds free])
+    """
+    meanings = meanings or {}
+
+    def said(table: str, column: str) -> str:
+        meaning = meanings.get(table, {}).get(column, "")
+        return f"{column} [{meaning}]" if meaning else column
+
+    return "\n".join(f"{name}({', '.join(said(name, c) for c in columns)})" for name, columns in tables.items())
+
+
+def concept_schema(tables: dict[str, list[str]], last: str = NOTHING) -> JSONSchema:
+    """The tables and columns (`table.column`) a word may mean, or `last` (nothing, or a name)."""
+    options = [*tables, *(f"{name}.{column}" for name, columns in tables.items() for column in columns), last]
     return {"type": "object", "properties": {"means": {"enum": options}}, "required": ["means"]}
 
 

@@ -125,10 +125,16 @@ class StoredWords:
         values: Iterable[str],
         embedder: Embedder | None = None,
         resembles: Callable[[str], bool] = lambda literal: False,
+        meanings: Iterable[str] = (),
     ) -> None:
         """`names`: table -> its columns; `values`: the stored text values; `resembles`: whether some
-        stored value resembles a literal in spelling (the value memory's judgement)."""
+        stored value resembles a literal in spelling (the value memory's judgement); `meanings`: what
+        columns mean, in words (their comments and descriptions: "free meals" of a column `c14`)."""
         name_words = {w for table, columns in names.items() for n in (table, *columns) for w in tokens(n)}
+        self.meanings = [" ".join(m.split()) for m in meanings if m.strip()]
+        self.meaning_stems = {
+            stem(w) for m in self.meanings for w in letter_words(m) if w not in FUNCTION_WORDS
+        }
         self.name_words = sorted(name_words)
         self.name_word_set = frozenset(name_words)
         self.name_stems = {stem(w) for w in name_words}
@@ -143,7 +149,7 @@ class StoredWords:
         """Whether a table's or column's name says `word` (a word form, an abbreviation, or its meaning),
         or a stored value contains it."""
         root = stem(word)
-        if root in self.name_stems or root in self.value_stems:
+        if root in self.name_stems or root in self.value_stems or root in self.meaning_stems:
             return True
         if any(_abbreviation(name, word) or _abbreviation(stem(name), root) for name in self.name_words):
             return True
@@ -166,7 +172,7 @@ class StoredWords:
         if self.embedder is None or not self.name_words:
             return False
         if self._name_vectors is None:
-            self._name_vectors = self.embedder.embed(self.name_words)
+            self._name_vectors = self.embedder.embed([*self.name_words, *self.meanings])
         (vector,) = self.embedder.embed([word])
         return bool(np.max(self._name_vectors @ vector) >= MEANING_MIN)
 
@@ -182,7 +188,7 @@ class ConceptIndex:
         text = catalog.text_columns()
         columns = [values.column(table, column) for table, names in text.items() for column in names]
         key = (
-            tuple((name, tuple(c.name for c in table.columns)) for name, table in catalog.tables.items()),
+            tuple((name, tuple((c.name, c.meaning) for c in table.columns)) for name, table in catalog.tables.items()),
             tuple((c.table, c.column, c.fingerprint) for c in columns if c is not None),
         )
         if key != self._key or self._stored is None:
@@ -200,6 +206,7 @@ def _stored_words(catalog: Catalog, values: ValueIndex, held: Sequence[ColumnVal
             any(values.spelled_like(c, literal) for c in held)
             or any(values.means_like(c, literal, NAME_MEANING_MIN) for c in held if len(c.values) <= FEW_VALUES)
         ),
+        [meaning for columns in catalog.meanings().values() for meaning in columns.values()],
     )
 
 

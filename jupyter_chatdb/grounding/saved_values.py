@@ -1,5 +1,6 @@
 """The data-value memory on disk: columns' distinct values and their vectors, kept between kernel
-sessions, and the users' table descriptions (`%chatdb describe`), which schema selection reads.
+sessions, and the users' descriptions of tables and columns (`%chatdb describe`), which schema selection
+and the prompts read.
 
 One SQLite file in the notebook's memory folder (`.chatdb/<notebook>.values.sqlite`); rows are keyed by
 database, table and column and carry the fingerprint they were read at, so a column that changed is
@@ -37,6 +38,13 @@ CREATE TABLE IF NOT EXISTS table_notes (
     table_name TEXT NOT NULL,
     note TEXT NOT NULL,
     PRIMARY KEY (database, table_name)
+);
+CREATE TABLE IF NOT EXISTS column_notes (
+    database TEXT NOT NULL,
+    table_name TEXT NOT NULL,
+    column_name TEXT NOT NULL,
+    note TEXT NOT NULL,
+    PRIMARY KEY (database, table_name, column_name)
 );
 """
 
@@ -121,6 +129,25 @@ class SavedValues:
             else:
                 self._db.execute(
                     "DELETE FROM table_notes WHERE database = ? AND table_name = ?", (self.database, table)
+                )
+
+    def column_notes(self) -> dict[tuple[str, str], str]:
+        """The columns' descriptions kept for this database: (table, column) in lower case -> note."""
+        with self._lock:
+            rows = self._db.execute(
+                "SELECT table_name, column_name, note FROM column_notes WHERE database = ?", (self.database,)
+            ).fetchall()
+        return {(table, column): note for table, column, note in rows}
+
+    def save_column_note(self, table: str, column: str, note: str) -> None:
+        """Keep what `table`.`column` means (an empty note removes it)."""
+        key = (self.database, table.lower(), column.lower())
+        with self._lock:
+            if note.strip():
+                self._db.execute("INSERT OR REPLACE INTO column_notes VALUES (?, ?, ?, ?)", (*key, note.strip()))
+            else:
+                self._db.execute(
+                    "DELETE FROM column_notes WHERE database = ? AND table_name = ? AND column_name = ?", key
                 )
 
     def close(self) -> None:

@@ -1,9 +1,14 @@
-"""The words of a schema's names, as stems: what a request's words are matched with (`language/words.py`)."""
+"""The words of a schema's names and of its columns' meanings, as stems: what a request's words are
+matched with (`language/words.py`)."""
 
 from __future__ import annotations
 
-from ..language.words import stems, words
+from ..language.stop_words import FUNCTION_WORDS
+from ..language.words import stem, stems, words
 from ..sql.catalog import Catalog
+
+
+FUNCTION_STEMS = frozenset(stem(word) for word in FUNCTION_WORDS)
 
 
 def schema_stems(catalog: Catalog) -> set[str]:
@@ -19,3 +24,21 @@ def schema_stems(catalog: Catalog) -> set[str]:
         for column in table.columns:
             named |= stems(words(column.name))
     return named
+
+
+def meaning_stems(catalog: Catalog) -> set[str]:
+    """The stems of the words that say what columns mean (their comments and the user's descriptions),
+    function words left out.
+
+    >>> from jupyter_chatdb.sql.catalog import Column, Table
+    >>> sorted(meaning_stems(Catalog([Table("wards", (Column("c7", "INTEGER", (), "beds free for the night"),), 3)])))
+    ['bed', 'free', 'night']
+    """
+    return {
+        word
+        for table in catalog.tables.values()
+        for column in table.columns
+        if column.meaning
+        for word in stems(column.meaning.lower())
+        if word not in FUNCTION_STEMS
+    }

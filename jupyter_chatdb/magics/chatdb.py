@@ -151,6 +151,7 @@ class ChatDBMagics(Magics):
         %chatdb                 status: model, database, tables
         %chatdb tables          the tables ChatDB can query; with many tables, which the last request chose and why
         %chatdb describe TABLE "text"  say what a table holds (table selection finds it by this too)
+        %chatdb describe TABLE.COLUMN "text"  say what a column means (shown beside it in every prompt)
         %chatdb attach FILE [NAME]  query another DuckDB file's tables, read-only, as NAME.table
         %chatdb connect TARGET  read a remote engine's tables there: a SparkSession variable, sc://host:15002
                                 (Spark Connect), spark://host:7077, or an SQLAlchemy URL (only reads run there)

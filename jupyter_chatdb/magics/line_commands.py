@@ -156,7 +156,10 @@ def connect(magics: ChatDBMagics, words: list[str]) -> None:
 
 def describe(magics: ChatDBMagics, words: list[str]) -> None:
     if len(words) != 2:
-        raise UsageError('Use %chatdb describe TABLE "what it holds" (an empty "" removes the description).')
+        raise UsageError(
+            'Use %chatdb describe TABLE "what it holds", or TABLE.COLUMN "what it means" '
+            '(an empty "" removes the description).'
+        )
     engine = magics.engine
     engine.bind_frames(magics.kernel.user_ns)
     engine.describe(*words)

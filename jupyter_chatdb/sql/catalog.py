@@ -1,4 +1,5 @@
-"""What the model is told about the data: tables, columns, types, keys and a few sample values."""
+"""What the model is told about the data: tables, columns, types, keys, what a column means and a few
+sample values."""
 
 from __future__ import annotations
 
@@ -11,6 +12,7 @@ from .session import Session
 SAMPLE_VALUES = 3
 ALL_VALUES_UP_TO = 6  # value hints: a text column with at most this many distinct values lists them all
 SAMPLE_CHARS = 40
+MEANING_CHARS = 160  # of a column's meaning, shown in every prompt that shows the column
 TEXT_TYPES = ("VARCHAR", "TEXT", "STRING", "CHAR", "BPCHAR")  # what DuckDB may call a text column
 MOMENT_TYPES = ("TIMESTAMP", "DATETIME")  # with or without a time zone, in any unit
 
@@ -20,6 +22,7 @@ class Column:
     name: str
     type: str
     samples: tuple[str, ...] = ()
+    meaning: str = ""  # what the column holds, in words: its comment, or as the user described it
 
 
 @dataclass(frozen=True)
@@ -39,13 +42,15 @@ class Table:
     foreign_keys: tuple[ForeignKey, ...] = ()
 
     def ddl(self, writes: bool = False) -> str:
-        """A compact CREATE TABLE with sample values as comments, the form code models know best; for a
-        request that may write, a DataFrame's says it is read-only.
+        """A compact CREATE TABLE with what a column means and sample values as comments, the form code
+        models know best; for a request that may write, a DataFrame's says it is read-only.
 
-        >>> print(Table("t", (Column("id", "INTEGER"), Column("city", "VARCHAR", ("Oslo",))), 2, primary_key=("id",)).ddl())
+        >>> columns = (Column("id", "INTEGER"), Column("city", "VARCHAR", ("Oslo",)), Column("c7", "INTEGER", (), "beds free"))
+        >>> print(Table("t", columns, 2, primary_key=("id",)).ddl())
         CREATE TABLE t (
           id INTEGER PRIMARY KEY,
-          city VARCHAR -- e.g. 'Oslo'
+          city VARCHAR, -- e.g. 'Oslo'
+          c7 INTEGER -- beds free
         ); -- 2 rows
         """
         lines = []
@@ -55,8 +60,11 @@ class Table:
                 line += " PRIMARY KEY"
             if index < len(self.columns) - 1 or self._constraints():
                 line += ","
+            said = [column.meaning] if column.meaning else []
             if column.samples:
-                line += " -- e.g. " + ", ".join(quote_string(value) for value in column.samples)
+                said.append("e.g. " + ", ".join(quote_string(value) for value in column.samples))
+            if said:
+                line += " -- " + "; ".join(said)
             lines.append(line)
         lines += self._constraints()
         rows = f"{self.row_count} row" + ("" if self.row_count == 1 else "s")
@@ -84,27 +92,30 @@ class Catalog:
     @classmethod
     def read(cls, session: Session, samples: int = SAMPLE_VALUES) -> Catalog:
         rows = session.rows(
-            "SELECT database_name, table_name, column_name, data_type, database_name = current_database() FROM duckdb_columns()"
+            "SELECT database_name, table_name, column_name, data_type, database_name = current_database(), comment"
+            " FROM duckdb_columns()"
             " WHERE NOT internal AND schema_name = 'main'"
             " AND (database_name IN (current_database(), 'temp') OR list_contains(?, database_name))"
             " ORDER BY CASE database_name WHEN current_database() THEN 0 WHEN 'temp' THEN 1 ELSE 2 END, database_name,"
             " table_oid, column_index",
             [list(session.attached)],
         )
-        columns: dict[str, list[tuple[str, str]]] = {}
+        columns: dict[str, list[tuple[str, str, str]]] = {}
         frames: set[str] = set()
-        for database, table, column, data_type, own in rows:
+        described = session.meanings()
+        for database, table, column, data_type, own, comment in rows:
             if "." in table:  # read as database.table: left out (`Session.dotted_tables`)
                 continue
             name = table if own or database == "temp" else f"{database}.{table}"
-            columns.setdefault(name, []).append((column, data_type))
+            meaning = described.get((name.lower(), column.lower()), comment or "")
+            columns.setdefault(name, []).append((column, data_type, " ".join(meaning.split())[:MEANING_CHARS]))
             if database == "temp":
                 frames.add(name)
         keys = _keys(session)
         return cls(
             Table(
                 name,
-                tuple(Column(c, t, _samples(session, name, c, t, samples)) for c, t in cols),
+                tuple(Column(c, t, _samples(session, name, c, t, samples), m) for c, t, m in cols),
                 _count(session, name),
                 is_frame=name in frames,
                 primary_key=keys[0].get(name, ()),
@@ -116,6 +127,14 @@ class Catalog:
     def schema(self) -> dict[str, list[str]]:
         """table -> column names, for the guard."""
         return {name: [c.name for c in table.columns] for name, table in self.tables.items()}
+
+    def meanings(self) -> dict[str, dict[str, str]]:
+        """table -> column -> what it means, for the columns whose meaning is known."""
+        return {
+            name: {c.name: c.meaning for c in table.columns if c.meaning}
+            for name, table in self.tables.items()
+            if any(c.meaning for c in table.columns)
+        }
 
     def text_columns(self) -> dict[str, dict[str, bool]]:
         """table -> {text column (lower case): whether its sample values are all numbers}, for the fix-ups

@@ -22,7 +22,8 @@ SAMPLE_ROWS = 1000  # rows of each remote table kept in DuckDB for the catalog a
 
 @runtime_checkable
 class RemoteEngine(Protocol):
-    """What the session needs of a remote engine."""
+    """What the session needs of a remote engine. One that keeps column comments also has `comments()`:
+    (table, column) -> comment, shown beside the column (`RemoteLink.meanings`)."""
 
     dialect: str  # sqlglot's name for its SQL dialect
 

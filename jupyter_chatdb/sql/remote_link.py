@@ -28,6 +28,7 @@ class RemoteLink:
     engine: RemoteEngine
     columns: dict[str, list[tuple[str, str]]]  # table -> (column, DuckDB type)
     samples: dict[str, pd.DataFrame] = field(default_factory=dict)  # what DuckDB keeps of each
+    meanings: dict[tuple[str, str], str] = field(default_factory=dict)  # (table, column) lower case -> its comment
     generation: int = field(default_factory=lambda: next(_generations))  # remote values are read once per link
     _counts: dict[str, int] = field(default_factory=dict)
 
@@ -39,6 +40,9 @@ class RemoteLink:
         try:
             link = cls(engine, _undotted(engine.tables()))
             link._sample(sample_rows)
+            commented = getattr(engine, "comments", None)  # an engine that keeps column comments says them
+            if callable(commented):
+                link.meanings = {(t.lower(), c.lower()): text for (t, c), text in commented().items()}
         except BaseException:
             engine.close()  # nothing of it is kept: a connection pool, or a Spark session made for it
             raise

@@ -43,6 +43,15 @@ class SparkEngine:
             found[table.name] = [(f.name, duckdb_type(f.dataType.simpleString())) for f in fields]
         return found
 
+    def comments(self) -> dict[tuple[str, str], str]:
+        """(table, column) -> the column's comment (`COMMENT 'what it holds'` in Spark SQL)."""
+        return {
+            (table.name, f.name): f.metadata["comment"]
+            for table in self.spark.catalog.listTables()
+            for f in self.spark.table(table.name).schema.fields
+            if isinstance(f.metadata.get("comment"), str) and f.metadata["comment"].strip()
+        }
+
     def read(self, sql: str, limit: int) -> pd.DataFrame:
         self.spark.addTag(self._tag)
         try:

@@ -7,6 +7,7 @@ string literal for a bind parameter of its own (and `\\:` for an escaped colon).
 
 from __future__ import annotations
 
+import re
 import threading
 from typing import Any
 
@@ -57,6 +58,27 @@ class SQLAlchemyEngine:
                 f"Cannot open {self.describe()}: {_first_line(error)}; check the URL and that the database is there."
             ) from None
 
+    def comments(self) -> dict[tuple[str, str], str]:
+        """(table, column) -> the column's comment, where the database keeps one; SQLite keeps none, so
+        there the comment written after a column in its CREATE TABLE (`-- what it holds`) is read."""
+        import sqlalchemy
+
+        found: dict[tuple[str, str], str] = {}
+        try:
+            inspector = sqlalchemy.inspect(self.engine)
+            for name in [*inspector.get_table_names(), *inspector.get_view_names()]:
+                for column in inspector.get_columns(name):
+                    if isinstance(column.get("comment"), str) and column["comment"].strip():
+                        found[(name, column["name"])] = column["comment"].strip()
+            if self.engine.dialect.name == "sqlite":
+                with self.engine.connect() as connection:
+                    created = connection.exec_driver_sql("SELECT name, sql FROM sqlite_master WHERE sql IS NOT NULL")
+                    for table, sql in created:
+                        found |= {(table, c): text for c, text in create_comments(sql).items()}
+        except sqlalchemy.exc.SQLAlchemyError:
+            return {}  # comments only help: a database that will not say them is read without
+        return found
+
     def read(self, sql: str, limit: int) -> pd.DataFrame:
         import sqlalchemy
 
@@ -84,6 +106,23 @@ class SQLAlchemyEngine:
 
     def close(self) -> None:
         self.engine.dispose()
+
+
+_COMMENTED = re.compile(r"""^\s*[`"\[]?([A-Za-z_][\w ]*?)[`"\]]?\s+[^-]*?--\s*(.+?)\s*$""")
+
+
+def create_comments(sql: str) -> dict[str, str]:
+    """column -> the comment written after it, on its line of a CREATE TABLE.
+
+    >>> create_comments('CREATE TABLE t (\\n  c7 INTEGER, -- beds free\\n  "ward" TEXT -- e.g. North\\n)')
+    {'c7': 'beds free', 'ward': 'e.g. North'}
+    """
+    found = {}
+    for line in sql.splitlines()[1:]:
+        match = _COMMENTED.match(line)
+        if match:
+            found[match.group(1)] = match.group(2)
+    return found
 
 
 def _first_line(error: Exception) -> str:

@@ -26,6 +26,8 @@ from .remote_link import RemoteLink
 from .running import DEFAULT_FETCH_LIMIT, Params, QueryResult, fetch, interrupt_until_done, wait_interruptibly
 from .transactions import Transactions
 
+FRAME_MEANINGS = "column_descriptions"  # a DataFrame's attrs key: column -> what it means
+
 
 @dataclass
 class Binding:
@@ -60,6 +62,7 @@ class Session(Transactions):
         self._transaction = False  # a transaction begun here is open
         self._worker = ThreadPoolExecutor(max_workers=1, thread_name_prefix="chatdb-duckdb")
         self.remote: RemoteLink | None = None  # a remote engine whose tables are read there
+        self.described: dict[tuple[str, str], str] = {}  # (table, column) in lower case -> its meaning, as the user said
         try:
             self._con = self._connect()
         except duckdb.ConnectionException as error:
@@ -138,6 +141,36 @@ class Session(Transactions):
                 if isinstance(dtype, pd.DatetimeTZDtype):
                     zones.setdefault(name, {})[str(column)] = str(dtype.tz)
         return zones
+
+    def meanings(self) -> dict[tuple[str, str], str]:
+        """What columns mean, (table, column) in lower case -> text, beside the comments DuckDB keeps: a
+        remote engine's column comments, a DataFrame's `attrs["column_descriptions"]` (column -> text), and,
+        before them all, what the user described (`describe`)."""
+        found: dict[tuple[str, str], str] = dict(self.remote.meanings) if self.remote is not None else {}
+        for name, frame in self._frames.items():
+            given = frame.attrs.get(FRAME_MEANINGS)
+            if isinstance(given, Mapping):
+                found.update(
+                    {(name.lower(), str(c).lower()): t.strip() for c, t in given.items() if isinstance(t, str) and t.strip()}
+                )
+        return {**found, **self.described}
+
+    def describe(self, table: str, column: str, meaning: str) -> tuple[str, str]:
+        """Say what `table`.`column` holds, in words (a blank `meaning` forgets it); the table's and the
+        column's names as the data spells them."""
+        try:
+            columns = list(self.frame(f"SELECT * FROM {quote_table(table)} LIMIT 0").columns)
+        except QueryFailed:
+            raise ConfigError(f"There is no table {table!r}: %chatdb tables lists them.") from None
+        spelled = next((str(c) for c in columns if str(c).lower() == column.lower()), None)
+        if spelled is None:
+            raise ConfigError(f"{table} has no column {column!r}; it has {', '.join(map(str, columns))}.")
+        key = (table.lower(), spelled.lower())
+        if meaning.strip():
+            self.described[key] = " ".join(meaning.split())
+        else:
+            self.described.pop(key, None)
+        return table, spelled
 
     def unbind(self, name: str) -> None:
         with self._lock:

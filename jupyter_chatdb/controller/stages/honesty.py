@@ -1,11 +1,14 @@
 """Honesty before SQL: a read asking about an attribute or a name the data does not hold is answered with
-what is missing and what is there, and no SQL is written (`grounding/concepts.py`)."""
+what is missing and what is there, and no SQL is written (`grounding/concepts.py`). Words alone refuse
+nothing: a name is missing when no text column holds it in full (`grounding/stored_names.py`) and the model
+reads it as a name, not a column; an attribute when the model finds nothing it means."""
 
 from __future__ import annotations
 
 from collections.abc import Generator, Iterator, Sequence
 
 from ...grounding.concepts import Missing, describe, missing_concepts
+from ...grounding.stored_names import where_stored
 from ...language.words import stems, words
 from .. import prompts
 from ..context import Context
@@ -19,12 +22,14 @@ CONCEPT_MAX_TOKENS = 24
 @stage
 def check_concepts(ctx: Context) -> Iterator[Event]:
     """For a read (not an approved one): say what the request names that no table holds, instead of an
-    answer the model would have to make up. A name no stored value is or resembles stops it. An attribute
-    asked for that no table or column name says stops it only when one constrained call, shown the tables,
-    finds nothing it means (the words alone refuse nothing: "the average length" of a visit kept in
-    minutes); what the model read it as is said with the answer (`ctx.assumed`). A word said where rows
-    may be meant as well ("which product") does not stop the request: when the call finds nothing it
-    means, the answer notes it (`ctx.doubtful`)."""
+    answer the model would have to make up. A name stops it when no text column holds it in full (in any
+    case, with words around it, a letter or two off) and one constrained call reads it as a name, not as a
+    column ("the Free Meal Count" of a column `c14` described so). An attribute asked for that no table or
+    column name or meaning says stops it only when one constrained call, shown the tables, finds nothing it
+    means (the words alone refuse nothing: "the average length" of a visit kept in minutes). What the model
+    read either as is said with the answer (`ctx.assumed`). A word said where rows may be meant as well
+    ("which product") does not stop the request: when the call finds nothing it means, the answer notes it
+    (`ctx.doubtful`)."""
     if ctx.route != Route.READ or ctx.request.approved or ctx.reply is not None or not ctx.catalog.tables:
         return  # with no tables at all, planning says so
     if ctx.request.said:
@@ -35,15 +40,18 @@ def check_concepts(ctx: Context) -> Iterator[Event]:
         return
     shown = [c.table for c in ctx.considered] or list(catalog.tables)
     tables = {name: [c.name for c in catalog.tables[name].columns] for name in shown}
+    text_columns = catalog.text_column_pairs()
+    found = [c for c in found if c.kind != "name" or where_stored(ctx.session, text_columns, c.word) is None]
     missing = []
     for concept in (c for c in found if c.sure):
-        # a name is missing by the data; an attribute by the words, so only when the model agrees; where
-        # the model reads it as a column, the answer says so
-        means = prompts.NOTHING if concept.kind != "attribute" else (yield from _meaning(ctx, concept, tables))
-        if means == prompts.NOTHING:
+        # a name by the data and the model's reading of it as a name; an attribute by the model, not the
+        # words alone; where the model reads either as a column, the answer says so
+        reading = _meaning if concept.kind == "attribute" else _name_meaning
+        means = yield from reading(ctx, concept, tables)
+        if means in (prompts.NOTHING, prompts.A_NAME):
             missing.append(concept)
         else:
-            ctx.assumed.append(f"{concept}: read as {means}")
+            ctx.assumed.append(f"{concept if concept.kind == 'attribute' else repr(concept.word)}: read as {means}")
     if not missing:  # only doubtful words: the request goes on, noting those the model finds no meaning for
         for concept in (c for c in found if not c.sure):
             if (yield from _means_nothing(ctx, concept, tables)):
@@ -78,6 +86,15 @@ def _means_nothing(ctx: Context, concept: Missing, tables: dict[str, list[str]])
 
 def _meaning(ctx: Context, concept: Missing, tables: dict[str, list[str]]) -> Generator[Event, None, str]:
     """The table or column (`table.column`) the model takes the word to mean, or `prompts.NOTHING`."""
-    messages = prompts.concept_messages(ctx.request.text, concept.word, tables)
+    messages = prompts.concept_messages(ctx.request.text, concept.word, tables, ctx.catalog.meanings())
     completion = yield from ctx.calls("concept", messages, prompts.concept_schema(tables), CONCEPT_MAX_TOKENS)
     return prompts.parse_json(completion.text, "means") or prompts.NOTHING
+
+
+def _name_meaning(ctx: Context, concept: Missing, tables: dict[str, list[str]]) -> Generator[Event, None, str]:
+    """The table or column a capitalised phrase no stored value holds names, or `prompts.A_NAME` (a thing
+    the rows would hold, which they do not)."""
+    messages = prompts.name_messages(ctx.request.text, concept.word, tables, ctx.catalog.meanings())
+    schema = prompts.concept_schema(tables, prompts.A_NAME)
+    completion = yield from ctx.calls("concept", messages, schema, CONCEPT_MAX_TOKENS)
+    return prompts.parse_json(completion.text, "means") or prompts.A_NAME

@@ -7,7 +7,7 @@ import re
 from collections.abc import Iterator
 from dataclasses import replace
 
-from ...grounding.schema_words import schema_stems
+from ...grounding.schema_words import meaning_stems, schema_stems
 from ...kernel_memory.worth_keeping import cues_in
 from ...language.cues import (
     ASKED,
@@ -176,7 +176,7 @@ def asks_about_data(text: str, catalog: Catalog) -> bool:
     >>> asks_about_data("Which boats did we sell?", catalog), asks_about_data("We sold a boat.", catalog)
     (True, False)
     """
-    return is_question(text) and bool((stems(text) & schema_stems(catalog)) - GENERIC_WORDS)
+    return is_question(text) and bool((stems(text) & (schema_stems(catalog) | meaning_stems(catalog))) - GENERIC_WORDS)
 
 
 def is_a_record_form(text: str) -> bool:
