@@ -132,9 +132,7 @@ class StoredWords:
         columns mean, in words (their comments and descriptions: "free meals" of a column `c14`)."""
         name_words = {w for table, columns in names.items() for n in (table, *columns) for w in tokens(n)}
         self.meanings = [" ".join(m.split()) for m in meanings if m.strip()]
-        self.meaning_stems = {
-            stem(w) for m in self.meanings for w in letter_words(m) if w not in FUNCTION_WORDS
-        }
+        self.meaning_stems = {stem(w) for m in self.meanings for w in letter_words(m) if w not in FUNCTION_WORDS}
         self.name_words = sorted(name_words)
         self.name_word_set = frozenset(name_words)
         self.name_stems = {stem(w) for w in name_words}

@@ -7,7 +7,6 @@ from ..language.stop_words import FUNCTION_WORDS
 from ..language.words import stem, stems, words
 from ..sql.catalog import Catalog
 
-
 FUNCTION_STEMS = frozenset(stem(word) for word in FUNCTION_WORDS)
 
 

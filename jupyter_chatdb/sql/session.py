@@ -62,7 +62,9 @@ class Session(Transactions):
         self._transaction = False  # a transaction begun here is open
         self._worker = ThreadPoolExecutor(max_workers=1, thread_name_prefix="chatdb-duckdb")
         self.remote: RemoteLink | None = None  # a remote engine whose tables are read there
-        self.described: dict[tuple[str, str], str] = {}  # (table, column) in lower case -> its meaning, as the user said
+        self.described: dict[
+            tuple[str, str], str
+        ] = {}  # (table, column) in lower case -> its meaning, as the user said
         try:
             self._con = self._connect()
         except duckdb.ConnectionException as error:
@@ -151,7 +153,11 @@ class Session(Transactions):
             given = frame.attrs.get(FRAME_MEANINGS)
             if isinstance(given, Mapping):
                 found.update(
-                    {(name.lower(), str(c).lower()): t.strip() for c, t in given.items() if isinstance(t, str) and t.strip()}
+                    {
+                        (name.lower(), str(c).lower()): t.strip()
+                        for c, t in given.items()
+                        if isinstance(t, str) and t.strip()
+                    }
                 )
         return {**found, **self.described}
 
