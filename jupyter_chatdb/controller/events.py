@@ -119,6 +119,16 @@ class CandidatesVoted(Event):
 
 
 @dataclass(frozen=True)
+class ReadRechecked(Event):
+    """A read's statement the data put in doubt (`why`), written again by the model once: `before` and
+    `after` (the same where the model kept it)."""
+
+    why: str
+    before: str
+    after: str
+
+
+@dataclass(frozen=True)
 class StepPlanned(Event):
     index: int
     goal: str

@@ -11,6 +11,7 @@ from .stages.from_facts import write_from_facts
 from .stages.ground_values import CORRECT_VALUES
 from .stages.honesty import check_concepts
 from .stages.one_statement import foundation_sql, native_read
+from .stages.per_thing import rank_per_thing
 from .stages.planning import plan, vote
 from .stages.procedure import use_procedure
 from .stages.route import chat, route, route_quickly
@@ -65,6 +66,7 @@ NATIVE: tuple[Stage, ...] = (
     pick_tables,
     leave_out_copies,
     native_read,
+    rank_per_thing,  # a ranking of single rows naming a thing many rows hold: written again once, told so
     *ASK[ASK.index(plan) : ASK.index(finish)],
     second_look,  # a doubtful read: more statements, voted on by their results
     *ASK[ASK.index(finish) :],
