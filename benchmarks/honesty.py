@@ -41,12 +41,15 @@ from jupyter_chatdb import ChatDB, ChatDBError
 from jupyter_chatdb.controller import prompts
 from jupyter_chatdb.controller.events import Event, ValueCorrected
 from jupyter_chatdb.grounding.concepts import ConceptIndex, missing_concepts
+from jupyter_chatdb.grounding.stored_names import where_stored
 from jupyter_chatdb.language.words import tokens
 from jupyter_chatdb.llm import select_backend
 from jupyter_chatdb.llm.scripted import ScriptedBackend
 from jupyter_chatdb.sql.catalog import Catalog
+from jupyter_chatdb.sql.session import Session
 
 KINDS = ("answerable", "misspelled", "column", "value")
+REFUSAL = "I can't answer that from the data"  # how a refusal opens (`grounding/concepts.describe`)
 UNANSWERABLE = ("column", "value")
 
 
@@ -139,7 +142,7 @@ def check_only(chosen: list[Case], args: argparse.Namespace) -> int:
         stored = ConceptIndex().stored(catalog, chatdb.values)
         for case in (c for c in chosen if c.db_id == db_id):
             missing = missing_concepts(case.question, stored)
-            sure = stops(case.question, stored, catalog, model)
+            sure = stops(case.question, stored, catalog, model, chatdb.session)
             total[case.kind] += 1
             flagged[case.kind] += sure
             doubtful[case.kind] += bool(missing) and not sure
@@ -156,19 +159,25 @@ def check_only(chosen: list[Case], args: argparse.Namespace) -> int:
     return 0
 
 
-def stops(question: str, stored: object, catalog: Catalog, model: object | None) -> bool:
-    """Whether the concept check stops `question`: a name no stored value is, or (with `model`, as the
-    system does) an attribute the model, shown the tables, finds nothing for; without it, any sure one."""
+def stops(question: str, stored: object, catalog: Catalog, model: object | None, session: Session) -> bool:
+    """Whether the concept check stops `question`, as the system does: a name no text column holds in
+    full, an attribute no name says; with `model`, only where the model reads the name as a name, or finds
+    nothing the attribute means."""
     missing = [m for m in missing_concepts(question, stored) if m.sure]  # type: ignore[arg-type]
+    text_columns = catalog.text_column_pairs()
+    missing = [m for m in missing if m.kind != "name" or where_stored(session, text_columns, m.word) is None]
     if model is None:
         return bool(missing)
     tables = {name: [c.name for c in table.columns] for name, table in catalog.tables.items()}
     for concept in missing:
-        if concept.kind != "attribute":
-            return True
-        messages = prompts.concept_messages(question, concept.word, tables)
-        completion = model.complete(messages, json_schema=prompts.concept_schema(tables), max_tokens=24)  # type: ignore[attr-defined]
-        if prompts.parse_json(completion.text, "means") == prompts.NOTHING:
+        if concept.kind == "attribute":
+            messages = prompts.concept_messages(question, concept.word, tables, catalog.meanings())
+            schema = prompts.concept_schema(tables)
+        else:
+            messages = prompts.name_messages(question, concept.word, tables, catalog.meanings())
+            schema = prompts.concept_schema(tables, prompts.A_NAME)
+        completion = model.complete(messages, json_schema=schema, max_tokens=24)  # type: ignore[attr-defined]
+        if prompts.parse_json(completion.text, "means") in (prompts.NOTHING, prompts.A_NAME):
             return True
     return False
 
@@ -194,7 +203,7 @@ def check_trades(args: argparse.Namespace) -> int:
         stored = ConceptIndex().stored(catalog, chatdb.values)
         asked = [{"question": q.text, "query": q.gold, "id": i, "db_id": name} for i, q in enumerate(trade.questions)]
         for case in (c for q in asked for c in cases(q, words)):
-            sure = stops(case.question, stored, catalog, model)
+            sure = stops(case.question, stored, catalog, model, chatdb.session)
             total[(name, case.kind)] += 1
             flagged[(name, case.kind)] += sure
             if args.verbose and sure != (case.kind in UNANSWERABLE):
@@ -264,14 +273,23 @@ def report(outcomes: list[Outcome], title: str) -> None:
 
         return figure
 
+    def refused(kinds: tuple[str, ...]):
+        def figure(mine: list[Outcome]) -> str:
+            chosen = [o for o in mine if o.kind in kinds]
+            return _pct(sum(o.answer.startswith(REFUSAL) for o in chosen), len(chosen)) + f" of {len(chosen)}"
+
+        return figure
+
     rows = [
         ("unanswerable flagged", rate(UNANSWERABLE, "flagged")),
         ("  missing attribute flagged", rate(("column",), "flagged")),
         ("  missing value flagged", rate(("value",), "flagged")),
         ("answerable answered right", rate(("answerable",), "correct")),
         ("answerable flagged (wrongly)", rate(("answerable",), "flagged")),
+        ("answerable refused (can't tell)", refused(("answerable",))),
         ("misspelled answered right", rate(("misspelled",), "correct")),
         ("misspelled corrected and shown", rate(("misspelled",), "corrected")),
+        ("misspelled refused (can't tell)", refused(("misspelled",))),
     ]
     for label, figure in rows:
         print(f"  {label:34}" + "".join(f"{figure(by_system[name]):>24}" for name in systems))

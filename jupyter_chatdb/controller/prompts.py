@@ -160,10 +160,35 @@ WRITES_ALLOWED = (
 )
 
 
-def route_messages(request: str, tables: list[str], writes_allowed: bool = False) -> list[Message]:
-    """The routing call's messages; where the user allows writes, the prompt says a statement is a record."""
+# a route the request's words suggest, offered to the model beside the others, to take or leave
+CUED_ROUTES = {
+    "note": '\nOne more reply: "note": the request only states something to keep in mind (a definition, a preference '
+    "or a fact) and asks for no data now; a request that also asks for data (list, show, how many) is a read.",
+    "correction": '\nOne more reply: "correction": the request only corrects or narrows the question asked just '
+    "before it ({previous}), which is then asked again with the correction; a request that asks something new is "
+    "not one.",
+}
+
+
+def route_messages(
+    request: str, tables: list[str], writes_allowed: bool = False, cued: str = "", previous: str = ""
+) -> list[Message]:
+    """The routing call's messages; where the user allows writes, the prompt says a statement is a record;
+    `cued`: a route the request's words suggest (`CUED_ROUTES`), offered as one more reply."""
     system = ROUTE_INSTRUCTIONS.replace("{tables}", ", ".join(tables)) + (WRITES_ALLOWED if writes_allowed else "")
+    if cued:
+        system += CUED_ROUTES[cued].replace("{previous}", f'"{previous.strip()}"')
     return [{"role": "system", "content": system}, {"role": "user", "content": request}]
+
+
+def route_schema(cued: str = "") -> JSONSchema:
+    """The routes, and `cued` beside them."""
+    if not cued:
+        return ROUTE_SCHEMA
+    return {
+        **ROUTE_SCHEMA,
+        "properties": {"route": {"type": "string", "enum": [*(route.value for route in Route), cued]}},
+    }
 
 
 def plan_messages(

@@ -1,11 +1,11 @@
-"""A ranking of single rows that names a thing many rows hold: "Which product brought in the most
-revenue?" written as `SELECT product FROM sales ORDER BY units * unit_price DESC LIMIT 1` names the product
-of the one best sale, not the product whose sales add up to most.
+"""A ranking of single rows that names a thing many rows hold: "Which kite brought in the most hire
+money?" written as `SELECT kite FROM hires ORDER BY days * day_rate DESC LIMIT 1` names the kite of the
+one best hire, not the kite whose hires add up to most.
 
 A small model writes this often. The statement says it (rows ranked by a measure, no grouping, a LIMIT,
 only the thing shown) and the data settles it (the thing shown repeats across the rows ranked): the model
 is then told so once and writes the query again, per thing or as it was. A question about single rows
-("the sale with the highest revenue") keeps its statement; a read the check does not fit pays one query.
+("the hire that brought in most") keeps its statement; a read the check does not fit pays one query.
 """
 
 from __future__ import annotations
@@ -73,9 +73,9 @@ def rank_per_thing(ctx: Context) -> Iterator[Event]:
 def ranked_rows_repeating(session: Session, sql: str) -> Repeated | None:
     """The column `sql` shows that repeats across the rows it ranks, where `sql` is one SELECT ranking
     single rows by a measure computed from two or more of their columns that it does not show (ORDER BY
-    units * price), with a LIMIT and no grouping, aggregate or DISTINCT, and shows plain columns; None
-    otherwise, or where each value shown is one row's. A ranking by one stored value ("the car with the
-    most horsepower") is about single rows, and is left alone.
+    days * day_rate), with a LIMIT and no grouping, aggregate or DISTINCT, and shows plain columns; None
+    otherwise, or where each value shown is one row's. A ranking by one stored value ("the kite with the
+    longest line") is about single rows, and is left alone.
 
     >>> session = Session()
     >>> _ = session.run("CREATE TABLE sales (product VARCHAR, units INTEGER, price DOUBLE)")
@@ -88,7 +88,7 @@ def ranked_rows_repeating(session: Session, sql: str) -> Repeated | None:
     """
     try:
         tree = sqlglot.parse_one(sql, read=DIALECT)
-    except sqlglot.errors.ParseError:
+    except (sqlglot.errors.SqlglotError, IndexError):  # what the guard refuses later, or cannot read
         return None
     if not isinstance(tree, exp.Select) or not tree.args.get("order") or not tree.args.get("limit"):
         return None

@@ -43,20 +43,22 @@ def route_quickly(ctx: Context) -> Iterator[Event]:
     """`route`, but without a call where the words are plain (`route_cues.py`): a request that plainly asks
     about the database itself, or general SQL knowledge; and a read: a question that names a table or
     column (`asks_about_data`) or a value stored in one ("Where is Quillby?"), none of whose words may
-    ask about the database itself."""
+    ask about the database itself. Words that would drop or rewrite a request (a note to keep, a
+    correction of the question before) only suggest it: the routing call offers it, and the model takes
+    it or routes the request as any other. A record of `key: value` lines asking nothing, where the user
+    allows writes, is a write: the call could only take it for a read asking nothing, which is a write."""
     text, catalog = ctx.request.text, ctx.catalog
     # words alone never refuse a request (it is refused when the model agrees), nor drop what it asks
     if (cued := danger(text, schema_stems(catalog))) is not None and (yield from is_unsafe(ctx, cued.kind)):
         ctx.route = Route.UNSAFE
     elif ctx.request.allow_writes and is_a_record_form(text):
-        ctx.route = Route.WRITE  # a record written as `key: value` lines, where writes are allowed
-    elif not ctx.request.allow_writes and (again := as_corrected(ctx.request.previous, text)):
-        ctx.request = replace(ctx.request, text=again, said=text)
-        ctx.route = Route.READ  # the last request again, as corrected ("Actually, only the open ones")
-        yield AskedAgain(again)
+        ctx.route = Route.WRITE  # the user asks for a write, and the request is a record's `key: value` lines
+    elif not ctx.request.allow_writes and as_corrected(ctx.request.previous, text):
+        yield from _route_by_model(ctx, cued="correction")  # "Actually, only the open ones", if the model agrees
+        return
     elif not ctx.request.allow_writes and only_states_a_note(text):
-        ctx.route = Route.CHAT  # for the memory alone: nothing to run
-        ctx.reply = Reply(text, NOTED, [], None, [], ctx.calls.usage, ctx.services.model.name, route=Route.CHAT)
+        yield from _route_by_model(ctx, cued="note")  # for the memory alone, if the model agrees
+        return
     elif about_the_database(text, catalog):
         ctx.route = Route.DATABASE
     elif general_sql_question(text, catalog):
@@ -130,10 +132,26 @@ def route(ctx: Context) -> Iterator[Event]:
     yield from _route_by_model(ctx)
 
 
-def _route_by_model(ctx: Context) -> Iterator[Event]:
-    messages = prompts.route_messages(ctx.request.text, ctx.table_names, ctx.request.allow_writes)
-    completion = yield from ctx.calls("route", messages, prompts.ROUTE_SCHEMA, ROUTE_MAX_TOKENS)
+def _route_by_model(ctx: Context, cued: str = "") -> Iterator[Event]:
+    """One short constrained call; `cued`: a route the words suggest ("note", "correction"), which the
+    model may take: a note is kept for the memory and nothing runs; a correction asks the question before
+    it again, as corrected."""
+    request = ctx.request
+    messages = prompts.route_messages(request.text, ctx.table_names, request.allow_writes, cued, request.previous)
+    completion = yield from ctx.calls("route", messages, prompts.route_schema(cued), ROUTE_MAX_TOKENS)
     routed = prompts.parse_json(completion.text, "route")
+    if cued and routed == cued == "note":
+        ctx.route = Route.CHAT  # for the memory alone: nothing to run
+        ctx.reply = Reply(request.text, NOTED, [], None, [], ctx.calls.usage, ctx.services.model.name, route=Route.CHAT)
+        yield Routed(ctx.route)
+        return
+    if cued and routed == cued == "correction":
+        again = as_corrected(request.previous, request.text)
+        ctx.request = replace(request, text=again, said=request.text)
+        ctx.route = Route.READ  # the last request again, as corrected ("Actually, only the open ones")
+        yield AskedAgain(again)
+        yield Routed(ctx.route)
+        return
     ctx.route = Route(routed) if routed in {r.value for r in Route} else Route.READ
     if ctx.route == Route.READ and ctx.request.allow_writes and not asks(ctx.request.text):
         ctx.route = Route.WRITE  # the user asks for a write, and the request asks nothing: a fact to record
