@@ -227,7 +227,14 @@ def decide(db: ChatDB, text: str) -> dict[str, object]:
         system = "noted"
     else:
         system = "goes on"
-    return {"cues": cues, "system": system, "route": ctx.route, "seconds": time.perf_counter() - started}
+    calls = ctx.calls.usage.calls
+    return {
+        "cues": cues,
+        "system": system,
+        "route": ctx.route,
+        "calls": calls,
+        "seconds": time.perf_counter() - started,
+    }
 
 
 def noted_by_words(text: str) -> bool:
@@ -251,6 +258,9 @@ def report(rows: list[dict]) -> None:
                     f"  {kind:8} {way:6}: {want} {right}/{len(kept)}; "
                     + ", ".join(f"{o} {n}" for o, n in wrong.items())
                 )
+        # a refusal or a note made with no model call was made by the words alone
+        alone = [r for r in mine if r["system"] != "goes on" and r.get("calls", 1) == 0]
+        print(f"  decided by words alone (refused or noted without a model call): {len(alone)}/{len(mine)}")
 
 
 def parse_args() -> argparse.Namespace:
