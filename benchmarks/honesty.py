@@ -40,7 +40,7 @@ from trades import build
 from jupyter_chatdb import ChatDB, ChatDBError
 from jupyter_chatdb.controller import prompts
 from jupyter_chatdb.controller.events import Event, ValueCorrected
-from jupyter_chatdb.grounding.concepts import ConceptIndex, missing_concepts
+from jupyter_chatdb.grounding.concepts import ConceptIndex, missing_concepts, quoted
 from jupyter_chatdb.grounding.stored_names import where_stored
 from jupyter_chatdb.language.words import tokens
 from jupyter_chatdb.llm import select_backend
@@ -172,13 +172,16 @@ def stops(question: str, stored: object, catalog: Catalog, model: object | None,
     for concept in missing:
         if concept.kind == "attribute":
             messages = prompts.concept_messages(question, concept.word, tables, catalog.meanings())
-            schema = prompts.concept_schema(tables)
+            completion = model.complete(messages, json_schema=prompts.concept_schema(tables), max_tokens=24)  # type: ignore[attr-defined]
+            if prompts.parse_json(completion.text, "means") == prompts.NOTHING:
+                return True
+        elif quoted(question, concept.word):
+            return True
         else:
             messages = prompts.name_messages(question, concept.word, tables, catalog.meanings())
-            schema = prompts.concept_schema(tables, prompts.A_NAME)
-        completion = model.complete(messages, json_schema=schema, max_tokens=24)  # type: ignore[attr-defined]
-        if prompts.parse_json(completion.text, "means") in (prompts.NOTHING, prompts.A_NAME):
-            return True
+            completion = model.complete(messages, json_schema=prompts.NAME_SCHEMA, max_tokens=24)  # type: ignore[attr-defined]
+            if prompts.parse_json(completion.text, "is") != "column":
+                return True
     return False
 
 

@@ -38,10 +38,15 @@ def test_an_attribute_the_model_finds_a_column_for_is_answered(plain, scripted):
 
 
 def test_a_name_nothing_stores_or_resembles_is_said_when_the_model_reads_it_as_a_name(plain, scripted):
-    scripted.push({"means": "a name"})
+    scripted.push({"is": "value"})
     reply = plain.ask("How many units did Quellmire buy?")
     assert reply.missing == ("no stored value is or resembles 'Quellmire'",)
-    assert len(scripted.calls) == 1 and "a name" in scripted.calls[0].json_schema["properties"]["means"]["enum"]
+    assert len(scripted.calls) == 1 and scripted.calls[0].json_schema["properties"]["is"]["enum"] == ["value", "column"]
+
+
+def test_a_quoted_name_nothing_stores_is_said_without_a_call(plain, scripted):
+    reply = plain.ask("How many units did 'Quellmire' buy?")
+    assert reply.missing == ("no stored value is or resembles 'Quellmire'",) and scripted.calls == []
 
 
 def test_a_capitalised_phrase_the_model_reads_as_a_described_column_is_answered(scripted):
@@ -50,9 +55,10 @@ def test_a_capitalised_phrase_the_model_reads_as_a_described_column_is_answered(
     db.session.run("CREATE TABLE schools (school VARCHAR, c14 INTEGER)")
     db.session.run("INSERT INTO schools VALUES ('Hill Top', 40), ('Brookside', 12)")
     db.describe("schools.c14", "pupils eligible for free meals")
-    scripted.push({"means": "schools.c14"}, native("SELECT sum(c14) AS meals FROM schools"))
+    scripted.push({"is": "column"}, native("SELECT sum(c14) AS meals FROM schools"))
     reply = db.ask("What is the total Free Meal Count?")
     assert reply.missing == () and reply.result["meals"].tolist() == [52]
+    assert reply.doubtful == ("'Free Meal Count': read as a column",)
     assert "c14 [pupils eligible for free meals]" in scripted.calls[0].messages[-1]["content"]
     assert "c14 INTEGER -- pupils eligible for free meals" in scripted.calls[1].messages[-1]["content"]
     db.close()

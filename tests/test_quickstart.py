@@ -27,6 +27,20 @@ def test_quickstart_answers_every_question(monkeypatch, tmp_path):
         assert "Step 1 (done" in shown["text/plain"] and "Answer: " in shown["text/plain"]
         assert 'class="chatdb-step"' in shown["text/html"] and "**Request:**" in shown["text/markdown"]
         assert "application/vnd.jupyter.widget-view+json" not in shown  # done: static, so it reads after a restart
+    # right for the right reason: each answer's SQL totals, ranks or averages what its question asks
+    sql = {
+        cell.source.splitlines()[-1]: " ".join(
+            statement
+            for o in cell.outputs
+            if "sql" in o.get("metadata", {}).get("jupyter_chatdb", {})
+            for statement in o["metadata"]["jupyter_chatdb"]["sql"]
+        ).lower()
+        for cell in chatdb_cells
+    }
+    assert "group by" in sql["How many units did each region sell in total?"]
+    revenue = sql["Which product brought in the most revenue (units times unit price)?"]
+    assert "group by" in revenue and "sum(" in revenue  # each product's total, not the one best sale
+    assert "avg(" in sql["What was the average unit price of apples?"]
     charts = [o for cell in chatdb_cells for o in cell.outputs if "image/png" in o.get("data", {})]
     assert charts  # units per region, at least
     last = notebook.cells[-1].outputs[0]["data"]["text/plain"]

@@ -278,22 +278,29 @@ Request: Which riders have the longest stride? Word: stride
 NOTHING = "nothing"
 
 NAME_INSTRUCTIONS = """\
-You check how a request uses a capitalised word or phrase that no stored value holds. Given the database's \
-tables and the phrase, reply with the table or column it names when it names what is asked about (a measure, \
-an attribute, a kind of row), or "a name" when it names a thing, a place or a person the rows would hold.
-Reply with JSON {"means": ...}.
+You check a capitalised word or phrase of a request to a database, one that no stored value holds. Reply \
+{"is": "value"} when it is the name of a thing, place, person, kind or code that the rows would hold as a \
+value, or {"is": "column"} when it names what is asked about: a measure or attribute, a column of the tables \
+(often written as a label).
 
 Example tables:
 riders(rider_id, rider_name, born_on, town)
 fairs(fair_id, fair_name, shire, c4 [entry fee in pounds])
 Request: What is the highest Entry Fee of any fair? Phrase: Entry Fee
-{"means": "fairs.c4"}
+{"is": "column"}
 Request: How many riders live in Quellmire? Phrase: Quellmire
-{"means": "a name"}
-Request: When was the Harvest Gallop held? Phrase: Harvest Gallop
-{"means": "a name"}"""
+{"is": "value"}
+Request: Count the fairs of the Harvest Gallop kind. Phrase: Harvest Gallop
+{"is": "value"}
+Request: List the Rider Names of riders born after 1990. Phrase: Rider Names
+{"is": "column"}"""
 
-A_NAME = "a name"
+NAME_SCHEMA: JSONSchema = {
+    "type": "object",
+    "properties": {"is": {"enum": ["value", "column"]}},
+    "required": ["is"],
+}
+
 
 RULE_INSTRUCTIONS = """\
 You write one SQL UPDATE statement that makes a sentence about derived data true for every row: it sets \
@@ -334,7 +341,8 @@ def concept_messages(
 def name_messages(
     request: str, phrase: str, tables: dict[str, list[str]], meanings: Mapping[str, Mapping[str, str]] | None = None
 ) -> list[Message]:
-    """The call asking whether a capitalised phrase no stored value holds names a column or a thing."""
+    """The call asking whether a capitalised phrase no stored value holds is a value or names a column
+    (`NAME_SCHEMA`)."""
     return [
         {"role": "system", "content": NAME_INSTRUCTIONS},
         {"role": "user", "content": f"Tables:\n{tables_listed(tables, meanings)}\nRequest: {request} Phrase: {phrase}"},
@@ -356,9 +364,9 @@ def tables_listed(tables: dict[str, list[str]], meanings: Mapping[str, Mapping[s
     return "\n".join(f"{name}({', '.join(said(name, c) for c in columns)})" for name, columns in tables.items())
 
 
-def concept_schema(tables: dict[str, list[str]], last: str = NOTHING) -> JSONSchema:
-    """The tables and columns (`table.column`) a word may mean, or `last` (nothing, or a name)."""
-    options = [*tables, *(f"{name}.{column}" for name, columns in tables.items() for column in columns), last]
+def concept_schema(tables: dict[str, list[str]]) -> JSONSchema:
+    """The tables and columns (`table.column`) a word may mean, or nothing."""
+    options = [*tables, *(f"{name}.{column}" for name, columns in tables.items() for column in columns), NOTHING]
     return {"type": "object", "properties": {"means": {"enum": options}}, "required": ["means"]}
 
 

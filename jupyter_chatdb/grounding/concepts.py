@@ -273,6 +273,15 @@ def named(text: str) -> list[str]:
     return [n for n in dict.fromkeys(found) if n.strip() and n.lower() not in CALENDAR]
 
 
+def quoted(text: str, name: str) -> bool:
+    """Whether `text` gives `name` in quotes: a value, by the user's own marking.
+
+    >>> quoted("Which stable is 'Zed Moor' in?", "Zed Moor"), quoted("Which stable is Zed Moor in?", "Zed Moor")
+    (True, False)
+    """
+    return any(m.group(1).strip() == name for m in QUOTED.finditer(text))
+
+
 def describe(missing: Sequence[Missing | str], names: Mapping[str, Sequence[str]]) -> str:
     """What is missing and what is there, for the answer.
 

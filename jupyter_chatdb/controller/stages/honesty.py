@@ -7,7 +7,7 @@ from __future__ import annotations
 
 from collections.abc import Generator, Iterator, Sequence
 
-from ...grounding.concepts import Missing, describe, missing_concepts
+from ...grounding.concepts import Missing, describe, missing_concepts, quoted
 from ...grounding.stored_names import where_stored
 from ...language.words import stems, words
 from .. import prompts
@@ -46,9 +46,13 @@ def check_concepts(ctx: Context) -> Iterator[Event]:
     for concept in (c for c in found if c.sure):
         # a name by the data and the model's reading of it as a name; an attribute by the model, not the
         # words alone; where the model reads either as a column, the answer says so
-        reading = _meaning if concept.kind == "attribute" else _name_meaning
-        means = yield from reading(ctx, concept, tables)
-        if means in (prompts.NOTHING, prompts.A_NAME):
+        if concept.kind == "attribute":
+            means = yield from _meaning(ctx, concept, tables)
+        elif quoted(ctx.request.text, concept.word):
+            means = prompts.NOTHING  # a value by the user's own quotes, which no text column holds
+        else:
+            means = yield from _name_meaning(ctx, concept, tables)
+        if means == prompts.NOTHING:
             missing.append(concept)
         else:
             ctx.assumed.append(f"{concept if concept.kind == 'attribute' else repr(concept.word)}: read as {means}")
@@ -92,9 +96,8 @@ def _meaning(ctx: Context, concept: Missing, tables: dict[str, list[str]]) -> Ge
 
 
 def _name_meaning(ctx: Context, concept: Missing, tables: dict[str, list[str]]) -> Generator[Event, None, str]:
-    """The table or column a capitalised phrase no stored value holds names, or `prompts.A_NAME` (a thing
-    the rows would hold, which they do not)."""
+    """What the model reads a capitalised phrase no stored value holds as: "a column" (what is asked
+    about), else `prompts.NOTHING` (a value the rows would hold, which they do not)."""
     messages = prompts.name_messages(ctx.request.text, concept.word, tables, ctx.catalog.meanings())
-    schema = prompts.concept_schema(tables, prompts.A_NAME)
-    completion = yield from ctx.calls("concept", messages, schema, CONCEPT_MAX_TOKENS)
-    return prompts.parse_json(completion.text, "means") or prompts.A_NAME
+    completion = yield from ctx.calls("concept", messages, prompts.NAME_SCHEMA, CONCEPT_MAX_TOKENS)
+    return "a column" if prompts.parse_json(completion.text, "is") == "column" else prompts.NOTHING
