@@ -1,7 +1,8 @@
 """Honesty before SQL: a read asking about an attribute or a name the data does not hold is answered with
 what is missing and what is there, and no SQL is written (`grounding/concepts.py`). Words alone refuse
-nothing: a name is missing when no text column holds it in full (`grounding/stored_names.py`) and the model
-reads it as a name, not a column; an attribute when the model finds nothing it means."""
+nothing: a name is missing when no text column holds it in full (`grounding/stored_names.py`) and it is
+quoted, or the model reads it as a value rather than a column; an attribute when the model finds nothing
+it means."""
 
 from __future__ import annotations
 
@@ -23,8 +24,8 @@ CONCEPT_MAX_TOKENS = 24
 def check_concepts(ctx: Context) -> Iterator[Event]:
     """For a read (not an approved one): say what the request names that no table holds, instead of an
     answer the model would have to make up. A name stops it when no text column holds it in full (in any
-    case, with words around it, a letter or two off) and one constrained call reads it as a name, not as a
-    column ("the Free Meal Count" of a column `c14` described so). An attribute asked for that no table or
+    case, with words around it, a letter or two off) and the user quoted it, or one constrained call reads
+    it as a value rather than a column ("the Free Meal Count" of a column `c14` described so goes on). An attribute asked for that no table or
     column name or meaning says stops it only when one constrained call, shown the tables, finds nothing it
     means (the words alone refuse nothing: "the average length" of a visit kept in minutes). What the model
     read either as is said with the answer (`ctx.assumed`). A word said where rows may be meant as well
