@@ -55,7 +55,7 @@ ATTRIBUTE_PLACES = tuple(
     re.compile(pattern)
     for pattern in (
         rf"\b{_AGGREGATE} (?:of )?(?:{_OPENING} )?{_WORD}",
-        rf"\b{_AGGREGATE} (?:of )?(?:{_OPENING} )?{_NOUN} (?:of|for)\b",
+        rf"\b{_AGGREGATE} (?:of )?(?:{_OPENING} )?{_NOUN} (?:of|for|per)\b",
         rf"\b(?:most|least) common {_WORD}",
         rf"\b(?:the|their|its|his|her) {_NOUN} (?:of|for)\b",
         rf"(?:\band|,) (?:{_OPENING} )?{_NOUN} (?:of|for)\b",
@@ -243,6 +243,8 @@ def attribute_phrases(text: str, places: Sequence[re.Pattern[str]] = ATTRIBUTE_P
     ['email address', 'age']
     >>> attribute_phrases("How many riders are there per stable?", ENTITY_PLACES)
     ['stable']
+    >>> attribute_phrases("What is the average entry fee per rider?")  # the measure, not its first word
+    ['entry fee']
     """
     text = re.sub(r"['’]s\b", "", text)  # "the rider's name": the rider's
     sentences = [_lowered(s) for s in re.split(r"(?<=[.?!;])\s+", _unquoted(text))]  # "^" opens each
