@@ -243,8 +243,8 @@ def attribute_phrases(text: str, places: Sequence[re.Pattern[str]] = ATTRIBUTE_P
     ['email address', 'age']
     >>> attribute_phrases("How many riders are there per stable?", ENTITY_PLACES)
     ['stable']
-    >>> attribute_phrases("What is the average entry fee per rider?")  # the measure, not its first word
-    ['entry fee']
+    >>> attribute_phrases("What is the average stable rent per rider?")  # the measure too, not its first word alone
+    ['stable', 'stable rent']
     """
     text = re.sub(r"['’]s\b", "", text)  # "the rider's name": the rider's
     sentences = [_lowered(s) for s in re.split(r"(?<=[.?!;])\s+", _unquoted(text))]  # "^" opens each
