@@ -160,35 +160,51 @@ WRITES_ALLOWED = (
 )
 
 
-# a route the request's words suggest, offered to the model beside the others, to take or leave
-CUED_ROUTES = {
-    "note": '\nOne more reply: "note": the request only states something to keep in mind (a definition, a preference '
-    "or a fact) and asks for no data now; a request that also asks for data (list, show, how many) is a read.",
-    "correction": '\nOne more reply: "correction": the request only corrects or narrows the question asked just '
-    "before it ({previous}), which is then asked again with the correction; a request that asks something new is "
-    "not one.",
-}
-
-
-def route_messages(
-    request: str, tables: list[str], writes_allowed: bool = False, cued: str = "", previous: str = ""
-) -> list[Message]:
-    """The routing call's messages; where the user allows writes, the prompt says a statement is a record;
-    `cued`: a route the request's words suggest (`CUED_ROUTES`), offered as one more reply."""
+def route_messages(request: str, tables: list[str], writes_allowed: bool = False) -> list[Message]:
+    """The routing call's messages; where the user allows writes, the prompt says a statement is a record."""
     system = ROUTE_INSTRUCTIONS.replace("{tables}", ", ".join(tables)) + (WRITES_ALLOWED if writes_allowed else "")
-    if cued:
-        system += CUED_ROUTES[cued].replace("{previous}", f'"{previous.strip()}"')
     return [{"role": "system", "content": system}, {"role": "user", "content": request}]
 
 
-def route_schema(cued: str = "") -> JSONSchema:
-    """The routes, and `cued` beside them."""
-    if not cued:
-        return ROUTE_SCHEMA
-    return {
-        **ROUTE_SCHEMA,
-        "properties": {"route": {"type": "string", "enum": [*(route.value for route in Route), cued]}},
-    }
+# what the words of a request suggest it does, put to the model as one yes-or-no question
+CUE_QUESTIONS = {
+    "note": """\
+You read a message to a database assistant. Reply {"answer": "yes"} when it asks for data from the tables now \
+(to list, show, count, total or find rows), or {"answer": "no"} when it only states something to keep in mind: \
+a definition, a preference or a fact.
+Examples:
+From now on, show weights in kg.
+{"answer": "no"}
+A late loan is one more than 14 days overdue.
+{"answer": "no"}
+Kites above 2 m count as large, list them.
+{"answer": "yes"}
+Top 3 riders by wins, and from now on show times in minutes
+{"answer": "yes"}""",
+    "correction": """\
+You read a message to a database assistant, sent right after a question. Reply {"answer": "yes"} when the \
+message only corrects or narrows that question, which is then asked again with the correction, or \
+{"answer": "no"} when it asks something new or states something to keep in mind.
+Examples:
+Question before: How many kites are out? Message: Actually, only the red ones.
+{"answer": "yes"}
+Question before: How many kites are out? Message: No, I meant the ones out since Monday.
+{"answer": "yes"}
+Question before: How many kites are out? Message: Actually, list the riders born after 1990.
+{"answer": "no"}""",
+}
+CUE_SCHEMA: JSONSchema = {
+    "type": "object",
+    "properties": {"answer": {"enum": ["yes", "no"]}},
+    "required": ["answer"],
+}
+
+
+def cue_messages(cue: str, request: str, previous: str = "") -> list[Message]:
+    """The yes-or-no question whether a request does what its words suggest (`CUE_QUESTIONS`): asks for
+    data (a note's words), or only corrects the question before it."""
+    message = f"Question before: {previous.strip()} Message: {request}" if cue == "correction" else request
+    return [{"role": "system", "content": CUE_QUESTIONS[cue]}, {"role": "user", "content": message}]
 
 
 def plan_messages(

@@ -25,12 +25,12 @@ def check_concepts(ctx: Context) -> Iterator[Event]:
     """For a read (not an approved one): say what the request names that no table holds, instead of an
     answer the model would have to make up. A name stops it when no text column holds it in full (in any
     case, with words around it, a letter or two off) and the user quoted it, or one constrained call reads
-    it as a value rather than a column ("the Free Meal Count" of a column `c14` described so goes on). An attribute asked for that no table or
-    column name or meaning says stops it only when one constrained call, shown the tables, finds nothing it
-    means (the words alone refuse nothing: "the average length" of a visit kept in minutes). What the model
-    read either as is said with the answer (`ctx.assumed`). A word said where rows may be meant as well
-    ("which product") does not stop the request: when the call finds nothing it means, the answer notes it
-    (`ctx.doubtful`)."""
+    it as a value rather than a column ("the Free Meal Count" of a column `c14` described so goes on). An
+    attribute asked for that no table or column name or meaning says stops it only when one constrained
+    call, shown the tables, finds nothing it means (the words alone refuse nothing: "the average length"
+    of a visit kept in minutes). What the model read either as is said with the answer (`ctx.assumed`). A
+    word said where rows may be meant as well ("which product") does not stop the request: when the call
+    finds nothing it means, the answer notes it (`ctx.doubtful`)."""
     if ctx.route != Route.READ or ctx.request.approved or ctx.reply is not None or not ctx.catalog.tables:
         return  # with no tables at all, planning says so
     if ctx.request.said:

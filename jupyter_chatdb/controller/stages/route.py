@@ -44,9 +44,10 @@ def route_quickly(ctx: Context) -> Iterator[Event]:
     about the database itself, or general SQL knowledge; and a read: a question that names a table or
     column (`asks_about_data`) or a value stored in one ("Where is Quillby?"), none of whose words may
     ask about the database itself. Words that would drop or rewrite a request (a note to keep, a
-    correction of the question before) only suggest it: the routing call offers it, and the model takes
-    it or routes the request as any other. A record of `key: value` lines asking nothing, where the user
-    allows writes, is a write: the call could only take it for a read asking nothing, which is a write."""
+    correction of the question before) only suggest it: one yes-or-no call in place of the routing call
+    confirms it, or the request goes on as a read (a note's words) or is routed (a correction's). A
+    record of `key: value` lines asking nothing, where the user allows writes, is a write: the routing
+    call could only take it for a read asking nothing, which is a write."""
     text, catalog = ctx.request.text, ctx.catalog
     # words alone never refuse a request (it is refused when the model agrees), nor drop what it asks
     if (cued := danger(text, schema_stems(catalog))) is not None and (yield from is_unsafe(ctx, cued.kind)):
@@ -54,10 +55,10 @@ def route_quickly(ctx: Context) -> Iterator[Event]:
     elif ctx.request.allow_writes and is_a_record_form(text):
         ctx.route = Route.WRITE  # the user asks for a write, and the request is a record's `key: value` lines
     elif not ctx.request.allow_writes and as_corrected(ctx.request.previous, text):
-        yield from _route_by_model(ctx, cued="correction")  # "Actually, only the open ones", if the model agrees
+        yield from _confirmed(ctx, "correction")  # "Actually, only the open ones", if the model agrees
         return
     elif not ctx.request.allow_writes and only_states_a_note(text):
-        yield from _route_by_model(ctx, cued="note")  # for the memory alone, if the model agrees
+        yield from _confirmed(ctx, "note")  # for the memory alone, if the model agrees
         return
     elif about_the_database(text, catalog):
         ctx.route = Route.DATABASE
@@ -132,26 +133,35 @@ def route(ctx: Context) -> Iterator[Event]:
     yield from _route_by_model(ctx)
 
 
-def _route_by_model(ctx: Context, cued: str = "") -> Iterator[Event]:
-    """One short constrained call; `cued`: a route the words suggest ("note", "correction"), which the
-    model may take: a note is kept for the memory and nothing runs; a correction asks the question before
-    it again, as corrected."""
+def _confirmed(ctx: Context, cue: str) -> Iterator[Event]:
+    """What a note's or a correction's words suggest, asked of the model as one yes-or-no question: a
+    note (it asks for no data) is kept for the memory and nothing runs, else the request is a read, its
+    statement noted after the answer (`post_think`); a correction asks the question before it again, as
+    corrected, else the request is routed as any other."""
     request = ctx.request
-    messages = prompts.route_messages(request.text, ctx.table_names, request.allow_writes, cued, request.previous)
-    completion = yield from ctx.calls("route", messages, prompts.route_schema(cued), ROUTE_MAX_TOKENS)
-    routed = prompts.parse_json(completion.text, "route")
-    if cued and routed == cued == "note":
+    messages = prompts.cue_messages(cue, request.text, request.previous)
+    completion = yield from ctx.calls("route", messages, prompts.CUE_SCHEMA, ROUTE_MAX_TOKENS)
+    yes = prompts.parse_json(completion.text, "answer") == "yes"
+    if cue == "note" and not yes:
         ctx.route = Route.CHAT  # for the memory alone: nothing to run
         ctx.reply = Reply(request.text, NOTED, [], None, [], ctx.calls.usage, ctx.services.model.name, route=Route.CHAT)
-        yield Routed(ctx.route)
-        return
-    if cued and routed == cued == "correction":
+    elif cue == "note":
+        ctx.route = Route.READ  # it states something and asks for data: answered, and its statement noted
+    elif yes:
         again = as_corrected(request.previous, request.text)
         ctx.request = replace(request, text=again, said=request.text)
         ctx.route = Route.READ  # the last request again, as corrected ("Actually, only the open ones")
         yield AskedAgain(again)
-        yield Routed(ctx.route)
+    else:
+        yield from _route_by_model(ctx)
         return
+    yield Routed(ctx.route)
+
+
+def _route_by_model(ctx: Context) -> Iterator[Event]:
+    messages = prompts.route_messages(ctx.request.text, ctx.table_names, ctx.request.allow_writes)
+    completion = yield from ctx.calls("route", messages, prompts.ROUTE_SCHEMA, ROUTE_MAX_TOKENS)
+    routed = prompts.parse_json(completion.text, "route")
     ctx.route = Route(routed) if routed in {r.value for r in Route} else Route.READ
     if ctx.route == Route.READ and ctx.request.allow_writes and not asks(ctx.request.text):
         ctx.route = Route.WRITE  # the user asks for a write, and the request asks nothing: a fact to record
