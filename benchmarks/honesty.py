@@ -40,6 +40,7 @@ from trades import build
 from jupyter_chatdb import ChatDB, ChatDBError
 from jupyter_chatdb.controller import prompts
 from jupyter_chatdb.controller.events import Event, ValueCorrected
+from jupyter_chatdb.controller.stages.honesty import may_name_a_column
 from jupyter_chatdb.grounding.concepts import ConceptIndex, missing_concepts, quoted
 from jupyter_chatdb.grounding.stored_names import where_stored
 from jupyter_chatdb.language.words import tokens
@@ -175,7 +176,7 @@ def stops(question: str, stored: object, catalog: Catalog, model: object | None,
             completion = model.complete(messages, json_schema=prompts.concept_schema(tables), max_tokens=24)  # type: ignore[attr-defined]
             if prompts.parse_json(completion.text, "means") == prompts.NOTHING:
                 return True
-        elif quoted(question, concept.word):
+        elif quoted(question, concept.word) or not may_name_a_column(concept.word, catalog):
             return True
         else:
             messages = prompts.name_messages(question, concept.word, tables, catalog.meanings())

@@ -37,10 +37,15 @@ def test_an_attribute_the_model_finds_a_column_for_is_answered(plain, scripted):
     assert reply.doubtful == ("no quantity column: read as sales.units",)  # not kept as a figure
 
 
-def test_a_name_nothing_stores_or_resembles_is_said_when_the_model_reads_it_as_a_name(plain, scripted):
-    scripted.push({"is": "value"})
+def test_a_name_nothing_stores_and_no_name_of_the_schema_says_is_said_without_a_call(plain, scripted):
     reply = plain.ask("How many units did Quellmire buy?")
-    assert reply.missing == ("no stored value is or resembles 'Quellmire'",)
+    assert reply.missing == ("no stored value is or resembles 'Quellmire'",) and scripted.calls == []
+
+
+def test_a_name_saying_a_word_of_the_schema_is_said_when_the_model_reads_it_as_a_value(plain, scripted):
+    scripted.push({"is": "value"})
+    reply = plain.ask("How many units did the Quellmire Region buy?")
+    assert reply.missing == ("no stored value is or resembles 'Quellmire Region'",)
     assert len(scripted.calls) == 1 and scripted.calls[0].json_schema["properties"]["is"]["enum"] == ["value", "column"]
 
 

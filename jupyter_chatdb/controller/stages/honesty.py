@@ -9,8 +9,11 @@ from __future__ import annotations
 from collections.abc import Generator, Iterator, Sequence
 
 from ...grounding.concepts import Missing, describe, missing_concepts, quoted
+from ...grounding.schema_words import meaning_stems, schema_stems
 from ...grounding.stored_names import where_stored
+from ...language.stop_words import GENERIC_WORDS
 from ...language.words import stems, words
+from ...sql.catalog import Catalog
 from .. import prompts
 from ..context import Context
 from ..events import ConceptsMissing, Event, Reply
@@ -24,8 +27,9 @@ CONCEPT_MAX_TOKENS = 24
 def check_concepts(ctx: Context) -> Iterator[Event]:
     """For a read (not an approved one): say what the request names that no table holds, instead of an
     answer the model would have to make up. A name stops it when no text column holds it in full (in any
-    case, with words around it, a letter or two off) and the user quoted it, or one constrained call reads
-    it as a value rather than a column ("the Free Meal Count" of a column `c14` described so goes on). An
+    case, with words around it, a letter or two off) and the user quoted it, or it says no word of a name
+    or meaning of the schema, or one constrained call reads it as a value rather than a column ("the Free
+    Meal Count" of a column `c14` described as free meals goes on). An
     attribute asked for that no table or column name or meaning says stops it only when one constrained
     call, shown the tables, finds nothing it means (the words alone refuse nothing: "the average length"
     of a visit kept in minutes). What the model read either as is said with the answer (`ctx.assumed`). A
@@ -49,8 +53,8 @@ def check_concepts(ctx: Context) -> Iterator[Event]:
         # words alone; where the model reads either as a column, the answer says so
         if concept.kind == "attribute":
             means = yield from _meaning(ctx, concept, tables)
-        elif quoted(ctx.request.text, concept.word):
-            means = prompts.NOTHING  # a value by the user's own quotes, which no text column holds
+        elif quoted(ctx.request.text, concept.word) or not may_name_a_column(concept.word, catalog):
+            means = prompts.NOTHING  # a value no text column holds, by the user's quotes or words no name says
         else:
             means = yield from _name_meaning(ctx, concept, tables)
         if means == prompts.NOTHING:
@@ -83,6 +87,18 @@ def refusal(ctx: Context, missing: Sequence[str]) -> Reply:
         route=ctx.route,
         missing=tuple(missing),
     )
+
+
+def may_name_a_column(phrase: str, catalog: Catalog) -> bool:
+    """Whether a capitalised phrase says a word of a table's or column's name or meaning (beyond words any
+    request says): "the Free Meal Count" of a column described as free meals may name it, "Quellmire" no.
+
+    >>> from jupyter_chatdb.sql.catalog import Column, Table
+    >>> catalog = Catalog([Table("schools", (Column("c14", "INTEGER", (), "pupils eligible for free meals"),), 3)])
+    >>> may_name_a_column("Free Meal Count", catalog), may_name_a_column("Quellmire", catalog)
+    (True, False)
+    """
+    return bool((stems(phrase.lower()) & (schema_stems(catalog) | meaning_stems(catalog))) - GENERIC_WORDS)
 
 
 def _means_nothing(ctx: Context, concept: Missing, tables: dict[str, list[str]]) -> Generator[Event, None, bool]:
