@@ -247,7 +247,7 @@ def test_a_statement_that_also_asks_gets_its_answer(shell, scripted, capsys):
 
 
 def test_a_statement_for_the_memory_runs_nothing_and_its_preference_reaches_every_request(shell, scripted, capsys):
-    scripted.push({"answer": "no"}, notes(("preference", "weights", "Give weights in kg with one decimal.")))
+    scripted.push({"message": "note"}, notes(("preference", "weights", "Give weights in kg with one decimal.")))
     shell.run_cell("%%chatdb\nFrom now on, give weights in kg with one decimal.").raise_error()
     out = capsys.readouterr().out
     assert "Answer: Noted: it is kept in the notebook's memory" in out and "Step 1" not in out
@@ -262,7 +262,7 @@ def test_a_correction_after_a_question_asks_it_again_and_is_noted(shell, scripte
     shell.run_cell("%%chatdb\nHow many kg do we have?").raise_error()
     kept = notes(("correction", "kg", "Count only pears."))
     asked_again = native("SELECT sum(kg) AS kg FROM stock WHERE fruit = 'pear'")
-    scripted.push({"answer": "yes"}, asked_again, kept)  # the model agrees it corrects; asked again, noted
+    scripted.push({"message": "correction"}, asked_again, kept)  # the model agrees it corrects; asked again, noted
     result = shell.run_cell("%%chatdb\nActually, only the pears.")
     result.raise_error()
     out = capsys.readouterr().out

@@ -166,45 +166,65 @@ def route_messages(request: str, tables: list[str], writes_allowed: bool = False
     return [{"role": "system", "content": system}, {"role": "user", "content": request}]
 
 
-# what the words of a request suggest it does, put to the model as one yes-or-no question
+# what the words of a request suggest it does, put to the model as a choice of two: (prompt, the labels, the
+# label that confirms the cue)
 CUE_QUESTIONS = {
-    "note": """\
-You read a message to a database assistant. Reply {"answer": "yes"} when it asks for data from the tables now \
-(to list, show, count, total or find rows), or {"answer": "no"} when it only states something to keep in mind: \
-a definition, a preference or a fact.
+    "note": (
+        """\
+You read a message to a database assistant and say what it is. Reply {"message": "note"} when it only states \
+something to keep in mind for later (a definition, a preference such as how to show figures, or a fact) and \
+asks for no rows now; reply {"message": "request"} when it asks for data now: to list, show, count, total, \
+rank or find rows.
 Examples:
 From now on, show weights in kg.
-{"answer": "no"}
+{"message": "note"}
 A late loan is one more than 14 days overdue.
-{"answer": "no"}
+{"message": "note"}
 Kites above 2 m count as large, list them.
-{"answer": "yes"}
+{"message": "request"}
 Top 3 riders by wins, and from now on show times in minutes
-{"answer": "yes"}""",
-    "correction": """\
-You read a message to a database assistant, sent right after a question. Reply {"answer": "yes"} when the \
-message only corrects or narrows that question, which is then asked again with the correction, or \
-{"answer": "no"} when it asks something new or states something to keep in mind.
+{"message": "request"}""",
+        ("note", "request"),
+        "note",
+    ),
+    "correction": (
+        """\
+You read a message to a database assistant, sent right after a question. Reply {"message": "correction"} \
+when it only corrects or narrows that question (a filter, a meaning of a word, another period), which is \
+then asked again with the correction; reply {"message": "new request"} when it asks for something else.
 Examples:
 Question before: How many kites are out? Message: Actually, only the red ones.
-{"answer": "yes"}
-Question before: How many kites are out? Message: No, I meant the ones out since Monday.
-{"answer": "yes"}
-Question before: How many kites are out? Message: Actually, list the riders born after 1990.
-{"answer": "no"}""",
-}
-CUE_SCHEMA: JSONSchema = {
-    "type": "object",
-    "properties": {"answer": {"enum": ["yes", "no"]}},
-    "required": ["answer"],
+{"message": "correction"}
+Question before: How many long kites are there? Message: No, a long kite is one over 2 m.
+{"message": "correction"}
+Question before: How many kites are out? Message: Actually, show me the riders instead.
+{"message": "new request"}""",
+        ("correction", "new request"),
+        "correction",
+    ),
 }
 
 
 def cue_messages(cue: str, request: str, previous: str = "") -> list[Message]:
-    """The yes-or-no question whether a request does what its words suggest (`CUE_QUESTIONS`): asks for
-    data (a note's words), or only corrects the question before it."""
+    """The question whether a request does what its words suggest (`CUE_QUESTIONS`): only states a
+    note, or only corrects the question before it."""
     message = f"Question before: {previous.strip()} Message: {request}" if cue == "correction" else request
-    return [{"role": "system", "content": CUE_QUESTIONS[cue]}, {"role": "user", "content": message}]
+    return [{"role": "system", "content": CUE_QUESTIONS[cue][0]}, {"role": "user", "content": message}]
+
+
+def cue_schema(cue: str) -> JSONSchema:
+    """The two labels of `cue`'s question."""
+    labels = list(CUE_QUESTIONS[cue][1])
+    return {"type": "object", "properties": {"message": {"enum": labels}}, "required": ["message"]}
+
+
+def cue_confirmed(cue: str, reply: str) -> bool:
+    """Whether the model's reply to `cue`'s question confirms it.
+
+    >>> cue_confirmed("note", '{"message": "note"}'), cue_confirmed("correction", '{"message": "new request"}')
+    (True, False)
+    """
+    return parse_json(reply, "message") == CUE_QUESTIONS[cue][2]
 
 
 def plan_messages(

@@ -44,7 +44,7 @@ def route_quickly(ctx: Context) -> Iterator[Event]:
     about the database itself, or general SQL knowledge; and a read: a question that names a table or
     column (`asks_about_data`) or a value stored in one ("Where is Quillby?"), none of whose words may
     ask about the database itself. Words that would drop or rewrite a request (a note to keep, a
-    correction of the question before) only suggest it: one yes-or-no call in place of the routing call
+    correction of the question before) only suggest it: one short call in place of the routing call
     confirms it, or the request goes on as a read (a note's words) or is routed (a correction's). A
     record of `key: value` lines asking nothing, where the user allows writes, is a write: the routing
     call could only take it for a read asking nothing, which is a write."""
@@ -134,15 +134,15 @@ def route(ctx: Context) -> Iterator[Event]:
 
 
 def _confirmed(ctx: Context, cue: str) -> Iterator[Event]:
-    """What a note's or a correction's words suggest, asked of the model as one yes-or-no question: a
-    note (it asks for no data) is kept for the memory and nothing runs, else the request is a read, its
-    statement noted after the answer (`post_think`); a correction asks the question before it again, as
-    corrected, else the request is routed as any other."""
+    """What a note's or a correction's words suggest, put to the model as a choice of two: a note (it
+    asks for no data) is kept for the memory and nothing runs, else the request is a read, its statement
+    noted after the answer (`post_think`); a correction asks the question before it again, as corrected,
+    else the request is routed as any other."""
     request = ctx.request
     messages = prompts.cue_messages(cue, request.text, request.previous)
-    completion = yield from ctx.calls("route", messages, prompts.CUE_SCHEMA, ROUTE_MAX_TOKENS)
-    yes = prompts.parse_json(completion.text, "answer") == "yes"
-    if cue == "note" and not yes:
+    completion = yield from ctx.calls("route", messages, prompts.cue_schema(cue), ROUTE_MAX_TOKENS)
+    yes = prompts.cue_confirmed(cue, completion.text)
+    if cue == "note" and yes:
         ctx.route = Route.CHAT  # for the memory alone: nothing to run
         ctx.reply = Reply(request.text, NOTED, [], None, [], ctx.calls.usage, ctx.services.model.name, route=Route.CHAT)
     elif cue == "note":
