@@ -1,5 +1,6 @@
-"""A ranking of single rows that names a thing many rows hold is written again once, told so: "which
-product brought in the most revenue" is the product whose sales add up to most, not that of the best sale."""
+"""A ranking of single rows that names a thing many rows hold: the model picks between it and each
+thing's total, written by code: "which product brought in the most revenue" is the product whose sales
+add up to most, not that of the best sale."""
 
 from __future__ import annotations
 
@@ -12,7 +13,7 @@ from jupyter_chatdb.controller.events import ReadRechecked
 from .conftest import native
 
 PER_ROW = "SELECT product FROM sales ORDER BY units * unit_price DESC LIMIT 1"
-PER_PRODUCT = "SELECT product FROM sales GROUP BY product ORDER BY sum(units * unit_price) DESC LIMIT 1"
+PER_PRODUCT = "SELECT product FROM sales GROUP BY product ORDER BY SUM(units * unit_price) DESC LIMIT 1"
 
 
 @pytest.fixture
@@ -30,24 +31,23 @@ def db(scripted):
     db.close()
 
 
-def test_a_ranking_of_sales_naming_a_product_is_written_again_per_product(db, scripted):
-    scripted.push(native(PER_ROW), native(PER_PRODUCT))
+def test_a_ranking_of_sales_naming_a_product_is_totalled_per_product_when_the_model_picks_it(db, scripted):
+    scripted.push(native(PER_ROW), {"choice": 2})
     events = list(db.events("Which product brought in the most revenue (units times unit price)?"))
     reply = events[-1].reply
     assert reply.result["product"].tolist() == ["fig"]
     (checked,) = [e for e in events if isinstance(e, ReadRechecked)]
-    assert (checked.before, checked.after) == (
-        PER_ROW,
-        "SELECT product FROM sales GROUP BY product ORDER BY SUM(units * unit_price) DESC LIMIT 1",
-    )
-    told = scripted.calls[1].messages[-1]["content"]
-    assert "product repeats across them: 'fig' is in 3 rows" in told and "GROUP BY product" in told
+    assert checked.before == PER_ROW and checked.after == PER_PRODUCT
+    assert "GROUP BY product ORDER BY SUM(units * unit_price) DESC" in reply.sql[0]
+    shown = scripted.calls[1].messages[-1]["content"]
+    assert "2: each product's rows added up, the products with the highest total units * unit_price" in shown
+    assert "('fig' is in 3 rows)" in shown
 
 
-def test_a_query_the_model_writes_the_same_again_stands(db, scripted):
-    scripted.push(native(PER_ROW), native(PER_ROW))
+def test_the_ranking_of_rows_stands_when_the_model_picks_it(db, scripted):
+    scripted.push(native(PER_ROW), {"choice": 1})
     reply = db.ask("Which product was in the sale that brought in the most?")
-    assert reply.result["product"].tolist() == ["kale"] and len(scripted.calls) == 2
+    assert reply.result["product"].tolist() == ["kale"] and reply.sql == [PER_ROW] and len(scripted.calls) == 2
 
 
 @pytest.mark.parametrize(

@@ -39,7 +39,9 @@ def test_quickstart_answers_every_question(monkeypatch, tmp_path):
     }
     assert "group by" in sql["How many units did each region sell in total?"]
     revenue = sql["Which product brought in the most revenue (units times unit price)?"]
-    assert "group by" in revenue and "sum(" in revenue  # each product's total, not the one best sale
+    assert "group by product" in revenue and "sum(units * unit_price)" in revenue  # each product's total
+    (answer,) = [o for o in chatdb_cells[1].outputs if "sql" in o.get("metadata", {}).get("jupyter_chatdb", {})]
+    assert "cherry" in answer["data"]["text/plain"].split("Answer: ")[1]  # 64, against apple's 41.3
     assert "avg(" in sql["What was the average unit price of apples?"]
     charts = [o for cell in chatdb_cells for o in cell.outputs if "image/png" in o.get("data", {})]
     assert charts  # units per region, at least

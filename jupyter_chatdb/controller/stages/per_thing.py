@@ -3,71 +3,106 @@ money?" written as `SELECT kite FROM hires ORDER BY days * day_rate DESC LIMIT 1
 one best hire, not the kite whose hires add up to most.
 
 A small model writes this often. The statement says it (rows ranked by a measure, no grouping, a LIMIT,
-only the thing shown) and the data settles it (the thing shown repeats across the rows ranked): the model
-is then told so once and writes the query again, per thing or as it was. A question about single rows
-("the hire that brought in most") keeps its statement; a read the check does not fit pays one query.
+only the thing shown) and the data settles it (the thing shown repeats across the rows ranked). Code then
+writes the other reading, each kite's hires totalled (`GROUP BY kite ORDER BY SUM(days * day_rate)`), and
+the model picks between the two in one short constrained call: a small model told to write the query again
+wrote totals of the wrong columns. A question about single rows ("the hire that brought in most") keeps
+its statement; a read the check does not fit pays one query.
 """
 
 from __future__ import annotations
 
+import json
 from collections.abc import Iterator
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 
 import duckdb
 import sqlglot
 from sqlglot import exp
 
-from ...errors import ChatDBError, ModelOutputError
+from ...errors import ChatDBError
+from ...llm.base import Message
 from ...sql.session import Session
 from ...sql.trees import DIALECT
-from .. import native_sql
 from ..context import Context
 from ..events import Event, ReadRechecked
 from ..kinds import Form, Route
 from ..stage import stage
-from .one_statement import SQL_MAX_TOKENS, native_step
 
 
 @dataclass(frozen=True)
 class Repeated:
-    """A column a ranking of rows shows, one value of it and how many of the rows ranked hold it."""
+    """A column a ranking of rows shows, one value of it and how many of the rows ranked hold it, and the
+    ranking of each of its values by the measure totalled (`per_thing`)."""
 
     column: str
     value: str
     rows: int
+    measure: str
+    per_thing: str
+    most: str = "highest"  # or "lowest": the ranking's direction
 
-    def hint(self) -> str:
-        """What the model is told before it writes the query again."""
-        return (
-            f"This query ranks single rows, and {self.column} repeats across them: {self.value!r} is in "
-            f"{self.rows} rows. If the question asks about each {self.column} as a whole, total its rows per "
-            f"{self.column} (GROUP BY {self.column}); if it asks about single rows, write the same query again."
-        )
+    def why(self) -> str:
+        """What the card says of the check."""
+        return f"{self.column} repeats across the rows ranked ({self.value!r} is in {self.rows} of them)"
+
+
+CHOICE_INSTRUCTIONS = """\
+You check which query answers a question about a database. Reply with JSON {"choice": 1} or {"choice": 2}."""
+CHOICE_SCHEMA = {
+    "type": "object",
+    "properties": {"choice": {"type": "integer", "enum": [1, 2]}},
+    "required": ["choice"],
+}
+CHOICE_MAX_TOKENS = 12
 
 
 @stage
 def rank_per_thing(ctx: Context) -> Iterator[Event]:
-    """For a native read ranking single rows by a measure, showing only a thing that repeats across them:
-    the query written again once, told so (`Repeated.hint`); the model's second query is the read."""
+    """For a native read ranking single rows by a computed measure, showing only a thing that repeats
+    across them: the model picks between the rows' ranking and each thing's total, one short call."""
     if ctx.route != Route.READ or ctx.form != Form.NATIVE or len(ctx.steps) != 1 or ctx.request.approved:
         return
     sql = ctx.steps[0].sql
     repeated = ranked_rows_repeating(ctx.session, sql)
     if repeated is None:
         return
-    messages = [
-        *ctx.messages,
-        {"role": "assistant", "content": ctx.plan_reply},
-        {"role": "user", "content": f"{repeated.hint()}\n{native_sql.REPAIR}"},
-    ]
-    completion = yield from ctx.calls("repair", messages, None, SQL_MAX_TOKENS, stop=native_sql.STOP)
+    messages = choice_messages(ctx.request.text, sql, repeated)
+    completion = yield from ctx.calls("choose", messages, CHOICE_SCHEMA, CHOICE_MAX_TOKENS)
     try:
-        again = native_step(ctx, completion.text)
-    except ModelOutputError:
-        return  # no SQL the second time: the first statement stands
-    yield ReadRechecked(repeated.hint(), sql, again.sql)
-    if again.sql != sql:
-        ctx.steps, ctx.plan_reply = [again], completion.text
+        picked = json.loads(completion.text).get("choice")
+    except (json.JSONDecodeError, AttributeError):
+        picked = None
+    chosen = repeated.per_thing if picked == 2 else sql
+    yield ReadRechecked(repeated.why(), sql, chosen)
+    if chosen != sql:
+        ctx.steps = [replace(ctx.steps[0], sql=chosen)]
+
+
+def choice_messages(question: str, sql: str, repeated: Repeated) -> list[Message]:
+    """The two readings of a ranking, in words and SQL.
+
+    >>> per_kite = "SELECT kite FROM hires GROUP BY kite ORDER BY SUM(days * day_rate) DESC LIMIT 1"
+    >>> r = Repeated("kite", "Swift", 3, "days * day_rate", per_kite)
+    >>> per_hire = "SELECT kite FROM hires ORDER BY days * day_rate DESC LIMIT 1"
+    >>> print(choice_messages("Which kite brought in most?", per_hire, r)[1]["content"])
+    Question: Which kite brought in most?
+    1: the kite of the single rows with the highest days * day_rate
+    SELECT kite FROM hires ORDER BY days * day_rate DESC LIMIT 1
+    2: each kite's rows added up, the kites with the highest total days * day_rate ('Swift' is in 3 rows)
+    SELECT kite FROM hires GROUP BY kite ORDER BY SUM(days * day_rate) DESC LIMIT 1
+    """
+    thing, measure, most = repeated.column, repeated.measure, repeated.most
+    return [
+        {"role": "system", "content": CHOICE_INSTRUCTIONS},
+        {
+            "role": "user",
+            "content": f"Question: {question}\n"
+            f"1: the {thing} of the single rows with the {most} {measure}\n{sql}\n"
+            f"2: each {thing}'s rows added up, the {thing}s with the {most} total {measure} "
+            f"({repeated.value!r} is in {repeated.rows} rows)\n{repeated.per_thing}",
+        },
+    ]
 
 
 def ranked_rows_repeating(session: Session, sql: str) -> Repeated | None:
@@ -80,8 +115,11 @@ def ranked_rows_repeating(session: Session, sql: str) -> Repeated | None:
     >>> session = Session()
     >>> _ = session.run("CREATE TABLE sales (product VARCHAR, units INTEGER, price DOUBLE)")
     >>> _ = session.run("INSERT INTO sales VALUES ('fig', 2, 1.0), ('kale', 9, 1.0), ('fig', 8, 1.0)")
-    >>> ranked_rows_repeating(session, "SELECT product FROM sales ORDER BY units * price DESC LIMIT 1")
-    Repeated(column='product', value='fig', rows=2)
+    >>> repeated = ranked_rows_repeating(session, "SELECT product FROM sales ORDER BY units * price DESC LIMIT 1")
+    >>> repeated.why()
+    "product repeats across the rows ranked ('fig' is in 2 of them)"
+    >>> repeated.per_thing
+    'SELECT product FROM sales GROUP BY product ORDER BY SUM(units * price) DESC LIMIT 1'
     >>> ranked_rows_repeating(session, "SELECT product FROM sales GROUP BY product ORDER BY sum(units) DESC LIMIT 1")
     >>> ranked_rows_repeating(session, "SELECT product FROM sales WHERE units > 5 ORDER BY units * price DESC LIMIT 1")
     >>> ranked_rows_repeating(session, "SELECT product FROM sales ORDER BY units DESC LIMIT 1")
@@ -121,7 +159,18 @@ def ranked_rows_repeating(session: Session, sql: str) -> Repeated | None:
         return None
     if not rows or rows[0][1] < 2 or rows[0][0] is None:
         return None
-    return Repeated(thing.name, str(rows[0][0]), int(rows[0][1]))
+    most = "highest" if tree.args["order"].expressions[0].args.get("desc") else "lowest"
+    return Repeated(thing.name, str(rows[0][0]), int(rows[0][1]), keys[0].sql(DIALECT), _per_thing(tree, things), most)
+
+
+def _per_thing(tree: exp.Select, things: list[exp.Column]) -> str:
+    """The ranking of each value of the columns shown by its rows' measures totalled: GROUP BY them, ORDER
+    BY the SUM of each key, in its direction, the same LIMIT."""
+    totalled = tree.copy()
+    totalled.set("group", exp.Group(expressions=[t.copy() for t in things]))
+    for ordered in totalled.args["order"].expressions:
+        ordered.set("this", exp.Sum(this=ordered.this.copy()))
+    return totalled.sql(DIALECT)
 
 
 def _computed(key: exp.Expression) -> bool:
