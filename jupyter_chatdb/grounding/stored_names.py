@@ -25,7 +25,7 @@ PART_MIN_LENGTH = 4  # a stored value at least this long is found inside the nam
 def where_stored(session: Session, columns: Iterable[tuple[str, str]], name: str) -> str | None:
     """`table.column` of the first text column of `columns` ((table, column) pairs) that holds `name`, in
     any case, inside a longer value, a stored value inside it as whole words, or with up to two letters
-    off where it is long; None where none does.
+    off where it is long; None where none does (a remote engine's table is not searched here).
 
     >>> session = Session()
     >>> _ = session.run("CREATE TABLE districts (district VARCHAR, code VARCHAR)")
@@ -38,6 +38,8 @@ def where_stored(session: Session, columns: Iterable[tuple[str, str]], name: str
     if not wanted:
         return None
     for table, column in columns:
+        if session.is_remote(table):
+            continue  # only a sample of it is here: the value memory reads its values there
         held = f"lower({quote_identifier(column)})"
         found = (
             f"contains({held}, ?) OR (length({held}) >= {PART_MIN_LENGTH}"

@@ -40,9 +40,7 @@ class RemoteLink:
         try:
             link = cls(engine, _undotted(engine.tables()))
             link._sample(sample_rows)
-            commented = getattr(engine, "comments", None)  # an engine that keeps column comments says them
-            if callable(commented):
-                link.meanings = {(t.lower(), c.lower()): text for (t, c), text in commented().items()}
+            link.meanings = _comments(engine)
         except BaseException:
             engine.close()  # nothing of it is kept: a connection pool, or a Spark session made for it
             raise
@@ -117,6 +115,18 @@ class RemoteLink:
 
     def close(self) -> None:
         self.engine.close()
+
+
+def _comments(engine: RemoteEngine) -> dict[tuple[str, str], str]:
+    """(table, column) in lower case -> its comment, where the engine says them (`comments()`); none where
+    it cannot: comments only help, and a database that will not say them is read without."""
+    commented = getattr(engine, "comments", None)
+    if not callable(commented):
+        return {}
+    try:
+        return {(t.lower(), c.lower()): text for (t, c), text in commented().items()}
+    except Exception:  # any engine's own errors (JVM, driver): the tables are read all the same
+        return {}
 
 
 def _undotted(columns: dict[str, list[tuple[str, str]]]) -> dict[str, list[tuple[str, str]]]:
