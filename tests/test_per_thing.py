@@ -9,6 +9,7 @@ import pytest
 
 from jupyter_chatdb import ChatDB
 from jupyter_chatdb.controller.events import ReadRechecked
+from jupyter_chatdb.widgets.state import ChainState
 
 from .conftest import native
 
@@ -39,6 +40,10 @@ def test_a_ranking_of_sales_naming_a_product_is_totalled_per_product_when_the_mo
     (checked,) = [e for e in events if isinstance(e, ReadRechecked)]
     assert checked.before == PER_ROW and checked.after == PER_PRODUCT
     assert "GROUP BY product ORDER BY SUM(units * unit_price) DESC" in reply.sql[0]
+    state = ChainState()
+    for event in events:
+        state.apply(event)
+    assert any("the model picked each one's total" in decision for decision in state.decisions)
     shown = scripted.calls[1].messages[-1]["content"]
     assert "2: each product's rows added up, the products with the highest total units * unit_price" in shown
     assert "('fig' is in 3 rows)" in shown

@@ -120,8 +120,8 @@ class CandidatesVoted(Event):
 
 @dataclass(frozen=True)
 class ReadRechecked(Event):
-    """A read's statement the data put in doubt (`why`), written again by the model once: `before` and
-    `after` (the same where the model kept it)."""
+    """A read's statement the data put in doubt (`why`) and the one kept: `before`, and `after` (the same
+    where the model picked it over the other reading)."""
 
     why: str
     before: str

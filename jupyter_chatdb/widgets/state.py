@@ -162,8 +162,8 @@ class ChainState:
             kind = f"Revised plan from step {event.first}" if event.revision else "Plan"
             self.decisions.append(f"{kind}: {len(event.steps)} step{'s' if len(event.steps) != 1 else ''}.")
         elif isinstance(event, ReadRechecked):
-            kept = "kept its query" if event.after == event.before else f"wrote it again: {event.after}"
-            self.decisions.append(f"Checked the query against the data: {event.why} The model {kept}.")
+            kept = "the ranking of single rows" if event.after == event.before else f"each one's total: {event.after}"
+            self.decisions.append(f"Checked the query against the data: {event.why}; the model picked {kept}.")
         elif isinstance(event, CandidatesVoted):
             self.note = f"{event.agreeing} of {event.candidates} candidate queries agreed on this result."
             self.decisions.append(self.note)

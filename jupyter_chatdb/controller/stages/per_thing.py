@@ -21,7 +21,7 @@ import sqlglot
 from sqlglot import exp
 
 from ...errors import ChatDBError
-from ...llm.base import Message
+from ...llm.base import JSONSchema, Message
 from ...sql.session import Session
 from ...sql.trees import DIALECT
 from ..context import Context
@@ -49,7 +49,7 @@ class Repeated:
 
 CHOICE_INSTRUCTIONS = """\
 You check which query answers a question about a database. Reply with JSON {"choice": 1} or {"choice": 2}."""
-CHOICE_SCHEMA = {
+CHOICE_SCHEMA: JSONSchema = {
     "type": "object",
     "properties": {"choice": {"type": "integer", "enum": [1, 2]}},
     "required": ["choice"],
