@@ -188,3 +188,13 @@ def test_a_phrased_answer_that_adds_a_unit_the_data_lacks_gives_way_to_the_plain
         assert chatdb.ask("What is the average price?").answer == "avg_price: 1.7"
         scripted.push(native("SELECT avg(price) AS avg_price FROM sales"), {"answer": "The average price is 1.7."})
         assert chatdb.ask("What is the average price?").answer == "The average price is 1.7."
+
+
+def test_an_attribute_read_as_a_column_that_no_query_can_use_is_said_to_be_missing(plain, scripted):
+    """ "The average discount per sale", read as the product column: every query on it fails, and the
+    answer says what the data lacks instead of an error."""
+    failing = "SELECT avg(CAST(product AS DOUBLE)) AS discount FROM sales"
+    scripted.push({"means": "sales.product"}, *[native(failing)] * 4, *[{"sql": failing}] * 4)
+    reply = plain.ask("What is the average discount per sale?")
+    assert reply.missing == ("no discount column: read as sales.product, and no query on that column worked",)
+    assert reply.answer.startswith("I can't answer that from the data: no discount column: read as sales.product")

@@ -9,7 +9,7 @@ from typing import cast
 
 import pandas as pd
 
-from ...errors import ChatDBError
+from ...errors import ChatDBError, ModelOutputError, QueryFailed, SQLRefused
 from ...sql.approval import Preview, RunMarks, bulk_change, differences
 from ...sql.journal import TableChange
 from ..answer import plain_answer
@@ -132,8 +132,9 @@ def answer(ctx: Context) -> Iterator[Event]:
 def fall_back(ctx: Context) -> Iterator[Event]:
     """For a read the plan could not answer: the Foundation's one-SQL prompt, with one repair, run and
     answered as a plan's one step; or, when the request says a word the model found no meaning for in the
-    tables (`ctx.doubtful`), what the data lacks. The pipeline jumps here when a stage before it fails; otherwise it
-    does nothing."""
+    tables (`ctx.doubtful`), what the data lacks; and where that fails too after a word no column says was
+    read as a column (`ctx.assumed`: "construction cost" as a capacity), that the data lacks it. The
+    pipeline jumps here when a stage before it fails; otherwise it does nothing."""
     if ctx.reply is not None:
         return
     if ctx.doubtful:  # the model found nothing a word means, and the SQL written without it failed: it is missing
@@ -142,11 +143,20 @@ def fall_back(ctx: Context) -> Iterator[Event]:
         return
     options = replace(ctx.options, revisions=FALLBACK_REPAIRS)
     again = replace(ctx, services=replace(ctx.services, options=options), steps=[], messages=[], chain=None)
-    for later in (foundation_sql, run_steps, finish, answer):
-        try:
-            yield from later(again)
-        finally:
-            ctx.chain = again.chain  # the pipeline says what it rolls back when a stage fails
+    try:
+        for later in (foundation_sql, run_steps, finish, answer):
+            try:
+                yield from later(again)
+            finally:
+                ctx.chain = again.chain  # the pipeline says what it rolls back when a stage fails
+    except (QueryFailed, ModelOutputError, SQLRefused):
+        if not ctx.assumed:
+            raise
+        # a word no column says, read as a column, and no query on that reading worked: the data lacks it
+        missing = [f"{assumed}, and no query on that column worked" for assumed in ctx.assumed]
+        yield ConceptsMissing(tuple(missing))
+        ctx.reply = refusal(ctx, missing)
+        return
     ctx.reply = cast(Reply, again.reply)
 
 
