@@ -41,7 +41,7 @@ from jupyter_chatdb import ChatDB, ChatDBError
 from jupyter_chatdb.controller import prompts
 from jupyter_chatdb.controller.events import Event, ValueCorrected
 from jupyter_chatdb.controller.stages.honesty import may_name_a_column
-from jupyter_chatdb.grounding.concepts import ConceptIndex, missing_concepts, quoted
+from jupyter_chatdb.grounding.concepts import REFUSAL_OPENING, ConceptIndex, missing_concepts, quoted
 from jupyter_chatdb.grounding.stored_names import where_stored
 from jupyter_chatdb.language.words import tokens
 from jupyter_chatdb.llm import select_backend
@@ -50,7 +50,6 @@ from jupyter_chatdb.sql.catalog import Catalog
 from jupyter_chatdb.sql.session import Session
 
 KINDS = ("answerable", "misspelled", "column", "value")
-REFUSAL = "I can't answer that from the data"  # how a refusal opens (`grounding/concepts.describe`)
 UNANSWERABLE = ("column", "value")
 
 
@@ -280,7 +279,7 @@ def report(outcomes: list[Outcome], title: str) -> None:
     def refused(kinds: tuple[str, ...]):
         def figure(mine: list[Outcome]) -> str:
             chosen = [o for o in mine if o.kind in kinds]
-            return _pct(sum(o.answer.startswith(REFUSAL) for o in chosen), len(chosen)) + f" of {len(chosen)}"
+            return _pct(sum(o.answer.startswith(REFUSAL_OPENING) for o in chosen), len(chosen)) + f" of {len(chosen)}"
 
         return figure
 

@@ -34,10 +34,10 @@ from text2sql import raw_messages, raw_schema, run_sqlite
 
 from jupyter_chatdb import ChatDB, ChatDBError
 from jupyter_chatdb.controller.native_sql import STOP, reply_sql
+from jupyter_chatdb.grounding.concepts import REFUSAL_OPENING
 from jupyter_chatdb.llm import select_backend
 from jupyter_chatdb.llm.base import LLM
 
-REFUSAL = "I can't answer that from the data"
 TABLES = {
     "beds": [
         ("bed_code", "TEXT", ""),
@@ -234,7 +234,7 @@ def ask(
     except ChatDBError as error:
         return Outcome(way, kind, question, False, False, False, time.perf_counter() - started, "", str(error))
     right = bool(gold) and reply.result is not None and same(reply.result, expected, gold_is_ordered(gold))
-    refused = reply.answer.startswith(REFUSAL)
+    refused = reply.answer.startswith(REFUSAL_OPENING)
     flagged = bool(reply.missing or reply.doubtful)
     sql = "; ".join(reply.sql)
     return Outcome(way, kind, question, right, refused, flagged, time.perf_counter() - started, sql, reply.answer)

@@ -425,10 +425,9 @@ Request: Which fairs had riders from Calder?
 
 def table_choice_messages(request: str, tables: list[tuple[str, list[str]]]) -> list[Message]:
     """`tables`: (name, column names) of the candidates, best first."""
-    listed = "\n".join(f"{name}({', '.join(columns)})" for name, columns in tables)
     return [
         {"role": "system", "content": TABLE_CHOICE_INSTRUCTIONS},
-        {"role": "user", "content": f"Tables:\n{listed}\nRequest: {request}"},
+        {"role": "user", "content": f"Tables:\n{tables_listed(dict(tables))}\nRequest: {request}"},
     ]
 
 

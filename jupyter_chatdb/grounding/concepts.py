@@ -41,6 +41,7 @@ COMPOUND_PART_MIN = 4
 NAME_MEANING_MIN = 0.6
 FEW_VALUES = 200
 NAMES_SHOWN = 8  # columns listed per table in the message
+REFUSAL_OPENING = "I can't answer that from the data"  # how the answer saying what is missing opens
 _OPENING = r"(?:the|their|its|his|her|a|an|all|each)"
 _AGGREGATE = r"(?:average|mean|total|sum|maximum|minimum|max|min|highest|lowest|largest|smallest|biggest|greatest)"
 _COMPARE = (
@@ -296,7 +297,7 @@ def describe(missing: Sequence[Missing | str], names: Mapping[str, Sequence[str]
         shown.append(f"{table} ({listed}{', ...' if len(columns) > NAMES_SHOWN else ''})")
     more = f" and {len(names) - 4} more" if len(names) > 4 else ""
     reasons = "; ".join(str(m) for m in missing)
-    return f"I can't answer that from the data: {reasons}. The tables have {', '.join(shown)}{more}."
+    return f"{REFUSAL_OPENING}: {reasons}. The tables have {', '.join(shown)}{more}."
 
 
 def _abbreviation(name: str, word: str) -> bool:

@@ -54,8 +54,8 @@ def route_quickly(ctx: Context) -> Iterator[Event]:
         ctx.route = Route.UNSAFE
     elif ctx.request.allow_writes and is_a_record_form(text):
         ctx.route = Route.WRITE  # the user asks for a write, and the request is a record's `key: value` lines
-    elif not ctx.request.allow_writes and as_corrected(ctx.request.previous, text):
-        yield from _confirmed(ctx, "correction")  # "Actually, only the open ones", if the model agrees
+    elif not ctx.request.allow_writes and (again := as_corrected(ctx.request.previous, text)):
+        yield from _confirmed(ctx, "correction", again)  # "Actually, only the open ones", if the model agrees
         return
     elif not ctx.request.allow_writes and only_states_a_note(text):
         yield from _confirmed(ctx, "note")  # for the memory alone, if the model agrees
@@ -133,11 +133,11 @@ def route(ctx: Context) -> Iterator[Event]:
     yield from _route_by_model(ctx)
 
 
-def _confirmed(ctx: Context, cue: str) -> Iterator[Event]:
+def _confirmed(ctx: Context, cue: str, again: str = "") -> Iterator[Event]:
     """What a note's or a correction's words suggest, put to the model as a choice of two: a note (it
     asks for no data) is kept for the memory and nothing runs, else the request is a read, its statement
-    noted after the answer (`post_think`); a correction asks the question before it again, as corrected,
-    else the request is routed as any other."""
+    noted after the answer (`post_think`); a correction asks the question before it again, as corrected
+    (`again`), else the request is routed as any other."""
     request = ctx.request
     messages = prompts.cue_messages(cue, request.text, request.previous)
     completion = yield from ctx.calls("route", messages, prompts.cue_schema(cue), ROUTE_MAX_TOKENS)
@@ -148,7 +148,6 @@ def _confirmed(ctx: Context, cue: str) -> Iterator[Event]:
     elif cue == "note":
         ctx.route = Route.READ  # it states something and asks for data: answered, and its statement noted
     elif yes:
-        again = as_corrected(request.previous, request.text)
         ctx.request = replace(request, text=again, said=request.text)
         ctx.route = Route.READ  # the last request again, as corrected ("Actually, only the open ones")
         yield AskedAgain(again)
