@@ -247,14 +247,30 @@ def test_a_statement_that_also_asks_gets_its_answer(shell, scripted, capsys):
 
 
 def test_a_statement_for_the_memory_runs_nothing_and_its_preference_reaches_every_request(shell, scripted, capsys):
-    scripted.push({"message": "note"}, notes(("preference", "weights", "Give weights in kg with one decimal.")))
-    shell.run_cell("%%chatdb\nFrom now on, give weights in kg with one decimal.").raise_error()
+    scripted.push({"message": "note"}, notes(("preference", "fruit", "List fruit in alphabetical order.")))
+    shell.run_cell("%%chatdb\nFrom now on, list fruit in alphabetical order.").raise_error()
     out = capsys.readouterr().out
     assert "Answer: Noted: it is kept in the notebook's memory" in out and "Step 1" not in out
-    assert "Remembered: Give weights in kg with one decimal." in out and scripted.remaining == 0
-    scripted.push(native("SELECT fruit FROM stock"))
+    assert "Remembered: List fruit in alphabetical order." in out and scripted.remaining == 0
+    scripted.push(native("SELECT fruit FROM stock ORDER BY fruit"))
     shell.run_cell("%%chatdb\nWhich fruits do we stock?").raise_error()
-    assert "-- Note: Preference: Give weights in kg with one decimal.\n" in scripted.calls[-1].messages[-1]["content"]
+    assert "-- Note: Preference: List fruit in alphabetical order.\n" in scripted.calls[-1].messages[-1]["content"]
+
+
+def test_a_standing_preference_of_units_converts_figures_and_never_reaches_the_planner(shell, scripted, capsys):
+    """The column `kg` says its unit; the planner writes the read as if no preference were kept."""
+    scripted.push({"message": "note"}, notes(("preference", "weights", "Give weights in tonnes with two decimals.")))
+    shell.run_cell("%%chatdb\nFrom now on, give weights in tonnes with two decimals.").raise_error()
+    capsys.readouterr()
+    scripted.push(native("SELECT fruit, kg FROM stock ORDER BY kg DESC"))
+    result = shell.run_cell("%%chatdb\nWhich fruit do we hold most of?")
+    result.raise_error()
+    assert "tonnes" not in scripted.calls[-1].messages[-1]["content"] and scripted.remaining == 0
+    assert result.result.to_dict("list") == {"fruit": ["apple", "pear"], "t": [0.02, 0.01]}
+    out = capsys.readouterr().out
+    assert (
+        "kg is shown in t (stored in kg)" in out and "Remembered" not in out
+    )  # no result thought of converted figures
 
 
 def test_a_correction_after_a_question_asks_it_again_and_is_noted(shell, scripted, capsys):

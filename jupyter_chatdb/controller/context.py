@@ -32,6 +32,7 @@ from .generate import generate
 from .kinds import Form, Route
 from .planned_steps import PlannedStep
 from .request import Request
+from .shown_units import Preference
 
 
 @dataclass
@@ -118,6 +119,7 @@ class Context:
     links: Links = field(default_factory=dict)
     route: Route = Route.READ  # without a route stage, what the user allowed (`Controller.run` sets it)
     notes: list[str] = field(default_factory=list)  # recalled thoughts
+    preferred: list[Preference] = field(default_factory=list)  # units to show figures in, kept from the planner
     examples: tuple[str, ...] = ()  # the questions of the verified reads shown with the request
     recalled_aside: bool = False  # a thought came by a reference back, not by the request's own words
     doubtful: list[str] = field(default_factory=list)  # words of the request no name says (`check_concepts`)

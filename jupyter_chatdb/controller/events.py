@@ -57,6 +57,7 @@ class Reply:
     seen: bool = False  # the user approved or wrote what ran (`ChatDB.learn` may keep it as a procedure)
     rule: Rule | None = None  # the rule this reply proposes: applying it keeps the rule
     examples: tuple[str, ...] = ()  # the questions of the verified reads shown to the model as examples
+    units: tuple[str, ...] = ()  # result columns shown in a unit the user prefers, not as the SQL returns them
 
 
 @dataclass(frozen=True)
@@ -83,6 +84,16 @@ class ModelText(Event):
 @dataclass(frozen=True)
 class Routed(Event):
     route: Route
+
+
+@dataclass(frozen=True)
+class PreferenceSetAside(Event):
+    """A preference of units stated beside a question: the question is planned alone, its figures shown
+    in `unit` after it runs."""
+
+    question: str
+    preference: str
+    unit: str
 
 
 @dataclass(frozen=True)

@@ -27,4 +27,10 @@ class Request:
     rule: Rule | None = None  # the approved plan is this rule, proposed: approving it keeps the rule
     previous: str = ""  # the request asked before this one in the session: what a correction is about
     said: str = ""  # the user's own words, where `text` is the question before them asked again as they correct it
+    stated: str = ""  # the request as written, where `text` leaves out a preference of units it also states
     previous_sql: str = ""  # the SELECT of the last read answered in the session: what "that query" is
+
+    @property
+    def own_words(self) -> str:
+        """What the user wrote: the correction, or the request with the preference its question leaves out."""
+        return self.said or self.stated or self.text

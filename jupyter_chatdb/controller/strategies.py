@@ -21,6 +21,7 @@ from .stages.second_look import second_look
 from .stages.table_choice import consider_tables, flatten_joins, flatten_joins_on_repair, leave_out_copies, pick_tables
 from .stages.thinking import post_think, recall
 from .stages.tools import refuse_unsafe, use_tools
+from .stages.units_aside import set_preference_aside
 from .stages.unstated import hold_unstated_settings
 from .stages.unwritten import hold_unwritten_numbers
 
@@ -34,6 +35,7 @@ ASK: tuple[Stage, ...] = (
     use_tools,
     recall,
     chat,
+    set_preference_aside,  # a preference of units stated beside a question: applied to the answer, not planned
     check_concepts,
     use_procedure,
     pick_tables,
@@ -59,6 +61,7 @@ NATIVE: tuple[Stage, ...] = (
     use_tools,
     recall,
     chat,
+    set_preference_aside,  # a preference of units stated beside a question: applied to the answer, not planned
     check_concepts,
     use_procedure,
     read_change,  # a write no procedure takes that names a kept row: what it does to rows (`stages/change_rows.py`)

@@ -27,6 +27,7 @@ from ..controller.events import (
     MemoryStored,
     ModelText,
     PlanMade,
+    PreferenceSetAside,
     ProcedureNotUsed,
     ProcedureUsed,
     ReadRechecked,
@@ -156,6 +157,11 @@ class ChainState:
         elif isinstance(event, AskedAgain):
             self.note = f"Asked again, as corrected: {event.request}"
             self.decisions.append(self.note)
+        elif isinstance(event, PreferenceSetAside):
+            self.decisions.append(
+                f"Asked without {event.preference!r}: figures are shown in {event.unit} after the query runs,"
+                " converted from each column's unit."
+            )
         elif isinstance(event, PlanMade):
             self.generating = ""
             self._drop_cards_from(event.first)

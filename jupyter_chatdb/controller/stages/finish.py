@@ -16,6 +16,7 @@ from ..answer import plain_answer
 from ..context import Context
 from ..events import ApprovalNeeded, Committed, ConceptsMissing, Event, Reply
 from ..phrase import phrase
+from ..shown_units import shown_in_units
 from ..stage import stage
 from ..top_n import tie_note
 from .honesty import refusal
@@ -83,6 +84,7 @@ def answer(ctx: Context) -> Iterator[Event]:
     affected = sum(writes) if writes else None
     sql = [s.sql for s in steps]
     pending = chain.preview is not None
+    units, unit_notes = tuple[str, ...](), tuple[str, ...]()
     if chain.changes or affected is not None:
         text = _changes_answer(chain.changes, pending)
         if pending and ctx.held:
@@ -91,11 +93,15 @@ def answer(ctx: Context) -> Iterator[Event]:
             kept = "Approve to keep" if pending else "Kept"
             text += f" {kept} rule {ctx.rule.name!r}: it runs {ctx.rule.runs_after()}."
     else:
+        if result is not None and ctx.preferred:
+            shown = shown_in_units(result, reads[-1].sql, ctx.catalog, ctx.preferred)
+            result, units, unit_notes = shown.frame, shown.converted, (*shown.converted, *shown.as_stored)
         text = plain_answer(result, None)
         if result is not None and result.empty and chain.missing_values:
             text += f" (No rows: {chain.missing_values[0]}.)"
         if request.summarize and result is not None:
-            known = pd.concat([s.result.frame for s in reads if s.result is not None], ignore_index=True)
+            frames = [s.result.frame for s in reads if s.result is not None]
+            known = pd.concat([*frames, result] if units else frames, ignore_index=True)
             text = (yield from phrase(ctx.calls, request.text, sql, result, None, known)) or text
         if reads and result is not None and (last := reads[-1].result) is not None:
             text += tie_note(ctx.session, last.sql, dict(reads[-1].params), len(result))
@@ -105,6 +111,8 @@ def answer(ctx: Context) -> Iterator[Event]:
             text += f" (Note: {'; '.join(ctx.assumed)}.)"
         if zones := wall_clock_note(ctx.session.zones(), [s.sql for s in reads]):
             text += f" (Note: {zones}.)"
+        if unit_notes:
+            text += f" (Note: {'; '.join(unit_notes)}.)"
     ctx.reply = Reply(
         request.text,
         text,
@@ -125,6 +133,7 @@ def answer(ctx: Context) -> Iterator[Event]:
         seen=request.seen,
         rule=ctx.rule,
         examples=ctx.examples,
+        units=units,
     )
 
 

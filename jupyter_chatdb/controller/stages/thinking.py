@@ -13,9 +13,11 @@ from ...kernel_memory.notes import NOTES_SCHEMA, notes_messages, parse_notes
 from ...kernel_memory.store import Record
 from ...kernel_memory.thoughts import Stored, ThoughtMemory
 from ...kernel_memory.worth_keeping import cues_in
+from ...language.units import target_unit
 from ..context import Context
 from ..events import Event, MemoryChecked, MemoryRecalled, MemoryStored
 from ..kinds import Route
+from ..shown_units import unit_preferences
 from ..stage import stage
 
 NOTES_MAX_TOKENS = 160
@@ -53,7 +55,10 @@ def recall(ctx: Context) -> Iterator[Event]:
         kept.append((record, item.similarity))
     if refreshed or withheld:
         yield MemoryChecked(tuple(refreshed), tuple(withheld))
-    ctx.notes = [note_text(record) for record, _ in kept]
+    # a preference of units is not the planner's: the figures are converted after the read (`shown_units`)
+    units = [record for record, _ in kept if record.kind == "preference" and target_unit(record.text)]
+    ctx.preferred = unit_preferences(record.text for record in sorted(units, key=lambda r: -r.id))  # newest first
+    ctx.notes = [note_text(record) for record, _ in kept if record not in units]
     thoughts = tuple((r.id, r.text, round(similarity, 3)) for r, similarity in kept)
     yield MemoryRecalled(thoughts, round(time.perf_counter() - started, 3))
 
@@ -84,13 +89,14 @@ def post_think(ctx: Context) -> Iterator[Event]:
     if not answered and not request.said:
         return  # nothing to remember (but a correction's own words)
     started, stored = time.perf_counter(), list[Stored]()
-    if cues_in(request.said or request.text):  # first: a new definition retires the figures read under the old one
+    if cues_in(request.own_words):  # first: a new definition retires the figures read under the old one
         calling = time.perf_counter()
         stored, noted = yield from _notes(ctx, memory)
         started += noted - calling  # the model's time is not the memory's
     if ctx.route == Route.READ and len(reply.sql) == 1 and not ctx.params and not ctx.recalled_aside and answered:
+        # (not figures shown in a preferred unit: a result thought holds what its SQL returns)
         thought = evidence.result_thought(request.text, reply.result, reply.sql[0], ctx.session)
-        if thought is not None:
+        if thought is not None and not reply.units:
             stored.append(memory.remember(thought, source=request.text))
     added = tuple((s.record.id, s.record.text) for s in stored if s.record is not None)
     seconds = round(time.perf_counter() - started, 3)
@@ -99,7 +105,7 @@ def post_think(ctx: Context) -> Iterator[Event]:
 
 def _notes(ctx: Context, memory: ThoughtMemory) -> Generator[Event, None, tuple[list[Stored], float]]:
     """The notes of the request, stored; and when the model's call for them ended."""
-    own = ctx.request.said or ctx.request.text  # a correction is noted in its own words, beside what it corrects
+    own = ctx.request.own_words  # a correction is noted in its own words, beside what it corrects
     messages = notes_messages(own, ctx.request.previous)
     try:
         completion = yield from ctx.calls("memory", messages, NOTES_SCHEMA, NOTES_MAX_TOKENS)
