@@ -96,11 +96,11 @@ LOWER = {spelling.lower(): unit for spelling, unit in sorted(UNITS.items(), key=
 # a description says a unit as a symbol in brackets or after "in" ("(kg)", "in MW"), or by its name
 SAID_UNIT = re.compile(r"\(([^)]{1,12})\)|\bin\s+([A-Za-z][\w-]*)")
 NAME_LENGTH = 4  # a unit's name ("hours", "megawatts"), where a description does not put it in brackets
-# symbols a word of a column name means something else by more often: one letter ("m_count"), a minimum
-# or a maximum ("stock_min"), a middle initial
+# symbols a word of a column name means something else by more often: a minimum ("stock_min"), a middle
+# initial
 NOT_IN_NAMES = frozenset({"min", "mi"})
 # "in GW", "as tonnes", "into hours": the unit a figure is to be shown in (no figure before it)
-SHOWN_IN = re.compile(r"\b(?:in|as|into)\s+([A-Za-z][A-Za-z0-9 -]*)")
+SHOWN_IN = re.compile(r"\b(?:in|as|into)\s+([A-Za-z][\w-]*(?:\s+[A-Za-z][\w-]*)?)")
 
 
 def unit_named(word: str, *, lower: bool = False) -> Unit | None:
@@ -116,8 +116,10 @@ def column_unit(name: str, meaning: str) -> Unit | None:
     """The unit a column's figures are in: said in its description ("in MW", "(kg)", "megawatts"), else
     by a word of its name (`weight_kg`, `distanceKm`); None when neither says one.
 
-    >>> column_unit("lane", ""), column_unit("length_m", ""), column_unit("length", "in m")
+    >>> column_unit("lane", ""), column_unit("m_count", ""), column_unit("length", "in m")
     (None, None, Unit(symbol='m', kind='length', size=1.0))
+    >>> column_unit("flour_g", ""), column_unit("stock_min", "")
+    (Unit(symbol='g', kind='mass', size=1.0), None)
     >>> column_unit("ride_mins", ""), column_unit("storage", "disk space (GB)")
     (Unit(symbol='min', kind='time', size=60.0), Unit(symbol='GB', kind='data', size=1000000000.0))
     """
@@ -127,8 +129,11 @@ def column_unit(name: str, meaning: str) -> Unit | None:
     for word in re.findall(r"[A-Za-z][\w-]*", meaning):
         if len(word) >= NAME_LENGTH and (unit := unit_named(word)):
             return unit
-    for word in _name_words(name):
-        if len(word) > 1 and word.lower() not in NOT_IN_NAMES and (unit := unit_named(word, lower=True)):
+    words = _name_words(name)
+    for at, word in enumerate(words):
+        if len(word) == 1 and (at == 0 or at < len(words) - 1):
+            continue  # one letter says a unit only where it ends a name: `flour_g`, not `m_count`
+        if word.lower() not in NOT_IN_NAMES and (unit := unit_named(word, lower=True)):
             return unit
     return None
 
@@ -139,8 +144,8 @@ def target_unit(text: str) -> Unit | None:
 
     >>> target_unit("please always give durations in hours"), target_unit("show distances as km")
     (Unit(symbol='h', kind='time', size=3600.0), Unit(symbol='km', kind='length', size=1000.0))
-    >>> target_unit("from now on, in euros"), target_unit("in 2024 only")
-    (None, None)
+    >>> target_unit("from now on, in euros"), target_unit("in 2024 only"), target_unit("in future show loads in t")
+    (None, None, Unit(symbol='t', kind='mass', size=1000000.0))
     """
     found = target_unit_at(text)
     return None if found is None else found[0]
