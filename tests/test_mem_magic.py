@@ -259,9 +259,10 @@ def test_a_statement_for_the_memory_runs_nothing_and_its_preference_reaches_ever
 
 def test_a_standing_preference_of_units_converts_figures_and_never_reaches_the_planner(shell, scripted, capsys):
     """The column `kg` says its unit; the planner writes the read as if no preference were kept."""
-    scripted.push({"message": "note"}, notes(("preference", "weights", "Give weights in tonnes with two decimals.")))
+    scripted.push({"message": "units"})  # it only says what unit figures are shown in: kept as said, no notes call
     shell.run_cell("%%chatdb\nFrom now on, give weights in tonnes with two decimals.").raise_error()
-    capsys.readouterr()
+    out = capsys.readouterr().out
+    assert "Answer: Noted" in out and "Remembered: From now on, give weights in tonnes with two decimals." in out
     scripted.push(native("SELECT fruit, kg FROM stock ORDER BY kg DESC"))
     result = shell.run_cell("%%chatdb\nWhich fruit do we hold most of?")
     result.raise_error()
@@ -286,3 +287,13 @@ def test_a_correction_after_a_question_asks_it_again_and_is_noted(shell, scripte
     assert "Answer: Noted" not in out and "Remembered: Count only pears." in out
     assert result.result["kg"].tolist() == [12] and scripted.remaining == 0
     assert "Message: Actually, only the pears." in scripted.calls[-1].messages[-1]["content"]  # in its own words
+
+
+def test_a_preference_of_units_said_beside_a_question_is_kept_in_the_users_words(shell, scripted, capsys):
+    scripted.push({"message": "units"}, native("SELECT fruit, kg FROM stock ORDER BY kg DESC LIMIT 1"))
+    result = shell.run_cell("%%chatdb\nWhich fruit do we hold most of, from now on show weights in tonnes")
+    result.raise_error()
+    assert result.result.to_dict("list") == {"fruit": ["apple"], "t": [0.02]} and scripted.remaining == 0  # no notes call
+    assert "Remembered: from now on show weights in tonnes" in capsys.readouterr().out
+    scripted.push(native("SELECT sum(kg) AS kg FROM stock"))
+    assert shell.run_cell("%%chatdb\nHow much fruit do we hold?").result.to_dict("list") == {"t": [0.032]}

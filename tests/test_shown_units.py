@@ -54,7 +54,7 @@ PREFERENCES = [
 ]
 
 
-@pytest.mark.parametrize(("split", "preference"), zip(SPLITS, PREFERENCES, strict=True))
+@pytest.mark.parametrize(("split", "preference"), list(zip(SPLITS, PREFERENCES, strict=True)))
 def test_a_preference_of_units_is_split_from_the_question_it_is_said_with(split, preference):
     request_text, question = split
     assert split_preference(request_text) == (question, preference)
@@ -106,7 +106,7 @@ def test_only_figures_in_a_stated_unit_are_converted_and_a_named_column_without_
 
 
 def test_a_question_with_a_preference_is_planned_without_it_and_its_figures_converted_by_code(db, scripted):
-    scripted.push({"route": "read"}, {"message": "note"}, native(BY_TURBINES))  # the clause only shows figures
+    scripted.push({"route": "read"}, {"message": "units"}, native(BY_TURBINES))  # the clause only shows figures
     events = list(db.events("Top 2 sites by turbines, from now on show outputs in MW", use_memory=False))
     reply = events[-1].reply
     planned = scripted.calls[-1].messages[-1]["content"]
@@ -128,7 +128,7 @@ def test_a_question_with_a_preference_is_planned_without_it_and_its_figures_conv
 
 def test_a_clause_the_model_reads_as_part_of_the_question_is_planned_as_written(db, scripted):
     """The words only suggest a preference: without the model's agreement nothing is taken out."""
-    scripted.push({"route": "read"}, {"message": "request"}, native(BY_TURBINES))
+    scripted.push({"route": "read"}, {"message": "rows"}, native(BY_TURBINES))
     reply = db.ask("Top 2 sites by turbines, from now on show outputs in MW", use_memory=False)
     assert "from now on show outputs in MW" in scripted.calls[-1].messages[-1]["content"]
     assert reply.result["output_kw"].tolist() == [6000.0, 6600.0] and reply.units == ()
@@ -137,7 +137,7 @@ def test_a_clause_the_model_reads_as_part_of_the_question_is_planned_as_written(
 def test_a_preference_for_a_column_no_unit_is_stated_for_converts_nothing_and_says_how_to_state_it(db, scripted):
     scripted.push(
         {"route": "read"},
-        {"message": "note"},
+        {"message": "units"},
         native(TALLEST),
     )
     reply = db.ask("Tallest hub per site, from now on show hub heights in feet", use_memory=False)
@@ -146,7 +146,7 @@ def test_a_preference_for_a_column_no_unit_is_stated_for_converts_nothing_and_sa
     db.describe("turbines.hub_height", "height of the hub above ground (m)")
     scripted.push(
         {"route": "read"},
-        {"message": "note"},
+        {"message": "units"},
         native(TALLEST),
     )
     reply = db.ask("Tallest hub per site, from now on show hub heights in feet", use_memory=False)

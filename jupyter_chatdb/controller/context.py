@@ -120,6 +120,7 @@ class Context:
     route: Route = Route.READ  # without a route stage, what the user allowed (`Controller.run` sets it)
     notes: list[str] = field(default_factory=list)  # recalled thoughts
     preferred: list[Preference] = field(default_factory=list)  # units to show figures in, kept from the planner
+    stated_preference: Preference | None = None  # one the request states, as the model agreed: kept after
     examples: tuple[str, ...] = ()  # the questions of the verified reads shown with the request
     recalled_aside: bool = False  # a thought came by a reference back, not by the request's own words
     doubtful: list[str] = field(default_factory=list)  # words of the request no name says (`check_concepts`)

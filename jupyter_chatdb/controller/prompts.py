@@ -202,6 +202,21 @@ Question before: How many kites are out? Message: Actually, show me the riders i
         ("correction", "new request"),
         "correction",
     ),
+    "units": (
+        """\
+You read part of a message to a database assistant. Reply {"message": "units"} when it only says what unit \
+figures are to be shown in (from now on, by default); reply {"message": "rows"} when it says which rows to find \
+or count.
+Examples:
+from now on show depths in metres
+{"message": "units"}
+Going forward, give kite weights in grams.
+{"message": "units"}
+by default only list the kites kept in the red shed
+{"message": "rows"}""",
+        ("units", "rows"),
+        "units",
+    ),
 }
 
 

@@ -19,6 +19,7 @@ import pandas as pd
 import sqlglot
 from sqlglot import exp
 
+from ..kernel_memory.thoughts import Thought
 from ..language.cues import JOINING, NOTE_CUES
 from ..language.units import Unit, column_unit, decimals_said, factor, target_unit, target_unit_at
 from ..language.words import stems
@@ -248,6 +249,28 @@ def split_preference(text: str) -> tuple[str, str] | None:
         if re.search(r"\w", JOINING.sub("", question)):
             return question, clause.strip()
     return None
+
+
+def preference_alone(text: str) -> Preference | None:
+    """The preference of units `text` states, where it states nothing else: a preference's cue, a unit to
+    show figures in, and no question (`split_preference` finds none beside it).
+
+    >>> alone = preference_alone("From now on, give loads in tonnes with one decimal.")
+    >>> alone.unit.symbol, alone.decimals
+    ('t', 1)
+    >>> preference_alone("From now on, round money to cents."), preference_alone("Loads in tonnes, from now on. Top barges?")
+    (None, None)
+    """
+    unit = target_unit(text)
+    if unit is None or not NOTE_CUES["preference"].search(text) or split_preference(text) is not None:
+        return None
+    return Preference(text.strip(), unit, decimals_said(text))
+
+
+def preference_thought(preference: Preference) -> Thought:
+    """A preference of units as the memory keeps it, in the user's words: a newer one for the same kind of
+    unit replaces it."""
+    return Thought(preference.unit.kind, "preference", preference.text, preference.text, "preference")
 
 
 def _shown_in(sentence: str, begin: int) -> int | None:

@@ -28,9 +28,11 @@ from ..events import AskedAgain, Event, Reply, Routed
 from ..kinds import Route
 from ..route_cues import about_the_database, general_sql_question
 from ..second_opinion import is_unsafe
+from ..shown_units import Preference, preference_alone
 from ..stage import stage
 from ..unsafe import danger
 from .ground_values import mentioned
+from .units_aside import only_units, state
 
 ROUTE_MAX_TOKENS = 12
 ANSWER_MAX_TOKENS = 120
@@ -56,6 +58,9 @@ def route_quickly(ctx: Context) -> Iterator[Event]:
         ctx.route = Route.WRITE  # the user asks for a write, and the request is a record's `key: value` lines
     elif not ctx.request.allow_writes and (again := as_corrected(ctx.request.previous, text)):
         yield from _confirmed(ctx, "correction", again)  # "Actually, only the open ones", if the model agrees
+        return
+    elif not ctx.request.allow_writes and only_states_a_note(text) and (alone := preference_alone(text)):
+        yield from _units_alone(ctx, alone)  # a preference of units alone, if the model agrees: kept as said
         return
     elif not ctx.request.allow_writes and only_states_a_note(text):
         yield from _confirmed(ctx, "note")  # for the memory alone, if the model agrees
@@ -154,6 +159,19 @@ def _confirmed(ctx: Context, cue: str, again: str = "") -> Iterator[Event]:
     else:
         yield from _route_by_model(ctx)
         return
+    yield Routed(ctx.route)
+
+
+def _units_alone(ctx: Context, preference: Preference) -> Iterator[Event]:
+    """A request that only states what unit figures are to be shown in ("From now on, give loads in
+    tonnes."): kept in the user's words when the model agrees (`post_think`), else asked as a read."""
+    if (yield from only_units(ctx, ctx.request.text)):
+        state(ctx, preference)
+        request = ctx.request
+        ctx.route = Route.CHAT
+        ctx.reply = Reply(request.text, NOTED, [], None, [], ctx.calls.usage, ctx.services.model.name, route=Route.CHAT)
+    else:
+        ctx.route = Route.READ
     yield Routed(ctx.route)
 
 

@@ -17,7 +17,7 @@ from ...language.units import target_unit
 from ..context import Context
 from ..events import Event, MemoryChecked, MemoryRecalled, MemoryStored
 from ..kinds import Route
-from ..shown_units import unit_preferences
+from ..shown_units import preference_thought, unit_preferences
 from ..stage import stage
 
 NOTES_MAX_TOKENS = 160
@@ -89,9 +89,14 @@ def post_think(ctx: Context) -> Iterator[Event]:
     if not answered and not request.said:
         return  # nothing to remember (but a correction's own words)
     started, stored = time.perf_counter(), list[Stored]()
-    if cues_in(request.own_words):  # first: a new definition retires the figures read under the old one
+    rest = request.own_words
+    if ctx.stated_preference is not None:  # confirmed by the model already: kept as the user said it
+        stored.append(memory.remember(preference_thought(ctx.stated_preference), source=rest))
+        rest = request.text if request.stated else ""  # the question it was said beside, if any
+    if cues_in(rest):  # first: a new definition retires the figures read under the old one
         calling = time.perf_counter()
-        stored, noted = yield from _notes(ctx, memory)
+        noted_now, noted = yield from _notes(ctx, memory, rest)
+        stored += noted_now
         started += noted - calling  # the model's time is not the memory's
     if ctx.route == Route.READ and len(reply.sql) == 1 and not ctx.params and not ctx.recalled_aside and answered:
         # (not figures shown in a preferred unit: a result thought holds what its SQL returns)
@@ -103,9 +108,9 @@ def post_think(ctx: Context) -> Iterator[Event]:
     yield MemoryStored(added, tuple(i for s in stored for i in s.superseded), seconds)
 
 
-def _notes(ctx: Context, memory: ThoughtMemory) -> Generator[Event, None, tuple[list[Stored], float]]:
-    """The notes of the request, stored; and when the model's call for them ended."""
-    own = ctx.request.own_words  # a correction is noted in its own words, beside what it corrects
+def _notes(ctx: Context, memory: ThoughtMemory, own: str) -> Generator[Event, None, tuple[list[Stored], float]]:
+    """The notes of the request's own words `own`, stored; and when the model's call for them ended. A
+    correction is noted in its own words, beside what it corrects."""
     messages = notes_messages(own, ctx.request.previous)
     try:
         completion = yield from ctx.calls("memory", messages, NOTES_SCHEMA, NOTES_MAX_TOKENS)

@@ -3,24 +3,25 @@ MW"): the read is planned without it, and its figures are converted after it run
 
 from __future__ import annotations
 
-from collections.abc import Iterator
+from collections.abc import Generator, Iterator
 from dataclasses import replace
 
-from ...language.units import target_unit
+from ...language.units import decimals_said, target_unit
 from .. import prompts
 from ..context import Context
 from ..events import Event, PreferenceSetAside
 from ..kinds import Route
 from ..shown_units import Preference, split_preference
 from ..stage import stage
-from .route import ROUTE_MAX_TOKENS
+
+UNITS_MAX_TOKENS = 12  # {"message": "units"}
 
 
 @stage
 def set_preference_aside(ctx: Context) -> Iterator[Event]:
     """Where a read's words hold a preference's cue and a unit to show figures in, in a clause apart from
     its question, and one short call agrees that clause asks for no rows, the question is planned alone
-    and the preference is kept for the answer (and noted after it, in the user's words). The words alone
+    and the preference is kept for the answer (and in the memory, in the user's words). The words alone
     take nothing out: without the model's agreement the request is planned as written."""
     request = ctx.request
     if ctx.route != Route.READ or request.approved or request.said or ctx.reply is not None:
@@ -31,10 +32,21 @@ def set_preference_aside(ctx: Context) -> Iterator[Event]:
     question, clause = split
     unit = target_unit(clause)
     assert unit is not None, "a preference is split off by the unit it names"
-    messages = prompts.cue_messages("note", clause)
-    completion = yield from ctx.calls("route", messages, prompts.cue_schema("note"), ROUTE_MAX_TOKENS)
-    if not prompts.cue_confirmed("note", completion.text):
+    if not (yield from only_units(ctx, clause)):
         return
     ctx.request = replace(request, text=question, stated=request.text)
-    ctx.preferred = [Preference(clause, unit), *(p for p in ctx.preferred if p.unit.kind != unit.kind)]
+    state(ctx, Preference(clause, unit, decimals_said(clause)))
     yield PreferenceSetAside(question, clause, unit.symbol)
+
+
+def only_units(ctx: Context, clause: str) -> Generator[Event, None, bool]:
+    """Whether the model agrees `clause` only says what unit figures are to be shown in."""
+    messages = prompts.cue_messages("units", clause)
+    completion = yield from ctx.calls("route", messages, prompts.cue_schema("units"), UNITS_MAX_TOKENS)
+    return prompts.cue_confirmed("units", completion.text)
+
+
+def state(ctx: Context, preference: Preference) -> None:
+    """The request states `preference`: it wins over one kept for the same kind of unit, and is kept."""
+    ctx.preferred = [preference, *(p for p in ctx.preferred if p.unit.kind != preference.unit.kind)]
+    ctx.stated_preference = preference
