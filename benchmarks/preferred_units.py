@@ -19,6 +19,7 @@ preference did not change which rows were read); for a column whose unit nothing
 
     python benchmarks/preferred_units.py --half tune -v
     python benchmarks/preferred_units.py --half report --out benchmarks/out/preferred_units_report.jsonl
+    python benchmarks/preferred_units.py --summary before=old.jsonl@native,native=new.jsonl@native,raw=new.jsonl@raw
 """
 
 from __future__ import annotations
@@ -545,8 +546,26 @@ def ask_raw(model: LLM, schema: str, path: Path, kept: str, request: str) -> tup
         return None, sql, str(error)
 
 
+def summary(entries: str) -> int:
+    """The figures of saved runs side by side: `label=path@way,...` (the way's rows of each file, as label)."""
+    outcomes, labels = [], []
+    for entry in entries.split(","):
+        label, rest = entry.split("=", 1)
+        path, way = rest.rsplit("@", 1)
+        labels.append(label)
+        for line in Path(path).open():
+            outcome = Outcome(**json.loads(line))
+            if outcome.way == way:
+                outcome.way = label
+                outcomes.append(outcome)
+    report(outcomes, labels)
+    return 0
+
+
 def main() -> int:
     args = parse_args()
+    if args.summary:
+        return summary(args.summary)
     model = select_backend(args.model)
     ways = args.ways.split(",")
     outcomes: list[Outcome] = []
@@ -601,7 +620,8 @@ def main() -> int:
 
 
 def report(outcomes: list[Outcome], ways: list[str]) -> None:
-    print(f"\nPreferred units ({len({(o.trade, o.question) for o in outcomes})} requests)")
+    asked = {(o.trade, o.question) for o in outcomes if o.wording == "none"}
+    print(f"\nPreferred units ({len(asked)} questions, each in the wordings below)")
     print(f"  {'':36}" + "".join(f"{way:>12}" for way in ways))
     for how in WORDINGS:
         for label, pick, score in (
@@ -631,6 +651,7 @@ def parse_args() -> argparse.Namespace:
     parser.add_argument("--ways", default="native,raw")
     parser.add_argument("--model", default="local")
     parser.add_argument("--out", type=Path, default=Path("benchmarks/out/preferred_units.jsonl"))
+    parser.add_argument("--summary", default="", help="label=path@way,...: print saved runs side by side")
     parser.add_argument("-v", "--verbose", action="store_true")
     return parser.parse_args()
 
