@@ -293,7 +293,9 @@ def test_a_preference_of_units_said_beside_a_question_is_kept_in_the_users_words
     scripted.push({"message": "units"}, native("SELECT fruit, kg FROM stock ORDER BY kg DESC LIMIT 1"))
     result = shell.run_cell("%%chatdb\nWhich fruit do we hold most of, from now on show weights in tonnes")
     result.raise_error()
-    assert result.result.to_dict("list") == {"fruit": ["apple"], "t": [0.02]} and scripted.remaining == 0  # no notes call
+    assert (
+        result.result.to_dict("list") == {"fruit": ["apple"], "t": [0.02]} and scripted.remaining == 0
+    )  # no notes call
     assert "Remembered: from now on show weights in tonnes" in capsys.readouterr().out
     scripted.push(native("SELECT sum(kg) AS kg FROM stock"))
     assert shell.run_cell("%%chatdb\nHow much fruit do we hold?").result.to_dict("list") == {"t": [0.032]}

@@ -227,6 +227,8 @@ def split_preference(text: str) -> tuple[str, str] | None:
     ('Which hives gave most honey?', 'From now on give weights in tonnes.')
     >>> split_preference("Show loads in tonnes from now on and list the 5 heaviest barges")
     ('list the 5 heaviest barges', 'Show loads in tonnes from now on')
+    >>> split_preference("Loads in tonnes from now on, then list the barges")
+    ('list the barges', 'Loads in tonnes from now on')
     >>> split_preference("I prefer hives over 20 kg, list them"), split_preference("From now on, in tonnes.")
     (None, None)
     """
@@ -238,10 +240,11 @@ def split_preference(text: str) -> tuple[str, str] | None:
         if cue is None:
             continue
         breaks = list(CLAUSE_BREAK.finditer(sentence))
-        begin = max((b.end() for b in breaks if b.end() <= cue.start()), default=0)
-        said = _shown_in(sentence, begin)
-        if said is None:
+        shown = _shown_in(sentence, cue.start(), breaks)
+        if shown is None:
             continue
+        first, said = min(cue.start(), shown[0]), shown[1]
+        begin = max((b.end() for b in breaks if b.end() <= first), default=0)
         end = min((b.start() for b in breaks if b.start() >= max(cue.end(), said)), default=len(sentence))
         clause = sentence[begin:end]
         before, after = text[: start + begin], text[start + end :]
@@ -273,10 +276,16 @@ def preference_thought(preference: Preference) -> Thought:
     return Thought(preference.unit.kind, "preference", preference.text, preference.text, "preference")
 
 
-def _shown_in(sentence: str, begin: int) -> int | None:
-    """Where the unit `sentence` asks figures to be shown in ends, after `begin`; None if it asks none."""
-    found = target_unit_at(sentence[begin:])
-    return None if found is None else begin + found[1]
+def _shown_in(sentence: str, cue: int, breaks: list[re.Match[str]]) -> tuple[int, int] | None:
+    """Where the unit said with the cue at `cue` starts and ends: after the cue in its clause, else before
+    it in the clause the cue ends ("Loads in tonnes, from now on"); None if neither says one."""
+    begin = max((b.end() for b in breaks if b.end() <= cue), default=0)
+    after = target_unit_at(sentence[begin:])
+    if after is not None:
+        return begin + after[1], begin + after[2]
+    before = max((b.end() for b in breaks if b.end() < begin), default=0)
+    found = target_unit_at(sentence[before:begin])
+    return None if found is None else (before + found[1], before + found[2])
 
 
 def _trimmed(part: str) -> str:

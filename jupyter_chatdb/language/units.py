@@ -146,23 +146,26 @@ def target_unit(text: str) -> Unit | None:
     (Unit(symbol='h', kind='time', size=3600.0), Unit(symbol='km', kind='length', size=1000.0))
     >>> target_unit("from now on, in euros"), target_unit("in 2024 only"), target_unit("in future show loads in t")
     (None, None, Unit(symbol='t', kind='mass', size=1000000.0))
+    >>> target_unit("show dates as day/month/year")  # a format, not a unit
+
     """
     found = target_unit_at(text)
     return None if found is None else found[0]
 
 
-def target_unit_at(text: str) -> tuple[Unit, int] | None:
-    """`target_unit`, and where its word ends in `text`.
+def target_unit_at(text: str) -> tuple[Unit, int, int] | None:
+    """`target_unit`, and where its words start ("in", "as") and end in `text`.
 
     >>> target_unit_at("loads in metric tons, please")
-    (Unit(symbol='t', kind='mass', size=1000000.0), 20)
+    (Unit(symbol='t', kind='mass', size=1000000.0), 6, 20)
     """
     for match in SHOWN_IN.finditer(text):
         words = list(re.finditer(r"\S+", match.group(1)))
-        for count in (2, 1):  # "metric tons", then "tons"
+        for count in (2, 1)[-len(words) :]:  # "metric tons", then "tons"
             said = " ".join(w.group().strip(",.;:!?") for w in words[:count])
-            if len(words) >= count and (unit := unit_named(said)):
-                return unit, match.start(1) + len(match.group(1)[: words[count - 1].end()].rstrip(",.;:!?"))
+            end = match.start(1) + len(match.group(1)[: words[count - 1].end()].rstrip(",.;:!?"))
+            if text[end : end + 1] != "/" and (unit := unit_named(said)):
+                return unit, match.start(), end
     return None
 
 
