@@ -122,20 +122,33 @@ def column_unit(name: str, meaning: str) -> Unit | None:
     (Unit(symbol='g', kind='mass', size=1.0), None)
     >>> column_unit("ride_mins", ""), column_unit("storage", "disk space (GB)")
     (Unit(symbol='min', kind='time', size=60.0), Unit(symbol='GB', kind='data', size=1000000000.0))
+    >>> column_unit("price_per_kg", ""), column_unit("price", "euros per kilogram"), column_unit("kg_per_hive", "")
+    (None, None, Unit(symbol='kg', kind='mass', size=1000.0))
     """
     for match in SAID_UNIT.finditer(meaning):
-        if unit := unit_named(match.group(1) or match.group(2)):
+        if not _per(meaning[: match.start()]) and (unit := unit_named(match.group(1) or match.group(2))):
             return unit
-    for word in re.findall(r"[A-Za-z][\w-]*", meaning):
-        if len(word) >= NAME_LENGTH and (unit := unit_named(word)):
+    for word in re.finditer(r"[A-Za-z][\w-]*", meaning):
+        if (
+            len(word.group()) >= NAME_LENGTH
+            and not _per(meaning[: word.start()])
+            and (unit := unit_named(word.group()))
+        ):
             return unit
     words = _name_words(name)
     for at, word in enumerate(words):
         if len(word) == 1 and (at == 0 or at < len(words) - 1):
             continue  # one letter says a unit only where it ends a name: `flour_g`, not `m_count`
+        if at and words[at - 1].lower() == "per":
+            continue  # what a rate is per (`price_per_kg`) is not the unit of its figures
         if word.lower() not in NOT_IN_NAMES and (unit := unit_named(word, lower=True)):
             return unit
     return None
+
+
+def _per(before: str) -> bool:
+    """Whether a unit said after `before` is what a rate is per ("price per kilogram", "EUR/kg")."""
+    return bool(re.search(r"(?:\bper|/)\s*$", before, re.IGNORECASE))
 
 
 def target_unit(text: str) -> Unit | None:
