@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import pytest
 
-from jupyter_chatdb import ChatDB
+from jupyter_chatdb import ChatDB, ChatDBError
 from jupyter_chatdb.controller.events import Answered, ConceptsMissing, MemoryStored, ValueCorrected
 from jupyter_chatdb.grounding.concepts import StoredWords, attribute_phrases, missing_concepts, named
 
@@ -198,3 +198,12 @@ def test_an_attribute_read_as_a_column_that_no_query_can_use_is_said_to_be_missi
     reply = plain.ask("What is the average discount per sale?")
     assert reply.missing == ("no discount column: read as sales.product, and no query on that column worked",)
     assert reply.answer.startswith("I can't answer that from the data: no discount column: read as sales.product")
+
+
+def test_a_word_read_as_a_whole_table_is_not_blamed_when_the_query_fails(plain, scripted):
+    """Read as a table, not a column: a query that fails says nothing of the word, so the failure is shown
+    as it is, not as data the tables lack."""
+    failing = "SELECT avg(CAST(product AS DOUBLE)) AS discount FROM sales"
+    scripted.push({"means": "sales"}, *[native(failing)] * 4, *[{"sql": failing}] * 4)
+    with pytest.raises(ChatDBError, match="Conversion Error"):
+        plain.ask("What is the average discount per sale?")

@@ -159,14 +159,24 @@ def fall_back(ctx: Context) -> Iterator[Event]:
             finally:
                 ctx.chain = again.chain  # the pipeline says what it rolls back when a stage fails
     except (QueryFailed, ModelOutputError, SQLRefused):
-        if not ctx.assumed:
-            raise
+        as_columns = [assumed for assumed in ctx.assumed if _read_as_a_column(assumed)]
+        if not as_columns:
+            raise  # a word read as a whole table: the failure says nothing of the word
         # a word no column says, read as a column, and no query on that reading worked: the data lacks it
-        missing = [f"{assumed}, and no query on that column worked" for assumed in ctx.assumed]
+        missing = [f"{assumed}, and no query on that column worked" for assumed in as_columns]
         yield ConceptsMissing(tuple(missing))
         ctx.reply = refusal(ctx, missing)
         return
     ctx.reply = cast(Reply, again.reply)
+
+
+def _read_as_a_column(assumed: str) -> bool:
+    """Whether the model read the word of `assumed` ("cost: read as plants.capacity") as one column.
+
+    >>> _read_as_a_column("no cost column: read as plants.capacity"), _read_as_a_column("no age column: read as cars")
+    (True, False)
+    """
+    return "." in assumed.rpartition(": read as ")[2]
 
 
 def _adds_to_a_change(does: str, changes: tuple[TableChange, ...]) -> str | None:
