@@ -128,11 +128,11 @@ def column_unit(name: str, meaning: str) -> Unit | None:
     for match in SAID_UNIT.finditer(meaning):
         if not _per(meaning[: match.start()]) and (unit := unit_named(match.group(1) or match.group(2))):
             return unit
-    for word in re.finditer(r"[A-Za-z][\w-]*", meaning):
+    for said in re.finditer(r"[A-Za-z][\w-]*", meaning):
         if (
-            len(word.group()) >= NAME_LENGTH
-            and not _per(meaning[: word.start()])
-            and (unit := unit_named(word.group()))
+            len(said.group()) >= NAME_LENGTH
+            and not _per(meaning[: said.start()])
+            and (unit := unit_named(said.group()))
         ):
             return unit
     words = _name_words(name)
