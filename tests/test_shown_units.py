@@ -42,7 +42,7 @@ def db(scripted):
 
 SPLITS = [
     ("Top 2 sites by turbines, from now on show outputs in MW", "Top 2 sites by turbines"),
-    ("From now on give loads in tonnes. Which barges carried most?", "Which barges carried most?"),
+    ("From now on give loads in tonnes. Which looms wove most?", "Which looms wove most?"),
     ("Show durations in hours from now on and list the 5 longest rides", "list the 5 longest rides"),
     ("Welche Höfe haben die meisten Bienen? From now on, weights in kg.", "Welche Höfe haben die meisten Bienen?"),
 ]
@@ -63,10 +63,10 @@ def test_a_preference_of_units_is_split_from_the_question_it_is_said_with(split,
 @pytest.mark.parametrize(
     "request_text",
     [
-        "I prefer barges over 20 t, list them",  # a figure's unit: a condition on rows
+        "I prefer looms over 20 t, list them",  # a figure's unit: a condition on rows
         "From now on, show loads in tonnes.",  # nothing but the preference: a note for the memory
         "Top 2 sites by turbines, in MW",  # no cue of a standing preference
-        "From now on round money to cents, then list the barges",  # no unit to show figures in
+        "From now on round money to cents, then list the looms",  # no unit to show figures in
     ],
 )
 def test_nothing_is_split_from_a_request_that_states_no_preference_of_units_beside_a_question(request_text):
@@ -78,7 +78,7 @@ def test_units_are_read_from_a_description_before_a_name_and_converted_only_with
     assert column_unit("stock_min", "") is None and column_unit("m_count", "") is None  # a minimum, a letter
     assert column_unit("CapacityMW", "") == UNITS["MW"] and column_unit("size_gb", "") == UNITS["GB"]
     assert factor(UNITS["kW"], UNITS["GW"]) == 1e-6 and factor(UNITS["kg"], UNITS["km"]) is None
-    assert target_unit("weights in metric tons") == UNITS["t"] and target_unit("barges in Grimsby") is None
+    assert target_unit("weights in metric tons") == UNITS["t"] and target_unit("looms in Grimsby") is None
 
 
 def test_only_figures_in_a_stated_unit_are_converted_and_a_named_column_without_one_is_said():

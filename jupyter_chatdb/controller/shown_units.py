@@ -225,10 +225,10 @@ def split_preference(text: str) -> tuple[str, str] | None:
     ('Top 3 sites by turbines', 'from now on show outputs in MW')
     >>> split_preference("From now on give weights in tonnes. Which hives gave most honey?")
     ('Which hives gave most honey?', 'From now on give weights in tonnes.')
-    >>> split_preference("Show loads in tonnes from now on and list the 5 heaviest barges")
-    ('list the 5 heaviest barges', 'Show loads in tonnes from now on')
-    >>> split_preference("Loads in tonnes from now on, then list the barges")
-    ('list the barges', 'Loads in tonnes from now on')
+    >>> split_preference("Show loads in tonnes from now on and list the 5 heaviest looms")
+    ('list the 5 heaviest looms', 'Show loads in tonnes from now on')
+    >>> split_preference("Loads in tonnes from now on, then list the looms")
+    ('list the looms', 'Loads in tonnes from now on')
     >>> split_preference("I prefer hives over 20 kg, list them"), split_preference("From now on, in tonnes.")
     (None, None)
     """
@@ -261,7 +261,7 @@ def preference_alone(text: str) -> Preference | None:
     >>> alone = preference_alone("From now on, give loads in tonnes with one decimal.")
     >>> alone.unit.symbol, alone.decimals
     ('t', 1)
-    >>> preference_alone("From now on, round money to cents."), preference_alone("Loads in tonnes, from now on. Top barges?")
+    >>> preference_alone("From now on, round money to cents."), preference_alone("Loads in tonnes, from now on. Top looms?")
     (None, None)
     """
     unit = target_unit(text)

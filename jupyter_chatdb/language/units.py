@@ -118,9 +118,9 @@ def column_unit(name: str, meaning: str) -> Unit | None:
 
     >>> column_unit("lane", ""), column_unit("m_count", ""), column_unit("length", "in m")
     (None, None, Unit(symbol='m', kind='length', size=1.0))
-    >>> column_unit("flour_g", ""), column_unit("stock_min", "")
+    >>> column_unit("yarn_g", ""), column_unit("stock_min", "")
     (Unit(symbol='g', kind='mass', size=1.0), None)
-    >>> column_unit("ride_mins", ""), column_unit("storage", "disk space (GB)")
+    >>> column_unit("weaving_mins", ""), column_unit("archive", "scanned pages (GB)")
     (Unit(symbol='min', kind='time', size=60.0), Unit(symbol='GB', kind='data', size=1000000000.0))
     >>> column_unit("price_per_kg", ""), column_unit("price", "euros per kilogram"), column_unit("kg_per_hive", "")
     (None, None, Unit(symbol='kg', kind='mass', size=1000.0))
@@ -138,7 +138,7 @@ def column_unit(name: str, meaning: str) -> Unit | None:
     words = _name_words(name)
     for at, word in enumerate(words):
         if len(word) == 1 and (at == 0 or at < len(words) - 1):
-            continue  # one letter says a unit only where it ends a name: `flour_g`, not `m_count`
+            continue  # one letter says a unit only where it ends a name: `yarn_g`, not `m_count`
         if at and words[at - 1].lower() == "per":
             continue  # what a rate is per (`price_per_kg`) is not the unit of its figures
         if word.lower() not in NOT_IN_NAMES and (unit := unit_named(word, lower=True)):
