@@ -3,9 +3,10 @@ shown in the unit the user prefers, converted from the unit each column is store
 
 Five invented trades (two to tune on: river barges, an orchard; three to report: a data hall, a cycling
 club, a bakery), each one table whose columns state their unit by name (`cargo_kg`), by comment ("time at
-sea in minutes") or not at all. Each question is asked in four wordings: the preference after the question
+sea in minutes") or not at all. Each question is asked in five wordings: the preference after the question
 ("..., from now on show loads in tonnes"), before it ("Going forward, give loads in tonnes. Which ...?"),
-kept from a cell before (memory on), and no preference at all (the answers a preference must leave alone).
+kept from a cell before (memory on), asked in the question itself ("..., and how much in kilograms?"), and
+no preference at all (the answers a preference must leave alone).
 Questions and golds were written before any run; every gold is checked to run and to rank without a tie.
 
 Ways, in one run: `native` (ChatDB as it is, over DuckDB with the comments) and `raw` (the model one shot,
@@ -421,7 +422,7 @@ TRADES = (
     ),
 )
 CUES = ("from now on", "going forward", "by default", "in future")
-WORDINGS = ("after", "before", "kept", "none")
+WORDINGS = ("after", "before", "kept", "asked", "none")
 
 
 def wording(question: Question, how: str, index: int) -> tuple[str, str]:
@@ -434,6 +435,8 @@ def wording(question: Question, how: str, index: int) -> tuple[str, str]:
         return "", f"{cue.capitalize()}, {shown}. {question.text}"
     if how == "kept":
         return f"{cue.capitalize()}, {shown}.", question.text
+    if how == "asked":  # the unit in the question itself, no preference kept
+        return "", f"{question.text.rstrip('?.')} in {question.unit}?"
     return "", question.text
 
 

@@ -151,3 +151,22 @@ def test_a_preference_for_a_column_no_unit_is_stated_for_converts_nothing_and_sa
     )
     reply = db.ask("Tallest hub per site, from now on show hub heights in feet", use_memory=False)
     assert reply.result["hub_height (ft)"].round(1).tolist() == [311.7, 360.9, 196.9]
+
+
+def test_a_question_asking_for_a_unit_is_planned_without_it_and_converted_for_this_question_only(db, scripted):
+    total = "SELECT site, sum(output_kw) AS output_kw FROM turbines GROUP BY site ORDER BY site"
+    scripted.push({"route": "read"}, {"message": "units"}, native(total))
+    reply = db.ask("Total output of each site in MW", use_memory=False)
+    said = scripted.calls[1].messages[-1]["content"]
+    assert said == "in MW (said in: Total output of each site in MW)"
+    assert scripted.calls[-1].messages[-1]["content"].rstrip().endswith("-- Total output of each site")
+    assert reply.result["output_mw"].tolist() == [6.0, 6.6, 0.9]
+    scripted.push({"route": "read"}, native(total))  # the next question is shown as stored
+    assert db.ask("Total output of each site", use_memory=False).result["output_kw"].tolist() == [6000.0, 6600.0, 900.0]
+
+
+def test_a_unit_no_column_holds_figures_of_is_left_in_the_question(db, scripted):
+    """No column holds a mass: "in tonnes" is the model's to read, and no call asks about it."""
+    scripted.push(native("SELECT count(*) AS n FROM turbines"))
+    db.ask("How many turbines weigh in tonnes?", use_memory=False)
+    assert "in tonnes" in scripted.calls[-1].messages[-1]["content"] and len(scripted.calls) == 1

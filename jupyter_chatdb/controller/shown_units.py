@@ -270,6 +270,29 @@ def preference_alone(text: str) -> Preference | None:
     return Preference(text.strip(), unit, decimals_said(text))
 
 
+def unit_asked(text: str, catalog: Catalog) -> tuple[str, str, Unit] | None:
+    """A question that asks for figures in a unit ("What is the total output in MW?") where a column of the
+    tables holds figures of that kind in another unit: (the question without it, what it said, the unit);
+    None otherwise (a preference says it with a cue: `split_preference`).
+
+    >>> from jupyter_chatdb.sql.catalog import Column
+    >>> catalog = Catalog([Table("looms", (Column("output_m", "DOUBLE"),), 3)])
+    >>> unit_asked("What is the total output in km?", catalog)
+    ('What is the total output?', 'in km', Unit(symbol='km', kind='length', size=1000.0))
+    >>> unit_asked("What is the total output in tonnes?", catalog), unit_asked("Looms in Hall B?", catalog)
+    (None, None)
+    """
+    found = target_unit_at(text)
+    if found is None or NOTE_CUES["preference"].search(text):
+        return None
+    unit, start, end = found
+    held = (column_unit(c.name, c.meaning) for table in catalog.tables.values() for c in table.columns)
+    if not any(other is not None and other.kind == unit.kind and other != unit for other in held):
+        return None
+    question = (text[:start].rstrip(" ,;:") + text[end:]).strip()
+    return question, text[start:end], unit
+
+
 def preference_thought(preference: Preference) -> Thought:
     """A preference of units as the memory keeps it, in the user's words: a newer one for the same kind of
     unit replaces it."""

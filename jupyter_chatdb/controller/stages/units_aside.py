@@ -1,5 +1,6 @@
 """A read that also states a preference of units ("Top 3 sites by turbines, from now on show outputs in
-MW"): the read is planned without it, and its figures are converted after it runs (`shown_units`)."""
+MW"), or asks for its figures in a unit ("... in MW?"): the read is planned without it, and its figures
+are converted after it runs (`shown_units`)."""
 
 from __future__ import annotations
 
@@ -11,7 +12,7 @@ from .. import prompts
 from ..context import Context
 from ..events import Event, PreferenceSetAside
 from ..kinds import Route
-from ..shown_units import Preference, split_preference
+from ..shown_units import Preference, split_preference, unit_asked
 from ..stage import stage
 
 UNITS_MAX_TOKENS = 12  # {"message": "units"}
@@ -28,6 +29,7 @@ def set_preference_aside(ctx: Context) -> Iterator[Event]:
         return
     split = split_preference(request.text)
     if split is None:
+        yield from _unit_asked(ctx)
         return
     question, clause = split
     unit = target_unit(clause)
@@ -37,6 +39,22 @@ def set_preference_aside(ctx: Context) -> Iterator[Event]:
     ctx.request = replace(request, text=question, stated=request.text)
     state(ctx, Preference(clause, unit, decimals_said(clause)))
     yield PreferenceSetAside(question, clause, unit.symbol)
+
+
+def _unit_asked(ctx: Context) -> Iterator[Event]:
+    """A question asking for figures in a unit a column's figures are not in ("What is the total output in
+    MW?" of a column in kW): asked without it when the model agrees it only says the unit, its figures
+    converted by code; for this question only, nothing kept."""
+    request = ctx.request
+    asked = unit_asked(request.text, ctx.catalog)
+    if asked is None:
+        return
+    question, said, unit = asked
+    if not (yield from only_units(ctx, f"{said} (said in: {request.text})")):
+        return
+    ctx.request = replace(request, text=question, stated=request.text)
+    ctx.preferred = [Preference(request.text, unit), *(p for p in ctx.preferred if p.unit.kind != unit.kind)]
+    yield PreferenceSetAside(question, said, unit.symbol)
 
 
 def only_units(ctx: Context, clause: str) -> Generator[Event, None, bool]:
