@@ -293,6 +293,17 @@ def unit_asked(text: str, catalog: Catalog) -> tuple[str, str, Unit] | None:
     return question, text[start:end], unit
 
 
+def words_before(text: str, said: str, count: int = 4) -> str:
+    """The last `count` words of `text` before `said`, and `said`: what a unit asked in a question is said of
+    ("its total area in hectares"), the words that may name a column left as stored.
+
+    >>> words_before("Which variety has most trees, and what is its total area in hectares?", "in hectares")
+    'is its total area in hectares'
+    """
+    before = text[: text.find(said)].split()
+    return " ".join([*before[-count:], said])
+
+
 def preference_thought(preference: Preference) -> Thought:
     """A preference of units as the memory keeps it, in the user's words: a newer one for the same kind of
     unit replaces it."""

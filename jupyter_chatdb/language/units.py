@@ -100,7 +100,7 @@ NAME_LENGTH = 4  # a unit's name ("hours", "megawatts"), where a description doe
 # initial
 NOT_IN_NAMES = frozenset({"min", "mi"})
 # "in GW", "as tonnes", "into hours": the unit a figure is to be shown in (no figure before it)
-SHOWN_IN = re.compile(r"\b(?:in|as|into)\s+([A-Za-z][\w-]*(?:\s+[A-Za-z][\w-]*)?)")
+SHOWN_IN = re.compile(r"\b(?:in|as|into)\s+(?=([A-Za-z][\w-]*(?:\s+[A-Za-z][\w-]*)?))")  # words not consumed
 
 
 def unit_named(word: str, *, lower: bool = False) -> Unit | None:
@@ -160,6 +160,8 @@ def target_unit(text: str) -> Unit | None:
     >>> target_unit("from now on, in euros"), target_unit("in 2024 only"), target_unit("in future show loads in t")
     (None, None, Unit(symbol='t', kind='mass', size=1000000.0))
     >>> target_unit("show dates as day/month/year")  # a format, not a unit
+    >>> target_unit("how much water in total in cubic metres?")
+    Unit(symbol='m3', kind='volume', size=1000.0)
 
     """
     found = target_unit_at(text)

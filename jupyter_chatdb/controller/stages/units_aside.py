@@ -12,7 +12,7 @@ from .. import prompts
 from ..context import Context
 from ..events import Event, PreferenceSetAside
 from ..kinds import Route
-from ..shown_units import Preference, split_preference, unit_asked
+from ..shown_units import Preference, split_preference, unit_asked, words_before
 from ..stage import stage
 
 UNITS_MAX_TOKENS = 12  # {"message": "units"}
@@ -53,7 +53,8 @@ def _unit_asked(ctx: Context) -> Iterator[Event]:
     if not (yield from only_units(ctx, f"{said} (said in: {request.text})")):
         return
     ctx.request = replace(request, text=question, stated=request.text)
-    ctx.preferred = [Preference(request.text, unit), *(p for p in ctx.preferred if p.unit.kind != unit.kind)]
+    asked_of = words_before(request.text, said)  # the column a note of figures left as stored may name
+    ctx.preferred = [Preference(asked_of, unit), *(p for p in ctx.preferred if p.unit.kind != unit.kind)]
     yield PreferenceSetAside(question, said, unit.symbol)
 
 
