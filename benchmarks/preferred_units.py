@@ -623,10 +623,11 @@ def main() -> int:
 
 
 def report(outcomes: list[Outcome], ways: list[str]) -> None:
-    asked = {(o.trade, o.question) for o in outcomes if o.wording == "none"}
-    print(f"\nPreferred units ({len(asked)} questions, each in the wordings below)")
+    wordings = [how for how in WORDINGS if any(o.wording == how for o in outcomes)]
+    asked = len([o for o in outcomes if o.way == ways[0]]) // max(1, len(wordings))
+    print(f"\nPreferred units ({asked} questions, each in the wordings below)")
     print(f"  {'':36}" + "".join(f"{way:>12}" for way in ways))
-    for how in WORDINGS:
+    for how in wordings:
         for label, pick, score in (
             ("answered right", lambda o: o.known_unit, lambda o: o.right),
             ("rows right", lambda o: True, lambda o: o.rows_right),
