@@ -23,7 +23,8 @@ def set_preference_aside(ctx: Context) -> Iterator[Event]:
     """Where a read's words hold a preference's cue and a unit to show figures in, in a clause apart from
     its question, and one short call agrees that clause asks for no rows, the question is planned alone
     and the preference is kept for the answer (and in the memory, in the user's words). The words alone
-    take nothing out: without the model's agreement the request is planned as written."""
+    take nothing out: without the model's agreement the request is planned as written. A question with no
+    such clause that asks for its figures in a unit is read the same way (`_unit_asked`)."""
     request = ctx.request
     if ctx.route != Route.READ or request.approved or request.said or ctx.reply is not None:
         return
