@@ -39,6 +39,7 @@ from pathlib import Path
 
 import pandas as pd
 from spider import normalize
+from terse_columns import duckdb_table, sqlite_table
 from text2sql import raw_messages, raw_schema, run_sqlite
 
 from jupyter_chatdb import ChatDB, ChatDBError
@@ -490,26 +491,14 @@ def covers(frame: pd.DataFrame | None, rows: list[tuple], ordered: bool, leave_o
 
 def sqlite_file(trade: Trade, rows: list[tuple], path: Path) -> Path:
     with sqlite3.connect(path) as con:
-        lines = [
-            f"  {name} {kind}{',' if i < len(trade.columns) - 1 else ''}" + (f" -- {comment}" if comment else "")
-            for i, (name, kind, comment) in enumerate(trade.columns)
-        ]
-        con.execute(f"CREATE TABLE {trade.table} (\n" + "\n".join(lines) + "\n)")
-        con.executemany(f"INSERT INTO {trade.table} VALUES ({', '.join('?' * len(trade.columns))})", rows)
+        sqlite_table(con, trade.table, trade.columns, rows)
     return path
 
 
 def chatdb_of(model: LLM, trade: Trade, rows: list[tuple], memory: bool) -> ChatDB:
     kept = ThoughtMemory(Store(), MiniLMEmbedder()) if memory else None
     db = ChatDB(model=model, summarize=False, memory=kept)
-    duck = {"TEXT": "VARCHAR", "INTEGER": "INTEGER", "REAL": "DOUBLE"}
-    db.session.run(f"CREATE TABLE {trade.table} ({', '.join(f'{n} {duck[k]}' for n, k, _ in trade.columns)})")
-    db.session.bind("loading", pd.DataFrame(rows, columns=[n for n, _, _ in trade.columns]))
-    db.session.run(f"INSERT INTO {trade.table} SELECT * FROM loading")
-    db.session.unbind("loading")
-    for name, _, comment in trade.columns:
-        if comment:
-            db.session.run(f"COMMENT ON COLUMN {trade.table}.{name} IS '{comment}'")
+    duckdb_table(db, trade.table, trade.columns, rows)
     return db
 
 

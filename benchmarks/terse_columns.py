@@ -25,6 +25,7 @@ import statistics
 import sys
 import tempfile
 import time
+from collections.abc import Sequence
 from dataclasses import asdict, dataclass
 from pathlib import Path
 
@@ -38,6 +39,7 @@ from jupyter_chatdb.grounding.concepts import REFUSAL_OPENING
 from jupyter_chatdb.llm import select_backend
 from jupyter_chatdb.llm.base import LLM
 
+Columns = Sequence[tuple[str, str, str]]  # name, SQLite type, meaning (a comment)
 TABLES = {
     "beds": [
         ("bed_code", "TEXT", ""),
@@ -140,29 +142,38 @@ def sqlite_file(rows: dict[str, list[tuple]], path: Path) -> Path:
     """The tables as a SQLite file, each column's meaning a comment after it in its CREATE TABLE."""
     with sqlite3.connect(path) as con:
         for table, columns in TABLES.items():
-            lines = [
-                f"  {name} {kind}{',' if i < len(columns) - 1 else ''}" + (f" -- {meaning}" if meaning else "")
-                for i, (name, kind, meaning) in enumerate(columns)
-            ]
-            con.execute(f"CREATE TABLE {table} (\n" + "\n".join(lines) + "\n)")
-            con.executemany(f"INSERT INTO {table} VALUES ({', '.join('?' * len(columns))})", rows[table])
+            sqlite_table(con, table, columns, rows[table])
     return path
+
+
+def sqlite_table(con: sqlite3.Connection, table: str, columns: Columns, rows: list[tuple]) -> None:
+    """`table` with its `rows`, each column's meaning a comment after it in its CREATE TABLE."""
+    lines = [
+        f"  {name} {kind}{',' if i < len(columns) - 1 else ''}" + (f" -- {meaning}" if meaning else "")
+        for i, (name, kind, meaning) in enumerate(columns)
+    ]
+    con.execute(f"CREATE TABLE {table} (\n" + "\n".join(lines) + "\n)")
+    con.executemany(f"INSERT INTO {table} VALUES ({', '.join('?' * len(columns))})", rows)
 
 
 def chatdb_of(model: LLM, rows: dict[str, list[tuple]]) -> ChatDB:
     """ChatDB over the tables in DuckDB, each column's meaning its comment."""
     db = ChatDB(model=model, summarize=False)
-    duck = {"TEXT": "VARCHAR", "INTEGER": "INTEGER", "REAL": "DOUBLE", "DATE": "DATE"}
     for table, columns in TABLES.items():
-        db.session.run(f"CREATE TABLE {table} ({', '.join(f'{n} {duck[k]}' for n, k, _ in columns)})")
-        frame = pd.DataFrame(rows[table], columns=[n for n, _, _ in columns])
-        db.session.bind("loading", frame)
-        db.session.run(f"INSERT INTO {table} SELECT * FROM loading")
-        db.session.unbind("loading")
-        for name, _, meaning in columns:
-            if meaning:
-                db.session.run(f"COMMENT ON COLUMN {table}.{name} IS '{meaning.replace(chr(39), chr(39) * 2)}'")
+        duckdb_table(db, table, columns, rows[table])
     return db
+
+
+def duckdb_table(db: ChatDB, table: str, columns: Columns, rows: list[tuple]) -> None:
+    """`table` with its `rows` in `db`'s DuckDB session, each column's meaning its comment."""
+    duck = {"TEXT": "VARCHAR", "INTEGER": "INTEGER", "REAL": "DOUBLE", "DATE": "DATE"}
+    db.session.run(f"CREATE TABLE {table} ({', '.join(f'{n} {duck[k]}' for n, k, _ in columns)})")
+    db.session.bind("loading", pd.DataFrame(rows, columns=[n for n, _, _ in columns]))
+    db.session.run(f"INSERT INTO {table} SELECT * FROM loading")
+    db.session.unbind("loading")
+    for name, _, meaning in columns:
+        if meaning:
+            db.session.run(f"COMMENT ON COLUMN {table}.{name} IS '{meaning.replace(chr(39), chr(39) * 2)}'")
 
 
 def self_check(path: Path) -> None:
