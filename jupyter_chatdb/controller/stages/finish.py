@@ -19,7 +19,7 @@ from ..phrase import phrase
 from ..shown_units import shown_in_units
 from ..stage import stage
 from ..top_n import tie_note
-from .honesty import refusal
+from .honesty import read_as_a_column, refusal
 from .one_statement import foundation_sql
 from .rule_steps import apply_rules
 from .run import run_steps
@@ -159,7 +159,7 @@ def fall_back(ctx: Context) -> Iterator[Event]:
             finally:
                 ctx.chain = again.chain  # the pipeline says what it rolls back when a stage fails
     except (QueryFailed, ModelOutputError, SQLRefused):
-        as_columns = [assumed for assumed in ctx.assumed if _read_as_a_column(assumed)]
+        as_columns = [assumed for assumed in ctx.assumed if read_as_a_column(assumed)]
         if not as_columns:
             raise  # a word read as a whole table: the failure says nothing of the word
         # a word no column says, read as a column, and no query on that reading worked: the data lacks it
@@ -168,15 +168,6 @@ def fall_back(ctx: Context) -> Iterator[Event]:
         ctx.reply = refusal(ctx, missing)
         return
     ctx.reply = cast(Reply, again.reply)
-
-
-def _read_as_a_column(assumed: str) -> bool:
-    """Whether the model read the word of `assumed` ("cost: read as plants.capacity") as one column.
-
-    >>> _read_as_a_column("no cost column: read as plants.capacity"), _read_as_a_column("no age column: read as cars")
-    (True, False)
-    """
-    return "." in assumed.rpartition(": read as ")[2]
 
 
 def _adds_to_a_change(does: str, changes: tuple[TableChange, ...]) -> str | None:

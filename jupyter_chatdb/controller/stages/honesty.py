@@ -21,6 +21,7 @@ from ..kinds import Route
 from ..stage import stage
 
 CONCEPT_MAX_TOKENS = 24
+READ_AS = ": read as "  # an assumed reading: "<word>: read as <table or table.column>"
 
 
 @stage
@@ -60,7 +61,7 @@ def check_concepts(ctx: Context) -> Iterator[Event]:
         if means == prompts.NOTHING:
             missing.append(concept)
         else:
-            ctx.assumed.append(f"{concept if concept.kind == 'attribute' else repr(concept.word)}: read as {means}")
+            ctx.assumed.append(f"{concept if concept.kind == 'attribute' else repr(concept.word)}{READ_AS}{means}")
     if not missing:  # only doubtful words: the request goes on, noting those the model finds no meaning for
         for concept in (c for c in found if not c.sure):
             if (yield from _means_nothing(ctx, concept, tables)):
@@ -68,6 +69,15 @@ def check_concepts(ctx: Context) -> Iterator[Event]:
         return
     yield ConceptsMissing(tuple(str(m) for m in missing))
     ctx.reply = refusal(ctx, [str(m) for m in missing])
+
+
+def read_as_a_column(assumed: str) -> bool:
+    """Whether the model read the word of `assumed` (an entry of `ctx.assumed`) as one column.
+
+    >>> read_as_a_column("no cost column: read as plants.capacity"), read_as_a_column("no age column: read as cars")
+    (True, False)
+    """
+    return "." in assumed.rpartition(READ_AS)[2]
 
 
 def refusal(ctx: Context, missing: Sequence[str]) -> Reply:

@@ -59,11 +59,11 @@ def route_quickly(ctx: Context) -> Iterator[Event]:
     elif not ctx.request.allow_writes and (again := as_corrected(ctx.request.previous, text)):
         yield from _confirmed(ctx, "correction", again)  # "Actually, only the open ones", if the model agrees
         return
-    elif not ctx.request.allow_writes and only_states_a_note(text) and (alone := preference_alone(text)):
-        yield from _units_alone(ctx, alone)  # a preference of units alone, if the model agrees: kept as said
-        return
     elif not ctx.request.allow_writes and only_states_a_note(text):
-        yield from _confirmed(ctx, "note")  # for the memory alone, if the model agrees
+        if (alone := preference_alone(text)) is not None:
+            yield from _units_alone(ctx, alone)  # a preference of units alone, if the model agrees: kept as said
+        else:
+            yield from _confirmed(ctx, "note")  # for the memory alone, if the model agrees
         return
     elif about_the_database(text, catalog):
         ctx.route = Route.DATABASE
@@ -148,8 +148,7 @@ def _confirmed(ctx: Context, cue: str, again: str = "") -> Iterator[Event]:
     completion = yield from ctx.calls("route", messages, prompts.cue_schema(cue), ROUTE_MAX_TOKENS)
     yes = prompts.cue_confirmed(cue, completion.text)
     if cue == "note" and yes:
-        ctx.route = Route.CHAT  # for the memory alone: nothing to run
-        ctx.reply = Reply(request.text, NOTED, [], None, [], ctx.calls.usage, ctx.services.model.name, route=Route.CHAT)
+        _noted(ctx)  # for the memory alone: nothing to run
     elif cue == "note":
         ctx.route = Route.READ  # it states something and asks for data: answered, and its statement noted
     elif yes:
@@ -167,12 +166,16 @@ def _units_alone(ctx: Context, preference: Preference) -> Iterator[Event]:
     tonnes."): kept in the user's words when the model agrees (`post_think`), else asked as a read."""
     if (yield from only_units(ctx, ctx.request.text)):
         state(ctx, preference)
-        request = ctx.request
-        ctx.route = Route.CHAT
-        ctx.reply = Reply(request.text, NOTED, [], None, [], ctx.calls.usage, ctx.services.model.name, route=Route.CHAT)
+        _noted(ctx)
     else:
         ctx.route = Route.READ
     yield Routed(ctx.route)
+
+
+def _noted(ctx: Context) -> None:
+    """The request only states something for the memory: nothing runs, and the reply says it is kept."""
+    request, ctx.route = ctx.request, Route.CHAT
+    ctx.reply = Reply(request.text, NOTED, [], None, [], ctx.calls.usage, ctx.services.model.name, route=Route.CHAT)
 
 
 def _route_by_model(ctx: Context) -> Iterator[Event]:

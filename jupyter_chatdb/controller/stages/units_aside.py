@@ -55,7 +55,7 @@ def _unit_asked(ctx: Context) -> Iterator[Event]:
         return
     ctx.request = replace(request, text=question, stated=request.text)
     asked_of = words_before(request.text, said)  # the column a note of figures left as stored may name
-    ctx.preferred = [Preference(asked_of, unit), *(p for p in ctx.preferred if p.unit.kind != unit.kind)]
+    _prefer(ctx, Preference(asked_of, unit))
     yield PreferenceSetAside(question, said, unit.symbol)
 
 
@@ -68,5 +68,10 @@ def only_units(ctx: Context, clause: str) -> Generator[Event, None, bool]:
 
 def state(ctx: Context, preference: Preference) -> None:
     """The request states `preference`: it wins over one kept for the same kind of unit, and is kept."""
-    ctx.preferred = [preference, *(p for p in ctx.preferred if p.unit.kind != preference.unit.kind)]
+    _prefer(ctx, preference)
     ctx.stated_preference = preference
+
+
+def _prefer(ctx: Context, preference: Preference) -> None:
+    """Figures of `preference`'s kind are shown in its unit for this request, whatever one kept says."""
+    ctx.preferred = [preference, *(p for p in ctx.preferred if p.unit.kind != preference.unit.kind)]
