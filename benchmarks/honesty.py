@@ -17,6 +17,8 @@ where its words allow (`honesty_cases.py`): the same question asking for an attr
     python benchmarks/honesty.py --half tune --check-only
     python benchmarks/honesty.py --check-only --trades library,clinic
     python benchmarks/honesty.py --half report --per-kind 45 -v
+    python benchmarks/honesty.py --half report --kinds answerable --offset 1   # a fresh sample of a kind
+    python benchmarks/honesty.py --half report --kinds misspelled --swap-at 1 --per-kind 0
     python benchmarks/honesty.py --summary benchmarks/out/honesty_report.jsonl   # figures of a saved run
 """
 
@@ -111,15 +113,15 @@ def select_cases(args: argparse.Namespace) -> list[Case]:
     """Up to `per_kind` cases of each kind, spread over the half's databases in question order."""
     tables = {t["db_id"]: t for t in json.loads((args.dataset / "tables.json").read_text())}
     questions = [q for q in json.loads((args.dataset / "dev.json").read_text()) if q["db_id"] in HALVES[args.half]]
-    made = [c for q in questions for c in cases(q, _schema_words(tables[q["db_id"]]))]
+    made = [c for q in questions for c in cases(q, _schema_words(tables[q["db_id"]]), args.swap_at)]
     chosen: list[Case] = []
-    for kind in KINDS:
+    for kind in args.kinds.split(","):
         of_kind = [c for c in made if c.kind == kind]
         if kind == "answerable":  # the questions the unanswerable cases were made from, first
             sources = {c.id.split("-")[0] for c in made if c.kind in UNANSWERABLE}
             of_kind = [c for c in of_kind if c.id in sources] + [c for c in of_kind if c.id not in sources]
         step = max(1, len(of_kind) // args.per_kind) if args.per_kind else 1
-        chosen += of_kind[::step][: args.per_kind or None]
+        chosen += of_kind[args.offset % step :: step][: args.per_kind or None]
     return sorted(chosen, key=lambda c: (HALVES[args.half].index(c.db_id), c.id))
 
 
@@ -308,6 +310,13 @@ def parse_args() -> argparse.Namespace:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--half", choices=sorted(HALVES), default="report")
     parser.add_argument("--per-kind", type=int, default=45, help="cases of each kind at most (0: all)")
+    parser.add_argument("--kinds", default=",".join(KINDS), help=f"some of {', '.join(KINDS)}")
+    parser.add_argument(
+        "--offset", type=int, default=0, help="each kind's cases from the N-th of each step on: a fresh sample"
+    )
+    parser.add_argument(
+        "--swap-at", type=int, default=2, help="a misspelled value swaps this letter (from 0) and the next"
+    )
     parser.add_argument("--systems", default="native,native-check_concepts", help="with and without the check")
     parser.add_argument("--check-only", action="store_true", help="the check alone, no model")
     parser.add_argument(

@@ -4,8 +4,8 @@ Each Spider question is answerable; from it come, where its words allow:
 - "column": a word of a column the gold query reads, replaced by an attribute no table of the database has
   (the question's "age" becomes "salary" where nothing holds a salary);
 - "value": a value the gold query compares with, replaced by an invented name no table holds;
-- "misspelled": the same value with two letters swapped (answerable: the value memory should find it, and
-  say so).
+- "misspelled": the same value with two neighbouring letters swapped, the third and fourth unless told
+  otherwise (answerable: the value memory should find it, and say so).
 """
 
 from __future__ import annotations
@@ -47,9 +47,9 @@ class Case:
     missing: str = ""  # the word that names nothing stored
 
 
-def cases(question: dict, schema_words: set[str]) -> list[Case]:
+def cases(question: dict, schema_words: set[str], swap_at: int = 2) -> list[Case]:
     """The cases made from one Spider question (`schema_words`: every lower-case word of the database's
-    table and column names)."""
+    table and column names); a misspelled value swaps its letters `swap_at` and `swap_at + 1` (from 0)."""
     text, gold, qid, db = question["question"], question["query"], question["id"], question["db_id"]
     made = [Case(f"{qid}", db, "answerable", text, gold)]
     try:
@@ -66,8 +66,8 @@ def cases(question: dict, schema_words: set[str]) -> list[Case]:
     if value is not None:
         invented = INVENTED[int(qid) % len(INVENTED)] if str(qid).isdigit() else INVENTED[0]
         made.append(Case(f"{qid}-value", db, "value", text.replace(value, invented, 1), "", invented))
-        if len(value) >= 5 and value.isalpha():
-            wrong = value[:2] + value[3] + value[2] + value[4:]
+        if len(value) >= max(5, swap_at + 3) and value.isalpha():
+            wrong = value[:swap_at] + value[swap_at + 1] + value[swap_at] + value[swap_at + 2 :]
             if wrong.lower() != value.lower():
                 made.append(Case(f"{qid}-misspelled", db, "misspelled", text.replace(value, wrong, 1), gold, wrong))
     return made
