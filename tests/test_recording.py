@@ -109,13 +109,17 @@ def test_a_listed_value_the_model_picks_one_way_and_then_another_waits_with_both
 
 
 def test_a_listed_value_the_request_does_not_say_is_asked_again_and_waits_where_picked_otherwise(society, scripted):
-    """'by bank' read as the listed 'standing order' (no word of it said): asked again, the list each way
+    """'by bank' read as the listed 'standing order' (no word of it said): asked again which entry the
+    request gives, without the one read (shown its own pick, a small model keeps it), the list each way
     round; picked so both times, it is written, else the payment waits with both readings."""
     dues = {"holder": "Pia Lund", "paid_on": "2025-04-03", "amount": 40, "method": "standing order"}
     scripted.push({"route": "write"}, {"dues": [dues]}, {"value": "standing order"}, {"value": "standing order"})
     written = society.ask("Pia Lund paid 40 of dues on 3 April 2025 by bank", allow_writes=True)
     assert not written.pending and rows(society, "SELECT method FROM dues") == [("standing order",)]
     assert scripted.calls[-1].json_schema["properties"]["value"]["enum"] == ["standing order", "cheque", "cash"]
+    asked = scripted.calls[-1].messages
+    assert "standing order" not in asked[0]["content"] and "dues" in asked[0]["content"]
+    assert asked[1]["content"].startswith("Request: Pia Lund paid 40 of dues on 3 April 2025 by bank")
     scripted.push(
         {"route": "write"}, {"dues": [{**dues, "paid_on": "2025-05-03"}]}, {"value": "cash"}, {"value": "cash"}
     )

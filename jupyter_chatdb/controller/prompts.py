@@ -303,6 +303,21 @@ Which stored value did the request mean? Reply with JSON {{"value": ...}}: one o
 or {literal!r} itself when none of them fits."""
 
 
+GIVEN_ENTRY_INSTRUCTIONS = """\
+A request records something in table {table}. Which value of its column {column} does the request give? \
+Reply with JSON {{"value": ...}}: one of the listed values."""
+
+
+def given_entry_messages(request: str, table: str, column: str, options: list[str]) -> list[Message]:
+    """Which entry of a CHECK list the request gives for `table.column`, asked without the entry read first:
+    a reading shown its own pick keeps it."""
+    listed = "\n".join(f"- {option}" for option in options)
+    return [
+        {"role": "system", "content": GIVEN_ENTRY_INSTRUCTIONS.format(table=table, column=column)},
+        {"role": "user", "content": f"Request: {request}\nListed values:\n{listed}"},
+    ]
+
+
 def value_choice_messages(request: str, table: str, column: str, literal: str, options: list[str]) -> list[Message]:
     listed = "\n".join(f"- {option}" for option in options)
     return [

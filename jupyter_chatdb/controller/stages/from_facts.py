@@ -5,10 +5,11 @@ from __future__ import annotations
 
 import datetime as dt
 import json
-from collections.abc import Generator, Iterator, Mapping
+from collections.abc import Callable, Generator, Iterator, Mapping
 from dataclasses import dataclass
 
 from ...language.dates import SLASHED
+from ...llm.base import Message
 from ...recording import facts
 from ...recording.agreement import agreed
 from ...recording.day_order import ordered_day
@@ -376,8 +377,9 @@ def _entries_asked_again(
 ) -> Generator[Event, None, list[str]]:
     """The doubts about the CHECK-listed entries a new row gets that the request does not say in words ("by
     bank transfer" read as 'banknotes'), and the model gave rather than chose (`chosen`), but for its
-    column's DEFAULT (what the row holds unless told otherwise): each is asked once more (twice: the list
-    each way round, up to `CHOICES` entries), and a different pick is a guess. A kept row's change holds
+    column's DEFAULT (what the row holds unless told otherwise): the model is asked which entry the request
+    gives, without the one read (twice: the list each way round, up to `CHOICES` entries), and a different
+    pick is a guess. A kept row's change holds
     only entries it says (`stated_only`)."""
     doubts: list[str] = []
     asked: set[tuple[str, str, str]] = set(chosen)
@@ -399,11 +401,20 @@ def _entries_asked_again(
                 if len(asked) - len(chosen) == CHOICES:
                     return doubts
                 asked.add((table, field.name, value))
-                first, again = yield from _chosen(ctx, table, field.column, value, list(field.allowed), True)
+                first, again = yield from _given(ctx, table, field.column, list(field.allowed))
                 if first != value or again != value:
                     picks = " and ".join(dict.fromkeys(repr(p) for p in (first, again)))
                     doubts.append(f"{table}.{field.column}: read as {value!r}, and as {picks} asked again")
     return doubts
+
+
+def _given(
+    ctx: Context, table: str, column: str, options: list[str]
+) -> Generator[Event, None, tuple[str | None, str | None]]:
+    """The listed value the model reads the request to give for `column`, asked without the value read
+    first (shown its own pick, a small model keeps it: 'tap' for "in cash"), the list each way round."""
+    text = ctx.request.text
+    return (yield from _picks(ctx, lambda shown: prompts.given_entry_messages(text, table, column, shown), options))
 
 
 def _chosen(
@@ -413,15 +424,30 @@ def _chosen(
     (none fits) unless the column needs a value: then it must pick one ("a roomy spot" is one of the listed
     pitch sizes), and is asked again with the list the other way round; a different pick the second time
     is a guess, not a reading."""
+    text = ctx.request.text
+    return (
+        yield from _picks(
+            ctx,
+            lambda shown: prompts.value_choice_messages(text, table, column, said, shown),
+            options,
+            None if required else said,
+        )
+    )
+
+
+def _picks(
+    ctx: Context, messages_of: Callable[[list[str]], list[Message]], options: list[str], kept: str | None = None
+) -> Generator[Event, None, tuple[str | None, str | None]]:
+    """The model's pick among `options` (None: none of them), then its pick with the list the other way
+    round; where it may keep `kept` instead, it is asked once (both picks are the one)."""
     picks = []
-    for shown in (options, options[::-1]) if required else (options,):
-        messages = prompts.value_choice_messages(ctx.request.text, table, column, said, shown)
+    for shown in (options,) if kept is not None else (options, options[::-1]):
         schema = {
             "type": "object",
-            "properties": {"value": {"enum": shown if required else [*shown, said]}},
+            "properties": {"value": {"enum": shown if kept is None else [*shown, kept]}},
             "required": ["value"],
         }
-        completion = yield from ctx.calls("value", messages, schema, CHOICE_MAX_TOKENS)
+        completion = yield from ctx.calls("value", messages_of(shown), schema, CHOICE_MAX_TOKENS)
         chosen = prompts.parse_json(completion.text, "value")
         picks.append(chosen if chosen in options else None)
     return picks[0], picks[-1]
