@@ -207,7 +207,7 @@ def check_trades(args: argparse.Namespace) -> int:
         }
         stored = ConceptIndex().stored(catalog, chatdb.values)
         asked = [{"question": q.text, "query": q.gold, "id": i, "db_id": name} for i, q in enumerate(trade.questions)]
-        for case in (c for q in asked for c in cases(q, words)):
+        for case in (c for q in asked for c in cases(q, words, args.swap_at)):
             sure = stops(case.question, stored, catalog, model, chatdb.session)
             total[(name, case.kind)] += 1
             flagged[(name, case.kind)] += sure

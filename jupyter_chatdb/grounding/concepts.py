@@ -31,11 +31,12 @@ from ..language.stop_words import ASKING_WORDS, FUNCTION_WORDS
 from ..language.words import NOT_SUPERLATIVES, letter_words, stem, superlative, tokens
 from ..llm.base import Embedder
 from ..sql.catalog import Catalog
-from .spelling import one_typo
+from .spelling import one_typo, swapped
 from .values import ColumnValues, ValueIndex
 
 MEANING_MIN = 0.66  # an attribute this close in meaning to a name's words is taken to be that name
 NAME_TYPO_MIN_LENGTH = 7
+SWAP_MIN_LENGTH = 5  # a shorter word with two neighbouring letters swapped is still a typo (`spelling.swapped`)
 COMPOUND_PART_MIN = 4
 # a name this close in meaning to a value of a column of few values is that value ("Cornish": 'Cornwall')
 NAME_MEANING_MIN = 0.6
@@ -140,6 +141,9 @@ class StoredWords:
         self.values = [v.casefold() for v in values]
         # a stored value that is one word says it (a word inside a longer value, "Heights", does not)
         self.value_stems = {stem(v) for v in self.values if re.fullmatch(r"[a-z]+", v)}
+        self.value_words = frozenset(
+            w for v in self.values for w in re.findall(r"[a-z]+", v) if len(w) >= SWAP_MIN_LENGTH
+        )
         self.embedder = embedder
         self.resembles = resembles
         self._name_vectors: np.ndarray | None = None
@@ -156,6 +160,8 @@ class StoredWords:
             return True  # a word of a compound name ("shires" of "homeshire")
         if any(_mistyped(word, name) or _mistyped(root, stem(name)) for name in self.name_words):
             return True
+        if any(_mistyped(word, value) for value in self.value_words):
+            return True  # a stored value's word mistyped ("atetnded" of a status 'attended')
         return self._close_in_meaning(word)
 
     def abbreviated(self, initials: Iterable[str]) -> bool:
@@ -311,13 +317,17 @@ def _abbreviation(name: str, word: str) -> bool:
 
 
 def _mistyped(word: str, name: str) -> bool:
-    """Whether `word` is a long `name` mistyped (a shorter one with a letter off is as likely another word:
-    "hound", "round", "hund").
+    """Whether `word` is a long `name` mistyped, or a shorter one with two neighbouring letters swapped (a
+    shorter one with a letter off is as likely another word: "hound", "round", "hund").
 
     >>> _mistyped("harbuor", "harbour"), _mistyped("crosing", "crossing"), _mistyped("round", "hound")
     (True, True, False)
+    >>> _mistyped("hosue", "house"), _mistyped("hose", "house")
+    (True, False)
     """
-    return len(word) >= NAME_TYPO_MIN_LENGTH and one_typo(word, name)
+    if len(word) >= NAME_TYPO_MIN_LENGTH:
+        return one_typo(word, name)
+    return len(word) >= SWAP_MIN_LENGTH and swapped(word, name)
 
 
 def _naming_words(words: list[str]) -> list[str]:

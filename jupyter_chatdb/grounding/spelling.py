@@ -40,10 +40,7 @@ def one_typo(a: str, b: str) -> bool:
     if a == b or abs(len(a) - len(b)) > 1:
         return False
     if len(a) == len(b):
-        wrong = [i for i in range(len(a)) if a[i] != b[i]]
-        return len(wrong) == 1 or (
-            len(wrong) == 2 and wrong[1] == wrong[0] + 1 and a[wrong[0]] == b[wrong[1]] and a[wrong[1]] == b[wrong[0]]
-        )
+        return sum(x != y for x, y in zip(a, b)) == 1 or swapped(a, b)
     short, long = sorted((a, b), key=len)
     return any(long[:i] + long[i + 1 :] == short for i in range(len(long)))
 
@@ -60,3 +57,16 @@ def trigrams(text: str) -> set[str]:
 
 def jaccard(a: set[str], b: set[str]) -> float:
     return len(a & b) / len(a | b) if a and b else 0.0
+
+
+def swapped(a: str, b: str) -> bool:
+    """Whether `a` is `b` with two neighbouring letters swapped: a typo, seldom another word, even in a
+    short one (where one letter wrong is as likely another word: "hound", "round").
+
+    >>> swapped("atlse", "atlas"), swapped("tlaes", "tales"), swapped("round", "hound"), swapped("ab", "ab")
+    (False, True, False, False)
+    """
+    if len(a) != len(b):
+        return False
+    wrong = [i for i, (x, y) in enumerate(zip(a, b)) if x != y]
+    return len(wrong) == 2 and wrong[1] == wrong[0] + 1 and a[wrong[0]] == b[wrong[1]] and a[wrong[1]] == b[wrong[0]]
