@@ -153,6 +153,7 @@ STABLES = StoredWords(
         "List rider names in ascending alphabetical order.",
         "Show the riders of the stable named 'Calder' whose name has substring 'Quick'.",  # words that match text
         "How many riders come from Wesesx?",  # a stored value with two neighbouring letters swapped
+        "How many riders come from the Wesesxes?",  # and said in another form
         "List the qiuck riders.",  # a word of one, where a column would stand
     ],
 )

@@ -141,9 +141,8 @@ class StoredWords:
         self.values = [v.casefold() for v in values]
         # a stored value that is one word says it (a word inside a longer value, "Heights", does not)
         self.value_stems = {stem(v) for v in self.values if re.fullmatch(r"[a-z]+", v)}
-        self.value_words = frozenset(
-            w for v in self.values for w in re.findall(r"[a-z]+", v) if len(w) >= SWAP_MIN_LENGTH
-        )
+        self.value_words = {w for v in self.values for w in re.findall(r"[a-z]+", v) if len(w) >= SWAP_MIN_LENGTH}
+        self.value_word_stems = {stem(w) for w in self.value_words}
         self.embedder = embedder
         self.resembles = resembles
         self._name_vectors: np.ndarray | None = None
@@ -160,8 +159,10 @@ class StoredWords:
             return True  # a word of a compound name ("shires" of "homeshire")
         if any(_mistyped(word, name) or _mistyped(root, stem(name)) for name in self.name_words):
             return True
-        if any(_mistyped(word, value) for value in self.value_words):
-            return True  # a stored value's word mistyped ("atetnded" of a status 'attended')
+        if any(_mistyped(word, value) for value in self.value_words) or any(
+            _mistyped(root, value) for value in self.value_word_stems
+        ):
+            return True  # a stored value's word mistyped ("atetnded" of a status 'attended'), in any form
         return self._close_in_meaning(word)
 
     def abbreviated(self, initials: Iterable[str]) -> bool:

@@ -14,6 +14,7 @@ from collections.abc import Iterable
 import duckdb
 
 from ..errors import ChatDBError
+from ..language.words import stem
 from ..sql.names import quote_identifier, quote_table
 from ..sql.session import Session
 
@@ -37,10 +38,14 @@ def where_stored(session: Session, columns: Iterable[tuple[str, str]], name: str
     >>> names = ("Seven Oaks", "Seven Oaks Unified District", "Sevn Oaks Unifed", "Oakham", "Lsibon", "Osol")
     >>> [where_stored(session, [("districts", "district")], name) for name in names]
     ['districts.district', 'districts.district', 'districts.district', None, 'districts.district', None]
+    >>> where_stored(session, [("districts", "district")], "Lsibons")  # said in the plural, mistyped
+    'districts.district'
     """
     wanted = " ".join(name.lower().split())
     if not wanted:
         return None
+    # one word is looked for mistyped in the form said and as its stem ("Bahcelors" for 'Bachelor')
+    forms = list(dict.fromkeys((wanted, wanted if " " in wanted else stem(wanted))))
     for table, column in columns:
         if session.is_remote(table):
             continue  # only a sample of it is here: the value memory reads its values there
@@ -50,12 +55,13 @@ def where_stored(session: Session, columns: Iterable[tuple[str, str]], name: str
             f" AND contains(' ' || ? || ' ', ' ' || {held} || ' '))"
         )
         params: list[object] = [wanted, wanted]
-        if len(wanted) >= TYPO_MIN_LENGTH:
-            found += f" OR levenshtein({held}, ?) <= {TYPOS}"
-            params.append(wanted)
-        elif len(wanted) >= ONE_TYPO_MIN_LENGTH:
-            found += f" OR (length({held}) >= {ONE_TYPO_MIN_LENGTH} AND damerau_levenshtein({held}, ?) <= 1)"
-            params.append(wanted)
+        for form in forms:
+            if len(form) >= TYPO_MIN_LENGTH:
+                found += f" OR levenshtein({held}, ?) <= {TYPOS}"
+                params.append(form)
+            elif len(form) >= ONE_TYPO_MIN_LENGTH:
+                found += f" OR (length({held}) >= {ONE_TYPO_MIN_LENGTH} AND damerau_levenshtein({held}, ?) <= 1)"
+                params.append(form)
         try:
             rows = session.rows(f"SELECT 1 FROM {quote_table(table)} WHERE {found} LIMIT 1", params)
         except (ChatDBError, duckdb.Error):
