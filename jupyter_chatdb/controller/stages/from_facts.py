@@ -375,12 +375,11 @@ def _described_entry(ctx: Context, shapes: dict[str, Shape], field: Field, words
 def _entries_asked_again(
     ctx: Context, shapes: dict[str, Shape], rows: Mapping[str, object], chosen: set[tuple[str, str, str]]
 ) -> Generator[Event, None, list[str]]:
-    """The doubts about the CHECK-listed entries a new row gets that the request does not say in words ("by
-    bank transfer" read as 'banknotes'), and the model gave rather than chose (`chosen`), but for its
+    """The doubts about the CHECK-listed entries a new row gets that the request does not say in words ("back
+    in the air" read as 'retired'), and the model gave rather than chose (`chosen`), but for its
     column's DEFAULT (what the row holds unless told otherwise): the model is asked which entry the request
     gives, without the one read (twice: the list each way round, up to `CHOICES` entries), and a different
-    pick is a guess. A kept row's change holds
-    only entries it says (`stated_only`)."""
+    pick is a guess. A kept row's change holds only entries it says (`stated_only`)."""
     doubts: list[str] = []
     asked: set[tuple[str, str, str]] = set(chosen)
     for table, listed in rows.items():
@@ -412,7 +411,7 @@ def _given(
     ctx: Context, table: str, column: str, options: list[str]
 ) -> Generator[Event, None, tuple[str | None, str | None]]:
     """The listed value the model reads the request to give for `column`, asked without the value read
-    first (shown its own pick, a small model keeps it: 'tap' for "in cash"), the list each way round."""
+    first (shown its own pick, a small model keeps it: 'retired' for "back in the air"), the list each way round."""
     text = ctx.request.text
     return (yield from _picks(ctx, lambda shown: prompts.given_entry_messages(text, table, column, shown), options))
 
