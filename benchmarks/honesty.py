@@ -121,7 +121,9 @@ def select_cases(args: argparse.Namespace) -> list[Case]:
             sources = {c.id.split("-")[0] for c in made if c.kind in UNANSWERABLE}
             of_kind = [c for c in of_kind if c.id in sources] + [c for c in of_kind if c.id not in sources]
         step = max(1, len(of_kind) // args.per_kind) if args.per_kind else 1
-        chosen += of_kind[args.offset % step :: step][: args.per_kind or None]
+        if args.offset >= step:  # a wrapped offset would ask an earlier sample again, as if fresh
+            raise SystemExit(f"--offset {args.offset}: {kind} cases come every {step}, so offsets 0-{step - 1}")
+        chosen += of_kind[args.offset :: step][: args.per_kind or None]
     return sorted(chosen, key=lambda c: (HALVES[args.half].index(c.db_id), c.id))
 
 

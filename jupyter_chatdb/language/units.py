@@ -162,7 +162,6 @@ def target_unit(text: str) -> Unit | None:
     >>> target_unit("show dates as day/month/year")  # a format, not a unit
     >>> target_unit("how much water in total in cubic metres?")
     Unit(symbol='m3', kind='volume', size=1000.0)
-
     """
     found = target_unit_at(text)
     return None if found is None else found[0]
