@@ -53,7 +53,14 @@ from trades import TRADES, TUNE, build
 from trades.base import Record, Trade, fills_empty, inserts_into, load, snapshot, state_checks
 
 from jupyter_chatdb import ChatDB, ChatDBError, Reply
-from jupyter_chatdb.controller.events import Event, FactsExtracted, FactsNotUsed, ModelText, ProcedureUsed
+from jupyter_chatdb.controller.events import (
+    Event,
+    FactsExtracted,
+    FactsNotUsed,
+    ModelText,
+    ProcedureNotUsed,
+    ProcedureUsed,
+)
 from jupyter_chatdb.controller.native_sql import STOP, reply_sql
 from jupyter_chatdb.errors import ModelOutputError
 from jupyter_chatdb.kernel_memory.generalize import generalize
@@ -227,6 +234,8 @@ def attempt_record(
     readings: list[str] = []
     extract: list[str] = []  # the reading's text as the model wrote it
     change: list[str] = []  # the reading of what a write does to rows, as the model wrote it
+    chose: list[str] = []  # the model's choice among the procedures offered, as it wrote it
+    not_used: list[str] = []  # the procedures offered or chosen and not run, and why
     watch = Watch()  # model calls and seconds per purpose, the approval card's reason
 
     def seen(event: Event) -> None:
@@ -235,6 +244,10 @@ def attempt_record(
             extract.append(event.text)
         elif isinstance(event, ModelText) and event.purpose == "change":
             change.append(event.text)
+        elif isinstance(event, ModelText) and event.purpose == "procedure":
+            chose.append(event.text)
+        elif isinstance(event, ProcedureNotUsed):
+            not_used.append(f"{event.name}: {event.reason}")
         elif isinstance(event, FactsNotUsed):
             readings.append(f"not used: {event.reason}")
         elif isinstance(event, FactsExtracted):
@@ -287,6 +300,8 @@ def attempt_record(
         "change": "".join(change)[:600],
         "procedure": used[-1] if used else "",
         "own_procedure": bool(used) and used[-1] == _procedure_name(record.kind),
+        "procedure_chosen": chose,
+        "procedure_not_used": not_used,
     }
 
 

@@ -257,13 +257,19 @@ class ProcedureBook:
         return int(self._db.execute("SELECT count(*) FROM procedures").fetchone()[0])
 
     def candidates(
-        self, request: str, minimum: float = MATCH_MIN, limit: int = CANDIDATES, named: Set[str] = frozenset()
+        self,
+        request: str,
+        minimum: float = MATCH_MIN,
+        limit: int = CANDIDATES,
+        named: Set[str] = frozenset(),
+        refers: Mapping[str, Set[str]] | None = None,
     ) -> list[Match]:
         """The procedures whose forms (`_vectors_of`: requests, name, what they do) `request` is closest to
         in meaning (at least `minimum`), closest first, at most `limit`: for the model to choose among, since
         wordings of one kind differ widely.
         `named`: the tables the request names its things by (`grounding.named_tables`); of the close
-        procedures, only those touching the most of them are offered."""
+        procedures, those reaching none of them while others do are not offered (`fitting`; `refers`:
+        table -> the tables its rows refer to, lower case)."""
         procedures = list(self)
         if not procedures or self.embedder is None:
             return []
@@ -276,7 +282,7 @@ class ProcedureBook:
             request = procedure.requests[by_request] if by_request < len(procedure.requests) else procedure.requests[0]
             matches.append(Match(procedure, float(similarities[at]), request))
         matches.sort(key=lambda match: -match.similarity)
-        return fitting([match for match in matches if match.similarity >= minimum], named)[:limit]
+        return fitting([match for match in matches if match.similarity >= minimum], named, refers or {})[:limit]
 
     def _vectors_of(self, procedure: Procedure) -> np.ndarray:
         """Its forms' embeddings: each request's kind (`kinds_of`), then its name and what it does in
@@ -310,20 +316,29 @@ def does_in_words(procedure: Procedure) -> str:
     return " ".join(re.findall(r"[a-z]+", text.replace("_", " ").lower()))
 
 
-def fitting(matches: Sequence[Match], named: Set[str]) -> list[Match]:
-    """Of `matches`, those whose statements touch the most of the `named` tables: a request about a
-    rider's order is not a stable's delivery, however alike their verbs. All of them where none touches any.
+def fitting(matches: Sequence[Match], named: Set[str], refers: Mapping[str, Set[str]]) -> list[Match]:
+    """Of `matches`, those reaching at least one of the `named` tables: touching it, or writing rows that
+    refer to it (`refers`: table -> the tables its rows refer to; a loan's return reaches the members and
+    items its loan refers to). A request about a rider's order is not a stable's delivery, however alike
+    their verbs. All of them where none reaches any.
 
     >>> from jupyter_chatdb.kernel_memory.generalize import GeneralStep
     >>> def made(name, sql): return Match(Procedure(name, (GeneralStep("", sql),), (), ()), 0.5, "")
     >>> offered = [made("delivery", "INSERT INTO deliveries SELECT * FROM stables"),
-    ...            made("order", "INSERT INTO orders SELECT * FROM riders")]
-    >>> [m.procedure.name for m in fitting(offered, {"riders"})], len(fitting(offered, {"bridles"}))
-    (['order'], 2)
+    ...            made("order", "UPDATE orders SET paid = 1 WHERE order_id = 4")]
+    >>> [m.procedure.name for m in fitting(offered, {"riders"}, {"orders": {"riders"}})]
+    ['order']
+    >>> len(fitting(offered, {"bridles"}, {"orders": {"riders"}})), len(fitting(offered, {"riders"}, {}))
+    (2, 2)
     """
-    touched = [len(match.procedure.tables & named) for match in matches]
-    most = max(touched, default=0)
-    return [match for match, count in zip(matches, touched) if count == most] if most else list(matches)
+    reaching = [match for match in matches if _reach(match.procedure, refers) & named]
+    return reaching or list(matches)
+
+
+def _reach(procedure: Procedure, refers: Mapping[str, Set[str]]) -> set[str]:
+    """The tables `procedure` touches and those their rows refer to (lower case)."""
+    touched = procedure.tables
+    return touched.union(*(refers.get(table, set()) for table in touched))
 
 
 def kinds_of(request: str, values: Sequence[str] = ()) -> list[str]:

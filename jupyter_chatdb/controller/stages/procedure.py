@@ -23,6 +23,7 @@ from ...kernel_memory.procedure_sql import equated_parameters
 from ...kernel_memory.procedures import CANDIDATES, Match, ProcedureError
 from ...recording.stated import is_stated
 from ...sql import guard
+from ...sql.catalog import Catalog
 from ...sql.names import quote_identifier, quote_table
 from .. import procedure_prompts, prompts
 from ..context import Context
@@ -63,7 +64,9 @@ def use_procedure(ctx: Context) -> Iterator[Event]:
     book = ctx.services.procedures
     if ctx.route != Route.WRITE or book is None or ctx.steps or not ctx.request.use_procedures:
         return
-    matches = book.candidates(ctx.request.text, ctx.options.procedure_match, named=ctx.named_tables())
+    matches = book.candidates(
+        ctx.request.text, ctx.options.procedure_match, named=ctx.named_tables(), refers=_refers(ctx.catalog)
+    )
     if not matches:
         return
     messages = procedure_prompts.choose_messages(ctx.request.text, listed(matches))
@@ -82,6 +85,13 @@ def use_procedure(ctx: Context) -> Iterator[Event]:
     if outcome == "idle" and rest:  # each chosen one would change nothing here: one of the others, if picked
         picked = yield from _picked(ctx, rest)
         yield from _first_applying(ctx, picked)
+
+
+def _refers(catalog: Catalog) -> dict[str, set[str]]:
+    """Each table (lower case) -> the tables its foreign keys refer to."""
+    return {
+        name.lower(): {key.table.lower() for key in table.foreign_keys} for name, table in catalog.tables.items()
+    }
 
 
 def _picked(ctx: Context, matches: list[Match]) -> Generator[Event, None, list[Match]]:
