@@ -24,7 +24,7 @@ from sqlglot import exp
 from ..language.codes import said_in_a_clause
 from ..language.dates import days_said
 from ..language.moments import iso_moment, moments_said, slashed_days
-from ..language.spoken import durations_said
+from ..language.spoken import durations_said, spelled_numbers
 from ..language.stop_words import FUNCTION_WORDS
 from ..language.words import stem, stems
 from ..sql.trees import DIALECT, target_table
@@ -128,13 +128,14 @@ def generalize(
 
 
 class _Said:
-    """What a request says: its words, its numbers, its days in any form ("31 March 2024"), its moments (a
+    """What a request says: its words, its numbers (in figures or words), its days in any form ("31 March 2024"), its moments (a
     day and a time said together: "8 April 2024 11:45") and codes said in words within a clause ("game 36"
     for 'G-036')."""
 
     def __init__(self, request: str) -> None:
         self.text = " ".join(re.findall(r"\w+", request.casefold()))
-        self.numbers = {float(n) for n in re.findall(r"(?<![\w.])\d+(?:\.\d+)?", request.replace(",", ""))}
+        figures = re.findall(r"(?<![\w.])\d+(?:\.\d+)?", request.replace(",", ""))
+        self.numbers = {float(n) for n in figures} | set(spelled_numbers(request))  # "five frames" says 5
         slashed = slashed_days(request, True) | slashed_days(request, False)  # the literal says which order
         self.days = {day.isoformat() for day in days_said(request) | slashed}
         self.moments = {*moments_said(request), *moments_said(request, True), *moments_said(request, False)}
@@ -150,6 +151,9 @@ class _Said:
         >>> said = _Said("booking: Ann with Bo, room 1, 8 April 2024 11:45, 60 min; paid 09/04/2024")
         >>> [said.says(exp.Literal.string(v)) for v in ("2024-04-08 11:45:00", "2024-04-08 11:00:00", "R1", "2024-04-09")]
         [True, False, True, True]
+        >>> said = _Said("Checked the hive: brood on five frames, twenty-one mites")
+        >>> [said.says(exp.Literal.number(n)) for n in (5, 21, 4)]
+        [True, True, False]
         """
         if literal.is_string:
             moment = iso_moment(literal.this)
