@@ -128,9 +128,9 @@ def generalize(
 
 
 class _Said:
-    """What a request says: its words, its numbers (in figures or words), its days in any form ("31 March 2024"), its moments (a
-    day and a time said together: "8 April 2024 11:45") and codes said in words within a clause ("game 36"
-    for 'G-036')."""
+    """What a request says: its words, its numbers (in figures or words), its days in any form ("31 March
+    2024"), its moments (a day and a time said together: "8 April 2024 11:45") and codes said in words
+    within a clause ("game 36" for 'G-036')."""
 
     def __init__(self, request: str) -> None:
         self.text = " ".join(re.findall(r"\w+", request.casefold()))
