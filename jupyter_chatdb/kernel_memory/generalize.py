@@ -116,6 +116,7 @@ def generalize(
             for tree in step:
                 _days_after_as_said(tree, said, names, example)
         for tree in step:
+            _latest_for_an_unsaid_day(tree)
             _today_as_current_date(tree, today)
         sql = "; ".join(tree.sql(dialect=DIALECT) for tree in step)
         out.append(GeneralStep(goal, sql, tuple(binds), runs.index(run) + 1 if run else 0))
@@ -364,6 +365,44 @@ def _shape(step: list[exp.Expr], said: list[exp.Literal]) -> str:
                 node.replace(exp.Placeholder())
         shapes.append(copy.sql(dialect=DIALECT))
     return "; ".join(shapes)
+
+
+def _latest_for_an_unsaid_day(tree: exp.Expr) -> None:
+    """A row looked up by a value the request says and a day it does not ("FR-8 is ready": the job of
+    bike FR-8 booked for 31 March, a day found in the data, not said) is, for the next request, that
+    thing's latest row by the day's column, not the row of the first one's day; in place.
+
+    >>> tree = parse_statements("UPDATE jobs SET stage = $stage WHERE job_no = (SELECT job_no FROM jobs "
+    ...     "WHERE frame = $frame AND booked_for = CAST('2024-03-31' AS DATE))")[0]
+    >>> _latest_for_an_unsaid_day(tree); tree.sql(dialect=DIALECT)
+    'UPDATE jobs SET stage = $stage WHERE job_no = (SELECT job_no FROM jobs WHERE frame = $frame ORDER BY booked_for DESC LIMIT 1)'
+    """
+    for select in list(tree.find_all(exp.Select)):
+        where = select.args.get("where")
+        if not isinstance(select.parent, exp.Subquery) or where is None or select.args.get("limit"):
+            continue
+        terms = list(where.this.flatten()) if isinstance(where.this, exp.And) else [where.this]
+        days = [term for term in terms if _unsaid_day_of(term) is not None]
+        said = [term for term in terms if term.find(exp.Placeholder) is not None]
+        if len(days) != 1 or not said or not all(isinstance(term, exp.EQ) for term in terms):
+            continue
+        column = _unsaid_day_of(days[0])
+        assert column is not None
+        select.set("where", exp.Where(this=exp.and_(*(term for term in terms if term is not days[0]))))
+        select.order_by(exp.Ordered(this=column.copy(), desc=True), copy=False)
+        select.limit(1, copy=False)
+
+
+def _unsaid_day_of(term: exp.Expr) -> exp.Column | None:
+    """The column of a comparison `column = <a day written in the SQL>`, else None."""
+    if not isinstance(term, exp.EQ):
+        return None
+    for column, value in ((term.this, term.expression), (term.expression, term.this)):
+        literal = value.this if isinstance(value, exp.Cast) else value
+        if isinstance(column, exp.Column) and isinstance(literal, exp.Literal) and literal.is_string:
+            if _iso_day(literal.this) is not None:
+                return column
+    return None
 
 
 def _today_as_current_date(tree: exp.Expr, today: dt.date) -> None:
