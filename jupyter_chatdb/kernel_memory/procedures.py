@@ -317,9 +317,9 @@ def does_in_words(procedure: Procedure) -> str:
 
 
 def fitting(matches: Sequence[Match], named: Set[str], refers: Mapping[str, Set[str]]) -> list[Match]:
-    """Of `matches`, those reaching at least one of the `named` tables: touching it, or writing rows that
-    refer to it (`refers`: table -> the tables its rows refer to; a loan's return reaches the members and
-    items its loan refers to). A request about a rider's order is not a stable's delivery, however alike
+    """Of `matches`, those reaching the most of the `named` tables: touching them, or writing rows that
+    refer to them (`refers`: table -> the tables its rows refer to; a loan's return reaches the member and
+    item its loan refers to). A request about a rider's order is not a stable's delivery, however alike
     their verbs. All of them where none reaches any.
 
     >>> from jupyter_chatdb.kernel_memory.generalize import GeneralStep
@@ -331,8 +331,9 @@ def fitting(matches: Sequence[Match], named: Set[str], refers: Mapping[str, Set[
     >>> len(fitting(offered, {"bridles"}, {"orders": {"riders"}})), len(fitting(offered, {"riders"}, {}))
     (2, 2)
     """
-    reaching = [match for match in matches if _reach(match.procedure, refers) & named]
-    return reaching or list(matches)
+    reached = [len(_reach(match.procedure, refers) & named) for match in matches]
+    most = max(reached, default=0)
+    return [match for match, count in zip(matches, reached) if count == most] if most else list(matches)
 
 
 def _reach(procedure: Procedure, refers: Mapping[str, Set[str]]) -> set[str]:
