@@ -268,8 +268,8 @@ class ProcedureBook:
         in meaning (at least `minimum`), closest first, at most `limit`: for the model to choose among, since
         wordings of one kind differ widely.
         `named`: the tables the request names its things by (`grounding.named_tables`); of the close
-        procedures, those reaching none of them while others do are not offered (`fitting`; `refers`:
-        table -> the tables its rows refer to, lower case)."""
+        procedures, only those reaching the most of them are offered (`fitting`; `refers`: table -> the
+        tables its rows refer to, lower case)."""
         procedures = list(self)
         if not procedures or self.embedder is None:
             return []
