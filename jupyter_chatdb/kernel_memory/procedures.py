@@ -317,10 +317,10 @@ def does_in_words(procedure: Procedure) -> str:
 
 
 def fitting(matches: Sequence[Match], named: Set[str], refers: Mapping[str, Set[str]]) -> list[Match]:
-    """Of `matches`, those reaching the most of the `named` tables: touching them, or writing rows that
-    refer to them (`refers`: table -> the tables its rows refer to; a loan's return reaches the member and
-    item its loan refers to). A request about a rider's order is not a stable's delivery, however alike
-    their verbs. All of them where none reaches any.
+    """Of `matches`, those reaching the most of the `named` tables: touching them or, touching none, writing
+    rows that refer to them (`refers`: table -> the tables its rows refer to; a loan's return reaches the
+    member and item its loan refers to). A request about a rider's order is not a stable's delivery,
+    however alike their verbs. All of them where none reaches any.
 
     >>> from jupyter_chatdb.kernel_memory.generalize import GeneralStep
     >>> def made(name, sql): return Match(Procedure(name, (GeneralStep("", sql),), (), ()), 0.5, "")
@@ -331,15 +331,17 @@ def fitting(matches: Sequence[Match], named: Set[str], refers: Mapping[str, Set[
     >>> len(fitting(offered, {"bridles"}, {"orders": {"riders"}})), len(fitting(offered, {"riders"}, {}))
     (2, 2)
     """
-    reached = [len(_reach(match.procedure, refers) & named) for match in matches]
+    reached = [len(_reached(match.procedure, named, refers)) for match in matches]
     most = max(reached, default=0)
     return [match for match, count in zip(matches, reached) if count == most] if most else list(matches)
 
 
-def _reach(procedure: Procedure, refers: Mapping[str, Set[str]]) -> set[str]:
-    """The tables `procedure` touches and those their rows refer to (lower case)."""
+def _reached(procedure: Procedure, named: Set[str], refers: Mapping[str, Set[str]]) -> set[str]:
+    """The `named` tables `procedure` touches; where it touches none, those its tables' rows refer to
+    (lower case). A table touched is the stronger sign: every procedure writing a shop's sales refers
+    to its customers."""
     touched = procedure.tables
-    return touched.union(*(refers.get(table, set()) for table in touched))
+    return (touched & named) or touched.union(*(refers.get(table, set()) for table in touched)) & named
 
 
 def kinds_of(request: str, values: Sequence[str] = ()) -> list[str]:
