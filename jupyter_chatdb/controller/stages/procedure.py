@@ -6,9 +6,9 @@ for approval, saying what was read as what; a filled text the request does not s
 code in words) is read once more, and still unsaid makes the write wait, saying so.
 
 Three checks keep a small model's choice honest: procedures that reach fewer of the tables the request
-names its things by than others do (touching them, or writing rows that refer to them) are not offered
-(a rider who "bought" hay is no stable's delivery); after a no to each, the model is asked once more for
-one or none; and a chosen procedure that, tried and rolled back, fails, changes no row where it must,
+names its things by than others do (touching them or, touching none, writing rows that refer to them)
+are not offered (a rider who "bought" hay is no stable's delivery); after a no to each, the model is
+asked once more for one or none; and a chosen procedure that, tried and rolled back, fails, changes no row where it must,
 or compares a column with a value no row holds (`_misfit`) gives way to the next one chosen. A step whose
 own values are all filled as zero and not said is an optional part, left out
 (`procedure_values.unsaid_steps`), and the card says so."""
