@@ -372,10 +372,10 @@ def _latest_for_an_unsaid_day(tree: exp.Expr) -> None:
     bike FR-8 booked for 31 March, a day found in the data, not said) is, for the next request, that
     thing's latest row by the day's column, not the row of the first one's day; in place.
 
-    >>> tree = parse_statements("UPDATE jobs SET stage = $stage WHERE job_no = (SELECT job_no FROM jobs "
-    ...     "WHERE frame = $frame AND booked_for = CAST('2024-03-31' AS DATE))")[0]
+    >>> tree = parse_statements("UPDATE jobs SET stage = $stage WHERE job = (SELECT job FROM jobs "
+    ...     "WHERE frame = $frame AND booked = CAST('2024-03-31' AS DATE))")[0]
     >>> _latest_for_an_unsaid_day(tree); tree.sql(dialect=DIALECT)
-    'UPDATE jobs SET stage = $stage WHERE job_no = (SELECT job_no FROM jobs WHERE frame = $frame ORDER BY booked_for DESC LIMIT 1)'
+    'UPDATE jobs SET stage = $stage WHERE job = (SELECT job FROM jobs WHERE frame = $frame ORDER BY booked DESC LIMIT 1)'
     """
     for select in list(tree.find_all(exp.Select)):
         where = select.args.get("where")

@@ -90,9 +90,7 @@ def use_procedure(ctx: Context) -> Iterator[Event]:
 
 def _refers(catalog: Catalog) -> dict[str, set[str]]:
     """Each table (lower case) -> the tables its foreign keys refer to."""
-    return {
-        name.lower(): {key.table.lower() for key in table.foreign_keys} for name, table in catalog.tables.items()
-    }
+    return {name.lower(): {key.table.lower() for key in table.foreign_keys} for name, table in catalog.tables.items()}
 
 
 def _picked(ctx: Context, matches: list[Match]) -> Generator[Event, None, list[Match]]:
