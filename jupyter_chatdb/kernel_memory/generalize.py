@@ -368,14 +368,14 @@ def _shape(step: list[exp.Expr], said: list[exp.Literal]) -> str:
 
 
 def _latest_for_an_unsaid_day(tree: exp.Expr) -> None:
-    """A row looked up by a value the request says and a day it does not ("FR-8 is ready": the job of
-    bike FR-8 booked for 31 March, a day found in the data, not said) is, for the next request, that
+    """A row looked up by a value the request says and a day it does not ("K-7 is back": the hire of
+    kayak K-7 that went out on 1 May, a day found in the data, not said) is, for the next request, that
     thing's latest row by the day's column, not the row of the first one's day; in place.
 
-    >>> tree = parse_statements("UPDATE jobs SET stage = $stage WHERE job = (SELECT job FROM jobs "
-    ...     "WHERE frame = $frame AND booked = CAST('2024-03-31' AS DATE))")[0]
+    >>> tree = parse_statements("UPDATE hires SET back_on = $back_on WHERE hire = (SELECT hire FROM hires "
+    ...     "WHERE kayak = $kayak AND out_on = CAST('2024-05-01' AS DATE))")[0]
     >>> _latest_for_an_unsaid_day(tree); tree.sql(dialect=DIALECT)
-    'UPDATE jobs SET stage = $stage WHERE job = (SELECT job FROM jobs WHERE frame = $frame ORDER BY booked DESC LIMIT 1)'
+    'UPDATE hires SET back_on = $back_on WHERE hire = (SELECT hire FROM hires WHERE kayak = $kayak ORDER BY out_on DESC LIMIT 1)'
     """
     for select in list(tree.find_all(exp.Select)):
         where = select.args.get("where")

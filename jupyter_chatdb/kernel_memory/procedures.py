@@ -325,7 +325,7 @@ def fitting(matches: Sequence[Match], named: Set[str], refers: Mapping[str, Set[
     >>> from jupyter_chatdb.kernel_memory.generalize import GeneralStep
     >>> def made(name, sql): return Match(Procedure(name, (GeneralStep("", sql),), (), ()), 0.5, "")
     >>> offered = [made("delivery", "INSERT INTO deliveries SELECT * FROM stables"),
-    ...            made("order", "UPDATE orders SET paid = 1 WHERE order_id = 4")]
+    ...            made("order", "UPDATE orders SET paid = 1 WHERE bales = 4")]
     >>> [m.procedure.name for m in fitting(offered, {"riders"}, {"orders": {"riders"}})]
     ['order']
     >>> len(fitting(offered, {"bridles"}, {"orders": {"riders"}})), len(fitting(offered, {"riders"}, {}))
@@ -338,8 +338,8 @@ def fitting(matches: Sequence[Match], named: Set[str], refers: Mapping[str, Set[
 
 def _reached(procedure: Procedure, named: Set[str], refers: Mapping[str, Set[str]]) -> set[str]:
     """The `named` tables `procedure` touches; where it touches none, those its tables' rows refer to
-    (lower case). A table touched is the stronger sign: every procedure writing a shop's sales refers
-    to its customers."""
+    (lower case). A table touched is the stronger sign: every procedure writing a kennel's stays refers
+    to its dogs."""
     touched = procedure.tables
     return (touched & named) or touched.union(*(refers.get(table, set()) for table in touched)) & named
 

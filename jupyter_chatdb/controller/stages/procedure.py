@@ -8,9 +8,9 @@ code in words) is read once more, and still unsaid makes the write wait, saying 
 Three checks keep a small model's choice honest: procedures that reach fewer of the tables the request
 names its things by than others do (touching them or, touching none, writing rows that refer to them)
 are not offered (a rider who "bought" hay is no stable's delivery); after a no to each, the model is
-asked once more for one or none; and a chosen procedure that, tried and rolled back, fails, changes no row where it must,
-or compares a column with a value no row holds (`_misfit`) gives way to the next one chosen. A step whose
-own values are all filled as zero and not said is an optional part, left out
+asked once more for one or none; and a chosen procedure that, tried and rolled back, fails, changes no
+row where it must, or compares a column with a value no row holds (`_misfit`) gives way to the next one
+chosen. A step whose own values are all filled as zero and not said is an optional part, left out
 (`procedure_values.unsaid_steps`), and the card says so."""
 
 from __future__ import annotations
