@@ -382,13 +382,12 @@ def _latest_for_an_unsaid_day(tree: exp.Expr) -> None:
         if not isinstance(select.parent, exp.Subquery) or where is None or select.args.get("limit"):
             continue
         terms = list(where.this.flatten()) if isinstance(where.this, exp.And) else [where.this]
-        days = [term for term in terms if _unsaid_day_of(term) is not None]
+        days = [(term, column) for term in terms if (column := _unsaid_day_of(term)) is not None]
         said = [term for term in terms if term.find(exp.Placeholder) is not None]
         if len(days) != 1 or not said or not all(isinstance(term, exp.EQ) for term in terms):
             continue
-        column = _unsaid_day_of(days[0])
-        assert column is not None
-        select.set("where", exp.Where(this=exp.and_(*(term for term in terms if term is not days[0]))))
+        ((day, column),) = days
+        select.set("where", exp.Where(this=exp.and_(*(term for term in terms if term is not day))))
         select.order_by(exp.Ordered(this=column.copy(), desc=True), copy=False)
         select.limit(1, copy=False)
 
