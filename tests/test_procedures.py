@@ -138,19 +138,14 @@ def test_a_procedure_the_model_finds_of_another_kind_is_not_used(stable, scripte
     assert hay(stable)["Bramble"] == 0
 
 
-def test_after_a_no_to_each_procedure_the_one_picked_when_asked_again_waits_then_runs_approved(stable, scripted):
+def test_after_a_no_to_each_procedure_the_one_picked_when_asked_again_runs(stable, scripted):
     learned_delivery(stable, scripted)
     calls = len(scripted.calls)
     scripted.push({"route": "write"}, {"hay delivery": False}, {"procedure": "hay delivery"}, LATER_VALUES)
-    events: list = []
-    reply = stable.ask(LATER, allow_writes=True, on_event=events.append)
+    reply = stable.ask(LATER, allow_writes=True)
     pick = scripted.calls[calls + 2]
     assert pick.json_schema["properties"] == {"procedure": {"enum": ["hay delivery", "none"]}}
-    assert reply.procedure == "hay delivery" and reply.pending and hay(stable)["Tansy"] != 8
-    reason = next(e.reason for e in events if isinstance(e, ApprovalNeeded))
-    assert "none of the kept kinds at first; it was picked as 'hay delivery' when asked for one" in reason
-    stable.apply(reply)
-    assert hay(stable)["Tansy"] == 8
+    assert reply.procedure == "hay delivery" and hay(stable)["Tansy"] == 8
 
 
 def test_a_request_can_be_planned_instead_of_running_its_procedure(stable, scripted):
@@ -420,9 +415,6 @@ def test_a_chosen_procedure_that_would_change_no_row_gives_way_to_another(yard, 
         ("cancel", "its step 1 compares full_name 'Bo Lee', which no row holds here: another kind of change")
     ]
     assert reply.procedure == "order"
-    assert reply.pending == (len(said) > 1)  # picked among the others after the choice misfit: it waits
-    if reply.pending:
-        yard.apply(reply)
     assert yard.session.rows("SELECT rider, bales FROM orders") == [("Bo Lee", 5)]
     assert yard.session.rows("SELECT count(*) FROM riders") == [(2,)]  # the try was rolled back, the order kept
 
@@ -445,10 +437,7 @@ def test_a_chosen_procedure_that_changes_nothing_or_fails_here_gives_way_to_anot
     reply = yard.ask(ADA_BUYS, allow_writes=True, on_event=events.append)
     (not_used,) = [e for e in events if isinstance(e, ProcedureNotUsed)]
     assert not_used.name == "other kind" and not_used.reason.startswith(reason)
-    assert reply.procedure == "order" and reply.pending
-    held = next(e.reason for e in events if isinstance(e, ApprovalNeeded))
-    assert "the kind the model chose first does not fit this request" in held
-    yard.apply(reply)
+    assert reply.procedure == "order"
     assert yard.session.rows("SELECT rider, bales FROM orders") == [("Ada Quick", 2)]
     assert yard.session.rows("SELECT count(*) FROM riders") == [(1,)]
 

@@ -45,11 +45,14 @@ class Unstated:
         return f"{self.column}: {self.said!r} {self.why}"
 
 
-def unstated_texts(values: dict[str, object], request: str, columns: ParameterColumns) -> list[Unstated]:
+def unstated_texts(
+    values: dict[str, object], request: str, columns: ParameterColumns, stored: StoredRows
+) -> list[Unstated]:
     """The texts of `values` (as read by their columns) for columns that list no entries and are compared
     with nothing, that `request` says in no form: not as written (`is_stated`: case, spaces and
     punctuation aside), nor as a code said in words within a clause (`said_in_a_clause`: "kayak 7" for
-    'K-07'). A value the table holds already is no exception: a small model copies the first request's
+    'K-07'), nor as the key of a kept row it names by another of its texts (a walker's code, where it says
+    her name). A value the table holds already is no exception: a small model copies the first request's
     values, which are kept."""
     today = dt.date.today()
     found: list[Unstated] = []
@@ -59,7 +62,10 @@ def unstated_texts(values: dict[str, object], request: str, columns: ParameterCo
             continue
         if not isinstance(value, str) or not value.strip() or not columns.types.get(target, "").startswith(TEXT_TYPES):
             continue
-        if not is_stated(value, request, today) and not said_in_a_clause(request, value):
+        if is_stated(value, request, today) or said_in_a_clause(request, value):
+            continue
+        referred = columns.kept_references.get(target)
+        if referred is None or stored.named_in(referred[0], referred[2], request, referred[1]) != value:
             found.append(Unstated(name, item, target[1], value))
     return found
 
@@ -93,14 +99,17 @@ def unfit_numbers(values: dict[str, object], request: str, columns: ParameterCol
     return found
 
 
-def read_again(words: str, doubt: Unstated, columns: ParameterColumns, request: str) -> object | None:
+def read_again(
+    words: str, doubt: Unstated, columns: ParameterColumns, request: str, stored: StoredRows
+) -> object | None:
     """The value `words` (the model's second reading of the request for `doubt`'s column) give, where
-    `request` states it and its column can hold it: the one number they say for a number column, else the
-    words themselves; None otherwise.
+    `request` states it and its column can hold it: the one number they say for a number column, the key
+    of the kept row they name for a column referring to kept rows, else the words themselves; None
+    otherwise.
 
     >>> columns = ParameterColumns({"nights": ("stays", "nights")}, {("stays", "nights"): "INTEGER"}, {}, set())
     >>> doubt = Unstated("nights", None, "nights", "4.5", "is not a whole number")
-    >>> [read_again(w, doubt, columns, "9 nights at 4.50 a night") for w in ("9 nights", "4.50", "nine", "")]
+    >>> [read_again(w, doubt, columns, "9 nights at 4.50 a night", None) for w in ("9 nights", "4.50", "nine", "")]
     [9, None, 9, None]
     """
     words = words.strip()
@@ -109,7 +118,10 @@ def read_again(words: str, doubt: Unstated, columns: ParameterColumns, request: 
     if not words:
         return None
     if not kind.startswith((*INTEGER_TYPES, *NUMBER_TYPES)):
-        return words if is_stated(words, request, dt.date.today()) else None
+        if not is_stated(words, request, dt.date.today()):
+            return None
+        referred = columns.kept_references.get(target) if target is not None else None
+        return words if referred is None else stored.find(referred[0], referred[2], words, referred[1])
     numbers = {float(n.replace(",", "")) for n in STATED_NUMBER.findall(words)} | set(spelled_numbers(words))
     if len(numbers) != 1:
         return None
@@ -144,6 +156,20 @@ def ordered_days(values: dict[str, object], request: str, columns: ParameterColu
         if doubt:
             doubts.append(f"{target[1]}: {doubt}")
     return doubts
+
+
+def unheld_reference(values: dict[str, object], columns: ParameterColumns, stored: StoredRows) -> str | None:
+    """The first "column 'value', which no TABLE row holds" of `values` for a column referring to kept rows
+    (`ParameterColumns.kept_references`): a request of another kind filled in (a stage read as a walker),
+    as a declared reference would refuse it. None where each names a kept row."""
+    for name, value, _ in filled(values):
+        target = columns.targets.get(name)
+        referred = columns.kept_references.get(target) if target is not None else None
+        if target is None or referred is None or not isinstance(value, str) or not value.strip():
+            continue
+        if stored.named_exactly(referred[0], (referred[1],), value, referred[1]) is None:
+            return f"{target[1]} {value!r}, which no {referred[0]} row holds"
+    return None
 
 
 def _number(value: object) -> float | None:

@@ -9,7 +9,9 @@ read from the live catalog, not from what the procedure was kept with.
   a time said together ("10 May 2024 09:15" -> '2024-05-10 09:15:00');
 - a number column takes a number said in words ("three" -> 3);
 - a value compared with a text column names a kept row: it is that row's value as kept, where the words
-  name one ("glasshouse 12" -> 'G-012', "ann roe" -> 'Ann Roe': `StoredRows.find`).
+  name one ("glasshouse 12" -> 'G-012', "ann roe" -> 'Ann Roe': `StoredRows.find`); so does a value for a
+  column referring to a table the procedure adds no row to, by that table's key, named by any of its
+  texts ("Ida Moss" -> 'IMO'), the reference declared or named like the key (`_kept_references`).
 
 A value already of its column's form is left as it is. What the request may not say is found apart
 (`procedure_doubts`).
@@ -19,10 +21,10 @@ from __future__ import annotations
 
 import datetime as dt
 from collections.abc import Iterator, Mapping
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 
 from ..kernel_memory.generalize import ITEMS
-from ..kernel_memory.procedure_sql import compared_parameters, parameter_targets, parameters_of
+from ..kernel_memory.procedure_sql import compared_parameters, parameter_targets, parameters_of, written_tables
 from ..kernel_memory.procedures import Procedure
 from ..language.dates import days_said
 from ..language.moments import day_first, iso_moment, moments_said, slashed_days
@@ -30,7 +32,7 @@ from ..language.spoken import spelled_numbers
 from ..recording.picks import mapped
 from ..recording.reading_errors import NotExpressible
 from ..recording.resolve import StoredRows
-from ..recording.shapes import INTEGER_TYPES, NUMBER_TYPES
+from ..recording.shapes import INTEGER_TYPES, NUMBER_TYPES, references_of
 from ..recording.stated import is_stated
 from ..sql.catalog import TEXT_TYPES, Catalog
 from ..sql.check_lists import check_lists
@@ -58,6 +60,9 @@ class ParameterColumns:
     listed: dict[tuple[str, str], tuple[str, ...]]
     compared: set[str]
     day_first: bool | None = None  # days with slashes put the day first ("09/04/2024"), as the procedure's request did
+    # (table, column) -> the table it refers to, its key and its text columns, where the procedure adds no row
+    # of that table: a value there names a kept row
+    kept_references: dict[tuple[str, str], tuple[str, str, tuple[str, ...]]] = field(default_factory=dict)
 
     @classmethod
     def of(cls, procedure: Procedure, session: Session, catalog: Catalog) -> ParameterColumns:
@@ -75,7 +80,7 @@ class ParameterColumns:
         listed = {(table.lower(), column.lower()): entries for (table, column), entries in check_lists(session).items()}
         listed.update(_listed_by_reference(catalog, listed))
         compared = set().union(*(compared_parameters(step.sql) for step in procedure.steps if step.sql))
-        return cls(targets, types, listed, compared, _day_first(procedure))
+        return cls(targets, types, listed, compared, _day_first(procedure), _kept_references(procedure, catalog))
 
 
 def _listed_by_reference(
@@ -93,6 +98,23 @@ def _listed_by_reference(
             if entries and own not in listed:
                 inherited[own] = entries
     return inherited
+
+
+def _kept_references(procedure: Procedure, catalog: Catalog) -> dict[tuple[str, str], tuple[str, str, tuple[str, ...]]]:
+    """Each column (lower case) referring to a row of a table the procedure adds no row to, declared or
+    named like that table's key (`shapes.references_of`: a stay's `walker_code` beside `walkers.walker_code`):
+    -> that table, its key, and its text columns, which name its rows."""
+    written = {table.lower() for step in procedure.steps if step.sql for table in written_tables(step.sql)}
+    stored = [t for t in catalog.tables.values() if not t.is_frame and "." not in t.name]
+    found: dict[tuple[str, str], tuple[str, str, tuple[str, ...]]] = {}
+    for table in stored:
+        for column, (target, key) in references_of(table, stored).items():
+            referred = catalog.tables.get(target)
+            if referred is None or target.lower() in written:
+                continue
+            texts = tuple(c.name for c in referred.columns if c.type.upper().startswith(TEXT_TYPES))
+            found[(table.name.lower(), column.lower())] = (target, key, texts)
+    return found
 
 
 def read_by_columns(
@@ -129,9 +151,11 @@ def read_by_columns(
             spelled = spelled_numbers(value)
             if len(spelled) == 1 and not any(ch.isdigit() for ch in value):
                 return int(spelled[0]) if spelled[0].is_integer() else spelled[0]
-        if name in compared and kind.startswith(TEXT_TYPES):
+        referred = columns.kept_references.get(target)
+        if kind.startswith(TEXT_TYPES) and (name in compared or referred):
+            table, key, naming = referred if referred and name not in compared else (*target, (target[1],))
             try:
-                kept = stored.find(target[0], [target[1]], value, target[1])
+                kept = stored.find(table, naming, value, key)
             except NotExpressible:
                 kept = None
             return kept if isinstance(kept, str) else value

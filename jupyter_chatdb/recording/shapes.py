@@ -107,10 +107,7 @@ def shapes_of(session: Session, catalog: Catalog, derived: Mapping[str, Sequence
     picked = {t.name: _picked_among(session, t, names[t.name], info, unique) for t in stored}
     made: dict[str, Shape] = {}
     for table in _parents_first(stored):
-        references = {
-            key.columns[0]: (key.table, key.references[0]) for key in table.foreign_keys if len(key.columns) == 1
-        }
-        references.update(_named_like_a_key(table, stored, references))
+        references = references_of(table, stored)
         fields, inner = [], []
         for column in table.columns:
             data_type, nullable, default = info.get((table.name, column.name), (column.type, True, None))
@@ -357,6 +354,14 @@ def label_column(
         and table.primary_key != (c.name,)
     ]
     return text_unique[0] if text_unique else natural
+
+
+def references_of(table: Table, stored: Sequence[Table]) -> dict[str, tuple[str, str]]:
+    """The columns of `table` that refer to a row of another of `stored`: column -> (that table, its key
+    column), by a one-column REFERENCES clause or, without one, by its name (`_named_like_a_key`)."""
+    references = {key.columns[0]: (key.table, key.references[0]) for key in table.foreign_keys if len(key.columns) == 1}
+    references.update(_named_like_a_key(table, stored, references))
+    return references
 
 
 def _named_like_a_key(

@@ -11,10 +11,11 @@ request, the procedure's first request or the column's days settle, else the wri
 Three checks keep a small model's choice honest: procedures that reach fewer of the tables the request
 names its things by than others do (touching them or, touching none, writing rows that refer to them)
 are not offered (a rider who "bought" hay is no stable's delivery); after a no to each, the model is
-asked once more for one or none, and what it picks then waits for approval; and a chosen procedure
-that, tried and rolled back, fails, changes no row where it must, or compares a column with a value no
-row holds (`_misfit`) gives way to the next one chosen. A step whose own values are all filled as zero
-and not said is an optional part, left out (`procedure_values.unsaid_steps`), and the card says so."""
+asked once more for one or none; and a chosen procedure that, tried and rolled back, fails, changes no
+row where it must, or compares a column with a value no row holds (`_misfit`), or writes one to a
+column referring to kept rows (`procedure_doubts.unheld_reference`), gives way to the next one chosen.
+A step whose own values are all filled as zero and not said is an optional part, left out
+(`procedure_values.unsaid_steps`), and the card says so."""
 
 from __future__ import annotations
 
@@ -33,7 +34,7 @@ from ..context import Context
 from ..events import Event, ProcedureNotUsed, ProcedureUsed
 from ..kinds import Route
 from ..planned_steps import PlannedStep
-from ..procedure_doubts import Unstated, ordered_days, read_again, unfit_numbers, unstated_texts
+from ..procedure_doubts import Unstated, ordered_days, read_again, unfit_numbers, unheld_reference, unstated_texts
 from ..procedure_values import ParameterColumns, Unlisted, read_by_columns, unsaid_steps, with_entry
 from ..stage import stage
 from .run import rows_changed
@@ -71,19 +72,17 @@ def use_procedure(ctx: Context) -> Iterator[Event]:
     completion = yield from ctx.calls("procedure", messages, schema, CHOOSE_MAX_TOKENS)
     said = _json_object(completion.text)
     chosen = [m for m in matches if said.get(m.procedure.name) is True]  # the closest first
-    unsure = ""
     if not chosen:  # a no to each: asked once more, for one or none
         chosen = yield from _picked(ctx, matches)
-        unsure = "the model found this request none of the kept kinds at first"
     if not chosen:
         yield ProcedureNotUsed(matches[0].procedure.name, "the model found it another kind of change")
         return
     tried = chosen[:TRIED]
-    outcome = yield from _first_applying(ctx, tried, unsure)
+    outcome = yield from _first_applying(ctx, tried)
     rest = [m for m in matches if m not in tried]
     if outcome == "idle" and rest:  # each chosen one would change nothing here: one of the others, if picked
         picked = yield from _picked(ctx, rest)
-        yield from _first_applying(ctx, picked, "the kind the model chose first does not fit this request")
+        yield from _first_applying(ctx, picked)
 
 
 def _refers(catalog: Catalog) -> dict[str, set[str]]:
@@ -102,10 +101,9 @@ def _picked(ctx: Context, matches: list[Match]) -> Generator[Event, None, list[M
     return [m for m in matches if m.procedure.name == picked]
 
 
-def _first_applying(ctx: Context, matches: list[Match], unsure: str = "") -> Generator[Event, None, str]:
+def _first_applying(ctx: Context, matches: list[Match]) -> Generator[Event, None, str]:
     """Fill each of `matches` in turn and make the first that fits here (`_misfit`) the plan: "used",
-    "idle" when each does not fit here, or "unread" when values could not be read. `unsure`: why the
-    model's choice is in doubt (it was picked when asked for one): the write waits, saying so."""
+    "idle" when each does not fit here, or "unread" when values could not be read."""
     outcome = "unread"
     for match in matches:
         procedure = match.procedure
@@ -136,14 +134,15 @@ def _first_applying(ctx: Context, matches: list[Match], unsure: str = "") -> Gen
             reason = f"{missed.column}: {missed.said!r} is none of {', '.join(missed.entries)}"
             yield ProcedureNotUsed(procedure.name, reason)
             continue
-        doubts += ordered_days(read, ctx.request.text, columns, StoredRows(ctx.session))
+        stored = StoredRows(ctx.session)
+        doubts += ordered_days(read, ctx.request.text, columns, stored)
         suspect = [
-            *unstated_texts(read, ctx.request.text, columns)[:TEXTS_ASKED],
+            *unstated_texts(read, ctx.request.text, columns, stored)[:TEXTS_ASKED],
             *unfit_numbers(read, ctx.request.text, columns)[:NUMBERS_ASKED],
         ]
         for doubt in suspect:  # read once more; still unsaid or unfit: the write waits, saying so
-            words = yield from _words_again(ctx, doubt)
-            again = read_again(words, doubt, columns, ctx.request.text)
+            reread = yield from _words_again(ctx, doubt)
+            again = read_again(reread, doubt, columns, ctx.request.text, stored)
             if again is None:
                 doubts.append(doubt.reason())
             else:
@@ -155,14 +154,12 @@ def _first_applying(ctx: Context, matches: list[Match], unsure: str = "") -> Gen
             continue
         steps, bound = run.expanded(values)
         planned = [PlannedStep(step.goal, step.sql, step.binds) for step in steps]
-        misfit = _misfit(ctx, planned, bound)
+        misfit = unheld_reference(read, columns, stored) or _misfit(ctx, planned, bound)
         if misfit is not None:
             yield ProcedureNotUsed(procedure.name, f"{misfit}: another kind of change")
             outcome = "idle"
             continue
         ctx.steps, ctx.params, ctx.procedure = planned, bound, procedure.name
-        if unsure:
-            doubts.append(f"{unsure}; it was picked as {procedure.name!r} when asked for one")
         ctx.held += [f"{doubt}; check it before approving" for doubt in doubts]
         goals = tuple(procedure.steps[at].goal for at in left_out)
         yield ProcedureUsed(procedure.name, procedure.source, tuple(values.items()), match.similarity, goals)
