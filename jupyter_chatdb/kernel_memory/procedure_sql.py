@@ -54,13 +54,16 @@ def parameter_targets(
     {'code': ('shelves', 'code'), 'bay': (None, 'bay')}
     >>> parameter_targets("INSERT INTO lots VALUES ($crop, CAST($day AS DATE), 3 * $kg)", {"lots": ["crop", "day", "kg"]})
     {'crop': ('lots', 'crop'), 'day': ('lots', 'day')}
+    >>> parameter_targets("INSERT INTO fees (stay, nights) SELECT stay, $nights FROM stays WHERE dog = $dog")
+    {'nights': ('fees', 'nights'), 'dog': (None, 'dog')}
     """
     known = {table.lower(): list(names) for table, names in (columns or {}).items()}
     found: dict[str, tuple[str | None, str]] = {}
     for tree in parse_statements(sql):
         select = tree.expression if isinstance(tree, exp.Insert) else None
         table = target_table(tree) if isinstance(tree, exp.Insert) else None
-        if isinstance(tree.this, exp.Table) and table in known:  # no column list: the table's own, in order
+        listed = [_column_name(c) for c in tree.this.expressions] if isinstance(tree.this, exp.Schema) else None
+        if table is not None and (listed or table in known):  # the column list, else the table's own, in order
             rows = (
                 select.expressions
                 if isinstance(select, exp.Values)
@@ -69,7 +72,7 @@ def parameter_targets(
                 else []
             )
             for row in rows:
-                for column, node in zip(known[table], row.expressions):
+                for column, node in zip(listed or known[table], row.expressions):
                     placeholder = node if isinstance(node, exp.Placeholder) else node.find(exp.Placeholder)
                     if placeholder is not None and placeholder.name and outside(placeholder)[0] is node:
                         found.setdefault(placeholder.name, (table, column))
