@@ -10,7 +10,6 @@ import pytest
 
 from jupyter_chatdb import ChatDB
 from jupyter_chatdb.controller.events import ApprovalNeeded, Event, FactsExtracted, FactsNotUsed
-from jupyter_chatdb.controller.prompts import given_entry_messages
 from jupyter_chatdb.errors import ModelOutputError
 from jupyter_chatdb.llm.scripted import ScriptExhausted
 from jupyter_chatdb.recording.facts import statements
@@ -78,7 +77,8 @@ def test_the_words_read_for_a_listed_value_are_mapped_to_it_by_code_else_chosen_
         {"dues": [{"holder": "Ivo Marsh", "paid_on": "2025-04-02", "amount": 40, "method": "a signed cheque"}]},
         {"route": "write"},
         {"dues": [{"holder": "Pia Lund", "paid_on": "2025-04-03", "amount": 40, "method": "monthly debit"}]},
-        *[{"value": "standing order"}] * 4,
+        {"value": "standing order"},
+        {"value": "standing order"},
     )
     society.ask("Ivo Marsh paid 40 of dues on 2 April 2025 with a signed cheque", allow_writes=True)
     reply = society.ask("Pia Lund paid 40 of dues on 3 April 2025 by monthly debit", allow_writes=True)
@@ -86,26 +86,11 @@ def test_the_words_read_for_a_listed_value_are_mapped_to_it_by_code_else_chosen_
         (1, "cheque"),
         (2, "standing order"),
     ]
-    first, again, given, given_again = scripted.calls[-4:]
+    first, again = scripted.calls[-2:]
     # the column needs a value: one of the list is chosen (the words read are no option), in two orders
     assert first.json_schema["properties"]["value"]["enum"] == ["cash", "cheque", "standing order"]
     assert again.json_schema["properties"]["value"]["enum"] == ["standing order", "cheque", "cash"]
-    # then asked which entry the request gives, without the words or the entry read, each way round
-    request = "Pia Lund paid 40 of dues on 3 April 2025 by monthly debit"
-    assert given.messages == given_entry_messages(request, "dues", "method", ["cash", "cheque", "standing order"])
-    assert given_again.json_schema["properties"]["value"]["enum"] == ["standing order", "cheque", "cash"]
     assert not reply.pending
-
-
-def test_a_listed_value_chosen_for_words_both_ways_waits_where_the_request_is_read_to_give_another(society, scripted):
-    """'in coins' chosen as 'cheque' the list each way round (shown the words and its pick, a small model
-    keeps it): asked which entry the request gives, without them, the model reads 'cash'."""
-    dues = {"holder": "Pia Lund", "paid_on": "2025-04-03", "amount": 40, "method": "in coins"}
-    scripted.push({"route": "write"}, {"dues": [dues]}, *[{"value": "cheque"}] * 2, *[{"value": "cash"}] * 2)
-    seen: list[Event] = []
-    held = society.ask("Pia Lund paid 40 of dues on 3 April 2025 in coins", allow_writes=True, on_event=seen.append)
-    assert held.pending and rows(society, "SELECT count(*) FROM dues") == [(0,)]
-    assert "dues.method: read as 'cheque', and as 'cash' asked again" in approval_reason(seen)
 
 
 def test_a_listed_value_the_model_picks_one_way_and_then_another_waits_with_both(society, scripted):

@@ -211,7 +211,7 @@ def _written(
     text = ctx.request.text
     cut = ("what the reading held after its last complete row (it was cut off)",) if was_cut else ()
     read = as_nothing(shapes, filled_from_lines(shapes, read if isinstance(read, dict) else {}, text))
-    said, unsure, doubted = yield from _listed_values(ctx, shapes, read, today)
+    said, unsure, chosen = yield from _listed_values(ctx, shapes, read, today)
     stored = StoredRows(ctx.session)
     try:
         read, two_ways = _days_in_order(shapes, _dates_as_said(shapes, read, text, today), text, stored)
@@ -252,7 +252,7 @@ def _written(
     counts = tuple((table, len(listed)) for table, listed in rows.items() if listed)
     written = {table for table, _ in counts}
     guessed = tuple(g for g in stated.guessed if g.split(".")[0] in written)
-    asked = yield from _entries_asked_again(ctx, shapes, rows, doubted)
+    asked = yield from _entries_asked_again(ctx, shapes, rows, chosen)
     unnamed = unnamed_references(shapes, rows, text, stored, named, today)
     doubts = (*two_ways, *unsure, *asked, *unlike_their_column(shapes, rows, stored), *unnamed)
     return _Written(writes, params, counts, (*unstated, *set_aside), tuple(agreement.set_from_lines), guessed, doubts)
@@ -325,8 +325,8 @@ def _listed_values(
     """Each value read for a field the schema lists, as the listed value it means (`picks.mapped`), else as
     the model chooses among the list (up to `CHOICES` words, `_chosen`), else left out. Returns the (table,
     index, field) of those read from words the request says, the choices the model made two ways, and the
-    (table, field, value) of those."""
-    calls, said, unsure, doubted = 0, set(), [], set()
+    (table, field, value) it chose."""
+    calls, said, unsure = 0, set(), []
     chosen: dict[tuple[str, str, str], str | None] = {}  # words mapped once, however many rows repeat them
     for table, listed in read.items():
         shape = shapes.get(table)
@@ -350,7 +350,6 @@ def _listed_values(
                     )
                     chosen[asked] = value
                     if again != value:
-                        doubted.add((table, field.name, str(value)))
                         unsure.append(
                             f"{table}.{field.column}: {words!r} was read as {value!r}, and as {again!r} asked again"
                         )
@@ -360,7 +359,7 @@ def _listed_values(
                 row[field.name] = value
                 if is_stated(words, ctx.request.text, today):
                     said.add((table, index, field.name))
-    return said, unsure, doubted
+    return said, unsure, {(table, name, value) for (table, name, _), value in chosen.items() if value is not None}
 
 
 def _described_entry(ctx: Context, shapes: dict[str, Shape], field: Field, words: object) -> str | None:
@@ -374,16 +373,15 @@ def _described_entry(ctx: Context, shapes: dict[str, Shape], field: Field, words
 
 
 def _entries_asked_again(
-    ctx: Context, shapes: dict[str, Shape], rows: Mapping[str, object], doubted: set[tuple[str, str, str]]
+    ctx: Context, shapes: dict[str, Shape], rows: Mapping[str, object], chosen: set[tuple[str, str, str]]
 ) -> Generator[Event, None, list[str]]:
     """The doubts about the CHECK-listed entries a new row gets that the request does not say in words ("back
-    in the air" read as 'retired'; "in coins" chosen as 'cheque', the model shown the words and the list),
-    but for its column's DEFAULT (what the row holds unless told otherwise) and those already in doubt
-    (`doubted`: chosen otherwise the list the other way round): the model is asked which entry the
-    request gives, without the one read (twice: the list each way round, up to `CHOICES` entries), and a
-    different pick is a guess. A kept row's change holds only entries it says (`stated_only`)."""
+    in the air" read as 'retired'), and the model gave rather than chose (`chosen`), but for its
+    column's DEFAULT (what the row holds unless told otherwise): the model is asked which entry the request
+    gives, without the one read (twice: the list each way round, up to `CHOICES` entries), and a different
+    pick is a guess. A kept row's change holds only entries it says (`stated_only`)."""
     doubts: list[str] = []
-    asked: set[tuple[str, str, str]] = set(doubted)
+    asked: set[tuple[str, str, str]] = set(chosen)
     for table, listed in rows.items():
         shape = shapes.get(table)
         if shape is None or not isinstance(listed, list):
@@ -399,7 +397,7 @@ def _entries_asked_again(
                     continue  # a value the column holds unless told otherwise is no guess
                 if (table, field.name, value) in asked:
                     continue
-                if len(asked) - len(doubted) == CHOICES:
+                if len(asked) - len(chosen) == CHOICES:
                     return doubts
                 asked.add((table, field.name, value))
                 first, again = yield from _given(ctx, table, field.column, list(field.allowed))
