@@ -60,11 +60,11 @@ def unstated_texts(
         target = columns.targets.get(name)
         if target is None or name in columns.compared or target in columns.listed:
             continue
-        if not isinstance(value, str) or not value.strip() or not columns.types.get(target, "").startswith(TEXT_TYPES):
+        if not isinstance(value, str) or not value.strip() or not columns.type_of(name).startswith(TEXT_TYPES):
             continue
         if is_stated(value, request, today) or said_in_a_clause(request, value):
             continue
-        referred = columns.kept_references.get(target)
+        referred = columns.kept_rows_of(name)
         if referred is None or stored.named_in(referred[0], referred[2], request, referred[1]) != value:
             found.append(Unstated(name, item, target[1], value))
     return found
@@ -87,9 +87,7 @@ def unfit_numbers(values: dict[str, object], request: str, columns: ParameterCol
     today = dt.date.today()
     found: list[Unstated] = []
     for name, value, item in filled(values):
-        target = columns.targets.get(name)
-        kind = columns.types.get(target, "") if target is not None else ""
-        number = _number(value)
+        target, kind, number = columns.targets.get(name), columns.type_of(name), _number(value)
         if target is None or number is None or number == 0 or not kind.startswith((*INTEGER_TYPES, *NUMBER_TYPES)):
             continue
         if kind.startswith(INTEGER_TYPES) and not number.is_integer():
@@ -113,14 +111,13 @@ def read_again(
     [9, None, 9, None]
     """
     words = words.strip()
-    target = columns.targets.get(doubt.parameter)
-    kind = columns.types.get(target, "") if target is not None else ""
+    kind = columns.type_of(doubt.parameter)
     if not words:
         return None
     if not kind.startswith((*INTEGER_TYPES, *NUMBER_TYPES)):
         if not is_stated(words, request, dt.date.today()):
             return None
-        referred = columns.kept_references.get(target) if target is not None else None
+        referred = columns.kept_rows_of(doubt.parameter)
         return words if referred is None else stored.find(referred[0], referred[2], words, referred[1])
     numbers = {float(n.replace(",", "")) for n in STATED_NUMBER.findall(words)} | set(spelled_numbers(words))
     if len(numbers) != 1:
@@ -140,11 +137,7 @@ def ordered_days(values: dict[str, object], request: str, columns: ParameterColu
     doubts: list[str] = []
     for name, value, item in list(filled(values)):
         target = columns.targets.get(name)
-        if (
-            target is None
-            or not isinstance(value, str)
-            or not columns.types.get(target, "").startswith(("DATE", "TIMESTAMP"))
-        ):
+        if target is None or not isinstance(value, str) or not columns.type_of(name).startswith(("DATE", "TIMESTAMP")):
             continue
         day, rest = leading_day(value), value.strip()[10:]
         if day is None and SLASHED.fullmatch(value.strip()):  # copied as written: either reading will do
@@ -163,12 +156,11 @@ def unheld_reference(values: dict[str, object], columns: ParameterColumns, store
     (`ParameterColumns.kept_references`): a request of another kind filled in (a stage read as a walker),
     as a declared reference would refuse it. None where each names a kept row."""
     for name, value, _ in filled(values):
-        target = columns.targets.get(name)
-        referred = columns.kept_references.get(target) if target is not None else None
-        if target is None or referred is None or not isinstance(value, str) or not value.strip():
+        referred = columns.kept_rows_of(name)
+        if referred is None or not isinstance(value, str) or not value.strip():
             continue
         if stored.named_exactly(referred[0], (referred[1],), value, referred[1]) is None:
-            return f"{target[1]} {value!r}, which no {referred[0]} row holds"
+            return f"{columns.targets[name][1]} {value!r}, which no {referred[0]} row holds"
     return None
 
 

@@ -82,6 +82,16 @@ class ParameterColumns:
         compared = set().union(*(compared_parameters(step.sql) for step in procedure.steps if step.sql))
         return cls(targets, types, listed, compared, _day_first(procedure), _kept_references(procedure, catalog))
 
+    def type_of(self, parameter: str) -> str:
+        """The type (upper case) of the column `parameter` lands in; "" where it lands in none."""
+        target = self.targets.get(parameter)
+        return self.types.get(target, "") if target is not None else ""
+
+    def kept_rows_of(self, parameter: str) -> tuple[str, str, tuple[str, ...]] | None:
+        """The kept rows the column `parameter` lands in refers to (`kept_references`), if it does."""
+        target = self.targets.get(parameter)
+        return self.kept_references.get(target) if target is not None else None
+
 
 def _listed_by_reference(
     catalog: Catalog, listed: Mapping[tuple[str, str], tuple[str, ...]]
@@ -122,7 +132,7 @@ def read_by_columns(
 ) -> tuple[dict[str, object], list[Unlisted]]:
     """`values` as filled, each read by its parameter's column, and the words for a listed column that map
     to none of its entries (left as filled)."""
-    targets, types, listed, compared = columns.targets, columns.types, columns.listed, columns.compared
+    targets, listed, compared = columns.targets, columns.listed, columns.compared
     stored = StoredRows(session)
     unlisted: list[Unlisted] = []
 
@@ -136,7 +146,7 @@ def read_by_columns(
             if entry is None:
                 unlisted.append(Unlisted(name, item, target[1], value, entries))
             return value if entry is None else entry
-        kind = types.get(target, "")
+        kind = columns.type_of(name)
         if kind.startswith("TIMESTAMP"):  # a day and a time said together: "10 May 2024 09:15"
             if iso_moment(value):
                 return value
@@ -151,7 +161,7 @@ def read_by_columns(
             spelled = spelled_numbers(value)
             if len(spelled) == 1 and not any(ch.isdigit() for ch in value):
                 return int(spelled[0]) if spelled[0].is_integer() else spelled[0]
-        referred = columns.kept_references.get(target)
+        referred = columns.kept_rows_of(name)
         if kind.startswith(TEXT_TYPES) and (name in compared or referred):
             table, key, naming = referred if referred and name not in compared else (*target, (target[1],))
             try:
