@@ -18,6 +18,7 @@ from .shapes import Shape
 
 WINDOW_WORDS = 4  # the words before a number that may spell a code's letters
 CLAUSE_END = re.compile(r"[,;:|()\[\]\"\n]|->|=")
+LABEL = re.compile(r"(?:^|\n)[ \t]*([^\W\d_][^\W\d]*(?:[ \t]+[^\W\d_][^\W\d]*)*)[ \t]*:[ \t]*$")  # "berth: " of a line
 NUMBER = re.compile(r"(?<![\w.\-/:])\d{1,9}(?![\w\-/]|[.:]\d)")  # "no. 88", "tray 4: ..."; not "05/04", "4.5", "15:30"
 
 
@@ -79,7 +80,7 @@ def _by_their_noun(spans: list[tuple[int, str]], shapes: Mapping[str, Shape], st
 
 def _spans_before_numbers(text: str) -> list[tuple[int, str]]:
     """Each whole number of `text` with the words before it in its clause (at most `WINDOW_WORDS`), where
-    there are any.
+    there are any; a number a line gives as a `key: value` has its key's words ("berth: 4" as "berth 4").
 
     >>> _spans_before_numbers("05/04/2024 move: seed tray no. 14, Calder -> Ashby")
     [(14, 'seed tray no. 14')]
@@ -87,6 +88,8 @@ def _spans_before_numbers(text: str) -> list[tuple[int, str]]:
     ([(12, 'glasshouse 12')], [])
     >>> _spans_before_numbers("glasshouse 12: shut at 15:30")
     [(12, 'glasshouse 12')]
+    >>> _spans_before_numbers("new stay\\nboat: Tern\\nberth: 4\\nnights: 2")
+    [(4, 'berth 4'), (2, 'nights 2')]
     """
     for said_day in (DATES, SLASHED, MONTH_THEN_DAY, DAY_MONTH_YEAR):  # "March 22" is no code 'M-022'
         text = said_day.sub(lambda m: "," * len(m.group()), text)
@@ -94,6 +97,8 @@ def _spans_before_numbers(text: str) -> list[tuple[int, str]]:
     for match in NUMBER.finditer(text):
         clause = CLAUSE_END.split(text[: match.start()])[-1]
         before = clause.split()[-WINDOW_WORDS:]
+        if not before and (label := LABEL.search(text[: match.start()])):
+            before = label.group(1).split()[-WINDOW_WORDS:]
         if any(re.search(r"[^\W\d_]", word) for word in before):
             spans.append((int(match.group()), " ".join([*before, match.group()])))
     return spans

@@ -14,15 +14,29 @@ from __future__ import annotations
 import datetime as dt
 import re
 from collections.abc import Mapping, Sequence
+from dataclasses import dataclass
 
 from ..language.numbers import DIGIT_RUN
 from .named_rows import NamedRow
 from .reading_errors import NotExpressible
 from .resolve import StoredRows
-from .shapes import CLEARED, Shape
+from .shapes import CLEARED, Field, Shape
 from .stated import is_stated, said_only_as_part
 
 LONG_WORD = re.compile(r"[^\W\d_]{4,}")  # a name's word said alone that names its row ("Calder" of 'Calder Farm')
+
+
+@dataclass(frozen=True)
+class UnnamedReference:
+    """A new row's reference (`field` of `table`, holding `value`) to a kept row the request does not name."""
+
+    table: str
+    field: Field
+    value: object
+
+    def __str__(self) -> str:
+        referred = self.field.reference.table if self.field.reference is not None else "such"
+        return f"{self.table}.{self.field.column} = {self.value!r}: the request names no such {referred} row"
 
 
 def unnamed_references(
@@ -32,10 +46,9 @@ def unnamed_references(
     stored: StoredRows,
     named: Sequence[NamedRow],
     today: dt.date,
-) -> list[str]:
-    """Why each reference of `rows` (table -> new rows, field -> value) to a kept row that `text` does not
-    name is in doubt: "table.column = value: the request names no such ... row"."""
-    doubts: list[str] = []
+) -> list[UnnamedReference]:
+    """The references of `rows` (table -> new rows, field -> value) to kept rows that `text` does not name."""
+    doubts: list[UnnamedReference] = []
     for table, listed in rows.items():
         shape = shapes.get(table)
         if shape is None:
@@ -51,7 +64,7 @@ def unnamed_references(
                 key = stored.find(reference.table, labels, value, reference.key)
                 if key is None or _named(stored, reference.table, labels, reference.key, key, text, named):
                     continue  # a value that names no kept row is the statement's to refuse
-                doubts.append(f"{shape.table}.{f.column} = {value!r}: the request names no such {reference.table} row")
+                doubts.append(UnnamedReference(shape.table, f, value))
     return doubts
 
 

@@ -55,6 +55,7 @@ class Field:
     allowed: tuple[str, ...] = ()  # the values it may hold (a CHECK list, a small table's names); () any
     nullable: bool = True  # may be empty (NULL)
     default: str | None = None  # the text its column's DEFAULT gives, where that is a quoted literal
+    checked: bool = False  # a CHECK list (its own or its referenced key's) says the values it may hold
 
 
 @dataclass(frozen=True)
@@ -120,6 +121,7 @@ def shapes_of(session: Session, catalog: Catalog, derived: Mapping[str, Sequence
                 continue
             reference = None
             allowed = listed.get((table.name, column.name), ())
+            checked = bool(allowed) or (target is not None and (target[0], target[1]) in listed)
             if target is not None:
                 labels = _labels(target[0], stored, unique, names[target[0]])
                 reference = Reference(*target, names[target[0]], labels)
@@ -128,7 +130,9 @@ def shapes_of(session: Session, catalog: Catalog, derived: Mapping[str, Sequence
             counter = default is not None
             given = _quoted(default)
             fields.append(
-                Field(name, column.name, data_type, required, reference, counter, allowed, bool(nullable), given)
+                Field(
+                    name, column.name, data_type, required, reference, counter, allowed, bool(nullable), given, checked
+                )
             )
         key = table.primary_key[0] if len(table.primary_key) == 1 else ""
         generated = bool(key) and _from_sequence(info.get((table.name, key), ("", True, None))[2])
