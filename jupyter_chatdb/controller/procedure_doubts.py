@@ -4,8 +4,9 @@ once more by the stage and, still doubtful, shown on the card while the write wa
 - a text for a free-text column that the request does not say (`unstated_texts`): a name that lost a
   letter, an address made up, the first request's value copied;
 - a number for a number column that the request does not state, or with a fraction for a whole-number
-  column (`unfit_numbers`): the year of a day read as an amount, "9 nights, 4.5 a night" filled the
-  wrong way round;
+  column, or that a `key: value` line gives under the words of another number column the procedure fills
+  and not its own (`unfit_numbers`): the year of a day read as an amount, "9 nights, 4.5 a night" filled the wrong way
+  round, "mites: 7" filled as the frames;
 - a day the request gives in figures that read two ways ("09/03/2024"), put in the order its other days,
   the procedure's first request or the column's kept days settle (`ordered_days`, `day_order`); where
   none does, the write waits, saying both readings.
@@ -14,6 +15,7 @@ once more by the stage and, still doubtful, shown on the card while the write wa
 from __future__ import annotations
 
 import datetime as dt
+import re
 from dataclasses import dataclass
 
 from ..language.codes import said_in_a_clause
@@ -21,6 +23,8 @@ from ..language.dates import SLASHED
 from ..language.moments import slashed_days
 from ..language.numbers import STATED_NUMBER
 from ..language.spoken import spelled_numbers
+from ..language.stop_words import LABEL_GENERIC_WORDS
+from ..language.words import stem, words
 from ..recording.day_order import ordered_day
 from ..recording.moments import leading_day
 from ..recording.resolve import StoredRows
@@ -71,9 +75,10 @@ def unstated_texts(
 
 
 def unfit_numbers(values: dict[str, object], request: str, columns: ParameterColumns) -> list[Unstated]:
-    """The numbers of `values` for number columns that `request` does not state (in figures or in words), or
-    that have a fraction where their column holds whole numbers. Zero is left alone: the model's "none",
-    which `procedure_values.unsaid_steps` judges.
+    """The numbers of `values` for number columns that `request` does not state (in figures or in words),
+    that have a fraction where their column holds whole numbers, or that it says only as another column's
+    (`labelled_as_another`). Zero is left alone: the model's "none", which `procedure_values.unsaid_steps`
+    judges.
 
     >>> from jupyter_chatdb.controller.procedure_values import ParameterColumns
     >>> targets = {"nights": ("stays", "nights"), "rate": ("stays", "rate")}
@@ -83,6 +88,8 @@ def unfit_numbers(values: dict[str, object], request: str, columns: ParameterCol
     ["nights: '4.5' is not a whole number"]
     >>> [d.reason() for d in unfit_numbers({"nights": 2024, "rate": 4.5}, "Rex, 4.50 a night from 3 May 2024", columns)]
     ["nights: '2024' is not in the request"]
+    >>> [d.reason() for d in unfit_numbers({"nights": 4, "rate": 9}, "boat: Tern\\nnights: 9\\nrate: 4", columns)]
+    ["nights: '4' is said as the rate", "rate: '9' is said as the nights"]
     """
     today = dt.date.today()
     found: list[Unstated] = []
@@ -94,7 +101,40 @@ def unfit_numbers(values: dict[str, object], request: str, columns: ParameterCol
             found.append(Unstated(name, item, target[1], f"{number:g}", "is not a whole number"))
         elif not is_stated(number, request, today):
             found.append(Unstated(name, item, target[1], f"{number:g}"))
+        elif (other := labelled_as_another(number, target, request, columns)) is not None:
+            found.append(Unstated(name, item, target[1], f"{number:g}", f"is said as the {other}"))
     return found
+
+
+def labelled_as_another(number: float, target: tuple[str, str], request: str, columns: ParameterColumns) -> str | None:
+    """The other number column of `target`'s table that the procedure fills whose words are the key of a
+    `key: value` line of `request` giving `number` ("mites: 7"), where no such line gives it under its own
+    column's words; None otherwise. Only a line's key labels a number for sure: in a sentence the words
+    before a number may be the last one's unit ("9 nights at 4.50")."""
+    keys = [key for key, said in KEY_NUMBER.findall(request) if abs(float(said.replace(",", "")) - number) < 1e-9]
+    if not keys or any(_names(key, target[1]) for key in keys):
+        return None
+    others = sorted(
+        column
+        for name, (table, column) in columns.targets.items()
+        if table == target[0]
+        and column != target[1]
+        and columns.type_of(name).startswith((*INTEGER_TYPES, *NUMBER_TYPES))
+    )
+    return next((column for column in others if any(_names(key, column) for key in keys)), None)
+
+
+# a line giving one number under a key: "mites: 7", "paid = 25"
+KEY_NUMBER = re.compile(
+    r"(?m)^[ \t]*([^\W\d_][^\W\d]*(?:[ \t]+[^\W\d_][^\W\d]*)*)[ \t]*[:=][ \t]*(\d[\d,]*(?:\.\d+)?)[ \t]*$"
+)
+
+
+def _names(key: str, column: str) -> bool:
+    """Whether the words of a line's `key` name `column` (a word of it, in any form, other than the generic)."""
+    return bool(
+        {stem(w) for w in words(key).split()} & ({stem(w) for w in words(column).split()} - LABEL_GENERIC_WORDS)
+    )
 
 
 def read_again(
@@ -124,6 +164,9 @@ def read_again(
         return None
     number = numbers.pop()
     if (kind.startswith(INTEGER_TYPES) and not number.is_integer()) or not is_stated(number, request, dt.date.today()):
+        return None
+    target = columns.targets.get(doubt.parameter)
+    if target is not None and labelled_as_another(number, target, request, columns) is not None:
         return None
     return int(number) if number.is_integer() else number
 

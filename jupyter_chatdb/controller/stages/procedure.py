@@ -136,10 +136,10 @@ def _first_applying(ctx: Context, matches: list[Match]) -> Generator[Event, None
             continue
         stored = StoredRows(ctx.session)
         doubts += ordered_days(read, ctx.request.text, columns, stored)
-        suspect = [
-            *unstated_texts(read, ctx.request.text, columns, stored)[:TEXTS_ASKED],
-            *unfit_numbers(read, ctx.request.text, columns)[:NUMBERS_ASKED],
-        ]
+        texts = unstated_texts(read, ctx.request.text, columns, stored)
+        numbers = unfit_numbers(read, ctx.request.text, columns)
+        suspect = [*texts[:TEXTS_ASKED], *numbers[:NUMBERS_ASKED]]
+        doubts += [doubt.reason() for doubt in (*texts[TEXTS_ASKED:], *numbers[NUMBERS_ASKED:])]  # not asked: wait
         for doubt in suspect:  # read once more; still unsaid or unfit: the write waits, saying so
             reread = yield from _words_again(ctx, doubt)
             again = read_again(reread, doubt, columns, ctx.request.text, stored)
