@@ -4,9 +4,9 @@ once more by the stage and, still doubtful, shown on the card while the write wa
 - a text for a free-text column that the request does not say (`unstated_texts`): a name that lost a
   letter, an address made up, the first request's value copied;
 - a number for a number column that the request does not state, or with a fraction for a whole-number
-  column, or that a `key: value` line gives under the words of another number column the procedure fills
-  and not its own (`unfit_numbers`): the year of a day read as an amount, "9 nights, 4.5 a night" filled the wrong way
-  round, "mites: 7" filled as the frames;
+  column, or that a `key: value` line gives under the words of another number column the procedure
+  fills and not its own (`unfit_numbers`): the year of a day read as an amount, "9 nights, 4.5 a night"
+  filled the wrong way round, "mites: 7" filled as the frames;
 - a day the request gives in figures that read two ways ("09/03/2024"), put in the order its other days,
   the procedure's first request or the column's kept days settle (`ordered_days`, `day_order`); where
   none does, the write waits, saying both readings.
@@ -15,7 +15,6 @@ once more by the stage and, still doubtful, shown on the card while the write wa
 from __future__ import annotations
 
 import datetime as dt
-import re
 from dataclasses import dataclass
 
 from ..language.codes import said_in_a_clause
@@ -26,6 +25,7 @@ from ..language.spoken import spelled_numbers
 from ..language.stop_words import LABEL_GENERIC_WORDS
 from ..language.words import stem, words
 from ..recording.day_order import ordered_day
+from ..recording.labelled_lines import LINE
 from ..recording.moments import leading_day
 from ..recording.resolve import StoredRows
 from ..recording.shapes import INTEGER_TYPES, NUMBER_TYPES
@@ -111,7 +111,11 @@ def labelled_as_another(number: float, target: tuple[str, str], request: str, co
     `key: value` line of `request` giving `number` ("mites: 7"), where no such line gives it under its own
     column's words; None otherwise. Only a line's key labels a number for sure: in a sentence the words
     before a number may be the last one's unit ("9 nights at 4.50")."""
-    keys = [key for key, said in KEY_NUMBER.findall(request) if abs(float(said.replace(",", "")) - number) < 1e-9]
+    keys = [
+        line.group("key")
+        for line in LINE.finditer(request)
+        if STATED_NUMBER.fullmatch(said := line.group("value")) and abs(float(said.replace(",", "")) - number) < 1e-9
+    ]
     if not keys or any(_names(key, target[1]) for key in keys):
         return None
     others = sorted(
@@ -122,12 +126,6 @@ def labelled_as_another(number: float, target: tuple[str, str], request: str, co
         and columns.type_of(name).startswith((*INTEGER_TYPES, *NUMBER_TYPES))
     )
     return next((column for column in others if any(_names(key, column) for key in keys)), None)
-
-
-# a line giving one number under a key: "mites: 7", "paid = 25"
-KEY_NUMBER = re.compile(
-    r"(?m)^[ \t]*([^\W\d_][^\W\d]*(?:[ \t]+[^\W\d_][^\W\d]*)*)[ \t]*[:=][ \t]*(\d[\d,]*(?:\.\d+)?)[ \t]*$"
-)
 
 
 def _names(key: str, column: str) -> bool:

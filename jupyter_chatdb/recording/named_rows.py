@@ -13,12 +13,12 @@ from dataclasses import dataclass
 from ..language.codes import code_fit
 from ..language.dates import DATES, DAY_MONTH_YEAR, MONTH_THEN_DAY, SLASHED
 from ..language.words import stem, words
+from .labelled_lines import LINE
 from .resolve import StoredRows
 from .shapes import Shape
 
 WINDOW_WORDS = 4  # the words before a number that may spell a code's letters
 CLAUSE_END = re.compile(r"[,;:|()\[\]\"\n]|->|=")
-LABEL = re.compile(r"(?:^|\n)[ \t]*([^\W\d_][^\W\d]*(?:[ \t]+[^\W\d_][^\W\d]*)*)[ \t]*:[ \t]*$")  # "berth: " of a line
 NUMBER = re.compile(r"(?<![\w.\-/:])\d{1,9}(?![\w\-/]|[.:]\d)")  # "no. 88", "tray 4: ..."; not "05/04", "4.5", "15:30"
 
 
@@ -93,12 +93,11 @@ def _spans_before_numbers(text: str) -> list[tuple[int, str]]:
     """
     for said_day in (DATES, SLASHED, MONTH_THEN_DAY, DAY_MONTH_YEAR):  # "March 22" is no code 'M-022'
         text = said_day.sub(lambda m: "," * len(m.group()), text)
+    keys = {line.start("value"): line.group("key") for line in LINE.finditer(text)}  # "berth" of "berth: 4"
     spans = []
     for match in NUMBER.finditer(text):
         clause = CLAUSE_END.split(text[: match.start()])[-1]
-        before = clause.split()[-WINDOW_WORDS:]
-        if not before and (label := LABEL.search(text[: match.start()])):
-            before = label.group(1).split()[-WINDOW_WORDS:]
+        before = (clause.split() or keys.get(match.start(), "").split())[-WINDOW_WORDS:]
         if any(re.search(r"[^\W\d_]", word) for word in before):
             spans.append((int(match.group()), " ".join([*before, match.group()])))
     return spans
