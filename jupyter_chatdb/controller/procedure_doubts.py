@@ -22,8 +22,8 @@ from ..language.dates import SLASHED
 from ..language.moments import slashed_days
 from ..language.numbers import STATED_NUMBER
 from ..language.spoken import spelled_numbers
-from ..language.stop_words import LABEL_GENERIC_WORDS
 from ..language.words import stem, words
+from ..recording.agreement import label_stems
 from ..recording.day_order import ordered_day
 from ..recording.labelled_lines import LINE
 from ..recording.moments import leading_day
@@ -130,9 +130,7 @@ def labelled_as_another(number: float, target: tuple[str, str], request: str, co
 
 def _names(key: str, column: str) -> bool:
     """Whether the words of a line's `key` name `column` (a word of it, in any form, other than the generic)."""
-    return bool(
-        {stem(w) for w in words(key).split()} & ({stem(w) for w in words(column).split()} - LABEL_GENERIC_WORDS)
-    )
+    return bool({stem(w) for w in words(key).split()} & label_stems(column))
 
 
 def read_again(

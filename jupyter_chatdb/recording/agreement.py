@@ -107,6 +107,12 @@ def said_as_money(value: object, text: str) -> bool:
     return False
 
 
+def label_stems(column: str) -> set[str]:
+    """The stems of the words of `column` that may label its values ("resale_price": resale, price), the
+    generic ones left out."""
+    return {stem(word) for word in words(column).split()} - LABEL_GENERIC_WORDS
+
+
 def labelled(value: object, column: str, text: str) -> bool:
     """Whether `text` says `value` just after a word of `column` (between it and the number before; a
     list of numbers, "4 and 5", shares the words before its first).
@@ -119,7 +125,7 @@ def labelled(value: object, column: str, text: str) -> bool:
     """
     if isinstance(value, bool) or not isinstance(value, int | float):
         return False
-    wanted = {stem(word) for word in words(column).split()} - LABEL_GENERIC_WORDS
+    wanted = label_stems(column)
     start, label = 0, set[str]()
     for found in STATED_NUMBER.finditer(text):
         between = {stem(word) for word in letter_words(text[start : found.start()])}

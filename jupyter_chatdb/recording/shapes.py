@@ -121,7 +121,7 @@ def shapes_of(session: Session, catalog: Catalog, derived: Mapping[str, Sequence
                 continue
             reference = None
             allowed = listed.get((table.name, column.name), ())
-            checked = bool(allowed) or (target is not None and (target[0], target[1]) in listed)
+            checked = bool(allowed) or target in listed
             if target is not None:
                 labels = _labels(target[0], stored, unique, names[target[0]])
                 reference = Reference(*target, names[target[0]], labels)

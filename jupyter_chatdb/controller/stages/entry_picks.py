@@ -109,9 +109,8 @@ def entries_asked_again(
                 if len(asked) - len(chosen) == CHOICES:
                     return doubts
                 asked.add((table, field.name, value))
-                first, again = yield from _given(ctx, table, field.column, list(field.allowed))
-                if first != value or again != value:
-                    picks = " and ".join(dict.fromkeys(repr(p) for p in (first, again)))
+                picks = yield from _given_otherwise(ctx, table, field, value)
+                if picks:
                     doubts.append(f"{table}.{field.column}: read as {value!r}, and as {picks} asked again")
     return doubts
 
@@ -130,11 +129,19 @@ def references_given(ctx: Context, unnamed: Sequence[UnnamedReference]) -> Gener
             doubts.append(str(reference))
             continue
         asked += 1
-        first, again = yield from _given(ctx, reference.table, field.column, list(field.allowed))
-        if first != reference.value or again != reference.value:
-            picks = " and ".join(dict.fromkeys(repr(p) for p in (first, again)))
+        picks = yield from _given_otherwise(ctx, reference.table, field, reference.value)
+        if picks:
             doubts.append(f"{reference}, and asked again it reads {picks}")
     return doubts
+
+
+def _given_otherwise(ctx: Context, table: str, field: Field, value: object) -> Generator[Event, None, str]:
+    """The picks (`_given`, the list each way round) where either is not `value` ("'club' and 'elite'");
+    "" where both are."""
+    first, again = yield from _given(ctx, table, field.column, list(field.allowed))
+    if first == value and again == value:
+        return ""
+    return " and ".join(dict.fromkeys(repr(p) for p in (first, again)))
 
 
 def _given(
