@@ -6,7 +6,7 @@ once more by the stage and, still doubtful, shown on the card while the write wa
 - a number for a number column that the request does not state, or with a fraction for a whole-number
   column, or that a `key: value` line gives under the words of another number column the procedure
   fills and not its own (`unfit_numbers`): the year of a day read as an amount, "9 nights, 4.5 a night"
-  filled the wrong way round, "mites: 7" filled as the frames;
+  filled the wrong way round, "crew: 3" filled as the nights;
 - a day the request gives in figures that read two ways ("09/03/2024"), put in the order its other days,
   the procedure's first request or the column's kept days settle (`ordered_days`, `day_order`); where
   none does, the write waits, saying both readings.
@@ -108,7 +108,7 @@ def unfit_numbers(values: dict[str, object], request: str, columns: ParameterCol
 
 def labelled_as_another(number: float, target: tuple[str, str], request: str, columns: ParameterColumns) -> str | None:
     """The other number column of `target`'s table that the procedure fills whose words are the key of a
-    `key: value` line of `request` giving `number` ("mites: 7"), where no such line gives it under its own
+    `key: value` line of `request` giving `number` ("crew: 3"), where no such line gives it under its own
     column's words; None otherwise. Only a line's key labels a number for sure: in a sentence the words
     before a number may be the last one's unit ("9 nights at 4.50")."""
     keys = [

@@ -1,10 +1,10 @@
 """The entries of CHECK lists a new row's reading gives, checked by asking the model again.
 
-A small model reads a listed value in the request's own words ("notes and coins" for 'cash'), or gives an
+A small model reads a listed value in the request's own words ("monthly debit" for 'standing order'), or gives an
 entry the request does not say in words. Words none of the list are mapped by the model among the list
 (`listed_values`); an entry it gave, not chose, is asked for again without the one read
 (`entries_asked_again`); and so is a reference to a row of a listed table the request names only by the
-entry's meaning ("a regular adult membership" for the tier 'standard', `references_given`). A different
+entry's meaning ("just starting out" for a rower's grade 'novice', `references_given`). A different
 pick the second time is a guess, not a reading: the write waits, saying so.
 """
 
@@ -117,8 +117,8 @@ def entries_asked_again(
 
 def references_given(ctx: Context, unnamed: Sequence[UnnamedReference]) -> Generator[Event, None, list[str]]:
     """Why each reference a new row gives to a row the request does not name (`references_named.py`) is in
-    doubt, but for those it names by what they mean: a row of a table whose keys the schema lists (a tier of
-    membership, said as "a regular adult membership") is named only by its entry's meaning, so the model is
+    doubt, but for those it names by what they mean: a row of a table whose keys the schema lists (a rower's
+    grade, said as "just starting out") is named only by its entry's meaning, so the model is
     asked which entry the request gives, without the one read (twice, the list each way round, up to
     `CHOICES` entries), and the same pick both times settles it."""
     doubts: list[str] = []
