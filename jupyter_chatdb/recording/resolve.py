@@ -11,12 +11,13 @@ from __future__ import annotations
 
 import datetime as dt
 import re
-from collections.abc import Mapping, Sequence
+from collections.abc import Collection, Mapping, Sequence
 
 import duckdb
 
 from ..errors import QueryFailed
 from ..language.codes import code_fit
+from ..language.words import stem
 from ..sql.names import quote_identifier, quote_table
 from ..sql.session import Session
 from .reading_errors import NotExpressible
@@ -73,6 +74,28 @@ class StoredRows:
             if len(found) > 1 and matches is not _code_said_in_words:
                 return None
         return _best_code(text, rows)
+
+    def held_in_words(
+        self, table: str, columns: Sequence[str], said: str, wanted: str, aside: Collection[str] = ()
+    ) -> object | None:
+        """The value of column `wanted` of the one row of `table` whose `columns` together hold every word
+        and number of `said`, in any form, but for the words in `aside` (its table's noun): "227g jars" for
+        the row labelled '227 g glass jar'. None where no word is left to hold, or none or several rows hold
+        them all.
+
+        >>> word_forms("227g Jars"), word_forms("JR-227")
+        ({'227', 'g', 'jar'}, {'227', 'jr'})
+        """
+        wanted_forms = word_forms(said) - set(aside)
+        if not columns or not wanted_forms:
+            return None
+        rows = self._naming_rows(table, columns, wanted)
+        found = {
+            row[0]
+            for row in rows
+            if wanted_forms <= set().union(*(word_forms(str(v)) for v in row[1:] if v is not None))
+        }
+        return found.pop() if len(found) == 1 else None
 
     def named_exactly(self, table: str, columns: Sequence[str], said: object, wanted: str) -> object | None:
         """`find`, but only a row one of whose `columns` is `said` (case, spaces and punctuation aside)."""
@@ -211,6 +234,11 @@ class StoredRows:
         return bool(
             self._rows(f"SELECT 1 FROM {quote_table(table)} WHERE {quote_identifier(column)} = ? LIMIT 1", [value])
         )
+
+
+def word_forms(text: str) -> set[str]:
+    """The stems of `text`'s words and its numbers, a number apart from the letters of its unit ("227g")."""
+    return {stem(w) if not w.isdigit() else w.lstrip("0") or "0" for w in re.findall(r"[^\W\d_]+|\d+", text.lower())}
 
 
 def _same(said: str, stored: str) -> bool:

@@ -41,7 +41,7 @@ from .named_rows import NamedRow
 from .picks import mapped
 from .reading_errors import NotExpressible, Refused
 from .related import path_to, through
-from .resolve import StoredRows, squeezed
+from .resolve import StoredRows, squeezed, word_forms
 from .settings_kept import doubts_of_the_one_left, kept_settings
 from .shapes import Field, Reference, Shape, is_temporal, json_type
 from .stated import is_stated, said_only_as_part, says_date
@@ -592,6 +592,8 @@ class _Writer:
             return field_.column, key
         column = field_.column if field_ is not None else pick.column
         value = self.stored.find(self.shape.table, [column], pick.value, column)
+        if value is None and column in self.shape.naming:  # "227g jars": the row labelled '227 g glass jar'
+            value = self.held_in_words(self.shape, pick.value, column)
         if value is None:
             raise Unanswerable(f"no row of {self.shape.table} has {column} {pick.value!r}")
         return column, value
@@ -751,8 +753,21 @@ class _Writer:
         return self.stored.find(reference.table, (within[0].column,), within[0].value, reference.key)
 
     def described_key(self, reference: Reference, said: str) -> object | None:
-        """The key of the one referenced row `said` describes (`described`): "Ola Berg's sea kayak"."""
-        return described_in(self.shapes, reference.table, said, self.stored, reference.key)
+        """The key of the one referenced row `said` describes (`described`): "Ola Berg's sea kayak", else
+        whose names hold its every word (`held_in_words`): "10mm braided rope"."""
+        found = described_in(self.shapes, reference.table, said, self.stored, reference.key)
+        target = next((s for s in self.shapes.values() if s.table.lower() == reference.table.lower()), None)
+        return found if found is not None or target is None else self.held_in_words(target, said, reference.key)
+
+    def held_in_words(self, shape: Shape, said: str, wanted: str) -> object | None:
+        """Column `wanted` of the one row of `shape` whose names and listed entries hold every word and number
+        of `said`, but for its table's noun ("227g jars": the row labelled '227 g glass jar'), where the
+        request says them all; None otherwise."""
+        if not word_forms(said) <= word_forms(self.text):
+            return None  # words the model gave, not the request
+        columns = [*shape.naming, *(f.column for f in shape.fields if f.allowed and f.reference is None)]
+        noun = word_forms(words(shape.table))
+        return self.stored.held_in_words(shape.table, list(dict.fromkeys(columns)), said, wanted, aside=noun)
 
     def day_or_moment(self, field_: Field, said: str) -> str:
         """A date or moment the request gives in any form ("19 March 2024", "2024-03-19 10:30")."""
