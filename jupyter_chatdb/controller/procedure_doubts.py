@@ -134,9 +134,9 @@ def _names(key: str, column: str) -> bool:
 
 
 def read_again(
-    words: str, doubt: Unstated, columns: ParameterColumns, request: str, stored: StoredRows
+    reread: str, doubt: Unstated, columns: ParameterColumns, request: str, stored: StoredRows
 ) -> object | None:
-    """The value `words` (the model's second reading of the request for `doubt`'s column) give, where
+    """The value `reread` (the model's second reading of the request for `doubt`'s column) gives, where
     `request` states it and its column can hold it: the one number they say for a number column, the key
     of the kept row they name for a column referring to kept rows, else the words themselves; None
     otherwise.
@@ -146,16 +146,16 @@ def read_again(
     >>> [read_again(w, doubt, columns, "9 nights at 4.50 a night", None) for w in ("9 nights", "4.50", "nine", "")]
     [9, None, 9, None]
     """
-    words = words.strip()
+    said = reread.strip()
     kind = columns.type_of(doubt.parameter)
-    if not words:
+    if not said:
         return None
     if not kind.startswith((*INTEGER_TYPES, *NUMBER_TYPES)):
-        if not is_stated(words, request, dt.date.today()):
+        if not is_stated(said, request, dt.date.today()):
             return None
         referred = columns.kept_rows_of(doubt.parameter)
-        return words if referred is None else stored.find(referred[0], referred[2], words, referred[1])
-    numbers = {float(n.replace(",", "")) for n in STATED_NUMBER.findall(words)} | set(spelled_numbers(words))
+        return said if referred is None else stored.find(referred[0], referred[2], said, referred[1])
+    numbers = {float(n.replace(",", "")) for n in STATED_NUMBER.findall(said)} | set(spelled_numbers(said))
     if len(numbers) != 1:
         return None
     number = numbers.pop()
