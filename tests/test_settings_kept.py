@@ -122,22 +122,6 @@ def test_a_state_the_request_does_not_say_read_two_ways_waits_showing_both(signs
     assert not reply.pending and "Options:" not in str(model.calls[-1].messages)
 
 
-def test_a_state_confirmed_only_in_one_order_of_the_options_waits_showing_both_picks(signs, model):
-    """'fitted' (not said in words) is picked shown last, but shown first the model picks 'gilded': its place,
-    not the request, confirmed it, so the write waits, saying both picks; nothing is written yet."""
-    reading = change_reading("sign_jobs", [("sign_code", "SG-31")], ("state", "to", "fitted"))
-    model.push({"route": "write"}, reading, {"option": "set state to 'fitted'"}, {"option": "set state to 'gilded'"})
-    seen: list = []
-    reply = signs.ask("14 March 2025 | all done | SG-31", allow_writes=True, on_event=seen.append)
-    assert reply.pending and signs.session.rows("SELECT state FROM sign_jobs WHERE sign_code = 'SG-31'") == [("drawn",)]
-    reason = next(e for e in seen if isinstance(e, ApprovalNeeded)).reason
-    assert (
-        "read as 'set state to 'fitted'', and as 'set state to 'gilded'' with the options the other way round" in reason
-    )
-    signs.apply(reply)  # approved as shown: the state read
-    assert signs.session.rows("SELECT state FROM sign_jobs WHERE sign_code = 'SG-31'") == [("fitted",)]
-
-
 def test_a_state_set_beside_what_the_request_says_may_be_left_as_it_is_when_asked_again(signs, model):
     """'fitted on 26 March' says the day, not a state the list holds in its words: asked again, the model
     leaves the state as it is, and only the day is written."""

@@ -79,8 +79,7 @@ def asked_again(
     options = [o for o in options if row is None or not _holds_already(o.reading, row)]
     if len(options) < 2:
         return write, ""
-    # a reading confirmed stands only on both picks: shown last, then first, its place must not confirm it
-    choice = yield from _picked(ctx, shape, row, options, None if confirming else write.reading)
+    choice = yield from _picked(ctx, shape, row, options)
     picked = choice.option
     if picked is None or picked.reading == write.reading:
         return _doubted(write, choice.doubt), ""
@@ -175,7 +174,7 @@ def a_copy_from_the_other_named(
         Option(f"set {setting.column} to '{setting.value}'", reading),
         Option(f"copy {setting.column} from {value}", copied),
     ]
-    choice = yield from _picked(ctx, shape, row, options, reading)
+    choice = yield from _picked(ctx, shape, row, options)
     if choice.option is None or choice.option.reading == reading:
         return None  # the write as read, which waits already
     return _doubted_written(ctx, choice, shapes, named)
@@ -210,7 +209,7 @@ def a_state_instead(
     options = [*leave, *referring, *own[1:]][:MAX_OPTIONS] if referring or own else []  # said ones first
     if len(options) < 2:
         return None
-    choice = yield from _picked(ctx, shape, row, options, bare)
+    choice = yield from _picked(ctx, shape, row, options)
     if choice.option is None or choice.option.reading == bare:
         return None
     written = _doubted_written(ctx, choice, shapes, named)
@@ -236,7 +235,7 @@ def a_kept_row_instead(
     options = kept_row_options(reading, shape, row, ctx.request.text) if row is not None else []
     if len(options) < 2:
         return None
-    choice = yield from _picked(ctx, shape, row, options, reading)
+    choice = yield from _picked(ctx, shape, row, options)
     if choice.option is None or choice.option.reading == reading:
         return None
     return _doubted_written(ctx, choice, shapes, named)
@@ -277,26 +276,17 @@ class _Choice:
 
 
 def _picked(
-    ctx: Context,
-    shape: Shape,
-    row: dict[str, object] | None,
-    options: Sequence[Option],
-    read: Reading | None = None,
+    ctx: Context, shape: Shape, row: dict[str, object] | None, options: Sequence[Option]
 ) -> Generator[Event, None, _Choice]:
     """The option the model picks, shown the request and the kept row, asked twice: the options in their
     order, then the other way round. A small model leans to an option by its place, so a pick that changes
-    with the order is a guess: where one of the two picks is the option of the reading as first `read`,
-    two readings of three agree and it stands; else the first pick stands, doubtful (the write waits,
-    showing both)."""
+    with the order is a guess: the first pick stands, doubtful (the write waits, showing both)."""
     first = yield from _pick_once(ctx, shape, row, options)
     if first is None:
         return _Choice(None)
     again = yield from _pick_once(ctx, shape, row, options[::-1])
     if again is None or again == first:
         return _Choice(first)
-    as_read = next((o for o in (first, again) if read is not None and o.reading == read), None)
-    if as_read is not None:
-        return _Choice(as_read)
     return _Choice(
         first,
         f"asked which it does, read as '{first.text}', and as '{again.text}' with the options the other way round",
