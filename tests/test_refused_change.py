@@ -24,9 +24,9 @@ def test_a_value_the_database_refuses_is_asked_as_a_state(scripted: ScriptedBack
     """'no crew, laid up for the winter' read as a crew of 0, which the CHECK refuses: asked among the
     states, the one picked is written; the refused value never runs."""
     chatdb = ChatDB(model=scripted, schema=FERRIES, summarize=False)
-    scripted.push({"route": "write"}, NO_CREW, *[{"option": "set state to 'laid_up'"}] * 2)
+    scripted.push({"route": "write"}, NO_CREW, {"option": "set state to 'laid_up'"})
     reply = chatdb.ask("Auk | no crew, laid up for the winter", allow_writes=True)
-    offered = scripted.calls[-2].json_schema["properties"]["option"]["enum"]
+    offered = scripted.calls[-1].json_schema["properties"]["option"]["enum"]
     assert "set state to 'laid_up'" in offered
     assert not reply.pending and all("crew" not in sql for sql in reply.sql)
     assert chatdb.session.rows("SELECT ferry, crew, state FROM ferries ORDER BY 1") == [
@@ -40,7 +40,7 @@ def test_a_refused_change_with_no_state_picked_writes_nothing(scripted: Scripted
     """The model leaves the row as it is: the refused value is never run; the rows read (none) and the plan
     (a read) write nothing, and the session stays usable."""
     chatdb = ChatDB(model=scripted, schema=FERRIES, summarize=False)
-    scripted.push({"route": "write"}, NO_CREW, *[{"option": "leave the ferries row as it is"}] * 2, {})
+    scripted.push({"route": "write"}, NO_CREW, {"option": "leave the ferries row as it is"}, {})
     scripted.push({"steps": [{"goal": "nothing to change", "sql": "SELECT crew FROM ferries WHERE ferry = 'Auk'"}]})
     chatdb.ask("Auk | no crew", allow_writes=True)
     assert chatdb.session.rows("SELECT ferry, crew, state FROM ferries ORDER BY 1") == [

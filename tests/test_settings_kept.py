@@ -48,14 +48,14 @@ def test_the_day_a_record_is_dated_and_the_words_of_its_state_are_not_written_ov
         ("brief", "to", "clear coat on"),
     )  # fmt: skip
     # 'varnished' is not said in words: asked once more among the states, and confirmed
-    model.push({"route": "write"}, reading, *[{"option": "set state to 'varnished'"}] * 2)
+    model.push({"route": "write"}, reading, {"option": "set state to 'varnished'"})
     reply = signs.ask("14 March 2025 | clear coat on | SG-31", allow_writes=True)
     # the entry read is shown last, so that a small model's lean to the first option cannot confirm it; the
     # state the sign is in is no option, and a state may have been meant as a removal
     shown = (
         "Options: set state to 'fitted' | set state to 'gilded' | remove the sign_jobs row | set state to 'varnished'"
     )
-    assert shown in str(model.calls[-2].messages)
+    assert shown in str(model.calls[-1].messages)
     assert not reply.pending and reply.sql[0].startswith('UPDATE "sign_jobs" SET "state"')
     assert signs.session.rows("SELECT sign_code, due_on::VARCHAR, brief, state FROM sign_jobs ORDER BY 1") == [
         ("SG-31", "2025-03-20", "gold leaf fascia", "varnished"),
@@ -110,7 +110,7 @@ def test_a_column_the_table_does_not_have_is_left_out_of_a_change_that_sets_othe
 
 def test_a_state_the_request_does_not_say_read_two_ways_waits_showing_both(signs, model):
     reading = change_reading("sign_jobs", [("sign_code", "SG-31")], ("state", "to", "fitted"))
-    model.push({"route": "write"}, reading, *[{"option": "set state to 'gilded'"}] * 2)
+    model.push({"route": "write"}, reading, {"option": "set state to 'gilded'"})
     seen: list = []
     reply = signs.ask("14 March 2025 | all done | SG-31", allow_writes=True, on_event=seen.append)
     assert reply.pending and signs.session.rows("SELECT state FROM sign_jobs WHERE sign_code = 'SG-31'") == [("drawn",)]
@@ -128,7 +128,7 @@ def test_a_state_set_beside_what_the_request_says_may_be_left_as_it_is_when_aske
     reading = change_reading(
         "sign_jobs", [("sign_code", "SG-32")], ("state", "to", "drawn"), ("finished_on", "to", "2025-03-26")
     )
-    model.push({"route": "write"}, reading, *[{"option": "leave state as it is"}] * 2)
+    model.push({"route": "write"}, reading, {"option": "leave state as it is"})
     reply = signs.ask("SG-32 finished on 26 March 2025", allow_writes=True)
     assert "| leave state as it is" in str(model.calls[-1].messages)
     assert not reply.pending and "state" not in reply.sql[0].split("WHERE")[0]
@@ -156,7 +156,7 @@ def test_a_state_read_two_ways_beside_a_day_the_request_says_is_left_and_the_day
     reading = change_reading(
         "sign_jobs", [("sign_code", "SG-32")], ("state", "to", "drawn"), ("finished_on", "to", "2025-03-26")
     )
-    model.push({"route": "write"}, reading, *[{"option": "set state to 'varnished'"}] * 2)
+    model.push({"route": "write"}, reading, {"option": "set state to 'varnished'"})
     reply = signs.ask("SG-32 finished on 26 March 2025", allow_writes=True)
     assert not reply.pending and "state left as it is: the request does not say which state" in reply.plan[0].goal
     assert signs.session.rows("SELECT state, finished_on::VARCHAR FROM sign_jobs WHERE sign_code = 'SG-32'") == [

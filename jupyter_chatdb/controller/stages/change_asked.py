@@ -1,15 +1,14 @@
 """Second questions about a change the model read (`read_change`): where one reading is easily mistaken
 for another on the same rows, or code cannot write the first, the model picks among readings shown with
-the kept row, in one short constrained call (`recording/change_choices.py` makes the options), asked again
-with the options the other way round: a pick that changes with their order is a guess, and the write
-waits, showing both. Each pick is a `Reading`, written and checked as any reading is."""
+the kept row, in one short constrained call (`recording/change_choices.py` makes the options). Each pick
+is a `Reading`, written and checked as any reading is."""
 
 from __future__ import annotations
 
 import datetime as dt
 import json
 from collections.abc import Generator, Mapping, Sequence
-from dataclasses import dataclass, replace
+from dataclasses import replace
 
 from ...errors import ModelUnavailable
 from ...recording.change_choices import (
@@ -79,10 +78,9 @@ def asked_again(
     options = [o for o in options if row is None or not _holds_already(o.reading, row)]
     if len(options) < 2:
         return write, ""
-    choice = yield from _picked(ctx, shape, row, options)
-    picked = choice.option
+    picked = yield from _picked(ctx, shape, row, options)
     if picked is None or picked.reading == write.reading:
-        return _doubted(write, choice.doubt), ""
+        return write, ""
     if confirming and picked.reading.does == "remove":  # a state read, then a removal: the user says which
         removal = _written(ctx, picked, shapes, named)
         setting = next(s for s in write.reading.settings if s not in picked.reading.settings)
@@ -104,9 +102,7 @@ def asked_again(
     again = _written(ctx, picked, shapes, named)
     if guessed:  # a state the model picked where its reading set none
         again = _with_unsaid_entries(again, shape, ctx.request.text)
-    if again is None:  # one that cannot be written: the first reading stands
-        return _doubted(write, choice.doubt), ""
-    return _doubted(again[0], choice.doubt), again[1]
+    return again if again is not None else (write, "")  # one that cannot be written: the first reading stands
 
 
 def _holds_already(reading: Reading, row: Mapping[str, object]) -> bool:
@@ -132,8 +128,8 @@ def a_copy_instead(
     row = _the_one_row(ctx, options[0].reading, shapes, named) if len(options) >= 2 else None
     if row is None:
         return None
-    choice = yield from _picked(ctx, shape, row, options)
-    return _doubted_written(ctx, choice, shapes, named)
+    picked = yield from _picked(ctx, shape, row, options)
+    return _written(ctx, picked, shapes, named) if picked is not None else None
 
 
 def a_copy_from_the_other_named(
@@ -174,10 +170,10 @@ def a_copy_from_the_other_named(
         Option(f"set {setting.column} to '{setting.value}'", reading),
         Option(f"copy {setting.column} from {value}", copied),
     ]
-    choice = yield from _picked(ctx, shape, row, options)
-    if choice.option is None or choice.option.reading == reading:
-        return None  # the write as read, which waits already
-    return _doubted_written(ctx, choice, shapes, named)
+    picked = yield from _picked(ctx, shape, row, options)
+    if picked is None or picked.reading == reading:
+        return None
+    return _written(ctx, picked, shapes, named)
 
 
 def a_state_instead(
@@ -209,11 +205,10 @@ def a_state_instead(
     options = [*leave, *referring, *own[1:]][:MAX_OPTIONS] if referring or own else []  # said ones first
     if len(options) < 2:
         return None
-    choice = yield from _picked(ctx, shape, row, options)
-    if choice.option is None or choice.option.reading == bare:
+    picked = yield from _picked(ctx, shape, row, options)
+    if picked is None or picked.reading == bare:
         return None
-    written = _doubted_written(ctx, choice, shapes, named)
-    return _with_unsaid_entries(written, shapes[choice.option.reading.table], ctx.request.text)
+    return _with_unsaid_entries(_written(ctx, picked, shapes, named), shapes[picked.reading.table], ctx.request.text)
 
 
 def a_kept_row_instead(
@@ -235,10 +230,10 @@ def a_kept_row_instead(
     options = kept_row_options(reading, shape, row, ctx.request.text) if row is not None else []
     if len(options) < 2:
         return None
-    choice = yield from _picked(ctx, shape, row, options)
-    if choice.option is None or choice.option.reading == reading:
+    picked = yield from _picked(ctx, shape, row, options)
+    if picked is None or picked.reading == reading:
         return None
-    return _doubted_written(ctx, choice, shapes, named)
+    return _written(ctx, picked, shapes, named)
 
 
 def _with_unsaid_entries(
@@ -269,54 +264,16 @@ def _the_one_row(
     return stored.one_row(shapes[reading.table].table, probe.where, probe.params)
 
 
-@dataclass(frozen=True)
-class _Choice:
-    option: Option | None  # picked with the options in their order; None where the reply names none
-    doubt: str = ""  # where, shown them the other way round, the model picked another
-
-
 def _picked(
     ctx: Context, shape: Shape, row: dict[str, object] | None, options: Sequence[Option]
-) -> Generator[Event, None, _Choice]:
-    """The option the model picks, shown the request and the kept row, asked twice: the options in their
-    order, then the other way round. A small model leans to an option by its place, so a pick that changes
-    with the order is a guess: the first pick stands, doubtful (the write waits, showing both)."""
-    first = yield from _pick_once(ctx, shape, row, options)
-    if first is None:
-        return _Choice(None)
-    again = yield from _pick_once(ctx, shape, row, options[::-1])
-    if again is None or again == first:
-        return _Choice(first)
-    return _Choice(
-        first,
-        f"asked which it does, read as '{first.text}', and as '{again.text}' with the options the other way round",
-    )
-
-
-def _pick_once(
-    ctx: Context, shape: Shape, row: dict[str, object] | None, options: Sequence[Option]
 ) -> Generator[Event, None, Option | None]:
-    """The option the model picks among `options` as shown; None where its reply names none."""
+    """The option the model picks, shown the request and the kept row; None where its reply names none."""
     messages = choice_messages(ctx.request.text, shape, row, options)
     completion = yield from ctx.calls("choice", messages, choice_schema(options), CHOICE_MAX_TOKENS)
     try:
         return chosen(json.loads(completion.text), options)
     except json.JSONDecodeError:
         return None
-
-
-def _doubted(write: ChangeWrite, doubt: str) -> ChangeWrite:
-    """`write`, waiting on `doubt` too where there is one."""
-    return replace(write, doubts=[*write.doubts, doubt]) if doubt else write
-
-
-def _doubted_written(
-    ctx: Context, choice: _Choice, shapes: dict[str, Shape], named: Sequence[NamedRow]
-) -> tuple[ChangeWrite, str] | None:
-    """The option picked written (`_written`), waiting on the choice's doubt; None where nothing was picked
-    or the pick cannot be written."""
-    written = _written(ctx, choice.option, shapes, named) if choice.option is not None else None
-    return (_doubted(written[0], choice.doubt), written[1]) if written is not None else None
 
 
 def _written(
