@@ -79,13 +79,9 @@ class StoredRows:
         self, table: str, columns: Sequence[str], said: str, wanted: str, aside: Collection[str] = ()
     ) -> object | None:
         """The value of column `wanted` of the one row of `table` whose `columns` together hold every word
-        and number of `said`, in any form, but for the words in `aside` (its table's noun): "227g jars" for
-        the row labelled '227 g glass jar'. None where no word is left to hold, or none or several rows hold
-        them all.
-
-        >>> word_forms("227g Jars"), word_forms("JR-227")
-        ({'227', 'g', 'jar'}, {'227', 'jr'})
-        """
+        and number of `said`, in any form, but for the words in `aside` (its table's noun): "5kg puppy
+        kibbles" for the row labelled '5 kg puppy kibble'. None where no word is left to hold, or none or
+        several rows hold them all."""
         wanted_forms = word_forms(said) - set(aside)
         if not columns or not wanted_forms:
             return None
@@ -237,7 +233,11 @@ class StoredRows:
 
 
 def word_forms(text: str) -> set[str]:
-    """The stems of `text`'s words and its numbers, a number apart from the letters of its unit ("227g")."""
+    """The stems of `text`'s words and its numbers, a number apart from the letters of its unit ("5kg").
+
+    >>> sorted(word_forms("5kg Puppy Kibbles")), sorted(word_forms("FD-05"))
+    (['5', 'kg', 'kibbl', 'puppi'], ['5', 'fd'])
+    """
     return {stem(w) if not w.isdigit() else w.lstrip("0") or "0" for w in re.findall(r"[^\W\d_]+|\d+", text.lower())}
 
 

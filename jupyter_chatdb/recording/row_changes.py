@@ -592,7 +592,7 @@ class _Writer:
             return field_.column, key
         column = field_.column if field_ is not None else pick.column
         value = self.stored.find(self.shape.table, [column], pick.value, column)
-        if value is None and column in self.shape.naming:  # "227g jars": the row labelled '227 g glass jar'
+        if value is None and column in self.shape.naming:  # "5kg puppy kibbles": the one labelled so
             value = self.held_in_words(self.shape, pick.value, column)
         if value is None:
             raise Unanswerable(f"no row of {self.shape.table} has {column} {pick.value!r}")
@@ -761,8 +761,8 @@ class _Writer:
 
     def held_in_words(self, shape: Shape, said: str, wanted: str) -> object | None:
         """Column `wanted` of the one row of `shape` whose names and listed entries hold every word and number
-        of `said`, but for its table's noun ("227g jars": the row labelled '227 g glass jar'), where the
-        request says them all; None otherwise."""
+        of `said`, but for its table's noun ("5kg puppy kibbles": the row labelled '5 kg puppy kibble'), where
+        the request says them all; None otherwise."""
         if not word_forms(said) <= word_forms(self.text):
             return None  # words the model gave, not the request
         columns = [*shape.naming, *(f.column for f in shape.fields if f.allowed and f.reference is None)]
