@@ -6,7 +6,8 @@ default reading of a text; the other splitters here differ from it on purpose, e
 
 - `lower_words`: lower case first, so a word written in camelCase stays one word;
 - `letter_words`: letters only, a digit ends a word and is dropped;
-- `any_words` (and `normal_text`): letters of any alphabet, digits and underscores, as written.
+- `any_words` (and `normal_text`): letters of any alphabet, digits and underscores, as written;
+- `word_forms`: stems of words and numbers, a number apart from the letters of its unit ("5kg").
 
 A few readings stay beside the grammar they feed, since they keep what only it needs: the words and
 commas of `grounding/concepts.py` (`_lowered`), the words as written with their dots and apostrophes of
@@ -95,6 +96,16 @@ def any_words(text: str) -> list[str]:
     ['le', 'café', 'de', 'zoë', 'kite_tag', '7']
     """
     return re.findall(r"\w+", text.lower())
+
+
+def word_forms(text: str) -> set[str]:
+    """The stems of `text`'s words and its numbers, a number apart from the letters of its unit ("5kg") and
+    without leading zeros. Unlike `stems`, "5kg" is two forms: a label said with or without a space.
+
+    >>> sorted(word_forms("5kg Puppy Kibbles")), sorted(word_forms("FD-05"))
+    (['5', 'kg', 'kibbl', 'puppi'], ['5', 'fd'])
+    """
+    return {stem(w) if not w.isdigit() else w.lstrip("0") or "0" for w in re.findall(r"[^\W\d_]+|\d+", text.lower())}
 
 
 def normal_text(text: str) -> str:

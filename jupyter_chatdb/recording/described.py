@@ -12,7 +12,7 @@ from ..language.words import stem, words
 from .named_rows import CLAUSE_END, NamedRow
 from .picks import entry_said
 from .resolve import StoredRows
-from .shapes import Shape
+from .shapes import Shape, shape_named
 
 MAX_BEFORE = 5  # words before the table's noun that may describe the row ("Ola Berg's old sea kayak")
 WORD = re.compile(r"[^\W_]+(?:['’][^\W_]+)*")
@@ -35,7 +35,7 @@ def described(target: Shape, said: str, stored: StoredRows, wanted: str) -> obje
 def described_in(shapes: Mapping[str, Shape], table: str, said: str, stored: StoredRows, wanted: str) -> object | None:
     """`described`, for the rows of `table` (its name in the database, any case) among `shapes`; None
     where `shapes` has no such table."""
-    target = next((s for s in shapes.values() if s.table.lower() == table.lower()), None)
+    target = shape_named(shapes, table)
     return None if target is None else described(target, said, stored, wanted)
 
 

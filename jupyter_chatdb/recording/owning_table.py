@@ -26,7 +26,7 @@ from .named_rows import NamedRow
 from .related import reachable
 from .resolve import StoredRows
 from .row_changes import Pick, Reading, Setting
-from .shapes import Field, Shape, is_temporal
+from .shapes import Field, Shape, is_temporal, shape_named
 
 
 def on_the_table_it_names(
@@ -43,7 +43,7 @@ def on_the_table_it_names(
     via = shape.field(reading.which[0].column)
     if via is None or via.reference is None or not via.reference.name:
         return reading, []
-    owner = next((s for s in shapes.values() if s.table.lower() == via.reference.table.lower()), None)
+    owner = shape_named(shapes, via.reference.table)
     if owner is None:
         return reading, []
     naming = via.reference.name

@@ -17,7 +17,7 @@ import duckdb
 
 from ..errors import QueryFailed
 from ..language.codes import code_fit
-from ..language.words import stem
+from ..language.words import word_forms
 from ..sql.names import quote_identifier, quote_table
 from ..sql.session import Session
 from .reading_errors import NotExpressible
@@ -230,15 +230,6 @@ class StoredRows:
         return bool(
             self._rows(f"SELECT 1 FROM {quote_table(table)} WHERE {quote_identifier(column)} = ? LIMIT 1", [value])
         )
-
-
-def word_forms(text: str) -> set[str]:
-    """The stems of `text`'s words and its numbers, a number apart from the letters of its unit ("5kg").
-
-    >>> sorted(word_forms("5kg Puppy Kibbles")), sorted(word_forms("FD-05"))
-    (['5', 'kg', 'kibbl', 'puppi'], ['5', 'fd'])
-    """
-    return {stem(w) if not w.isdigit() else w.lstrip("0") or "0" for w in re.findall(r"[^\W\d_]+|\d+", text.lower())}
 
 
 def _same(said: str, stored: str) -> bool:

@@ -29,21 +29,21 @@ from functools import partial
 from ..language.dates import SLASHED, day_or_none, days_said
 from ..language.moments import moments_said
 from ..language.spoken import durations, spelled_numbers
-from ..language.words import stem, stems, words
+from ..language.words import stem, stems, word_forms, words
 from ..llm.base import Message
 from ..sql.catalog import TEXT_TYPES
 from ..sql.names import quote_identifier, quote_table
 from .change_reply import DOES, HOW
-from .described import described_in
+from .described import described
 from .facts import lacks
 from .forms import lacking, unlike_kept
 from .named_rows import NamedRow
 from .picks import mapped
 from .reading_errors import NotExpressible, Refused
 from .related import path_to, through
-from .resolve import StoredRows, squeezed, word_forms
+from .resolve import StoredRows, squeezed
 from .settings_kept import doubts_of_the_one_left, kept_settings
-from .shapes import Field, Reference, Shape, is_temporal, json_type
+from .shapes import Field, Reference, Shape, is_temporal, json_type, shape_named
 from .stated import is_stated, said_only_as_part, says_date
 
 KEPT_ONLY = ("clear", "copy", "add", "subtract")  # ways only a kept row's value changes
@@ -755,9 +755,11 @@ class _Writer:
     def described_key(self, reference: Reference, said: str) -> object | None:
         """The key of the one referenced row `said` describes (`described`): "Ola Berg's sea kayak", else
         whose names hold its every word (`held_in_words`): "10mm braided rope"."""
-        found = described_in(self.shapes, reference.table, said, self.stored, reference.key)
-        target = next((s for s in self.shapes.values() if s.table.lower() == reference.table.lower()), None)
-        return found if found is not None or target is None else self.held_in_words(target, said, reference.key)
+        target = shape_named(self.shapes, reference.table)
+        if target is None:
+            return None
+        found = described(target, said, self.stored, reference.key)
+        return found if found is not None else self.held_in_words(target, said, reference.key)
 
     def held_in_words(self, shape: Shape, said: str, wanted: str) -> object | None:
         """Column `wanted` of the one row of `shape` whose names and listed entries hold every word and number

@@ -150,6 +150,11 @@ DAY_TYPES = ("DATE", "TIMESTAMP", "TIMESTAMP WITH TIME ZONE")  # the types of a 
 MAX_ROWS_PER_TABLE = 10
 
 
+def shape_named(shapes: Mapping[str, Shape], table: str) -> Shape | None:
+    """The shape among `shapes` of `table`, its name in the database in any case; None where there is none."""
+    return next((s for s in shapes.values() if s.table.lower() == table.lower()), None)
+
+
 def each_row(
     shapes: Mapping[str, Shape], read: Mapping[str, object], change: Callable[[Shape, dict], dict]
 ) -> dict[str, object]:
