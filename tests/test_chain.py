@@ -139,7 +139,7 @@ def test_an_execution_error_mid_chain_is_revised_after_replaying_the_steps_done(
         ),
         plan(SALE[2]),
     )
-    reply = shop.ask("Bob bought 8 kg of apple.", allow_writes=True)
+    reply = shop.ask("Bob bought 8 kg of apple on 2023-01-01.", allow_writes=True)
     # DuckDB aborted the transaction at the error; the two steps done were run again, binding the new sale id
     assert shop.session.rows("SELECT count(*) FROM sales") == [(1,)]
     assert shop.session.rows("SELECT sale_id FROM sale_items") == shop.session.rows("SELECT sale_id FROM sales")

@@ -168,7 +168,7 @@ def test_a_rule_that_no_longer_fits_the_tables_stops_writes_to_them_and_says_how
 def test_a_rule_changing_every_row_does_not_make_a_small_write_wait_for_approval(stable, scripted):
     stable.keep_rule("bales", BALES)
     scripted.push({"route": "write"}, plan("INSERT INTO deliveries VALUES (1, 1, 3.0), (2, 4, 3.0)"))
-    applied = stable.ask("Timothy got 1 bale and clover 4", allow_writes=True)
+    applied = stable.ask("Timothy got 1 bale and clover 4, each at 3.0", allow_writes=True)
     assert not applied.pending and bales(stable) == {"timothy": 13, "clover": 4}  # every hay row changed
     scripted.push({"route": "write"}, plan("UPDATE deliveries SET bales = bales + 1"))
     waiting = stable.ask("Add a bale to every delivery", allow_writes=True)  # its own change is bulk

@@ -151,7 +151,7 @@ def test_quotes_in_a_bound_value_are_data(shop, scripted):
         {"table": "t"},
         plan(("SELECT name FROM asked", ["name"]), "INSERT INTO t VALUES (3, <name>, 'x', 1)"),
     )
-    reply = shop.ask("add what was asked", allow_writes=True)
+    reply = shop.ask("add what was asked, noted x, amount 1", allow_writes=True)
     assert shop.session.rows("SELECT fruit FROM t WHERE id = 3") == [("O'Neil'); DELETE FROM t; --",)]
     assert shop.session.rows("SELECT count(*) FROM t") == [(3,)]
     assert reply.plan[1].sql == "INSERT INTO t VALUES (3, $name, 'x', 1)"  # what an approval would run
