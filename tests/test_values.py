@@ -148,8 +148,21 @@ def test_mentioned_values_are_named_by_words_or_stems(session):
     index = ValueIndex(session)
     columns = [("kits", "kind"), ("kits", "home"), ("kits", "age")]
     found = mentioned_values("How many canoes and sleeping bags are kept in new york?", index, columns)
-    assert [(m.column, m.value) for m in found] == [("home", "New York"), ("kind", "canoe")]
+    assert [(m.column, m.value) for m in found] == [("kind", "sleeping bag"), ("home", "New York"), ("kind", "canoe")]
     assert mentioned_values("How old is the oldest stove?", index, columns)[0].value == "stove"
+
+
+def test_a_value_of_several_words_is_named_by_their_forms_in_order(session):
+    """A label said in the plural, or with its number and unit run together, names it; the same words in
+    another order, or one of them missing, name nothing."""
+    from jupyter_chatdb.grounding.mentions import mentioned_values
+
+    session.bind("fuel", pd.DataFrame({"label": ["230 g gas canister", "450 g gas canister", "water filter"]}))
+    index = ValueIndex(session)
+    columns = [("fuel", "label")]
+    found = mentioned_values("Sold three 230g gas canisters and a water filter", index, columns)
+    assert [m.value for m in found] == ["230 g gas canister", "water filter"]
+    assert mentioned_values("gas canisters of 230 g, filters for water", index, columns) == []
 
 
 def test_a_value_held_by_several_columns_is_shown_for_the_one_the_request_names(session):

@@ -9,7 +9,7 @@ from collections.abc import Set as AbstractSet
 from dataclasses import dataclass
 
 from ..language.stop_words import FUNCTION_WORDS
-from ..language.words import normal_text, stem
+from ..language.words import forms_in_order, normal_text, stem
 from ..language.words import words as identifier_words
 from .values import ValueIndex
 
@@ -28,8 +28,10 @@ def mentioned_values(
     named: AbstractSet[str] = frozenset(),
     limit: int = 6,
 ) -> list[Mention]:
-    """Stored values a request names: a value whose words appear together in it (any case), or a one-word
-    value whose stem is one of its words ("pears" names 'pear'), not a function word ("with" does not
+    """Stored values a request names: a value whose words appear together in it (any case) or, of two
+    forms or more, whose forms do in their order ("340g squeeze tubes" names '340 g squeeze tube',
+    `forms_in_order`), or a one-word value whose stem is one of its words ("pears" names 'pear'), not a
+    function word ("with" does not
     name a kind 'With'), and not one of `named` (the stems of the
     tables' and columns' names: "delivery options" names a column, not the value 'Option'); the longest
     first, at most `limit`. `columns`: the (table, column) pairs to look in; those not text are skipped.
@@ -38,16 +40,19 @@ def mentioned_values(
     words = normal_text(text)
     padded = f" {words} "
     stemmed = {stem(w) for w in words.split()} - named
+    forms = f" {' '.join(forms_in_order(text))} "
     found: list[Mention] = []
     for table, column in columns:
         values = index.column(table, column)
         if values is None:
             continue
-        for value in values.values:
+        for value, value_forms in zip(values.values, values.forms, strict=True):
             normal = normal_text(value)
             if len(normal) < 3 or normal in FUNCTION_WORDS:
                 continue
             if f" {normal} " in padded or (" " not in normal and not normal.isdigit() and stem(normal) in stemmed):
+                found.append(Mention(table, column, value))
+            elif value_forms and f" {value_forms} " in forms:
                 found.append(Mention(table, column, value))
     found = _named_columns(found, words.split())
     found.sort(key=lambda m: -len(m.value))

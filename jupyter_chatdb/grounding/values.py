@@ -13,10 +13,11 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 from dataclasses import dataclass
+from functools import cached_property
 
 import numpy as np
 
-from ..language.words import normal_text
+from ..language.words import forms_in_order, normal_text
 from ..llm.base import Embedder
 from ..sql.catalog import TEXT_TYPES
 from ..sql.names import quote_identifier, quote_table
@@ -47,6 +48,12 @@ class ColumnValues:
     values: tuple[str, ...]
     capped: bool  # the column has more distinct values than were kept
     fingerprint: tuple[int, int]
+
+    @cached_property
+    def forms(self) -> tuple[str, ...]:
+        """Each value's `forms_in_order`, one space apart, where it has two or more ("340 g squeez tube" for
+        '340g squeeze tubes'); "" where it has fewer. Found once per column, not per request."""
+        return tuple(" ".join(said) if len(said := forms_in_order(value)) > 1 else "" for value in self.values)
 
 
 class ValueIndex:

@@ -7,7 +7,8 @@ default reading of a text; the other splitters here differ from it on purpose, e
 - `lower_words`: lower case first, so a word written in camelCase stays one word;
 - `letter_words`: letters only, a digit ends a word and is dropped;
 - `any_words` (and `normal_text`): letters of any alphabet, digits and underscores, as written;
-- `word_forms`: stems of words and numbers, a number apart from the letters of its unit ("5kg").
+- `word_forms`: stems of words and numbers, a number apart from the letters of its unit ("5kg");
+  `forms_in_order`, the same in the order said.
 
 A few readings stay beside the grammar they feed, since they keep what only it needs: the words and
 commas of `grounding/concepts.py` (`_lowered`), the words as written with their dots and apostrophes of
@@ -105,7 +106,16 @@ def word_forms(text: str) -> set[str]:
     >>> sorted(word_forms("5kg Puppy Kibbles")), sorted(word_forms("FD-05"))
     (['5', 'kg', 'kibbl', 'puppi'], ['5', 'fd'])
     """
-    return {stem(w) if not w.isdigit() else w.lstrip("0") or "0" for w in re.findall(r"[^\W\d_]+|\d+", text.lower())}
+    return set(forms_in_order(text))
+
+
+def forms_in_order(text: str) -> list[str]:
+    """`word_forms` in the order `text` says them.
+
+    >>> forms_in_order("two 500g Tins of beans")
+    ['two', '500', 'g', 'tin', 'of', 'bean']
+    """
+    return [stem(w) if not w.isdigit() else w.lstrip("0") or "0" for w in re.findall(r"[^\W\d_]+|\d+", text.lower())]
 
 
 def normal_text(text: str) -> str:
