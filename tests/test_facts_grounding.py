@@ -228,6 +228,9 @@ def test_a_line_price_the_request_labels_is_kept(yard, scripted):
         ("2024-04-30", "yesterday", True),
         ("2024-04-30", "today", False),
         (True, "anything", True),
+        (30, "a half-hour lesson", True),
+        (90, "a ninety-minute lesson", True),
+        (14, "on a two-week loan", True),
     ],
 )
 def test_a_value_is_stated_when_the_request_says_it(value, text, said):

@@ -29,8 +29,10 @@ SPELLED = re.compile(
 UNIT_MINUTES = {"minute": 1, "hour": 60}
 UNIT_DAYS = {"day": 1, "week": 7, "fortnight": 14}
 UNIT_MONTHS = {"month": 1, "year": 12}
-COUNT = rf"\d+(?:\.\d+)?|(?:{TENS_WORDS})(?:[\s-](?:{UNIT_WORDS}))?|{ANY_UNIT}"
-DURATION = re.compile(rf"\b(?:(?P<count>{COUNT})\s+)?(?P<unit>minute|hour|day|week|fortnight|month|year)s?\b", re.I)
+FRACTIONS = {"half": 0.5, "quarter": 0.25}  # of an hour, before its unit: "a half-hour session"
+COUNT = rf"\d+(?:\.\d+)?|(?:{TENS_WORDS})(?:[\s-](?:{UNIT_WORDS}))?|{ANY_UNIT}|{'|'.join(FRACTIONS)}"
+# a count and its unit apart or joined as one word ("a ninety-minute session", "a two-week loan")
+DURATION = re.compile(rf"\b(?:(?P<count>{COUNT})[\s-]+)?(?P<unit>minute|hour|day|week|fortnight|month|year)s?\b", re.I)
 
 
 def spelled_numbers(text: str) -> list[float]:
@@ -73,6 +75,10 @@ def durations(text: str) -> list[Duration]:
     [(7, 0, 0), (21, 0, 0), (0, 3, 0), (14, 0, 0)]
     >>> [(d.days, d.minutes) for d in durations("an hour and a half, forty-five minutes")]
     [(0, 90), (0, 45)]
+    >>> [(d.days, d.minutes) for d in durations("a half-hour call, a ninety-minute lesson, a two-week loan")]
+    [(0, 30), (0, 90), (14, 0)]
+    >>> durations("a half-day course")  # a fraction only of an hour
+    []
     >>> durations("today")
     []
     """
@@ -111,6 +117,8 @@ def _count(words: str, unit: str) -> float | None:
         return float(words)
     if words in UNITS:
         return float(UNITS[words])
+    if words in FRACTIONS:
+        return FRACTIONS[words] if unit == "hour" else None
     spelled = spelled_numbers(words)
     return spelled[0] if len(spelled) == 1 else None
 
