@@ -31,10 +31,9 @@ def mentioned_values(
     """Stored values a request names: a value whose words appear together in it (any case) or, of two
     forms or more, whose forms do in their order ("340g squeeze tubes" names '340 g squeeze tube',
     `forms_in_order`), or a one-word value whose stem is one of its words ("pears" names 'pear'), not a
-    function word ("with" does not
-    name a kind 'With'), and not one of `named` (the stems of the
-    tables' and columns' names: "delivery options" names a column, not the value 'Option'); the longest
-    first, at most `limit`. `columns`: the (table, column) pairs to look in; those not text are skipped.
+    function word ("with" does not name a kind 'With'), and not one of `named` (the stems of the tables'
+    and columns' names: "delivery options" names a column, not the value 'Option'); the longest first, at
+    most `limit`. `columns`: the (table, column) pairs to look in; those not text are skipped.
     A value stored in several columns is shown for the one the words just before it name, where they
     name one ("at the wharf Calder"): the model tends to compare every column shown with it."""
     words = normal_text(text)

@@ -36,7 +36,7 @@ from ..sql.names import quote_identifier, quote_table
 from .changes import Changes, Write, bind_name
 from .described import described_in
 from .moments import leading_day
-from .named_rows import NamedRow
+from .named_rows import NamedRow, new_codes_said
 from .reading_errors import NotExpressible, WithoutItsRows
 from .related import path_to, through
 from .resolve import StoredRows, squeezed
@@ -325,6 +325,28 @@ def may_fill_in(shape: Shape, row: Mapping[str, object]) -> bool:
     named = any(f.required and f.column in given for f in shape.fields)
     filled = any(not f.required and f.column in given for f in shape.fields)
     return bool(shape.returned_key) and not shape.natural_key and named and filled
+
+
+def with_codes_said(shapes: Mapping[str, Shape], read: dict, text: str, stored: StoredRows) -> dict:
+    """`read` (table -> rows), each new row that needs and lacks a code of its own given the words the
+    request says it in, where the request says one code no row holds ("2024-04-06 new item: board game,
+    game 46": 'game 46', written 'G-046' as the kept codes are); a row left as it is otherwise."""
+    filled = {}
+    for table, listed in read.items():
+        shape = shapes.get(table)
+        if shape is None or not isinstance(listed, list):
+            filled[table] = listed
+            continue
+        rows = []
+        for row in listed:
+            missing = lacks(shapes, table, row) if isinstance(row, dict) else []
+            for field in (f for f in shape.fields if f.name in missing and f.reference is None):
+                codes = new_codes_said(text, shape.table, field.column, stored) if field.column in shape.naming else {}
+                if len(codes) == 1:
+                    row = {**row, field.name: next(iter(codes.values()))}
+            rows.append(row)
+        filled[table] = rows
+    return filled
 
 
 def lacks(shapes: Mapping[str, Shape], table: str, row: Mapping[str, object]) -> list[str]:

@@ -57,6 +57,26 @@ def codes_said(text: str, shapes: Mapping[str, Shape], stored: StoredRows) -> li
     return [*named, *_by_their_noun([span for span in spans if span not in fitted], shapes, stored)]
 
 
+def new_codes_said(text: str, table: str, column: str, stored: StoredRows) -> dict[str, str]:
+    """The codes no row of `table` holds in `column` that the request says in words, each with its words:
+    a number and the words before it, written as the kept codes whose letters those words begin ("game 46"
+    for 'G-046', beside 'G-012')."""
+    found: dict[str, str] = {}
+    for _, span in _spans_before_numbers(text):
+        said = _since_the_last_number(span)
+        code = stored.composed(table, column, said)
+        if code is not None and stored.named_exactly(table, (column,), code, column) is None:
+            found.setdefault(code, _from_its_letters(said, code))
+    return found
+
+
+def _since_the_last_number(span: str) -> str:
+    """The words of `span` from the last number before its own on ("kite 15 or kite 16": 'kite 16')."""
+    said = span.split()
+    earlier = [i for i, word in enumerate(said[:-1]) if re.search(r"\d", word)]
+    return " ".join(said[earlier[-1] + 1 :] if earlier else said)
+
+
 def _by_their_noun(spans: list[tuple[int, str]], shapes: Mapping[str, Shape], stored: StoredRows) -> list[NamedRow]:
     """The rows said as their table's noun and a number ("courtesy kayak 2" for the loaner kayak 'L-2'), where
     the code's letters are not the words said: for each number said right after a word whose stem is the

@@ -207,9 +207,10 @@ def _written(
     today = dt.date.today()
     text = ctx.request.text
     cut = ("what the reading held after its last complete row (it was cut off)",) if was_cut else ()
-    read = as_nothing(shapes, filled_from_lines(shapes, read if isinstance(read, dict) else {}, text))
-    said, unsure, chosen = yield from listed_values(ctx, shapes, read, today)
     stored = StoredRows(ctx.session)
+    read = as_nothing(shapes, filled_from_lines(shapes, read if isinstance(read, dict) else {}, text))
+    read = facts.with_codes_said(shapes, read, text, stored)
+    said, unsure, chosen = yield from listed_values(ctx, shapes, read, today)
     try:
         read, two_ways = _days_in_order(shapes, _dates_as_said(shapes, read, text, today), text, stored)
         kept = as_changes(shapes, read, text, stored)

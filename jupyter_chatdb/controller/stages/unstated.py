@@ -120,10 +120,12 @@ def _table_of(shapes: Mapping[str, Shape], name: str) -> str:
 
 
 def _keys(ctx: Context, table: str, key: str, column: str, value: object) -> set[str]:
-    """The keys of the rows of `table` whose `column` holds `value` (a few at most)."""
+    """The keys of the rows of `table` whose `column` holds `value` (a few at most), compared as text: a
+    query that fails would end the write's transaction."""
     found = ctx.session.rows(
-        f"SELECT DISTINCT {quote_identifier(key)} FROM {quote_table(table)} WHERE {quote_identifier(column)} = ? LIMIT 5",
-        [value],
+        f"SELECT DISTINCT {quote_identifier(key)} FROM {quote_table(table)}"
+        f" WHERE CAST({quote_identifier(column)} AS VARCHAR) = ? LIMIT 5",
+        [str(value)],
     )
     return {str(k) for (k,) in found}
 
