@@ -78,3 +78,24 @@ def rows_described(text: str, shapes: Mapping[str, Shape], stored: StoredRows) -
                             found.append(NamedRow(name, key, value, said))
                         break
     return found
+
+
+def described_among(target: Shape, text: str, stored: StoredRows, at_most: int) -> list[dict[str, object]]:
+    """The rows of `target` that `text` describes just before the table's noun by the row each of its
+    references names, where several fit and the listed values it says settle none ("Dov Lee's box bike",
+    where Dov Lee has a cargo bike and a road bike): the rows to choose among, two to `at_most`; none
+    otherwise."""
+    noun = stem(words(target.table).split()[-1])
+    for clause in CLAUSE_END.split(text):
+        said_words = WORD.findall(clause)
+        for end, word in enumerate(said_words):
+            if stem(word) != noun:
+                continue
+            said = " ".join(said_words[max(end - MAX_BEFORE, 0) : end + 1])
+            holding = {
+                column: found.pop() for column, found in _referred(target, said, stored).items() if len(found) == 1
+            }
+            rows = stored.all_holding(target.table, holding, at_most) if holding else []
+            if len(rows) > 1:
+                return rows
+    return []

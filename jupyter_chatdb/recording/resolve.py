@@ -182,6 +182,15 @@ class StoredRows:
         )
         return rows[0][0] if len(rows) == 1 else None
 
+    def all_holding(self, table: str, holding: Mapping[str, object], at_most: int) -> list[dict[str, object]]:
+        """The rows of `table` whose columns hold the values `holding` gives, column -> value; none where
+        more than `at_most` do."""
+        where = " AND ".join(f"{quote_identifier(column)} = $h{i}" for i, column in enumerate(holding)) or "TRUE"
+        params = {f"h{i}": value for i, value in enumerate(holding.values())}
+        found = self.session.run(f"SELECT * FROM {quote_table(table)} WHERE {where} LIMIT {at_most + 1}", params).frame
+        rows = [{str(k): _plain(v) for k, v in row.items()} for _, row in found.iterrows()]
+        return rows if len(rows) <= at_most else []
+
     def one_row(self, table: str, where: str, params: Mapping[str, object]) -> dict[str, object] | None:
         """The one row of `table` that `where` holds for, column -> value (None when none or several)."""
         used = {name: value for name, value in params.items() if re.search(rf"\${name}\b", where)}

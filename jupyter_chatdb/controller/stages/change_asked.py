@@ -29,6 +29,7 @@ from ...recording.change_choices import (
     state_options,
     thing_options,
 )
+from ...recording.described import described_among
 from ...recording.named_rows import NamedRow
 from ...recording.picks import entry_said
 from ...recording.reading_errors import NotExpressible
@@ -43,7 +44,7 @@ from ...recording.row_changes import (
     Unanswerable,
     change_write,
 )
-from ...recording.shapes import Shape
+from ...recording.shapes import Shape, shape_named
 from ...sql.catalog import TEXT_TYPES
 from ..context import Context
 from ..events import Event
@@ -103,6 +104,58 @@ def asked_again(
     if guessed:  # a state the model picked where its reading set none
         again = _with_unsaid_entries(again, shape, ctx.request.text)
     return again if again is not None else (write, "")  # one that cannot be written: the first reading stands
+
+
+def a_described_row_instead(
+    ctx: Context, reading: Reading, shapes: dict[str, Shape], named: Sequence[NamedRow]
+) -> Generator[Event, None, tuple[ChangeWrite, str] | None]:
+    """For a change whose row is named by a reference no row answers to ("the quote for Dov Lee's box
+    bike", the bike read as 'box bike'), where the request describes several rows of the referenced table
+    by the row they refer to (Dov Lee's two bikes, `described_among`): the one the model picks among them,
+    asked twice, the rows in their order and the other way round; a different pick the second time makes
+    the write wait, showing both. None where there is nothing to pick, or the pick cannot be written."""
+    shape = shapes.get(reading.table)
+    if shape is None or reading.does not in ("change", "remove"):
+        return None
+    stored = StoredRows(ctx.session)
+    for pick in reading.which:
+        field_ = shape.field(pick.column)
+        reference = field_.reference if field_ is not None else None
+        target = shape_named(shapes, reference.table) if reference is not None and reference.name else None
+        if reference is None or target is None:
+            continue
+        if stored.find(reference.table, reference.labels or (reference.name,), pick.value, reference.key) is not None:
+            continue  # a row answers to it
+        rows = described_among(target, ctx.request.text, stored, MAX_OPTIONS)
+        options = [
+            Option(
+                _described_row(target, row),
+                replace(
+                    reading,
+                    which=tuple(Pick(p.column, str(row[reference.name])) if p == pick else p for p in reading.which),
+                ),
+            )
+            for row in rows
+        ]
+        if len(options) < 2:
+            continue
+        first = yield from _picked(ctx, target, None, options)
+        again = yield from _picked(ctx, target, None, options[::-1])
+        if first is None:
+            return None
+        written = _written(ctx, first, shapes, named)
+        if written is None or again == first:
+            return written
+        then = again.text if again is not None else "none"
+        doubt = f"the request does not say which {target.table} row: read as {first.text}, then as {then}"
+        return replace(written[0], doubts=[*written[0].doubts, doubt]), written[1]
+    return None
+
+
+def _described_row(shape: Shape, row: Mapping[str, object]) -> str:
+    """A row as an option: its naming columns and listed entries ("FR-050, cargo")."""
+    columns = [*shape.naming, *(f.column for f in shape.fields if f.allowed and f.reference is None)]
+    return ", ".join(str(row[c]) for c in dict.fromkeys(columns) if row.get(c) is not None)
 
 
 def _holds_already(reading: Reading, row: Mapping[str, object]) -> bool:

@@ -56,7 +56,14 @@ from ..events import ChangeRead, Event, FactsNotUsed
 from ..kinds import Route
 from ..planned_steps import PlannedStep
 from ..stage import stage
-from .change_asked import a_copy_from_the_other_named, a_copy_instead, a_kept_row_instead, a_state_instead, asked_again
+from .change_asked import (
+    a_copy_from_the_other_named,
+    a_copy_instead,
+    a_described_row_instead,
+    a_kept_row_instead,
+    a_state_instead,
+    asked_again,
+)
 from .rows_named import rows_named
 
 CHANGE_MAX_TOKENS = 200
@@ -118,8 +125,14 @@ def read_change(ctx: Context) -> Iterator[Event]:
             write = settled  # a doubtful reading, where the data reads the change the request names
     except (NotBorneOut, Unanswerable) as failed:
         moved = _moved_between_named_rows(ctx, reading, shapes, named)
+        described = None  # the row of several the request describes, as the model picks it
+        if moved is None and isinstance(failed, Unanswerable):
+            described = yield from a_described_row_instead(ctx, reading, wide, named)
         if moved is not None:  # the data reads the one move the request names: as read from the data
             write = moved
+        elif described is not None:
+            write, stated_as = described
+            shapes = wide
         elif isinstance(failed, NotBorneOut):  # each thing named is kept, but the data bears no change out
             kept = yield from a_kept_row_instead(ctx, reading, shapes, named)
             if kept is None:
