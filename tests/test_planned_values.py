@@ -27,13 +27,8 @@ INSERT INTO kites VALUES (1, '7m'), (2, '12m');
 
 
 @pytest.fixture
-def model() -> ScriptedBackend:
-    return ScriptedBackend()
-
-
-@pytest.fixture
-def school(model: ScriptedBackend):
-    chatdb = ChatDB(model=model, schema=KITE_SCHOOL, summarize=False)
+def school(scripted: ScriptedBackend):
+    chatdb = ChatDB(model=scripted, schema=KITE_SCHOOL, summarize=False)
     yield chatdb
     chatdb.close()
 
@@ -53,12 +48,12 @@ def ask(chatdb: ChatDB, model: ScriptedBackend, text: str, sql: str, table: str 
     return reply.pending, reason
 
 
-def test_a_planned_new_row_with_a_value_the_request_does_not_give_waits_naming_it(school, model):
+def test_a_planned_new_row_with_a_value_the_request_does_not_give_waits_naming_it(school, scripted):
     """The plan fills in a kite size nobody said and marks the lesson flown: the write waits, naming both;
     approved, it runs as shown."""
     pending, reason = ask(
         school,
-        model,
+        scripted,
         "Mia Lund has a 60 minute lesson with Ines Roca on 2025-06-02",
         "INSERT INTO lessons VALUES ('Mia Lund', 'C-07', DATE '2025-06-02', 60, 'flown', '9m')",
     )
@@ -68,12 +63,12 @@ def test_a_planned_new_row_with_a_value_the_request_does_not_give_waits_naming_i
     assert "Mia Lund" not in reason and "'C-07'" not in reason and "60" not in reason
 
 
-def test_a_planned_new_row_with_the_default_and_a_coach_named_by_name_is_written(school, model):
+def test_a_planned_new_row_with_the_default_and_a_coach_named_by_name_is_written(school, scripted):
     """Each value is given: the words and figures the request says, the code of the coach it names by
     name, and the state a lesson holds unless told otherwise."""
     pending, reason = ask(
         school,
-        model,
+        scripted,
         "Mia Lund has a 60 minute lesson with Theo Marr on 2025-06-02",
         "INSERT INTO lessons (pupil, coach_code, taught_on, minutes, state) "
         "VALUES ('Mia Lund', 'C-12', DATE '2025-06-02', 60, 'planned')",
@@ -82,13 +77,13 @@ def test_a_planned_new_row_with_the_default_and_a_coach_named_by_name_is_written
     assert school.session.rows("SELECT pupil, coach_code, state FROM lessons") == [("Mia Lund", "C-12", "planned")]
 
 
-def test_a_kept_rows_change_to_the_columns_default_still_waits(model):
+def test_a_kept_rows_change_to_the_columns_default_still_waits(scripted):
     """The DEFAULT is what a new row holds: a plan setting a kept lesson back to it, unsaid, waits."""
     kept = "INSERT INTO lessons VALUES ('Mia Lund', 'C-12', DATE '2025-06-02', 60, 'flown', NULL);"
-    school = ChatDB(model=model, schema=KITE_SCHOOL + kept, summarize=False)
+    school = ChatDB(model=scripted, schema=KITE_SCHOOL + kept, summarize=False)
     pending, reason = ask(
         school,
-        model,
+        scripted,
         "Mia Lund's lesson on 2025-06-02 runs 90 minutes",
         "UPDATE lessons SET minutes = 90, state = 'planned' WHERE pupil = 'Mia Lund'",
     )
@@ -97,8 +92,8 @@ def test_a_kept_rows_change_to_the_columns_default_still_waits(model):
     school.close()
 
 
-def test_a_planned_new_rows_number_where_an_integer_is_its_key_is_nobodys_to_say(school, model):
+def test_a_planned_new_rows_number_where_an_integer_is_its_key_is_nobodys_to_say(school, scripted):
     """A new kite numbered by the plan: the number is the table's key, which nobody says."""
-    pending, reason = ask(school, model, "New kite in, size 9m", "INSERT INTO kites VALUES (3, '9m')", "kites")
+    pending, reason = ask(school, scripted, "New kite in, size 9m", "INSERT INTO kites VALUES (3, '9m')", "kites")
     assert not pending, reason
     assert school.session.rows("SELECT kite_no, size FROM kites WHERE size = '9m'") == [(3, "9m")]

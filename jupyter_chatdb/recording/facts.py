@@ -332,6 +332,7 @@ def with_codes_said(shapes: Mapping[str, Shape], read: dict, text: str, stored: 
     request says it in, where the request says one code no row holds ("2024-04-06 new item: board game,
     game 46": 'game 46', written 'G-046' as the kept codes are); a row left as it is otherwise."""
     filled = {}
+    said: dict[tuple[str, str], dict[str, str]] = {}  # (table, column) -> its new codes said, found once
     for table, listed in read.items():
         shape = shapes.get(table)
         if shape is None or not isinstance(listed, list):
@@ -341,7 +342,10 @@ def with_codes_said(shapes: Mapping[str, Shape], read: dict, text: str, stored: 
         for row in listed:
             missing = lacks(shapes, table, row) if isinstance(row, dict) else []
             for field in (f for f in shape.fields if f.name in missing and f.reference is None):
-                codes = new_codes_said(text, shape.table, field.column, stored) if field.column in shape.naming else {}
+                if field.column not in shape.naming:
+                    continue
+                where = (shape.table, field.column)
+                codes = said[where] if where in said else said.setdefault(where, new_codes_said(text, *where, stored))
                 if len(codes) == 1:
                     row = {**row, field.name: next(iter(codes.values()))}
             rows.append(row)

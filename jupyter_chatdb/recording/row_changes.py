@@ -767,9 +767,8 @@ class _Writer:
         the request says them all; None otherwise."""
         if not word_forms(said) <= word_forms(self.text):
             return None  # words the model gave, not the request
-        columns = [*shape.naming, *(f.column for f in shape.fields if f.allowed and f.reference is None)]
         noun = word_forms(words(shape.table))
-        return self.stored.held_in_words(shape.table, list(dict.fromkeys(columns)), said, wanted, aside=noun)
+        return self.stored.held_in_words(shape.table, shape.telling, said, wanted, aside=noun)
 
     def day_or_moment(self, field_: Field, said: str) -> str:
         """A date or moment the request gives in any form ("19 March 2024", "2024-03-19 10:30")."""

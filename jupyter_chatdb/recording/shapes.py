@@ -74,6 +74,13 @@ class Shape:
         """The columns each of which names one row: its natural key, then its unique columns."""
         return [c for c in dict.fromkeys((self.natural_key, *self.unique)) if c]
 
+    @property
+    def telling(self) -> list[str]:
+        """The columns that tell its rows apart as a person says them: its naming columns, then those
+        holding a listed entry of its own (a kind, a state)."""
+        listed = (f.column for f in self.fields if f.allowed and f.reference is None)
+        return list(dict.fromkeys((*self.naming, *listed)))
+
     def field(self, name: str) -> Field | None:
         """The field the model or a reading calls `name`: by its name or its column, case aside."""
         lowered = name.lower()

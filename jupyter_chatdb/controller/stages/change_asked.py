@@ -154,8 +154,7 @@ def a_described_row_instead(
 
 def _described_row(shape: Shape, row: Mapping[str, object]) -> str:
     """A row as an option: its naming columns and listed entries ("FR-050, cargo")."""
-    columns = [*shape.naming, *(f.column for f in shape.fields if f.allowed and f.reference is None)]
-    return ", ".join(str(row[c]) for c in dict.fromkeys(columns) if row.get(c) is not None)
+    return ", ".join(str(row[c]) for c in shape.telling if row.get(c) is not None)
 
 
 def _holds_already(reading: Reading, row: Mapping[str, object]) -> bool:
