@@ -159,6 +159,25 @@ def confirming_options(reading: Reading, shape: Shape, text: str) -> list[Option
     return [*options, *_listed_options(reading, setting, replace(field_, allowed=(setting.value,)))]
 
 
+def entries_not_held(reading: Reading, shape: Shape, row: Mapping[str, object]) -> list[Option]:
+    """For a change setting one CHECK-listed column, and nothing else, to the entry its one kept row holds
+    already (no change at all): each other entry, the last listed first; none otherwise, or where there
+    are too few to choose among or too many to show."""
+    if reading.does != "change" or len(reading.settings) != 1:
+        return []
+    (setting,) = reading.settings
+    field_ = shape.field(setting.column)
+    if field_ is None or not field_.allowed or field_.reference is not None or setting.how != "to":
+        return []
+    held = row.get(field_.column)
+    if held is None or mapped(setting.value, field_.allowed) != held:
+        return []
+    others = tuple(e for e in reversed(field_.allowed) if e != held)
+    if not 2 <= len(others) <= MAX_OPTIONS:
+        return []
+    return _listed_options(reading, setting, replace(field_, allowed=others))
+
+
 def state_options(reading: Reading, shape: Shape, row: Mapping[str, object]) -> list[Option]:
     """For a change of one kept row that sets nothing the table has ("Ada's order of 15 May is gift-wrapped"
     read with no column to set): each entry of the table's CHECK-listed columns the row is not in (but

@@ -313,6 +313,7 @@ def change_write(
         reading = replace(reading, settings=())
     which, settings = _naming_picks(reading, scratch)
     which = _narrowed(which, scratch)
+    which = _on_the_day_given(which, settings, scratch)
     where = writer.where(which, "the rows to change" if reading.does == "change" else "the rows to remove")
     table = quote_table(shape.table)
     matched = stored.count(shape.table, where, writer.params)
@@ -501,6 +502,39 @@ def _narrowed(picks: Sequence[Pick], scratch: Callable[[], _Writer]) -> tuple[Pi
             if _meets(scratch(), [*picks, extra]) == 1:
                 return (*picks, extra)
     return tuple(picks)
+
+
+def _on_the_day_given(
+    picks: Sequence[Pick], settings: Sequence[Setting], scratch: Callable[[], _Writer]
+) -> tuple[Pick, ...]:
+    """`picks`, and where they meet several rows, the one day the request gives that a date column they do
+    not name holds on exactly one of them ("FR-2's job booked for 3 May": FR-2's jobs, the one that day),
+    where the change sets that column to no other day. Only ever narrower; as they are where two days, or
+    two columns, each leave a row."""
+    writer = scratch()
+    if _meets(writer, picks) < 2:
+        return tuple(picks)
+    named = {p.column.lower() for p in picks}
+    days = sorted(days_said(writer.text))
+    leaving = []
+    for field_ in writer.shape.fields:
+        if field_.reference is not None or not is_temporal(field_) or field_.column.lower() in named:
+            continue
+        set_to = {
+            found[1]
+            for s in settings
+            if s.column.lower() in (field_.name.lower(), field_.column.lower())
+            and (found := _day_or_moment(s.value, "DATE")) is not None
+        }
+        if any(s.column.lower() in (field_.name.lower(), field_.column.lower()) for s in settings) and not set_to:
+            continue  # set another way (cleared, moved on): not a value naming the row
+        for day in days:
+            if set_to and set_to != {day}:
+                continue  # "moved from 3 May to 9 May": 3 May may name the row, but the change sets it
+            extra = Pick(field_.column, day.isoformat())
+            if _meets(scratch(), [*picks, extra]) == 1:
+                leaving.append(extra)
+    return (*picks, leaving[0]) if len(leaving) == 1 else tuple(picks)
 
 
 def _agrees(picks: Sequence[Pick], scratch: Callable[[], _Writer]) -> bool:

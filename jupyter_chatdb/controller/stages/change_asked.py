@@ -22,6 +22,7 @@ from ...recording.change_choices import (
     column_options,
     confirming_options,
     copy_options,
+    entries_not_held,
     kept_row_options,
     options_for,
     promoted_options,
@@ -62,6 +63,8 @@ def asked_again(
     shape = shapes[write.reading.table]
     stored = StoredRows(ctx.session)
     row = stored.one_row(shape.table, write.where, write.params)
+    if row is not None and (others := entries_not_held(write.reading, shape, row)):
+        return (yield from _another_entry(ctx, write, shape, row, others, shapes, named))
     closeness = _closeness(ctx)
     options = (
         options_for(write.reading, shape, row, closeness)
@@ -104,6 +107,29 @@ def asked_again(
     if guessed:  # a state the model picked where its reading set none
         again = _with_unsaid_entries(again, shape, ctx.request.text)
     return again if again is not None else (write, "")  # one that cannot be written: the first reading stands
+
+
+def _another_entry(
+    ctx: Context,
+    write: ChangeWrite,
+    shape: Shape,
+    row: dict[str, object],
+    others: Sequence[Option],
+    shapes: dict[str, Shape],
+    named: Sequence[NamedRow],
+) -> Generator[Event, None, tuple[ChangeWrite, str]]:
+    """For a change setting one CHECK-listed column of its one kept row to the entry it holds already (a
+    state read as the one the row is in: "picked up" for a kite that is 'ready'): the other entry the
+    model picks, asked twice, the entries each way round. The same pick both times is the reading,
+    written and checked as any; else the write waits as it is, showing both picks."""
+    first = yield from _picked(ctx, shape, row, others)
+    again = yield from _picked(ctx, shape, row, others[::-1])
+    if first is None or again != first:
+        then = again.text if again is not None else "none"
+        picks = f"read again as {first.text if first is not None else 'none'}, then as {then}"
+        return replace(write, doubts=[*write.doubts, picks]), ""
+    written = _written(ctx, first, shapes, named)
+    return written if written is not None else (write, "")
 
 
 def a_described_row_instead(

@@ -1,0 +1,94 @@
+"""A change the model reads loosely, settled by the request and the data (issue 51): rows named too loosely
+are narrowed by a day the request gives, never widened; a state read as the one the row is in already is
+asked again among the others. Real DuckDB, the scripted model, an invented kennel."""
+
+from __future__ import annotations
+
+import pytest
+
+from jupyter_chatdb import ChatDB
+from jupyter_chatdb.controller.events import ApprovalNeeded, Event
+from jupyter_chatdb.llm import ScriptedBackend
+
+KENNEL = """
+CREATE TABLE dogs (dog VARCHAR PRIMARY KEY, owner VARCHAR NOT NULL);
+INSERT INTO dogs VALUES ('Pip', 'Ines Roth'), ('Rolo', 'Mo Berg');
+CREATE TABLE stays (
+    stay_no INTEGER PRIMARY KEY,
+    dog VARCHAR NOT NULL REFERENCES dogs (dog),
+    booked_from DATE NOT NULL,
+    stage VARCHAR NOT NULL CHECK (stage IN ('booked', 'checked_in', 'collected', 'cancelled')),
+    fee INTEGER NOT NULL
+);
+INSERT INTO stays VALUES (1, 'Pip', DATE '2024-06-03', 'collected', 40), (2, 'Pip', DATE '2024-07-10', 'booked', 60),
+    (3, 'Rolo', DATE '2024-06-01', 'checked_in', 30);
+"""
+
+
+@pytest.fixture
+def kennel(scripted: ScriptedBackend):
+    chatdb = ChatDB(model=scripted, schema=KENNEL, summarize=False)
+    yield chatdb
+    chatdb.close()
+
+
+def change(which: list[tuple[str, str]], *settings: dict) -> dict:
+    picks = [{"column": c, "value": v} for c, v in which]
+    return {"does": "change", "table": "stays", "which": picks, "set": list(settings)}
+
+
+def stays(chatdb: ChatDB) -> list[tuple]:
+    return chatdb.session.rows("SELECT stay_no, booked_from::VARCHAR, stage, fee FROM stays ORDER BY stay_no")
+
+
+def test_rows_named_by_the_thing_alone_are_narrowed_by_the_day_the_request_gives(
+    kennel: ChatDB, scripted: ScriptedBackend
+):
+    """Pip has two stays; the model names them by the dog alone. The request gives the record's day and
+    the stay's: only the July stay is booked on a day it gives, so it alone changes."""
+    scripted.push({"route": "write"}, change([("dog", "Pip")], {"column": "fee", "how": "add", "value": "5"}))
+    reply = kennel.ask("12 July 2024 | fee | Pip (booked from 2024-07-10) | up by 5", allow_writes=True)
+    assert not reply.pending and reply.sql[0].startswith("UPDATE")
+    assert stays(kennel) == [
+        (1, "2024-06-03", "collected", 40),
+        (2, "2024-07-10", "booked", 65),
+        (3, "2024-06-01", "checked_in", 30),
+    ]
+
+
+def test_a_day_the_change_moves_the_row_to_names_no_row_and_the_write_waits(kennel: ChatDB, scripted: ScriptedBackend):
+    """'moved from 10 July to 14 July', read with the dog alone naming the rows: the column set to another
+    day is not narrowed by the day it is moved from, so two rows are named and the write waits."""
+    moved = {"column": "booked_from", "how": "to", "value": "2024-07-14"}
+    scripted.push({"route": "write"}, change([("dog", "Pip")], moved))
+    events: list[Event] = []
+    reply = kennel.ask(
+        "Pip's stay moved from 10 July 2024 to 14 July 2024", allow_writes=True, on_event=events.append
+    )
+    assert reply.pending
+    assert "2 rows of stays" in next(e for e in events if isinstance(e, ApprovalNeeded)).reason
+    assert stays(kennel)[1] == (2, "2024-07-10", "booked", 60)
+
+
+def test_a_state_the_row_is_in_already_is_asked_again_among_the_others(kennel: ChatDB, scripted: ScriptedBackend):
+    """Rolo is checked in; the model reads 'went home' as checked in, which changes nothing. It is asked
+    among the other stages, each way round, and picks 'collected' both times: that is written."""
+    checked_in = {"column": "stage", "how": "to", "value": "checked_in"}
+    scripted.push({"route": "write"}, change([("dog", "Rolo")], checked_in))
+    scripted.push({"option": "set stage to 'collected'"}, {"option": "set stage to 'collected'"})
+    reply = kennel.ask("2024-06-05 | Rolo | went home with his owner", allow_writes=True)
+    assert not reply.pending
+    assert stays(kennel)[2] == (3, "2024-06-01", "collected", 30)
+    assert scripted.remaining == 0
+
+
+def test_a_state_picked_differently_each_way_round_waits_showing_both(kennel: ChatDB, scripted: ScriptedBackend):
+    checked_in = {"column": "stage", "how": "to", "value": "checked_in"}
+    scripted.push({"route": "write"}, change([("dog", "Rolo")], checked_in))
+    scripted.push({"option": "set stage to 'collected'"}, {"option": "set stage to 'cancelled'"})
+    events: list[Event] = []
+    reply = kennel.ask("2024-06-05 | Rolo | went home with his owner", allow_writes=True, on_event=events.append)
+    assert reply.pending
+    reason = next(e for e in events if isinstance(e, ApprovalNeeded)).reason
+    assert "already holds" in reason and "'collected'" in reason and "'cancelled'" in reason
+    assert stays(kennel)[2] == (3, "2024-06-01", "checked_in", 30)
