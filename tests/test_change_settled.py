@@ -62,9 +62,7 @@ def test_a_day_the_change_moves_the_row_to_names_no_row_and_the_write_waits(kenn
     moved = {"column": "booked_from", "how": "to", "value": "2024-07-14"}
     scripted.push({"route": "write"}, change([("dog", "Pip")], moved))
     events: list[Event] = []
-    reply = kennel.ask(
-        "Pip's stay moved from 10 July 2024 to 14 July 2024", allow_writes=True, on_event=events.append
-    )
+    reply = kennel.ask("Pip's stay moved from 10 July 2024 to 14 July 2024", allow_writes=True, on_event=events.append)
     assert reply.pending
     assert "2 rows of stays" in next(e for e in events if isinstance(e, ApprovalNeeded)).reason
     assert stays(kennel)[1] == (2, "2024-07-10", "booked", 60)
