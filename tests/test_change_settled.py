@@ -1,6 +1,6 @@
 """A change the model reads loosely, settled by the request and the data (issue 51): rows named too loosely
 are narrowed by a day the request gives, never widened; a state read as the one the row is in already is
-asked again among the others. Real DuckDB, the scripted model, an invented kennel."""
+asked again among the others; a value of a row referring to the one named, emptied. Real DuckDB, the scripted model, an invented kennel."""
 
 from __future__ import annotations
 
@@ -11,17 +11,22 @@ from jupyter_chatdb.controller.events import ApprovalNeeded, Event
 from jupyter_chatdb.llm import ScriptedBackend
 
 KENNEL = """
-CREATE TABLE dogs (dog VARCHAR PRIMARY KEY, owner VARCHAR NOT NULL);
-INSERT INTO dogs VALUES ('Pip', 'Ines Roth'), ('Rolo', 'Mo Berg');
+CREATE TABLE dogs (
+    dog VARCHAR PRIMARY KEY,
+    owner VARCHAR NOT NULL,
+    size VARCHAR NOT NULL CHECK (size IN ('small', 'medium', 'large'))
+);
+INSERT INTO dogs VALUES ('Pip', 'Ines Roth', 'small'), ('Rolo', 'Mo Berg', 'large');
 CREATE TABLE stays (
     stay_no INTEGER PRIMARY KEY,
     dog VARCHAR NOT NULL REFERENCES dogs (dog),
     booked_from DATE NOT NULL,
     stage VARCHAR NOT NULL CHECK (stage IN ('booked', 'checked_in', 'collected', 'cancelled')),
-    fee INTEGER NOT NULL
+    fee INTEGER NOT NULL,
+    yard VARCHAR
 );
-INSERT INTO stays VALUES (1, 'Pip', DATE '2024-06-03', 'collected', 40), (2, 'Pip', DATE '2024-07-10', 'booked', 60),
-    (3, 'Rolo', DATE '2024-06-01', 'checked_in', 30);
+INSERT INTO stays VALUES (1, 'Pip', DATE '2024-06-03', 'collected', 40, NULL), (2, 'Pip', DATE '2024-07-10', 'booked', 60, NULL),
+    (3, 'Rolo', DATE '2024-06-01', 'checked_in', 30, 'B');
 """
 
 
@@ -90,3 +95,38 @@ def test_a_state_picked_differently_each_way_round_waits_showing_both(kennel: Ch
     reason = next(e for e in events if isinstance(e, ApprovalNeeded)).reason
     assert "already holds" in reason and "'collected'" in reason and "'cancelled'" in reason
     assert stays(kennel)[2] == (3, "2024-06-01", "checked_in", 30)
+
+
+def test_a_value_of_the_row_referring_to_the_one_named_is_emptied_where_picked_each_way_round(
+    kennel: ChatDB, scripted: ScriptedBackend
+):
+    """'Rolo is in no yard now', read as emptying the dog's owner, which cannot be empty: the model is shown
+    the dog's row and picks, among leaving it, emptying the yard of its stay (a column the request names)
+    and its sizes, the yard, each way round. Rolo's one stay loses its yard; the dog is untouched."""
+    no_owner = {"column": "owner", "how": "clear", "value": ""}
+    scripted.push(
+        {"route": "write"},
+        {"does": "change", "table": "dogs", "which": [{"column": "dog", "value": "Rolo"}], "set": [no_owner]},
+    )
+    scripted.push({"option": "clear yard of the stays row"}, {"option": "clear yard of the stays row"})
+    reply = kennel.ask("2024-06-05 took Rolo out of yard B, he is in no yard now", allow_writes=True)
+    assert not reply.pending
+    assert kennel.session.rows("SELECT stay_no, yard FROM stays ORDER BY stay_no") == [(1, None), (2, None), (3, None)]
+    assert kennel.session.rows("SELECT owner, size FROM dogs WHERE dog = 'Rolo'") == [("Mo Berg", "large")]
+    assert scripted.remaining == 0
+
+
+def test_an_emptying_picked_once_only_waits_showing_both_picks(kennel: ChatDB, scripted: ScriptedBackend):
+    no_owner = {"column": "owner", "how": "clear", "value": ""}
+    scripted.push(
+        {"route": "write"},
+        {"does": "change", "table": "dogs", "which": [{"column": "dog", "value": "Rolo"}], "set": [no_owner]},
+    )
+    scripted.push({"option": "clear yard of the stays row"}, {"option": "leave the dogs row as it is"})
+    events: list[Event] = []
+    reply = kennel.ask(
+        "2024-06-05 took Rolo out of yard B, he is in no yard now", allow_writes=True, on_event=events.append
+    )
+    assert reply.pending
+    assert "then as: leave the dogs row as it is" in next(e for e in events if isinstance(e, ApprovalNeeded)).reason
+    assert kennel.session.rows("SELECT yard FROM stays WHERE stay_no = 3") == [("B",)]

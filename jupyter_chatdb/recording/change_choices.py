@@ -243,6 +243,23 @@ def referring_options(reading: Reading, shape: Shape, shapes: Mapping[str, Shape
     ]
 
 
+def emptying_options(reading: Reading, shape: Shape, shapes: Mapping[str, Shape], text: str) -> list[Option]:
+    """For a change of a kept row that sets nothing its table has: emptying each column the request names
+    in words that may be empty, of a table referring to the row's table, on its rows named through the
+    row ("the kite is off its peg now": the peg of the kite's booking); none where there is none."""
+    if reading.does != "change" or reading.settings or not reading.which:
+        return []
+    return [
+        Option(f"clear {f.column} of the {name} row", Reading("change", name, reading.which, (Setting(f.column, "clear"),)))
+        for name, other in shapes.items()
+        if other.table != shape.table
+        and other.references_to(shape.table)
+        and all(reachable(shapes, name, p.column) for p in reading.which)
+        for f in other.fields
+        if f.nullable and f.reference is None and f.column not in other.unique and column_said(f.column, text)
+    ]
+
+
 def promoted_options(reading: Reading, shape: Shape, row: Mapping[str, object] | None) -> list[Option]:
     """For a change that set nothing, whose new values were found among the names it read ("T-41 |
     mould all over" read with a crop of 'mould' among the names): the reading as found, and each entry of the

@@ -345,6 +345,10 @@ def change_write(
     kept, left_out = kept_settings(settings, shape, writer.current, text, today, writer.unlike_kept)
     writer.doubts += doubts_of_the_one_left(kept, shape, writer.current, text, today)
     settings = tuple(kept)
+    emptied = [f for s in settings if s.how == "clear" and (f := writer.field(s.column)) is not None]
+    if emptied and len(emptied) == len(settings) and not any(f.nullable for f in emptied):
+        # it empties only columns that must hold a value: it sets nothing the database takes
+        raise Refused(f"{shape.table}.{emptied[0].column} cannot be empty")
     assigned = [writer.assigned(setting, which) for setting in settings]
     assignments = [f"{column} = {value}" for column, value in assigned]
     same = " AND ".join(f"{column} IS NOT DISTINCT FROM ({value})" for column, value in assigned)

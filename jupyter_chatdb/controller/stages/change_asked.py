@@ -22,6 +22,7 @@ from ...recording.change_choices import (
     column_options,
     confirming_options,
     copy_options,
+    emptying_options,
     entries_not_held,
     kept_row_options,
     options_for,
@@ -266,7 +267,8 @@ def a_state_instead(
         return None
     which = tuple(p for p in reading.which if reachable(shapes, reading.table, p.column))
     bare = Reading("change", reading.table, which, ())
-    referring = referring_options(bare, shape, shapes, ctx.request.text)
+    emptying = emptying_options(bare, shape, shapes, ctx.request.text)
+    referring = [*referring_options(bare, shape, shapes, ctx.request.text), *emptying]
     listed = next((f for f in shape.fields if f.allowed and f.reference is None), None)
     emptied = next((f for f in shape.fields if f.nullable and f.reference is None), None)
     if listed is not None:
@@ -286,7 +288,14 @@ def a_state_instead(
     picked = yield from _picked(ctx, shape, row, options)
     if picked is None or picked.reading == bare:
         return None
-    return _with_unsaid_entries(_written(ctx, picked, shapes, named), shapes[picked.reading.table], ctx.request.text)
+    written = _written(ctx, picked, shapes, named)
+    if picked in emptying and written is not None:  # a value of another row emptied: asked each way round
+        again = yield from _picked(ctx, shape, row, options[::-1])
+        if again != picked:
+            then = again.text if again is not None else "none"
+            doubt = f"read as: {picked.text}, then as: {then}"
+            return replace(written[0], doubts=[*written[0].doubts, doubt]), written[1]
+    return _with_unsaid_entries(written, shapes[picked.reading.table], ctx.request.text)
 
 
 def a_kept_row_instead(
