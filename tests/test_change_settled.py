@@ -1,6 +1,7 @@
 """A change the model reads loosely, settled by the request and the data (issue 51): rows named too loosely
 are narrowed by a day the request gives, never widened; a state read as the one the row is in already is
-asked again among the others; a value of a row referring to the one named, emptied. Real DuckDB, the scripted model, an invented kennel."""
+asked again among the others; a value of a row referring to the one named is emptied. Real DuckDB, the
+scripted model, an invented kennel."""
 
 from __future__ import annotations
 
