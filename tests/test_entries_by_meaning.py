@@ -38,13 +38,14 @@ def test_the_entries_are_offered_closest_in_meaning_first_and_the_pick_is_writte
     is written whichever it is."""
     scripted = ScriptedBackend()
     chatdb = ChatDB(model=scripted, schema=FERRIES, summarize=False, embedder=embedder)
-    scripted.push({"route": "write"}, FIXED, {"option": "set state to 'under_repair'"})
+    pick = {"option": "set state to 'under_repair'"}
+    scripted.push({"route": "write"}, FIXED, pick, pick)  # asked each way round
     assert not chatdb.ask("Skua | being fixed in the yard", allow_writes=True).pending
-    offered = scripted.calls[-1].json_schema["properties"]["option"]["enum"]
+    offered = scripted.calls[-2].json_schema["properties"]["option"]["enum"]
     assert offered[0] == "set state to 'under_repair'" and "set state to 'docked'" not in offered
     assert chatdb.session.rows("SELECT state FROM ferries WHERE ferry = 'Skua'") == [("under_repair",)]
     scripted.push({"route": "write"}, {**FIXED, "which": [{"column": "ferry", "value": "Auk"}]})
-    scripted.push({"option": "set state to 'sunk'"})
+    scripted.push({"option": "set state to 'sunk'"}, {"option": "set state to 'sunk'"})
     assert not chatdb.ask("Auk | being fixed in the yard", allow_writes=True).pending
     assert chatdb.session.rows("SELECT state FROM ferries WHERE ferry = 'Auk'") == [("sunk",)]
     chatdb.close()

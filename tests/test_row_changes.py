@@ -481,12 +481,38 @@ def test_a_value_read_for_a_listed_column_that_is_none_of_its_entries_is_asked_a
     chatdb = ChatDB(model=model, schema=TRAYS, summarize=False)
     heap = {"column": "state", "how": "to", "value": "thrown on the heap"}
     model.push(
-        {"route": "write"}, change("trays", [("tray_code", "T-041")], heap), asked_again("set state to 'composted'")
+        {"route": "write"},
+        change("trays", [("tray_code", "T-041")], heap),
+        asked_again("set state to 'composted'"),
+        asked_again("set state to 'composted'"),
     )
     reply = chatdb.ask("2024-06-10 tray 41 was thrown on the heap", allow_writes=True)
-    options = model.calls[-1].json_schema["properties"]["option"]["enum"]
-    assert options == ["set state to 'composted'", "set state to 'sold'"]  # not the 'growing' it is in
+    first, then = (call.json_schema["properties"]["option"]["enum"] for call in model.calls[-2:])
+    assert first == ["set state to 'composted'", "set state to 'sold'"]  # not the 'growing' it is in
+    assert then == first[::-1] and model.remaining == 0
     assert not reply.pending and rows(chatdb, "SELECT state FROM trays WHERE tray_code = 'T-041'") == [("composted",)]
+    chatdb.close()
+
+
+def test_an_entry_picked_for_unlisted_words_that_changes_when_asked_the_other_way_round_waits(
+    model: ScriptedBackend,
+):
+    """Asked among the entries each way round, the model picks 'composted', then 'sold': nothing is
+    written; the write waits with the first pick, showing both."""
+    chatdb = ChatDB(model=model, schema=TRAYS, summarize=False)
+    heap = {"column": "state", "how": "to", "value": "thrown on the heap"}
+    model.push(
+        {"route": "write"},
+        change("trays", [("tray_code", "T-041")], heap),
+        asked_again("set state to 'composted'"),
+        asked_again("set state to 'sold'"),
+    )
+    events: list[Event] = []
+    reply = chatdb.ask("2024-06-10 tray 41 was thrown on the heap", allow_writes=True, on_event=events.append)
+    assert reply.pending and rows(chatdb, "SELECT state FROM trays WHERE tray_code = 'T-041'") == [("growing",)]
+    assert "'composted'" in reply.sql[0]
+    reason = approval_reason(events)
+    assert "read as: set state to 'composted', then as: set state to 'sold'" in reason
     chatdb.close()
 
 
@@ -976,9 +1002,10 @@ def test_a_value_asked_again_is_never_the_one_the_row_holds(model: ScriptedBacke
     option, since setting it would change nothing."""
     chatdb = ChatDB(model=model, schema=BOAT_HIRES, summarize=False)
     returned = {"column": "state", "how": "to", "value": "returned"}
-    model.push({"route": "write"}, change("hires", [("boat", "Tern")], returned), asked_again("set state to 'back'"))
+    back = asked_again("set state to 'back'")
+    model.push({"route": "write"}, change("hires", [("boat", "Tern")], returned), back, back)
     reply = chatdb.ask("2024-06-04 | Tern | returned to the quay", allow_writes=True)
-    assert model.calls[-1].json_schema["properties"]["option"]["enum"] == ["set state to 'back'", "set state to 'out'"]
+    assert model.calls[-2].json_schema["properties"]["option"]["enum"] == ["set state to 'back'", "set state to 'out'"]
     assert not reply.pending
     assert rows(chatdb, "SELECT boat, state FROM hires ORDER BY hire_no") == [("Heron", "booked"), ("Tern", "back")]
     chatdb.close()

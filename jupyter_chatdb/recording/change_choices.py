@@ -250,7 +250,9 @@ def emptying_options(reading: Reading, shape: Shape, shapes: Mapping[str, Shape]
     if reading.does != "change" or reading.settings or not reading.which:
         return []
     return [
-        Option(f"clear {f.column} of the {name} row", Reading("change", name, reading.which, (Setting(f.column, "clear"),)))
+        Option(
+            f"clear {f.column} of the {name} row", Reading("change", name, reading.which, (Setting(f.column, "clear"),))
+        )
         for name, other in shapes.items()
         if other.table != shape.table
         and other.references_to(shape.table)

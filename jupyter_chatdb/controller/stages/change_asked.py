@@ -67,10 +67,11 @@ def asked_again(
     if row is not None and (others := entries_not_held(write.reading, shape, row)):
         return (yield from _another_entry(ctx, write, shape, row, others, shapes, named))
     closeness = _closeness(ctx)
+    listed = options_for(write.reading, shape, row, closeness)
+    # an entry for words none of the list is picked each way round: a small model leans to the first shown
+    each_way = write.reading.does == "change" and len(listed) >= 2
     options = (
-        options_for(write.reading, shape, row, closeness)
-        or thing_options(write.reading, shape, shapes)
-        or column_options(write.reading, shape, ctx.request.text)
+        listed or thing_options(write.reading, shape, shapes) or column_options(write.reading, shape, ctx.request.text)
     )
     guessed = not options and set_nothing  # a state beside values found among the names: a guess if picked
     if guessed:
@@ -105,6 +106,11 @@ def asked_again(
             return replace(narrower[0], goal=f"{narrower[0].goal}; {first.column} left as it is: {doubt}"), ""
         return replace(write, doubts=[*write.doubts, doubt]), ""
     again = _written(ctx, picked, shapes, named)
+    if each_way and again is not None:
+        reversed_pick = yield from _picked(ctx, shape, row, options[::-1])
+        if reversed_pick != picked:
+            second = reversed_pick.text if reversed_pick is not None else "none"
+            return replace(again[0], doubts=[*again[0].doubts, f"read as: {picked.text}, then as: {second}"]), ""
     if guessed:  # a state the model picked where its reading set none
         again = _with_unsaid_entries(again, shape, ctx.request.text)
     return again if again is not None else (write, "")  # one that cannot be written: the first reading stands
