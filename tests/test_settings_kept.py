@@ -174,3 +174,45 @@ def test_a_column_set_to_what_the_row_holds_already_is_left_out_so_a_referred_ke
     assert not reply.pending and reply.sql[0].startswith('UPDATE "patrons" SET "mobile"')
     assert "'Lio Brandt' is the patron the patrons row holds already" in reply.plan[0].goal
     assert signs.session.rows("SELECT mobile FROM patrons WHERE patron = 'Lio Brandt'") == [("0733 100 200",)]
+
+
+def test_a_day_in_figures_that_reads_both_ways_is_still_the_day_the_record_is_dated(signs, model):
+    """'03/04/2025' may be 3 April or 4 March: either way it is the one day the request gives, so the due
+    day the model wrote from it is left out, and the state is written."""
+    reading = change_reading(
+        "sign_jobs", [("sign_code", "SG-31")], ("state", "to", "varnished"), ("due_on", "to", "2025-04-03")
+    )
+    model.push({"route": "write"}, reading)
+    reply = signs.ask("03/04/2025 | varnished | SG-31", allow_writes=True)
+    assert not reply.pending and "3 April 2025 read as the day of the record, not a new due_on" in reply.plan[0].goal
+    assert signs.session.rows("SELECT due_on::VARCHAR, state FROM sign_jobs WHERE sign_code = 'SG-31'") == [
+        ("2025-03-20", "varnished")
+    ]
+
+
+def test_a_day_said_before_the_column_named_by_the_day_it_holds_is_the_records_day(signs, model):
+    """'due on 20 March' names the sign by the day it holds; the day the record opens with is when it was
+    varnished, not a new due day."""
+    reading = change_reading(
+        "sign_jobs", [("sign_code", "SG-31")], ("state", "to", "varnished"), ("due_on", "to", "2025-04-02")
+    )
+    model.push({"route": "write"}, reading)
+    reply = signs.ask("2 April 2025 | varnished | SG-31 (due on 20 March 2025)", allow_writes=True)
+    assert not reply.pending and "2 April 2025 read as the day of the record, not a new due_on" in reply.plan[0].goal
+    assert signs.session.rows("SELECT due_on::VARCHAR, state FROM sign_jobs WHERE sign_code = 'SG-31'") == [
+        ("2025-03-20", "varnished")
+    ]
+
+
+def test_a_new_day_said_after_the_one_the_row_holds_is_written(signs, model):
+    """'due on 20 March, now due on 2 April': the column is named with the day it holds first, and the new
+    day after it, so the new day is meant and written beside the state."""
+    reading = change_reading(
+        "sign_jobs", [("sign_code", "SG-31")], ("state", "to", "varnished"), ("due_on", "to", "2025-04-02")
+    )
+    model.push({"route": "write"}, reading)
+    reply = signs.ask("SG-31, due on 20 March 2025, is varnished and now due on 2 April 2025", allow_writes=True)
+    assert not reply.pending and model.remaining == 0
+    assert signs.session.rows("SELECT due_on::VARCHAR, state FROM sign_jobs WHERE sign_code = 'SG-31'") == [
+        ("2025-04-02", "varnished")
+    ]

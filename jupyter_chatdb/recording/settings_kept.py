@@ -6,7 +6,9 @@ setting here is left out only where another one stays, and the card says why:
 
 - a column the table does not have;
 - the one day the request gives, written over a kept day of a column the request does not name: it is
-  the day the record is dated (a day filled into an empty column, or one the request names, stays);
+  the day the record is dated (a day filled into an empty column, or one the request names, stays); so
+  is a day said before the column is named by the day it holds ("May 5 | on the stand | booked for
+  29 April");
 - words written verbatim into a plain text column the request does not name, beside a listed entry
   the request does not say: they are the words that entry was read from;
 - a column emptied that the request names neither by its name nor by its value ("email: none any more"
@@ -20,12 +22,13 @@ setting here is left out only where another one stays, and the card says why:
 from __future__ import annotations
 
 import datetime as dt
+import re
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
 from decimal import Decimal
 from typing import TYPE_CHECKING
 
-from ..language.dates import days_said
+from ..language.dates import days_in_order, days_said
 from ..language.words import letter_words
 from .forms import said_as_nothing
 from .moments import leading_day
@@ -135,10 +138,17 @@ def _the_records_day(setting: Setting, kept: Sequence[Setting], change: _Change)
     field = change.shape.field(setting.column)
     if field is None or setting.how != "to" or not is_temporal(field) or change.current is None:
         return ""
-    if change.current.get(field.column) is None or _named(field.column, change.text):
-        return ""
+    held = _as_day(change.current.get(field.column))
     day = _day_of(setting.value)
-    if day is None or days_said(change.text) != {day}:  # the one day the request gives, as ISO or in its own words
+    if held is None or day is None or day == held:
+        return ""
+    given = {frozenset(readings) for readings in days_in_order(change.text)}  # each day once, as its readings
+    if _named(field.column, change.text):
+        # "May 5 | on the stand | the bike booked for 29 April": the column named only by the day it holds,
+        # the record dated before it
+        if len(given) != 2 or frozenset({held}) not in given or day not in _days_of(_before_name(field, change)):
+            return ""
+    elif len(given) != 1 or day not in next(iter(given)):  # the one day the request gives
         return ""
     return f"{day.day} {day:%B %Y} read as the day of the record, not a new {field.column}"
 
@@ -220,6 +230,24 @@ def _named(column: str, text: str) -> bool:
     said = {w[:5] for w in letter_words(text)}
     own = letter_words(column)
     return any(w[:5] in said for i, w in enumerate(own) if len(w) >= (3 if i == 0 else 4))
+
+
+def _days_of(text: str) -> set[dt.date]:
+    return set().union(*days_in_order(text))
+
+
+def _before_name(field: Field, change: _Change) -> str:
+    """The request up to the first word that names `field`'s column (as `_named` reads it)."""
+    own = letter_words(field.column)
+    names = {w[:5] for i, w in enumerate(own) if len(w) >= (3 if i == 0 else 4)}
+    words = re.finditer(r"[a-z]+", change.text.lower())
+    return change.text[: next((m.start() for m in words if m.group()[:5] in names), len(change.text))]
+
+
+def _as_day(value: object) -> dt.date | None:
+    if isinstance(value, dt.datetime):
+        return value.date()
+    return value if isinstance(value, dt.date) else leading_day(value)
 
 
 def _day_of(value: str) -> dt.date | None:
