@@ -62,6 +62,24 @@ def test_rows_named_by_the_thing_alone_are_narrowed_by_the_day_the_request_gives
     ]
 
 
+def test_the_day_a_record_is_dated_set_over_the_rows_day_still_narrows_by_the_day_it_holds(
+    kennel: ChatDB, scripted: ScriptedBackend
+):
+    """'12 July | checked in | Pip (booked from 10 July)' read as setting the stage and the record's day:
+    the day said before 'booked' is the record's, so the rows are narrowed by the July stay's own day, and
+    that day is left as it is."""
+    checked_in = {"column": "stage", "how": "to", "value": "checked_in"}
+    dated = {"column": "booked_from", "how": "to", "value": "2024-07-12"}
+    scripted.push({"route": "write"}, change([("dog", "Pip")], checked_in, dated))
+    reply = kennel.ask("12 July 2024 | checked in | Pip (booked from 10 July 2024)", allow_writes=True)
+    assert not reply.pending and "12 July 2024 read as the day of the record" in reply.plan[0].goal
+    assert stays(kennel) == [
+        (1, "2024-06-03", "collected", 40),
+        (2, "2024-07-10", "checked_in", 60),
+        (3, "2024-06-01", "checked_in", 30),
+    ]
+
+
 def test_a_day_the_change_moves_the_row_to_names_no_row_and_the_write_waits(kennel: ChatDB, scripted: ScriptedBackend):
     """'moved from 10 July to 14 July', read with the dog alone naming the rows: the column set to another
     day is not narrowed by the day it is moved from, so two rows are named and the write waits."""

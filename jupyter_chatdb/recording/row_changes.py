@@ -42,7 +42,7 @@ from .picks import mapped
 from .reading_errors import NotExpressible, Refused
 from .related import path_to, through
 from .resolve import StoredRows, squeezed
-from .settings_kept import doubts_of_the_one_left, kept_settings
+from .settings_kept import days_before_its_name, doubts_of_the_one_left, kept_settings
 from .shapes import Field, Reference, Shape, is_temporal, json_type, shape_named
 from .stated import is_stated, said_only_as_part, says_date
 
@@ -513,8 +513,8 @@ def _on_the_day_given(
 ) -> tuple[Pick, ...]:
     """`picks`, and where they meet several rows, the one day the request gives that a date column they do
     not name holds on exactly one of them ("FR-2's job booked for 3 May": FR-2's jobs, the one that day),
-    where the change sets that column to no other day. Only ever narrower; as they are where two days, or
-    two columns, each leave a row."""
+    where the change sets that column to no other day but the one the record is dated (said before the
+    column is named). Only ever narrower; as they are where two days, or two columns, each leave a row."""
     writer = scratch()
     if _meets(writer, picks) < 2:
         return tuple(picks)
@@ -532,8 +532,9 @@ def _on_the_day_given(
         }
         if any(s.column.lower() in (field_.name.lower(), field_.column.lower()) for s in settings) and not set_to:
             continue  # set another way (cleared, moved on): not a value naming the row
+        dated = days_before_its_name(field_.column, writer.text)  # "May 5 | ... | booked for 29 April"
         for day in days:
-            if set_to and set_to != {day}:
+            if set_to and set_to != {day} and (not set_to <= dated or day in dated):
                 continue  # "moved from 3 May to 9 May": 3 May may name the row, but the change sets it
             extra = Pick(field_.column, day.isoformat())
             if _meets(scratch(), [*picks, extra]) == 1:

@@ -146,7 +146,11 @@ def _the_records_day(setting: Setting, kept: Sequence[Setting], change: _Change)
     if _named(field.column, change.text):
         # "May 5 | on the stand | the bike booked for 29 April": the column named only by the day it holds,
         # the record dated before it
-        if len(given) != 2 or frozenset({held}) not in given or day not in _days_of(_before_name(field, change)):
+        if (
+            len(given) != 2
+            or frozenset({held}) not in given
+            or day not in days_before_its_name(field.column, change.text)
+        ):
             return ""
     elif len(given) != 1 or day not in next(iter(given)):  # the one day the request gives
         return ""
@@ -227,21 +231,25 @@ def _named(column: str, text: str) -> bool:
     >>> _named("ready_by", "SG-31 is now ready by 25 March"), _named("planned_for", "paid for the sign on 10 April")
     (True, False)
     """
-    said = {w[:5] for w in letter_words(text)}
-    own = letter_words(column)
-    return any(w[:5] in said for i, w in enumerate(own) if len(w) >= (3 if i == 0 else 4))
+    return bool(_stems(column) & {w[:5] for w in letter_words(text)})
 
 
-def _days_of(text: str) -> set[dt.date]:
-    return set().union(*days_in_order(text))
+def _stems(column: str) -> set[str]:
+    """The first five letters of each word that names `column`: its first of three letters or more, and
+    any other of four or more."""
+    return {w[:5] for i, w in enumerate(letter_words(column)) if len(w) >= (3 if i == 0 else 4)}
 
 
-def _before_name(field: Field, change: _Change) -> str:
-    """The request up to the first word that names `field`'s column (as `_named` reads it)."""
-    own = letter_words(field.column)
-    names = {w[:5] for i, w in enumerate(own) if len(w) >= (3 if i == 0 else 4)}
-    words = re.finditer(r"[a-z]+", change.text.lower())
-    return change.text[: next((m.start() for m in words if m.group()[:5] in names), len(change.text))]
+def days_before_its_name(column: str, text: str) -> set[dt.date]:
+    """The days `text` gives before the first word that names `column` (as `_named` reads it), each as its
+    readings: where the column is named by the day a row holds, these are the days the record is dated.
+
+    >>> days_before_its_name("booked_for", "May 5, 2024 | on the stand | FR-14 (booked for 29 April 2024)")
+    {datetime.date(2024, 5, 5)}
+    """
+    stems, words = _stems(column), re.finditer(r"[a-z]+", text.lower())
+    before = text[: next((m.start() for m in words if m.group()[:5] in stems), len(text))]
+    return set().union(*days_in_order(before))
 
 
 def _as_day(value: object) -> dt.date | None:
