@@ -1,6 +1,7 @@
 """A change the model reads loosely, settled by the request and the data (issue 51): rows named too loosely
 are narrowed by a day the request gives, never widened; a state read as the one the row is in already is
-asked again among the others; a value of a row referring to the one named is emptied. Real DuckDB, the
+asked again among the others; a value of a row referring to the one named is emptied; a key copied from
+the row itself is no change. Real DuckDB, the
 scripted model, an invented kennel."""
 
 from __future__ import annotations
@@ -15,9 +16,11 @@ KENNEL = """
 CREATE TABLE dogs (
     dog VARCHAR PRIMARY KEY,
     owner VARCHAR NOT NULL,
-    size VARCHAR NOT NULL CHECK (size IN ('small', 'medium', 'large'))
+    size VARCHAR NOT NULL CHECK (size IN ('small', 'medium', 'large')),
+    coat VARCHAR
 );
-INSERT INTO dogs VALUES ('Pip', 'Ines Roth', 'small'), ('Rolo', 'Mo Berg', 'large');
+INSERT INTO dogs VALUES ('Pip', 'Ines Roth', 'small', NULL), ('Rolo', 'Mo Berg', 'small', 'wiry'),
+    ('Tux', 'Mo Berg', 'large', NULL);
 CREATE TABLE stays (
     stay_no INTEGER PRIMARY KEY,
     dog VARCHAR NOT NULL REFERENCES dogs (dog),
@@ -131,7 +134,7 @@ def test_a_value_of_the_row_referring_to_the_one_named_is_emptied_where_picked_e
     reply = kennel.ask("2024-06-05 took Rolo out of yard B, he is in no yard now", allow_writes=True)
     assert not reply.pending
     assert kennel.session.rows("SELECT stay_no, yard FROM stays ORDER BY stay_no") == [(1, None), (2, None), (3, None)]
-    assert kennel.session.rows("SELECT owner, size FROM dogs WHERE dog = 'Rolo'") == [("Mo Berg", "large")]
+    assert kennel.session.rows("SELECT owner, size FROM dogs WHERE dog = 'Rolo'") == [("Mo Berg", "small")]
     assert scripted.remaining == 0
 
 
@@ -149,3 +152,25 @@ def test_an_emptying_picked_once_only_waits_showing_both_picks(kennel: ChatDB, s
     assert reply.pending
     assert "then as: leave the dogs row as it is" in next(e for e in events if isinstance(e, ApprovalNeeded)).reason
     assert kennel.session.rows("SELECT yard FROM stays WHERE stay_no = 3") == [("B",)]
+
+
+def test_a_key_copied_from_the_row_itself_is_no_change_and_a_state_of_the_row_referring_to_it_is_asked(
+    kennel: ChatDB, scripted: ScriptedBackend
+):
+    """'Mo Berg's small dog was collected' read as the dog's name copied from its own row: that sets
+    nothing (and DuckDB would refuse to rewrite a key stays refer to), so it is asked as a change that
+    sets nothing, among leaving the dog as it is and the stay's state the request says (its size names
+    the dog among Mo Berg's two: no state of it)."""
+    own = [{"column": "owner", "value": "Mo Berg"}, {"column": "size", "value": "small"}]
+    copied = {"does": "change", "table": "dogs", "which": own, "set": [{"column": "dog", "how": "copy", "from": own}]}
+    scripted.push({"route": "write"}, copied, {"option": "set stays stage to 'collected'"})
+    reply = kennel.ask("2024-06-05 Mo Berg's small dog was collected", allow_writes=True)
+    offered = scripted.calls[-1].json_schema["properties"]["option"]["enum"]
+    assert offered == ["leave the dogs row as it is", "set stays stage to 'collected'"]
+    assert not reply.pending and scripted.remaining == 0
+    assert stays(kennel)[2] == (3, "2024-06-01", "collected", 30)
+    assert kennel.session.rows("SELECT dog, coat FROM dogs ORDER BY dog") == [
+        ("Pip", None),
+        ("Rolo", "wiry"),
+        ("Tux", None),
+    ]

@@ -345,6 +345,10 @@ def change_write(
     kept, left_out = kept_settings(settings, shape, writer.current, text, today, writer.unlike_kept)
     writer.doubts += doubts_of_the_one_left(kept, shape, writer.current, text, today)
     settings = tuple(kept)
+    if matched == 1 and (own := [s for s in settings if _copied_from_the_row_itself(s, which, scratch)]):
+        if len(own) == len(settings):  # "Ada's dinghy is in the shed" read as the dinghy's code copied from itself
+            raise Refused(f"it copies {shape.table}.{own[0].column} from the very row it changes: it sets nothing")
+        settings = tuple(s for s in settings if s not in own)
     emptied = [f for s in settings if s.how == "clear" and (f := writer.field(s.column)) is not None]
     if emptied and len(emptied) == len(settings) and not any(f.nullable for f in emptied):
         # it empties only columns that must hold a value: it sets nothing the database takes
@@ -540,6 +544,18 @@ def _on_the_day_given(
             if _meets(scratch(), [*picks, extra]) == 1:
                 leaving.append(extra)
     return (*picks, leaving[0]) if len(leaving) == 1 else tuple(picks)
+
+
+def _copied_from_the_row_itself(setting: Setting, which: Sequence[Pick], scratch: Callable[[], _Writer]) -> bool:
+    """Whether `setting` copies a value from the one row `which` names, the row it changes: no change at
+    all (and DuckDB refuses to rewrite a key other rows refer to, even to itself). A reference is left to
+    `_Writer.assigned`, which reads such a copy as a move to the other row the request names."""
+    writer = scratch()
+    field_ = writer.field(setting.column)
+    if setting.how != "copy" or not setting.source or field_ is None or field_.reference is not None:
+        return False
+    where = " AND ".join(map(writer.condition, (*which, *setting.source)))
+    return writer.stored.count(writer.shape.table, where, writer.params) == 1
 
 
 def _agrees(picks: Sequence[Pick], scratch: Callable[[], _Writer]) -> bool:

@@ -275,8 +275,12 @@ def a_state_instead(
     bare = Reading("change", reading.table, which, ())
     emptying = emptying_options(bare, shape, shapes, ctx.request.text)
     referring = [*referring_options(bare, shape, shapes, ctx.request.text), *emptying]
-    listed = next((f for f in shape.fields if f.allowed and f.reference is None), None)
-    emptied = next((f for f in shape.fields if f.nullable and f.reference is None), None)
+    # the row is found by a change of a column the reading does not name it by ("Ada's dinghy": not its kind)
+    free = [
+        f for f in shape.fields if f.reference is None and f.column.lower() not in {p.column.lower() for p in which}
+    ]
+    listed = next((f for f in free if f.allowed), None)
+    emptied = next((f for f in free if f.nullable), None)
     if listed is not None:
         probe = Setting(listed.column, "to", listed.allowed[0])
     elif emptied is not None and referring:
