@@ -98,8 +98,8 @@ def days_in_order(text: str) -> list[set[dt.date]]:
     """Each day `text` gives in full, in the order said, as its readings: one, or two for a day in figures
     that reads both ways ("10/04/2024"), which `days_said` leaves out.
 
-    >>> [sorted(day.isoformat() for day in readings) for readings in days_in_order("10/04/2024 | on the stand | "
-    ...     "booked for 2 April 2024, paid 27/03/2024")]
+    >>> [sorted(day.isoformat() for day in readings) for readings in days_in_order("10/04/2024 | gilded | "
+    ...     "planned for 2 April 2024, paid 27/03/2024")]
     [['2024-04-10', '2024-10-04'], ['2024-04-02'], ['2024-03-27']]
     """
     found = [(m.start(), {day}) for m in DATES.finditer(text) if (day := day_of(m))]

@@ -179,7 +179,7 @@ class _Writer(Changes):
         own_days = {leading_day(value) for value in values.values()}
         days = ", ".join(self.bound(day) for day in sorted(days_said(self.text) - own_days))
         dated = [f.column for f in parent.fields if f.type.upper() == "DATE" and f.reference is None]
-        if where and days:  # the day left must be the kept row's ("FR-7 (booked for 31 March)")
+        if where and days:  # the day left must be the kept row's ("SG-7 (planned for 31 March)")
             on_its_day = " OR ".join(f"{quote_identifier(column)} IN ({days})" for column in dated) or "FALSE"
             where = f"{where} AND ({on_its_day})"
         for condition in kinds if where else ():

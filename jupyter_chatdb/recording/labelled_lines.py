@@ -5,7 +5,7 @@ leave a field out, most often one whose value it would have to write in another 
 words). Where the reading has one row of a table and leaves out a field that a line of the request is
 labelled with (its name's words, in any order of case and spacing), the row takes that line's value
 (`filled_from_lines`), in the field's type. The model's own values are not replaced, but for a day: a
-record with several days ("booked for: 26 April", "taken on: 2024-04-20") is read with one for another
+record with several days ("planned for: 26 April", "drawn on: 2024-04-20") is read with one for another
 now and then, and the line labelled with the field's name says which is its.
 """
 

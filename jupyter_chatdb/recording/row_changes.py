@@ -516,7 +516,7 @@ def _on_the_day_given(
     picks: Sequence[Pick], settings: Sequence[Setting], scratch: Callable[[], _Writer]
 ) -> tuple[Pick, ...]:
     """`picks`, and where they meet several rows, the one day the request gives that a date column they do
-    not name holds on exactly one of them ("FR-2's job booked for 3 May": FR-2's jobs, the one that day),
+    not name holds on exactly one of them ("SG-2's job planned for 3 May": SG-2's jobs, the one that day),
     where the change sets that column to no other day but the one the record is dated (said before the
     column is named). Only ever narrower; as they are where two days, or two columns, each leave a row."""
     writer = scratch()
@@ -536,7 +536,7 @@ def _on_the_day_given(
         }
         if any(s.column.lower() in (field_.name.lower(), field_.column.lower()) for s in settings) and not set_to:
             continue  # set another way (cleared, moved on): not a value naming the row
-        dated = days_before_its_name(field_.column, writer.text)  # "May 5 | ... | booked for 29 April"
+        dated = days_before_its_name(field_.column, writer.text)  # "May 5 | gilded | SG-7 (planned for 29 April)"
         for day in days:
             if set_to and set_to != {day} and (not set_to <= dated or day in dated):
                 continue  # "moved from 3 May to 9 May": 3 May may name the row, but the change sets it

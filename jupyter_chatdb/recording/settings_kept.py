@@ -7,8 +7,8 @@ setting here is left out only where another one stays, and the card says why:
 - a column the table does not have;
 - the one day the request gives, written over a kept day of a column the request does not name: it is
   the day the record is dated (a day filled into an empty column, or one the request names, stays); so
-  is a day said before the column is named by the day it holds ("May 5 | on the stand | booked for
-  29 April");
+  is a day said before the column is named by the day it holds ("May 5 | gilded | SG-7 (planned
+  for 29 April)");
 - words written verbatim into a plain text column the request does not name, beside a listed entry
   the request does not say: they are the words that entry was read from;
 - a column emptied that the request names neither by its name nor by its value ("email: none any more"
@@ -144,7 +144,7 @@ def _the_records_day(setting: Setting, kept: Sequence[Setting], change: _Change)
         return ""
     given = {frozenset(readings) for readings in days_in_order(change.text)}  # each day once, as its readings
     if _named(field.column, change.text):
-        # "May 5 | on the stand | the bike booked for 29 April": the column named only by the day it holds,
+        # "May 5 | gilded | SG-7 (planned for 29 April)": the column named only by the day it holds,
         # the record dated before it
         if (
             len(given) != 2
@@ -244,7 +244,7 @@ def days_before_its_name(column: str, text: str) -> set[dt.date]:
     """The days `text` gives before the first word that names `column` (as `_named` reads it), each as its
     readings: where the column is named by the day a row holds, these are the days the record is dated.
 
-    >>> days_before_its_name("booked_for", "May 5, 2024 | on the stand | FR-14 (booked for 29 April 2024)")
+    >>> days_before_its_name("planned_for", "May 5, 2024 | gilded | SG-14 (planned for 29 April 2024)")
     {datetime.date(2024, 5, 5)}
     """
     stems, words = _stems(column), re.finditer(r"[a-z]+", text.lower())

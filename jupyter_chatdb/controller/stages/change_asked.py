@@ -186,7 +186,7 @@ def a_described_row_instead(
 
 
 def _described_row(shape: Shape, row: Mapping[str, object]) -> str:
-    """A row as an option: its naming columns and listed entries ("FR-050, cargo")."""
+    """A row as an option: its naming columns and listed entries ("SG-050, gilded")."""
     return ", ".join(str(row[c]) for c in shape.telling if row.get(c) is not None)
 
 
