@@ -475,17 +475,19 @@ def test_a_removal_asked_again_among_the_rows_states_sets_the_state_picked(model
     chatdb.close()
 
 
+def _thrown_on_the_heap(model: ScriptedBackend, first: str, then: str) -> None:
+    """Tray 41's state read as 'thrown on the heap', none of the list, then the two picks asked."""
+    heap = {"column": "state", "how": "to", "value": "thrown on the heap"}
+    model.push(
+        {"route": "write"}, change("trays", [("tray_code", "T-041")], heap), asked_again(first), asked_again(then)
+    )
+
+
 def test_a_value_read_for_a_listed_column_that_is_none_of_its_entries_is_asked_among_them(model: ScriptedBackend):
     """'thrown on the heap' is no state a tray may have: the model picks among the entries, closest in
     meaning first, and the state picked is written, not the words."""
     chatdb = ChatDB(model=model, schema=TRAYS, summarize=False)
-    heap = {"column": "state", "how": "to", "value": "thrown on the heap"}
-    model.push(
-        {"route": "write"},
-        change("trays", [("tray_code", "T-041")], heap),
-        asked_again("set state to 'composted'"),
-        asked_again("set state to 'composted'"),
-    )
+    _thrown_on_the_heap(model, "set state to 'composted'", "set state to 'composted'")
     reply = chatdb.ask("2024-06-10 tray 41 was thrown on the heap", allow_writes=True)
     first, then = (call.json_schema["properties"]["option"]["enum"] for call in model.calls[-2:])
     assert first == ["set state to 'composted'", "set state to 'sold'"]  # not the 'growing' it is in
@@ -500,13 +502,7 @@ def test_an_entry_picked_for_unlisted_words_that_changes_when_asked_the_other_wa
     """Asked among the entries each way round, the model picks 'composted', then 'sold': nothing is
     written; the write waits with the first pick, showing both."""
     chatdb = ChatDB(model=model, schema=TRAYS, summarize=False)
-    heap = {"column": "state", "how": "to", "value": "thrown on the heap"}
-    model.push(
-        {"route": "write"},
-        change("trays", [("tray_code", "T-041")], heap),
-        asked_again("set state to 'composted'"),
-        asked_again("set state to 'sold'"),
-    )
+    _thrown_on_the_heap(model, "set state to 'composted'", "set state to 'sold'")
     events: list[Event] = []
     reply = chatdb.ask("2024-06-10 tray 41 was thrown on the heap", allow_writes=True, on_event=events.append)
     assert reply.pending and rows(chatdb, "SELECT state FROM trays WHERE tray_code = 'T-041'") == [("growing",)]

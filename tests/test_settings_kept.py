@@ -176,29 +176,26 @@ def test_a_column_set_to_what_the_row_holds_already_is_left_out_so_a_referred_ke
     assert signs.session.rows("SELECT mobile FROM patrons WHERE patron = 'Lio Brandt'") == [("0733 100 200",)]
 
 
-def test_a_day_in_figures_that_reads_both_ways_is_still_the_day_the_record_is_dated(signs, model):
-    """'03/04/2025' may be 3 April or 4 March: either way it is the one day the request gives, so the due
-    day the model wrote from it is left out, and the state is written."""
+@pytest.mark.parametrize(
+    ("request_text", "read_day", "note"),
+    [
+        # '03/04/2025' may be 3 April or 4 March: either way it is the one day the request gives
+        ("03/04/2025 | varnished | SG-31", "2025-04-03", "3 April 2025"),
+        # 'due on 20 March' names the sign by the day it holds; the day the record opens with is when it
+        # was varnished
+        ("2 April 2025 | varnished | SG-31 (due on 20 March 2025)", "2025-04-02", "2 April 2025"),
+    ],
+)
+def test_the_day_the_record_is_dated_is_no_new_due_day_where_it_reads_both_ways_or_the_column_holds_another(
+    signs, model, request_text: str, read_day: str, note: str
+):
+    """The due day the model wrote from the record's own day is left out, and the state is written."""
     reading = change_reading(
-        "sign_jobs", [("sign_code", "SG-31")], ("state", "to", "varnished"), ("due_on", "to", "2025-04-03")
+        "sign_jobs", [("sign_code", "SG-31")], ("state", "to", "varnished"), ("due_on", "to", read_day)
     )
     model.push({"route": "write"}, reading)
-    reply = signs.ask("03/04/2025 | varnished | SG-31", allow_writes=True)
-    assert not reply.pending and "3 April 2025 read as the day of the record, not a new due_on" in reply.plan[0].goal
-    assert signs.session.rows("SELECT due_on::VARCHAR, state FROM sign_jobs WHERE sign_code = 'SG-31'") == [
-        ("2025-03-20", "varnished")
-    ]
-
-
-def test_a_day_said_before_the_column_named_by_the_day_it_holds_is_the_records_day(signs, model):
-    """'due on 20 March' names the sign by the day it holds; the day the record opens with is when it was
-    varnished, not a new due day."""
-    reading = change_reading(
-        "sign_jobs", [("sign_code", "SG-31")], ("state", "to", "varnished"), ("due_on", "to", "2025-04-02")
-    )
-    model.push({"route": "write"}, reading)
-    reply = signs.ask("2 April 2025 | varnished | SG-31 (due on 20 March 2025)", allow_writes=True)
-    assert not reply.pending and "2 April 2025 read as the day of the record, not a new due_on" in reply.plan[0].goal
+    reply = signs.ask(request_text, allow_writes=True)
+    assert not reply.pending and f"{note} read as the day of the record, not a new due_on" in reply.plan[0].goal
     assert signs.session.rows("SELECT due_on::VARCHAR, state FROM sign_jobs WHERE sign_code = 'SG-31'") == [
         ("2025-03-20", "varnished")
     ]

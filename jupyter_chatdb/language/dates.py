@@ -87,10 +87,9 @@ def each_day_said(text: str) -> list[dt.date]:
     [datetime.date(2025, 6, 16), datetime.date(2025, 6, 16), datetime.date(2025, 6, 27)]
     """
     days = [day for m in DATES.finditer(text) if (day := day_of(m))]
-    for first, second, year in SLASHED.findall(text):
-        readings = {day_or_none(int(year), int(b), int(a)) for a, b in ((first, second), (second, first))} - {None}
-        if len(readings) == 1:
-            days += readings  # type: ignore[arg-type]
+    for m in SLASHED.finditer(text):
+        if len(readings := slashed_readings(m)) == 1:
+            days += readings
     return days
 
 
@@ -103,11 +102,18 @@ def days_in_order(text: str) -> list[set[dt.date]]:
     [['2024-04-10', '2024-10-04'], ['2024-04-02'], ['2024-03-27']]
     """
     found = [(m.start(), {day}) for m in DATES.finditer(text) if (day := day_of(m))]
-    for m in SLASHED.finditer(text):
-        first, second, year = (int(part) for part in m.groups())
-        readings = {day_or_none(year, second, first), day_or_none(year, first, second)} - {None}
-        found.append((m.start(), {d for d in readings if d is not None}))
+    found += [(m.start(), slashed_readings(m)) for m in SLASHED.finditer(text)]
     return [readings for _, readings in sorted(found, key=lambda pair: pair[0])]
+
+
+def slashed_readings(match: re.Match[str]) -> set[dt.date]:
+    """The days a `SLASHED` match reads as, day first or month first: two, one, or none.
+
+    >>> sorted(slashed_readings(SLASHED.search("10/04/2024"))), slashed_readings(SLASHED.search("27/03/2024"))
+    ([datetime.date(2024, 4, 10), datetime.date(2024, 10, 4)], {datetime.date(2024, 3, 27)})
+    """
+    first, second, year = (int(part) for part in match.groups())
+    return {day for day in (day_or_none(year, second, first), day_or_none(year, first, second)) if day is not None}
 
 
 def day_or_none(year: int, month: int, day: int) -> dt.date | None:

@@ -26,7 +26,7 @@ from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field, replace
 from functools import partial
 
-from ..language.dates import SLASHED, day_or_none, days_said
+from ..language.dates import SLASHED, days_said, slashed_readings
 from ..language.moments import moments_said
 from ..language.spoken import durations, spelled_numbers
 from ..language.words import stem, stems, word_forms, words
@@ -869,8 +869,7 @@ def _days_unused(text: str, naming: set[dt.date]) -> list[str]:
     """
     unused = [f"{day.day} {day:%B %Y}" for day in sorted(days_said(text) - naming)]
     for match in SLASHED.finditer(text):
-        first, second, year = (int(part) for part in match.groups())
-        readings = {day_or_none(year, second, first), day_or_none(year, first, second)} - {None}
+        readings = slashed_readings(match)
         if len(readings) == 2 and not readings & naming:
             unused.append(match.group())
     return unused
