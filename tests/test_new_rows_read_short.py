@@ -282,3 +282,31 @@ def test_a_change_setting_one_column_twice_on_a_row_named_by_what_it_refers_to_s
     assert not reply.pending and reply.sql[0].startswith('UPDATE "hull_surveys"')
     assert chatdb.session.rows(SURVEYS) == [("BT-4", "2025-02-01", 1, 3, "fine")]
     chatdb.close()
+
+
+def test_values_naming_a_kept_row_of_another_day_are_a_new_row_of_the_day_given(scripted: ScriptedBackend):
+    """A second survey of BT-4 by Mia Lund with 5 blisters, read as setting the remark of the kept one
+    its values name: that survey was on 1 February, the line gives 2 April, so it is a new survey; the
+    same line on the kept survey's own day is a change of its remark."""
+    chatdb = ChatDB(model=scripted, schema=BOATYARD, summarize=False)
+    which = [
+        {"column": "boat_code", "value": "BT-4"},
+        {"column": "surveyor_no", "value": "Mia Lund"},
+        {"column": "blisters", "value": "5"},
+    ]
+    change = {
+        "does": "change",
+        "table": "hull_surveys",
+        "which": which,
+        "set": [{"column": "remarks", "how": "to", "value": "all good"}],
+    }
+    read = {"hull_surveys": [{"boat_code": "BT-4", "surveyor_no": "Mia Lund", "blisters": 5, "remarks": "all good"}]}
+    scripted.push({"route": "write"}, change, read)
+    reply = chatdb.ask("2025-04-02 | hull survey | BT-4 | Mia Lund | 5 blisters | all good", allow_writes=True)
+    assert not reply.pending and scripted.remaining == 0, reply.answer
+    assert chatdb.session.rows(SURVEYS) == [KEPT, ("BT-4", "2025-04-02", 1, 5, "all good")]
+    scripted.push({"route": "write"}, change)
+    reply = chatdb.ask("2025-02-01 | hull survey | BT-4 | Mia Lund | 5 blisters | all good", allow_writes=True)
+    assert scripted.remaining == 0 and all(sql.lstrip().upper().startswith("UPDATE") for sql in reply.sql)
+    assert chatdb.session.rows(SURVEYS)[0] == ("BT-4", "2025-02-01", 1, 5, "all good")
+    chatdb.close()

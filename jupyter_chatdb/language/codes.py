@@ -27,27 +27,45 @@ def said_in_a_clause(text: str, code: str) -> bool:
 
 def code_fit(said: str, code: str) -> int:
     """How well `code` (letters and numbers: 'G-012', 'C7') is what `said` spells out in words: 0 when it
-    is not; more when each of its letter runs is a whole word said, or begins the first word.
+    is not; more when each of its letter runs is a whole word said, or begins the first word. The letters
+    before the code's number are words said before the request's number, those after it words after ("21
+    days" is no 'D-021'); a word that only announces a number ("no.", "number") fits least: "DVD number 8"
+    is 'D-008' before 'N-008'.
 
     >>> code_fit("hot-glasshouse 12", "H-012"), code_fit("hot-glasshouse 12", "G-012"), code_fit("glasshouse 12", "G-012")
-    (2, 1, 2)
+    (3, 2, 3)
     >>> code_fit("row C, bed 7", "C7"), code_fit("row C, bed 7", "R7"), code_fit("tunnel 56", "T-056")
-    (3, 2, 2)
+    (4, 3, 3)
     >>> code_fit("tunnel 56", "T-057"), code_fit("tunnel 56", "56"), code_fit("Tamarisk", "T-056")
     (0, 0, 0)
+    >>> code_fit("for 21 days", "D-021"), code_fit("bed 7 row C", "7C"), code_fit("DVD number 8", "N-008")
+    (0, 4, 1)
     """
     parts = re.findall(r"[a-z]+|\d+", code.lower())
-    letters = [p for p in parts if not p.isdigit()]
     numbers = [int(p) for p in parts if p.isdigit()]
-    said_words = letter_words(said)
     said_numbers = [int(n) for n in DIGIT_RUN.findall(said)]
-    if not letters or not numbers or numbers != said_numbers:
+    if not numbers or numbers != said_numbers or all(p.isdigit() for p in parts):
         return 0
-    score, start = 3, 0
-    for run in letters:
+    first = next(i for i, p in enumerate(parts) if p.isdigit())
+    at_number = DIGIT_RUN.search(said)
+    assert at_number is not None  # said holds the code's numbers
+    before, after = letter_words(said[: at_number.start()]), letter_words(said[at_number.end() :])
+    fits = [_run_fit(parts[:first], before), _run_fit([p for p in parts[first:] if not p.isdigit()], after)]
+    return min(fits)
+
+
+NUMBERING = frozenset({"no", "nr", "num", "number", "numero", "nummer", "numer", "n"})  # words that announce a number
+
+
+def _run_fit(runs: list[str], said_words: list[str]) -> int:
+    """How well the letter `runs` are the `said_words` in order: 4 each a whole word, 3 where one begins the
+    first word, 2 another word, 1 a word that announces a number; 0 when one is not said; 4 for no runs."""
+    score, start = 4, 0
+    for run in runs:
         at = next((i for i in range(start, len(said_words)) if said_words[i].startswith(run)), None)
         if at is None:
             return 0
-        kind = 3 if said_words[at] == run else 2 if at == 0 else 1
+        word = said_words[at]
+        kind = 1 if word in NUMBERING and word != run else 4 if word == run else 3 if at == 0 else 2
         score, start = min(score, kind), at + 1
     return score

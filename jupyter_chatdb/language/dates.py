@@ -80,6 +80,24 @@ def days_said(text: str) -> set[dt.date]:
     return set(each_day_said(text))
 
 
+def opening_days(text: str) -> set[dt.date]:
+    """The day a request opens with, as a log line or a diary dates a record ("9 April 2024 | parts
+    fitted | ...", "21/03/2024 loan: ..."): each reading of it; none where it opens with anything else.
+
+    >>> opening_days("9 April 2024 | parts fitted | FR-6"), opening_days("Ria's lesson of 9 June 2025")
+    ({datetime.date(2024, 4, 9)}, set())
+    >>> sorted(opening_days(" 05/04/2024 loan: Ida"))
+    [datetime.date(2024, 4, 5), datetime.date(2024, 5, 4)]
+    """
+    found = DATES.search(text)
+    if found is not None and not text[: found.start()].strip() and (day := day_of(found)) is not None:
+        return {day}
+    slashed = SLASHED.search(text)
+    if slashed is not None and not text[: slashed.start()].strip():
+        return set(slashed_readings(slashed))
+    return set()
+
+
 def each_day_said(text: str) -> list[dt.date]:
     """The days `text` gives in full (as `days_said`), once per time it says each, in no set order.
 

@@ -9,7 +9,8 @@ it names). So where a line and the row it names both have a number of the
 same kind (`facts.same_kind_of_number`: a line's resale_price and its hay's price), each such number is
 kept only when the request labels it with its column's words (`labelled`); a named row's unlabelled one
 takes the line's when that is labelled, and a line's unlabelled one is left out, to be taken from the
-row it names when its table needs it (`facts._takeable`).
+row it names when its table needs it (`facts._takeable`), but where the request says it right after the
+line's item ("ultrasound 32, massage 43": each item with its own fee).
 """
 
 from __future__ import annotations
@@ -58,7 +59,8 @@ def agreed(shapes: Mapping[str, Shape], rows: dict[str, list[dict]], text: str) 
                         rows.setdefault(parent.table, []).extend(named)
                         done.set_from_lines.append(f"{parent.table}.{column} = {said!r}")
                         continue
-                    _agree(line, mine.name, mine.column, named, column, text, done, (table, parent.table))
+                    item = line[reference.name]
+                    _agree(line, mine.name, mine.column, named, column, text, done, (table, parent.table), item)
     return done
 
 
@@ -71,10 +73,12 @@ def _agree(
     text: str,
     done: Agreement,
     tables: tuple[str, str],
+    item: object,
 ) -> None:
     value = line.get(name)
     sure = value is not None and labelled(value, column, text)
-    if value is not None and not sure and not said_as_money(value, text):
+    own = said_as_money(value, text) or said_after_its_item(value, item, text)
+    if value is not None and not sure and not own:
         del line[name]
         done.unlabelled.append(f"{tables[0]}.{name} = {value!r}")
     for row in named:
@@ -104,6 +108,31 @@ def said_as_money(value: object, text: str) -> bool:
     for found in re.finditer(rf"{CURRENCY}\s?(\d[\d,]*(?:\.\d+)?)|(\d[\d,]*(?:\.\d+)?)\s?{CURRENCY}", text):
         if abs(float((found.group(1) or found.group(2)).replace(",", "")) - value) < 1e-9:
             return True
+    return False
+
+
+def said_after_its_item(value: object, item: object, text: str) -> bool:
+    """Whether `text` says `value` right after the words of `item`, the row its line names ("ultrasound
+    32", "pitch raise: 90" for 'pitch_raise'): a list of items, each with its own number, as a line's own
+    price or fee is written.
+
+    >>> said_after_its_item(43, "massage", "visit: ultrasound 32, soft tissue massage 43")
+    True
+    >>> said_after_its_item(90, "pitch_raise", "jobs: pitch raises: 90")
+    True
+    >>> said_after_its_item(10, "rye", "Ann bought 10 bales of rye")
+    False
+    >>> said_after_its_item(4.5, "rye", "rye at 4.50"), said_after_its_item(50, "manual", "joint mobilisation 50")
+    (False, False)
+    """
+    if isinstance(value, bool) or not isinstance(value, int | float) or not isinstance(item, str):
+        return False
+    wanted = {stem(word) for word in words(item).split()}
+    for found in STATED_NUMBER.finditer(text):
+        if wanted and abs(float(found.group().replace(",", "")) - value) < 1e-9:
+            said = [stem(word) for word in letter_words(re.split(r"[,;|()\n]", text[: found.start()])[-1])]
+            if said and said[-1] in wanted and wanted <= set(said):
+                return True
     return False
 
 

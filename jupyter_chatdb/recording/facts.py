@@ -30,7 +30,7 @@ from __future__ import annotations
 import json
 from collections.abc import Mapping, Sequence
 
-from ..language.dates import days_said
+from ..language.dates import days_said, opening_days
 from ..language.words import words
 from ..sql.names import quote_identifier, quote_table
 from .changes import Changes, Write, bind_name
@@ -175,13 +175,21 @@ class _Writer(Changes):
             else:
                 continue
             (kinds if field.allowed and field.reference is None else names).append(condition)
-        where = " AND ".join(names)
+        named = " AND ".join(names)
         own_days = {leading_day(value) for value in values.values()}
-        days = ", ".join(self.bound(day) for day in sorted(days_said(self.text) - own_days))
-        dated = [f.column for f in parent.fields if f.type.upper() == "DATE" and f.reference is None]
-        if where and days:  # the day left must be the kept row's ("SG-7 (planned for 31 March)")
-            on_its_day = " OR ".join(f"{quote_identifier(column)} IN ({days})" for column in dated) or "FALSE"
-            where = f"{where} AND ({on_its_day})"
+        left = days_said(self.text) - own_days
+        days = ", ".join(self.bound(day) for day in sorted(left))
+        dated = [
+            f"CAST({quote_identifier(f.column)} AS DATE)"  # a moment's day too (a visit at 13:00 on 22 April)
+            for f in parent.fields
+            if f.type.upper().startswith(("DATE", "TIMESTAMP")) and f.reference is None
+        ]
+        where = named
+        if named and days:  # the day left must be the kept row's ("SG-7 (planned for 31 March)")
+            on_its_day = " OR ".join(f"{column} IN ({days})" for column in dated) or "FALSE"
+            where = f"{named} AND ({on_its_day})"
+            if left <= opening_days(self.text) and not self.stored.count(table, where, self.params):
+                where = named  # only the day the record opens with, which no such row holds: the record's own
         for condition in kinds if where else ():
             if self.stored.count(table, where, self.params) < 2:
                 break

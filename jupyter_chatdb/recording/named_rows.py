@@ -7,12 +7,12 @@ one that fits better than every other counts.
 from __future__ import annotations
 
 import re
-from collections.abc import Mapping
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 
 from ..language.codes import code_fit
 from ..language.dates import DATES, DAY_MONTH_YEAR, MONTH_THEN_DAY, SLASHED
-from ..language.words import stem, words
+from ..language.words import any_words, stem, words
 from .labelled_lines import LINE
 from .resolve import StoredRows
 from .shapes import Shape
@@ -55,6 +55,81 @@ def codes_said(text: str, shapes: Mapping[str, Shape], stored: StoredRows) -> li
                 if best and len(winners) == 1 and not any(n.value == winners[0] for n in named):
                     named.append(NamedRow(shape.table, column, winners[0], _from_its_letters(said, winners[0])))
     return [*named, *_by_their_noun([span for span in spans if span not in fitted], shapes, stored)]
+
+
+def with_codes_named(
+    shapes: Mapping[str, Shape], read: dict, named: Sequence[NamedRow]
+) -> tuple[dict, set[tuple[str, int, str]]]:
+    """`read` (table -> rows) with each code a row gives as a part of the words a request says a kept code
+    in (`named`, from `codes_said`) written as that code: '18' of "fiction shelf no. 18" is 'F-018', where
+    one code said holds it; and the (table, index, field) so written, values the request says in words. A
+    row whose own code is so written keeps none of the words its code was said in as a value of another
+    column ("fiction" as its title): they name it, they do not change it."""
+    filled: dict = {}
+    said: set[tuple[str, int, str]] = set()
+    for table, listed in read.items():
+        shape = shapes.get(table)
+        if shape is None or not isinstance(listed, list):
+            filled[table] = listed
+            continue
+        filled[table] = []
+        for index, row in enumerate(listed):
+            written = _with_its_codes(shape, row, named) if isinstance(row, dict) else row
+            said |= {(table, index, name) for name in _codes_written(row, written)}
+            filled[table].append(written)
+    return filled, said
+
+
+def _codes_written(row: object, written: object) -> list[str]:
+    """The fields `written` holds a code in where `row` held a part of its words."""
+    if not isinstance(row, dict) or not isinstance(written, dict):
+        return []
+    return [name for name, value in written.items() if name in row and row[name] != value]
+
+
+def _with_its_codes(shape: Shape, row: dict, named: Sequence[NamedRow]) -> dict:
+    """`row` of `shape` with the codes it gives in part written whole (`with_codes_named`)."""
+    written = dict(row)
+    for field in shape.fields:
+        if field.reference is not None and field.reference.name:
+            where = (field.reference.table, field.reference.name)
+        elif field.column in shape.naming:
+            where = (shape.table, field.column)
+        else:
+            continue
+        value = row.get(field.name)
+        code = _the_code_holding(value, [n for n in named if (n.table, n.column) == where])
+        if code is None:
+            continue
+        written[field.name] = code.value
+        if where == (shape.table, field.column):  # its own code: the words it was said in are its name
+            words_said = set(any_words(code.said))
+            for other in shape.fields:
+                kept = written.get(other.name)
+                if other != field and isinstance(kept, str) and set(any_words(kept) or ["-"]) <= words_said:
+                    del written[other.name]
+    return written
+
+
+def _the_code_holding(value: object, named: Sequence[NamedRow]) -> NamedRow | None:
+    """The one code of `named` that `value` (not a code itself) is a part of the words of: each of its
+    words said in them, its number among them; None where none or several are.
+
+    >>> kits = [NamedRow("kites", "tag", "K-012", "box kite no. 12"), NamedRow("kites", "tag", "S-004", "spare 4")]
+    >>> _the_code_holding("12", kits).value, _the_code_holding("kite 12", kits).value, _the_code_holding("K-012", kits)
+    ('K-012', 'K-012', None)
+    >>> _the_code_holding("7", kits), _the_code_holding("box", kits)
+    (None, None)
+    """
+    if not isinstance(value, str | int) or isinstance(value, bool):
+        return None
+    said = any_words(str(value))
+    found = {
+        n.value: n
+        for n in named
+        if str(value) != str(n.value) and any(w.isdigit() for w in said) and set(said) <= set(any_words(n.said))
+    }
+    return next(iter(found.values())) if len(found) == 1 else None
 
 
 def new_codes_said(text: str, table: str, column: str, stored: StoredRows) -> dict[str, str]:

@@ -274,24 +274,28 @@ def _best_code(said: str, rows: Sequence[tuple]) -> object | None:
 
 
 def compose_like(said: str, codes: list[str]) -> str | None:
-    """`said` (words and one number) written as the `codes` whose letters its words begin are written.
+    """`said` (words and one number) written as the `codes` whose letters its words begin are written; of
+    several forms, the one its words fit best (`code_fit`), where one does.
 
     >>> compose_like("glasshouse 7", ["G-012", "G-104", "T-003"]), compose_like("tunnel no. 12", ["T-3"])
     ('G-007', 'T-12')
     >>> compose_like("glasshouse 7", ["G-012", "G12"]), compose_like("glasshouse", ["G-012"]), compose_like("G-007", ["G-012"])
     (None, None, 'G-007')
+    >>> compose_like("DVD number 8", ["D-021", "N-004"]), compose_like("glasshouse 7", ["G-012", "H-001"])
+    ('D-008', 'G-007')
     """
     numbers = re.findall(r"\d+", said)
     if len(numbers) != 1:
         return None
-    forms = set()
+    forms: dict[str, int] = {}  # each form, by how well the words said fit its letters
     for code in codes:
         digits = re.findall(r"\d+", code)
-        if len(digits) != 1 or not code_fit(said, re.sub(r"\d+", numbers[0], code, count=1)):
-            continue
-        width = len(digits[0])
-        forms.add(re.sub(r"\d+", numbers[0].zfill(width), code, count=1))
-    return forms.pop() if len(forms) == 1 else None
+        fit = code_fit(said, re.sub(r"\d+", numbers[0], code, count=1)) if len(digits) == 1 else 0
+        if fit:
+            form = re.sub(r"\d+", numbers[0].zfill(len(digits[0])), code, count=1)
+            forms[form] = max(fit, forms.get(form, 0))
+    best = [form for form, fit in forms.items() if fit == max(forms.values())]
+    return best[0] if len(best) == 1 else None
 
 
 def _plain(value: object) -> object:

@@ -14,13 +14,14 @@ from __future__ import annotations
 
 import datetime as dt
 from collections.abc import Mapping
+from dataclasses import replace
 
 from ..language.dates import DATES, SLASHED, day_or_none, each_day_said
 from .day_order import ordered_day
 from .facts import lacks
 from .moments import leading_day
 from .resolve import StoredRows
-from .row_changes import MIN_NEEDED, Reading, rows_met
+from .row_changes import MIN_NEEDED, Pick, Reading, rows_met
 from .shapes import Shape
 
 
@@ -70,9 +71,10 @@ def _settled(text: str, stored: StoredRows, table: str, column: str) -> set[dt.d
 
 def an_undated_new_row(reading: Reading, shapes: Mapping[str, Shape], stored: StoredRows, text: str) -> bool:
     """Whether a change the model read gives a new row's values but its day: every value it names rows by
-    or sets is one of its table's columns, set "to" a value, and they name no kept row together; dated the
-    one day the request gives, they are every value a new row needs (a log line of a hull check, read as
-    setting the remark of the check its other values name)."""
+    or sets is one of its table's columns, set "to" a value, and they name no kept row together, or one
+    that holds another day (a member's second payment by card, read as changing the amount of the first);
+    dated the one day the request gives, they are every value a new row needs (a log line of a hull check,
+    read as setting the remark of the check its other values name)."""
     shape = shapes.get(reading.table)
     if reading.does != "change" or shape is None or not reading.which:
         return False
@@ -82,9 +84,12 @@ def an_undated_new_row(reading: Reading, shapes: Mapping[str, Shape], stored: St
     row = dict(given)
     if len(given) != len(reading.which) + len(reading.settings) or len(row) != len(given):
         return False  # a setting other than "to", a column not its table's, or one field twice
-    if dated_the_one_day(shapes, reading.table, row, text, stored) is None:
+    dated = dated_the_one_day(shapes, reading.table, row, text, stored)
+    if dated is None:
         return False
-    return rows_met(reading, shapes, stored, text) == 0
+    met = rows_met(reading, shapes, stored, text)
+    on_the_day = (*reading.which, *(Pick(shape.field(n).column, dated[n]) for n in dated if n not in row))  # type: ignore[union-attr]
+    return met == 0 or (met == 1 and rows_met(replace(reading, which=on_the_day), shapes, stored, text) == 0)
 
 
 def values_given(reading: Reading, shape: Shape) -> tuple[tuple[str, object], ...]:

@@ -12,6 +12,7 @@ from __future__ import annotations
 
 import datetime as dt
 from collections.abc import Callable, Generator, Mapping, Sequence
+from dataclasses import dataclass
 
 from ...llm.base import Message
 from ...recording import facts
@@ -28,13 +29,31 @@ from ..events import Event
 CHOICES = 3  # model calls at most, per request, to map read words to a listed value
 
 
+@dataclass(frozen=True)
+class Doubt:
+    """A listed value the model chose one way and another way asked again: why the write waits, where a
+    row written holds it."""
+
+    table: str
+    field: str
+    value: object
+    why: str
+
+    def holds_in(self, rows: Mapping[str, object]) -> bool:
+        """Whether a row of `rows` (table -> rows to write) holds the doubtful value."""
+        listed = rows.get(self.table)
+        return isinstance(listed, list) and any(
+            isinstance(row, dict) and row.get(self.field) == self.value for row in listed
+        )
+
+
 def listed_values(
     ctx: Context, shapes: dict[str, Shape], read: dict, today: dt.date
-) -> Generator[Event, None, tuple[set[tuple[str, int, str]], list[str], set[tuple[str, str, str]]]]:
+) -> Generator[Event, None, tuple[set[tuple[str, int, str]], list[Doubt], set[tuple[str, str, str]]]]:
     """Each value read for a field the schema lists, as the listed value it means (`picks.mapped`), else as
     the model chooses among the list (up to `CHOICES` words, `_chosen`), else left out. Returns the (table,
-    index, field) of those read from words the request says, the choices the model made two ways, and the
-    (table, field, value) it chose."""
+    index, field) of those read from words the request says, the choices the model made two ways (`Doubt`),
+    and the (table, field, value) it chose."""
     calls, said, unsure = 0, set(), []
     chosen: dict[tuple[str, str, str], str | None] = {}  # words mapped once, however many rows repeat them
     for table, listed in read.items():
@@ -59,9 +78,8 @@ def listed_values(
                     )
                     chosen[asked] = value
                     if again != value:
-                        unsure.append(
-                            f"{table}.{field.column}: {words!r} was read as {value!r}, and as {again!r} asked again"
-                        )
+                        why = f"{table}.{field.column}: {words!r} was read as {value!r}, and as {again!r} asked again"
+                        unsure.append(Doubt(table, field.name, value, why))
                 if value is None:
                     del row[field.name]
                     continue

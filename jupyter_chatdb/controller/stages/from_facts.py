@@ -19,7 +19,7 @@ from ...recording.lengths import dated_by_length
 from ...recording.lists import one_row_per_item
 from ...recording.moments import leading_day, one_day_once, timed_as_said
 from ...recording.named_reference import referring_to_the_one_named
-from ...recording.named_rows import NamedRow
+from ...recording.named_rows import NamedRow, codes_said, with_codes_named
 from ...recording.prompt import facts_messages
 from ...recording.reading_errors import WithoutItsRows
 from ...recording.references_named import unnamed_references
@@ -209,8 +209,10 @@ def _written(
     cut = ("what the reading held after its last complete row (it was cut off)",) if was_cut else ()
     stored = StoredRows(ctx.session)
     read = as_nothing(shapes, filled_from_lines(shapes, read if isinstance(read, dict) else {}, text))
+    read, codes = with_codes_named(shapes, read, codes_said(text, shapes, stored))  # '18' of "shelf no. 18"
     read = facts.with_codes_said(shapes, read, text, stored)
     said, unsure, chosen = yield from listed_values(ctx, shapes, read, today)
+    said |= codes
     try:
         read, two_ways = _days_in_order(shapes, _dates_as_said(shapes, read, text, today), text, stored)
         kept = as_changes(shapes, read, text, stored)
@@ -228,7 +230,7 @@ def _written(
     optional = {(s.table, f.name) for s in shapes.values() for f in s.fields if not f.required}
     naming = {(s.table, f.name) for s in shapes.values() for f in s.fields if f.column in s.unique}
     stated = stated_only(uncopied, text, today, picks, changes, said, optional, kept.changes, naming)
-    became = _now_changes(shapes, stated, changes, stored)
+    became = _now_changes(shapes, stated, changes, stored, text)
     if became:  # rows that, without what the request does not say, change a kept row: read as changes
         stated = stated_only(uncopied, text, today, picks, changes | became, said, optional, kept.changes, naming)
     named = rows_named(ctx, shapes)
@@ -252,16 +254,19 @@ def _written(
     guessed = tuple(g for g in stated.guessed if g.split(".")[0] in written)
     asked = yield from entries_asked_again(ctx, shapes, rows, chosen)
     unnamed = yield from references_given(ctx, unnamed_references(shapes, rows, text, stored, named, today))
-    doubts = (*two_ways, *unsure, *asked, *unlike_their_column(shapes, rows, stored), *unnamed)
+    picked_two_ways = [doubt.why for doubt in unsure if doubt.holds_in(rows)]  # not of a value left out
+    doubts = (*two_ways, *picked_two_ways, *asked, *unlike_their_column(shapes, rows, stored), *unnamed)
     return _Written(writes, params, counts, (*unstated, *set_aside), tuple(agreement.set_from_lines), guessed, doubts)
 
 
 def _now_changes(
-    shapes: dict[str, Shape], stated: Stated, changes: set[tuple[str, int]], stored: StoredRows
+    shapes: dict[str, Shape], stated: Stated, changes: set[tuple[str, int]], stored: StoredRows, text: str
 ) -> set[tuple[str, int]]:
     """The (table, index) of rows not read as changes that, kept to what the request says, lack what a new
-    row needs and name a kept row by all their values but one: changes. A listed value such a row was
-    given because a new row needs one is no value the request sets (a room for a kept appointment)."""
+    row needs and name a kept row by all their values but one: changes; but for a row lacking only its day
+    that, dated the one day the request gives, names none (a second survey of a boat, its first kept on
+    another day). A listed value such a row was given because a new row needs one is no value the
+    request sets (a room for a kept appointment)."""
     return {
         (table, index)
         for table, listed in stated.rows.items()
@@ -269,8 +274,18 @@ def _now_changes(
         for index, row in enumerate(listed)
         if (table, index) not in changes
         and facts.lacks(shapes, table, row)
-        and facts.changes_a_kept_row(shapes, table, row, stored)
+        and _changes_a_kept_row(shapes, table, row, stored, text)
     }
+
+
+def _changes_a_kept_row(shapes: dict[str, Shape], table: str, row: dict, stored: StoredRows, text: str) -> bool:
+    """Whether `row` names a kept row by all its values but one (`facts.changes_a_kept_row`), and still does
+    dated the one day the request gives where it lacks only its day (`undated.py`): a second survey of a
+    boat, its first kept on another day, is a new row."""
+    dated = dated_the_one_day(shapes, table, row, text, stored) or row
+    return facts.changes_a_kept_row(shapes, table, row, stored) and facts.changes_a_kept_row(
+        shapes, table, dated, stored
+    )
 
 
 def rows_read(text: str) -> tuple[object | None, bool]:
@@ -388,7 +403,7 @@ def _without_made_up_rows(
         for index, given in enumerate(listed):
             made_up = table in shapes and (table, index) not in named
             lacking = made_up and bool(facts.lacks(shapes, table, given))  # what the two fill-ins act on
-            new = lacking and not facts.changes_a_kept_row(shapes, table, given, stored)
+            new = lacking and not _changes_a_kept_row(shapes, table, given, stored, text)
             if new:
                 given = referring_to_the_one_named(shapes, table, given, kept_named) or given
             row = (
