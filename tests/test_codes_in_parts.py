@@ -90,3 +90,17 @@ def test_a_number_before_its_unit_names_no_code_and_a_numbering_word_fits_least(
     assert scripted.remaining == 0 and not reply.pending, reply.answer
     assert chatdb.session.rows("SELECT kite_code FROM hires") == [("B-018",)]  # one hire, not one per "item"
     chatdb.close()
+
+
+def test_a_kept_code_of_a_table_listed_by_its_names_is_taken_as_named(scripted: ScriptedBackend):
+    """Kites are few, so the schema lists them by name; a hire read with the kite's own code 'D-021' names
+    that kite: it is written, with no model call to choose among the names."""
+    schema = KITE_HIRE.replace("kite_name VARCHAR NOT NULL,", "kite_name VARCHAR NOT NULL UNIQUE,")
+    chatdb = ChatDB(model=scripted, schema=schema, summarize=False)
+    adds = {"does": "add", "table": "hires", "which": [], "set": []}
+    read = {"hires": [{"flyer": "Oskar Berg", "kite_code": "D-021", "hired_on": "2025-05-03"}]}
+    scripted.push({"route": "write"}, adds, read)
+    reply = chatdb.ask("2025-05-03 | hire | Oskar Berg | D-021", allow_writes=True)
+    assert not reply.pending and scripted.remaining == 0, reply.answer
+    assert chatdb.session.rows("SELECT flyer_id, kite_code FROM hires") == [(2, "D-021")]
+    chatdb.close()

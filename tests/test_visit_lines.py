@@ -1,6 +1,7 @@
 """Lines of a kept visit, read from a new record: each line's own price said right after its item is
 written as said, not the price list's (`recording/agreement.said_after_its_item`); the lines belong to the
-one kept visit on the day said, where the visit holds a moment (`facts._Writer.kept_parent`); and an entry
+one kept visit on the day said, where the visit holds a moment, by the client's name where its tuner has a
+name too (`facts._Writer.kept_parent`, `related.path_to`); and an entry
 the model picked two ways for a value no write holds does not make the write wait
 (`controller/stages/entry_picks.Doubt`). Real DuckDB, the scripted model, on an invented piano tuner."""
 
@@ -15,24 +16,26 @@ from jupyter_chatdb.llm import ScriptedBackend
 PIANO_TUNER = """
 CREATE SEQUENCE client_ids START 1;
 CREATE SEQUENCE call_ids START 1;
-CREATE TABLE clients (client_id INTEGER PRIMARY KEY DEFAULT nextval('client_ids'), client_name VARCHAR UNIQUE NOT NULL,
+CREATE TABLE clients (client_id INTEGER PRIMARY KEY DEFAULT nextval('client_ids'), name VARCHAR UNIQUE NOT NULL,
                       piano VARCHAR NOT NULL);
+CREATE TABLE tuners (tuner_id INTEGER PRIMARY KEY, name VARCHAR UNIQUE NOT NULL);
 CREATE TABLE job_prices (job VARCHAR PRIMARY KEY CHECK (job IN ('tuning', 'pitch_raise', 'voicing', 'regulation')),
                          list_price DECIMAL(7, 2) NOT NULL);
 CREATE TABLE calls (call_id INTEGER PRIMARY KEY DEFAULT nextval('call_ids'),
                     client_id INTEGER NOT NULL REFERENCES clients (client_id), called_at TIMESTAMP NOT NULL,
-                    minutes INTEGER NOT NULL,
+                    tuner_id INTEGER NOT NULL REFERENCES tuners (tuner_id), minutes INTEGER NOT NULL,
                     van VARCHAR NOT NULL CHECK (van IN ('north', 'south')),
                     state VARCHAR NOT NULL DEFAULT 'planned' CHECK (state IN ('planned', 'done', 'missed')));
 CREATE TABLE call_jobs (call_id INTEGER NOT NULL REFERENCES calls (call_id),
                         job VARCHAR NOT NULL REFERENCES job_prices (job)
                             CHECK (job IN ('tuning', 'pitch_raise', 'voicing', 'regulation')),
                         price DECIMAL(7, 2) NOT NULL);
-INSERT INTO clients (client_name, piano) VALUES ('Noor Haddad', 'upright'), ('Elin Sato', 'grand');
+INSERT INTO clients (name, piano) VALUES ('Noor Haddad', 'upright'), ('Elin Sato', 'grand');
+INSERT INTO tuners VALUES (1, 'Ida Berg'), (2, 'Ole Dahl');
 INSERT INTO job_prices VALUES ('tuning', 70), ('pitch_raise', 80), ('voicing', 65), ('regulation', 120);
-INSERT INTO calls (client_id, called_at, minutes, van) VALUES (1, TIMESTAMP '2025-02-03 14:00:00', 60, 'north'),
-                                                              (1, TIMESTAMP '2025-02-10 09:00:00', 45, 'north'),
-                                                              (2, TIMESTAMP '2025-02-03 16:00:00', 90, 'south');
+INSERT INTO calls (client_id, called_at, tuner_id, minutes, van) VALUES
+    (1, TIMESTAMP '2025-02-03 14:00:00', 1, 60, 'north'), (1, TIMESTAMP '2025-02-10 09:00:00', 2, 45, 'north'),
+    (2, TIMESTAMP '2025-02-03 16:00:00', 2, 90, 'south');
 """
 
 ADDS = {"does": "add", "table": "call_jobs", "which": [], "set": []}

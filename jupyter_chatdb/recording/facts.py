@@ -166,7 +166,7 @@ class _Writer(Changes):
         kinds: list[str] = []  # a listed kind ("gilding") only narrows what the names leave
         for row in self.named_rows:
             own = parent.field(row.column) if row.table.lower() == table.lower() else None
-            related = None if own is not None else path_to(self.shapes, table, row.column)
+            related = None if own is not None else path_to(self.shapes, table, row.column, row.table)
             if own is not None:
                 field, condition = own, f"{quote_identifier(own.column)} = {self.bound(row.value)}"
             elif related is not None:

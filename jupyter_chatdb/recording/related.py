@@ -34,9 +34,10 @@ def reachable(shapes: Mapping[str, Shape], table: str, column: str) -> bool:
     return shape is not None and (shape.field(column) is not None or path_to(shapes, table, column) is not None)
 
 
-def path_to(shapes: Mapping[str, Shape], table: str, column: str) -> tuple[tuple[Hop, ...], Field] | None:
+def path_to(shapes: Mapping[str, Shape], table: str, column: str, to: str = "") -> tuple[tuple[Hop, ...], Field] | None:
     """The one shortest chain of references from `table` to a table with a field called `column` (by its
-    name or its column), and that field; None where there is none, or two of the same length.
+    name or its column), and that field; None where there is none, or two of the same length. `to`: that
+    table, where the column is known to be its ("name" of patients, not of therapists).
 
     >>> from jupyter_chatdb.recording.shapes import Reference
     >>> owners = Shape("owners", (Field("owner_name", "owner_name", "VARCHAR", True),), "owner_name", "owner_id")
@@ -46,6 +47,8 @@ def path_to(shapes: Mapping[str, Shape], table: str, column: str) -> tuple[tuple
     >>> hops, field = path_to({"owners": owners, "boats": boats, "trips": trips}, "trips", "owner_name")
     >>> [(h.table, h.column, h.to) for h in hops], field.column
     ([('trips', 'hull', 'boats'), ('boats', 'owner_id', 'owners')], 'owner_name')
+    >>> path_to({"owners": owners, "boats": boats, "trips": trips}, "trips", "owner_name", "boats") is None
+    True
     """
     edges = {
         name: [
@@ -59,7 +62,12 @@ def path_to(shapes: Mapping[str, Shape], table: str, column: str) -> tuple[tuple
     for _ in range(MAX_HOPS):
         paths = [(*path, hop) for path in paths for hop in edges.get(path[-1].to if path else table, ())]
         paths = [path for path in paths if path[-1].to != table and len({h.to for h in path}) == len(path)]
-        found = [(path, field) for path in paths if (field := shapes[path[-1].to].field(column)) is not None]
+        found = [
+            (path, field)
+            for path in paths
+            if (field := shapes[path[-1].to].field(column)) is not None
+            and (not to or shapes[path[-1].to].table.lower() == to.lower())
+        ]
         if found:
             return found[0] if len(found) == 1 else None
     return None

@@ -66,6 +66,8 @@ def listed_values(
             for field in (f for f in shape.fields if f.allowed and row.get(f.name) is not None):
                 words = row[field.name]
                 value = words if words in field.allowed else mapped(words, field.allowed)
+                if value is None and _the_key_of_a_listed_row(ctx, field, words):
+                    continue  # 'P-138' of a spares row listed by its names: named, not to choose
                 if value is None and field.reference is not None:  # "Ola Berg's river kayak": the one it describes
                     value = _described_entry(ctx, shapes, field, words)
                 asked = (table, field.name, str(words))
@@ -87,6 +89,15 @@ def listed_values(
                 if is_stated(words, ctx.request.text, today):
                     said.add((table, index, field.name))
     return said, unsure, {(table, name, value) for (table, name, _), value in chosen.items() if value is not None}
+
+
+def _the_key_of_a_listed_row(ctx: Context, field: Field, words: object) -> bool:
+    """Whether `words` are the key of the one row of the small table `field` refers to, whose names are
+    its list (a spare's code, where the spares are listed by name): a row named as kept."""
+    reference = field.reference
+    if reference is None or not reference.name:
+        return False
+    return StoredRows(ctx.session).named_exactly(reference.table, (reference.name,), words, reference.name) is not None
 
 
 def _described_entry(ctx: Context, shapes: dict[str, Shape], field: Field, words: object) -> str | None:
