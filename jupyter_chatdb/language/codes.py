@@ -8,6 +8,7 @@ from __future__ import annotations
 import re
 
 from .numbers import DIGIT_RUN
+from .stop_words import NUMBERING_WORDS
 from .words import letter_words
 
 CLAUSE = re.compile(r"[,;:|()\n]|->")  # where a code said in words ends ("game 36, Hillside -> Riverside")
@@ -54,9 +55,6 @@ def code_fit(said: str, code: str) -> int:
     return min(fits)
 
 
-NUMBERING = frozenset({"no", "nr", "num", "number", "numero", "nummer", "numer", "n"})  # words that announce a number
-
-
 def _run_fit(runs: list[str], said_words: list[str]) -> int:
     """How well the letter `runs` are the `said_words` in order: 4 each a whole word, 3 where one begins the
     first word, 2 another word, 1 a word that announces a number; 0 when one is not said; 4 for no runs."""
@@ -66,6 +64,6 @@ def _run_fit(runs: list[str], said_words: list[str]) -> int:
         if at is None:
             return 0
         word = said_words[at]
-        kind = 1 if word in NUMBERING and word != run else 4 if word == run else 3 if at == 0 else 2
+        kind = 1 if word in NUMBERING_WORDS and word != run else 4 if word == run else 3 if at == 0 else 2
         score, start = min(score, kind), at + 1
     return score

@@ -44,3 +44,7 @@ DETERMINER_STEMS = frozenset({"the", "a", "an", "each", "all", "everi", "their",
 LABEL_GENERIC_WORDS = frozenset({"id", "new", "old"})
 # what stands between the numbers of a list ("4 and 5"), which share the words before the first
 LIST_WORDS = frozenset({"and", "or"})
+# words that announce a number ("no. 8", "number 8", and their short forms in a few languages): a code's
+# letter is rather a word said before them ("DVD number 8" is 'D-008'), never refused for one
+# (`codes.code_fit`)
+NUMBERING_WORDS = frozenset({"no", "nr", "num", "number", "numero", "nummer", "numer", "n"})
