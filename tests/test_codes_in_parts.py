@@ -74,8 +74,9 @@ def test_only_a_part_of_one_code_said_is_written_as_it(scripted: ScriptedBackend
 
 
 def test_a_number_before_its_unit_names_no_code_and_a_numbering_word_fits_least(scripted: ScriptedBackend):
-    """ "for 21 days" is no kite 'D-021' (its letters are words said after the number), and "night kite
-    number 4" is 'N-004' by "night", not by "number"; "delta number 21" is 'D-021', not a night kite."""
+    """ "for 21 days" is no kite 'D-021' (its letters would be words said after the number); a new kite said
+    "delta number 9" is 'D-009' by "delta", not a night kite 'N-009' by "number"; and a list of a code and a
+    length is one hire."""
     chatdb = _kite_hire(scripted)
     shapes = shapes_of(chatdb.session, Catalog.read(chatdb.session))
     stored = StoredRows(chatdb.session)
@@ -103,4 +104,17 @@ def test_a_kept_code_of_a_table_listed_by_its_names_is_taken_as_named(scripted: 
     reply = chatdb.ask("2025-05-03 | hire | Oskar Berg | D-021", allow_writes=True)
     assert not reply.pending and scripted.remaining == 0, reply.answer
     assert chatdb.session.rows("SELECT flyer_id, kite_code FROM hires") == [(2, "D-021")]
+    chatdb.close()
+
+
+def test_a_list_of_codes_said_in_words_is_a_row_per_code(scripted: ScriptedBackend):
+    """ "foil 7 + box kite no. 18": the reading gives one hire, of the first kite, said in words; the other
+    kite of the list is hired too, as the kept codes are written."""
+    chatdb = _kite_hire(scripted)
+    adds = {"does": "add", "table": "hires", "which": [], "set": []}
+    read = {"hires": [{"flyer": "Ida Lund", "kite_code": "7", "hired_on": "2025-03-11"}]}
+    scripted.push({"route": "write"}, adds, read)
+    reply = chatdb.ask("Ida Lund, 2025-03-11: foil 7 + box kite no. 18", allow_writes=True)
+    assert not reply.pending and scripted.remaining == 0, reply.answer
+    assert chatdb.session.rows("SELECT kite_code FROM hires ORDER BY 1") == [("B-018",), ("F-007",)]
     chatdb.close()

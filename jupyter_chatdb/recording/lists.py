@@ -14,6 +14,7 @@ import datetime as dt
 import re
 from collections.abc import Mapping
 
+from ..language.codes import code_fit
 from .facts import lacks
 from .resolve import StoredRows, squeezed
 from .shapes import Field, Shape
@@ -59,7 +60,7 @@ def _other_items(field: Field, row: Mapping[str, object], text: str, stored: Sto
         return []
     for part in _parts(text):
         items = [item for item in SEPARATOR.split(part) if item.strip()]
-        at = next((i for i, item in enumerate(items) if squeezed(value) in squeezed(item)), None)
+        at = next((i for i, item in enumerate(items) if _names(item, value)), None)
         if at is None or len(items) < 2:
             continue
         others = [v for name, v in row.items() if name != field.name and v is not None]
@@ -76,6 +77,16 @@ def _other_items(field: Field, row: Mapping[str, object], text: str, stored: Sto
             found.append(str(other))
         return found
     return []
+
+
+def _names(item: str, value: str) -> bool:
+    """Whether a list's `item` says `value`: as written, or as a code said in words ("magazine 7" for
+    'M-007').
+
+    >>> _names("magazine 7", "M-007"), _names("the M-007 copy", "M-007"), _names("7 magazines", "M-007")
+    (True, True, False)
+    """
+    return squeezed(value) in squeezed(item) or code_fit(item, value) > 0
 
 
 def _parts(text: str) -> list[str]:
