@@ -10,7 +10,8 @@ same kind (`facts.same_kind_of_number`: a line's resale_price and its hay's pric
 kept only when the request labels it with its column's words (`labelled`); a named row's unlabelled one
 takes the line's when that is labelled, and a line's unlabelled one is left out, to be taken from the
 row it names when its table needs it (`facts._takeable`), but where the request says it right after the
-line's item ("ultrasound 32, massage 43": each item with its own fee).
+line's item ("ultrasound 32, massage 43": each item with its own fee) and the line holds it nowhere else
+("apples 3" read as 3 apples at 3 is a count copied into the price).
 """
 
 from __future__ import annotations
@@ -77,7 +78,8 @@ def _agree(
 ) -> None:
     value = line.get(name)
     sure = value is not None and labelled(value, column, text)
-    own = said_as_money(value, text) or said_after_its_item(value, item, text)
+    copied = any(_same_number(other, value) for key, other in line.items() if key != name)  # a count, copied
+    own = said_as_money(value, text) or (not copied and said_after_its_item(value, item, text))
     if value is not None and not sure and not own:
         del line[name]
         done.unlabelled.append(f"{tables[0]}.{name} = {value!r}")
@@ -109,6 +111,11 @@ def said_as_money(value: object, text: str) -> bool:
         if abs(float((found.group(1) or found.group(2)).replace(",", "")) - value) < 1e-9:
             return True
     return False
+
+
+def _same_number(one: object, other: object) -> bool:
+    numbers = [v for v in (one, other) if isinstance(v, int | float) and not isinstance(v, bool)]
+    return len(numbers) == 2 and abs(float(numbers[0]) - float(numbers[1])) < 1e-9
 
 
 def said_after_its_item(value: object, item: object, text: str) -> bool:
