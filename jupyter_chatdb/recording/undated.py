@@ -88,7 +88,8 @@ def an_undated_new_row(reading: Reading, shapes: Mapping[str, Shape], stored: St
     if dated is None:
         return False
     met = rows_met(reading, shapes, stored, text)
-    on_the_day = (*reading.which, *(Pick(shape.field(n).column, dated[n]) for n in dated if n not in row))  # type: ignore[union-attr]
+    days = [Pick(field.column, day) for name, day in dated.items() if name not in row and (field := shape.field(name))]
+    on_the_day = (*reading.which, *days)  # the kept row it names, on the day given
     return met == 0 or (met == 1 and rows_met(replace(reading, which=on_the_day), shapes, stored, text) == 0)
 
 
