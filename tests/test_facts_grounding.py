@@ -201,26 +201,26 @@ def test_an_order_line_price_copied_from_its_count_and_a_made_up_hay_price_are_l
     ]
 
 
-def test_a_count_said_right_after_its_item_and_copied_into_the_price_is_left_out(yard, scripted):
-    """ "timothy 10" gives the line's count; the same number read as its price too is a copy, not a price
-    said after its item: the hay's price is charged."""
+@pytest.mark.parametrize(
+    ("text", "read_price", "charged"),
+    [
+        # "timothy 10" gives the line's count; the same number read as its price too is a copy, not a price
+        # said after its item: the hay's price is charged
+        ("On 2024-05-02 Ann Lee bought timothy 10", 10, 6.0),
+        # a price the request labels is the line's own
+        ("On 2024-05-02 Ann Lee bought 10 bales of timothy, price charged 5.50 (a discount).", 5.5, 5.5),
+    ],
+)
+def test_a_line_price_is_kept_where_the_request_labels_it_not_where_it_is_the_count(
+    yard, scripted, text: str, read_price: float, charged: float
+):
     read = {
         "orders": [{"rider": "Ann Lee", "ordered_on": "2024-05-02"}],
-        "order_lines": [{"hay": "timothy", "bales": 10, "price_charged": 10}],
+        "order_lines": [{"hay": "timothy", "bales": 10, "price_charged": read_price}],
     }
     scripted.push({"route": "write"}, read)
-    yard.ask("On 2024-05-02 Ann Lee bought timothy 10", allow_writes=True)
-    assert order_lines(yard) == [("Ann Lee", "2024-05-02", "timothy", 10, 6.0)]
-
-
-def test_a_line_price_the_request_labels_is_kept(yard, scripted):
-    read = {
-        "orders": [{"rider": "Ann Lee", "ordered_on": "2024-05-02"}],
-        "order_lines": [{"hay": "timothy", "bales": 10, "price_charged": 5.5}],
-    }
-    scripted.push({"route": "write"}, read)
-    yard.ask("On 2024-05-02 Ann Lee bought 10 bales of timothy, price charged 5.50 (a discount).", allow_writes=True)
-    assert order_lines(yard) == [("Ann Lee", "2024-05-02", "timothy", 10, 5.5)]
+    yard.ask(text, allow_writes=True)
+    assert order_lines(yard) == [("Ann Lee", "2024-05-02", "timothy", 10, charged)]
 
 
 @pytest.mark.parametrize(

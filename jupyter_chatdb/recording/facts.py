@@ -40,7 +40,7 @@ from .named_rows import NamedRow, new_codes_said
 from .reading_errors import NotExpressible, WithoutItsRows
 from .related import path_to, through
 from .resolve import StoredRows, squeezed
-from .shapes import CLEARED, Field, Shape, json_type
+from .shapes import CLEARED, Field, Shape, is_temporal, json_type
 
 
 def statements(
@@ -182,7 +182,7 @@ class _Writer(Changes):
         dated = [
             f"CAST({quote_identifier(f.column)} AS DATE)"  # a moment's day too (a visit at 13:00 on 22 April)
             for f in parent.fields
-            if f.type.upper().startswith(("DATE", "TIMESTAMP")) and f.reference is None
+            if is_temporal(f) and f.reference is None
         ]
         where = named
         if named and days:  # the day left must be the kept row's ("SG-7 (planned for 31 March)")
