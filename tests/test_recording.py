@@ -681,7 +681,8 @@ def test_lines_read_beside_a_kept_row_named_by_its_values_belong_to_it(scripted)
     extra is added to that booking, which is only looked up."""
     db = ChatDB(model=scripted, schema=COURTS, summarize=False, strategy="facts")
     booking = {"player": "Ann Roy", "starts_at": "2025-05-02 10:00"}
-    scripted.push({"route": "write"}, {"bookings": [booking], "extras": [{"item": "balls", "price": 30}]})
+    leave = {"option": "leave the bookings row as it is"}  # asked its state after the record: as it is
+    scripted.push({"route": "write"}, {"bookings": [booking], "extras": [{"item": "balls", "price": 30}]}, leave)
     reply = db.ask("2025-05-02 played: Ann Roy (10:00), balls £30", allow_writes=True)
     assert not reply.pending and reply.sql[0].startswith("SELECT")
     assert rows(db, "SELECT booking_id, item, price::DOUBLE FROM extras") == [(1, "balls", 30.0)]

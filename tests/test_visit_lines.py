@@ -39,6 +39,7 @@ INSERT INTO calls (client_id, called_at, tuner_id, minutes, van) VALUES
 """
 
 ADDS = {"does": "add", "table": "call_jobs", "which": [], "set": []}
+LEAVE = {"option": "leave the calls row as it is"}  # the call's state, as the record leaves it
 
 
 def test_lines_of_the_kept_call_on_the_day_said_keep_the_prices_said_after_their_items(scripted: ScriptedBackend):
@@ -46,7 +47,7 @@ def test_lines_of_the_kept_call_on_the_day_said_keep_the_prices_said_after_their
     raise's 90, said right after it, is its price, not the list's 80."""
     chatdb = ChatDB(model=scripted, schema=PIANO_TUNER, summarize=False)
     read = {"call_jobs": [{"job": "pitch_raise", "price": 90}, {"job": "voicing", "price": 65}]}
-    scripted.push({"route": "write"}, ADDS, read)
+    scripted.push({"route": "write"}, ADDS, read, LEAVE)
     reply = chatdb.ask("Noor Haddad, 3 February 2025: pitch raise 90, voicing 65", allow_writes=True)
     assert not reply.pending and scripted.remaining == 0, reply.answer
     assert chatdb.session.rows("SELECT call_id, job, price::DOUBLE FROM call_jobs ORDER BY job") == [
@@ -60,7 +61,7 @@ def test_a_price_not_said_after_its_item_is_the_lists(scripted: ScriptedBackend)
     """ "at 90" after the client's name is no price of the line's own: the list's price is taken."""
     chatdb = ChatDB(model=scripted, schema=PIANO_TUNER, summarize=False)
     read = {"call_jobs": [{"job": "pitch_raise", "price": 90}]}
-    scripted.push({"route": "write"}, ADDS, read)
+    scripted.push({"route": "write"}, ADDS, read, LEAVE)
     reply = chatdb.ask("Noor Haddad, 3 February 2025, call 90 minutes: pitch raise", allow_writes=True)
     assert scripted.remaining == 0, reply.answer
     assert chatdb.session.rows("SELECT price::DOUBLE FROM call_jobs") == ([] if reply.pending else [(80.0,)])
@@ -101,7 +102,7 @@ def test_lines_on_a_log_line_dated_by_the_record_belong_to_the_one_kept_call_nam
     record's, held by no call of Elin's; her one call is the one the job belongs to. Noor has two calls:
     the record's day tells neither, and code writes nothing (the plan is asked for)."""
     chatdb = ChatDB(model=scripted, schema=PIANO_TUNER, summarize=False)
-    scripted.push({"route": "write"}, ADDS, {"call_jobs": [{"job": "regulation", "price": 120}]})
+    scripted.push({"route": "write"}, ADDS, {"call_jobs": [{"job": "regulation", "price": 120}]}, LEAVE)
     reply = chatdb.ask("20 February 2025 | jobs | Elin Sato | regulation 120", allow_writes=True)
     assert not reply.pending and scripted.remaining == 0, reply.answer
     assert chatdb.session.rows("SELECT call_id, job FROM call_jobs") == [(3, "regulation")]

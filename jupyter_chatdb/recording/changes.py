@@ -34,6 +34,7 @@ class Write:
     sql: str  # with $parameters
     binds: tuple[str, ...] = ()  # the key it returns, bound for later statements
     sets: tuple[str, ...] = ()  # "table.column" for each column it sets on a kept row
+    finds: tuple[str, str] = ("", "")  # (table, WHERE) of the one kept row whose key it binds, for rows of it
 
 
 class Changes:
@@ -207,7 +208,7 @@ class Changes:
         bind = bind_name(shape.table, shape.returned_key)
         one = f"(SELECT min({key}) FROM {target} WHERE {where})"
         sql = f"SELECT {key} AS {quote_identifier(bind)} FROM {target} WHERE {key} = {one}"
-        self.writes.append(Write(f"find the {shape.table} row it names", sql, (bind,)))
+        self.writes.append(Write(f"find the {shape.table} row it names", sql, (bind,), finds=(shape.table, where)))
         self.added[shape.table] = bind
 
     def change(

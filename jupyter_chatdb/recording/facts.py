@@ -51,6 +51,7 @@ def statements(
     text: str = "",
     read_for_lines: bool = False,
     named: Sequence[NamedRow] = (),
+    belongs_to: tuple[Shape, str] | None = None,
 ) -> tuple[list[Write], dict[str, object]]:
     """The statements that write `rows` (table -> list of {field: value}), and the values they bind.
     `stored`: lookups of the rows kept now, to name a stored row as the request does and to change one it
@@ -58,11 +59,14 @@ def statements(
     are not written (one no kept row a change names agrees with); `text`: the request; `read_for_lines`:
     the rows were read again for a header's lines (`WithoutItsRows`), which are not asked for twice;
     `named`: the kept rows the request names, to find the kept row a new row belongs to where the reading
-    gives none."""
+    gives none; `belongs_to`: a kept table's shape and the WHERE naming its one row that the new rows
+    belong to (the loan a change returns, for its fine), its parameters bound by the caller."""
     given = {t: listed for t, v in rows.items() if t in shapes and (listed := _rows(v))}
     if not given:
         raise NotExpressible("the model found no rows to add")
     writer = _Writer(shapes, stored, text, named)
+    if belongs_to is not None:
+        writer.bind_one(*belongs_to)
     for table in [t for t in shapes if t in given]:  # parents first
         shape, has_children = shapes[table], bool(children(shapes, table, given))
         # a row that says only part of what another says is that row again (a header stated once per line)
@@ -75,7 +79,7 @@ def statements(
             raise NotExpressible(f"several new {table} rows, and their rows after them cannot tell which is theirs")
         for row in given[table]:
             writer.row(shape, row, has_children)
-    if not writer.writes:
+    if len(writer.writes) == (belongs_to is not None):  # none but the row they belong to, found
         raise NotExpressible("the rows read are kept already, with the values read")
     if set_aside is not None:
         set_aside += writer.set_aside

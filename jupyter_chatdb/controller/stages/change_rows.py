@@ -21,6 +21,7 @@ from collections.abc import Iterator, Sequence
 from dataclasses import replace
 
 from ...language.words import stem, stems, words
+from ...recording import facts
 from ...recording.change_reply import change_schema
 from ...recording.named_rows import NamedRow
 from ...recording.owning_table import (
@@ -178,8 +179,23 @@ def read_change(ctx: Context) -> Iterator[Event]:
     ctx.does = write.reading.does
     ctx.steps = [PlannedStep(write.goal, write.sql)]
     ctx.params.update(write.params)
+    if _one_row_with_rows_of_its_own(stored, write, wide):  # a loan returned, with its fine: read after
+        ctx.lines_of = (write.reading.table, write.where)
     ctx.held += [f"{doubt}; check it before approving" for doubt in write.doubts]
     yield ChangeRead(write.reading.does, write.reading.table, write.sql, tuple(write.doubts), picked)
+
+
+def _one_row_with_rows_of_its_own(stored: StoredRows, write: ChangeWrite, shapes: dict[str, Shape]) -> bool:
+    """Whether `write` sets values of one kept row of a table whose rows have rows of their own: rows the
+    request may bring beside the change (`from_facts`), read where it leaves numbers unwritten."""
+    shape = shapes.get(write.reading.table)
+    return (
+        write.reading.does == "change"
+        and shape is not None
+        and bool(shape.returned_key)
+        and bool(facts.children(shapes, write.reading.table, shapes))
+        and stored.count(shape.table, write.where, write.params) == 1
+    )
 
 
 def _a_kept_row_with_states(stored: StoredRows, reading: Reading, shapes: dict[str, Shape], text: str) -> bool:

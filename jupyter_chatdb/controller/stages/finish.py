@@ -55,7 +55,7 @@ def finish(ctx: Context) -> Iterator[Event]:
         # what rules then changed was approved with the rules
         own_changes = chain.changes if own is None else own
         approval = approval or bulk_change(own_changes, ctx.options.approve_share, chain.matched)
-        if added := _adds_to_a_change(ctx.does, own_changes):
+        if added := _adds_to_a_change(ctx.does, own_changes, ctx.rows_of_the_change):
             ctx.held.append(added)
         approval = approval or "; ".join(ctx.held)
     if approval:
@@ -170,8 +170,10 @@ def fall_back(ctx: Context) -> Iterator[Event]:
     ctx.reply = cast(Reply, again.reply)
 
 
-def _adds_to_a_change(does: str, changes: tuple[TableChange, ...]) -> str | None:
+def _adds_to_a_change(does: str, changes: tuple[TableChange, ...], its_own: tuple[str, ...] = ()) -> str | None:
     """Why a change or removal that adds rows waits: the request was read as changing rows already kept.
+    `its_own`: tables given rows belonging to the changed row, read for the numbers the change left
+    (`from_facts._rows_of_the_changed_row`): added as read.
 
     >>> added = TableChange("t", pd.DataFrame({"id": []}), pd.DataFrame({"id": [2]}), ("id",))
     >>> _adds_to_a_change("change", (added,))
@@ -179,7 +181,7 @@ def _adds_to_a_change(does: str, changes: tuple[TableChange, ...]) -> str | None
     """
     if does not in ("change", "remove"):
         return None
-    grown = [c.table for c in changes if _grows(c)]
+    grown = [c.table for c in changes if _grows(c) and c.table.lower() not in {t.lower() for t in its_own}]
     return f"it adds rows to {', '.join(grown)}, where the request changes rows already kept" if grown else None
 
 

@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import datetime as dt
 import json
-from collections.abc import Generator, Iterator
+from collections.abc import Generator, Iterator, Sequence
 from dataclasses import dataclass
 
 from ...language.dates import SLASHED
@@ -36,6 +36,7 @@ from ..kinds import Route
 from ..planned_steps import PlannedStep
 from ..stage import stage
 from .entry_picks import entries_asked_again, listed_values, references_given
+from .kept_state import states_after
 from .rows_named import rows_named
 
 FACTS_MAX_TOKENS = 500
@@ -54,7 +55,12 @@ def write_from_facts(ctx: Context) -> Iterator[Event]:
     (`ctx.new_row_read`) are written instead where they can be, kept to what the request says as any
     reading is (its references swapped: a new kayak's owner read as its rack's code).
     """
-    if ctx.route != Route.WRITE or ctx.steps or ctx.request.approved:
+    if ctx.route != Route.WRITE or ctx.request.approved:
+        return
+    if ctx.lines_of:
+        yield from _rows_of_the_changed_row(ctx)
+        return
+    if ctx.steps:
         return
     rules = ctx.services.rules
     shapes = shapes_of(ctx.session, ctx.catalog, derived_columns(rules) if rules is not None else {})
@@ -76,6 +82,7 @@ def write_from_facts(ctx: Context) -> Iterator[Event]:
                 read = again  # the lines it left out the first time, where they hold the numbers it gives
         if isinstance(read, _Written):
             _take(ctx, read)
+            ctx.steps += yield from states_after(ctx, shapes, read.writes)  # a visit's jobs: the visit made
             yield FactsExtracted(read.counts, read.unstated, read.from_lines)
             return
         failed = read
@@ -91,9 +98,39 @@ def write_from_facts(ctx: Context) -> Iterator[Event]:
         again = yield from _written(ctx, shapes, {ctx.adds_to: [dict(ctx.new_row_read)]})
         if isinstance(again, _Written):
             _take(ctx, again)
+            ctx.steps += yield from states_after(ctx, shapes, again.writes)
             yield FactsExtracted(again.counts, again.unstated, again.from_lines)
             return
     yield FactsNotUsed(failed.reason, failed.unstated)
+
+
+def _rows_of_the_changed_row(ctx: Context) -> Generator[Event, None, None]:
+    """A change written (`read_change`) that leaves numbers the request gives unwritten, on a table whose
+    rows have rows of their own (a loan returned, ten days late, with a fine of 1.50): those rows read as
+    new rows belonging to the changed row, offered only their tables (and those they name), and written
+    before the change, which is kept as it is. Where the reading writes none of the numbers left, the
+    change stays alone (and waits, saying which numbers it leaves)."""
+    table, where = ctx.lines_of
+    rules = ctx.services.rules
+    every = shapes_of(ctx.session, ctx.catalog, derived_columns(rules) if rules is not None else {})
+    every = {name: shape for name, shape in every.items() if shape.fields}
+    if table not in every:
+        return
+    own = facts.children(every, table, every)
+    offered = {*own, *(parent for name in own for parent in parents(every[name]))} - {table}
+    shapes = {name: shape for name, shape in every.items() if name in offered}
+    change = list(ctx.steps)
+    left = unused_numbers(ctx.request.text, [*ctx.params.values(), *(v for s in change for v in sql_values(s.sql))])
+    if not own or not left:
+        return
+    read = yield from _read(ctx, shapes, tuple(own) if len(own) == 1 else (), (every[table], where))
+    if not isinstance(read, _Written) or len(_unused(ctx, read, change)) >= len(left):
+        yield FactsNotUsed(read.reason if isinstance(read, _NotWritten) else "its rows hold none of the numbers left")
+        return
+    _take(ctx, read)
+    ctx.steps = [*ctx.steps, *change]  # the rows found by the changed row as it is, then the change
+    ctx.rows_of_the_change = tuple(shapes[name].table for name, _ in read.counts if name in shapes)
+    yield FactsExtracted(read.counts, read.unstated, read.from_lines)
 
 
 def _take(ctx: Context, read: _Written) -> None:
@@ -105,9 +142,12 @@ def _take(ctx: Context, read: _Written) -> None:
     ctx.held += _sets_other_columns(ctx, read.writes)
 
 
-def _unused(ctx: Context, read: _Written) -> list[str]:
-    """The numbers the request gives that nothing `read` writes holds (`recording/unused.py`)."""
-    written = [*read.params.values(), *(value for write in read.writes for value in sql_values(write.sql))]
+def _unused(ctx: Context, read: _Written, beside: Sequence[PlannedStep] = ()) -> list[str]:
+    """The numbers the request gives that nothing `read` writes holds (`recording/unused.py`), nor the
+    steps `beside` it (with the values bound for them)."""
+    statements = [write.sql for write in read.writes] + [step.sql for step in beside]
+    beside_values = list(ctx.params.values()) if beside else []
+    written = [*read.params.values(), *beside_values, *(value for sql in statements for value in sql_values(sql))]
     return unused_numbers(ctx.request.text, written)
 
 
@@ -180,13 +220,17 @@ class _NotWritten:
 
 
 def _read(
-    ctx: Context, shapes: dict[str, Shape], required: tuple[str, ...] = ()
+    ctx: Context,
+    shapes: dict[str, Shape],
+    required: tuple[str, ...] = (),
+    belongs_to: tuple[Shape, str] | None = None,
 ) -> Generator[Event, None, _Written | _NotWritten]:
     """One constrained call for the rows the request states, kept to what it says, and their statements;
     `required`: tables it must give a row for, read again for a header's rows. A first reading of a request
     read as adding a row to a table, with its values (`ctx.adds_to`, `ctx.new_row_read`), must give one of
     its rows: a small model otherwise fills the table beside it (a new kayak's words read as a hire of
-    it). Read as adding to a table without values, it need not: lines of a kept header are read so too."""
+    it). Read as adding to a table without values, it need not: lines of a kept header are read so too.
+    `belongs_to`: the kept row the rows read belong to (`facts.statements`)."""
     today = dt.date.today()
     shown = shown_order(shapes)
     text = ctx.request.text
@@ -196,11 +240,16 @@ def _read(
     read, was_cut = rows_read(completion.text)
     if read is None:
         return _NotWritten("the model's rows were not JSON")
-    return (yield from _written(ctx, shapes, read, was_cut, required))
+    return (yield from _written(ctx, shapes, read, was_cut, required, belongs_to))
 
 
 def _written(
-    ctx: Context, shapes: dict[str, Shape], read: object, was_cut: bool = False, required: tuple[str, ...] = ()
+    ctx: Context,
+    shapes: dict[str, Shape],
+    read: object,
+    was_cut: bool = False,
+    required: tuple[str, ...] = (),
+    belongs_to: tuple[Shape, str] | None = None,
 ) -> Generator[Event, None, _Written | _NotWritten]:
     """The rows `read` (table -> rows, as the model gave them), kept to what the request says, and their
     statements; `was_cut`: the reading ran out of tokens."""
@@ -243,7 +292,7 @@ def _written(
     set_aside: list[str] = []
     try:
         rows = one_row_per_item(shapes, rows, text, stored, today)
-        writes, params = facts.statements(shapes, rows, stored, set_aside, text, bool(required), named)
+        writes, params = facts.statements(shapes, rows, stored, set_aside, text, bool(required), named, belongs_to)
     except WithoutItsRows as reason:
         again = reason.table if not required else ""  # a header read for its rows is read once only
         return _NotWritten(str(reason), unstated, made_up & set(shapes), gave, again)
