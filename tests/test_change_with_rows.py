@@ -19,7 +19,7 @@ CREATE TABLE stays (stay_id INTEGER PRIMARY KEY DEFAULT nextval('stay_ids'),
                     dog_id INTEGER NOT NULL REFERENCES dogs (dog_id), arrived_on DATE NOT NULL, left_on DATE);
 CREATE TABLE damages (damage_id INTEGER PRIMARY KEY DEFAULT nextval('damage_ids'),
                       stay_id INTEGER NOT NULL REFERENCES stays (stay_id), repair_cost DECIMAL(6, 2) NOT NULL,
-                      noted_on DATE NOT NULL);
+                      days_to_fix INTEGER, noted_on DATE NOT NULL);
 INSERT INTO dogs (name, breed) VALUES ('Bramble', 'collie'), ('Pip', 'terrier');
 INSERT INTO stays (dog_id, arrived_on, left_on) VALUES (1, DATE '2025-03-01', DATE '2025-03-04'),
     (1, DATE '2025-05-01', NULL), (2, DATE '2025-05-02', NULL);
@@ -71,4 +71,19 @@ def test_a_change_that_writes_every_number_reads_no_rows_of_its_own(scripted: Sc
     reply = chatdb.ask("Bramble (in since 1 May 2025) went home on 6 May 2025", allow_writes=True)
     assert not reply.pending and scripted.remaining == 0, reply.answer
     assert chatdb.session.rows("SELECT left_on::VARCHAR FROM stays WHERE stay_id = 2") == [("2025-05-06",)]
+    chatdb.close()
+
+
+def test_a_number_both_the_change_and_its_rows_write_makes_the_write_wait(scripted: ScriptedBackend):
+    """ "3 days to fix" read by the change as moving her arrival 3 days on, and by the damage as its days: a
+    number given once is written twice, and the write waits, saying so."""
+    chatdb = ChatDB(model=scripted, schema=KENNELS, summarize=False)
+    shifted = {**LEFT, "set": [*LEFT["set"], {"column": "arrived_on", "how": "add", "value": "3"}]}
+    damage = {"damages": [{"repair_cost": 12.5, "days_to_fix": 3, "noted_on": "2025-05-06"}]}
+    scripted.push({"route": "write"}, shifted, damage)
+    text = "Bramble (in since 1 May 2025) went home on 6 May 2025; chewed bed, 12.50, 3 days to fix"
+    reply = chatdb.ask(text, allow_writes=True)
+    assert reply.pending and scripted.remaining == 0, reply.answer
+    assert "the request gives 3 once, which both the change and the rows beside it write" in reply.answer
+    assert chatdb.session.rows("SELECT count(*) FROM damages") == [(0,)]
     chatdb.close()

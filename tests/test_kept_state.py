@@ -30,16 +30,30 @@ def test_drops_of_a_run_ridden_set_the_runs_state_the_model_picks(scripted: Scri
     picked; Lin's run of the same day stays planned. The bike, listed but no state (no default), is not
     offered."""
     chatdb = ChatDB(model=scripted, schema=COURIER, summarize=False)
-    scripted.push({"route": "write"}, ADDS, DROPS, {"option": "set state to 'ridden'"})
+    ridden = {"option": "set state to 'ridden'"}
+    scripted.push({"route": "write"}, ADDS, DROPS, ridden, ridden)  # asked each way round
     reply = chatdb.ask("Tomas Ek rode his 5 June 2025 run: Elm Street 4 (4.50), Pier 2 (6.00)", allow_writes=True)
     assert not reply.pending and scripted.remaining == 0, reply.answer
-    offered = scripted.calls[-1].json_schema["properties"]["option"]["enum"]
-    assert offered == ["leave the runs row as it is", "set state to 'called off'", "set state to 'ridden'"]
+    offered = [call.json_schema["properties"]["option"]["enum"] for call in scripted.calls[-2:]]
+    assert offered[0] == ["leave the runs row as it is", "set state to 'called off'", "set state to 'ridden'"]
+    assert offered[1] == offered[0][::-1]
     assert chatdb.session.rows("SELECT run_id, state FROM runs ORDER BY run_id") == [(1, "ridden"), (2, "planned")]
     assert chatdb.session.rows("SELECT run_id, address FROM drops ORDER BY address") == [
         (1, "Elm Street 4"),
         (1, "Pier 2"),
     ]
+    chatdb.close()
+
+
+def test_a_state_picked_one_way_round_only_is_not_written(scripted: ScriptedBackend):
+    """Asked again with the options the other way round, the model picks another: the run is left as it is."""
+    chatdb = ChatDB(model=scripted, schema=COURIER, summarize=False)
+    picks = {"option": "set state to 'ridden'"}, {"option": "set state to 'called off'"}
+    scripted.push({"route": "write"}, ADDS, DROPS, *picks)
+    reply = chatdb.ask("Tomas Ek's 5 June 2025 run: Elm Street 4 (4.50), Pier 2 (6.00)", allow_writes=True)
+    assert not reply.pending and scripted.remaining == 0, reply.answer
+    assert chatdb.session.rows("SELECT state FROM runs ORDER BY run_id") == [("planned",), ("planned",)]
+    assert chatdb.session.rows("SELECT count(*) FROM drops WHERE run_id = 1") == [(2,)]
     chatdb.close()
 
 

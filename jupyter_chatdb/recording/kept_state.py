@@ -2,19 +2,20 @@
 under it may say the call was made ("Ida tuned Noor's upright"), so the call is 'done' now, though no
 word of the record is a state's. The model is shown the record, the kept row and the table's CHECK-listed
 entries of its states (listed columns with a default: the state a new row starts in) as options, leaving
-the row as it is first, and picks one in a short constrained call. Only an entry the schema lists can be
-written, on the one row the rows added belong to."""
+the row as it is first, and picks one in a short constrained call; asked again with the options the other
+way round (a small model leans to what it reads first or last), a state is set only where both agree. Only
+an entry the schema lists can be written, on the one row the rows added belong to."""
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+from collections.abc import Mapping, Sequence
 
 from ..llm.base import JSONSchema, Message
 from .change_choices import CHOICE_MAX_TOKENS, Option, choice_schema, row_text, state_options
 from .row_changes import Reading
 from .shapes import Shape
 
-__all__ = ["CHOICE_MAX_TOKENS", "state_question"]
+__all__ = ["CHOICE_MAX_TOKENS", "state_question", "states_offered"]
 
 INSTRUCTIONS = """\
 A record adds rows that belong to a kept row. Say what the kept row's state is after the record. Reply with \
@@ -35,19 +36,22 @@ Options: leave the stays row as it is | set state to 'home'
 {"option": "leave the stays row as it is"}"""
 
 
-def state_question(
-    request: str, table: str, shape: Shape, row: Mapping[str, object]
-) -> tuple[list[Message], JSONSchema, list[Option]] | None:
-    """The messages, schema and options of the question, for the kept row `row` of `table` (its shape's key
-    in the shapes read) that rows added by `request` belong to; None where its table lists no states."""
+def states_offered(table: str, shape: Shape, row: Mapping[str, object]) -> list[Option]:
+    """Leaving the kept row `row` of `table` (its shape's key in the shapes read) as it is, then each entry of
+    its table's states it is not in (the last listed first); none where its table lists no states."""
     states = {f.column.lower() for f in shape.fields if f.default is not None}  # a listed column a row starts in
     options = [
         option
         for option in state_options(Reading("change", table, (), ()), shape, row)
         if not option.reading.settings or option.reading.settings[0].column.lower() in states
     ]
-    if len(options) < 2:
-        return None
+    return options if len(options) > 1 else []
+
+
+def state_question(
+    request: str, shape: Shape, row: Mapping[str, object], options: Sequence[Option]
+) -> tuple[list[Message], JSONSchema]:
+    """The messages and schema of the question: `options` for the kept row `row`, after `request`."""
     messages: list[Message] = [
         {"role": "system", "content": INSTRUCTIONS},
         {
@@ -56,4 +60,4 @@ def state_question(
             f"Options: {' | '.join(o.text for o in options)}",
         },
     ]
-    return messages, choice_schema(options), options
+    return messages, choice_schema(options)

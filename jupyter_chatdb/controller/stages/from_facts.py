@@ -7,8 +7,11 @@ import datetime as dt
 import json
 from collections.abc import Generator, Iterator, Sequence
 from dataclasses import dataclass
+from decimal import Decimal
 
 from ...language.dates import SLASHED
+from ...language.numbers import STATED_NUMBER
+from ...language.spoken import spelled_numbers
 from ...recording import facts
 from ...recording.agreement import agreed
 from ...recording.day_order import ordered_day
@@ -33,7 +36,7 @@ from ...sql.rules import derived_columns
 from ..context import Context
 from ..events import Event, FactsExtracted, FactsNotUsed
 from ..kinds import Route
-from ..planned_steps import PlannedStep
+from ..planned_steps import PARAMETER, PlannedStep
 from ..stage import stage
 from .entry_picks import entries_asked_again, listed_values, references_given
 from .kept_state import states_after
@@ -130,7 +133,31 @@ def _rows_of_the_changed_row(ctx: Context) -> Generator[Event, None, None]:
     _take(ctx, read)
     ctx.steps = [*ctx.steps, *change]  # the rows found by the changed row as it is, then the change
     ctx.rows_of_the_change = tuple(shapes[name].table for name, _ in read.counts if name in shapes)
+    if twice := _written_twice(ctx, change, read):  # "late by: 34 days" as the fine's days and the due day's shift
+        ctx.held.append(
+            f"the request gives {', '.join(twice)} once, which both the change and the rows beside it write"
+        )
     yield FactsExtracted(read.counts, read.unstated, read.from_lines)
+
+
+def _written_twice(ctx: Context, change: Sequence[PlannedStep], read: _Written) -> list[str]:
+    """The numbers the request gives (in figures or words, counts of days too) that both the values `change`
+    sets and the rows `read` beside it write."""
+    set_parts = [step.sql.split(" WHERE ")[0] for step in change]
+    setting = [
+        *(value for part in set_parts for value in sql_values(part)),
+        *(ctx.params[name] for part in set_parts for name in PARAMETER.findall(part) if name in ctx.params),
+    ]
+    own = [write for write in read.writes if not write.finds[0]]  # not the lookup of the changed row
+    rows = [*read.params.values(), *(value for write in own for value in sql_values(write.sql))]
+    text = ctx.request.text
+    said = {float(n) for n in STATED_NUMBER.findall(text.replace(",", ""))} | set(spelled_numbers(text))
+    both = (_numbers(setting) & _numbers(rows) & said) - {0.0}
+    return [f"{n:g}" for n in sorted(both)]
+
+
+def _numbers(values: Sequence[object]) -> set[float]:
+    return {float(v) for v in values if isinstance(v, (int, float, Decimal)) and not isinstance(v, bool)}
 
 
 def _take(ctx: Context, read: _Written) -> None:

@@ -1,15 +1,15 @@
 """The state of a kept row that new rows were written under, as the record leaves it (`recording/kept_state.py`):
-one short constrained call per such row whose table lists states, and an UPDATE of the one row where the
-model picks a state other than its own."""
+a short constrained call per such row whose table lists states, asked again the other way round where it
+picks a state, and an UPDATE of the one row where both pick the same state other than its own."""
 
 from __future__ import annotations
 
 import json
 from collections.abc import Generator, Mapping, Sequence
 
-from ...recording.change_choices import chosen
+from ...recording.change_choices import Option, chosen
 from ...recording.changes import Write
-from ...recording.kept_state import CHOICE_MAX_TOKENS, state_question
+from ...recording.kept_state import CHOICE_MAX_TOKENS, state_question, states_offered
 from ...recording.resolve import StoredRows
 from ...recording.shapes import Shape
 from ...sql.names import quote_identifier, quote_table
@@ -33,18 +33,16 @@ def states_after(
             continue
         shape = shapes[name]
         row = stored.one_row(table, where, ctx.params)
-        asked = state_question(ctx.request.text, name, shape, row) if row is not None else None
-        if asked is None:
+        options = states_offered(name, shape, row) if row is not None else []
+        if row is None or not options:
             continue
-        messages, schema, options = asked
-        completion = yield from ctx.calls("state", messages, schema, CHOICE_MAX_TOKENS)
-        try:
-            picked = chosen(json.loads(completion.text), options)
-        except json.JSONDecodeError:
-            picked = None
-        setting = picked.reading.settings[0] if picked is not None and picked.reading.settings else None
-        if setting is None:
-            continue
+        first = yield from _picked(ctx, shape, row, options)
+        if first is None or not first.reading.settings:
+            continue  # left as it is
+        again = yield from _picked(ctx, shape, row, options[::-1])
+        if again != first:
+            continue  # picked one way round only
+        setting = first.reading.settings[0]
         parameter = f"state{len(steps) + 1}"
         ctx.params[parameter] = setting.value
         column, key = quote_identifier(setting.column), quote_identifier(shape.returned_key)
@@ -55,3 +53,15 @@ def states_after(
             )
         )
     return steps
+
+
+def _picked(
+    ctx: Context, shape: Shape, row: Mapping[str, object], options: Sequence[Option]
+) -> Generator[Event, None, Option | None]:
+    """The option the model picks for the kept row; None where its reply names none."""
+    messages, schema = state_question(ctx.request.text, shape, row, options)
+    completion = yield from ctx.calls("state", messages, schema, CHOICE_MAX_TOKENS)
+    try:
+        return chosen(json.loads(completion.text), options)
+    except json.JSONDecodeError:
+        return None
