@@ -69,3 +69,16 @@ def test_a_run_left_as_it_is_keeps_its_state(scripted: ScriptedBackend):
     assert not any("UPDATE" in sql for sql in reply.sql)
     assert chatdb.session.rows("SELECT count(*) FROM drops WHERE run_id = 1") == [(2,)]
     chatdb.close()
+
+
+def test_a_run_past_its_starting_state_is_not_asked_about(scripted: ScriptedBackend):
+    """Lin's run is called off already (no longer 'planned', the state runs start in): drops written under
+    it ask nothing about its state, which stays as it is."""
+    chatdb = ChatDB(model=scripted, schema=COURIER, summarize=False)
+    chatdb.session.rows("UPDATE runs SET state = 'called off' WHERE run_id = 2")
+    scripted.push({"route": "write"}, ADDS, {"drops": [{"address": "Pier 2", "fee": 6}]})
+    reply = chatdb.ask("Lin Wu's 5 June 2025 run: Pier 2 (6.00)", allow_writes=True)
+    assert not reply.pending and scripted.remaining == 0, reply.answer
+    assert chatdb.session.rows("SELECT state FROM runs ORDER BY run_id") == [("planned",), ("called off",)]
+    assert chatdb.session.rows("SELECT run_id, address FROM drops") == [(2, "Pier 2")]
+    chatdb.close()

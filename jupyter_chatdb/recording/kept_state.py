@@ -37,9 +37,11 @@ Options: leave the stays row as it is | set state to 'home'
 
 
 def states_offered(table: str, shape: Shape, row: Mapping[str, object]) -> list[Option]:
-    """Leaving the kept row `row` of `table` (its shape's key in the shapes read) as it is, then each entry of
-    its table's states it is not in (the last listed first); none where its table lists no states."""
-    states = {f.column.lower() for f in shape.fields if f.default is not None}  # a listed column a row starts in
+    """Leaving the kept row `row` of `table` (its shape's key in the shapes read) as it is, then each other
+    entry of its table's states (the last listed first); none where its table lists no states, or the row
+    has left the state rows start in (a job on the stand already is not moved on by the parts fitted)."""
+    # a listed column a row starts in (its default), the row still in it: a booking with work written under it
+    states = {f.column.lower() for f in shape.fields if f.default is not None and row.get(f.column) == f.default}
     options = [
         option
         for option in state_options(Reading("change", table, (), ()), shape, row)
