@@ -35,11 +35,14 @@ LEFT = {
 
 def test_a_stay_ended_with_a_damage_writes_the_damage_on_that_stay(scripted: ScriptedBackend):
     """Bramble's stay from 1 May ends on 6 May; the chewed bed's 12.50 is a damage of that stay, not left
-    out (the write would wait, saying 12.50 is unwritten) nor put on her earlier stay."""
+    out (the write would wait, saying 12.50 is unwritten) nor put on her earlier stay. The write waits
+    with the damage shown; approved, it writes both."""
     chatdb = ChatDB(model=scripted, schema=KENNELS, summarize=False)
     scripted.push({"route": "write"}, LEFT, {"damages": [{"repair_cost": 12.5, "noted_on": "2025-05-06"}]})
     reply = chatdb.ask("Bramble (in since 1 May 2025) went home on 6 May 2025; chewed bed, 12.50", allow_writes=True)
-    assert not reply.pending and scripted.remaining == 0, reply.answer
+    assert reply.pending and scripted.remaining == 0, reply.answer  # rows read beside a change wait, shown
+    assert "1 damages row(s) read beside the change" in reply.answer and "nothing written holds" not in reply.answer
+    chatdb.apply(reply)  # approved as shown
     assert chatdb.session.rows("SELECT stay_id, left_on::VARCHAR FROM stays ORDER BY stay_id") == [
         (1, "2025-03-04"),
         (2, "2025-05-06"),
