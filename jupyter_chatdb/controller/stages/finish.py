@@ -173,7 +173,7 @@ def fall_back(ctx: Context) -> Iterator[Event]:
 def _adds_to_a_change(does: str, changes: tuple[TableChange, ...], its_own: tuple[str, ...] = ()) -> str | None:
     """Why a change or removal that adds rows waits: the request was read as changing rows already kept.
     `its_own`: tables given rows belonging to the changed row, read for the numbers the change left
-    (`from_facts._rows_of_the_changed_row`): added as read.
+    (`from_facts._rows_of_the_changed_row`, which holds the write with its own reason): not this one.
 
     >>> added = TableChange("t", pd.DataFrame({"id": []}), pd.DataFrame({"id": [2]}), ("id",))
     >>> _adds_to_a_change("change", (added,))
