@@ -132,7 +132,7 @@ class Context:
     changes_read: tuple[str, ...] = ()  # "table.column" each setting of the change the model read sets
     adds_to: str = ""  # the table a write was read as adding rows to (`read_change`), its rows read by it
     new_row_read: tuple[tuple[str, object], ...] = ()  # (field, value) the change reading gave a new row of `adds_to`
-    lines_of: tuple[str, ...] = ()  # (table, WHERE) the one row a change written sets, for the rows it brings
+    lines_of: tuple[str, str] | None = None  # (table, WHERE) the one row a change sets, for the rows it brings
     rows_of_the_change: tuple[str, ...] = ()  # the tables given rows belonging to that row, read for it
     held: list[str] = field(default_factory=list)  # why a write waits for approval even where writes are allowed
     steps: list[PlannedStep] = field(default_factory=list)  # the plan

@@ -349,13 +349,18 @@ def _is_unlisted(setting: Setting, field_: Field) -> bool:
 
 
 def choice_messages(
-    request: str, shape: Shape, row: Mapping[str, object] | None, options: Sequence[Option]
+    request: str,
+    shape: Shape,
+    row: Mapping[str, object] | None,
+    options: Sequence[Option],
+    instructions: str = INSTRUCTIONS,
 ) -> list[Message]:
-    """The choice call's messages: the request, the kept row the reading names, the options."""
-    shown = f"Row: {shape.table} {row_text(shape, row)}" if row is not None else f"Rows: several {shape.table} rows"
+    """The choice call's messages: the request, the kept row the reading names, the options; `instructions`:
+    what the choice is about (`kept_state.py` asks a row's state after rows written under it)."""
+    shown = f"Row: {shape.table} {_row_text(shape, row)}" if row is not None else f"Rows: several {shape.table} rows"
     listed = " | ".join(o.text for o in options)
     return [
-        {"role": "system", "content": INSTRUCTIONS},
+        {"role": "system", "content": instructions},
         {"role": "user", "content": f"Request: {request}\n{shown}\nOptions: {listed}"},
     ]
 
@@ -375,7 +380,7 @@ def chosen(reply: object, options: Sequence[Option]) -> Option | None:
     return next((o for o in options if o.text == picked), None)
 
 
-def row_text(shape: Shape, row: Mapping[str, object]) -> str:
+def _row_text(shape: Shape, row: Mapping[str, object]) -> str:
     columns = list(dict.fromkeys([*shape.unique, *(f.column for f in shape.fields)]))[:MAX_SHOWN_COLUMNS]
     return ", ".join(f"{c} {_quoted(row[c])}" for c in columns if c in row and row[c] is not None)
 

@@ -11,7 +11,7 @@ from __future__ import annotations
 from collections.abc import Mapping, Sequence
 
 from ..llm.base import JSONSchema, Message
-from .change_choices import CHOICE_MAX_TOKENS, Option, choice_schema, row_text, state_options
+from .change_choices import CHOICE_MAX_TOKENS, Option, choice_messages, choice_schema, state_options
 from .row_changes import Reading
 from .shapes import Shape
 
@@ -54,12 +54,4 @@ def state_question(
     request: str, shape: Shape, row: Mapping[str, object], options: Sequence[Option]
 ) -> tuple[list[Message], JSONSchema]:
     """The messages and schema of the question: `options` for the kept row `row`, after `request`."""
-    messages: list[Message] = [
-        {"role": "system", "content": INSTRUCTIONS},
-        {
-            "role": "user",
-            "content": f"Request: {request}\nRow: {shape.table} {row_text(shape, row)}\n"
-            f"Options: {' | '.join(o.text for o in options)}",
-        },
-    ]
-    return messages, choice_schema(options)
+    return choice_messages(request, shape, row, options, INSTRUCTIONS), choice_schema(options)

@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import datetime as dt
 import json
-from collections.abc import Generator, Iterator, Sequence
+from collections.abc import Generator, Iterable, Iterator, Sequence
 from dataclasses import dataclass
 from decimal import Decimal
 
@@ -60,8 +60,8 @@ def write_from_facts(ctx: Context) -> Iterator[Event]:
     """
     if ctx.route != Route.WRITE or ctx.request.approved:
         return
-    if ctx.lines_of:
-        yield from _rows_of_the_changed_row(ctx)
+    if ctx.lines_of is not None:
+        yield from _rows_of_the_changed_row(ctx, *ctx.lines_of)
         return
     if ctx.steps:
         return
@@ -107,14 +107,13 @@ def write_from_facts(ctx: Context) -> Iterator[Event]:
     yield FactsNotUsed(failed.reason, failed.unstated)
 
 
-def _rows_of_the_changed_row(ctx: Context) -> Generator[Event, None, None]:
+def _rows_of_the_changed_row(ctx: Context, table: str, where: str) -> Generator[Event, None, None]:
     """A change written (`read_change`) that leaves numbers the request gives unwritten, on a table whose
     rows have rows of their own (a loan returned, ten days late, with a fine of 1.50): those rows read as
     new rows belonging to the changed row, offered only their tables (and those they name), and written
     before the change, which is kept as it is; the write waits, the rows shown for approval (it waited
     before, on the numbers it left). Where the reading writes none of the numbers left, the change stays
     alone (and waits, saying which numbers it leaves)."""
-    table, where = ctx.lines_of
     rules = ctx.services.rules
     every = shapes_of(ctx.session, ctx.catalog, derived_columns(rules) if rules is not None else {})
     every = {name: shape for name, shape in every.items() if shape.fields}
@@ -124,7 +123,7 @@ def _rows_of_the_changed_row(ctx: Context) -> Generator[Event, None, None]:
     offered = {*own, *(parent for name in own for parent in parents(every[name]))} - {table}
     shapes = {name: shape for name, shape in every.items() if name in offered}
     change = list(ctx.steps)
-    left = unused_numbers(ctx.request.text, [*ctx.params.values(), *(v for s in change for v in sql_values(s.sql))])
+    left = _numbers_left(ctx, ctx.params.values(), [step.sql for step in change])
     if not own or not left:
         return
     read = yield from _read(ctx, shapes, tuple(own) if len(own) == 1 else (), (every[table], where))
@@ -176,10 +175,13 @@ def _take(ctx: Context, read: _Written) -> None:
 def _unused(ctx: Context, read: _Written, beside: Sequence[PlannedStep] = ()) -> list[str]:
     """The numbers the request gives that nothing `read` writes holds (`recording/unused.py`), nor the
     steps `beside` it (with the values bound for them)."""
-    statements = [write.sql for write in read.writes] + [step.sql for step in beside]
-    beside_values = list(ctx.params.values()) if beside else []
-    written = [*read.params.values(), *beside_values, *(value for sql in statements for value in sql_values(sql))]
-    return unused_numbers(ctx.request.text, written)
+    bound = [*read.params.values(), *(ctx.params.values() if beside else ())]
+    return _numbers_left(ctx, bound, [write.sql for write in read.writes] + [step.sql for step in beside])
+
+
+def _numbers_left(ctx: Context, bound: Iterable[object], statements: Sequence[str]) -> list[str]:
+    """The numbers the request gives that neither the values `bound` nor the `statements` hold."""
+    return unused_numbers(ctx.request.text, [*bound, *(value for sql in statements for value in sql_values(sql))])
 
 
 def _without_its_lines(shapes: dict[str, Shape], read: _Written) -> str:
