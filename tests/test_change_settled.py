@@ -83,13 +83,27 @@ def test_the_day_a_record_is_dated_set_over_the_rows_day_still_narrows_by_the_da
     ]
 
 
-def test_a_day_the_change_moves_the_row_to_names_no_row_and_the_write_waits(kennel: ChatDB, scripted: ScriptedBackend):
-    """'moved from 10 July to 14 July', read with the dog alone naming the rows: the column set to another
-    day is not narrowed by the day it is moved from, so two rows are named and the write waits."""
+def test_the_day_a_change_moves_the_row_from_names_it(kennel: ChatDB, scripted: ScriptedBackend):
+    """'moved from 10 July to 14 July', read with the dog alone naming the rows: the day it is moved from
+    names the July stay, which alone moves."""
     moved = {"column": "booked_from", "how": "to", "value": "2024-07-14"}
     scripted.push({"route": "write"}, change([("dog", "Pip")], moved))
+    reply = kennel.ask("Pip's stay moved from 10 July 2024 to 14 July 2024", allow_writes=True)
+    assert not reply.pending, reply.answer
+    assert stays(kennel) == [
+        (1, "2024-06-03", "collected", 40),
+        (2, "2024-07-14", "booked", 60),
+        (3, "2024-06-01", "checked_in", 30),
+    ]
+
+
+def test_a_day_the_change_moves_the_row_to_names_no_row_and_the_write_waits(kennel: ChatDB, scripted: ScriptedBackend):
+    """'moved to 3 June', read with the dog alone naming the rows: Pip's June stay holds that day already,
+    but the day a row is moved to names no row it is moved from; two rows are named and the write waits."""
+    moved = {"column": "booked_from", "how": "to", "value": "2024-06-03"}
+    scripted.push({"route": "write"}, change([("dog", "Pip")], moved))
     events: list[Event] = []
-    reply = kennel.ask("Pip's stay moved from 10 July 2024 to 14 July 2024", allow_writes=True, on_event=events.append)
+    reply = kennel.ask("Pip's stay moved to 3 June 2024", allow_writes=True, on_event=events.append)
     assert reply.pending
     assert "2 rows of stays" in next(e for e in events if isinstance(e, ApprovalNeeded)).reason
     assert stays(kennel)[1] == (2, "2024-07-10", "booked", 60)

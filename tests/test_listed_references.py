@@ -70,3 +70,35 @@ def test_a_reference_given_as_a_key_and_a_number_is_the_row_of_that_number(scrip
     assert "stays.berth_code = 'B4': the request names no such berths row" in reply.answer
     assert chatdb.session.rows("SELECT boat, berth_code, nights FROM stays ORDER BY 1") == [("Sea Wren", "B4", 2)]
     chatdb.close()
+
+
+GROOMING = """
+CREATE TABLE grooms (dog VARCHAR NOT NULL, groomed_on DATE NOT NULL,
+                     finish VARCHAR NOT NULL DEFAULT 'plain' CHECK (finish IN ('plain', 'trimmed', 'show cut')));
+"""
+
+
+def test_words_for_a_listed_column_with_a_default_picked_two_ways_wait(scripted: ScriptedBackend):
+    """The words "a tidy-up" for a groom's finish, a column with a default: the model picks 'trimmed', and with the
+    list the other way round 'show cut'. A guess, not a reading: the write waits, saying so."""
+    chatdb = ChatDB(model=scripted, schema=GROOMING, summarize=False)
+    read = {"grooms": [{"dog": "Rex", "groomed_on": "2025-04-02", "finish": "a tidy-up"}]}
+    scripted.push({"route": "write"}, read, {"value": "trimmed"}, {"value": "show cut"})
+    reply = chatdb.ask("Rex was groomed on 2025-04-02, a tidy-up", allow_writes=True)
+    assert reply.pending and scripted.remaining == 0
+    assert "'a tidy-up' was read as 'trimmed', and as 'show cut' asked again" in reply.answer
+    assert chatdb.session.rows("SELECT count(*) FROM grooms") == [(0,)]
+    chatdb.close()
+
+
+def test_words_for_a_listed_column_with_a_default_picked_the_same_both_ways_are_written(scripted: ScriptedBackend):
+    """The same pick with the list each way round (the words kept offered last both times): written."""
+    chatdb = ChatDB(model=scripted, schema=GROOMING, summarize=False)
+    read = {"grooms": [{"dog": "Rex", "groomed_on": "2025-04-02", "finish": "a tidy-up"}]}
+    scripted.push({"route": "write"}, read, {"value": "trimmed"}, {"value": "trimmed"})
+    reply = chatdb.ask("Rex was groomed on 2025-04-02, a tidy-up", allow_writes=True)
+    assert not reply.pending and scripted.remaining == 0, reply.answer
+    offered = [call.json_schema["properties"]["value"]["enum"] for call in scripted.calls[-2:]]
+    assert offered == [["plain", "trimmed", "show cut", "a tidy-up"], ["show cut", "trimmed", "plain", "a tidy-up"]]
+    assert chatdb.session.rows("SELECT dog, finish FROM grooms") == [("Rex", "trimmed")]
+    chatdb.close()

@@ -5,15 +5,23 @@ who did the work (`tuner_no`, a reference to tuners) where the request says "Ida
 Where a new row lacks only references (and dates, left to `undated.py`), and for each the request names
 exactly one kept row of the table referred to that the row does not refer to already, the row refers to it
 (`referring_to_the_one_named`).
+
+It may also fill one with a number the request gives for something else: "Paul Roy took the Pirate
+Captain costume out for 5 days" read as the costume coded '5'. A reference naming no kept row, to a table this reading adds
+no row to and whose rows need more than a name to add, cannot be written as read; where the request names
+exactly one kept row of that table the row does not refer to already, it refers to that row instead
+(`named_for_what_names_nothing`).
 """
 
 from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
 
+from .described import described_in
 from .facts import lacks
 from .named_rows import NamedRow
-from .shapes import Shape
+from .resolve import StoredRows
+from .shapes import Field, Shape, shape_named
 
 
 def referring_to_the_one_named(
@@ -61,3 +69,69 @@ def referring_to_the_one_named(
             return None
         filled[field.name] = candidates.pop()
     return filled
+
+
+def named_for_what_names_nothing(
+    shapes: Mapping[str, Shape], rows: Mapping[str, list], named: Sequence[NamedRow], stored: StoredRows
+) -> dict[str, list]:
+    """`rows` (table -> rows read), each reference naming no kept row (by its name, a label or a
+    description) to a table no row read adds and whose rows need more than a name, given instead the one
+    kept row of that table the request names (`named`) that its row does not refer to already; as they are
+    where the request names none or several such rows."""
+    fixed: dict[str, list] = {}
+    for table, listed in rows.items():
+        shape = shapes.get(table)
+        fixed[table] = (
+            listed
+            if shape is None
+            else [_with_names_for_nothing(shapes, shape, row, rows, named, stored) for row in listed]
+        )
+    return fixed
+
+
+def _with_names_for_nothing(
+    shapes: Mapping[str, Shape],
+    shape: Shape,
+    row: dict,
+    rows: Mapping[str, list],
+    named: Sequence[NamedRow],
+    stored: StoredRows,
+) -> dict:
+    filled = dict(row)
+    for field in shape.fields:
+        reference, value = field.reference, row.get(field.name)
+        if reference is None or not reference.name or value is None or not _names_nothing(shapes, field, value, stored):
+            continue
+        if _added_here(shapes, reference.table, rows) or not _needs_more_than_a_name(shapes, reference.table):
+            continue
+        held = {str(row.get(f.name)) for f in shape.fields if f.reference and f.reference.table == reference.table}
+        columns = {c.lower() for c in (reference.name, *reference.labels)}
+        candidates = {
+            str(n.value)
+            for n in named
+            if n.table.lower() == reference.table.lower() and n.column.lower() in columns and str(n.value) not in held
+        }
+        if len(candidates) == 1:
+            filled[field.name] = candidates.pop()
+    return filled
+
+
+def _names_nothing(shapes: Mapping[str, Shape], field: Field, value: object, stored: StoredRows) -> bool:
+    reference = field.reference
+    assert reference is not None
+    found = stored.find(reference.table, reference.labels or (reference.name,), value, reference.name)
+    return found is None and described_in(shapes, reference.table, str(value), stored, reference.name) is None
+
+
+def _added_here(shapes: Mapping[str, Shape], table: str, rows: Mapping[str, list]) -> bool:
+    """Whether the reading gives rows of `table` (by its name in the database)."""
+    return any(
+        listed and (s := shapes.get(name)) is not None and s.table.lower() == table.lower()
+        for name, listed in rows.items()
+    )
+
+
+def _needs_more_than_a_name(shapes: Mapping[str, Shape], table: str) -> bool:
+    """Whether a row of `table` cannot be added by its name alone (or is not offered to this reading)."""
+    shape = shape_named(shapes, table)
+    return shape is None or any(f.required and f.column != shape.natural_key for f in shape.fields)

@@ -308,6 +308,7 @@ def change_write(
         raise NotExpressible(f"it names no table it may change ({reading.table!r})")
     writer = _Writer(shape, stored, text, today, named, shapes)
     scratch = partial(_Writer, shape, stored, text, today, named, shapes)
+    reading = _without_the_row_copied_from(reading)
     reading = replace(reading, which=_said_or_related(_in_their_columns(reading.which, writer), scratch))
     if not any(writer.field(s.column) for s in reading.settings):  # "set the rack" on an order: read for its names
         reading = replace(reading, settings=())
@@ -518,7 +519,8 @@ def _on_the_day_given(
     """`picks`, and where they meet several rows, the one day the request gives that a date column they do
     not name holds on exactly one of them ("SG-2's job planned for 3 May": SG-2's jobs, the one that day),
     where the change sets that column to no other day but the one the record is dated (said before the
-    column is named). Only ever narrower; as they are where two days, or two columns, each leave a row."""
+    column is named), or moves it to another day (its old day said: "the booking for FR-5 (booked for 29
+    May) to 31 May"). Only ever narrower; as they are where two days, or two columns, each leave a row."""
     writer = scratch()
     if _meets(writer, picks) < 2:
         return tuple(picks)
@@ -538,12 +540,38 @@ def _on_the_day_given(
             continue  # set another way (cleared, moved on): not a value naming the row
         dated = days_before_its_name(field_.column, writer.text)  # "May 5 | gilded | SG-7 (planned for 29 April)"
         for day in days:
-            if set_to and set_to != {day} and (not set_to <= dated or day in dated):
-                continue  # "moved from 3 May to 9 May": 3 May may name the row, but the change sets it
+            if set_to and day in set_to:
+                continue  # the day it is moved to names no row it is moved from
+            if set_to and day in dated:
+                continue  # "moved from 3 May to 9 May", no column named: both may be the record's days
             extra = Pick(field_.column, day.isoformat())
             if _meets(scratch(), [*picks, extra]) == 1:
                 leaving.append(extra)
     return (*picks, leaving[0]) if len(leaving) == 1 else tuple(picks)
+
+
+def _without_the_row_copied_from(reading: Reading) -> Reading:
+    """`reading` without the values naming the row a value is copied from among those naming the rows it
+    changes, where they name those rows by another value of the same column too: "Ines uses Paul's phone
+    now" read as changing the customer named both 'Ines' and 'Paul' (no row is both).
+
+    >>> paul, ines = Pick("name", "Paul"), Pick("name", "Ines")
+    >>> copy = Setting("phone", "copy", "", (paul,))
+    >>> _without_the_row_copied_from(Reading("change", "customers", (ines, paul), (copy,))).which
+    (Pick(column='name', value='Ines'),)
+    >>> _without_the_row_copied_from(Reading("change", "customers", (paul,), (copy,))).which
+    (Pick(column='name', value='Paul'),)
+    """
+    sources = {(p.column.lower(), p.value.lower()) for s in reading.settings if s.how == "copy" for p in s.source}
+    values: dict[str, set[str]] = {}
+    for pick in reading.which:
+        values.setdefault(pick.column.lower(), set()).add(pick.value.lower())
+    kept = tuple(
+        p
+        for p in reading.which
+        if (p.column.lower(), p.value.lower()) not in sources or len(values[p.column.lower()]) < 2
+    )
+    return replace(reading, which=kept) if kept != reading.which else reading
 
 
 def _copied_from_the_row_itself(setting: Setting, which: Sequence[Pick], scratch: Callable[[], _Writer]) -> bool:

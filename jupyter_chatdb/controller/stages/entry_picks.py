@@ -185,10 +185,10 @@ def _given(
 def _chosen(
     ctx: Context, table: str, column: str, said: str, options: list[str], required: bool
 ) -> Generator[Event, None, tuple[str | None, str | None]]:
-    """The listed value the model takes `said` to mean, and what it takes asked again. It may keep `said`
-    (none fits) unless the column needs a value: then it must pick one ("a roomy spot" is one of the listed
-    pitch sizes), and is asked again with the list the other way round; a different pick the second time
-    is a guess, not a reading."""
+    """The listed value the model takes `said` to mean, and what it takes asked again with the list the
+    other way round; a different pick the second time is a guess, not a reading. It may keep `said` (none
+    fits) unless the column needs a value: then it must pick one ("a roomy spot" is one of the listed
+    pitch sizes). A column with a default is asked twice too: "came in" read once as a visit's 'no_show'."""
     text = ctx.request.text
     return (
         yield from _picks(
@@ -204,9 +204,9 @@ def _picks(
     ctx: Context, messages_of: Callable[[list[str]], list[Message]], options: list[str], kept: str | None = None
 ) -> Generator[Event, None, tuple[str | None, str | None]]:
     """The model's pick among `options` (None: none of them), then its pick with the list the other way
-    round; where it may keep `kept` instead, it is asked once (both picks are the one)."""
+    round; `kept`: the words it may keep instead (offered last both times), a pick of None."""
     picks = []
-    for shown in (options,) if kept is not None else (options, options[::-1]):
+    for shown in (options, options[::-1]):
         schema = {
             "type": "object",
             "properties": {"value": {"enum": shown if kept is None else [*shown, kept]}},

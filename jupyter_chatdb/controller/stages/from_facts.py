@@ -21,7 +21,7 @@ from ...recording.labelled_lines import filled_from_lines
 from ...recording.lengths import dated_by_length
 from ...recording.lists import one_row_per_item
 from ...recording.moments import leading_day, one_day_once, timed_as_said
-from ...recording.named_reference import referring_to_the_one_named
+from ...recording.named_reference import named_for_what_names_nothing, referring_to_the_one_named
 from ...recording.named_rows import NamedRow, codes_said, with_codes_named
 from ...recording.prompt import facts_messages
 from ...recording.reading_errors import WithoutItsRows
@@ -83,6 +83,14 @@ def write_from_facts(ctx: Context) -> Iterator[Event]:
             again = yield from _read(ctx, *_with_its_rows(shapes, header))
             if isinstance(again, _Written) and len(_unused(ctx, again)) < len(left):
                 read = again  # the lines it left out the first time, where they hold the numbers it gives
+        elif isinstance(read, _Written) and not required and (unused := _named_rows_left(ctx, shapes, read))[1]:
+            again = yield from _read(ctx, *_with_rows_referring(shapes, unused[0]))
+            if (
+                isinstance(again, _Written)
+                and not _named_rows_left(ctx, shapes, again)[1]
+                and len(_unused(ctx, again)) <= len(left)
+            ):
+                read = again  # a new customer's first hire of a kept costume: the hire it left out
         if isinstance(read, _Written):
             _take(ctx, read)
             ctx.steps += yield from states_after(ctx, shapes, read.writes)  # a visit's jobs: the visit made
@@ -182,6 +190,51 @@ def _unused(ctx: Context, read: _Written, beside: Sequence[PlannedStep] = ()) ->
 def _numbers_left(ctx: Context, bound: Iterable[object], statements: Sequence[str]) -> list[str]:
     """The numbers the request gives that neither the values `bound` nor the `statements` hold."""
     return unused_numbers(ctx.request.text, [*bound, *(value for sql in statements for value in sql_values(sql))])
+
+
+def _named_rows_left(ctx: Context, shapes: dict[str, Shape], read: _Written) -> tuple[str, list[str]]:
+    """A table `read` writes rows of, and the kept rows the request names (as it says them) that rows
+    referring to that table's rows would refer to, and that nothing `read` writes refers to: a new
+    customer's first hire of a kept costume, written without the hire. ("", []) where there are none."""
+    written = {table for table, _ in read.counts}
+    sql = " ".join(write.sql for write in read.writes).lower()
+    for table, _ in read.counts:
+        referring = [name for name in _referring(shapes, table) if name not in written]
+        referred = {parent.lower() for name in referring for parent in parents(shapes[name])}
+        referred -= {shapes[table].table.lower()}
+        if not referred:
+            continue
+        left = [
+            named.said
+            for named in rows_named(ctx, {n: shape for n, shape in shapes.items() if shape.table.lower() in referred})
+            if f'"{named.table.lower()}"' not in sql and f" {named.table.lower()} " not in sql
+        ]
+        if left:
+            return table, left
+    return "", []
+
+
+def _referring(shapes: dict[str, Shape], table: str) -> list[str]:
+    """The tables of `shapes` with a column referring to rows of `table`."""
+    target = shapes[table].table.lower()
+    return [
+        name
+        for name, shape in shapes.items()
+        if name != table
+        and any(
+            f.reference is not None and f.reference.table.lower() == target
+            for f in (*shape.fields, *shape.required_references)
+        )
+    ]
+
+
+def _with_rows_referring(shapes: dict[str, Shape], table: str) -> tuple[dict[str, Shape], tuple[str, ...]]:
+    """The tables to read a new `table` row by again, for the rows referring to it: it, those tables, and
+    the tables they name rows of; and the table the reading must give a row for (it)."""
+    referring = _referring(shapes, table)
+    named = {parent for name in (table, *referring) for parent in parents(shapes[name])}
+    names = {table, *referring} | {n for n, shape in shapes.items() if shape.table in named}
+    return {name: shape for name, shape in shapes.items() if name in names}, (table,)
 
 
 def _without_its_lines(shapes: dict[str, Shape], read: _Written) -> str:
@@ -317,6 +370,7 @@ def _written(
         stated = stated_only(uncopied, text, today, picks, changes | became, said, optional, kept.changes, naming)
     named = rows_named(ctx, shapes)
     rows, unstated = _without_made_up_rows(shapes, stated, kept.changes, stored, text, named)
+    rows = named_for_what_names_nothing(shapes, rows, named, stored)  # '5' of "5 days": the costume named
     unstated = (*kept.left_out, *copies, *unstated)
     made_up = frozenset(table for table, listed in stated.rows.items() if listed and not rows.get(table))
     gave = frozenset(table for table, listed in stated.rows.items() if listed and table in shapes)
