@@ -188,3 +188,31 @@ def test_a_key_copied_from_the_row_itself_is_no_change_and_a_state_of_the_row_re
         ("Rolo", "wiry"),
         ("Tux", None),
     ]
+
+
+def test_an_unsaid_state_asked_again_as_the_one_the_request_says_is_that_one(kennel: ChatDB, scripted: ScriptedBackend):
+    """ "Pip is in the kennel now, checked in for his July stay", read as 'collected', a state the request
+    does not say; asked again, the model picks 'checked_in', which it says: that is written, not held."""
+    collected = {"column": "stage", "how": "to", "value": "collected"}
+    scripted.push(
+        {"route": "write"},
+        change([("dog", "Pip"), ("booked_from", "2024-07-10")], collected),
+        {"option": "set stage to 'checked_in'"},
+    )
+    reply = kennel.ask("Pip is in the kennel now, checked in for his stay of 10 July 2024", allow_writes=True)
+    assert not reply.pending and scripted.remaining == 0, reply.answer
+    assert stays(kennel)[1] == (2, "2024-07-10", "checked_in", 60)
+
+
+def test_an_unsaid_state_asked_again_as_another_unsaid_one_waits(kennel: ChatDB, scripted: ScriptedBackend):
+    """Read as 'collected', asked again as 'cancelled': neither is said, so the write waits."""
+    collected = {"column": "stage", "how": "to", "value": "collected"}
+    scripted.push(
+        {"route": "write"},
+        change([("dog", "Pip"), ("booked_from", "2024-07-10")], collected),
+        {"option": "set stage to 'cancelled'"},
+    )
+    reply = kennel.ask("Pip's stay of 10 July 2024 is over", allow_writes=True)
+    assert reply.pending and scripted.remaining == 0
+    assert "the request does not say which stage" in reply.answer
+    assert stays(kennel)[1] == (2, "2024-07-10", "booked", 60)

@@ -40,3 +40,23 @@ def test_a_noun_and_number_two_tables_hold_names_nothing():
 
 def test_a_code_whose_letters_the_words_spell_is_found_as_before():
     assert [n.value for n in _named("loaner kayak 1 is back")] == ["L-1"]
+
+
+SKATE_SHOP = """
+CREATE TABLE skates (skate_code VARCHAR PRIMARY KEY, owner VARCHAR NOT NULL);
+CREATE TABLE spare_skates (tag VARCHAR PRIMARY KEY, size INTEGER NOT NULL);
+INSERT INTO skates VALUES ('SK-7', 'Ola Berg');
+INSERT INTO spare_skates VALUES ('PS-1', 38), ('PS-2', 42);
+"""
+
+
+def test_a_noun_that_is_another_word_of_the_tables_name_names_the_one_code_holding_the_number():
+    """ "spare 2": no table's name ends in 'spare', and the letters of 'PS-2' are no words said; the one
+    table with 'spare' in its name holds one code of that number."""
+    chatdb = ChatDB(model=ScriptedBackend(), schema=SKATE_SHOP, summarize=False)
+    try:
+        shapes = shapes_of(chatdb.session, Catalog.read(chatdb.session))
+        named = codes_said("lent: spare 2 while SK-7 is sharpened", shapes, StoredRows(chatdb.session))
+    finally:
+        chatdb.close()
+    assert [(n.table, n.value) for n in named if n.table == "spare_skates"] == [("spare_skates", "PS-2")]

@@ -13,6 +13,7 @@ import re
 from collections.abc import Callable, Mapping, Sequence
 
 from ..language.dates import DATES, SLASHED
+from ..language.words import stems, words
 from ..sql.catalog import TEXT_TYPES
 from .resolve import StoredRows
 from .shapes import Field, Shape, each_row
@@ -87,18 +88,37 @@ def said_as_nothing(value: object) -> bool:
     return isinstance(value, str) and NOTHING.match(value) is not None
 
 
+def no_such_value(value: object, column: str) -> bool:
+    """Whether `value` says its column has none: "no" and the column's own words ("no remarks").
+
+    >>> no_such_value("no remarks", "remarks"), no_such_value("No notes.", "vet_notes"), no_such_value("no", "notes")
+    (True, False, False)
+    >>> no_such_value("no nuts, extra oats", "notes")
+    False
+    """
+    said = NO_SUCH.match(value) if isinstance(value, str) else None
+    return said is not None and stems(said.group(1)) == stems(words(column))
+
+
+NO_SUCH = re.compile(r"^\s*no\s+([a-z][a-z ]*?)\s*\.?\s*$", re.IGNORECASE)
+
+
 def as_nothing(shapes: Mapping[str, Shape], read: Mapping[str, object]) -> dict[str, object]:
     """`read` (table -> rows), with each value said as nothing of a plain text field that may be empty set to
-    None (written NULL).
+    None (written NULL): words for nothing, or "no" and the column's own words.
 
     >>> members = Shape("members", (Field("email", "email", "VARCHAR", False),), "", "")
-    >>> as_nothing({"members": members}, {"members": [{"email": "none"}]})
-    {'members': [{'email': None}]}
+    >>> as_nothing({"members": members}, {"members": [{"email": "none"}, {"email": "no email"}]})
+    {'members': [{'email': None}, {'email': None}]}
     """
 
     def emptied(shape: Shape, row: dict) -> dict:
         return {
-            name: None if field is not None and not field.required and said_as_nothing(value) else value
+            name: None
+            if field is not None
+            and not field.required
+            and (said_as_nothing(value) or no_such_value(value, field.column))
+            else value
             for name, value in row.items()
             for field in (_plain_text(shape, name),)
         }

@@ -155,19 +155,23 @@ def _since_the_last_number(span: str) -> str:
 def _by_their_noun(spans: list[tuple[int, str]], shapes: Mapping[str, Shape], stored: StoredRows) -> list[NamedRow]:
     """The rows said as their table's noun and a number ("courtesy kayak 2" for the loaner kayak 'L-2'), where
     the code's letters are not the words said: for each number said right after a word whose stem is the
-    last word of a table's name, the one code of such tables holding that one number; none where there
+    last word of a table's name, the one code of such tables holding that one number; failing that, of
+    tables with that word anywhere in their name ("loaner 2" for the loaner bike 'LB-2'); none where there
     are several."""
     named: list[NamedRow] = []
     for number, said in spans:
         noun = stem(said.split()[-2]) if len(said.split()) > 1 else ""
-        found = [
-            NamedRow(shape.table, column, code, " ".join(said.split()[-2:]))
-            for shape in shapes.values()
-            if noun and stem(words(shape.table).split()[-1]) == noun
-            for column in _code_columns(shape)
-            for code in stored.codes_holding(shape.table, column, [number])
-            if _one_number(code) == number
-        ]
+        for naming in (lambda table: table[-1:], lambda table: table[:-1]):  # its last word, then the others
+            found = [
+                NamedRow(shape.table, column, code, " ".join(said.split()[-2:]))
+                for shape in shapes.values()
+                if noun and noun in {stem(word) for word in naming(words(shape.table).split())}
+                for column in _code_columns(shape)
+                for code in stored.codes_holding(shape.table, column, [number])
+                if _one_number(code) == number
+            ]
+            if found:
+                break
         if len(found) == 1:
             named += found
     return named

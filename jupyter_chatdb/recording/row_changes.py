@@ -284,7 +284,12 @@ class ChangeWrite:
 
 class Unanswerable(Exception):
     """Why a change cannot be written as read: the rows it names are not kept, or are not one (a question
-    for the user, before anything is written)."""
+    for the user, before anything is written); `names_a_row`: False where the value no row holds is a
+    count or an amount, which names no row the user may mean (a new record's values read as names)."""
+
+    def __init__(self, reason: str, *, names_a_row: bool = True) -> None:
+        super().__init__(reason)
+        self.names_a_row = names_a_row
 
 
 class NotBorneOut(Exception):
@@ -678,7 +683,9 @@ class _Writer:
         if value is None and column in self.shape.naming:  # "5kg puppy kibbles": the one labelled so
             value = self.held_in_words(self.shape, pick.value, column)
         if value is None:
-            raise Unanswerable(f"no row of {self.shape.table} has {column} {pick.value!r}")
+            # a count or an amount names no row the user means: "12 mites" read among a new check's names
+            named = field_ is None or not _is_numeric(field_) or column in self.shape.naming
+            raise Unanswerable(f"no row of {self.shape.table} has {column} {pick.value!r}", names_a_row=named)
         return column, value
 
     def assigned(self, setting: Setting, which: Sequence[Pick] = ()) -> tuple[str, str]:

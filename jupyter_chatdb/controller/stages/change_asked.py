@@ -99,6 +99,11 @@ def asked_again(
         first, then = next(
             (a, b) for a, b in zip(write.reading.settings, picked.reading.settings, strict=True) if a != b
         )
+        text = ctx.request.text
+        if first.column == then.column and entry_said(then.value, text) and not entry_said(first.value, text):
+            # "done and ready to collect", read as 'handed_over', then as 'ready': the entry it says
+            if (said := _written(ctx, picked, shapes, named)) is not None and not said[0].doubts:
+                return said
         doubt = f"the request does not say which {first.column}: read as '{first.value}', then as '{then.value}'"
         rest = tuple(s for s in write.reading.settings if s != first)
         narrower = _written(ctx, Option("", replace(write.reading, settings=rest)), shapes, named) if rest else None

@@ -134,7 +134,9 @@ def read_change(ctx: Context) -> Iterator[Event]:
         elif described is not None:
             write, stated_as = described
             shapes = wide
-        elif isinstance(failed, NotBorneOut):  # each thing named is kept, but the data bears no change out
+        elif isinstance(failed, NotBorneOut) or not failed.names_a_row:
+            # each thing named is kept (or what is not is a count, which names nothing), but the data bears
+            # no change out
             kept = yield from a_kept_row_instead(ctx, reading, shapes, named)
             if kept is None:
                 yield ChangeRead(reading.does, reading.table)  # the reading, the request is read as adding rows

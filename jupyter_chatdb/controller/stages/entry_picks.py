@@ -165,19 +165,20 @@ def references_given(ctx: Context, unnamed: Sequence[UnnamedReference]) -> Gener
 
 
 def _given_otherwise(ctx: Context, table: str, field: Field, value: object) -> Generator[Event, None, str]:
-    """The picks (`_given`, the list each way round) where either is not `value` ("'club' and 'elite'");
+    """The picks (`given_each_way`) where either is not `value` ("'club' and 'elite'");
     "" where both are."""
-    first, again = yield from _given(ctx, table, field.column, list(field.allowed))
+    first, again = yield from given_each_way(ctx, table, field.column, list(field.allowed))
     if first == value and again == value:
         return ""
     return " and ".join(dict.fromkeys(repr(p) for p in (first, again)))
 
 
-def _given(
+def given_each_way(
     ctx: Context, table: str, column: str, options: list[str]
 ) -> Generator[Event, None, tuple[str | None, str | None]]:
-    """The listed value the model reads the request to give for `column`, asked without the value read
-    first (shown its own pick, a small model keeps it: 'retired' for "back in the air"), the list each way round."""
+    """The value of `options` the model reads the request to give for `column`, asked without the value
+    read first (shown its own pick, a small model keeps it: 'retired' for "back in the air"), the list
+    each way round."""
     text = ctx.request.text
     return (yield from _picks(ctx, lambda shown: prompts.given_entry_messages(text, table, column, shown), options))
 

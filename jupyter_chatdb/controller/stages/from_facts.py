@@ -38,8 +38,10 @@ from ..events import Event, FactsExtracted, FactsNotUsed
 from ..kinds import Route
 from ..planned_steps import PARAMETER, PlannedStep
 from ..stage import stage
+from .day_picked import day_picked
 from .entry_picks import entries_asked_again, listed_values, references_given
 from .kept_state import states_after
+from .rows_left import RowsLeft, again_for_rows_referring, named_rows_left
 from .rows_named import rows_named
 
 FACTS_MAX_TOKENS = 500
@@ -83,11 +85,11 @@ def write_from_facts(ctx: Context) -> Iterator[Event]:
             again = yield from _read(ctx, *_with_its_rows(shapes, header))
             if isinstance(again, _Written) and len(_unused(ctx, again)) < len(left):
                 read = again  # the lines it left out the first time, where they hold the numbers it gives
-        elif isinstance(read, _Written) and not required and (unused := _named_rows_left(ctx, shapes, read))[1]:
-            again = yield from _read(ctx, *_with_rows_referring(shapes, unused[0]))
+        elif isinstance(read, _Written) and not required and (named_left := _rows_left(ctx, shapes, read)):
+            again = yield from _read(ctx, *again_for_rows_referring(shapes, named_left, ctx.request.text))
             if (
                 isinstance(again, _Written)
-                and not _named_rows_left(ctx, shapes, again)[1]
+                and not _rows_left(ctx, shapes, again)
                 and len(_unused(ctx, again)) <= len(left)
             ):
                 read = again  # a new customer's first hire of a kept costume: the hire it left out
@@ -192,49 +194,10 @@ def _numbers_left(ctx: Context, bound: Iterable[object], statements: Sequence[st
     return unused_numbers(ctx.request.text, [*bound, *(value for sql in statements for value in sql_values(sql))])
 
 
-def _named_rows_left(ctx: Context, shapes: dict[str, Shape], read: _Written) -> tuple[str, list[str]]:
-    """A table `read` writes rows of, and the kept rows the request names (as it says them) that rows
-    referring to that table's rows would refer to, and that nothing `read` writes refers to: a new
-    customer's first hire of a kept costume, written without the hire. ("", []) where there are none."""
-    written = {table for table, _ in read.counts}
-    sql = " ".join(write.sql for write in read.writes).lower()
-    for table, _ in read.counts:
-        referring = [name for name in _referring(shapes, table) if name not in written]
-        referred = {parent.lower() for name in referring for parent in parents(shapes[name])}
-        referred -= {shapes[table].table.lower()}
-        if not referred:
-            continue
-        left = [
-            named.said
-            for named in rows_named(ctx, {n: shape for n, shape in shapes.items() if shape.table.lower() in referred})
-            if f'"{named.table.lower()}"' not in sql and f" {named.table.lower()} " not in sql
-        ]
-        if left:
-            return table, left
-    return "", []
-
-
-def _referring(shapes: dict[str, Shape], table: str) -> list[str]:
-    """The tables of `shapes` with a column referring to rows of `table`."""
-    target = shapes[table].table.lower()
-    return [
-        name
-        for name, shape in shapes.items()
-        if name != table
-        and any(
-            f.reference is not None and f.reference.table.lower() == target
-            for f in (*shape.fields, *shape.required_references)
-        )
-    ]
-
-
-def _with_rows_referring(shapes: dict[str, Shape], table: str) -> tuple[dict[str, Shape], tuple[str, ...]]:
-    """The tables to read a new `table` row by again, for the rows referring to it: it, those tables, and
-    the tables they name rows of; and the table the reading must give a row for (it)."""
-    referring = _referring(shapes, table)
-    named = {parent for name in (table, *referring) for parent in parents(shapes[name])}
-    names = {table, *referring} | {n for n, shape in shapes.items() if shape.table in named}
-    return {name: shape for name, shape in shapes.items() if name in names}, (table,)
+def _rows_left(ctx: Context, shapes: dict[str, Shape], read: _Written) -> RowsLeft | None:
+    """The kept rows the request names that rows referring to a row `read` writes would refer to, where
+    nothing it writes refers to them (`rows_left.py`)."""
+    return named_rows_left(ctx, shapes, dict(read.counts), [write.sql for write in read.writes])
 
 
 def _without_its_lines(shapes: dict[str, Shape], read: _Written) -> str:
@@ -349,7 +312,10 @@ def _written(
     said, unsure, chosen = yield from listed_values(ctx, shapes, read, today)
     said |= codes
     try:
+        # a day in figures ordered before a length counts from it ("10/04/2024 ..., 28 days"), and after
+        read, first_doubts = _days_in_order(shapes, read, text, stored)
         read, two_ways = _days_in_order(shapes, _dates_as_said(shapes, read, text, today), text, stored)
+        two_ways = list(dict.fromkeys([*first_doubts, *two_ways]))
         kept = as_changes(shapes, read, text, stored)
         uncopied, copies = without_copies(shapes, kept.rows, text, stored)
     except facts.NotExpressible as reason:
@@ -385,13 +351,21 @@ def _written(
         return _NotWritten(str(reason), unstated, made_up & set(shapes), gave, again)
     except facts.NotExpressible as reason:
         return _NotWritten(str(reason), unstated, made_up & set(shapes), gave)
+    values_written = [*params.values(), *(value for write in writes for value in sql_values(write.sql))]
+    picked, days_doubted = yield from day_picked(ctx, shapes, rows, values_written)  # set on 30 April for 6 May
+    if picked is not rows:  # the day picked, written instead
+        try:
+            writes, params = facts.statements(shapes, picked, stored, [], text, bool(required), named, belongs_to)
+            rows = picked
+        except (WithoutItsRows, facts.NotExpressible):
+            days_doubted = ["the day picked for a new row could not be written; check the day before approving"]
     counts = tuple((table, len(listed)) for table, listed in rows.items() if listed)
     written = {table for table, _ in counts}
     guessed = tuple(g for g in stated.guessed if g.split(".")[0] in written)
     asked = yield from entries_asked_again(ctx, shapes, rows, chosen)
     unnamed = yield from references_given(ctx, unnamed_references(shapes, rows, text, stored, named, today))
     picked_two_ways = [doubt.why for doubt in unsure if doubt.holds_in(rows)]  # not of a value left out
-    doubts = (*two_ways, *picked_two_ways, *asked, *unlike_their_column(shapes, rows, stored), *unnamed)
+    doubts = (*two_ways, *picked_two_ways, *days_doubted, *asked, *unlike_their_column(shapes, rows, stored), *unnamed)
     return _Written(writes, params, counts, (*unstated, *set_aside), tuple(agreement.set_from_lines), guessed, doubts)
 
 
