@@ -156,7 +156,7 @@ def _by_their_noun(spans: list[tuple[int, str]], shapes: Mapping[str, Shape], st
     """The rows said as their table's noun and a number ("courtesy kayak 2" for the loaner kayak 'L-2'), where
     the code's letters are not the words said: for each number said right after a word whose stem is the
     last word of a table's name, the one code of such tables holding that one number; failing that, of
-    tables with that word anywhere in their name ("loaner 2" for the loaner bike 'LB-2'); none where there
+    tables with that word anywhere in their name ("spare 2" for the spare skate 'PS-2'); none where there
     are several."""
     named: list[NamedRow] = []
     for number, said in spans:

@@ -101,7 +101,7 @@ def asked_again(
         )
         text = ctx.request.text
         if first.column == then.column and entry_said(then.value, text) and not entry_said(first.value, text):
-            # "done and ready to collect", read as 'handed_over', then as 'ready': the entry it says
+            # "the kite is mended and ready", read as 'collected', then as 'ready': the entry it says
             if (said := _written(ctx, picked, shapes, named)) is not None and not said[0].doubts:
                 return said
         doubt = f"the request does not say which {first.column}: read as '{first.value}', then as '{then.value}'"

@@ -31,6 +31,8 @@ def day_picked(
             f"{shapes[doubt.table].table}.{doubt.column}: the request gives {', '.join(options)}; read as"
             f" '{doubt.read.isoformat()}', and asked again as {picks}"
         ]
+    if first == doubt.read.isoformat():
+        return rows, []  # the day read, picked both ways round
     fixed = {table: list(listed) for table, listed in rows.items()}
     fixed[doubt.table][doubt.index] = {**fixed[doubt.table][doubt.index], doubt.field: first}
     return fixed, []

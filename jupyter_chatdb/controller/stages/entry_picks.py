@@ -189,7 +189,7 @@ def _chosen(
     """The listed value the model takes `said` to mean, and what it takes asked again with the list the
     other way round; a different pick the second time is a guess, not a reading. It may keep `said` (none
     fits) unless the column needs a value: then it must pick one ("a roomy spot" is one of the listed
-    pitch sizes). A column with a default is asked twice too: "came in" read once as a visit's 'no_show'."""
+    pitch sizes). A column with a default is asked twice too: "a tidy-up" read once as a groom's 'show cut'."""
     text = ctx.request.text
     return (
         yield from _picks(

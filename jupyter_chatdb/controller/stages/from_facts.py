@@ -312,7 +312,7 @@ def _written(
     said, unsure, chosen = yield from listed_values(ctx, shapes, read, today)
     said |= codes
     try:
-        # a day in figures ordered before a length counts from it ("10/04/2024 ..., 28 days"), and after
+        # a day in figures ordered before a length counts from it ("05/06/2025 ..., for 14 days"), and after
         read, first_doubts = _days_in_order(shapes, read, text, stored)
         read, two_ways = _days_in_order(shapes, _dates_as_said(shapes, read, text, today), text, stored)
         two_ways = list(dict.fromkeys([*first_doubts, *two_ways]))
