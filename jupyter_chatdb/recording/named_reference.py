@@ -21,7 +21,7 @@ from .described import described_in
 from .facts import lacks
 from .named_rows import NamedRow
 from .resolve import StoredRows
-from .shapes import Field, Shape, shape_named
+from .shapes import Field, Reference, Shape, shape_named
 
 
 def referring_to_the_one_named(
@@ -53,22 +53,28 @@ def referring_to_the_one_named(
     for field in missing:
         reference = field.reference
         assert reference is not None
-        held = {
-            str(row.get(other.name))
-            for other in shape.fields
-            if other.reference is not None and other.reference.table.lower() == reference.table.lower()
-        }
-        candidates = {
-            str(n.value)
-            for n in named
-            if n.table.lower() == reference.table.lower()
-            and n.column.lower() in {c.lower() for c in (reference.name, *reference.labels)}
-            and str(n.value) not in held
-        }
-        if len(candidates) != 1:
+        if (one := _the_one_named(shape, row, reference, named)) is None:
             return None
-        filled[field.name] = candidates.pop()
+        filled[field.name] = one
     return filled
+
+
+def _the_one_named(
+    shape: Shape, row: Mapping[str, object], reference: Reference, named: Sequence[NamedRow]
+) -> str | None:
+    """The one kept row of the table `reference` refers to that the request names (`named`, by its key or a
+    label) and `row` does not refer to already; None where it names none or several."""
+    table = reference.table.lower()
+    held = {
+        str(row.get(f.name)) for f in shape.fields if f.reference is not None and f.reference.table.lower() == table
+    }
+    columns = {c.lower() for c in (reference.name, *reference.labels)}
+    candidates = {
+        str(n.value)
+        for n in named
+        if n.table.lower() == table and n.column.lower() in columns and str(n.value) not in held
+    }
+    return candidates.pop() if len(candidates) == 1 else None
 
 
 def named_for_what_names_nothing(
@@ -104,15 +110,8 @@ def _with_names_for_nothing(
             continue
         if _added_here(shapes, reference.table, rows) or not _needs_more_than_a_name(shapes, reference.table):
             continue
-        held = {str(row.get(f.name)) for f in shape.fields if f.reference and f.reference.table == reference.table}
-        columns = {c.lower() for c in (reference.name, *reference.labels)}
-        candidates = {
-            str(n.value)
-            for n in named
-            if n.table.lower() == reference.table.lower() and n.column.lower() in columns and str(n.value) not in held
-        }
-        if len(candidates) == 1:
-            filled[field.name] = candidates.pop()
+        if (one := _the_one_named(shape, row, reference, named)) is not None:
+            filled[field.name] = one
     return filled
 
 
