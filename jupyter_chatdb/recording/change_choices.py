@@ -10,7 +10,9 @@ touches (every option keeps the rows the first reading named, or the one row the
 
 A number asked again the same way (the new value, or an amount to add or take off) was tried and left
 out: on the fruit shop it turned "set the price to 0.80" into taking 0.80 off, and it fixed no tune
-record (docs/benchmarks.md, issue 51, fourth session)."""
+record (docs/benchmarks.md, issue 51, fourth session). A change read with nothing to set is another case:
+a number the request gives is offered for the row's number columns (`number_options`), asked each way
+round."""
 
 from __future__ import annotations
 
@@ -24,10 +26,12 @@ from .picks import entry_said, mapped
 from .related import reachable
 from .row_changes import Pick, Reading, Setting
 from .shapes import Field, Shape, json_type
+from .unused import numbers_given
 
 CHOICE_MAX_TOKENS = 48
 MAX_OPTIONS = 9
 MAX_SHOWN_COLUMNS = 10
+MAX_NUMBERS = 2  # the numbers a change that sets nothing is offered, in the order the request gives them
 
 INSTRUCTIONS = """\
 You check what a write request does to a kept row. Reply with JSON: "option", the one option that does \
@@ -189,6 +193,34 @@ def state_options(reading: Reading, shape: Shape, row: Mapping[str, object]) -> 
     if reading.does != "change" or not states:
         return []
     return [Option(f"leave the {shape.table} row as it is", reading), *states][:MAX_OPTIONS]
+
+
+def number_options(reading: Reading, shape: Shape, text: str) -> list[Option]:
+    """For a change of one kept row that sets nothing its table has, where the request gives a number that
+    does not name the row ("attendance correction | add to attendance: 3"): adding it to, taking it off and
+    setting each number column of the row's own that names no row (no key, no reference, no listed
+    column); none where the request gives no such number. What the model picks is written as any reading
+    is, the number the request's own."""
+    if reading.does != "change" or reading.settings:
+        return []
+    naming = {p.value.strip() for p in reading.which}
+    numbers = [n for n in numbers_given(text) if n not in naming][:MAX_NUMBERS]
+    by = {p.column.lower() for p in reading.which} | {c.lower() for c in (*shape.naming, shape.returned_key)}
+    columns = [
+        f.column
+        for f in shape.fields
+        if f.reference is None
+        and not f.allowed
+        and json_type(f) in ("integer", "number")
+        and f.column.lower() not in by
+    ]
+    ways = (("add", "add {n} to {c}"), ("subtract", "take {n} off {c}"), ("to", "set {c} to {n}"))
+    return [
+        Option(said.format(n=n, c=c), Reading("change", reading.table, reading.which, (Setting(c, how, n),)))
+        for n in numbers
+        for c in columns
+        for how, said in ways
+    ][:MAX_OPTIONS]
 
 
 def kept_row_options(reading: Reading, shape: Shape, row: Mapping[str, object], text: str) -> list[Option]:

@@ -314,6 +314,7 @@ def change_write(
     writer = _Writer(shape, stored, text, today, named, shapes)
     scratch = partial(_Writer, shape, stored, text, today, named, shapes)
     reading = _without_the_row_copied_from(reading)
+    reading = _named_otherwise(reading, scratch)
     reading = replace(reading, which=_said_or_related(_in_their_columns(reading.which, writer), scratch))
     if not any(writer.field(s.column) for s in reading.settings):  # "set the rack" on an order: read for its names
         reading = replace(reading, settings=())
@@ -577,6 +578,23 @@ def _without_the_row_copied_from(reading: Reading) -> Reading:
         if (p.column.lower(), p.value.lower()) not in sources or len(values[p.column.lower()]) < 2
     )
     return replace(reading, which=kept) if kept != reading.which else reading
+
+
+def _named_otherwise(reading: Reading, scratch: Callable[[], _Writer]) -> Reading:
+    """A change naming its rows only by the very values it sets, which no row holds ("from now on write to
+    me at ada@example.org" read as the row whose e-mail is that address): a row is not named by what it is
+    about to hold. The rows are the kept ones of its table the request names, where together they meet
+    exactly one; else as read."""
+    setting_to = {(s.column.lower(), s.value.lower()) for s in reading.settings if s.how == "to"}
+    if not reading.which or any((p.column.lower(), p.value.lower()) not in setting_to for p in reading.which):
+        return reading
+    writer = scratch()
+    if _meets(writer, reading.which):
+        return reading
+    own = {writer.shape.table.lower(), reading.table.lower()}
+    named = {Pick(n.column, str(n.value)) for n in writer.named if n.table.lower() in own}
+    picks = tuple(sorted((p for p in named if _meets(scratch(), [p]) == 1), key=lambda p: (p.column, p.value)))
+    return replace(reading, which=picks) if picks and _meets(scratch(), picks) == 1 else reading
 
 
 def _copied_from_the_row_itself(setting: Setting, which: Sequence[Pick], scratch: Callable[[], _Writer]) -> bool:

@@ -25,6 +25,7 @@ from ...recording.change_choices import (
     emptying_options,
     entries_not_held,
     kept_row_options,
+    number_options,
     options_for,
     promoted_options,
     referring_options,
@@ -46,8 +47,9 @@ from ...recording.row_changes import (
     Unanswerable,
     change_write,
 )
-from ...recording.shapes import Shape, shape_named
+from ...recording.shapes import Shape, json_type, shape_named
 from ...sql.catalog import TEXT_TYPES
+from ...sql.names import quote_identifier, quote_table
 from ..context import Context
 from ..events import Event
 
@@ -272,7 +274,8 @@ def a_state_instead(
     """For a change of one kept row that sets no column its table has ("the order of 15 May is
     gift-wrapped"), the state the model picks among the table's CHECK-listed entries (`state_options`)
     and those the request says of the one table referring to it (`referring_options`: "Ria's dinghy is
-    out"), with the option picked; None where it leaves the row as it is, or there is nothing to pick."""
+    out"), or a number the request gives put to one of its number columns (`number_options`: "add to
+    attendance: 3"), with the option picked; None where it leaves the row as it is, or there is nothing to pick."""
     shape = shapes.get(reading.table)
     if shape is None or reading.does != "change" or any(shape.field(s.column) for s in reading.settings):
         return None
@@ -286,8 +289,15 @@ def a_state_instead(
     ]
     listed = next((f for f in free if f.allowed), None)
     emptied = next((f for f in free if f.nullable), None)
+    numbers = [  # "add to attendance: 3"; not "where entry 3 is"
+        o
+        for o in number_options(bare, shape, ctx.request.text)
+        if not _names_a_kept_row(ctx, shape, [p.column for p in which], o.reading.settings[0].value)
+    ]
     if listed is not None:
         probe = Setting(listed.column, "to", listed.allowed[0])
+    elif numbers:
+        probe = numbers[0].reading.settings[0]
     elif emptied is not None and referring:
         probe = Setting(emptied.column, "clear")
     else:
@@ -297,20 +307,37 @@ def a_state_instead(
         return None
     own = state_options(bare, shape, row) if listed is not None else []  # leaving it first, then its states
     leave = own[:1] or [Option(f"leave the {shape.table} row as it is", bare)]
-    options = [*leave, *referring, *own[1:]][:MAX_OPTIONS] if referring or own else []  # said ones first
+    said = [*referring, *numbers]
+    options = [*leave, *said, *own[1:]][:MAX_OPTIONS] if said or own else []  # said ones first
     if len(options) < 2:
         return None
     picked = yield from _picked(ctx, shape, row, options)
     if picked is None or picked.reading == bare:
         return None
     written = _written(ctx, picked, shapes, named)
-    if picked in emptying and written is not None:  # a value of another row emptied: asked each way round
+    if picked in (*emptying, *numbers) and written is not None:
+        # a value of another row emptied, or a number put to a column: asked each way round
         again = yield from _picked(ctx, shape, row, options[::-1])
         if again != picked:
             then = again.text if again is not None else "none"
             doubt = f"read as: {picked.text}, then as: {then}"
             return replace(written[0], doubts=[*written[0].doubts, doubt]), written[1]
     return _with_unsaid_entries(written, shapes[picked.reading.table], ctx.request.text)
+
+
+def _names_a_kept_row(ctx: Context, shape: Shape, columns: Sequence[str], said: str) -> bool:
+    """Whether a whole number the request gives is held by a kept row of the table in a column that names
+    its rows (its keys, or one the reading names the row by): another row the request names, no amount."""
+    if not said.isdigit():
+        return False
+    naming = {c.lower() for c in (*columns, *shape.naming, shape.returned_key) if c}
+    integers = [f.column for f in shape.fields if f.column.lower() in naming and json_type(f) == "integer"]
+    return any(
+        ctx.session.rows(
+            f"SELECT 1 FROM {quote_table(shape.table)} WHERE {quote_identifier(c)} = ? LIMIT 1", [int(said)]
+        )
+        for c in integers
+    )
 
 
 def a_kept_row_instead(
