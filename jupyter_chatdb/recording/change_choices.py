@@ -195,17 +195,21 @@ def state_options(reading: Reading, shape: Shape, row: Mapping[str, object]) -> 
     return [Option(f"leave the {shape.table} row as it is", reading), *states][:MAX_OPTIONS]
 
 
-def number_options(reading: Reading, shape: Shape, text: str) -> list[Option]:
+def number_options(
+    reading: Reading, shape: Shape, text: str, names_a_row: Callable[[str, set[str]], bool] = lambda n, c: False
+) -> list[Option]:
     """For a change of one kept row that sets nothing its table has, where the request gives a number that
     does not name the row ("attendance correction | add to attendance: 3"): adding it to, taking it off and
     setting each number column of the row's own that names no row (no key, no reference, no listed
-    column); none where the request gives no such number. What the model picks is written as any reading
-    is, the number the request's own."""
+    column); none where the request gives no such number. `names_a_row(number, naming columns)`: whether
+    a kept row holds the number in one of those columns ("goes where entry 3 is"): no amount, not offered.
+    What the model picks is written as any reading is, the number the request's own."""
     if reading.does != "change" or reading.settings:
         return []
+    by = {p.column.lower() for p in reading.which} | {c.lower() for c in (*shape.naming, shape.returned_key) if c}
     naming = {p.value.strip() for p in reading.which}
     numbers = [n for n in numbers_given(text) if n not in naming][:MAX_NUMBERS]
-    by = {p.column.lower() for p in reading.which} | {c.lower() for c in (*shape.naming, shape.returned_key)}
+    numbers = [n for n in numbers if not names_a_row(n, by)]
     columns = [
         f.column
         for f in shape.fields

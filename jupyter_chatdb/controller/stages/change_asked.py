@@ -9,6 +9,7 @@ import datetime as dt
 import json
 from collections.abc import Generator, Mapping, Sequence
 from dataclasses import replace
+from functools import partial
 
 from ...errors import ModelUnavailable
 from ...recording.change_choices import (
@@ -289,11 +290,7 @@ def a_state_instead(
     ]
     listed = next((f for f in free if f.allowed), None)
     emptied = next((f for f in free if f.nullable), None)
-    numbers = [  # "add to attendance: 3"; not "where entry 3 is"
-        o
-        for o in number_options(bare, shape, ctx.request.text)
-        if not _names_a_kept_row(ctx, shape, [p.column for p in which], o.reading.settings[0].value)
-    ]
+    numbers = number_options(bare, shape, ctx.request.text, partial(_names_a_kept_row, ctx, shape))
     if listed is not None:
         probe = Setting(listed.column, "to", listed.allowed[0])
     elif numbers:
@@ -325,12 +322,11 @@ def a_state_instead(
     return _with_unsaid_entries(written, shapes[picked.reading.table], ctx.request.text)
 
 
-def _names_a_kept_row(ctx: Context, shape: Shape, columns: Sequence[str], said: str) -> bool:
-    """Whether a whole number the request gives is held by a kept row of the table in a column that names
-    its rows (its keys, or one the reading names the row by): another row the request names, no amount."""
+def _names_a_kept_row(ctx: Context, shape: Shape, said: str, naming: set[str]) -> bool:
+    """Whether a whole number the request gives is held by a kept row of the table in one of the `naming`
+    columns (lowered: its keys, or one the reading names the row by): another row named, no amount."""
     if not said.isdigit():
         return False
-    naming = {c.lower() for c in (*columns, *shape.naming, shape.returned_key) if c}
     integers = [f.column for f in shape.fields if f.column.lower() in naming and json_type(f) == "integer"]
     return any(
         ctx.session.rows(
