@@ -57,6 +57,18 @@ def test_lines_of_the_kept_call_on_the_day_said_keep_the_prices_said_after_their
     chatdb.close()
 
 
+def test_a_price_said_after_a_longer_name_of_its_item_is_kept(scripted: ScriptedBackend):
+    """ "voicing work 70" in a `key: value` line: the job's price is said after a word more of its name,
+    so it is the line's own, not the list's 65 (which would leave the request's 70 unwritten)."""
+    chatdb = ChatDB(model=scripted, schema=PIANO_TUNER, summarize=False)
+    read = {"call_jobs": [{"job": "voicing", "price": 70}]}
+    scripted.push(ADDS, read, LEAVE)
+    reply = chatdb.ask("client: Elin Sato\nday: 3 February 2025\njobs: voicing work 70", allow_writes=True)
+    assert not reply.pending and scripted.remaining == 0, reply.answer
+    assert chatdb.session.rows("SELECT call_id, job, price::DOUBLE FROM call_jobs") == [(3, "voicing", 70.0)]
+    chatdb.close()
+
+
 def test_a_price_not_said_after_its_item_is_the_lists(scripted: ScriptedBackend):
     """ "at 90" after the client's name is no price of the line's own: the list's price is taken."""
     chatdb = ChatDB(model=scripted, schema=PIANO_TUNER, summarize=False)

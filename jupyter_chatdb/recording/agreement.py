@@ -21,7 +21,7 @@ from collections.abc import Mapping
 from dataclasses import dataclass, field
 
 from ..language.numbers import STATED_NUMBER
-from ..language.stop_words import LABEL_GENERIC_WORDS, LIST_WORDS
+from ..language.stop_words import FUNCTION_WORDS, LABEL_GENERIC_WORDS, LIST_WORDS
 from ..language.words import letter_words, stem, words
 from .facts import same_kind_of_number
 from .shapes import Shape
@@ -96,6 +96,7 @@ def _agree(
 
 
 CURRENCY = r"[£$€¥₹]"
+MORE_OF_ITS_NAME = 2  # words said after an item's own, before its number: "manual therapy 50"
 
 
 def said_as_money(value: object, text: str) -> bool:
@@ -131,14 +132,28 @@ def said_after_its_item(value: object, item: object, text: str) -> bool:
     False
     >>> said_after_its_item(4.5, "rye", "rye at 4.50"), said_after_its_item(50, "manual", "joint mobilisation 50")
     (False, False)
+
+    The item's words may be followed by a word or two more of its name, not by a word of the sentence
+    ("for", "at"):
+
+    >>> said_after_its_item(50, "manual", "treatments: manual therapy 50")
+    True
+    >>> said_after_its_item(50, "massage", "a massage for 50"), said_after_its_item(5, "rye", "rye bales 3 and 5")
+    (False, False)
     """
     if isinstance(value, bool) or not isinstance(value, int | float) or not isinstance(item, str):
         return False
     wanted = {stem(word) for word in words(item).split()}
     for found in STATED_NUMBER.finditer(text):
         if wanted and abs(float(found.group().replace(",", "")) - value) < 1e-9:
-            said = [stem(word) for word in letter_words(re.split(r"[,;|()\n]", text[: found.start()])[-1])]
-            if said and said[-1] in wanted and wanted <= set(said):
+            segment = re.split(r"[,;|()\n]", text[: found.start()])[-1]
+            said = letter_words(segment)
+            stems = [stem(word) for word in said]
+            if not stems or not wanted <= set(stems):
+                continue
+            last = max(i for i, s in enumerate(stems) if s in wanted)
+            after = said[last + 1 :]  # the words of the item's name said after its own ("manual therapy")
+            if len(after) <= MORE_OF_ITS_NAME and not set(after) & FUNCTION_WORDS:
                 return True
     return False
 

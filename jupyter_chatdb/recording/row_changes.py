@@ -12,7 +12,8 @@ statement and checks it against the request and the data before anything runs:
   read "to" that names another row ("same as Ann Roe", "the region of order 3") is such a copy; a
   reference read as the row it refers to now, or copied, where the request names two rows of the table
   referred to ("now with Mo Berg (was Ines Roth)"), is the other one;
-- every value written is one the request states (dates, numbers and lengths of time in any form), an
+- every value written is one the request states (dates, numbers and lengths of time in any form; a day in
+  figures that reads two ways, "08/06/2024", as the column's kept days and the request's others settle it), an
   entry of the column's CHECK list its words map to, or a row of a referenced table it names; any other
   value (a phrase such as 'region of the newest order') is kept, but the write waits for approval with
   the value and why.
@@ -34,6 +35,7 @@ from ..llm.base import Message
 from ..sql.catalog import TEXT_TYPES
 from ..sql.names import quote_identifier, quote_table
 from .change_reply import DOES, HOW
+from .day_order import ordered_day
 from .described import described
 from .facts import lacks
 from .forms import lacking, unlike_kept
@@ -349,6 +351,7 @@ def change_write(
     if not settings:
         raise NotExpressible("it says no column to change")
     writer.current = stored.one_row(shape.table, where, writer.params) if matched == 1 else None
+    settings = tuple(writer.in_their_order(setting) for setting in settings)
     kept, left_out = kept_settings(settings, shape, writer.current, text, today, writer.unlike_kept)
     writer.doubts += doubts_of_the_one_left(kept, shape, writer.current, text, today)
     settings = tuple(kept)
@@ -887,6 +890,25 @@ class _Writer:
         if not says_date(self.text, day, self.today):
             self.doubts.append(f"{field_.column}: the request does not say {said!r}")
         return f"CAST({self.bind(value)} AS {field_.type})"
+
+    def in_their_order(self, setting: Setting) -> Setting:
+        """`setting`, where it sets a date or moment to a day in figures that reads two ways ("to 08/06/2024",
+        read month first), set to the day the column's kept days and the request's other days settle
+        (`day_order.ordered_day`); a doubt noted where they do not."""
+        field_ = self.field(setting.column)
+        if setting.how != "to" or field_ is None or field_.reference is not None or not is_temporal(field_):
+            return setting
+        if (found := _day_or_moment(setting.value, field_.type.upper())) is None:
+            return setting
+        value, day = found
+        settled, doubt = ordered_day(self.text, day, self.stored.span(self.shape.table, field_.column))
+        if doubt:
+            self.doubts.append(f"{field_.column}: {doubt}")
+        if settled == day:
+            return setting
+        if isinstance(value, dt.datetime):
+            return replace(setting, value=dt.datetime.combine(settled, value.time()).isoformat(sep=" "))
+        return replace(setting, value=settled.isoformat())
 
     def field(self, name: str) -> Field | None:
         lowered = name.lower()
