@@ -96,7 +96,7 @@ def _agree(
 
 
 CURRENCY = r"[£$€¥₹]"
-MORE_OF_ITS_NAME = 2  # words said after an item's own, before its number: "manual therapy 50"
+MORE_OF_ITS_NAME = 2  # words said after an item's own, before its number: "voicing work 70"
 
 
 def said_as_money(value: object, text: str) -> bool:
@@ -130,13 +130,13 @@ def said_after_its_item(value: object, item: object, text: str) -> bool:
     True
     >>> said_after_its_item(10, "rye", "Ann bought 10 bales of rye")
     False
-    >>> said_after_its_item(4.5, "rye", "rye at 4.50"), said_after_its_item(50, "manual", "joint mobilisation 50")
+    >>> said_after_its_item(4.5, "rye", "rye at 4.50"), said_after_its_item(65, "voicing", "tone shaping 65")
     (False, False)
 
     The item's words may be followed by a word or two more of its name, not by a word of the sentence
     ("for", "at"):
 
-    >>> said_after_its_item(50, "manual", "treatments: manual therapy 50")
+    >>> said_after_its_item(70, "voicing", "jobs: voicing work 70")
     True
     >>> said_after_its_item(50, "massage", "a massage for 50"), said_after_its_item(5, "rye", "rye bales 3 and 5")
     (False, False)
@@ -152,7 +152,7 @@ def said_after_its_item(value: object, item: object, text: str) -> bool:
             if not stems or not wanted <= set(stems):
                 continue
             last = max(i for i, s in enumerate(stems) if s in wanted)
-            after = said[last + 1 :]  # the words of the item's name said after its own ("manual therapy")
+            after = said[last + 1 :]  # the words of the item's name said after its own ("voicing work")
             if len(after) <= MORE_OF_ITS_NAME and not set(after) & FUNCTION_WORDS:
                 return True
     return False

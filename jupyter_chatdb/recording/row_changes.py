@@ -13,7 +13,7 @@ statement and checks it against the request and the data before anything runs:
   reference read as the row it refers to now, or copied, where the request names two rows of the table
   referred to ("now with Mo Berg (was Ines Roth)"), is the other one;
 - every value written is one the request states (dates, numbers and lengths of time in any form; a day in
-  figures that reads two ways, "08/06/2024", as the column's kept days and the request's others settle it), an
+  figures that reads two ways, "07/06/2025", as the column's kept days and the request's others settle it), an
   entry of the column's CHECK list its words map to, or a row of a referenced table it names; any other
   value (a phrase such as 'region of the newest order') is kept, but the write waits for approval with
   the value and why.
@@ -892,7 +892,7 @@ class _Writer:
         return f"CAST({self.bind(value)} AS {field_.type})"
 
     def in_their_order(self, setting: Setting) -> Setting:
-        """`setting`, where it sets a date or moment to a day in figures that reads two ways ("to 08/06/2024",
+        """`setting`, where it sets a date or moment to a day in figures that reads two ways ("to 07/06/2025",
         read month first), set to the day the column's kept days and the request's other days settle
         (`day_order.ordered_day`); a doubt noted where they do not."""
         field_ = self.field(setting.column)

@@ -3,7 +3,7 @@
 A small model reading "attended: Ben (12:00); ultrasound £27, massage £50" may write the visit and leave
 its lines out. What it wrote is right, but the record is not all there, and an applied write says it is.
 Each number the request gives in figures (not a piece of a date, a time, a phone number or a code, nor one
-joined to a word, "11-speed", nor one of five figures or more: a contact's number, which a reading may leave
+joined to a word, "12-string", nor one of five figures or more: a contact's number, which a reading may leave
 out without losing the record), or
 in words from two on ("eleven jars"; not a length of time, nor a word of a name written: 'Seven Oaks'),
 should be a value written, or a number within one ("room 2" for 'R2'); one that is not makes the write
@@ -24,7 +24,7 @@ from ..language.spoken import DURATION, SPELLED, spelled_numbers
 
 DIGITS = re.compile(r"\d+(?:\.\d+)?")
 # a length of days code counts from ("extend by 7 days"), or a number joined to a word ("over-65s", "3kg",
-# "11-speed": a piece of what a thing is called or how it is made): not checked (a hint that only leaves a
+# "12-string": a piece of what a thing is called or how it is made): not checked (a hint that only leaves a
 # number out of the check)
 NOT_CHECKED = re.compile(
     r"\d+\s*(?:nights?|days?|weeks?|months?|years?|hours?|hrs?|minutes?|mins?)\b|[A-Za-z]-\d+|\d+-?[A-Za-z]+"
@@ -40,7 +40,7 @@ def numbers_given(text: str) -> list[str]:
     ['27.50', '2']
     >>> numbers_given("extend by 7 days, 12 nights over; the over-65s rate; 3kg of plums; 4 crates; phone 67753, 2 kg")
     ['4', '2']
-    >>> numbers_given("part: 11-speed chains, written off: 2")
+    >>> numbers_given("item: 12-string sets, written off: 2")
     ['2']
     >>> numbers_given("eleven jars and twenty-two lids for one stall, back in two weeks")
     ['eleven', 'twenty-two']
