@@ -10,10 +10,11 @@ import pytest
 from jupyter_chatdb import ChatDB
 from jupyter_chatdb.llm import ScriptedBackend
 
-GUITAR_SHOP = """
+DIVE_SHOP = """
 CREATE TABLE stock (item_code VARCHAR PRIMARY KEY, item_name VARCHAR UNIQUE NOT NULL, on_hand INTEGER NOT NULL);
 INSERT INTO stock VALUES ('ST-A', 'Tank 12-litre', 9), ('ST-B', 'Tank 15-litre', 14);
 """
+# the record's day, 14/04/2025, holds a count a kept row holds (14): the change call is offered the stock table
 
 
 def _taken_off(count: str) -> dict:
@@ -27,7 +28,7 @@ def _taken_off(count: str) -> dict:
 
 @pytest.fixture
 def shop(scripted: ScriptedBackend):
-    chatdb = ChatDB(model=scripted, schema=GUITAR_SHOP, summarize=False)
+    chatdb = ChatDB(model=scripted, schema=DIVE_SHOP, summarize=False)
     yield chatdb
     chatdb.close()
 
