@@ -10,6 +10,8 @@ import pytest
 from jupyter_chatdb import ChatDB
 from jupyter_chatdb.llm import ScriptedBackend
 
+from .conftest import change_reading
+
 DIVE_SHOP = """
 CREATE TABLE stock (item_code VARCHAR PRIMARY KEY, item_name VARCHAR UNIQUE NOT NULL, on_hand INTEGER NOT NULL);
 INSERT INTO stock VALUES ('ST-A', 'Tank 12-litre', 9), ('ST-B', 'Tank 15-litre', 14);
@@ -18,12 +20,7 @@ INSERT INTO stock VALUES ('ST-A', 'Tank 12-litre', 9), ('ST-B', 'Tank 15-litre',
 
 
 def _taken_off(count: str) -> dict:
-    return {
-        "does": "change",
-        "table": "stock",
-        "which": [{"column": "item_code", "value": "12-litre tanks"}],
-        "set": [{"column": "on_hand", "how": "subtract", "value": count}],
-    }
+    return change_reading("stock", [("item_code", "12-litre tanks")], ("on_hand", "subtract", count))
 
 
 @pytest.fixture

@@ -1,5 +1,5 @@
 """A day a change moves a row to, said in figures that read two ways ("to 07/06/2025"), is the day the
-column's kept days settle (`day_order.ordered_day`, in `row_changes._Writer.day_or_moment`), whichever way
+column's kept days settle (`day_order.ordered_day`, in `row_changes._Writer.in_their_order`), whichever way
 the model read it; a day they do not settle makes the write wait, saying both. Real DuckDB, the scripted
 model, on an invented boat hire."""
 
@@ -10,6 +10,8 @@ import pytest
 from jupyter_chatdb import ChatDB
 from jupyter_chatdb.llm import ScriptedBackend
 
+from .conftest import change_reading
+
 BOAT_HIRE = """
 CREATE TABLE hires (hire_no INTEGER PRIMARY KEY, boat VARCHAR NOT NULL, hired_on DATE NOT NULL);
 INSERT INTO hires VALUES (1, 'BT-4', DATE '2025-05-28'), (2, 'BT-9', DATE '2025-06-02'), (3, 'BT-2', DATE '2025-06-05');
@@ -17,12 +19,7 @@ INSERT INTO hires VALUES (1, 'BT-4', DATE '2025-05-28'), (2, 'BT-9', DATE '2025-
 
 
 def _moved(boat: str, day: str) -> dict:
-    return {
-        "does": "change",
-        "table": "hires",
-        "which": [{"column": "boat", "value": boat}],
-        "set": [{"column": "hired_on", "how": "to", "value": day}],
-    }
+    return change_reading("hires", [("boat", boat)], ("hired_on", "to", day))
 
 
 @pytest.fixture

@@ -898,6 +898,8 @@ class _Writer:
         field_ = self.field(setting.column)
         if setting.how != "to" or field_ is None or field_.reference is not None or not is_temporal(field_):
             return setting
+        if not SLASHED.search(self.text):  # no day in figures to read two ways: no kept days to look up
+            return setting
         if (found := _day_or_moment(setting.value, field_.type.upper())) is None:
             return setting
         value, day = found
