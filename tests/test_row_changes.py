@@ -9,6 +9,7 @@ import pytest
 
 from jupyter_chatdb import ChatDB
 from jupyter_chatdb.controller.events import ApprovalNeeded, ChangeRead, Event
+from jupyter_chatdb.errors import QueryFailed
 from jupyter_chatdb.llm import ScriptedBackend
 from jupyter_chatdb.llm.scripted import ScriptExhausted
 from jupyter_chatdb.recording.owning_table import on_the_table_it_sets
@@ -776,6 +777,27 @@ def test_a_planned_change_setting_a_value_the_request_does_not_give_waits(dock: 
     ]
     dock.apply(reply)
     assert rows(dock, "SELECT zone, note FROM ledger WHERE entry_no = 4") == [("Harbour", "urgent")]
+
+
+def test_a_failing_plan_after_a_reading_code_could_not_write_is_not_revised(dock: ChatDB, model: ScriptedBackend):
+    """The plan is the model's guess once code's reading was not written: a failing step fails the request at
+    once (no revision call), saying why the reading was not written, and nothing is changed."""
+    model.push(
+        {"route": "write"},
+        change("ledger", [("entry_no", "4")]),
+        {"ledger": []},
+        {"steps": [{"goal": "move", "sql": "UPDATE ledger SET crates = 'many' WHERE entry_no = 4", "binds": []}]},
+    )
+    with pytest.raises(
+        QueryFailed,
+        match=r"(?s)Step 1 \(move\) failed: .*\nCode read the request but did not write it: the change is not code's",
+    ):
+        dock.ask("Entry 4 moves on with a lot more crates", allow_writes=True)
+    assert not model.remaining and len(model.calls) == 4  # the route, the two readings and the plan
+    assert rows(dock, "SELECT crates FROM ledger WHERE entry_no = 4") == [(7,)]
+    nine = {"column": "crates", "how": "to", "value": "9"}
+    model.push({"route": "write"}, change("ledger", [("entry_no", "4")], nine))
+    assert not dock.ask("Entry 4 now holds 9 crates", allow_writes=True).pending  # the session goes on
 
 
 ORDERS = """

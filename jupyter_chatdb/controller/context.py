@@ -27,7 +27,7 @@ from ..sql.fixup_rules import Rule as FixupRule
 from ..sql.journal import Journal, Recorder, TableChange
 from ..sql.rules import Rule, RuleBook
 from ..sql.session import Session
-from .events import Event, Reply, Step
+from .events import Event, FactsNotUsed, Reply, Step
 from .generate import generate
 from .kinds import Form, Route
 from .planned_steps import PlannedStep
@@ -135,6 +135,7 @@ class Context:
     lines_of: tuple[str, str] | None = None  # (table, WHERE) the one row a change sets, for the rows it brings
     rows_of_the_change: tuple[str, ...] = ()  # the tables given rows belonging to that row, read for it
     held: list[str] = field(default_factory=list)  # why a write waits for approval even where writes are allowed
+    unread: list[str] = field(default_factory=list)  # why code's readings of a write were not written (`FactsNotUsed`)
     steps: list[PlannedStep] = field(default_factory=list)  # the plan
     params: dict[str, object] = field(default_factory=dict)  # values bound to the plan's $parameters
     procedure: str = ""  # the procedure whose steps `steps` are
@@ -166,6 +167,11 @@ class Context:
             stored = self.services.values if self.options.values else None
             self.named = named_tables(self.request.text, self.catalog, stored)
         return self.named
+
+    def not_used(self, reason: str, unstated: tuple[str, ...] = ()) -> FactsNotUsed:
+        """The event saying code's reading of the write was not written, and why; kept in `unread`."""
+        self.unread.append(reason)
+        return FactsNotUsed(reason, unstated)
 
     def running(self) -> Chain:
         """The chain of steps, started on first use (the guard's mode, the schema, the sequences before)."""

@@ -42,6 +42,7 @@ from .forms import lacking, unlike_kept
 from .named_rows import NamedRow
 from .picks import mapped
 from .reading_errors import NotExpressible, Refused
+from .records_day import records_own_days
 from .related import path_to, through
 from .resolve import StoredRows, squeezed
 from .settings_kept import days_before_its_name, doubts_of_the_one_left, kept_settings
@@ -335,6 +336,7 @@ def change_write(
         if (referring := stored.referring(shape.table, where, writer.params)) is not None:
             raise NotBorneOut(f"rows of {referring} refer to the {shape.table} rows it would remove")
         naming = {found[1] for p in which if (found := _day_or_moment(p.value, "TIMESTAMP")) is not None}
+        naming |= records_own_days(text, shape, stored, where, writer.params)  # "9 June 2024 | delete | ..."
         for day in _days_unused(text, naming):
             # "handed back: 18 March": a day the removal leaves unused may be one to set instead
             writer.doubts.append(f"the request gives {day}, which removing rows does not use")

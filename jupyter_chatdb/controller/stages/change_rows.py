@@ -53,7 +53,7 @@ from ...recording.undated import an_undated_new_row, values_given
 from ...sql.names import quote_identifier, quote_table
 from ...sql.rules import derived_columns
 from ..context import Context
-from ..events import ChangeRead, Event, FactsNotUsed
+from ..events import ChangeRead, Event
 from ..kinds import Route
 from ..planned_steps import PlannedStep
 from ..stage import stage
@@ -140,7 +140,7 @@ def read_change(ctx: Context) -> Iterator[Event]:
             kept = yield from a_kept_row_instead(ctx, reading, shapes, named)
             if kept is None:
                 yield ChangeRead(reading.does, reading.table)  # the reading, the request is read as adding rows
-                yield FactsNotUsed(f"not read as a {reading.does}: {failed}")
+                yield ctx.not_used(f"not read as a {reading.does}: {failed}")
                 return
             write, stated_as = kept  # a removal the data refuses: a value of the row cleared, or its state
         else:  # rows the reading names are not kept: a small model may have read an event as a change, or
@@ -148,7 +148,7 @@ def read_change(ctx: Context) -> Iterator[Event]:
             # it writes waits, with the question
             ctx.held.append(f"it reads as a {reading.does} of kept rows, but {failed}")
             yield ChangeRead(reading.does, reading.table)
-            yield FactsNotUsed(f"the {reading.does} was not written: {failed}")
+            yield ctx.not_used(f"the {reading.does} was not written: {failed}")
             return
     except NotExpressible as error:  # a change code cannot write: the plan writes it, never as new rows
         # values the database refuses are no change the request makes: a state is asked for as if it set none
@@ -167,7 +167,7 @@ def read_change(ctx: Context) -> Iterator[Event]:
         if stated is None:
             ctx.does = reading.does
             yield ChangeRead(reading.does, reading.table)
-            yield FactsNotUsed(f"the {reading.does} is not code's to write ({error})")
+            yield ctx.not_used(f"the {reading.does} is not code's to write ({error})")
             return
         write, stated_as = stated
         shapes = shapes if write.reading.table in shapes else wide  # a state of the rows referring to it

@@ -114,7 +114,7 @@ def write_from_facts(ctx: Context) -> Iterator[Event]:
             ctx.steps += yield from states_after(ctx, shapes, again.writes)
             yield FactsExtracted(again.counts, again.unstated, again.from_lines)
             return
-    yield FactsNotUsed(failed.reason, failed.unstated)
+    yield ctx.not_used(failed.reason, failed.unstated)
 
 
 def _rows_of_the_changed_row(ctx: Context, table: str, where: str) -> Generator[Event, None, None]:

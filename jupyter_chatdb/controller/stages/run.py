@@ -36,15 +36,18 @@ def run_steps(ctx: Context) -> Iterator[Event]:
     while pending:
         planned = pending.pop(0)
         index = len(chain.steps) + 1
-        # a read saying a word the model found no meaning for is not repaired: it fails to what the data lacks
-        can_revise = revision < ctx.options.revisions and bool(ctx.messages) and not ctx.doubtful
+        # a read saying a word the model found no meaning for is not repaired: it fails to what the data lacks;
+        # nor is a write code read but could not write (`unread`): the plan is the model's guess after that,
+        # and revising it rescued no record of the trades while it took minutes (docs/benchmarks.md)
+        can_revise = revision < ctx.options.revisions and bool(ctx.messages) and not ctx.doubtful and not ctx.unread
         try:
             step, as_run = yield from run_step(ctx, chain, index, planned, can_revise)
         except StepProblem as problem:
             failed_sql = fill(planned.sql, chain.values)
             yield StepFailed(Step(index, planned.goal, failed_sql, "failed", error=str(problem)), will_retry=can_revise)
             if not can_revise:
-                raise QueryFailed(f"Step {index} ({planned.goal}) failed: {problem}") from None
+                unread = f"\nCode read the request but did not write it: {'; '.join(ctx.unread)}." if ctx.unread else ""
+                raise QueryFailed(f"Step {index} ({planned.goal}) failed: {problem}{unread}") from None
             revision += 1
             chain.revisions = revision
             pending = yield from _revise(ctx, chain, index, failed_sql, str(problem), revision)

@@ -1,0 +1,49 @@
+"""The day a record is dated by, where a removal may leave it unused.
+
+A removal that leaves a day of the request unused waits: "handed back: 18 March" may be a day to set
+rather than a row to remove. A record is often dated by the day it was written, though: the day a log line
+opens with ("9 June 2024 | delete | ..."), or a `key: value` line whose key names no column of the table
+("date: 05/06/2024"). That day says when, not what, where the rows removed have no day left to fill (every
+date column of theirs holds one): `records_own_days` gives it then, and nothing otherwise.
+"""
+
+from __future__ import annotations
+
+import datetime as dt
+from collections.abc import Mapping
+
+from ..language.dates import days_in_order, opening_days
+from ..language.words import stems
+from ..sql.names import quote_identifier
+from .labelled_lines import LINE
+from .resolve import StoredRows
+from .shapes import Shape, is_temporal
+
+
+def records_own_days(
+    text: str, shape: Shape, stored: StoredRows, where: str, params: Mapping[str, object]
+) -> set[dt.date]:
+    """The readings of the day `text` is dated by, where the rows of `shape` matching `where` have no
+    date column left empty; none otherwise."""
+    empty = [f for f in shape.fields if is_temporal(f) and f.nullable]
+    for field in empty:
+        if stored.count(shape.table, f"({where}) AND {quote_identifier(field.column)} IS NULL", params):
+            return set()  # a loan not yet returned: the day may be its return
+    return opening_days(text) | _labelled_days(text, shape)
+
+
+def _labelled_days(text: str, shape: Shape) -> set[dt.date]:
+    """The readings of each day on a `key: value` line whose key names no column of `shape`.
+
+    >>> from jupyter_chatdb.recording.shapes import Field
+    >>> loans = Shape("loans", (Field("lent_on", "lent_on", "DATE", True),), "", "")
+    >>> sorted(_labelled_days("remove\\nboat: 4\\ndate: 05/06/2024\\nlent: 2 May 2024", loans))
+    [datetime.date(2024, 5, 6), datetime.date(2024, 6, 5)]
+    """
+    columns = [stems(f.column) for f in shape.fields]
+    days: set[dt.date] = set()
+    for line in LINE.finditer(text):
+        key = stems(line.group("key"))
+        if key and not any(key <= column for column in columns):
+            days = days.union(*days_in_order(line.group("value")))
+    return days
