@@ -22,7 +22,7 @@ from __future__ import annotations
 
 import datetime as dt
 import re
-from collections.abc import Mapping
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from decimal import Decimal
 
@@ -240,5 +240,16 @@ def column_said(column: str, text: str) -> bool:
     >>> column_said("sown_on", "Bed 4 was sown on 5 May"), column_said("opened_on", "Ann borrowed a spade")
     (True, False)
     """
+    return column_said_apart(column, (), text)
+
+
+def column_said_apart(column: str, others: Sequence[str], text: str) -> bool:
+    """Whether `text` uses a word of `column`'s name that no column of `others` has: "home by" names
+    due_home and went_home_on alike, so neither apart.
+
+    >>> column_said_apart("went_home_on", ["due_home"], "home by 3 June"), column_said_apart("due_home", [], "home by 3 June")
+    (False, True)
+    """
     said = {w[:5] for w in letter_words(text) if len(w) >= 4}
-    return any(w[:5] in said for w in letter_words(column) if len(w) >= 4)
+    shared = {w[:5] for other in others for w in letter_words(other) if len(w) >= 4}
+    return any(w[:5] in said - shared for w in letter_words(column) if len(w) >= 4)

@@ -15,7 +15,7 @@ from collections.abc import Mapping
 
 from ..language.dates import each_day_said
 from ..language.moments import day_first, moments_said
-from .kept import column_said
+from .kept import column_said_apart
 from .shapes import Shape
 
 
@@ -56,8 +56,9 @@ def _moment(value: object) -> dt.datetime | None:
 
 def one_day_once(shape: Shape, row: Mapping[str, object], text: str) -> dict[str, object]:
     """`row` without a day the request says once that it gives to more date fields than that: the day stays
-    in the fields that need a value or whose column the request names, and leaves the others ("came by on
-    2 January" is a sale's day, and no return on that day).
+    in the fields that need a value or whose column the request names by a word the other fields holding it
+    lack, and leaves the others ("came by on 2 January" is a sale's day, and no return on that day; "home
+    by" names the day a dog is due home, and not, by the same word, the day it went home).
 
     >>> from jupyter_chatdb.recording.shapes import Field
     >>> hires = Shape("hires", (Field("out_on", "out_on", "DATE", True), Field("back_on", "back_on", "DATE", False)), "", "")
@@ -67,6 +68,9 @@ def one_day_once(shape: Shape, row: Mapping[str, object], text: str) -> dict[str
     {'out_on': '2025-01-02', 'back_on': '2025-01-02'}
     >>> one_day_once(hires, {"out_on": "2025-01-19", "back_on": "2025-01-19"}, "Jo: kayak 30/12/2024 to 19/01/2025")
     {'out_on': '2025-01-19'}
+    >>> due = (Field("due_home", "due_home", "DATE", True), Field("went_home_on", "went_home_on", "DATE", False))
+    >>> one_day_once(Shape("stays", due, "", ""), {"due_home": "2025-06-03", "went_home_on": "2025-06-03"}, "home by: 2025-06-03")
+    {'due_home': '2025-06-03'}
     """
     said = each_day_said(text)
     dated = [f for f in shape.fields if f.type.upper() in ("DATE", "TIMESTAMP") and f.reference is None]
@@ -75,9 +79,12 @@ def one_day_once(shape: Shape, row: Mapping[str, object], text: str) -> dict[str
         holding = [f for f in dated if leading_day(row.get(f.name)) == day]
         if len(holding) <= said.count(day):
             continue
-        first = sorted(holding, key=lambda f: (not f.required, not column_said(f.column, text)))
+        named = {
+            f.name for f in holding if column_said_apart(f.column, [o.column for o in holding if o is not f], text)
+        }
+        first = sorted(holding, key=lambda f: (not f.required, f.name not in named))
         for field in first[said.count(day) :]:
-            if not field.required and not column_said(field.column, text):
+            if not field.required and field.name not in named:
                 del kept[field.name]
     return kept
 

@@ -10,11 +10,13 @@ It may also fill one with a number the request gives for something else: "Paul R
 Captain costume out for 5 days" read as the costume coded '5'. A reference naming no kept row, to a table this reading adds
 no row to and whose rows need more than a name to add, cannot be written as read; where the request names
 exactly one kept row of that table the row does not refer to already, it refers to that row instead
-(`named_for_what_names_nothing`).
+(`named_for_what_names_nothing`). So does a reference the request does not give at all: a small model
+copies a kept row's code from the rows it is shown ('K-013' for "Ada Roy's sea kayak").
 """
 
 from __future__ import annotations
 
+import datetime as dt
 from collections.abc import Mapping, Sequence
 
 from .described import described_in
@@ -22,6 +24,7 @@ from .facts import lacks
 from .named_rows import NamedRow
 from .resolve import StoredRows
 from .shapes import Field, Reference, Shape, shape_named
+from .stated import is_stated
 
 
 def referring_to_the_one_named(
@@ -78,19 +81,25 @@ def _the_one_named(
 
 
 def named_for_what_names_nothing(
-    shapes: Mapping[str, Shape], rows: Mapping[str, list], named: Sequence[NamedRow], stored: StoredRows
+    shapes: Mapping[str, Shape],
+    rows: Mapping[str, list],
+    named: Sequence[NamedRow],
+    stored: StoredRows,
+    text: str = "",
+    today: dt.date | None = None,
 ) -> dict[str, list]:
     """`rows` (table -> rows read), each reference naming no kept row (by its name, a label or a
-    description) to a table no row read adds and whose rows need more than a name, given instead the one
-    kept row of that table the request names (`named`) that its row does not refer to already; as they are
-    where the request names none or several such rows."""
+    description), or one the request does not give (`text`: a code copied from the rows the model was shown,
+    where the request describes the row as "Ada Roy's sea kayak"), to a table no row read adds and whose rows
+    need more than a name, given instead the one kept row of that table the request names (`named`) that
+    its row does not refer to already; as they are where the request names none or several such rows."""
     fixed: dict[str, list] = {}
     for table, listed in rows.items():
         shape = shapes.get(table)
         fixed[table] = (
             listed
             if shape is None
-            else [_with_names_for_nothing(shapes, shape, row, rows, named, stored) for row in listed]
+            else [_with_names_for_nothing(shapes, shape, row, rows, named, stored, text, today) for row in listed]
         )
     return fixed
 
@@ -102,17 +111,31 @@ def _with_names_for_nothing(
     rows: Mapping[str, list],
     named: Sequence[NamedRow],
     stored: StoredRows,
+    text: str,
+    today: dt.date | None,
 ) -> dict:
     filled = dict(row)
     for field in shape.fields:
         reference, value = field.reference, row.get(field.name)
-        if reference is None or not reference.name or value is None or not _names_nothing(shapes, field, value, stored):
+        if reference is None or not reference.name or value is None:
+            continue
+        if not _names_nothing(shapes, field, value, stored) and not _not_given(field, value, named, text, today):
             continue
         if _added_here(shapes, reference.table, rows) or not _needs_more_than_a_name(shapes, reference.table):
             continue
         if (one := _the_one_named(shape, row, reference, named)) is not None:
             filled[field.name] = one
     return filled
+
+
+def _not_given(field: Field, value: object, named: Sequence[NamedRow], text: str, today: dt.date | None) -> bool:
+    """Whether `value`, a reference, is neither said in `text` nor a row the request names (a code said in
+    words, a description): none is where no text is given."""
+    reference = field.reference
+    assert reference is not None
+    if not text or today is None or is_stated(value, text, today):
+        return False
+    return all(str(n.value) != str(value) for n in named if n.table.lower() == reference.table.lower())
 
 
 def _names_nothing(shapes: Mapping[str, Shape], field: Field, value: object, stored: StoredRows) -> bool:

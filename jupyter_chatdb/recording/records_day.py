@@ -36,8 +36,8 @@ def _labelled_days(text: str, shape: Shape) -> set[dt.date]:
     """The readings of each day on a `key: value` line whose key names no column of `shape`.
 
     >>> from jupyter_chatdb.recording.shapes import Field
-    >>> loans = Shape("loans", (Field("lent_on", "lent_on", "DATE", True),), "", "")
-    >>> sorted(_labelled_days("remove\\nboat: 4\\ndate: 05/06/2024\\nlent: 2 May 2024", loans))
+    >>> tunings = Shape("tunings", (Field("tuned_on", "tuned_on", "DATE", True),), "", "")
+    >>> sorted(_labelled_days("remove\\npiano: P-4\\ndate: 05/06/2024\\ntuned: 2 May 2024", tunings))
     [datetime.date(2024, 5, 6), datetime.date(2024, 6, 5)]
     """
     columns = [stems(f.column) for f in shape.fields]

@@ -336,7 +336,8 @@ def _written(
         stated = stated_only(uncopied, text, today, picks, changes | became, said, optional, kept.changes, naming)
     named = rows_named(ctx, shapes)
     rows, unstated = _without_made_up_rows(shapes, stated, kept.changes, stored, text, named)
-    rows = named_for_what_names_nothing(shapes, rows, named, stored)  # '5' of "5 days": the costume named
+    # '5' of "5 days": the costume named; a kayak's code copied from the rows shown: the kayak described
+    rows = named_for_what_names_nothing(shapes, rows, named, stored, text, today)
     unstated = (*kept.left_out, *copies, *unstated)
     made_up = frozenset(table for table, listed in stated.rows.items() if listed and not rows.get(table))
     gave = frozenset(table for table, listed in stated.rows.items() if listed and table in shapes)
