@@ -63,3 +63,11 @@ def test_a_removal_of_a_row_with_a_day_to_fill_waits_on_the_records_day(pianos: 
     assert reply.pending and pianos.session.rows("SELECT count(*) FROM hires") == [(1,)]
     reason = next(e for e in events if isinstance(e, ApprovalNeeded)).reason
     assert "the request gives 12 June 2025, which removing rows does not use" in reason
+
+
+def test_a_day_on_a_line_whose_key_names_a_column_is_no_records_day(pianos: ChatDB, model: ScriptedBackend):
+    """'tuned on: 2 June 2025' names the tuning's day: a removal of the tuning of 5 May leaves it unused, and waits."""
+    model.push(removal("tunings", ("piano", "P-4"), ("tuned_on", "2025-05-05")))
+    reply = pianos.ask("tuning struck\npiano: P-4\ntuned on: 2 June 2025", allow_writes=True)
+    assert reply.pending and len(tunings_left(pianos)) == 3
+    assert "the request gives 2 June 2025, which removing rows does not use" in reply.answer

@@ -800,6 +800,21 @@ def test_a_failing_plan_after_a_reading_code_could_not_write_is_not_revised(dock
     assert not dock.ask("Entry 4 now holds 9 crates", allow_writes=True).pending  # the session goes on
 
 
+def test_a_plan_written_after_code_could_not_write_the_reading_waits(dock: ChatDB, model: ScriptedBackend):
+    """The plan is the model's guess once code's reading was not written: though every value it sets is the
+    request's, it waits, saying why code did not write it; approved, it runs as shown."""
+    move = {"goal": "move", "sql": "UPDATE ledger SET zone = 'Harbour' WHERE entry_no = 4", "binds": []}
+    model.push({"route": "write"}, change("ledger", [("entry_no", "4")]), {"ledger": []}, {"steps": [move]})
+    events: list[Event] = []
+    reply = dock.ask("Entry 4 moves to Harbour", allow_writes=True, on_event=events.append)
+    assert reply.pending and rows(dock, "SELECT zone FROM ledger WHERE entry_no = 4") == [("Uplands",)]
+    assert approval_reason(events).startswith(
+        "the model planned it after code read the request but did not write it (the change is not code's to write"
+    )
+    dock.apply(reply)
+    assert rows(dock, "SELECT zone FROM ledger WHERE entry_no = 4") == [("Harbour",)]
+
+
 ORDERS = """
 CREATE SEQUENCE order_seq START 1;
 CREATE TABLE buyers (buyer VARCHAR PRIMARY KEY);

@@ -9,6 +9,7 @@ from .stages.finish import answer, fall_back, finish
 from .stages.frames import refuse_writes_to_frames
 from .stages.from_facts import write_from_facts
 from .stages.ground_values import CORRECT_VALUES
+from .stages.guessed import hold_guessed_writes
 from .stages.honesty import check_concepts
 from .stages.one_statement import foundation_sql, native_read
 from .stages.per_thing import rank_per_thing
@@ -45,6 +46,7 @@ ASK: tuple[Stage, ...] = (
     run_steps,
     hold_unwritten_numbers,  # a record written in part waits (`stages/unwritten.py`)
     hold_unstated_settings,  # a change the model wrote setting a value the request does not give waits
+    hold_guessed_writes,  # a write planned after code read it but could not write it waits (`stages/guessed.py`)
     finish,
     answer,
     fall_back,

@@ -130,7 +130,7 @@ def _with_names_for_nothing(
 
 def _not_given(field: Field, value: object, named: Sequence[NamedRow], text: str, today: dt.date | None) -> bool:
     """Whether `value`, a reference, is neither said in `text` nor a row the request names (a code said in
-    words, a description): none is where no text is given."""
+    words, a description); False where no text is given."""
     reference = field.reference
     assert reference is not None
     if not text or today is None or is_stated(value, text, today):

@@ -2,8 +2,8 @@
 
 A removal that leaves a day of the request unused waits: "handed back: 18 March" may be a day to set
 rather than a row to remove. A record is often dated by the day it was written, though: the day a log line
-opens with ("9 June 2024 | delete | ..."), or a `key: value` line whose key names no column of the table
-("date: 05/06/2024"). That day says when, not what, where the rows removed have no day left to fill (every
+opens with ("9 June 2024 | delete | ..."), or a `key: value` line whose key shares no word with a column
+of the table ("date: 05/06/2024"). That day says when, not what, where the rows removed have no day left to fill (every
 date column of theirs holds one): `records_own_days` gives it then, and nothing otherwise.
 """
 
@@ -33,7 +33,8 @@ def records_own_days(
 
 
 def _labelled_days(text: str, shape: Shape) -> set[dt.date]:
-    """The readings of each day on a `key: value` line whose key names no column of `shape`.
+    """The readings of each day on a `key: value` line whose key shares no word with a column of `shape`
+    ("order of: 3 May" may name an order's day).
 
     >>> from jupyter_chatdb.recording.shapes import Field
     >>> tunings = Shape("tunings", (Field("tuned_on", "tuned_on", "DATE", True),), "", "")
@@ -44,6 +45,6 @@ def _labelled_days(text: str, shape: Shape) -> set[dt.date]:
     days: set[dt.date] = set()
     for line in LINE.finditer(text):
         key = stems(line.group("key"))
-        if key and not any(key <= column for column in columns):
+        if key and not any(key & column for column in columns):
             days = days.union(*days_in_order(line.group("value")))
     return days
