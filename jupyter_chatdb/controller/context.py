@@ -168,6 +168,11 @@ class Context:
             self.named = named_tables(self.request.text, self.catalog, stored)
         return self.named
 
+    @property
+    def guessed(self) -> bool:
+        """Whether the steps are the model's plan of a write code read but did not write (`unread`)."""
+        return bool(self.unread) and bool(self.messages)
+
     def not_used(self, reason: str, unstated: tuple[str, ...] = ()) -> FactsNotUsed:
         """The event saying code's reading of the write was not written, and why; kept in `unread`."""
         self.unread.append(reason)

@@ -85,8 +85,8 @@ def named_for_what_names_nothing(
     rows: Mapping[str, list],
     named: Sequence[NamedRow],
     stored: StoredRows,
-    text: str = "",
-    today: dt.date | None = None,
+    text: str,
+    today: dt.date,
 ) -> dict[str, list]:
     """`rows` (table -> rows read), each reference naming no kept row (by its name, a label or a
     description), or one the request does not give (`text`: a code copied from the rows the model was shown,
@@ -112,7 +112,7 @@ def _with_names_for_nothing(
     named: Sequence[NamedRow],
     stored: StoredRows,
     text: str,
-    today: dt.date | None,
+    today: dt.date,
 ) -> dict:
     filled = dict(row)
     for field in shape.fields:
@@ -128,12 +128,12 @@ def _with_names_for_nothing(
     return filled
 
 
-def _not_given(field: Field, value: object, named: Sequence[NamedRow], text: str, today: dt.date | None) -> bool:
+def _not_given(field: Field, value: object, named: Sequence[NamedRow], text: str, today: dt.date) -> bool:
     """Whether `value`, a reference, is neither said in `text` nor a row the request names (a code said in
-    words, a description); False where no text is given."""
+    words, a description)."""
     reference = field.reference
     assert reference is not None
-    if not text or today is None or is_stated(value, text, today):
+    if is_stated(value, text, today):
         return False
     return all(str(n.value) != str(value) for n in named if n.table.lower() == reference.table.lower())
 

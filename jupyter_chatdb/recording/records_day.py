@@ -3,8 +3,8 @@
 A removal that leaves a day of the request unused waits: "handed back: 18 March" may be a day to set
 rather than a row to remove. A record is often dated by the day it was written, though: the day a log line
 opens with ("9 June 2024 | delete | ..."), or a `key: value` line whose key shares no word with a column
-of the table ("date: 05/06/2024"). That day says when, not what, where the rows removed have no day left to fill (every
-date column of theirs holds one): `records_own_days` gives it then, and nothing otherwise.
+of the table ("date: 05/06/2024"). That day says when, not what, where the rows removed have no day left
+to fill (every date column of theirs holds one): `records_own_days` gives it then, and nothing otherwise.
 """
 
 from __future__ import annotations
@@ -25,10 +25,9 @@ def records_own_days(
 ) -> set[dt.date]:
     """The readings of the day `text` is dated by, where the rows of `shape` matching `where` have no
     date column left empty; none otherwise."""
-    empty = [f for f in shape.fields if is_temporal(f) and f.nullable]
-    for field in empty:
-        if stored.count(shape.table, f"({where}) AND {quote_identifier(field.column)} IS NULL", params):
-            return set()  # a loan not yet returned: the day may be its return
+    empty = " OR ".join(f"{quote_identifier(f.column)} IS NULL" for f in shape.fields if is_temporal(f) and f.nullable)
+    if empty and stored.count(shape.table, f"({where}) AND ({empty})", params):
+        return set()  # a loan not yet returned: the day may be its return
     return opening_days(text) | _labelled_days(text, shape)
 
 

@@ -336,8 +336,10 @@ def change_write(
         if (referring := stored.referring(shape.table, where, writer.params)) is not None:
             raise NotBorneOut(f"rows of {referring} refer to the {shape.table} rows it would remove")
         naming = {found[1] for p in which if (found := _day_or_moment(p.value, "TIMESTAMP")) is not None}
-        naming |= records_own_days(text, shape, stored, where, writer.params)  # "9 June 2024 | delete | ..."
-        for day in _days_unused(text, naming):
+        unused = _days_unused(text, naming)
+        if unused:  # "9 June 2024 | delete | ...": the record's own day is no day to set
+            unused = _days_unused(text, naming | records_own_days(text, shape, stored, where, writer.params))
+        for day in unused:
             # "handed back: 18 March": a day the removal leaves unused may be one to set instead
             writer.doubts.append(f"the request gives {day}, which removing rows does not use")
         for column, entry in _listed_values_said(shape, text, which):  # "closing": a state to set?

@@ -20,7 +20,7 @@ from ..stage import stage
 @stage
 def hold_guessed_writes(ctx: Context) -> Iterator[Event]:
     """Hold for approval the rows a plan wrote after code's readings of the write were not written."""
-    if ctx.route != Route.WRITE or not ctx.unread or not ctx.messages or ctx.procedure:
+    if ctx.route != Route.WRITE or not ctx.guessed or ctx.procedure:
         return
     if ctx.request.expected is not None or not ctx.session.in_transaction:
         return

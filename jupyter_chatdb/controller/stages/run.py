@@ -33,21 +33,22 @@ def run_steps(ctx: Context) -> Iterator[Event]:
         yield StepPlanned(index, planned.goal, planned.sql)
     pending = list(ctx.steps)
     revision = 0
-    guessed = bool(ctx.unread) and bool(ctx.messages)  # the model's plan, after code's reading was not written
     while pending:
         planned = pending.pop(0)
         index = len(chain.steps) + 1
         # a read saying a word the model found no meaning for is not repaired: it fails to what the data lacks;
-        # nor is a plan of a write code read but could not write (`unread`): a guess, and revising it rescued
-        # no record of the trades while it took minutes (docs/benchmarks.md)
-        can_revise = revision < ctx.options.revisions and bool(ctx.messages) and not ctx.doubtful and not guessed
+        # nor is a plan of a write code read but could not write (`ctx.guessed`): revising it rescued no record
+        # of the trades while it took minutes (docs/benchmarks.md)
+        can_revise = revision < ctx.options.revisions and bool(ctx.messages) and not ctx.doubtful and not ctx.guessed
         try:
             step, as_run = yield from run_step(ctx, chain, index, planned, can_revise)
         except StepProblem as problem:
             failed_sql = fill(planned.sql, chain.values)
             yield StepFailed(Step(index, planned.goal, failed_sql, "failed", error=str(problem)), will_retry=can_revise)
             if not can_revise:
-                unread = f"\nCode read the request but did not write it: {'; '.join(ctx.unread)}." if guessed else ""
+                unread = (
+                    f"\nCode read the request but did not write it: {'; '.join(ctx.unread)}." if ctx.guessed else ""
+                )
                 raise QueryFailed(f"Step {index} ({planned.goal}) failed: {problem}{unread}") from None
             revision += 1
             chain.revisions = revision
