@@ -52,9 +52,10 @@ def test_the_entries_are_offered_closest_in_meaning_first_and_the_pick_is_writte
 
 
 def test_without_closeness_the_entries_keep_their_order(scripted: ScriptedBackend):
-    """No embedder at hand: the entries as the CHECK lists them."""
+    """No embedder at hand: the entries as the CHECK lists them, then the rows' removal."""
     chatdb = ChatDB(model=scripted, schema=FERRIES, summarize=False)
     shape = shapes_of(chatdb.session, Catalog.read(chatdb.session))["ferries"]
     options = [o.text for o in options_for(parse_reading(FIXED), shape, None)]
-    assert options == [f"set state to '{e}'" for e in ("docked", "sailing", "sunk", "under_repair")]
+    entries = [f"set state to '{e}'" for e in ("docked", "sailing", "sunk", "under_repair")]
+    assert options == [*entries, "remove the ferries rows"]
     chatdb.close()

@@ -491,7 +491,8 @@ def test_a_value_read_for_a_listed_column_that_is_none_of_its_entries_is_asked_a
     _thrown_on_the_heap(model, "set state to 'composted'", "set state to 'composted'")
     reply = chatdb.ask("2024-06-10 tray 41 was thrown on the heap", allow_writes=True)
     first, then = (call.json_schema["properties"]["option"]["enum"] for call in model.calls[-2:])
-    assert first == ["set state to 'composted'", "set state to 'sold'"]  # not the 'growing' it is in
+    # not the 'growing' it is in; the tray's removal last (a state none of the list may be its end)
+    assert first == ["set state to 'composted'", "set state to 'sold'", "remove the trays row"]
     assert then == first[::-1] and model.remaining == 0
     assert not reply.pending and rows(chatdb, "SELECT state FROM trays WHERE tray_code = 'T-041'") == [("composted",)]
     chatdb.close()
@@ -907,6 +908,28 @@ def test_a_value_naming_another_row_that_its_column_cannot_hold_is_asked_as_a_co
     chatdb.close()
 
 
+def test_a_value_read_from_another_row_into_a_column_that_cannot_hold_it_is_asked_as_a_copy(
+    model: ScriptedBackend,
+):
+    """'moved to the same plot as B-5' read as the day sown, taken from B-5 but empty: the row it is read
+    from is the one to copy from, and the model picks the column."""
+    beds = "CREATE TABLE beds (bed_code VARCHAR PRIMARY KEY, sown_on DATE NOT NULL, plot VARCHAR);"
+    kept = "INSERT INTO beds VALUES ('B-2', DATE '2024-04-01', 'north'), ('B-5', DATE '2024-04-09', 'orchard');"
+    chatdb = ChatDB(model=model, schema=beds + kept, summarize=False)
+    sown = {"column": "sown_on", "how": "to", "value": "", "from": [{"column": "bed_code", "value": "B-5"}]}
+    model.push({"route": "write"}, change("beds", [("bed_code", "B-2")], sown), asked_again("copy plot from B-5"))
+    reply = chatdb.ask("Moved B-2 on 02/05/2024 to the same plot as B-5, to water them together", allow_writes=True)
+    assert model.calls[-1].json_schema["properties"]["option"]["enum"] == [
+        "copy plot from B-5",
+        "copy sown_on from B-5",
+    ]
+    assert not reply.pending and rows(chatdb, "SELECT bed_code, sown_on::VARCHAR, plot FROM beds ORDER BY 1") == [
+        ("B-2", "2024-04-01", "orchard"),
+        ("B-5", "2024-04-09", "orchard"),
+    ]
+    chatdb.close()
+
+
 BOAT_HIRES = """
 CREATE SEQUENCE hire_seq START 1;
 CREATE TABLE boats (boat VARCHAR PRIMARY KEY, mooring VARCHAR);
@@ -921,34 +944,57 @@ INSERT INTO hires (boat, hired_on, hirer, note) VALUES ('Heron', DATE '2024-06-0
 
 
 def test_a_kept_row_changed_in_columns_the_change_read_does_not_set_waits(model: ScriptedBackend):
-    """The change read (a state no list holds, a required day cleared) cannot be written; the values read
-    then change the kept hire's note, which the change read does not set: two readings that disagree on
-    what changes, so the write waits, saying so. Where they agree on the column, it is written."""
+    """The change read (a state no list holds, a required hirer cleared that the request names but gives
+    no value of) cannot be written; the values read then change the kept hire's note, which the change
+    read does not set: two readings that disagree on what changes, so the write waits, saying so."""
     chatdb = ChatDB(model=model, schema=BOAT_HIRES, summarize=False)
     cancelled = {"column": "state", "how": "to", "value": "cancelled"}
-    no_day = {"column": "hired_on", "how": "clear", "value": ""}
+    no_hirer = {"column": "hirer", "how": "clear", "value": ""}
     model.push(
         {"route": "write"},
-        change("hires", [("boat", "Heron")], cancelled, no_day),
+        change("hires", [("boat", "Heron")], cancelled, no_hirer),
         {"hires": [{"boat": "Heron", "hired_on": "2024-06-03", "note": "customer rang to call it off"}]},
     )
     events: list[Event] = []
-    text = "2024-06-02 | called off | Heron (hire of 3 June 2024) | customer rang to call it off"
+    text = "2024-06-02 | called off | Heron (hire of 3 June 2024), no hirer | customer rang to call it off"
     reply = chatdb.ask(text, allow_writes=True, on_event=events.append)
     reason = approval_reason(events)
-    assert reply.pending and "read as setting hires.state, hires.hired_on, but the values read set hires.note" in reason
+    assert reply.pending and "read as setting hires.state, hires.hirer, but the values read set hires.note" in reason
     assert rows(chatdb, "SELECT note FROM hires ORDER BY hire_no") == [("life jackets",), (None,)]
+    chatdb.close()
+
+
+def test_a_required_day_read_as_cleared_that_the_request_gives_names_the_row(model: ScriptedBackend):
+    """'Tern's hire of 3 June 2024: note oars missing' read with the hire day cleared too: the day, which
+    cannot be emptied, is the one the hire holds, so it names the row and only the note is set. A state
+    none of the list ('called off') is asked among the entries and the hire's removal; a removal picked
+    waits, saying why."""
+    chatdb = ChatDB(model=model, schema=BOAT_HIRES, summarize=False)
+    no_day = {"column": "hired_on", "how": "clear", "value": ""}
     noted = {"column": "note", "how": "to", "value": "oars missing"}
-    model.push(
-        {"route": "write"},
-        change("hires", [("boat", "Tern")], noted, no_day),
-        {"hires": [{"boat": "Tern", "hired_on": "2024-06-03", "note": "oars missing"}]},
-    )
+    model.push({"route": "write"}, change("hires", [("boat", "Tern")], noted, no_day))
     reply = chatdb.ask("Tern's hire of 3 June 2024: note oars missing", allow_writes=True)
     assert not reply.pending and rows(chatdb, "SELECT note FROM hires ORDER BY hire_no") == [
         ("life jackets",),
         ("oars missing",),
     ]
+    cancelled = {"column": "state", "how": "to", "value": "cancelled"}
+    removed = "remove the hires row"
+    model.push({"route": "write"}, change("hires", [("boat", "Heron")], cancelled, no_day), asked_again(removed))
+    model.push(asked_again(removed))
+    events: list[Event] = []
+    text = "2024-06-02 | called off | Heron (hire of 3 June 2024) | customer rang to call it off"
+    reply = chatdb.ask(text, allow_writes=True, on_event=events.append)
+    assert model.calls[-1].json_schema["properties"]["option"]["enum"] == [
+        removed,
+        "set state to 'out'",
+        "set state to 'back'",
+    ]
+    assert reply.pending and reply.sql[0].startswith('DELETE FROM "hires"')
+    assert "state to 'cancelled', which is none of its entries, then as removing the row" in approval_reason(events)
+    assert rows(chatdb, "SELECT boat FROM hires ORDER BY hire_no") == [("Heron",), ("Tern",)]
+    chatdb.apply(reply)
+    assert rows(chatdb, "SELECT boat FROM hires ORDER BY hire_no") == [("Tern",)]
     chatdb.close()
 
 
@@ -1038,7 +1084,11 @@ def test_a_value_asked_again_is_never_the_one_the_row_holds(model: ScriptedBacke
     back = asked_again("set state to 'back'")
     model.push({"route": "write"}, change("hires", [("boat", "Tern")], returned), back, back)
     reply = chatdb.ask("2024-06-04 | Tern | returned to the quay", allow_writes=True)
-    assert model.calls[-2].json_schema["properties"]["option"]["enum"] == ["set state to 'back'", "set state to 'out'"]
+    assert model.calls[-2].json_schema["properties"]["option"]["enum"] == [
+        "set state to 'back'",
+        "set state to 'out'",
+        "remove the hires row",
+    ]
     assert not reply.pending
     assert rows(chatdb, "SELECT boat, state FROM hires ORDER BY hire_no") == [("Heron", "booked"), ("Tern", "back")]
     chatdb.close()

@@ -72,15 +72,22 @@ def options_for(
 ) -> list[Option]:
     """The readings to choose among, or none where there is nothing to ask: a removal of rows of a table
     with CHECK-listed states, or a value read for a CHECK-listed column that is none of its entries, those
-    closest in meaning to the words read first where `closeness` tells (`row`: the one kept row the
-    reading names, None where it names several). The first reading is the first option, where it can be
-    written."""
+    closest in meaning to the words read first where `closeness` tells, and, where it is all the change
+    sets, the rows' removal last (`row`: the one kept row the reading names, None where it names
+    several). The first reading is the first option, where it can be written."""
     if reading.does == "remove":
         return _removal_options(reading, shape, row)
     unlisted = [(s, f) for s in reading.settings if (f := shape.field(s.column)) and _is_unlisted(s, f)]
-    if reading.does == "change" and len(unlisted) == 1:
-        return _listed_options(reading, *unlisted[0], closeness)
-    return []
+    if reading.does != "change" or len(unlisted) != 1:
+        return []
+    listed = _listed_options(reading, *unlisted[0], closeness)
+    if len(reading.settings) > 1 or not listed:
+        return listed
+    # a state none of the list may be the row's end ("called off", "written off"): its removal, offered last
+    removal = Option(
+        f"remove the {shape.table} row" + ("" if row is not None else "s"), replace(reading, does="remove", settings=())
+    )
+    return [*listed[: MAX_OPTIONS - 1], removal]
 
 
 def thing_options(reading: Reading, shape: Shape, shapes: Mapping[str, Shape]) -> list[Option]:

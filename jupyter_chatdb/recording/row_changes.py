@@ -323,6 +323,7 @@ def change_write(
         reading = replace(reading, settings=())
     which, settings = _naming_picks(reading, scratch)
     which = _narrowed(which, scratch)
+    which, settings = _a_required_value_naming_the_row(which, settings, scratch)
     which = _on_the_day_given(which, settings, scratch)
     where = writer.where(which, "the rows to change" if reading.does == "change" else "the rows to remove")
     table = quote_table(shape.table)
@@ -561,6 +562,32 @@ def _on_the_day_given(
             if _meets(scratch(), [*picks, extra]) == 1:
                 leaving.append(extra)
     return (*picks, leaving[0]) if len(leaving) == 1 else tuple(picks)
+
+
+def _a_required_value_naming_the_row(
+    picks: Sequence[Pick], settings: Sequence[Setting], scratch: Callable[[], _Writer]
+) -> tuple[tuple[Pick, ...], tuple[Setting, ...]]:
+    """`picks` and `settings`, but where a column that must hold a value is read as cleared beside other
+    settings ("FR-5 (booked for 20/04/2024) | stage: ..." read with the booking day emptied), and the
+    request gives the value it holds in the one row the picks meet, or a day that names one row of
+    several they meet (`_on_the_day_given`): the value names the row, and the clear, which the database
+    would refuse, is no setting. Only ever narrower; as they are otherwise."""
+    writer = scratch()
+    for setting in settings if len(settings) > 1 else ():
+        field_ = writer.field(setting.column)
+        if setting.how != "clear" or field_ is None or field_.nullable:
+            continue
+        rest = tuple(s for s in settings if s is not setting)
+        narrowed = _on_the_day_given(picks, rest, scratch)
+        if len(narrowed) > len(picks) and narrowed[-1].column.lower() == field_.column.lower():
+            return narrowed, rest
+        if _meets(writer, picks) == 1:
+            row = writer.stored.one_row(writer.shape.table, writer.where(picks, "the rows to change"), writer.params)
+            held = row.get(field_.column) if row is not None else None
+            said = held if isinstance(held, int | float) else str(held)  # a day or a text as the request may say it
+            if held is not None and not isinstance(held, bool) and is_stated(said, writer.text, writer.today):
+                return tuple(picks), rest
+    return tuple(picks), tuple(settings)
 
 
 def _without_the_row_copied_from(reading: Reading) -> Reading:

@@ -119,6 +119,11 @@ def asked_again(
         if reversed_pick != picked:
             second = reversed_pick.text if reversed_pick is not None else "none"
             return replace(again[0], doubts=[*again[0].doubts, f"read as: {picked.text}, then as: {second}"]), ""
+    if again is not None and picked.reading.does == "remove" and write.reading.does == "change":
+        # a state none of the list, read as the row's end ("called off"): removed once the user approves
+        read = ", ".join(f"{s.column} to '{s.value}'" for s in write.reading.settings)
+        doubt = f"read as setting {read}, which is none of its entries, then as removing the row"
+        return replace(again[0], doubts=[*again[0].doubts, doubt]), again[1]
     if guessed:  # a state the model picked where its reading set none
         again = _with_unsaid_entries(again, shape, ctx.request.text)
     return again if again is not None else (write, "")  # one that cannot be written: the first reading stands
@@ -207,15 +212,26 @@ def a_copy_instead(
     ctx: Context, reading: Reading, shapes: dict[str, Shape], named: Sequence[NamedRow]
 ) -> Generator[Event, None, tuple[ChangeWrite, str] | None]:
     """For a change code cannot write whose one value names another kept row of its table (a bed moved
-    "to the plot of B-5"), the column the model picks to copy from that row (`copy_options`), with the
-    option picked; None where the value names no other row or the pick cannot be written."""
+    "to the plot of B-5"), or that is read from another kept row of it into a column that cannot hold
+    what it has (a bed moved "to where B-5 is" read as B-5's day), the column the model picks to copy
+    from that row (`copy_options`), with the option picked; None where it names no other row or the
+    pick cannot be written."""
     shape = shapes.get(reading.table)
     if shape is None or reading.does != "change" or len(reading.settings) != 1:
         return None
     stored = StoredRows(ctx.session)
-    value = reading.settings[0].value
-    column = next((c for c in shape.naming if stored.named_exactly(shape.table, (c,), value, c) is not None), None)
-    if column is None or any(p.value == value for p in reading.which):
+    setting = reading.settings[0]
+    said = dict.fromkeys(v for v in (setting.value, *(p.value for p in setting.source)) if v)
+    found = [
+        (c, value)
+        for value in said
+        for c in shape.naming
+        if stored.named_exactly(shape.table, (c,), value, c) is not None
+    ]
+    if len({value for _, value in found}) != 1:
+        return None
+    column, value = found[0]
+    if any(p.value == value for p in reading.which):
         return None
     options = copy_options(reading, shape, Pick(column, value))
     row = _the_one_row(ctx, options[0].reading, shapes, named) if len(options) >= 2 else None
