@@ -1,5 +1,5 @@
-"""A day a change names its row by, read as a column to empty: a sail loft's repairs (real DuckDB, the
-scripted model)."""
+"""The day a change names its row by: read as a column to empty, or said in figures that read two ways; a sail
+loft's repairs (real DuckDB, the scripted model)."""
 
 from __future__ import annotations
 
@@ -57,4 +57,21 @@ def test_a_required_day_emptied_that_names_no_row_is_not_read_as_naming_one(mode
         chatdb.ask("sail: SL-4 (booked for 20/05/2024)\nstage: stitched\ndate: 2024-06-01", allow_writes=True)
     assert "repairs" in model.calls[-1].json_schema["properties"]
     assert stages(chatdb) == [(1, "2024-03-02", "waiting"), (2, "2024-05-21", "waiting"), (3, "2024-05-12", "waiting")]
+    chatdb.close()
+
+
+def test_a_day_in_figures_that_reads_two_ways_names_the_row_that_holds_one_of_them(model: ScriptedBackend):
+    """'booked for 03/02/2024' is 3 February or 2 March: SL-4 has a repair on 2 March only, so that is the
+    one changed. Where it has one on each day, the data does not settle it: the change waits."""
+    chatdb = ChatDB(model=model, schema=LOFT, summarize=False)
+    seam = ("seam_m", "to", "2.5")
+    model.push(change_reading("repairs", [("sail_code", "SL-4")], seam))
+    reply = chatdb.ask("sail: SL-4 (booked for 03/02/2024)\nseam: 2.5", allow_writes=True)
+    assert not reply.pending, reply.answer
+    seams = "SELECT repair_no, seam_m::VARCHAR FROM repairs ORDER BY repair_no"
+    assert chatdb.session.rows(seams) == [(1, "2.5"), (2, "2.0"), (3, "0.5")]
+    chatdb.session.rows("INSERT INTO repairs (sail_code, booked_for) VALUES ('SL-4', DATE '2024-02-03')")
+    model.push(change_reading("repairs", [("sail_code", "SL-4")], ("seam_m", "to", "3.0")))
+    reply = chatdb.ask("sail: SL-4 (booked for 03/02/2024)\nseam: 3.0", allow_writes=True)
+    assert reply.pending and chatdb.session.rows(seams) == [(1, "2.5"), (2, "2.0"), (3, "0.5"), (4, None)]
     chatdb.close()

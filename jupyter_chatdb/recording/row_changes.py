@@ -534,12 +534,14 @@ def _on_the_day_given(
     not name holds on exactly one of them ("SG-2's job planned for 3 May": SG-2's jobs, the one that day),
     where the change sets that column to no other day but the one the record is dated (said before the
     column is named), or moves it to another day (its old day said: "the booking for FR-5 (booked for 29
-    May) to 31 May"). Only ever narrower; as they are where two days, or two columns, each leave a row."""
+    May) to 31 May"). A day in figures that reads two ways ("05/03/2024") is tried each way: the data
+    settles which. Only ever narrower; as they are where two days, or two columns, each leave a row."""
     writer = scratch()
     if _meets(writer, picks) < 2:
         return tuple(picks)
     named = {p.column.lower() for p in picks}
-    days = sorted(days_said(writer.text))
+    either_way = {day for match in SLASHED.finditer(writer.text) for day in slashed_readings(match)}
+    days = sorted(days_said(writer.text) | either_way)
     leaving = []
     for field_ in writer.shape.fields:
         if field_.reference is not None or not is_temporal(field_) or field_.column.lower() in named:

@@ -393,6 +393,36 @@ def _with_unsaid_entries(
     return (replace(write, doubts=[*write.doubts, *unsaid]), picked) if unsaid else written
 
 
+def a_referred_row_instead(
+    ctx: Context, reading: Reading, shapes: dict[str, Shape], named: Sequence[NamedRow]
+) -> Generator[Event, None, tuple[ChangeWrite, str] | None]:
+    """For a number added to or taken off rows named only by the one kept row of another table they refer
+    to, where no such rows are kept ("JR-4 jars | +18" read as the order lines of jar JR-4, none of which
+    is kept): the same number added to or taken off a number column of that row itself (`thing_options`),
+    as the model picks it each way round. Two picks that differ leave the first waiting, showing both;
+    None where the request names any other kept row (new rows of it, then), there is nothing to pick, or
+    the pick cannot be written."""
+    shape = shapes.get(reading.table)
+    options = thing_options(reading, shape, shapes)[1:] if shape is not None else []  # not the rows none kept
+    if not options:
+        return None
+    other = shapes[options[0].reading.table]
+    if any(n.table.lower() not in (options[0].reading.table.lower(), other.table.lower()) for n in named):
+        return None  # it names another kept row too (a customer, an order): new rows, not a count of the row
+    row = _the_one_row(ctx, options[0].reading, shapes, named)
+    if row is None:
+        return None
+    picked = yield from _picked(ctx, other, row, options)
+    written = _written(ctx, picked, shapes, named) if picked is not None else None
+    if written is None or len(options) < 2:
+        return written
+    again = yield from _picked(ctx, other, row, options[::-1])
+    if again == picked:
+        return written
+    doubt = f"read as: {picked.text if picked else 'none'}, then as: {again.text if again else 'none'}"
+    return replace(written[0], doubts=[*written[0].doubts, doubt]), written[1]
+
+
 def _the_one_row(
     ctx: Context, reading: Reading, shapes: dict[str, Shape], named: Sequence[NamedRow]
 ) -> dict[str, object] | None:

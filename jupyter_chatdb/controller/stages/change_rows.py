@@ -62,6 +62,7 @@ from .change_asked import (
     a_copy_instead,
     a_described_row_instead,
     a_kept_row_instead,
+    a_referred_row_instead,
     a_state_instead,
     asked_again,
 )
@@ -138,6 +139,9 @@ def read_change(ctx: Context) -> Iterator[Event]:
             # each thing named is kept (or what is not is a count, which names nothing), but the data bears
             # no change out
             kept = yield from a_kept_row_instead(ctx, reading, shapes, named)
+            if kept is None:  # a number added to rows of a kept row that none refer to: added to the row itself?
+                kept = yield from a_referred_row_instead(ctx, reading, wide, named)
+                shapes = wide if kept is not None else shapes
             if kept is None:
                 yield ChangeRead(reading.does, reading.table)  # the reading, the request is read as adding rows
                 yield ctx.not_used(f"not read as a {reading.does}: {failed}")
