@@ -35,7 +35,8 @@ def embedder() -> MiniLMEmbedder:
 
 def test_the_entries_are_offered_closest_in_meaning_first_and_the_pick_is_written(embedder: MiniLMEmbedder):
     """'being fixed in the yard': 'under_repair' first, the state Skua is in not offered; the model's pick
-    is written whichever it is."""
+    is written where it is among the two entries nearest the words in meaning, and waits otherwise
+    ('sunk', third)."""
     scripted = ScriptedBackend()
     chatdb = ChatDB(model=scripted, schema=FERRIES, summarize=False, embedder=embedder)
     pick = {"option": "set state to 'under_repair'"}
@@ -46,8 +47,8 @@ def test_the_entries_are_offered_closest_in_meaning_first_and_the_pick_is_writte
     assert chatdb.session.rows("SELECT state FROM ferries WHERE ferry = 'Skua'") == [("under_repair",)]
     scripted.push({"route": "write"}, {**FIXED, "which": [{"column": "ferry", "value": "Auk"}]})
     scripted.push({"option": "set state to 'sunk'"}, {"option": "set state to 'sunk'"})
-    assert not chatdb.ask("Auk | being fixed in the yard", allow_writes=True).pending
-    assert chatdb.session.rows("SELECT state FROM ferries WHERE ferry = 'Auk'") == [("sunk",)]
+    assert chatdb.ask("Auk | being fixed in the yard", allow_writes=True).pending
+    assert chatdb.session.rows("SELECT state FROM ferries WHERE ferry = 'Auk'") == [("sailing",)]
     chatdb.close()
 
 

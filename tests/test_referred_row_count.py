@@ -71,3 +71,16 @@ def test_a_request_naming_another_kept_row_is_read_for_new_rows(model: ScriptedB
     assert "option" not in (model.calls[-1].json_schema or {}).get("properties", {})
     assert chatdb.session.rows("SELECT in_store FROM packets ORDER BY packet_code") == [(40,), (12,)]
     chatdb.close()
+
+
+def test_a_row_with_one_number_column_is_not_asked(model: ScriptedBackend):
+    """Where the row referred to has one number column, a pick among one option says nothing: the request
+    goes on to be read for the rows it states, and nothing is written unasked."""
+    one_count = SEEDS.replace("grams INTEGER NOT NULL,", "").replace("'basil', 20, 40", "'basil', 40")
+    chatdb = ChatDB(model=model, schema=one_count.replace("'chard', 15, 12", "'chard', 12"), summarize=False)
+    model.push({"route": "write"}, change_reading("order_lines", [("packet_code", "PK-7")], ADDED))
+    with pytest.raises(ScriptExhausted):
+        chatdb.ask("2024-06-11 | packed | PK-7 packets | +30", allow_writes=True)
+    assert "option" not in (model.calls[-1].json_schema or {}).get("properties", {})
+    assert chatdb.session.rows("SELECT in_store FROM packets ORDER BY packet_code") == [(40,), (12,)]
+    chatdb.close()

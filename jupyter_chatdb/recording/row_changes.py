@@ -583,8 +583,9 @@ def _a_required_value_naming_the_row(
         narrowed = _on_the_day_given(picks, rest, scratch)
         if len(narrowed) > len(picks) and narrowed[-1].column.lower() == field_.column.lower():
             return narrowed, rest
-        if _meets(writer, picks) == 1:
-            row = writer.stored.one_row(writer.shape.table, writer.where(picks, "the rows to change"), writer.params)
+        if _meets(scratch(), picks) == 1:
+            finder = scratch()
+            row = finder.stored.one_row(finder.shape.table, finder.where(picks, "the rows to change"), finder.params)
             held = row.get(field_.column) if row is not None else None
             said = held if isinstance(held, int | float) else str(held)  # a day or a text as the request may say it
             if held is not None and not isinstance(held, bool) and is_stated(said, writer.text, writer.today):

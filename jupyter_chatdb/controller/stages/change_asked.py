@@ -12,6 +12,7 @@ from dataclasses import replace
 from functools import partial
 
 from ...errors import ModelUnavailable
+from ...language.words import words
 from ...recording.change_choices import (
     CHOICE_MAX_TOKENS,
     MAX_OPTIONS,
@@ -119,6 +120,11 @@ def asked_again(
         if reversed_pick != picked:
             second = reversed_pick.text if reversed_pick is not None else "none"
             return replace(again[0], doubts=[*again[0].doubts, f"read as: {picked.text}, then as: {second}"]), ""
+    if each_way and again is not None and closeness is not None:
+        if nearer := _nearer_in_meaning(write.reading, picked, options, closeness):
+            # "being worked on" read as 'ready' both ways round, where 'on_stand' is nearer: the user says
+            doubt = f"read as: {picked.text} each way round, though nearer in meaning: {' | '.join(nearer)}"
+            return replace(again[0], doubts=[*again[0].doubts, doubt]), ""
     if again is not None and picked.reading.does == "remove" and write.reading.does == "change":
         # a state none of the list, read as the row's end ("called off"): removed once the user approves
         read = ", ".join(f"{s.column} to '{s.value}'" for s in write.reading.settings)
@@ -393,6 +399,33 @@ def _with_unsaid_entries(
     return (replace(write, doubts=[*write.doubts, *unsaid]), picked) if unsaid else written
 
 
+MEANING_RANK = 2  # an entry picked for words none of the list is among those this close in meaning to them
+
+
+def _nearer_in_meaning(read: Reading, picked: Option, options: Sequence[Option], closeness: Closeness) -> list[str]:
+    """The options setting an entry nearer in meaning to the words read than the one picked, where the one
+    picked is not among the `MEANING_RANK` nearest (a small model agreeing with itself on an entry far
+    from the words); none where the embedder tells nothing apart, or the pick is no entry for them."""
+    said = {s.column: s.value for s in read.settings}
+    changed = [s for s in picked.reading.settings if s.column in said and s.value != said[s.column]]
+    if picked.reading.does != "change" or len(changed) != 1:
+        return []
+    column = changed[0].column
+    entries = [
+        (o, s.value)
+        for o in options
+        if o.reading.does == "change"
+        for s in o.reading.settings
+        if s.column == column and s.value != said[column]
+    ]
+    scores = closeness(said[column], [words(entry) for _, entry in entries])
+    if len(entries) <= MEANING_RANK or max(scores) - min(scores) < 1e-9:
+        return []
+    ranked = sorted(range(len(entries)), key=lambda i: -scores[i])
+    nearest = [entries[i][0] for i in ranked[:MEANING_RANK]]
+    return [] if picked in nearest else [o.text for o in nearest]
+
+
 def a_referred_row_instead(
     ctx: Context, reading: Reading, shapes: dict[str, Shape], named: Sequence[NamedRow]
 ) -> Generator[Event, None, tuple[ChangeWrite, str] | None]:
@@ -400,11 +433,11 @@ def a_referred_row_instead(
     to, where no such rows are kept ("JR-4 jars | +18" read as the order lines of jar JR-4, none of which
     is kept): the same number added to or taken off a number column of that row itself (`thing_options`),
     as the model picks it each way round. Two picks that differ leave the first waiting, showing both;
-    None where the request names any other kept row (new rows of it, then), there is nothing to pick, or
-    the pick cannot be written."""
+    None where the request names any other kept row (new rows of it, then), the row has fewer than two
+    number columns to pick among, or the pick cannot be written."""
     shape = shapes.get(reading.table)
     options = thing_options(reading, shape, shapes)[1:] if shape is not None else []  # not the rows none kept
-    if not options:
+    if len(options) < 2:  # one option is no question: the model would pick it whatever the request says
         return None
     other = shapes[options[0].reading.table]
     if any(n.table.lower() not in (options[0].reading.table.lower(), other.table.lower()) for n in named):
@@ -414,8 +447,8 @@ def a_referred_row_instead(
         return None
     picked = yield from _picked(ctx, other, row, options)
     written = _written(ctx, picked, shapes, named) if picked is not None else None
-    if written is None or len(options) < 2:
-        return written
+    if written is None:
+        return None
     again = yield from _picked(ctx, other, row, options[::-1])
     if again == picked:
         return written
