@@ -570,8 +570,8 @@ def _a_required_value_naming_the_row(
     picks: Sequence[Pick], settings: Sequence[Setting], scratch: Callable[[], _Writer]
 ) -> tuple[tuple[Pick, ...], tuple[Setting, ...]]:
     """`picks` and `settings`, but where a column that must hold a value is read as cleared beside other
-    settings ("FR-5 (booked for 20/04/2024) | stage: ..." read with the booking day emptied), and the
-    request gives the value it holds in the one row the picks meet, or a day that names one row of
+    settings ("sail: SL-4 (came in 21/05/2024) / stage: stitched" read with that day emptied), and
+    the request gives the value it holds in the one row the picks meet, or a day that names one row of
     several they meet (`_on_the_day_given`): the value names the row, and the clear, which the database
     would refuse, is no setting. Only ever narrower; as they are otherwise."""
     writer = scratch()

@@ -122,7 +122,7 @@ def asked_again(
             return replace(again[0], doubts=[*again[0].doubts, f"read as: {picked.text}, then as: {second}"]), ""
     if each_way and again is not None and closeness is not None:
         if nearer := _nearer_in_meaning(write.reading, picked, options, closeness):
-            # "being worked on" read as 'ready' both ways round, where 'on_stand' is nearer: the user says
+            # "being stitched now" read as 'collected' both ways round, where 'sewn' is nearer: the user says
             doubt = f"read as: {picked.text} each way round, though nearer in meaning: {' | '.join(nearer)}"
             return replace(again[0], doubts=[*again[0].doubts, doubt]), ""
     if again is not None and picked.reading.does == "remove" and write.reading.does == "change":
@@ -219,7 +219,7 @@ def a_copy_instead(
 ) -> Generator[Event, None, tuple[ChangeWrite, str] | None]:
     """For a change code cannot write whose one value names another kept row of its table (a bed moved
     "to the plot of B-5"), or that is read from another kept row of it into a column that cannot hold
-    what it has (a bed moved "to where B-5 is" read as B-5's day), the column the model picks to copy
+    what it has (a bed moved "to the same plot as B-5" read as B-5's day, empty), the column the model picks to copy
     from that row (`copy_options`), with the option picked; None where it names no other row or the
     pick cannot be written."""
     shape = shapes.get(reading.table)
@@ -430,8 +430,8 @@ def a_referred_row_instead(
     ctx: Context, reading: Reading, shapes: dict[str, Shape], named: Sequence[NamedRow]
 ) -> Generator[Event, None, tuple[ChangeWrite, str] | None]:
     """For a number added to or taken off rows named only by the one kept row of another table they refer
-    to, where no such rows are kept ("JR-4 jars | +18" read as the order lines of jar JR-4, none of which
-    is kept): the same number added to or taken off a number column of that row itself (`thing_options`),
+    to, where no such rows are kept ("PK-7 packets | +30" read as the order lines of packet PK-7, none of
+    which is kept): the same number added to or taken off a number column of that row itself (`thing_options`),
     as the model picks it each way round. Two picks that differ leave the first waiting, showing both;
     None where the request names any other kept row (new rows of it, then), the row has fewer than two
     number columns to pick among, or the pick cannot be written."""
