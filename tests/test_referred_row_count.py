@@ -61,26 +61,29 @@ def test_two_picks_that_differ_wait_showing_both(model: ScriptedBackend):
     chatdb.close()
 
 
-def test_a_request_naming_another_kept_row_is_read_for_new_rows(model: ScriptedBackend):
-    """The same number, where the request names Ana Ruiz's order too: lines of that order, not the stock;
-    nothing is asked, and the request goes on to be read for the rows it states."""
-    chatdb = ChatDB(model=model, schema=SEEDS, summarize=False)
-    model.push({"route": "write"}, change_reading("order_lines", [("packet_code", "PK-7")], ADDED))
-    with pytest.raises(ScriptExhausted):
-        chatdb.ask("2024-06-11 | Ana Ruiz's order 1 | PK-7 packets | +30", allow_writes=True)
-    assert "option" not in (model.calls[-1].json_schema or {}).get("properties", {})
-    assert chatdb.session.rows("SELECT in_store FROM packets ORDER BY packet_code") == [(40,), (12,)]
-    chatdb.close()
+ONE_COUNT = (
+    SEEDS.replace("grams INTEGER NOT NULL,", "")
+    .replace("'basil', 20, 40", "'basil', 40")
+    .replace("'chard', 15, 12", "'chard', 12")
+)
 
 
-def test_a_row_with_one_number_column_is_not_asked(model: ScriptedBackend):
-    """Where the row referred to has one number column, a pick among one option says nothing: the request
-    goes on to be read for the rows it states, and nothing is written unasked."""
-    one_count = SEEDS.replace("grams INTEGER NOT NULL,", "").replace("'basil', 20, 40", "'basil', 40")
-    chatdb = ChatDB(model=model, schema=one_count.replace("'chard', 15, 12", "'chard', 12"), summarize=False)
+@pytest.mark.parametrize(
+    "schema, text",
+    [
+        (SEEDS, "2024-06-11 | Ana Ruiz's order 1 | PK-7 packets | +30"),
+        (ONE_COUNT, "2024-06-11 | packed | PK-7 packets | +30"),
+    ],
+    ids=["another kept row named", "one number column"],
+)
+def test_nothing_is_asked_where_the_count_of_the_row_is_no_question(model: ScriptedBackend, schema: str, text: str):
+    """Where the request names Ana Ruiz's order too (lines of that order, not the stock), or the row referred
+    to has one number column (a pick among one option says nothing), nothing is asked: the request goes on
+    to be read for the rows it states, and nothing is written unasked."""
+    chatdb = ChatDB(model=model, schema=schema, summarize=False)
     model.push({"route": "write"}, change_reading("order_lines", [("packet_code", "PK-7")], ADDED))
-    with pytest.raises(ScriptExhausted):
-        chatdb.ask("2024-06-11 | packed | PK-7 packets | +30", allow_writes=True)
+    with pytest.raises(ScriptExhausted):  # the next call reads the request for rows
+        chatdb.ask(text, allow_writes=True)
     assert "option" not in (model.calls[-1].json_schema or {}).get("properties", {})
     assert chatdb.session.rows("SELECT in_store FROM packets ORDER BY packet_code") == [(40,), (12,)]
     chatdb.close()

@@ -583,13 +583,15 @@ def _a_required_value_naming_the_row(
         narrowed = _on_the_day_given(picks, rest, scratch)
         if len(narrowed) > len(picks) and narrowed[-1].column.lower() == field_.column.lower():
             return narrowed, rest
-        if _meets(scratch(), picks) == 1:
-            finder = scratch()
+        finder = scratch()
+        try:  # the one row the picks meet (None where they meet none or several)
             row = finder.stored.one_row(finder.shape.table, finder.where(picks, "the rows to change"), finder.params)
-            held = row.get(field_.column) if row is not None else None
-            said = held if isinstance(held, int | float) else str(held)  # a day or a text as the request may say it
-            if held is not None and not isinstance(held, bool) and is_stated(said, writer.text, writer.today):
-                return tuple(picks), rest
+        except (Unanswerable, NotExpressible):
+            row = None
+        held = row.get(field_.column) if row is not None else None
+        said = held if isinstance(held, int | float) else str(held)  # a day or a text as the request may say it
+        if held is not None and not isinstance(held, bool) and is_stated(said, writer.text, writer.today):
+            return tuple(picks), rest
     return tuple(picks), tuple(settings)
 
 

@@ -115,11 +115,8 @@ def asked_again(
             return replace(narrower[0], goal=f"{narrower[0].goal}; {first.column} left as it is: {doubt}"), ""
         return replace(write, doubts=[*write.doubts, doubt]), ""
     again = _written(ctx, picked, shapes, named)
-    if each_way and again is not None:
-        reversed_pick = yield from _picked(ctx, shape, row, options[::-1])
-        if reversed_pick != picked:
-            second = reversed_pick.text if reversed_pick is not None else "none"
-            return replace(again[0], doubts=[*again[0].doubts, f"read as: {picked.text}, then as: {second}"]), ""
+    if each_way and again is not None and (doubt := (yield from _other_way_round(ctx, shape, row, options, picked))):
+        return replace(again[0], doubts=[*again[0].doubts, doubt]), ""
     if each_way and again is not None and closeness is not None:
         if nearer := _nearer_in_meaning(write.reading, picked, options, closeness):
             # "being stitched now" read as 'collected' both ways round, where 'sewn' is nearer: the user says
@@ -336,10 +333,7 @@ def a_state_instead(
     written = _written(ctx, picked, shapes, named)
     if picked in (*emptying, *numbers) and written is not None:
         # a value of another row emptied, or a number put to a column: asked each way round
-        again = yield from _picked(ctx, shape, row, options[::-1])
-        if again != picked:
-            then = again.text if again is not None else "none"
-            doubt = f"read as: {picked.text}, then as: {then}"
+        if doubt := (yield from _other_way_round(ctx, shape, row, options, picked)):
             return replace(written[0], doubts=[*written[0].doubts, doubt]), written[1]
     return _with_unsaid_entries(written, shapes[picked.reading.table], ctx.request.text)
 
@@ -447,13 +441,11 @@ def a_referred_row_instead(
         return None
     picked = yield from _picked(ctx, other, row, options)
     written = _written(ctx, picked, shapes, named) if picked is not None else None
-    if written is None:
+    if picked is None or written is None:
         return None
-    again = yield from _picked(ctx, other, row, options[::-1])
-    if again == picked:
-        return written
-    doubt = f"read as: {picked.text if picked else 'none'}, then as: {again.text if again else 'none'}"
-    return replace(written[0], doubts=[*written[0].doubts, doubt]), written[1]
+    if doubt := (yield from _other_way_round(ctx, other, row, options, picked)):
+        return replace(written[0], doubts=[*written[0].doubts, doubt]), written[1]
+    return written
 
 
 def _the_one_row(
@@ -478,6 +470,15 @@ def _picked(
         return chosen(json.loads(completion.text), options)
     except json.JSONDecodeError:
         return None
+
+
+def _other_way_round(
+    ctx: Context, shape: Shape, row: dict[str, object] | None, options: Sequence[Option], picked: Option
+) -> Generator[Event, None, str]:
+    """The model asked again with `options` the other way round (a small model leans to the first shown):
+    "" where it picks `picked` again, else the doubt showing both picks."""
+    again = yield from _picked(ctx, shape, row, options[::-1])
+    return "" if again == picked else f"read as: {picked.text}, then as: {again.text if again is not None else 'none'}"
 
 
 def _written(
